@@ -1,0 +1,65 @@
+"""Errors raised by hlo_passes.
+
+Every message points at a place in the input (``path:line:col``), in the style
+compilers and linters use, so that editors and CI annotate the right line.
+"""
+from __future__ import annotations
+
+
+class ParseError(ValueError):
+    """Text that is not a valid HLO or StableHLO module.
+
+    ``str(err)`` is ``path:line:col: error: reason`` followed by the offending
+    line and a caret under the column.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        path: str | None = None,
+        line: int = 0,
+        column: int = 0,
+        source_line: str | None = None,
+    ) -> None:
+        self.reason = reason
+        self.path = path
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = f"{self.path or '<string>'}:{self.line}:{self.column}"
+        text = f"{where}: error: {self.reason}"
+        if self.source_line is not None:
+            shown = self.source_line[:300]
+            caret_col = min(max(self.column, 1), len(shown) + 1)
+            text += f"\n  {shown}\n  {' ' * (caret_col - 1)}^"
+        return text
+
+    def with_path(self, path: str) -> "ParseError":
+        """The same error attributed to ``path`` (parsers see text, callers know files)."""
+        return ParseError(
+            self.reason,
+            path=path,
+            line=self.line,
+            column=self.column,
+            source_line=self.source_line,
+        )
+
+    def __reduce__(self):
+        # Keep the error picklable for process pools (hlo-lint lints in parallel).
+        return (_rebuild_parse_error, (self.reason, self.path, self.line, self.column, self.source_line))
+
+
+def _rebuild_parse_error(reason, path, line, column, source_line) -> ParseError:
+    return ParseError(reason, path=path, line=line, column=column, source_line=source_line)
+
+
+class VerificationError(ValueError):
+    """A module whose graph breaks a structural or shape rule (see ``Module.verify``)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))

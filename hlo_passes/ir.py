@@ -1,0 +1,517 @@
+"""The module graph: one IR for HLO and StableHLO.
+
+A ``Module`` holds ``Computation``s (HLO computations; MLIR functions and
+regions); a computation holds ``Instruction``s in program order.  The def→use
+structure of the whole module is a ``networkx.MultiDiGraph`` whose nodes are
+the instructions and whose edges run from an operand to its user, keyed by the
+operand's position, so ``add(x, x)`` has two edges and order is never lost.
+
+Both parsers normalise to one vocabulary so that a rewrite is written once:
+
+* ``Instruction.opcode`` is HLO's spelling (``all-gather``, ``ragged-dot``)
+  where the op has an HLO twin, otherwise the MLIR name
+  (``sdy.manual_computation``); ``Instruction.source_op`` keeps the spelling
+  of the source text.
+* ``Instruction.attributes`` maps HLO attribute names to decoded Python
+  values (see ``ATTRIBUTE_VALUES`` below); the exact source text of every
+  attribute stays available through ``Attributes.raw``.
+* ``Shape`` uses HLO element-type names (``s32``, ``pred``, ``f8e4m3fn``).
+
+Every mutation goes through this module's API, which keeps the graph in step
+and marks what changed, so the printer rewrites only the changed lines.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import networkx as nx
+
+from .errors import VerificationError
+
+# Bits per element, in HLO spelling.  Sub-byte types are what they say; XLA
+# packs them, so byte sizes round up per array, not per element.
+ELEMENT_BITS: dict[str, int] = {
+    "pred": 8,
+    "s1": 1, "s2": 2, "s4": 4, "s8": 8, "s16": 16, "s32": 32, "s64": 64,
+    "u1": 1, "u2": 2, "u4": 4, "u8": 8, "u16": 16, "u32": 32, "u64": 64,
+    "f16": 16, "bf16": 16, "f32": 32, "f64": 64,
+    "c64": 64, "c128": 128,
+    "f8e5m2": 8, "f8e4m3": 8, "f8e4m3fn": 8, "f8e4m3b11fnuz": 8,
+    "f8e5m2fnuz": 8, "f8e4m3fnuz": 8, "f8e3m4": 8, "f8e8m0fnu": 8,
+    "f4e2m1fn": 4, "f6e2m3fn": 6, "f6e3m2fn": 6, "e8m0fnu": 8,
+    "token": 0, "opaque": 0, "tuple": 0,
+}
+
+# What ``Instruction.attributes[name]`` decodes to, in both dialects.  Parsers
+# keep every other attribute as its source text (a ``str``).
+ATTRIBUTE_VALUES: dict[str, str] = {
+    "dimensions": "tuple[int, ...]",
+    "slice": "tuple[tuple[int, int, int], ...]  (start, limit, stride) per dim",
+    "padding": "tuple[tuple[int, int, int], ...]  (low, high, interior) per dim",
+    "replica_groups": "tuple[tuple[int, ...], ...]  (iota and mesh forms expanded)",
+    "channel_id": "int",
+    "use_global_device_ids": "bool",
+    "lhs_contracting_dims / rhs_contracting_dims / lhs_batch_dims / "
+    "rhs_batch_dims / lhs_ragged_dims / rhs_group_dims / rhs_contracting_dims": "tuple[int, ...]",
+    "index": "int  (get-tuple-element)",
+    "to_apply / condition / body / calls / branch_computations": "names of called computations",
+    "sharding": "Sharding",
+    "metadata": "dict[str, str | int]",
+    "frontend_attributes": "dict[str, str]",
+    "custom_call_target": "str",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """An array, tuple or token shape.
+
+    ``dims[i]`` is the size (the bound, for a bounded dynamic dimension;
+    ``-1`` for an unbounded one); ``dynamic[i]`` says whether it is dynamic.
+    ``layout`` and ``text`` are the source spelling and take no part in
+    equality: two shapes are equal when their types and sizes are.
+    """
+
+    element_type: str
+    dims: tuple[int, ...] = ()
+    dynamic: tuple[bool, ...] = ()
+    tuple_shapes: tuple["Shape", ...] = ()
+    layout: str | None = field(default=None, compare=False)
+    text: str | None = field(default=None, compare=False)
+
+    @staticmethod
+    def array(element_type: str, dims: Iterable[int]) -> "Shape":
+        d = tuple(int(x) for x in dims)
+        return Shape(element_type, d, (False,) * len(d))
+
+    @staticmethod
+    def tuple_of(shapes: Iterable["Shape"]) -> "Shape":
+        return Shape("tuple", tuple_shapes=tuple(shapes))
+
+    @property
+    def is_tuple(self) -> bool:
+        return self.element_type == "tuple"
+
+    @property
+    def is_array(self) -> bool:
+        return self.element_type not in ("tuple", "token", "opaque")
+
+    @property
+    def rank(self) -> int:
+        return len(self.dims)
+
+    @property
+    def num_elements(self) -> int:
+        n = 1
+        for d in self.dims:
+            n *= max(d, 0)
+        return n
+
+    @property
+    def byte_size(self) -> int:
+        """Bytes of the array (tuples: the sum of their elements); ceiling for sub-byte types."""
+        if self.is_tuple:
+            return sum(s.byte_size for s in self.tuple_shapes)
+        bits = ELEMENT_BITS.get(self.element_type, 0)
+        return (self.num_elements * bits + 7) // 8
+
+    def with_dims(self, dims: Iterable[int]) -> "Shape":
+        """The same element type with new sizes; the source spelling is dropped."""
+        d = tuple(int(x) for x in dims)
+        return Shape(self.element_type, d, (False,) * len(d))
+
+    def with_element_type(self, element_type: str) -> "Shape":
+        return replace(self, element_type=element_type, text=None, layout=None)
+
+    def __str__(self) -> str:
+        if self.text is not None:
+            return self.text
+        if self.is_tuple:
+            return "(" + ", ".join(str(s) for s in self.tuple_shapes) + ")"
+        if not self.is_array:
+            return self.element_type
+        dims = ",".join(
+            ("<=" + str(d) if dyn and d >= 0 else "?" if d < 0 else str(d))
+            for d, dyn in zip(self.dims, self.dynamic or (False,) * len(self.dims))
+        )
+        return f"{self.element_type}[{dims}]"
+
+
+class Attributes(MutableMapping[str, Any]):
+    """An instruction's attributes: decoded on first access, source text kept.
+
+    Parsers hand in the source text of each attribute and a decoder; decoding
+    happens when a pass asks (or up front with ``parse(..., validate=True)``),
+    which keeps parsing fast.  Assigning a value drops its source text and
+    marks the owning instruction changed, so the printer re-prints its line.
+    """
+
+    __slots__ = ("_raw", "_decoded", "_decode", "_owner")
+
+    def __init__(
+        self,
+        raw: dict[str, str] | None = None,
+        decode: Callable[[str, str], Any] | None = None,
+        owner: "Instruction | None" = None,
+    ) -> None:
+        self._raw: dict[str, str | None] = dict(raw) if raw else {}
+        self._decoded: dict[str, Any] = {}
+        self._decode = decode
+        self._owner = owner
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self._decoded[key]
+        except KeyError:
+            pass
+        text = self._raw[key]  # KeyError for unknown names, as a dict would
+        value = text if self._decode is None else self._decode(key, text)
+        self._decoded[key] = value
+        return value
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._decoded[key] = value
+        self._raw[key] = None
+        if self._owner is not None:
+            self._owner.mark_changed()
+
+    def __delitem__(self, key: str) -> None:
+        del self._raw[key]
+        self._decoded.pop(key, None)
+        if self._owner is not None:
+            self._owner.mark_changed()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._raw
+
+    def raw(self, key: str) -> str | None:
+        """The attribute's exact source text, or None if it was set by a pass."""
+        return self._raw[key]
+
+    def decode_all(self) -> None:
+        """Decode every attribute now (``validate=True``); raises what the decoder raises."""
+        for key in self._raw:
+            self[key]
+
+    def copy(self, owner: "Instruction | None" = None) -> "Attributes":
+        new = Attributes(None, self._decode, owner)
+        new._raw = dict(self._raw)
+        new._decoded = dict(self._decoded)
+        return new
+
+    def __repr__(self) -> str:
+        return f"Attributes({dict(self._raw)!r})"
+
+
+class Instruction:
+    """One HLO instruction or MLIR operation: a node of ``Module.graph``.
+
+    ``operands`` are the defining instructions in order; ``operand_results``
+    says which result of each was used (MLIR ``%op#2``; always 0 in HLO).
+    ``line``/``column`` are 1-based positions in the source (0 for new ones).
+    ``dialect_data`` holds what a dialect's printer needs to re-print the op
+    in its own spelling (e.g. MLIR result names, location, pretty form).
+    """
+
+    __slots__ = (
+        "name", "opcode", "source_op", "shape", "operands", "operand_results",
+        "attributes", "called_computations", "computation", "line", "column",
+        "span", "changed", "dialect_data", "num_results", "__weakref__",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        opcode: str,
+        shape: Shape,
+        operands: list["Instruction"] | None = None,
+        attributes: Attributes | dict[str, Any] | None = None,
+        *,
+        source_op: str | None = None,
+        line: int = 0,
+        column: int = 0,
+        span: tuple[int, int] | None = None,
+        num_results: int = 1,
+    ) -> None:
+        self.name = name
+        self.opcode = opcode
+        self.source_op = source_op or opcode
+        self.shape = shape
+        self.operands: list[Instruction] = list(operands or ())
+        self.operand_results: list[int] = [0] * len(self.operands)
+        if isinstance(attributes, Attributes):
+            attributes._owner = self
+            self.attributes = attributes
+        else:
+            self.attributes = Attributes(owner=self)
+            for k, v in (attributes or {}).items():
+                self.attributes._raw[k] = None
+                self.attributes._decoded[k] = v
+        self.called_computations: list[Computation] = []
+        self.computation: Computation | None = None
+        self.line = line
+        self.column = column
+        self.span = span
+        # New instructions have no source text to reuse: they are "changed".
+        self.changed = span is None
+        self.dialect_data: dict[str, Any] = {}
+        self.num_results = num_results
+
+    def __repr__(self) -> str:
+        return f"<{self.opcode} {self.name}: {self.shape}>"
+
+    # ---- graph queries -------------------------------------------------
+    @property
+    def module(self) -> "Module | None":
+        return self.computation.module if self.computation is not None else None
+
+    @property
+    def users(self) -> list["Instruction"]:
+        """Instructions that use this one, each once, in program order of their uses."""
+        module = self.module
+        if module is None:
+            return []
+        seen: dict[Instruction, None] = {}
+        for _, user in module.graph.out_edges(self):
+            seen[user] = None
+        return list(seen)
+
+    @property
+    def is_root(self) -> bool:
+        return self.computation is not None and self.computation.root is self
+
+    def mark_changed(self) -> None:
+        self.changed = True
+        if self.computation is not None:
+            self.computation.changed = True
+
+    # ---- mutation ------------------------------------------------------
+    def set_operand(self, index: int, new: "Instruction", result: int = 0) -> None:
+        """Make operand ``index`` be ``new`` (result ``result`` of it)."""
+        old = self.operands[index]
+        module = self.module
+        if module is not None:
+            module.graph.remove_edge(old, self, key=index)
+            module.graph.add_edge(new, self, key=index)
+        self.operands[index] = new
+        self.operand_results[index] = result
+        self.mark_changed()
+
+    def set_shape(self, shape: Shape) -> None:
+        self.shape = shape
+        self.mark_changed()
+
+
+class Computation:
+    """An HLO computation, or an MLIR function or region body.
+
+    ``instructions`` are in program order; ``root`` is the HLO ROOT (for MLIR,
+    the terminator's operand when there is one).  ``parent`` is the
+    instruction that owns a region (``None`` for top-level computations).
+    """
+
+    def __init__(self, name: str, *, line: int = 0, column: int = 0) -> None:
+        self.name = name
+        self.instructions: list[Instruction] = []
+        self.root: Instruction | None = None
+        self.module: Module | None = None
+        self.parent: Instruction | None = None
+        self.line = line
+        self.column = column
+        self.changed = False
+        self.dialect_data: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"<Computation {self.name}: {len(self.instructions)} instructions>"
+
+    @property
+    def parameters(self) -> list[Instruction]:
+        params = [i for i in self.instructions if i.opcode == "parameter"]
+        params.sort(key=lambda i: i.attributes.get("parameter_number", 0))
+        return params
+
+    def __iter__(self) -> Iterator[Instruction]:
+        return iter(self.instructions)
+
+    def append(self, instr: Instruction) -> Instruction:
+        """Add a parsed instruction at the end (parsers use this; passes use ``add``)."""
+        instr.computation = self
+        self.instructions.append(instr)
+        if self.module is not None:
+            self.module._register(instr)
+        return instr
+
+    def add(
+        self,
+        opcode: str,
+        shape: Shape,
+        operands: Iterable[Instruction] = (),
+        attributes: dict[str, Any] | None = None,
+        *,
+        name_hint: str | None = None,
+        before: Instruction | None = None,
+        after: Instruction | None = None,
+        source_op: str | None = None,
+    ) -> Instruction:
+        """Create an instruction with a fresh unique name and insert it.
+
+        It goes right before ``before`` or right after ``after``, else at the
+        end (before the terminator, for MLIR).
+        """
+        assert self.module is not None, "computation is not part of a module"
+        name = self.module.fresh_name(name_hint or opcode.replace("-", "_"))
+        instr = Instruction(name, opcode, shape, list(operands), attributes, source_op=source_op)
+        if before is not None:
+            pos = self.instructions.index(before)
+        elif after is not None:
+            pos = self.instructions.index(after) + 1
+        else:
+            pos = len(self.instructions)
+            last = self.instructions[-1] if self.instructions else None
+            if last is not None and last.dialect_data.get("terminator"):
+                pos -= 1
+        instr.computation = self
+        self.instructions.insert(pos, instr)
+        self.module._register(instr)
+        self.changed = True
+        return instr
+
+    def remove(self, instr: Instruction) -> None:
+        """Remove an instruction that nothing uses any more."""
+        if instr.users:
+            raise ValueError(f"cannot remove {instr.name}: still used by {[u.name for u in instr.users]}")
+        if instr is self.root:
+            raise ValueError(f"cannot remove {instr.name}: it is the root of {self.name}")
+        self.instructions.remove(instr)
+        self.module._unregister(instr)
+        instr.computation = None
+        self.changed = True
+
+    def set_root(self, instr: Instruction) -> None:
+        self.root = instr
+        self.changed = True
+
+
+class Module:
+    """A parsed module: computations, the def→use graph and the source text.
+
+    ``dialect`` is ``"hlo"`` or ``"stablehlo"``.  ``source`` is the text it was
+    parsed from; ``to_text()`` returns it unchanged when nothing changed and
+    otherwise re-prints only what changed.
+    """
+
+    def __init__(self, name: str, dialect: str, source: str = "", path: str | None = None) -> None:
+        self.name = name
+        self.dialect = dialect
+        self.source = source
+        self.path = path
+        self.computations: dict[str, Computation] = {}
+        self.entry: Computation | None = None
+        self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
+        self.attributes: dict[str, Any] = {}
+        self.dialect_data: dict[str, Any] = {}
+        self.structure_changed = False
+        self._names: set[str] = set()
+        self._counter = itertools.count(1)
+        # Set by the dialect's parser: Module -> text, (module, regenerate) -> str.
+        self.printer: Callable[["Module", bool], str] | None = None
+
+    def __repr__(self) -> str:
+        n = sum(len(c.instructions) for c in self.computations.values())
+        return f"<Module {self.name} ({self.dialect}): {len(self.computations)} computations, {n} instructions>"
+
+    # ---- building ------------------------------------------------------
+    def add_computation(self, comp: Computation) -> Computation:
+        comp.module = self
+        self.computations[comp.name] = comp
+        for instr in comp.instructions:
+            self._register(instr)
+        return comp
+
+    def _register(self, instr: Instruction) -> None:
+        g = self.graph
+        g.add_node(instr)
+        self._names.add(instr.name)
+        for i, op in enumerate(instr.operands):
+            g.add_edge(op, instr, key=i)
+
+    def _unregister(self, instr: Instruction) -> None:
+        self.graph.remove_node(instr)
+        self._names.discard(instr.name)
+
+    def fresh_name(self, hint: str) -> str:
+        """A name used by no instruction of the module, derived from ``hint``."""
+        base = re.sub(r"\.\d+$", "", hint) or "v"
+        while True:
+            name = f"{base}.hp{next(self._counter)}"
+            if name not in self._names:
+                self._names.add(name)
+                return name
+
+    # ---- queries -------------------------------------------------------
+    def instructions(self) -> Iterator[Instruction]:
+        """Every instruction of every computation, computations in module order."""
+        for comp in self.computations.values():
+            yield from comp.instructions
+
+    def computation_of(self, name: str) -> Computation:
+        return self.computations[name]
+
+    @property
+    def call_graph(self) -> nx.DiGraph:
+        """Computation → computations its instructions call (by name)."""
+        g = nx.DiGraph()
+        for comp in self.computations.values():
+            g.add_node(comp.name)
+            for instr in comp.instructions:
+                for callee in instr.called_computations:
+                    g.add_edge(comp.name, callee.name)
+        return g
+
+    @property
+    def changed(self) -> bool:
+        return self.structure_changed or any(c.changed for c in self.computations.values())
+
+    # ---- mutation ------------------------------------------------------
+    def replace_all_uses(self, old: Instruction, new: Instruction, result: int = 0) -> int:
+        """Point every use of ``old`` at ``new`` (roots included); returns the count."""
+        uses = [(user, key) for _, user, key in self.graph.out_edges(old, keys=True)]
+        for user, key in uses:
+            if user is not new:
+                user.set_operand(key, new, result)
+        for comp in self.computations.values():
+            if comp.root is old:
+                comp.set_root(new)
+        return len(uses)
+
+    # ---- output --------------------------------------------------------
+    def to_text(self, regenerate: bool = False) -> str:
+        """The module as text in its own dialect.
+
+        Unchanged modules print back byte-identical; changed ones re-print
+        only the changed instructions.  ``regenerate=True`` prints every
+        instruction from its parsed fields, ignoring the stored source.
+        """
+        if not regenerate and not self.changed:
+            return self.source
+        if self.printer is None:
+            raise RuntimeError("module has no printer (it was not built by a parser)")
+        return self.printer(self, regenerate)
+
+    def verify(self) -> None:
+        """Raise ``VerificationError`` listing every structural or shape problem."""
+        from .verify import verify_module
+
+        problems = verify_module(self)
+        if problems:
+            raise VerificationError(problems)
