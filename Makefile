@@ -1,0 +1,27 @@
+# Two commands do all the set-up on a fresh machine:
+#   make demo   install, then parse a bundled MoE module and show what hlo_passes sees
+#   make test   install with the test extras, then run the whole test suite
+PYTHON ?= python3
+PIP_FLAGS ?= --quiet --disable-pip-version-check
+
+.PHONY: install install-test demo test test-long bench
+
+install:
+	$(PYTHON) -m pip install $(PIP_FLAGS) -e .
+
+install-test:
+	$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[test]'
+
+demo: install
+	$(PYTHON) examples/demo.py
+
+test: install-test
+	$(PYTHON) -m pytest -q
+
+# The longer Hypothesis profile (more examples per property).
+test-long: install-test
+	HYPOTHESIS_PROFILE=dev $(PYTHON) -m pytest -q
+
+bench: install
+	$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[bench]'
+	$(PYTHON) benchmarks/parse_speed.py
