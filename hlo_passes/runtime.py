@@ -1,0 +1,306 @@
+"""Compile and run HLO or StableHLO text on the local devices through jaxlib.
+
+For tests, examples and benchmarks: a rewritten module is only as good as the
+numbers it computes, and this is the shortest path from text to numbers.
+
+    exe = compile_text(lowered.as_text(), num_devices=8)
+    out = exe.run(x, gs, w, wo)            # host arrays in, jax.Arrays out
+    count_ops(exe.compiled_text)["all-gather"]
+
+HLO text goes through XLA's own HLO → StableHLO import first, so it must be a
+module before optimization (a lowering, a dump before optimizations, after
+Shardy import or after SPMD partitioning); optimized HLO does not compile again.
+Executables are cached by a hash of the text and the device set, since the
+compile is the expensive part.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+import numpy as np
+
+from . import _jax_compat as compat
+
+__all__ = [
+    "Executable",
+    "clear_cache",
+    "compile_text",
+    "count_collectives",
+    "count_ops",
+]
+
+# MLIR element types → numpy dtypes; integers in StableHLO are signless and
+# mean signed.
+_MLIR_DTYPES: dict[str, str] = {
+    "i1": "bool",
+    "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+    "si8": "int8", "si16": "int16", "si32": "int32", "si64": "int64",
+    "ui8": "uint8", "ui16": "uint16", "ui32": "uint32", "ui64": "uint64",
+    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+    "complex<f32>": "complex64", "complex<f64>": "complex128",
+    "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2",
+}
+
+
+@dataclass(frozen=True)
+class ArrayType:
+    """Global shape and dtype of one parameter or result."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    def __str__(self) -> str:
+        return f"{self.dtype}{list(self.shape)}"
+
+
+@dataclass
+class Executable:
+    """A compiled module bound to its devices.
+
+    ``run`` takes host or device arrays in parameter order and returns one
+    global ``jax.Array`` per result, with the shardings XLA chose.
+    """
+
+    loaded: Any  # xla_client.LoadedExecutable
+    devices: tuple[Any, ...]
+    parameters: tuple[ArrayType, ...]
+    results: tuple[ArrayType, ...]
+    source_dialect: str
+    key: str
+    _in_shardings: tuple[jax.sharding.Sharding, ...] = field(default=(), repr=False)
+    _out_shardings: tuple[jax.sharding.Sharding, ...] = field(default=(), repr=False)
+
+    def __post_init__(self) -> None:
+        self._in_shardings = tuple(
+            compat.sharding_from_op_sharding(s, self.devices) for s in self.loaded.get_parameter_shardings()
+        )
+        self._out_shardings = tuple(
+            compat.sharding_from_op_sharding(s, self.devices) for s in self.loaded.get_output_shardings()
+        )
+
+    @property
+    def input_shardings(self) -> tuple[jax.sharding.Sharding, ...]:
+        return self._in_shardings
+
+    @property
+    def output_shardings(self) -> tuple[jax.sharding.Sharding, ...]:
+        return self._out_shardings
+
+    @property
+    def compiled_text(self) -> str:
+        """XLA's optimized HLO of the executable (per-device, after partitioning)."""
+        return "\n".join(m.to_string() for m in self.loaded.hlo_modules())
+
+    def place(self, *arrays: Any) -> list[jax.Array]:
+        """Put ``arrays`` on the devices with the shardings the executable expects."""
+        if len(arrays) != len(self.parameters):
+            raise TypeError(f"executable takes {len(self.parameters)} arguments, got {len(arrays)}")
+        placed = []
+        for i, (a, want, sharding) in enumerate(zip(arrays, self.parameters, self._in_shardings)):
+            shape = tuple(np.shape(a))
+            dtype = np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype
+            if shape != want.shape or dtype != want.dtype:
+                raise TypeError(f"argument {i}: expected {want}, got {dtype}{list(shape)}")
+            placed.append(jax.device_put(a, sharding))
+        return placed
+
+    def run(self, *arrays: Any) -> list[jax.Array]:
+        """Execute on host or device arrays; one global ``jax.Array`` per result."""
+        args = self.place(*arrays)
+        outs = self.loaded.execute_sharded(args).disassemble_into_single_device_arrays()
+        return [
+            jax.make_array_from_single_device_arrays(t.shape, s, list(shards))
+            for t, s, shards in zip(self.results, self._out_shardings, outs)
+        ]
+
+
+_CACHE: dict[str, Executable] = {}
+_LOCK = threading.Lock()
+
+
+def clear_cache() -> None:
+    """Forget every cached executable."""
+    with _LOCK:
+        _CACHE.clear()
+
+
+def compile_text(
+    text: str | bytes,
+    *,
+    dialect: str = "auto",
+    num_devices: int | None = None,
+    devices: Sequence[Any] | None = None,
+    cache: bool = True,
+) -> Executable:
+    """Compile HLO or StableHLO text for SPMD over ``num_devices`` local devices.
+
+    ``dialect``: ``"auto"`` (HLO when the text starts with ``HloModule``),
+    ``"hlo"`` or ``"stablehlo"``; bytes are taken as MLIR bytecode.
+    ``num_devices`` defaults to the module's ``mhlo.num_partitions``;
+    ``devices`` (default: the first ``num_devices`` of ``jax.devices()``) fixes
+    which devices and their order.
+    """
+    if isinstance(text, bytes):
+        dialect = "stablehlo"
+    elif dialect == "auto":
+        from . import detect_dialect
+
+        dialect = detect_dialect(text)
+    if dialect not in ("hlo", "stablehlo", "mlir"):
+        raise ValueError(f"unknown dialect {dialect!r}: expected 'auto', 'hlo' or 'stablehlo'")
+    dialect = "hlo" if dialect == "hlo" else "stablehlo"
+
+    stablehlo = compat.hlo_text_to_stablehlo(text) if dialect == "hlo" else text
+    module = compat.parse_mlir(stablehlo)
+    replicas, partitions = _replicas_and_partitions(module)
+    if devices is None:
+        n = num_devices if num_devices is not None else replicas * partitions
+        available = jax.devices()
+        if n > len(available):
+            raise RuntimeError(
+                f"module needs {n} devices, {len(available)} present (on CPU set "
+                "XLA_FLAGS=--xla_force_host_platform_device_count=N before importing jax)"
+            )
+        devices = available[:n]
+    devices = tuple(devices)
+    if num_devices is not None and len(devices) != num_devices:
+        raise ValueError(f"num_devices={num_devices} but {len(devices)} devices given")
+    if replicas != 1 and replicas * partitions != len(devices):
+        raise ValueError(f"module wants {replicas} replicas × {partitions} partitions, got {len(devices)} devices")
+    partitions = len(devices) // replicas
+
+    digest = hashlib.sha256()
+    digest.update(text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape"))
+    digest.update(f"|{dialect}|{[d.id for d in devices]}|{devices[0].platform}".encode())
+    key = digest.hexdigest()
+    if cache:
+        with _LOCK:
+            hit = _CACHE.get(key)
+        if hit is not None:
+            return hit
+
+    parameters, results = _main_signature(module)
+    backend = compat.get_backend(devices[0].platform)
+    options = compat.compile_options(num_partitions=partitions, num_replicas=replicas, devices=devices, backend=backend)
+    loaded = backend.compile_and_load(
+        compat.mlir_to_bytecode(module),
+        executable_devices=compat.device_list(devices),
+        compile_options=options,
+    )
+    exe = Executable(
+        loaded=loaded,
+        devices=devices,
+        parameters=parameters,
+        results=results,
+        source_dialect=dialect,
+        key=key,
+    )
+    if cache:
+        with _LOCK:
+            _CACHE[key] = exe
+    return exe
+
+
+def _replicas_and_partitions(module: Any) -> tuple[int, int]:
+    attrs = module.operation.attributes
+
+    def get(name: str) -> int:
+        return int(compat.ir.IntegerAttr(attrs[name]).value) if name in attrs else 1
+
+    return get("mhlo.num_replicas"), get("mhlo.num_partitions")
+
+
+def _main_signature(module: Any) -> tuple[tuple[ArrayType, ...], tuple[ArrayType, ...]]:
+    """Global parameter and result types of the public ``@main``."""
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and compat.ir.StringAttr(op.attributes["sym_name"]).value == "main":
+            ftype = compat.ir.FunctionType(compat.ir.TypeAttr(op.attributes["function_type"]).value)
+            return (
+                tuple(_array_type(t) for t in ftype.inputs),
+                tuple(_array_type(t) for t in ftype.results),
+            )
+    raise ValueError("module has no func.func @main")
+
+
+def _array_type(t: Any) -> ArrayType:
+    ranked = compat.ir.RankedTensorType(t)
+    element = str(ranked.element_type)
+    if element not in _MLIR_DTYPES:
+        raise TypeError(f"unsupported element type {element} in {t}")
+    return ArrayType(tuple(ranked.shape), np.dtype(jax.numpy.dtype(_MLIR_DTYPES[element])))
+
+
+# ---------------------------------------------------------------------------
+# Counting ops in HLO text
+
+_INSTR_START = re.compile(r"^\s*(?:ROOT\s+)?%?[^\s=]+\s*=\s*")
+_OPCODE = re.compile(r"\s*([a-z][a-z0-9\-]*)\(")
+
+
+def _skip_shape(line: str, i: int) -> int:
+    """Index just past the result shape starting at ``line[i]``."""
+    if i < len(line) and line[i] == "(":
+        depth = 0
+        for j in range(i, len(line)):
+            c = line[j]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+        return len(line)
+    # Array shapes contain no spaces outside braces/brackets: f32[4,8]{1,0:T(8,128)}.
+    depth = 0
+    for j in range(i, len(line)):
+        c = line[j]
+        if c in "[{(":
+            depth += 1
+        elif c in "]})":
+            depth -= 1
+        elif c == " " and depth == 0:
+            return j
+    return len(line)
+
+
+def count_ops(hlo_text: str, opcodes: Iterable[str] | None = None) -> Counter[str]:
+    """Instructions per opcode over every computation of HLO text.
+
+    Counts each instruction line once (fused computations included), so it
+    works on compiled text, dumps and lowerings alike.  With ``opcodes``,
+    only those keys are kept (missing ones read 0 from the ``Counter``).
+    """
+    counts: Counter[str] = Counter()
+    for line in hlo_text.splitlines():
+        m = _INSTR_START.match(line)
+        if not m:
+            continue
+        j = _skip_shape(line, m.end())
+        op = _OPCODE.match(line, j)
+        if op:
+            counts[op.group(1)] += 1
+    if opcodes is not None:
+        wanted = set(opcodes)
+        counts = Counter({k: v for k, v in counts.items() if k in wanted})
+    return counts
+
+
+_COLLECTIVES = ("all-gather", "all-reduce", "reduce-scatter", "all-to-all", "collective-permute")
+
+
+def count_collectives(hlo_text: str) -> Counter[str]:
+    """Collectives in HLO text, async ``-start``/``-done`` pairs counted once under the base name."""
+    counts = count_ops(hlo_text)
+    out: Counter[str] = Counter()
+    for name in _COLLECTIVES:
+        n = counts.get(name, 0) + counts.get(f"{name}-start", 0)
+        if n:
+            out[name] = n
+    return out
