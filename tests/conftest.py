@@ -1,0 +1,68 @@
+"""Shared test set-up: 8 fake CPU devices, Hypothesis profiles, paths.
+
+XLA reads ``--xla_force_host_platform_device_count`` once, when jax creates
+its CPU backend, so the flag is set here, before any test module can import
+jax.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+_flags = os.environ.get("XLA_FLAGS", "")
+if "--xla_force_host_platform_device_count" not in _flags:
+    os.environ["XLA_FLAGS"] = f"{_flags} --xla_force_host_platform_device_count=8".strip()
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# ``from examples import moe`` (the repository's runnable programs).
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    "ci", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "dev", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def shared_path() -> Path:
+    """``$HLO_PASSES_SHARED``, else ``../shared`` beside the repository root."""
+    env = os.environ.get("HLO_PASSES_SHARED")
+    return Path(env).resolve() if env else REPO_ROOT.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    path = shared_path()
+    if not path.is_dir():
+        pytest.skip(f"shared directory {path} not found (set HLO_PASSES_SHARED)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def samples_dir(shared_dir: Path) -> Path:
+    return shared_dir / "samples"
+
+
+@pytest.fixture(scope="session")
+def corpus_dir(shared_dir: Path) -> Path:
+    return shared_dir / "corpus"
+
+
+# The project's own programs (examples/moe.py) in every text form; see programs.py.
+from programs import (  # noqa: E402,F401
+    own_dump_dir,
+    own_dumps,
+    own_texts,
+)
