@@ -140,6 +140,14 @@ class ProgramSpec:
             parts.append(f"d{self.num_devices}")
         if self.cfg.dtype != "float32":
             parts.append(self.cfg.dtype)
+        if self.cfg.param_dtype not in (None, self.cfg.dtype):
+            parts.append(f"params_{self.cfg.param_dtype}")
+        if self.cfg != MoEConfig(dtype=self.cfg.dtype, param_dtype=self.cfg.param_dtype):
+            c = self.cfg
+            parts.append(
+                f"E{c.experts}D{c.embed}F{c.mlp}T{c.tokens}k{c.top_k}L{c.layers}"
+                f"{'' if c.empty_groups else 'full'}s{c.seed}"
+            )
         return "_".join(parts)
 
     def replace(self, **changes: Any) -> "ProgramSpec":

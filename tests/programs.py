@@ -1,0 +1,165 @@
+"""The project's own MoE programs (examples/moe.py) in every text form jax and XLA write.
+
+Session-scoped fixtures, imported into ``conftest.py``:
+
+* ``own_texts`` — ``{(program, form): OwnText}`` for every pair in
+  ``TEXT_CASES``; forms are listed in ``FORMS`` (StableHLO pretty, generic and
+  with debug info; HLO; compiled HLO; TPU and CUDA lowerings in both dialects).
+* ``own_dump_dir`` — a folder of XLA dumps written by
+  ``examples/dump_programs.py`` in a subprocess (dump flags are process-wide).
+* ``own_dumps`` — ``{(program, stage): OwnText}`` for ``DUMP_CASES``.
+
+The case lists are plain module constants so that tests can parametrize on
+them at collection time; the texts are produced once, on first use.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from examples.dump_programs import DUMP_PROGRAMS, DUMP_STAGES  # noqa: E402
+from examples.moe import MoEConfig, ProgramSpec, build  # noqa: E402
+
+
+@dataclass(frozen=True)
+class OwnText:
+    """One text of one program: ``dialect`` is ``"hlo"`` or ``"stablehlo"``."""
+
+    program: str
+    form: str
+    dialect: str
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.program}-{self.form}"
+
+
+# Between them: shard_map (explicit all_gather and Shardy-implicit), one- and
+# two-stage FSDP, grad, scan, the router layer, bf16 with f32 weights, reshard.
+OWN_PROGRAMS: dict[str, ProgramSpec] = {
+    spec.name: spec
+    for spec in (
+        ProgramSpec(variant="concat", mesh="mesh1", form="explicit", mode="forward"),
+        ProgramSpec(variant="two_gmm", mesh="mesh2", form="explicit", mode="grad"),
+        ProgramSpec(variant="concat", mesh="mesh2", form="implicit", mode="scan"),
+        ProgramSpec(variant="fused", mesh="mesh1", form="implicit", mode="forward", constraint="reshard"),
+        ProgramSpec(
+            variant="concat", mesh="mesh1", form="explicit", mode="scan_grad", layer="router",
+            cfg=MoEConfig(dtype="bfloat16", param_dtype="float32"),
+        ),
+    )
+}
+
+# form → dialect.  Cross-platform lowerings only for forward programs: they
+# are what differs (chlo.ragged_dot / ragged-dot instead of the CPU
+# decomposition), and each costs a lowering.
+FORMS: dict[str, str] = {
+    "stablehlo": "stablehlo",
+    "stablehlo_generic": "stablehlo",
+    "stablehlo_debuginfo": "stablehlo",
+    "hlo": "hlo",
+    "compiled": "hlo",
+    "tpu_stablehlo": "stablehlo",
+    "tpu_hlo": "hlo",
+    "cuda_stablehlo": "stablehlo",
+    "cuda_hlo": "hlo",
+}
+_PLATFORM_FORMS = {"tpu_stablehlo", "tpu_hlo", "cuda_stablehlo", "cuda_hlo"}
+
+
+def forms_of(program: str) -> list[str]:
+    spec = OWN_PROGRAMS[program]
+    return [f for f in FORMS if f not in _PLATFORM_FORMS or spec.mode == "forward"]
+
+
+TEXT_CASES: list[tuple[str, str]] = [(p, f) for p in OWN_PROGRAMS for f in forms_of(p)]
+DUMP_CASES: list[tuple[str, str]] = [(p, s) for p in DUMP_PROGRAMS for s in DUMP_STAGES]
+
+
+def _texts_of(program: str) -> dict[str, str]:
+    fn, args = build(OWN_PROGRAMS[program])
+    lowered = fn.lower(*args)
+    forms = forms_of(program)
+    out: dict[str, str] = {
+        "stablehlo": lowered.as_text(),
+        "stablehlo_generic": lowered.compiler_ir("stablehlo").operation.get_asm(print_generic_op_form=True),
+        "stablehlo_debuginfo": lowered.as_text(debug_info=True),
+        "hlo": lowered.as_text(dialect="hlo"),
+        "compiled": lowered.compile().as_text(),
+    }
+    for platform in ("tpu", "cuda"):
+        if f"{platform}_stablehlo" in forms:
+            other = fn.trace(*args).lower(lowering_platforms=(platform,))
+            out[f"{platform}_stablehlo"] = other.as_text()
+            out[f"{platform}_hlo"] = other.as_text(dialect="hlo")
+    return {f: out[f] for f in forms}
+
+
+@pytest.fixture(scope="session")
+def own_texts() -> dict[tuple[str, str], OwnText]:
+    texts: dict[tuple[str, str], OwnText] = {}
+    for program in OWN_PROGRAMS:
+        for form, text in _texts_of(program).items():
+            texts[program, form] = OwnText(program, form, FORMS[form], text)
+    return texts
+
+
+def run_dump_script(out: Path, timeout: float = 300) -> dict[str, dict[str, str]]:
+    """Run examples/dump_programs.py into ``out`` in a fresh process; its manifest."""
+    env = dict(os.environ)
+    # The child adds its own dump flags; it must not inherit a dump folder.
+    env["XLA_FLAGS"] = " ".join(f for f in env.get("XLA_FLAGS", "").split() if not f.startswith("--xla_dump"))
+    proc = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "examples" / "dump_programs.py"), str(out)],
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=timeout,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"dump_programs.py failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+    return json.loads((out / "manifest.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def own_dump_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("xla_dump")
+    run_dump_script(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def own_dumps(own_dump_dir: Path) -> dict[tuple[str, str], OwnText]:
+    manifest = json.loads((own_dump_dir / "manifest.json").read_text())
+    return {
+        (program, stage): OwnText(program, stage, "hlo", (own_dump_dir / rel).read_text())
+        for program, stages in manifest.items()
+        for stage, rel in stages.items()
+    }
+
+
+def case_id(case: tuple[str, str]) -> str:
+    return f"{case[0]}-{case[1]}"
+
+
+__all__: list[str] = [
+    "DUMP_CASES",
+    "FORMS",
+    "OWN_PROGRAMS",
+    "OwnText",
+    "TEXT_CASES",
+    "case_id",
+    "forms_of",
+    "own_dump_dir",
+    "own_dumps",
+    "own_texts",
+    "run_dump_script",
+]
