@@ -59,7 +59,7 @@ ATTRIBUTE_VALUES: dict[str, str] = {
     "rhs_batch_dims / lhs_ragged_dims / rhs_group_dims / rhs_contracting_dims": "tuple[int, ...]",
     "index": "int  (get-tuple-element)",
     "to_apply / condition / body / calls / branch_computations": "names of called computations",
-    "sharding": "Sharding",
+    "sharding": "Sharding  (see the Sharding class below)",
     "metadata": "dict[str, str | int]",
     "frontend_attributes": "dict[str, str]",
     "custom_call_target": "str",
@@ -139,6 +139,55 @@ class Shape:
             for d, dyn in zip(self.dims, self.dynamic or (False,) * len(self.dims))
         )
         return f"{self.element_type}[{dims}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Sharding:
+    """An HLO sharding (``sharding={...}``), decoded.
+
+    ``kind`` is ``replicated``, ``manual``, ``unknown``, ``maximal`` (on
+    ``devices[0]``), ``tiled`` (``tile_shape`` with ``devices`` the tile
+    assignment, flattened, iota forms expanded) or ``tuple`` (one sharding per
+    tuple element in ``tuple_shardings``).  ``iota`` keeps the compact
+    ``[..]<=[..]T(..)`` spelling when the source used it; ``metadata`` is the
+    source text of a ``metadata={...}`` field; ``shard_group`` is
+    (``shard_as``/``shard_like``, id).
+    """
+
+    kind: str
+    tile_shape: tuple[int, ...] = ()
+    devices: tuple[int, ...] = ()
+    last_tile_dim_replicate: bool = False
+    last_tile_dims: tuple[str, ...] = ()
+    tuple_shardings: tuple["Sharding", ...] = ()
+    metadata: str | None = None
+    shard_group: tuple[str, int] | None = None
+    iota: str | None = None
+
+    def __str__(self) -> str:
+        """HLO spelling, as in ``sharding=<this>``."""
+        if self.kind == "tuple":
+            return "{" + ", ".join(str(s) for s in self.tuple_shardings) + "}"
+        parts: list[str] = []
+        if self.kind == "maximal":
+            parts.append(f"maximal device={self.devices[0]}")
+        elif self.kind == "tiled":
+            dims = ",".join(str(d) for d in self.tile_shape)
+            if self.iota is not None:
+                parts.append(f"devices={self.iota}")
+            else:
+                parts.append(f"devices=[{dims}]" + ",".join(str(d) for d in self.devices))
+            if self.last_tile_dim_replicate:
+                parts.append("last_tile_dim_replicate")
+            if self.last_tile_dims:
+                parts.append("last_tile_dims={" + ", ".join(self.last_tile_dims) + "}")
+        elif self.kind != "unknown" or self.shard_group is None:
+            parts.append(self.kind)
+        if self.shard_group is not None:
+            parts.append(f"{self.shard_group[0]} {self.shard_group[1]}")
+        if self.metadata is not None:
+            parts.append(f"metadata={self.metadata}")
+        return "{" + " ".join(parts) + "}"
 
 
 class Attributes(MutableMapping[str, Any]):

@@ -1,0 +1,630 @@
+"""HLO text → ``Module``.
+
+A hand-written scanner reads the module header, stack-frame tables,
+computation headers and one instruction at a time with precompiled regular
+expressions and ``str`` searches; it never builds a syntax tree.  Attribute
+values are cut out as text and decoded lazily by the lark grammar in
+``hlo_attrs.lark`` (all of them, up front, with ``validate=True``).  Shapes go
+through a memoised parser.  Every scan is linear: the patterns have no nested
+quantifiers over overlapping characters, and brackets are counted with a loop
+that jumps between delimiters, not recursion.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import ParseError
+from ..ir import Attributes, Computation, Instruction, Module, Shape
+from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
+from .hlo_opcodes import OPCODES, async_sugar
+from .hlo_shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
+
+# The shape of an instruction written without one (XLA infers it; we do not).
+INFERRED_SHAPE = Shape("inferred", text="")
+
+_TRIVIA_RE = re.compile(r"(?:[ \t\r\n]+|//[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)*")
+_NAME = r"[A-Za-z_][\w.\-]*"
+_NAME_RE = re.compile(_NAME)
+_OPERAND_NAME_RE = re.compile(r"%?(" + _NAME + r")")
+_MODULE_RE = re.compile(r"HloModule[ \t]+(%?" + _NAME + r")(:?)")
+# The common instruction line: name, array shape, opcode and '(' in one match.
+_FAST_INSTR_RE = re.compile(
+    r"(ROOT[ \t]+)?(%?)(" + _NAME + r")[ \t]*=[ \t]*"
+    r"([a-z][a-z0-9]*\[[^\]\n]*\](?:\{[^{}\n]*\})?)[ \t]+([a-z][a-z0-9\-]*)\("
+)
+_INSTR_HEAD_RE = re.compile(r"(ROOT[ \t]+)?(%?)(" + _NAME + r")[ \t]*=\s*")
+_OPCODE_RE = re.compile(r"\s*([a-z][a-z0-9\-]*)[ \t]*\(")
+_ATTR_RE = re.compile(r"[ \t]*,\s*([A-Za-z_][\w.\-]*)[ \t]*=\s*")
+_SIMPLE_VALUE_RE = re.compile(r"[^(){}\[\]\",\n/]*")
+_SIMPLE_OPERANDS_RE = re.compile(r"[^()\"{}\[\]/\n]*\)")
+_DELIM_RE = re.compile(r"[(){}\[\]\",\n]|/[*/]")
+_STRING_REST_RE = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_COMP_HEAD_RE = re.compile(r"(ENTRY[ \t]+)?(%?)(" + _NAME + r")[ \t]*")
+_LINE_END_RE = re.compile(r"[ \t\r]*(?://[^\n]*)?(?:\n|$)")
+_TABLE_ENTRY_RE = re.compile(r"(\d+)[ \t]+")
+_STACK_TABLES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
+
+# Attributes whose value names computations that the instruction calls.
+CALL_ATTRS = frozenset(
+    "to_apply condition body calls branch_computations true_computation false_computation "
+    "called_computations async_wrapped_computation".split()
+)
+_SELECT_SCATTER_CALLS = frozenset(("select", "scatter"))
+
+
+class _Fail(Exception):
+    """Internal: reason and text offset; turned into ParseError at the top."""
+
+    def __init__(self, reason: str, pos: int) -> None:
+        self.reason = reason
+        self.pos = pos
+
+
+def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Module:
+    """Parse HLO text; ``validate=True`` decodes every attribute and checks shapes too."""
+    if not isinstance(text, str):
+        raise ParseError("HLO text must be a str", path=path, line=1, column=1)
+    parser = _HloParser(text, path)
+    try:
+        module = parser.parse()
+        from .hlo_checks import check_structure
+
+        check_structure(module, parser)
+        if validate:
+            validate_module(module, parser)
+    except _Fail as f:
+        raise parser.error(f.reason, f.pos) from None
+    except RecursionError:
+        raise parser.error("input nested too deeply", parser.pos) from None
+    return module
+
+
+class _HloParser:
+    def __init__(self, text: str, path: str | None) -> None:
+        self.text = text
+        self.path = path
+        self.pos = 0
+        self._line_pos = 0
+        self._line_no = 1
+        self.call_refs_pending: list[str] = []
+
+    # ---- errors ----------------------------------------------------------
+    def error(self, reason: str, pos: int) -> ParseError:
+        text = self.text
+        pos = max(0, min(pos, len(text)))
+        line = text.count("\n", 0, pos) + 1
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        if end < 0:
+            end = len(text)
+        return ParseError(
+            reason, path=self.path, line=line, column=pos - start + 1,
+            source_line=text[start:end].rstrip("\r"),
+        )
+
+    def error_at_instruction(self, instr: Instruction, reason: str, needle: str | None = None) -> ParseError:
+        pos = instr.span[0] if instr.span else 0
+        if needle and instr.span:
+            k = self.text.find(needle, instr.span[0], instr.span[1])
+            if k >= 0:
+                pos = k
+        return self.error(reason, pos)
+
+    def _line_of(self, pos: int) -> int:
+        # Instructions arrive in text order, so counting forward stays linear.
+        if pos >= self._line_pos:
+            self._line_no += self.text.count("\n", self._line_pos, pos)
+        else:
+            self._line_no = self.text.count("\n", 0, pos) + 1
+        self._line_pos = pos
+        return self._line_no
+
+    # ---- scanning helpers ------------------------------------------------
+    def skip_trivia(self, pos: int) -> int:
+        return _TRIVIA_RE.match(self.text, pos).end()
+
+    def scan_value(self, pos: int, in_parens: bool = False) -> int:
+        """End of the value at ``pos``: the first top-level ',' or newline, or an
+        unmatched closing bracket (with ``in_parens``, only the unmatched ')')."""
+        text = self.text
+        depth = 0
+        search = _DELIM_RE.search
+        start = pos
+        while True:
+            m = search(text, pos)
+            if m is None:
+                if depth or in_parens:
+                    raise _Fail("unbalanced brackets: value never closed", start)
+                return len(text)
+            i = m.start()
+            c = text[i]
+            if c == '"':
+                m2 = _STRING_REST_RE.match(text, i + 1)
+                if m2 is None:
+                    raise _Fail("unterminated string", i)
+                pos = m2.end()
+            elif c == "/":
+                if text.startswith("//", i):
+                    j = text.find("\n", i)
+                    pos = len(text) if j < 0 else j
+                    continue
+                j = text.find("*/", i + 2)
+                if j < 0:
+                    raise _Fail("unterminated comment", i)
+                pos = j + 2
+            elif c in "({[":
+                depth += 1
+                pos = i + 1
+            elif c in ")}]":
+                if depth == 0:
+                    if in_parens and c != ")":
+                        raise _Fail(f"unbalanced {c!r}", i)
+                    return i
+                depth -= 1
+                pos = i + 1
+            else:  # ',' or newline
+                if depth == 0 and not in_parens:
+                    return i
+                pos = i + 1
+
+    def split_top_level(self, start: int, end: int) -> list[tuple[int, int]]:
+        """(start, end) of each comma-separated piece of text[start:end]."""
+        pieces = []
+        text = self.text
+        pos = start
+        piece_start = start
+        depth = 0
+        while True:
+            m = _DELIM_RE.search(text, pos, end)
+            if m is None:
+                pieces.append((piece_start, end))
+                return pieces
+            i = m.start()
+            c = text[i]
+            if c == '"':
+                m2 = _STRING_REST_RE.match(text, i + 1, end)
+                if m2 is None:
+                    raise _Fail("unterminated string", i)
+                pos = m2.end()
+            elif c == "/":
+                if text.startswith("//", i):
+                    j = text.find("\n", i, end)
+                    pos = end if j < 0 else j
+                    continue
+                j = text.find("*/", i + 2, end)
+                if j < 0:
+                    raise _Fail("unterminated comment", i)
+                pos = j + 2
+            elif c in "({[":
+                depth += 1
+                pos = i + 1
+            elif c in ")}]":
+                depth -= 1
+                pos = i + 1
+            elif c == "," and depth == 0:
+                pieces.append((piece_start, i))
+                piece_start = pos = i + 1
+            else:
+                pos = i + 1
+
+    def read_attributes(self, pos: int, attrs: dict[str, str], where: str) -> int:
+        """Read ``, name=value`` pairs into ``attrs``; returns the end position."""
+        text = self.text
+        n = len(text)
+        attr_match = _ATTR_RE.match
+        simple = _SIMPLE_VALUE_RE.match
+        while True:
+            m = attr_match(text, pos)
+            if m is None:
+                return pos
+            name = m.group(1)
+            vstart = m.end()
+            e = simple(text, vstart).end()
+            if e < n and text[e] not in ",\n":
+                e = self.scan_value(vstart)
+            value = text[vstart:e].rstrip(" \t\r")
+            if not value:
+                raise _Fail(f"attribute {name!r} has no value", vstart)
+            if name in attrs:
+                raise _Fail(f"duplicate attribute {name!r} in {where}", m.start(1))
+            attrs[name] = value
+            pos = e
+
+    # ---- module ------------------------------------------------------------
+    def parse(self) -> Module:
+        text = self.text
+        pos = self.skip_trivia(0)
+        m = _MODULE_RE.match(text, pos)
+        if m is None:
+            raise _Fail("expected 'HloModule <name>' at the start of the module", pos)
+        module = Module(m.group(1), "hlo", source=text, path=self.path)
+        module.dialect_data["header_colon"] = m.group(2)
+        header_attrs: dict[str, str] = {}
+        pos = self.read_attributes(m.end(), header_attrs, "the module header")
+        pos = self.expect_line_end(pos, "after the module header")
+        module.attributes.update(header_attrs)
+        module.dialect_data["header_span"] = (m.start(), pos)
+        module.dialect_data["stack_tables"] = tables = []
+        comps: list[Computation] = []
+        entry: Computation | None = None
+        self.all_instructions: list[Instruction] = []
+        self.call_refs: list[tuple[Instruction, str, str]] = []
+        self.percent = None
+        while True:
+            pos = self.skip_trivia(pos)
+            if pos >= len(text):
+                break
+            word = _NAME_RE.match(text, pos)
+            if word is not None and word.group() in _STACK_TABLES:
+                pos = self.read_stack_table(word.group(), word.end(), tables)
+                continue
+            comp, is_entry, pos = self.read_computation(pos, module)
+            if comp.name in module.computations:
+                raise _Fail(f"duplicate computation name {comp.name!r}", comp.dialect_data["span"][0])
+            module.computations[comp.name] = comp
+            comp.module = module
+            comp.dialect_data["gap"] = (comps[-1].dialect_data["span"][1] if comps else comp.dialect_data["span"][0],
+                                        comp.dialect_data["span"][0])
+            comps.append(comp)
+            if is_entry:
+                if entry is not None:
+                    raise _Fail("more than one ENTRY computation", comp.dialect_data["span"][0])
+                entry = comp
+        if not comps:
+            raise _Fail("module has no computations", len(text))
+        module.entry = entry if entry is not None else comps[-1]
+        module.dialect_data["trailer"] = comps[-1].dialect_data["span"][1]
+        module.dialect_data["percent"] = bool(self.percent)
+        self.link_calls(module)
+        self.build_graph(module)
+        from ..printer.hlo import print_hlo
+
+        module.printer = print_hlo
+        return module
+
+    def expect_line_end(self, pos: int, where: str) -> int:
+        m = _LINE_END_RE.match(self.text, pos)
+        if m is None:
+            raise _Fail(f"unexpected text {where}: {self.text[pos:pos + 20]!r}", pos)
+        return m.end()
+
+    def read_stack_table(self, name: str, pos: int, tables: list) -> int:
+        text = self.text
+        entries: list[tuple[int, str]] = []
+        start = pos - len(name)
+        pos = self.expect_line_end(pos, f"after {name}")
+        while True:
+            p = self.skip_trivia(pos)
+            m = _TABLE_ENTRY_RE.match(text, p)
+            if m is None:
+                break
+            vstart = m.end()
+            if not text.startswith(("\"", "{"), vstart):
+                raise _Fail(f"{name} entries are: <id> \"string\" or <id> {{...}}", vstart)
+            e = self.scan_value(vstart)
+            entries.append((int(m.group(1)), text[vstart:e].rstrip()))
+            pos = self.expect_line_end(e, f"in {name}")
+        tables.append((name, entries, (start, pos)))
+        return pos
+
+    # ---- computations --------------------------------------------------------
+    def read_computation(self, pos: int, module: Module) -> tuple[Computation, bool, int]:
+        text = self.text
+        m = _COMP_HEAD_RE.match(text, pos)
+        if m is None or m.group(3) in ("ROOT",):
+            raise _Fail("expected a computation: [ENTRY] name [(params) -> shape] {", pos)
+        head_start = pos
+        is_entry = bool(m.group(1))
+        name = m.group(3)
+        if self.percent is None:
+            self.percent = bool(m.group(2))
+        comp = Computation(name, line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos))
+        p = m.end()
+        signature = None
+        if text.startswith("(", p):
+            e = self.scan_value(p + 1, in_parens=True)
+            sig_params = text[p:e + 1]
+            p = self.skip_trivia(e + 1)
+            if not text.startswith("->", p):
+                raise _Fail("expected '->' and the result shape after the parameter list", p)
+            p = self.skip_trivia(p + 2)
+            rs = p
+            if text.startswith("(", p):
+                p = self.scan_value(p + 1, in_parens=True) + 1
+            else:
+                sm = STRICT_ARRAY_SHAPE_RE.match(text, p)
+                if sm is None:
+                    raise _Fail("expected the computation's result shape", p)
+                p = sm.end()
+            self.shape_at(text[rs:p], rs)
+            signature = (sig_params, text[rs:p])
+            p = self.skip_trivia(p)
+        if not text.startswith("{", p):
+            raise _Fail(f"expected '{{' to open computation {name!r}", p)
+        comp.dialect_data["signature"] = signature
+        comp.dialect_data["entry"] = is_entry
+        p += 1
+        body_start = p
+        by_name: dict[str, Instruction] = {}
+        operand_names: list[list[str]] = []
+        instrs: list[Instruction] = []
+        root: Instruction | None = None
+        while True:
+            q = self.skip_trivia(p)
+            if q >= len(text):
+                raise _Fail(f"computation {name!r} is not closed with '}}'", head_start)
+            if text[q] == "}":
+                p = q + 1
+                break
+            instr, names, p, is_root = self.read_instruction(q, p)
+            if instr.name in by_name:
+                raise _Fail(f"duplicate instruction name {instr.name!r}", q)
+            by_name[instr.name] = instr
+            instr.computation = comp
+            instrs.append(instr)
+            operand_names.append(names)
+            if is_root:
+                if root is not None:
+                    raise _Fail(f"computation {name!r} has more than one ROOT", q)
+                root = instr
+        comp_attrs: dict[str, str] = {}
+        p = self.read_attributes(p, comp_attrs, f"computation {name!r}")
+        if not instrs:
+            raise _Fail(f"computation {name!r} has no instructions", head_start)
+        comp.instructions = instrs
+        comp.root = root if root is not None else instrs[-1]
+        comp.dialect_data["attrs"] = comp_attrs
+        comp.dialect_data["span"] = (head_start, p)
+        comp.dialect_data["body_start"] = body_start
+        comp.dialect_data["closing_start"] = q
+        comp.dialect_data["root"] = comp.root
+        comp.dialect_data["tail_start"] = instrs[-1].dialect_data["next"]
+        first = instrs[0].span[0]
+        comp.dialect_data["indent"] = text[text.rfind("\n", 0, first) + 1:first]
+        self.resolve_operands(instrs, operand_names, by_name)
+        return comp, is_entry, p
+
+    def resolve_operands(self, instrs: list[Instruction], operand_names: list[list[str]],
+                         by_name: dict[str, Instruction]) -> None:
+        for instr, names in zip(instrs, operand_names):
+            if not names:
+                continue
+            try:
+                ops = [by_name[n] for n in names]
+            except KeyError:
+                missing = next(n for n in names if n not in by_name)
+                start, end = instr.span
+                k = self.text.find(missing, self.text.find("(", start, end), end)
+                raise _Fail(f"instruction does not exist: {missing!r} is not defined in this computation",
+                            k if k >= 0 else start) from None
+            instr.operands = ops
+            instr.operand_results = [0] * len(ops)
+
+    def shape_at(self, shape_text: str, pos: int):
+        try:
+            return parse_shape(shape_text)
+        except ShapeError as e:
+            raise _Fail(str(e), pos + e.offset) from None
+
+    # ---- instructions --------------------------------------------------------
+    def read_instruction(self, pos: int, lead: int) -> tuple[Instruction, list[str], int, bool]:
+        text = self.text
+        m = _FAST_INSTR_RE.match(text, pos)
+        if m is not None:
+            is_root = m.group(1) is not None
+            if self.percent is None:
+                self.percent = bool(m.group(2))
+            name = m.group(3)
+            shape_text = m.group(4)
+            shape_pos = m.start(4)
+            opcode = m.group(5)
+            p = m.end()
+        else:
+            h = _INSTR_HEAD_RE.match(text, pos)
+            if h is None:
+                raise _Fail("expected an instruction: [ROOT] name = shape opcode(operands), attributes", pos)
+            is_root = h.group(1) is not None
+            name = h.group(3)
+            shape_pos = p = h.end()
+            bare = None if text.startswith(("(", "b("), p) else _OPCODE_RE.match(text, p)
+            if bare is not None:
+                # No shape written: XLA infers it; we keep it unknown.
+                e = p
+            elif text.startswith("(", p) or text.startswith("b(", p):
+                e = self.scan_value(text.index("(", p) + 1, in_parens=True) + 1
+            else:
+                sm = ARRAY_SHAPE_RE.match(text, p)
+                if sm is None:
+                    if _NAME_RE.match(text, p) and _OPCODE_RE.match(text, _NAME_RE.match(text, p).end()) is None:
+                        raise _Fail("expected a shape such as f32[2,3]{1,0}", p)
+                    raise _Fail("expected the instruction's shape before the opcode", p)
+                e = sm.end()
+            shape_text = text[p:e]
+            om = bare if e == p else _OPCODE_RE.match(text, e)
+            if om is None:
+                raise _Fail("expected an opcode followed by '('", self.skip_trivia(e))
+            opcode = om.group(1)
+            p = om.end()
+        shape = self.shape_at(shape_text, shape_pos) if shape_text else INFERRED_SHAPE
+        source_op = opcode
+        if opcode not in OPCODES:
+            sugar = async_sugar(opcode)
+            if sugar is None:
+                raise _Fail(f"expects opcode but sees: {opcode}, error: Unknown opcode: {opcode}",
+                            p - len(opcode) - 1)
+            opcode = sugar[0]
+        # operands
+        om2 = _SIMPLE_OPERANDS_RE.match(text, p)
+        if om2 is not None:
+            close = om2.end() - 1
+        else:
+            close = self.scan_value(p, in_parens=True)
+        attrs: dict[str, Any] = {}
+        names: list[str] = []
+        if opcode == "parameter":
+            num = text[p:close].strip()
+            if not num.isdigit():
+                raise _Fail("parameter expects its number: parameter(N)", p)
+            attrs["parameter_number"] = num
+        elif opcode == "constant":
+            lit = text[p:close].strip()
+            if not lit:
+                raise _Fail("constant expects a literal", p)
+            attrs["literal"] = lit
+        elif close > p:
+            names = self.operand_names(p, close, om2 is not None)
+        end = self.read_attributes(close + 1, attrs, f"instruction {name!r}")
+        for key in attrs:
+            if key in CALL_ATTRS or (key in _SELECT_SCATTER_CALLS and opcode == "select-and-scatter"):
+                self.call_refs_pending.append(key)
+        line_end = _LINE_END_RE.match(text, end)
+        # Several instructions may share a line; the next one starts right here.
+        next_pos = end if line_end is None else line_end.end()
+        attributes = Attributes.__new__(Attributes)
+        attributes._raw = attrs
+        attributes._decoded = {}
+        attributes._decode = decode_attribute
+        instr = Instruction(
+            name, opcode, shape, None, attributes, source_op=source_op,
+            line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos), span=(pos, end),
+        )
+        instr.dialect_data = {"lead": lead, "next": next_pos}
+        if self.call_refs_pending:
+            for key in self.call_refs_pending:
+                self.call_refs.append((instr, key, attrs[key]))
+            self.call_refs_pending.clear()
+        return instr, names, next_pos, is_root
+
+    def operand_names(self, start: int, end: int, simple: bool) -> list[str]:
+        text = self.text
+        if simple:
+            out = []
+            for piece in text[start:end].split(","):
+                piece = piece.strip()
+                if piece.startswith("%"):
+                    piece = piece[1:]
+                if not piece or _NAME_RE.fullmatch(piece) is None:
+                    k = text.find(piece, start, end) if piece else start
+                    raise _Fail(f"cannot parse operand {piece!r} as an instruction name", max(k, start))
+                out.append(piece)
+            return out
+        out = []
+        for s, e in self.split_top_level(start, end):
+            piece = _strip_comments(text[s:e]).strip()
+            if not piece:
+                raise _Fail("empty operand", s)
+            if piece.endswith(")"):
+                raise _Fail("nested instructions as operands are not supported", s)
+            last = piece.rsplit(None, 1)[-1]
+            if len(last) != len(piece):
+                shape_part = piece[: len(piece) - len(last)].strip()
+                self.shape_at(shape_part, s)
+            om = _OPERAND_NAME_RE.fullmatch(last)
+            if om is None:
+                k = text.find(last, s, e)
+                raise _Fail(f"cannot parse operand {last!r} as an instruction name", max(k, s))
+            out.append(om.group(1))
+        return out
+
+    # ---- module-level linking ------------------------------------------------
+    def link_calls(self, module: Module) -> None:
+        comps = module.computations
+        for instr, key, raw in self.call_refs:
+            names = _computation_names(raw)
+            if names is None:
+                raise self_fail_at(self, instr, f"bad computation reference {raw!r} in {key}", raw)
+            for n in names:
+                callee = comps.get(n)
+                if callee is None:
+                    raise self_fail_at(self, instr, f"computation does not exist: {n!r} ({key})", n)
+                instr.called_computations.append(callee)
+
+    def build_graph(self, module: Module) -> None:
+        g = module.graph
+        nodes = []
+        edges = []
+        for comp in module.computations.values():
+            for instr in comp.instructions:
+                nodes.append(instr)
+                for i, op in enumerate(instr.operands):
+                    edges.append((op, instr, i))
+        g.add_nodes_from(nodes)
+        g.add_edges_from(edges)
+        module._names.update(i.name for i in nodes)
+
+
+def self_fail_at(parser: _HloParser, instr: Instruction, reason: str, needle: str) -> _Fail:
+    pos = instr.span[0]
+    k = parser.text.find(needle, instr.span[0], instr.span[1])
+    return _Fail(reason, k if k >= 0 else pos)
+
+
+_COMP_LIST_RE = re.compile(r"\{\s*(%?" + _NAME + r"(?:\s*,\s*%?" + _NAME + r")*)?\s*\}")
+_COMP_ONE_RE = re.compile(r"%?(" + _NAME + r")")
+
+
+def _computation_names(raw: str) -> list[str] | None:
+    m = _COMP_ONE_RE.fullmatch(raw)
+    if m is not None:
+        return [m.group(1)]
+    m = _COMP_LIST_RE.fullmatch(raw)
+    if m is None:
+        return None
+    if m.group(1) is None:
+        return []
+    return [p.strip().lstrip("%") for p in m.group(1).split(",")]
+
+
+_COMMENT_RE = re.compile(r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*")
+
+
+def _strip_comments(s: str) -> str:
+    return _COMMENT_RE.sub(" ", s) if "/*" in s else s
+
+
+def validate_module(module: Module, parser: _HloParser) -> None:
+    """Decode every attribute with the grammar and run the shape checks."""
+    from .hlo_attrs import parse_tree
+
+    text = parser.text
+    h0, h1 = module.dialect_data["header_span"]
+    for key, raw in module.attributes.items():
+        try:
+            check_attribute(key, raw)
+        except AttributeDecodeError as e:
+            k = text.find(raw, h0, h1)
+            raise _Fail(f"bad module attribute {key}: {e.reason}", (k if k >= 0 else h0) + e.offset) from None
+    for name, entries, (s, e) in module.dialect_data["stack_tables"]:
+        for _, value in entries:
+            if value.startswith("{"):
+                try:
+                    parse_tree("metadata", value)
+                except AttributeDecodeError as err:
+                    k = text.find(value, s, e)
+                    raise _Fail(f"bad {name} entry: {err.reason}", max(k, s) + err.offset) from None
+    seen_shapes: set[str] = set()
+    for instr in module.instructions():
+        stext = instr.shape.text
+        if stext and stext not in seen_shapes:
+            seen_shapes.add(stext)
+            try:
+                parse_tree("shape", stext)
+            except AttributeDecodeError as err:
+                raise parser.error_at_instruction(instr, f"bad shape {stext}: {err.reason}", stext) from None
+        attrs = instr.attributes
+        for key, raw in list(attrs._raw.items()):
+            if raw is None or key == "parameter_number":
+                continue
+            try:
+                value = check_attribute(key, raw)
+            except AttributeDecodeError as err:
+                start, end = instr.span
+                k = text.find(raw, start, end)
+                raise _Fail(f"bad {key}: {err.reason}", (k if k >= 0 else start) + err.offset) from None
+            attrs._decoded[key] = value
+    from ..verify import instruction_problems
+
+    for instr in module.instructions():
+        for problem in instruction_problems(instr):
+            raise parser.error_at_instruction(instr, problem)

@@ -1,0 +1,640 @@
+"""Decoding HLO attribute values with the lark grammar in ``hlo_attrs.lark``.
+
+``decode_attribute(name, text)`` turns the source text of one attribute into
+the value ``ir.ATTRIBUTE_VALUES`` promises; names without a specific rule are
+checked against the generic balanced-value rule and stay text.  Errors are
+``AttributeDecodeError`` with an offset into the value; the HLO parser turns
+them into ``ParseError`` at the attribute's position.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedInput
+
+from ..ir import Sharding
+
+MAX_NESTING = 200
+
+_GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "hlo_attrs.lark")
+_STARTS = [
+    "int_value", "int_list", "bool_value", "bool_list", "slice", "padding", "window",
+    "dim_labels", "replica_groups", "pairs", "sharding", "metadata",
+    "frontend_attributes", "nested_ints", "string", "backend_config", "computation",
+    "computation_list", "ident", "ident_list", "literal", "layout", "shape",
+    "shape_list", "computation_layout", "alias_map", "donor_list", "generic",
+]
+_parser: Lark | None = None
+
+
+class AttributeDecodeError(ValueError):
+    """A value the grammar rejects or whose meaning is invalid."""
+
+    def __init__(self, reason: str, offset: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.offset = offset
+
+
+AttributeError_ = AttributeDecodeError
+
+
+def _get_parser() -> Lark:
+    global _parser
+    if _parser is None:
+        with open(_GRAMMAR_PATH, encoding="utf-8") as f:
+            grammar = f.read()
+        _parser = Lark(
+            grammar, parser="lalr", lexer="contextual", start=_STARTS,
+            propagate_positions=True, maybe_placeholders=False,
+        )
+    return _parser
+
+
+def _nesting_ok(text: str) -> None:
+    # lark's tree walkers recurse; refuse pathological nesting before they do.
+    depth = 0
+    limit = MAX_NESTING
+    if text.count("{") + text.count("(") + text.count("[") < limit:
+        return
+    in_str = False
+    esc = False
+    for i, c in enumerate(text):
+        if in_str:
+            if esc:
+                esc = False
+            elif c == "\\":
+                esc = True
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c in "{([":
+            depth += 1
+            if depth > limit:
+                raise AttributeDecodeError(f"value nested more than {limit} levels deep", i)
+        elif c in "})]":
+            depth -= 1
+
+
+def parse_tree(rule: str, text: str) -> Tree:
+    """The lark tree of ``text`` read as ``rule``; ``AttributeDecodeError`` if it is not one."""
+    _nesting_ok(text)
+    try:
+        return _get_parser().parse(text, start=rule)
+    except UnexpectedInput as e:
+        pos = getattr(e, "pos_in_stream", None) or 0
+        token = getattr(e, "token", None)
+        if token is not None and getattr(token, "start_pos", None) is not None:
+            pos = token.start_pos
+            what = f"unexpected {str(token)[:30]!r}" if str(token) else "unexpected end of value"
+        else:
+            what = f"unexpected character {text[pos:pos + 1]!r}" if pos < len(text) else "unexpected end of value"
+        raise AttributeDecodeError(f"{what} in {rule.replace('_', ' ')}", pos) from None
+    except (LarkError, RecursionError) as e:
+        raise AttributeDecodeError(f"cannot decode {rule.replace('_', ' ')}: {type(e).__name__}") from None
+
+
+def _ints(tokens: list[Any]) -> tuple[int, ...]:
+    return tuple(int(t) for t in tokens if isinstance(t, Token) and t.type == "SIGNED_INT")
+
+
+# ---- converters: tree → value ------------------------------------------------
+def _c_int(t: Tree, text: str) -> int:
+    return int(t.children[0])
+
+
+def _c_int_list(t: Tree, text: str) -> tuple[int, ...]:
+    return _ints(t.children)
+
+
+def _c_bool(t: Tree, text: str) -> bool:
+    return t.children[0].type == "TRUE"
+
+
+def _c_bool_list(t: Tree, text: str) -> tuple[bool, ...]:
+    return tuple(c.type == "TRUE" for c in t.children)
+
+
+def _c_nested_ints(t: Tree, text: str) -> Any:
+    out = []
+    for c in t.children:
+        out.append(int(c) if isinstance(c, Token) else _c_nested_ints(c, text))
+    return tuple(out)
+
+
+def _c_slice(t: Tree, text: str) -> tuple[tuple[int, int, int], ...]:
+    out = []
+    for d in t.children:
+        v = _ints(d.children)
+        out.append((v[0], v[1], v[2] if len(v) > 2 else 1))
+    return tuple(out)
+
+
+def _pad_dims(t: Tree) -> tuple[tuple[int, int, int], ...]:
+    out = []
+    for d in t.children:
+        v = _ints(d.children)
+        out.append((v[0], v[1], v[2] if len(v) > 2 else 0))
+    return tuple(out)
+
+
+def _c_padding(t: Tree, text: str) -> tuple[tuple[int, int, int], ...]:
+    return _pad_dims(t)
+
+
+def _c_window(t: Tree, text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in t.children:
+        if f.data == "window_pad":
+            out["pad"] = tuple((lo, hi) for lo, hi, _ in _pad_dims(f.children[0]))
+        else:
+            out[str(f.children[0])] = _ints(f.children[1].children)
+    return out
+
+
+def _c_dim_labels(t: Tree, text: str) -> str:
+    labels = str(t.children[0])
+    lhs, rest = labels.split("_", 1)
+    rhs, out = rest.split("->", 1)
+
+    def check(part: str, required: str, what: str) -> int:
+        for r in required:
+            if part.count(r) != 1:
+                raise AttributeDecodeError(
+                    f"dimension numbers: {what} {part!r} must contain exactly one {r!r}"
+                )
+        spatial = [c for c in part if c not in required]
+        for c in spatial:
+            if not (c.isdigit() or c == "?"):
+                raise AttributeDecodeError(f"dimension numbers: unexpected label {c!r} in {what} {part!r}")
+        return len(spatial)
+
+    n_in = check(lhs, "bf", "input")
+    n_k = check(rhs, "io", "kernel")
+    n_out = check(out, "bf", "output")
+    if not (n_in == n_k == n_out):
+        raise AttributeDecodeError(
+            "dimension numbers: input, kernel, and output must have the same number of "
+            f"spatial dimensions, but got {n_in}, {n_k}, {n_out}"
+        )
+    return labels
+
+
+def _iota(text: str, t: Tree, strict: bool = True) -> tuple[tuple[int, ...], list[int]]:
+    src = text[t.meta.start_pos:t.meta.end_pos]
+    head, _, tail = src.partition("<=")
+    shape = tuple(int(x) for x in head.strip()[1:-1].split(","))
+    tail = tail.strip()
+    dims_text, _, perm_text = tail.partition("T")
+    dims = [int(x) for x in dims_text.strip()[1:-1].split(",")]
+    perm = [int(x) for x in perm_text.strip()[1:-1].split(",")] if perm_text else list(range(len(dims)))
+    if sorted(perm) != list(range(len(dims))):
+        raise AttributeDecodeError(f"iota transpose {perm} is not a permutation of {len(dims)} dimensions")
+    total = 1
+    for d in dims:
+        if d < 0:
+            raise AttributeDecodeError("negative iota dimension")
+        total *= d
+    n = 1
+    for d in shape:
+        if d < 0:
+            raise AttributeDecodeError("negative dimension")
+        n *= d
+    if n != total and strict:
+        raise AttributeDecodeError(
+            f"iota reshape dimensions product {n} does not match the tile assignment dimensions product {total}"
+        )
+    if total > 1 << 22:
+        raise AttributeDecodeError("iota device list too large to expand")
+    return shape, _transposed_iota(dims, perm)
+
+
+def _transposed_iota(dims: list[int], perm: list[int]) -> list[int]:
+    """Flattened ``iota(dims).transpose(perm)``."""
+    strides = [1] * len(dims)
+    for i in range(len(dims) - 2, -1, -1):
+        strides[i] = strides[i + 1] * dims[i + 1]
+    out_dims = [dims[p] for p in perm]
+    out_strides = [strides[p] for p in perm]
+    values = [0]
+    for size, stride in zip(out_dims, out_strides):
+        values = [v + k * stride for v in values for k in range(size)]
+    return values
+
+
+def _c_replica_groups(t: Tree, text: str) -> tuple[tuple[int, ...], ...]:
+    if t.data == "explicit_groups":
+        return tuple(_ints(g.children) for g in t.children)
+    if t.data == "iota_groups":
+        # XLA's parser does not check the product for replica groups.
+        shape, devices = _iota(text, t.children[0], strict=False)
+        if len(shape) != 2:
+            raise AttributeDecodeError("iota replica groups need a [groups,group_size] shape")
+        g, s = shape
+        return tuple(tuple(devices[i * s:(i + 1) * s]) for i in range(g))
+    return _mesh_groups(t)
+
+
+def _mesh_groups(t: Tree) -> tuple[tuple[int, ...], ...]:
+    axes: list[tuple[str, int]] = []
+    device_ids: list[int] | None = None
+    refs: list[str] = []
+    for c in t.children:
+        if isinstance(c, Tree) and c.data == "mesh_axis":
+            axes.append((str(c.children[0])[1:-1], int(c.children[1])))
+        elif isinstance(c, Tree) and c.data == "axis_ref":
+            if len(c.children) > 1:
+                raise AttributeDecodeError("sub-axis references in mesh replica groups are not supported")
+            refs.append(str(c.children[0])[1:-1])
+        elif isinstance(c, Token) and c.type == "SIGNED_INT":
+            device_ids = (device_ids or []) + [int(c)]
+    sizes = [s for _, s in axes]
+    total = 1
+    for s in sizes:
+        total *= s
+    devices = device_ids if device_ids is not None else list(range(total))
+    if len(devices) != total:
+        raise AttributeDecodeError(f"mesh has {total} devices but device_ids lists {len(devices)}")
+    names = [n for n, _ in axes]
+    selected: list[int] = []
+    for r in refs:
+        if r in names:
+            selected.append(names.index(r))
+        elif r.isdigit():
+            idx = int(r)
+            if idx >= len(axes):
+                raise AttributeDecodeError(f"axis index {idx} is out of bounds for mesh with {len(axes)} axes")
+            selected.append(idx)
+        else:
+            raise AttributeDecodeError(f"{r!r} is not a valid axis name or index")
+    others = [i for i in range(len(axes)) if i not in selected]
+    order = others + selected
+    flat = _transposed_iota(sizes, order)
+    group = 1
+    for i in selected:
+        group *= sizes[i]
+    mapped = [devices[i] for i in flat]
+    return tuple(tuple(mapped[k:k + group]) for k in range(0, len(mapped), group))
+
+
+def _c_pairs(t: Tree, text: str) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for g in t.children:
+        v = _ints(g.children)
+        if len(v) != 2:
+            raise AttributeDecodeError("source_target_pairs entries must be {source,target}")
+        out.append(v)
+    return tuple(out)
+
+
+def _c_sharding(t: Tree, text: str) -> Sharding:
+    if t.data == "tuple_sharding":
+        return Sharding("tuple", tuple_shardings=tuple(_c_sharding(c, text) for c in t.children))
+    kind = "replicated"
+    tile_shape: tuple[int, ...] = ()
+    devices: tuple[int, ...] = ()
+    last_replicate = False
+    last_dims: tuple[str, ...] = ()
+    metadata = None
+    group = None
+    iota_text = None
+    seen_kind = False
+    for f in t.children:
+        d = f.data
+        if d in ("sh_replicated", "sh_manual", "sh_unknown"):
+            kind = d[3:]
+            seen_kind = True
+        elif d == "sh_maximal":
+            kind = "maximal"
+            devices = (int(f.children[0]),)
+            seen_kind = True
+        elif d == "sh_devices":
+            kind = "tiled"
+            seen_kind = True
+            ta = f.children[0]
+            if ta.data == "iota_tiles":
+                tile_shape, flat = _iota(text, ta.children[0])
+                devices = tuple(flat)
+                iota_text = text[ta.meta.start_pos:ta.meta.end_pos]
+            else:
+                ints = [int(c) for c in ta.children]
+                src = text[ta.meta.start_pos:ta.meta.end_pos]
+                n_dims = src[:src.index("]")].count(",") + 1
+                tile_shape, devices = tuple(ints[:n_dims]), tuple(ints[n_dims:])
+        elif d == "sh_last_replicate":
+            last_replicate = True
+        elif d == "sh_last_dims":
+            last_dims = tuple(str(c) for c in f.children)
+        elif d == "sh_metadata":
+            metadata = text[f.children[0].meta.start_pos:f.children[0].meta.end_pos]
+        elif d == "sh_group":
+            group = (str(f.children[0]), int(f.children[1]))
+    if not seen_kind and group is None:
+        raise AttributeDecodeError("empty sharding")
+    if not seen_kind:
+        kind = "unknown"
+    if kind != "tiled" and (last_replicate or last_dims):
+        raise AttributeDecodeError("last_tile_dim_replicate/last_tile_dims need devices=")
+    return Sharding(
+        kind, tile_shape=tile_shape, devices=devices, last_tile_dim_replicate=last_replicate,
+        last_tile_dims=last_dims, metadata=metadata, shard_group=group, iota=iota_text,
+    )
+
+
+def unquote(s: str) -> str:
+    """The value of an HLO string literal (C-style escapes)."""
+    body = s[1:-1]
+    if "\\" not in body:
+        return body
+    out = []
+    i = 0
+    n = len(body)
+    simple = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'", "0": "\0"}
+    while i < n:
+        c = body[i]
+        if c == "\\" and i + 1 < n:
+            e = body[i + 1]
+            if e in simple:
+                out.append(simple[e])
+                i += 2
+                continue
+            if e == "x" and i + 3 < n + 1:
+                try:
+                    out.append(chr(int(body[i + 2:i + 4], 16)))
+                    i += 4
+                    continue
+                except ValueError:
+                    pass
+            out.append(e)
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _c_metadata(t: Tree, text: str) -> dict[str, str | int]:
+    out: dict[str, str | int] = {}
+    for f in t.children:
+        key, value = f.children
+        if isinstance(value, Tree):
+            out[str(key)] = text[value.meta.start_pos:value.meta.end_pos]
+        elif value.type == "STRING":
+            out[str(key)] = unquote(str(value))
+        elif value.type == "SIGNED_INT":
+            out[str(key)] = int(value)
+        else:
+            out[str(key)] = str(value)
+    return out
+
+
+def _c_frontend(t: Tree, text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in t.children:
+        key, value = item.children
+        src = text[value.meta.start_pos:value.meta.end_pos]
+        if len(value.children) == 1 and src.startswith('"') and src.endswith('"') and len(src) > 1:
+            out[str(key)] = unquote(src)
+        else:
+            out[str(key)] = src
+    return out
+
+
+def _c_string(t: Tree, text: str) -> str:
+    return unquote(str(t.children[0]))
+
+
+def _c_backend_config(t: Tree, text: str) -> str:
+    src = text.strip()
+    if src.startswith('"'):
+        return unquote(src)
+    return src
+
+
+def _c_computation(t: Tree, text: str) -> str:
+    return str(t.children[0]).lstrip("%")
+
+
+def _c_computation_list(t: Tree, text: str) -> tuple[str, ...]:
+    return tuple(str(c).lstrip("%") for c in t.children)
+
+
+def _c_ident(t: Tree, text: str) -> str:
+    return str(t.children[0])
+
+
+def _c_ident_list(t: Tree, text: str) -> tuple[str, ...]:
+    return tuple(str(c) for c in t.children)
+
+
+def _scalar(tok: Token) -> Any:
+    s = str(tok)
+    if tok.type == "TRUE":
+        return True
+    if tok.type == "FALSE":
+        return False
+    if tok.type == "SPECIAL_FLOAT":
+        return float("-inf") if s == "-inf" else float("inf") if s == "inf" else float("nan")
+    if "." in s or "e" in s or "E" in s:
+        return float(s)
+    return int(s)
+
+
+def _c_literal(t: Tree, text: str) -> Any:
+    # An explicit stack: literals can be large, and lark trees are only as deep
+    # as the nesting, which _nesting_ok bounds.
+    def build(node: Any) -> Any:
+        stack: list[tuple[Any, list[Any]]] = [(node, [])]
+        result = None
+        while stack:
+            cur, acc = stack[-1]
+            kids = cur.children if isinstance(cur, Tree) else []
+            if isinstance(cur, Tree) and cur.data == "lit_scalar":
+                stack.pop()
+                value = _scalar(cur.children[0])
+            elif isinstance(cur, Tree) and len(acc) < len(kids):
+                child = kids[len(acc)]
+                if isinstance(child, Tree):
+                    stack.append((child, []))
+                    continue
+                acc.append(None)  # a shape token
+                continue
+            else:
+                stack.pop()
+                if cur.data == "lit_typed":
+                    value = acc[-1]
+                elif cur.data == "lit_elided":
+                    value = ...
+                elif cur.data == "lit_paren" and len(acc) == 2 and all(
+                    isinstance(a, (int, float)) and not isinstance(a, bool) for a in acc
+                ):
+                    value = complex(acc[0], acc[1])
+                elif cur.data in ("lit_array", "lit_paren"):
+                    value = tuple(acc)
+                else:
+                    value = acc[0] if acc else None
+            if stack:
+                stack[-1][1].append(value)
+            else:
+                result = value
+        return result
+
+    return build(t.children[0])
+
+
+def decode_layout(text: str) -> tuple[list[int], bool, bool]:
+    """(minor_to_major, has sparse dim levels, has a physical shape) of a layout."""
+    t = parse_tree("layout", text)
+    minor = [int(c) for c in t.children if isinstance(c, Token)]
+    sparse = False
+    physical = False
+    for item in t.children:
+        if isinstance(item, Tree) and item.data == "dim_level":
+            for lvl in item.children:
+                if str(lvl).rstrip("+~") not in ("D", "C", "S", "H"):
+                    raise AttributeDecodeError(
+                        f"expected a DimLevelType abbreviation (D, C, or S), got {str(lvl)!r}"
+                    )
+                if str(lvl).rstrip("+~") != "D":
+                    sparse = True
+        elif isinstance(item, Tree) and item.data == "physical_shape":
+            physical = True
+    return minor, sparse, physical
+
+
+def _c_generic(t: Tree, text: str) -> str:
+    return text
+
+
+def _c_text(t: Tree, text: str) -> str:
+    return text
+
+
+def _c_result_accuracy(t: Tree, text: str) -> str:
+    inner = text.strip()
+    if inner.startswith("{mode="):
+        mode = inner[len("{mode="):-1].strip()
+        if mode not in ("default", "highest", "DEFAULT", "HIGHEST"):
+            raise AttributeDecodeError(f"expects ResultAccuracy type but sees: {mode}, error: Unknown accuracy mode")
+    elif not inner.startswith("{tolerance="):
+        raise AttributeDecodeError("result_accuracy expects {mode=...} or {tolerance={...}}")
+    return text
+
+
+_RULES: dict[str, tuple[str, Callable[[Tree, str], Any]]] = {}
+
+
+def _register(names: str, rule: str, conv: Callable[[Tree, str], Any]) -> None:
+    for n in names.split():
+        _RULES[n] = (rule, conv)
+
+
+_register(
+    "channel_id index feature_group_count batch_group_count iota_dimension exponent_bits "
+    "mantissa_bits index_vector_dim split_dimension split_count k num_partitions "
+    "replica_count scan_dimension num_carries concat_dimension parameter_number",
+    "int_value", _c_int,
+)
+_register(
+    "dimensions lhs_contracting_dims rhs_contracting_dims lhs_batch_dims rhs_batch_dims "
+    "lhs_ragged_dims rhs_group_dims offset_dims collapsed_slice_dims start_index_map "
+    "operand_batching_dims start_indices_batching_dims update_window_dims "
+    "inserted_window_dims scatter_dims_to_operand_dims input_batching_dims "
+    "scatter_indices_batching_dims dynamic_slice_sizes fft_length "
+    "lhs_non_contracting_dims rhs_non_contracting_dims",
+    "int_list", _c_int_list,
+)
+_register(
+    "use_global_device_ids constrain_layout is_cross_program_prefetch indices_are_sorted "
+    "unique_indices is_stable is_host_transfer custom_call_has_side_effect largest "
+    "is_scheduled left_padding",
+    "bool_value", _c_bool,
+)
+_register(
+    "parameter_replication allow_spmd_sharding_propagation_to_parameters "
+    "allow_spmd_sharding_propagation_to_output",
+    "bool_list", _c_bool_list,
+)
+_register("slice_sizes", "nested_ints", _c_nested_ints)
+_register("slice", "slice", _c_slice)
+_register("padding", "padding", _c_padding)
+_register("window", "window", _c_window)
+_register("dim_labels", "dim_labels", _c_dim_labels)
+_register("replica_groups", "replica_groups", _c_replica_groups)
+_register("source_target_pairs", "pairs", _c_pairs)
+_register("sharding", "sharding", _c_sharding)
+_register("metadata", "metadata", _c_metadata)
+_register("frontend_attributes", "frontend_attributes", _c_frontend)
+_register(
+    "custom_call_target async_execution_thread execution_thread op_name infeed_config "
+    "outfeed_config",
+    "string", _c_string,
+)
+_register("backend_config", "backend_config", _c_backend_config)
+_register(
+    "to_apply condition body true_computation false_computation select scatter "
+    "async_wrapped_computation",
+    "computation", _c_computation,
+)
+_register("branch_computations called_computations control-predecessors", "computation_list", _c_computation_list)
+_register(
+    "direction comparison_type type kind algorithm distribution fft_type custom_call_schedule "
+    "api_version rng_algorithm padding_type mode",
+    "ident", _c_ident,
+)
+_register("operand_precision", "ident_list", _c_ident_list)
+_register("literal", "literal", _c_literal)
+_register("operand_layout_constraints", "shape_list", _c_text)
+_register("entry_computation_layout", "computation_layout", _c_text)
+_register("input_output_alias output_to_operand_aliasing", "alias_map", _c_text)
+_register("buffer_donor", "donor_list", _c_text)
+_register("result_accuracy", "generic", _c_result_accuracy)
+
+# Decoded values that are immutable can be shared between equal texts.
+_IMMUTABLE_RULES = frozenset(
+    {"int_value", "int_list", "bool_value", "bool_list", "slice", "padding", "dim_labels",
+     "replica_groups", "pairs", "sharding", "nested_ints", "string", "computation", "computation_list",
+     "ident", "ident_list"}
+)
+_memo: dict[tuple[str, str], Any] = {}
+
+
+def decode_attribute(name: str, text: str) -> Any:
+    """The decoded value of attribute ``name`` whose source text is ``text``."""
+    spec = _RULES.get(name)
+    if spec is None:
+        return text
+    rule, conv = spec
+    if name == "calls" or name == "called_computations":
+        rule, conv = ("computation_list", _c_computation_list) if text.lstrip().startswith("{") else ("computation", _c_computation)
+    key = (name, text)
+    if rule in _IMMUTABLE_RULES:
+        hit = _memo.get(key)
+        if hit is not None:
+            return hit
+    try:
+        value = conv(parse_tree(rule, text), text)
+    except AttributeDecodeError:
+        raise
+    except (ValueError, IndexError, TypeError, OverflowError, RecursionError) as e:
+        raise AttributeDecodeError(f"bad {name} value: {e}") from None
+    if rule in _IMMUTABLE_RULES:
+        if len(_memo) > 100_000:
+            _memo.clear()
+        _memo[key] = value
+    return value
+
+
+def check_attribute(name: str, text: str) -> Any:
+    """Decode ``name`` (validate=True): unknown names must still be a balanced value."""
+    if name in _RULES or name == "calls":
+        return decode_attribute(name, text)
+    parse_tree("generic", text)
+    return text
+
+
+_RULES["calls"] = ("computation", _c_computation)

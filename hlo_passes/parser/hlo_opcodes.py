@@ -1,0 +1,66 @@
+"""HLO opcode spellings and the operand counts XLA's parser insists on."""
+from __future__ import annotations
+
+UNARY = frozenset(
+    """abs acos acosh asin asinh atan atanh cosh sinh cbrt ceil clz count-leading-zeros copy cosine erf exponential exponential-minus-one floor imag is-finite
+    log log-plus-one logistic negate not popcnt real reduce-precision round-nearest-afz
+    round-nearest-even rsqrt sign sine sqrt opt-barrier tan tanh convert bitcast bitcast-convert broadcast
+    reshape reverse slice transpose copy-start copy-done get-tuple-element cholesky fft
+    stochastic-convert-unused""".split()
+)
+BINARY = frozenset(
+    """add atan2 compare complex divide maximum minimum multiply power remainder subtract
+    and or xor shift-left shift-right-arithmetic shift-right-logical dot triangular-solve
+    pad stochastic-convert add-dependency""".split()
+)
+TERNARY = frozenset("select clamp dynamic-update-slice-unused".split())
+NULLARY = frozenset("parameter constant iota partition-id replica-id rng-get-and-update-state".split())
+
+OTHER = frozenset(
+    """after-all all-gather all-gather-start all-gather-done all-reduce all-reduce-start
+    all-reduce-done all-to-all ragged-all-to-all async-start async-update async-done
+    batch-norm-grad batch-norm-inference batch-norm-training call collective-broadcast
+    collective-permute collective-permute-start collective-permute-done concatenate
+    conditional convolution custom-call domain dynamic-reshape dynamic-slice
+    dynamic-update-slice fusion gather get-dimension-size set-dimension-size infeed map
+    outfeed ragged-dot scaled-dot scan recv recv-done reduce reduce-scatter reduce-window
+    rng rng-bit-generator scatter select-and-scatter send send-done sort topk tuple while
+    composite""".split()
+)
+
+OPCODES = (UNARY | BINARY | TERNARY | NULLARY | OTHER) - {
+    "stochastic-convert-unused", "dynamic-update-slice-unused", "composite",
+}
+
+# Fixed operand counts XLA's parser checks while building each instruction.
+OPERAND_COUNT: dict[str, int] = {op: 1 for op in UNARY - {"stochastic-convert-unused"}}
+OPERAND_COUNT.update({op: 2 for op in BINARY})
+OPERAND_COUNT.update({"select": 3, "clamp": 3, "parameter": 0, "constant": 0, "iota": 0,
+                      "partition-id": 0, "replica-id": 0, "rng-get-and-update-state": 0,
+                      "recv-done": 1, "send-done": 1, "get-dimension-size": 1,
+                      "set-dimension-size": 2, "batch-norm-inference": 5,
+                      "batch-norm-training": 3, "batch-norm-grad": 5, "rng-bit-generator": 1})
+# ``copy-start`` and a few others take an optional extra operand in newer XLA.
+for _op in ("copy-start", "fft", "triangular-solve", "cholesky", "stochastic-convert"):
+    OPERAND_COUNT.pop(_op, None)
+
+# Ops with a native -start/-done pair; any other ``X-start`` is async sugar.
+NATIVE_ASYNC = frozenset(
+    """all-gather-start all-gather-done all-reduce-start all-reduce-done collective-permute-start
+    collective-permute-done copy-start copy-done async-start async-update async-done
+    send-done recv-done""".split()
+)
+
+
+# These have their own async forms (or none), so ``all-reduce-update`` is no opcode.
+_NO_SUGAR = frozenset("async all-reduce all-gather collective-permute copy send recv".split())
+
+
+def async_sugar(opcode: str) -> tuple[str, str] | None:
+    """(``async-start``/``-update``/``-done``, wrapped opcode) for sugar like ``custom-call-start``."""
+    for suffix, kind in (("-start", "async-start"), ("-update", "async-update"), ("-done", "async-done")):
+        if opcode.endswith(suffix):
+            base = opcode[: -len(suffix)]
+            if base in OPCODES and opcode not in NATIVE_ASYNC and base not in _NO_SUGAR:
+                return kind, base
+    return None

@@ -1,0 +1,508 @@
+"""MLIR attribute values and types: decoding with ``mlir.lark``, HLO naming.
+
+The StableHLO scanner (``stablehlo.py``) cuts attribute entries and type
+texts out of the source and never builds a parse tree on the fast path.  This
+module owns everything that needs to understand a value:
+
+* ``check(text, start)`` runs the lark grammar (``validate=True`` and lazy
+  decoding both go through it),
+* ``decode_attribute(op, key, raw)`` turns the source text behind one of an
+  instruction's HLO-named attributes into the value ``ir.ATTRIBUTE_VALUES``
+  promises,
+* the tables that map MLIR op and attribute names to HLO's, and
+* ``encode_entries(op, key, value)`` for the way back when a pass assigned a
+  decoded value.
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedInput
+
+MAX_NESTING = 150
+
+_GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "mlir.lark")
+_STARTS = ["attr", "type", "type_list", "ranges", "entries", "sharding_body"]
+_lark: Lark | None = None
+
+
+class AttrDecodeError(ValueError):
+    """A fragment the grammar rejects, with the offset of the problem in it."""
+
+    def __init__(self, reason: str, offset: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.offset = offset
+
+
+def _parser() -> Lark:
+    global _lark
+    if _lark is None:
+        with open(_GRAMMAR_PATH, encoding="utf-8") as f:
+            _lark = Lark(f.read(), parser="lalr", lexer="contextual", start=_STARTS,
+                         maybe_placeholders=False)
+    return _lark
+
+
+def _nesting_ok(text: str) -> None:
+    # lark's LALR stack is iterative but tree walking recurses: refuse
+    # pathological nesting before building the tree.
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([{<":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise AttrDecodeError(f"nesting deeper than {MAX_NESTING}", i)
+        elif ch in ")]}>":
+            depth -= 1
+
+
+def check(text: str, start: str) -> Tree:
+    """Parse ``text`` with start symbol ``start``; ``AttrDecodeError`` if it is not one."""
+    _nesting_ok(text)
+    try:
+        return _parser().parse(text, start=start)
+    except UnexpectedInput as e:
+        pos = getattr(e, "pos_in_stream", None) or 0
+        tok = getattr(e, "token", None)
+        what = f"unexpected {tok!s:.30}" if tok is not None else "unexpected character"
+        raise AttrDecodeError(f"invalid {start.replace('_', ' ')}: {what}", pos) from None
+    except (LarkError, RecursionError) as e:
+        raise AttrDecodeError(f"invalid {start}: {type(e).__name__}", 0) from None
+
+
+# ---- tree → Python ------------------------------------------------------------
+class DialectAttr(str):
+    """A dialect attribute (``#stablehlo.dot<...>``) kept as its text; ``.name`` and ``.body``."""
+
+    @property
+    def name(self) -> str:
+        i = self.find("<")
+        return self if i < 0 else self[:i]
+
+    @property
+    def body(self) -> str:
+        i = self.find("<")
+        return "" if i < 0 else self[i + 1:-1]
+
+
+def _unescape(s: str) -> str:
+    body = s[1:-1]
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == "\\" and i + 1 < n:
+            nxt = body[i + 1]
+            if nxt in "\\\"":
+                out.append(nxt)
+                i += 2
+                continue
+            if nxt == "n":
+                out.append("\n")
+                i += 2
+                continue
+            if nxt == "t":
+                out.append("\t")
+                i += 2
+                continue
+            hx = body[i + 1:i + 3]
+            if len(hx) == 2 and all(h in "0123456789abcdefABCDEF" for h in hx):
+                out.append(chr(int(hx, 16)))
+                i += 3
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _int(tok: str) -> int:
+    return int(tok, 0) if tok.lstrip("+-").startswith("0x") else int(tok)
+
+
+def _flat(node: Any) -> str:
+    """Source-like text of a subtree (dialect bodies, types): tokens joined."""
+    if isinstance(node, Token):
+        return str(node)
+    parts: list[str] = []
+    stack: list[Any] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Token):
+            parts.append(str(n))
+        else:
+            stack.extend(reversed(n.children))
+    return " ".join(parts)
+
+
+def to_python(node: Any, depth: int = 0) -> Any:
+    """A decoded value: int/float/str/bool/list/dict; dense → nested lists; dialect attrs → DialectAttr."""
+    if depth > MAX_NESTING:
+        raise AttrDecodeError("nesting too deep")
+    if isinstance(node, Token):
+        if node.type == "INT":
+            return _int(node)
+        if node.type == "FLOAT":
+            return float(node)
+        if node.type == "STRING":
+            return _unescape(str(node))
+        if node.type == "SYMBOL":
+            return str(node)[1:].strip('"')
+        return str(node)
+    d = node.data
+    ch = node.children
+    if d == "attr":
+        return to_python(ch[0], depth + 1)
+    if d == "int_value":
+        return _int(ch[0])
+    if d == "float_value":
+        return float(ch[0])
+    if d == "string_value":
+        return _unescape(str(ch[0]))
+    if d == "true_value":
+        return True
+    if d == "false_value":
+        return False
+    if d == "unit_value":
+        return True
+    if d in ("array", "dense_list"):
+        return [to_python(c, depth + 1) for c in ch]
+    if d == "dict":
+        out: dict[str, Any] = {}
+        for e in ch:
+            key = to_python(e.children[0], depth + 1)
+            out[key] = to_python(e.children[1], depth + 1) if len(e.children) > 1 else True
+        return out
+    if d == "dense":
+        return to_python(ch[0], depth + 1) if ch else []
+    if d == "complex_pair":
+        return complex(to_python(ch[0], depth + 1), to_python(ch[1], depth + 1))
+    if d == "dense_array":
+        return tuple(to_python(c, depth + 1) for c in ch[1:])
+    if d == "symbol_ref":
+        return "::".join(str(t)[1:].strip('"') for t in ch)
+    if d == "dialect_attr":
+        name = str(ch[0])
+        if len(ch) > 1:
+            return DialectAttr(name + "<" + _flat(ch[1])[1:-1].strip() + ">")
+        return DialectAttr(name)
+    if d == "dims_pair":
+        return (to_python(ch[0], depth + 1), to_python(ch[1], depth + 1))
+    if d == "entries":
+        out2: dict[str, Any] = {}
+        for e in ch:
+            key = to_python(e.children[0], depth + 1)
+            out2[key] = to_python(e.children[1], depth + 1) if len(e.children) > 1 else True
+        return out2
+    if d == "ranges":
+        res = []
+        for r in ch:
+            v = [_int(t) for t in r.children]
+            res.append((v[0], v[1], v[2] if len(v) > 2 else 1))
+        return tuple(res)
+    return _flat(node)
+
+
+# ---- names -----------------------------------------------------------------
+# MLIR op → HLO opcode, where HLO has the same operation.
+_SAME = """abs add after_all all_gather all_reduce all_to_all and atan2 batch_norm_grad
+batch_norm_inference batch_norm_training bitcast_convert cbrt ceil cholesky clamp
+collective_broadcast collective_permute compare complex concatenate constant convert
+convolution cosine custom_call divide dot dynamic_slice dynamic_update_slice exponential
+exponential_minus_one fft floor gather get_dimension_size get_tuple_element imag infeed iota
+is_finite log log_plus_one logistic map maximum minimum multiply negate not or outfeed pad
+partition_id popcnt power real recv reduce reduce_precision reduce_scatter reduce_window
+remainder replica_id reshape reverse rng rng_bit_generator round_nearest_afz
+round_nearest_even rsqrt scatter select select_and_scatter send set_dimension_size shift_left
+shift_right_arithmetic shift_right_logical sign sine slice sort sqrt subtract tan tanh
+transpose triangular_solve tuple while xor async_start async_done""".split()
+OPCODES: dict[str, str] = {f"stablehlo.{n}": n.replace("_", "-") for n in _SAME}
+OPCODES.update({
+    "stablehlo.dot_general": "dot",
+    "stablehlo.broadcast_in_dim": "broadcast",
+    "stablehlo.optimization_barrier": "opt-barrier",
+    "stablehlo.count_leading_zeros": "clz",
+    "stablehlo.case": "conditional",
+    "stablehlo.if": "conditional",
+    "stablehlo.create_token": "after-all",
+    "stablehlo.composite": "call",
+    "chlo.ragged_dot": "ragged-dot",
+    "chlo.top_k": "topk",
+    "chlo.erf": "erf",
+    "mhlo.ragged_dot": "ragged-dot",
+})
+# Ops that print as `return` inside func.func.
+ALIASES = {"return": "func.return", "module": "builtin.module", "call": "func.call"}
+# HLO opcode → the MLIR op new instructions are printed as.
+MLIR_OF: dict[str, str] = {}
+for _m, _h in OPCODES.items():
+    MLIR_OF.setdefault(_h, _m)
+MLIR_OF.update({"broadcast": "stablehlo.broadcast_in_dim", "dot": "stablehlo.dot_general",
+                "conditional": "stablehlo.case", "after-all": "stablehlo.after_all",
+                "call": "func.call"})
+
+# MLIR attribute name → HLO attribute name, per op (and for every op).
+_COMMON = {
+    "channel_handle": "channel_id",
+    "mhlo.sharding": "sharding",
+    "mhlo.frontend_attributes": "frontend_attributes",
+    "replica_groups": "replica_groups",
+    "use_global_device_ids": "use_global_device_ids",
+}
+_DOT = {"dot_dimension_numbers": ("lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims", "rhs_contracting_dims"),
+        "batching_dims": ("lhs_batch_dims", "rhs_batch_dims"),
+        "contracting_dims": ("lhs_contracting_dims", "rhs_contracting_dims"),
+        "precision_config": "precision_config", "precision": "precision_config"}
+ATTR_NAMES: dict[str, dict[str, Any]] = {
+    "stablehlo.all_gather": {"all_gather_dim": "dimensions"},
+    "stablehlo.reduce_scatter": {"scatter_dimension": "dimensions"},
+    "stablehlo.all_to_all": {"split_dimension": "dimensions"},
+    "stablehlo.concatenate": {"dimension": "dimensions", "dim": "dimensions"},
+    "stablehlo.broadcast_in_dim": {"broadcast_dimensions": "dimensions", "dims": "dimensions"},
+    "stablehlo.transpose": {"permutation": "dimensions", "dims": "dimensions"},
+    "stablehlo.reverse": {"dimensions": "dimensions", "dims": "dimensions"},
+    "stablehlo.reduce": {"dimensions": "dimensions"},
+    "stablehlo.iota": {"iota_dimension": "iota_dimension", "dim": "iota_dimension"},
+    "stablehlo.slice": {"start_indices": "slice", "limit_indices": "slice", "strides": "slice", "[]": "slice"},
+    "stablehlo.pad": {"edge_padding_low": "padding", "edge_padding_high": "padding",
+                      "interior_padding": "padding", "low": "padding", "high": "padding",
+                      "interior": "padding"},
+    "stablehlo.dot_general": _DOT,
+    "chlo.ragged_dot": {"ragged_dot_dimension_numbers": ("lhs_batch_dims", "rhs_batch_dims",
+                                                         "lhs_contracting_dims", "rhs_contracting_dims",
+                                                         "lhs_ragged_dims", "rhs_group_dims"),
+                        "precision_config": "precision_config"},
+    "stablehlo.get_tuple_element": {"index": "index", "[]": "index"},
+    "stablehlo.custom_call": {"call_target_name": "custom_call_target", "@": "custom_call_target"},
+    "func.call": {"callee": "to_apply", "@": "to_apply"},
+    "stablehlo.compare": {"comparison_direction": "direction", "compare_type": "type"},
+    "stablehlo.dynamic_slice": {"slice_sizes": "dynamic_slice_sizes", "sizes": "dynamic_slice_sizes"},
+    "sdy.sharding_constraint": {"sharding": "sharding", "<>": "sharding"},
+}
+DECODED_KEYS = {"dimensions", "slice", "padding", "replica_groups", "channel_id",
+                "use_global_device_ids", "lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims",
+                "rhs_contracting_dims", "lhs_ragged_dims", "rhs_group_dims", "index",
+                "custom_call_target", "to_apply", "frontend_attributes", "iota_dimension",
+                "dynamic_slice_sizes", "in_shardings", "out_shardings", "manual_axes"}
+
+
+def hlo_key(op: str, key: str) -> Any:
+    """The HLO attribute name(s) for MLIR attribute ``key`` of ``op`` (str or tuple), or ``key``."""
+    per = ATTR_NAMES.get(op)
+    if per is not None and key in per:
+        return per[key]
+    return _COMMON.get(key, key)
+
+
+# ---- decoding --------------------------------------------------------------
+_DIM_FIELDS = {
+    "lhs_batch_dims": ("lhs_batching_dimensions", "batching_dims", 0),
+    "rhs_batch_dims": ("rhs_batching_dimensions", "batching_dims", 1),
+    "lhs_contracting_dims": ("lhs_contracting_dimensions", "contracting_dims", 0),
+    "rhs_contracting_dims": ("rhs_contracting_dimensions", "contracting_dims", 1),
+    "lhs_ragged_dims": ("lhs_ragged_dimensions", None, 0),
+    "rhs_group_dims": ("rhs_group_dimensions", None, 0),
+}
+_DIALECT_FIELD = re.compile(r"([A-Za-z_]\w*)\s*=\s*(\[[^\]]*\]|[^,>\s]+)")
+
+
+def _dialect_fields(attr: str) -> dict[str, Any]:
+    """``#x.y<a = [1], b = 2>`` → {"a": (1,), "b": 2} (flat bodies only)."""
+    body = DialectAttr(attr).body
+    out: dict[str, Any] = {}
+    for m in _DIALECT_FIELD.finditer(body):
+        v = m.group(2)
+        if v.startswith("["):
+            out[m.group(1)] = tuple(int(x) for x in v[1:-1].replace(" ", "").split(",") if x)
+        else:
+            try:
+                out[m.group(1)] = int(v)
+            except ValueError:
+                out[m.group(1)] = v
+    return out
+
+
+def _ints(v: Any) -> tuple[int, ...]:
+    if isinstance(v, (list, tuple)):
+        out: list[int] = []
+        for x in v:
+            out.extend(_ints(x))
+        return tuple(out)
+    if isinstance(v, bool):
+        return (int(v),)
+    if isinstance(v, int):
+        return (v,)
+    raise AttrDecodeError(f"expected integers, got {v!r:.40}")
+
+
+def _groups(v: Any) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(v, list):
+        v = [v]
+    if v and not isinstance(v[0], list):
+        v = [v]
+    return tuple(tuple(int(x) for x in g if int(x) >= 0) for g in v)
+
+
+def parse_entries(raw: str) -> dict[str, Any]:
+    """``a = 1 : i64, b`` (attribute-dictionary entries or pretty ``key = value`` pieces)."""
+    return to_python(check(raw, "entries"))
+
+
+def decode_attribute(op: str, key: str, raw: str) -> Any:
+    """The decoded value of HLO-named attribute ``key`` of MLIR op ``op`` from its raw text."""
+    if key not in DECODED_KEYS:
+        if key == "sharding" and op == "sdy.sharding_constraint":
+            check(raw, "sharding_body" if raw.startswith("<") else "attr")
+        elif raw and key != "parameter_number":
+            check(raw, "attr")
+        return raw
+    if key == "slice" and raw.startswith("["):
+        return to_python(check(raw, "ranges"))
+    if key == "index" and raw.startswith("["):
+        return int(raw.strip("[] "))
+    if key in ("custom_call_target", "to_apply") and raw.startswith("@"):
+        return to_python(check(raw, "attr"))
+    e = parse_entries(raw)
+    if key == "slice":
+        start, limit = _ints(e.get("start_indices", ())), _ints(e.get("limit_indices", ()))
+        strides = _ints(e.get("strides", (1,) * len(start)))
+        return tuple(zip(start, limit, strides))
+    if key == "padding":
+        lo = _ints(e.get("edge_padding_low", e.get("low", ())))
+        hi = _ints(e.get("edge_padding_high", e.get("high", ())))
+        it = _ints(e.get("interior_padding", e.get("interior", (0,) * len(lo))))
+        return tuple(zip(lo, hi, it))
+    if key in _DIM_FIELDS:
+        long_name, pretty, side = _DIM_FIELDS[key]
+        for v in e.values():
+            if isinstance(v, DialectAttr):
+                return _dialect_fields(v).get(long_name, ())
+        if pretty is not None and pretty in e:
+            return _ints(e[pretty][side])
+        return ()
+    (value,) = e.values() if len(e) == 1 else (list(e.values())[0],)
+    if key in ("dimensions", "dynamic_slice_sizes"):
+        return _ints(value)
+    if key in ("iota_dimension", "index"):
+        return _ints(value)[0]
+    if key == "replica_groups":
+        return _groups(value)
+    if key == "channel_id":
+        return int(_dialect_fields(value).get("handle", 0)) if isinstance(value, DialectAttr) else int(value)
+    if key == "use_global_device_ids":
+        return bool(value)
+    if key in ("custom_call_target", "to_apply"):
+        return str(value)
+    if key == "frontend_attributes":
+        return {str(k): (v if isinstance(v, str) else str(v)) for k, v in dict(value).items()}
+    return value
+
+
+# ---- encoding (decoded HLO value → MLIR attribute entries) ---------------------
+def _arr(v: Any) -> str:
+    return "array<i64" + (": " + ", ".join(str(int(x)) for x in v) if len(v) else "") + ">"
+
+
+def _list(v: Any) -> str:
+    return "[" + ", ".join(str(int(x)) for x in v) + "]"
+
+
+def _dense_groups(groups: Any) -> str:
+    groups = [tuple(g) for g in groups]
+    width = max((len(g) for g in groups), default=0)
+    rows = ["[" + ", ".join(str(x) for x in (g + (-1,) * (width - len(g)))) + "]" for g in groups]
+    return f"dense<[{', '.join(rows)}]> : tensor<{len(groups)}x{width}xi64>"
+
+
+def mlir_string(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\0A")
+        elif ord(ch) < 32:
+            out.append(f"\\{ord(ch):02X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def encode(op: str, key: str, value: Any, attrs: Any) -> list[tuple[str, str | None]]:
+    """MLIR ``(name, value text)`` entries for HLO attribute ``key`` = ``value`` of ``op``.
+
+    ``attrs`` is the instruction's ``Attributes`` (dot dimension numbers are one
+    MLIR attribute built from four HLO ones).
+    """
+    if key == "dimensions":
+        v = _ints(value)
+        if op in ("stablehlo.all_gather",):
+            return [("all_gather_dim", f"{v[0]} : i64")]
+        if op == "stablehlo.reduce_scatter":
+            return [("scatter_dimension", f"{v[0]} : i64")]
+        if op == "stablehlo.all_to_all":
+            return [("split_dimension", f"{v[0]} : i64")]
+        if op == "stablehlo.concatenate":
+            return [("dimension", f"{v[0]} : i64")]
+        if op == "stablehlo.broadcast_in_dim":
+            return [("broadcast_dimensions", _arr(v))]
+        if op == "stablehlo.transpose":
+            return [("permutation", _arr(v))]
+        return [("dimensions", _arr(v))]
+    if key == "iota_dimension":
+        return [("iota_dimension", f"{int(value)} : i64")]
+    if key == "slice":
+        s = tuple(tuple(x) for x in value)
+        return [("start_indices", _arr([x[0] for x in s])), ("limit_indices", _arr([x[1] for x in s])),
+                ("strides", _arr([x[2] if len(x) > 2 else 1 for x in s]))]
+    if key == "padding":
+        p = tuple(tuple(x) for x in value)
+        return [("edge_padding_low", _arr([x[0] for x in p])), ("edge_padding_high", _arr([x[1] for x in p])),
+                ("interior_padding", _arr([x[2] if len(x) > 2 else 0 for x in p]))]
+    if key == "replica_groups":
+        return [("replica_groups", _dense_groups(value))]
+    if key == "channel_id":
+        kind = 1
+        return [("channel_handle", f"#stablehlo.channel_handle<handle = {int(value)}, type = {kind}>")]
+    if key == "use_global_device_ids":
+        return [("use_global_device_ids", None)] if value else []
+    if key in _DIM_FIELDS:
+        if op == "chlo.ragged_dot":
+            fields = ["lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims", "rhs_contracting_dims",
+                      "lhs_ragged_dims", "rhs_group_dims"]
+            body = ", ".join(f"{_DIM_FIELDS[f][0]} = {_list(attrs.get(f, ()))}" for f in fields)
+            return [("ragged_dot_dimension_numbers", f"#chlo.ragged_dot<{body}>")]
+        fields = ["lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims", "rhs_contracting_dims"]
+        body = ", ".join(f"{_DIM_FIELDS[f][0]} = {_list(attrs.get(f, ()))}" for f in fields
+                         if attrs.get(f, ()) or "contracting" in f)
+        return [("dot_dimension_numbers", f"#stablehlo.dot<{body}>")]
+    if key == "index":
+        return [("index", f"{int(value)} : i32")]
+    if key == "custom_call_target":
+        return [("call_target_name", mlir_string(str(value)))]
+    if key == "to_apply":
+        return [("callee", "@" + str(value))]
+    if key == "frontend_attributes":
+        body = ", ".join(f"{k} = {mlir_string(str(v))}" for k, v in dict(value).items())
+        return [("mhlo.frontend_attributes", "{" + body + "}")]
+    if key == "dynamic_slice_sizes":
+        return [("slice_sizes", _arr(_ints(value)))]
+    mlir_key = {"sharding": "mhlo.sharding", "direction": "comparison_direction",
+                "type": "compare_type", "precision_config": "precision_config"}.get(key, key)
+    if op == "sdy.sharding_constraint" and key == "sharding":
+        text = str(value)
+        return [("sharding", text if text.startswith("#") else "#sdy.sharding" + text)]
+    if isinstance(value, bool):
+        return [(mlir_key, "true" if value else "false")]
+    if isinstance(value, int):
+        return [(mlir_key, f"{value} : i64")]
+    if isinstance(value, str):
+        return [(mlir_key, value)]
+    if isinstance(value, (list, tuple)) and all(isinstance(x, int) for x in value):
+        return [(mlir_key, _arr(value))]
+    return [(mlir_key, mlir_string(str(value)))]

@@ -1,0 +1,1228 @@
+"""StableHLO / MLIR text → the module graph (``ir.Module``).
+
+Speed comes from never building a parse tree on the fast path: one regular
+expression tokenizes the whole text (a linear scan), and a bracket-counting
+scanner walks the tokens op by op.  It understands the *structure* every MLIR
+op shares (results, operands, regions, blocks, attribute dictionaries, type
+signature, location), in both the generic form and the pretty forms JAX and
+the StableHLO tools print, without knowing each op's custom syntax.  Values
+are cut out as source text; ``mlir_attrs`` decodes them with the lark grammar
+(``mlir.lark``) when a pass asks, or all of them up front with
+``validate=True``.
+
+What each op keeps for the printer (``Instruction.dialect_data``):
+``results`` (SSA names and counts), ``generic`` (source form), ``entries``
+(MLIR attribute entries: name, value text, place), ``opnd_pos`` / region
+spans (to re-print a pretty op with new operands), ``loc``, ``pre`` (the text
+between the previous op and this one: indentation, comments, block labels).
+"""
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+from ..errors import ParseError
+from ..ir import Attributes, Computation, Instruction, Module, Shape
+from . import mlir_attrs as A
+
+# One alternative per token kind; trailing blanks ride along with each token
+# so that whitespace never costs a match of its own.
+_TOKEN = re.compile(
+    r'(\n)'                                   # 1 newline
+    r'|(//[^\n]*)'                            # 2 comment
+    r'|("(?:[^"\\\n]|\\.)*")'                 # 3 string
+    r'|(%[\w$.\-]+(?:\#\d+)?)'                # 4 value
+    r'|(\^[\w$.\-]+)'                         # 5 block
+    r'|(@(?:[\w$.\-]+|"(?:[^"\\\n]|\\.)*"))'  # 6 symbol
+    r'|(\#[\w$.\-]+)'                         # 7 attribute alias / dialect attr
+    r'|(![\w$.\-]+)'                          # 8 type alias / dialect type
+    r'|(->)'                                  # 9 arrow
+    r'|([-+]?\d[\w.]*(?:[+-]\d+)?)'           # 10 number
+    r'|([A-Za-z_][\w$.]*)'                    # 11 identifier
+    r'|(\S)'                                  # 12 punctuation
+    r'[^\S\n]*'
+)
+NL, COMMENT, STR, VAL, BLK, SYM, HASH, BANG, ARROW, NUM, ID, PUNCT = range(1, 13)
+EOF = 0
+MAX_DEPTH = 120
+_OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+# ---- types → Shape ------------------------------------------------------------
+_ELEM_CACHE: dict[str, str] = {}
+_INT_RE = re.compile(r"(u|s)?i(\d+)$")
+
+
+def hlo_element_type(t: str) -> str:
+    """HLO spelling of an MLIR element type (``i32`` → ``s32``, ``i1`` → ``pred``)."""
+    r = _ELEM_CACHE.get(t)
+    if r is not None:
+        return r
+    m = _INT_RE.match(t)
+    if t == "i1":
+        r = "pred"
+    elif m:
+        r = ("u" if m.group(1) == "u" else "s") + m.group(2)
+    elif t == "complex<f32>":
+        r = "c64"
+    elif t == "complex<f64>":
+        r = "c128"
+    elif t == "!stablehlo.token":
+        r = "token"
+    elif re.match(r"f\d|bf16|tf32", t):
+        r = t.lower()
+    else:
+        r = t
+    _ELEM_CACHE[t] = r
+    return r
+
+
+def mlir_element_type(t: str) -> str:
+    """MLIR spelling of an HLO element type (for shapes a pass built)."""
+    if t == "pred":
+        return "i1"
+    if t[0] == "s" and t[1:].isdigit():
+        return "i" + t[1:]
+    if t[0] == "u" and t[1:].isdigit():
+        return "ui" + t[1:]
+    if t == "c64":
+        return "complex<f32>"
+    if t == "c128":
+        return "complex<f64>"
+    if t.startswith("f8") or t.startswith("f4") or t.startswith("f6"):
+        m = re.match(r"(f\d)(e\d+m\d+)(.*)", t)
+        if m:
+            return m.group(1) + m.group(2).upper() + m.group(3).upper()
+    return t
+
+
+def mlir_type(shape: Shape) -> str:
+    """The MLIR type text of a Shape (its source text when it came from MLIR)."""
+    t = shape.text
+    if t is not None and (t.startswith(("tensor<", "tuple<", "!")) or t[:1].isalpha()) and "[" not in t:
+        return t
+    if shape.is_tuple:
+        return "tuple<" + ", ".join(mlir_type(s) for s in shape.tuple_shapes) + ">"
+    if shape.element_type == "token":
+        return "!stablehlo.token"
+    dims = []
+    bounds = []
+    dyn = shape.dynamic or (False,) * len(shape.dims)
+    for d, dy in zip(shape.dims, dyn):
+        if dy or d < 0:
+            dims.append("?")
+            bounds.append(str(d) if d >= 0 else "?")
+        else:
+            dims.append(str(d))
+            bounds.append("?")
+    body = "".join(d + "x" for d in dims) + mlir_element_type(shape.element_type)
+    if any(b != "?" for b in bounds):
+        body += ", #stablehlo.bounds<" + ", ".join(bounds) + ">"
+    return f"tensor<{body}>"
+
+
+def _split_top(s: str, sep: str = ",") -> list[str]:
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(s):
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            out.append(s[start:i].strip())
+            start = i + 1
+    out.append(s[start:].strip())
+    return out
+
+
+_SHAPES: dict[str, Shape] = {}
+_DIMS_RE = re.compile(r"((?:(?:\d+|\?)x)*)(.*)$", re.S)
+
+
+def shape_of(t: str) -> Shape:
+    """Shape of an MLIR type text; cached, since programs repeat few types."""
+    s = _SHAPES.get(t)
+    if s is not None:
+        return s
+    if t.startswith("tensor<") and t.endswith(">"):
+        parts = _split_top(t[7:-1])
+        body = parts[0]
+        if body.startswith("*x"):
+            s = Shape(hlo_element_type(body[2:]), (), (), text=t)
+        else:
+            m = _DIMS_RE.match(body)
+            dims_txt = m.group(1)[:-1].split("x") if m.group(1) else []
+            bounds: list[str] = []
+            if len(parts) > 1 and "bounds<" in parts[1]:
+                b = parts[1]
+                bounds = [x.strip() for x in b[b.index("<") + 1:b.rindex(">")].split(",")]
+            dims, dyn = [], []
+            for k, d in enumerate(dims_txt):
+                if d == "?":
+                    bd = bounds[k] if k < len(bounds) else "?"
+                    dims.append(int(bd) if bd.lstrip("-").isdigit() else -1)
+                    dyn.append(True)
+                else:
+                    dims.append(int(d))
+                    dyn.append(False)
+            s = Shape(hlo_element_type(m.group(2).strip()), tuple(dims), tuple(dyn), text=t)
+    elif t.startswith("tuple<") and t.endswith(">"):
+        inner = t[6:-1].strip()
+        members = [shape_of(x) for x in _split_top(inner)] if inner else []
+        s = Shape("tuple", tuple_shapes=tuple(members), text=t)
+    else:
+        s = Shape(hlo_element_type(t), (), (), text=t)
+    if len(_SHAPES) < 100_000:
+        _SHAPES[t] = s
+    return s
+
+
+# ---- the scanner ---------------------------------------------------------------
+class _Value:
+    """What an SSA name denotes: a defining instruction and its first result index."""
+
+    __slots__ = ("instr", "base", "count")
+
+    def __init__(self, instr: Instruction, base: int, count: int) -> None:
+        self.instr, self.base, self.count = instr, base, count
+
+
+class _Parser:
+    def __init__(self, text: str, path: str | None, validate: bool) -> None:
+        self.text = text
+        self.path = path
+        self.validate = validate
+        kinds: list[Any] = []
+        starts: list[int] = []
+        ka, sa = kinds.append, starts.append
+        for m in _TOKEN.finditer(text):
+            k = m.lastindex
+            if k == COMMENT:
+                continue
+            if k == PUNCT:
+                ka(text[m.start()])
+            else:
+                ka(k)
+            sa(m.start())
+        self.k = kinds
+        self.s = starts
+        self.n = len(kinds)
+        ka(EOF)
+        sa(len(text))
+        ka(EOF)
+        sa(len(text))
+        self.module = Module("", "stablehlo", text, path)
+        self.comps: list[Computation] = []
+        self.region_counter = 0
+        self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
+        self.depth = 0
+
+    # -- token helpers --
+    def end(self, i: int) -> int:
+        """End offset of token ``i`` (its match carried trailing blanks)."""
+        e = self.s[i + 1] if i + 1 < len(self.s) else len(self.text)
+        text = self.text
+        st = self.s[i]
+        while e > st and text[e - 1] in " \t\r\f\v":
+            e -= 1
+        return e
+
+    def tok(self, i: int) -> str:
+        return self.text[self.s[i]:self.end(i)]
+
+    def error(self, reason: str, i: int) -> ParseError:
+        pos = self.s[min(i, len(self.s) - 1)]
+        return self.error_at(reason, pos)
+
+    def error_at(self, reason: str, pos: int) -> ParseError:
+        text = self.text
+        pos = max(0, min(pos, len(text)))
+        line = text.count("\n", 0, pos) + 1
+        ls = text.rfind("\n", 0, pos) + 1
+        le = text.find("\n", pos)
+        if le < 0:
+            le = len(text)
+        return ParseError(reason, path=self.path, line=line, column=pos - ls + 1,
+                          source_line=text[ls:le].rstrip("\r"))
+
+    def line_col(self, pos: int) -> tuple[int, int]:
+        text = self.text
+        return text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+
+    def skip_nl(self, i: int) -> int:
+        k = self.k
+        while k[i] == NL:
+            i += 1
+        return i
+
+    def skip_balanced(self, i: int) -> int:
+        """Index after the bracket group opened at ``i``."""
+        k = self.k
+        stack = [k[i]]
+        i += 1
+        while stack:
+            kk = k[i]
+            if kk.__class__ is str:
+                if kk in _OPEN:
+                    stack.append(kk)
+                    if len(stack) > 4 * MAX_DEPTH:
+                        raise self.error("nesting too deep", i)
+                elif kk in _CLOSE:
+                    if stack[-1] != _CLOSE[kk]:
+                        raise self.error(f"unbalanced '{kk}' (expected '{_OPEN[stack[-1]]}')", i)
+                    stack.pop()
+            elif kk == EOF:
+                raise self.error(f"unexpected end of input: unclosed '{stack[-1]}'", i)
+            i += 1
+        return i
+
+    def expect(self, i: int, what: str) -> int:
+        if self.k[i] != what:
+            raise self.error(f"expected '{what}'", i)
+        return i + 1
+
+    def parse_type_at(self, i: int) -> int:
+        """Index after one type starting at ``i``."""
+        k = self.k
+        kk = k[i]
+        if kk == "(":
+            j = self.skip_balanced(i)
+            if k[j] == ARROW:
+                j += 1
+                if k[j] == "(":
+                    return self.skip_balanced(j)
+                return self.parse_type_at(j)
+            return j
+        if kk not in (ID, BANG, HASH):
+            raise self.error("expected a type", i)
+        j = i + 1
+        if k[j] == "<" and self.s[j] == self.end(i):
+            j = self.skip_balanced(j)
+        return j
+
+    def type_list(self, i: int, stop_at_nl: bool = True) -> tuple[list[str], int]:
+        """Comma-separated types from ``i``; returns their texts and the index after."""
+        out = []
+        while True:
+            j = self.parse_type_at(i)
+            out.append(self.text[self.s[i]:self.end(j - 1)])
+            if self.k[j] == "," and self.k[j + 1] in (ID, BANG, "("):
+                i = j + 1
+                continue
+            return out, j
+
+    # -- module --
+    def parse(self) -> Module:
+        k = self.k
+        mod = self.module
+        body: list[Any] = []
+        mod.dialect_data["body"] = body
+        mod.dialect_data["aliases"] = {}
+        i = self.skip_nl(0)
+        seen_module = False
+        while k[i] != EOF:
+            kk = k[i]
+            if kk in (HASH, BANG) and k[i + 1] == "=":
+                i = self.parse_alias(i)
+            elif kk == ID and self.tok(i) == "module" and not seen_module:
+                seen_module = True
+                i = self.parse_module_op(i, body)
+            elif kk == STR and self.tok(i) == '"builtin.module"' and not seen_module:
+                seen_module = True
+                i = self.parse_module_op(i, body)
+            elif kk == ID or kk == STR or kk == VAL:
+                if seen_module:
+                    raise self.error("unexpected operation after the module", i)
+                mod.dialect_data.setdefault("implicit", True)
+                i = self.parse_top_op(i, body)
+            else:
+                raise self.error("expected an operation, a module or an alias definition", i)
+            i = self.skip_nl(i)
+        self.resolve_pending(final=True)
+        self.finish()
+        return mod
+
+    def parse_alias(self, i: int) -> int:
+        name = self.tok(i)
+        j = i + 2
+        start = self.s[j]
+        depth = 0
+        k = self.k
+        while True:
+            kk = k[j]
+            if kk == EOF or (kk == NL and depth == 0):
+                break
+            if kk.__class__ is str:
+                if kk in _OPEN:
+                    depth += 1
+                elif kk in _CLOSE:
+                    depth -= 1
+                    if depth < 0:
+                        raise self.error(f"unbalanced '{kk}'", j)
+            j += 1
+        if j == i + 2:
+            raise self.error("expected a value after '='", j)
+        aliases = self.module.dialect_data["aliases"]
+        if name in aliases:
+            raise self.error(f"redefinition of {name}", i)
+        aliases[name] = self.text[start:self.end(j - 1)]
+        return j
+
+    def parse_module_op(self, i: int, body: list[Any]) -> int:
+        """``module @name attributes {...} {`` ops ``}`` (or the generic builtin.module)."""
+        k = self.k
+        mod = self.module
+        start = self.s[i]
+        if k[i] == STR:
+            j = i + 1
+            j = self.expect(j, "(")
+            j = self.expect(j, ")")
+            if k[j] == "<":
+                pj = self.skip_balanced(j)
+                props = self.text[self.s[j]:self.end(pj - 1)]
+                m = re.search(r'sym_name\s*=\s*"([^"]*)"', props)
+                if m:
+                    mod.name = m.group(1)
+                j = pj
+            j = self.expect(j, "(")
+            region_open = j
+        else:
+            j = i + 1
+            if k[j] == SYM:
+                mod.name = self.tok(j)[1:].strip('"')
+                j += 1
+            if k[j] == ID and self.tok(j) == "attributes":
+                j += 1
+                if k[j] != "{":
+                    raise self.error("expected '{' after 'attributes'", j)
+                dj = self.skip_balanced(j)
+                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
+                self._module_attrs(self.text[self.s[j] + 1:self.end(dj - 1) - 1])
+                j = dj
+            region_open = j
+        if k[region_open] != "{":
+            raise self.error("expected '{' to open the module body", region_open)
+        mod.dialect_data["head"] = (start, self.s[region_open] + 1)
+        j = region_open + 1
+        prev_end = self.s[region_open] + 1
+        while True:
+            j = self.skip_nl(j)
+            kk = k[j]
+            if kk == "}":
+                break
+            if kk == EOF:
+                raise self.error("unexpected end of input: the module is not closed", j)
+            if kk in (HASH, BANG) and k[j + 1] == "=":
+                raise self.error("alias definitions must precede the module", j)
+            before = len(body)
+            j = self.parse_top_op(j, body)
+            item = body[before]
+            item["pre"] = (prev_end, item["span"][0])
+            prev_end = item["span"][1]
+        close = j
+        mod.dialect_data["body_tail"] = (prev_end, self.s[close])
+        j += 1
+        if k[i] == STR:
+            j = self.expect(j, ")")
+            if k[j] == "{":
+                j = self.skip_balanced(j)
+            j = self.expect(j, ":")
+            j = self.parse_type_at(j)
+        if k[j] == ID and self.tok(j) == "loc" and k[j + 1] == "(":
+            j = self.skip_balanced(j + 1)
+        mod.dialect_data["foot"] = (self.s[close], self.end(j - 1))
+        if k[self.skip_nl(j)] not in (EOF, HASH):
+            nxt = self.skip_nl(j)
+            if not (k[nxt] == HASH and k[nxt + 1] == "="):
+                raise self.error("unexpected text after the module", nxt)
+        return j
+
+    def _module_attrs(self, inner: str) -> None:
+        for part in _split_top(inner):
+            if not part:
+                continue
+            key, _, val = part.partition("=")
+            self.module.attributes[key.strip()] = val.strip() if val else "unit"
+
+    def parse_top_op(self, i: int, body: list[Any]) -> int:
+        """A module-level op: func.func becomes a Computation, others stay printable items."""
+        scope: list[dict[str, _Value]] = [{}]
+        instr, j = self.parse_op(i, None, scope, top=True)
+        item: dict[str, Any] = {"span": instr.span, "pre": None}
+        if instr.source_op == "func.func":
+            if len(instr.called_computations) != 1:
+                raise self.error("func.func needs exactly one region", i)
+            comp = instr.called_computations[0]
+            name = instr.dialect_data.get("sym")
+            if not name:
+                raise self.error("func.func without a symbol name", i)
+            if name in self.module.computations or any(c.name == name and c.parent is None for c in self.comps):
+                raise self.error(f"redefinition of symbol @{name}", i)
+            comp.name = name
+            comp.parent = None
+            comp.dialect_data["func"] = instr
+            comp.line, comp.column = instr.line, instr.column
+            item["func"] = comp
+            self.resolve_pending(final=False)
+        else:
+            item["op"] = instr
+            if instr.source_op == "sdy.mesh" and instr.dialect_data.get("sym"):
+                self.module.attributes.setdefault("sdy.meshes", {})[instr.dialect_data["sym"]] = \
+                    self.text[instr.span[0]:instr.span[1]]
+        body.append(item)
+        return j
+
+    # -- regions --
+    def parse_region(self, i: int, owner: Instruction, scope: list[dict[str, _Value]],
+                     args: list[tuple]) -> tuple[Computation, int]:
+        """Region opened by '{' at ``i``; ``args`` are entry-block arguments declared before it."""
+        k = self.k
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error("regions nested too deeply", i)
+        self.region_counter += 1
+        comp = Computation(f"{owner.name or owner.source_op}.region{self.region_counter}")
+        comp.parent = owner
+        line, col = self.line_col(self.s[i])
+        comp.line, comp.column = line, col
+        comp.dialect_data["open"] = self.s[i]
+        self.comps.append(comp)
+        inner = [{}]
+        new_scope = scope + inner
+        params: list[Instruction] = []
+        for a in args:
+            params.append(self.make_param(comp, inner[0], a, len(params)))
+        comp.dialect_data["entry_args"] = list(params)
+        j = i + 1
+        prev_end = self.s[i] + 1
+        first_in_block: dict[str, Any] | None = {"label": None, "args": list(params)}
+        last: Instruction | None = None
+        blocks = 0
+        while True:
+            j = self.skip_nl(j)
+            kk = k[j]
+            if kk == "}":
+                break
+            if kk == EOF:
+                raise self.error("unexpected end of input: region not closed", j)
+            if kk == BLK:
+                if last is not None:
+                    last.dialect_data["terminator"] = True
+                label_start = j
+                label = self.tok(j)
+                j += 1
+                bargs: list[Instruction] = []
+                if k[j] == "(":
+                    j += 1
+                    while k[j] != ")":
+                        if k[j] != VAL:
+                            raise self.error("expected a block argument", j)
+                        j, a = self.block_arg(j)
+                        bargs.append(self.make_param(comp, inner[0], a, len(comp.instructions)))
+                        if k[j] == ",":
+                            j += 1
+                        elif k[j] != ")":
+                            raise self.error("expected ',' or ')' in block arguments", j)
+                    j += 1
+                j = self.expect(j, ":")
+                blocks += 1
+                if blocks == 1 and params and args:
+                    raise self.error("entry block arguments declared twice", label_start)
+                first_in_block = {"label": label, "args": bargs,
+                                  "label_span": (self.s[label_start], self.end(j - 1))}
+                if blocks == 1:
+                    comp.dialect_data["entry_args"] = bargs
+                continue
+            instr, j = self.parse_op(j, comp, new_scope)
+            instr.dialect_data["pre"] = (prev_end, instr.span[0])
+            prev_end = instr.span[1]
+            if first_in_block is not None:
+                instr.dialect_data["block"] = first_in_block
+                first_in_block = None
+            last = instr
+            if k[j] not in (NL, "}", EOF):
+                if k[j] == BLK:
+                    continue
+                raise self.error("expected newline after operation", j)
+        if last is not None:
+            last.dialect_data["terminator"] = True
+            ops = last.operands
+            comp.root = last
+            comp.dialect_data["term"] = last
+        elif first_in_block is not None and first_in_block.get("label"):
+            comp.dialect_data["empty_block"] = first_in_block
+        comp.dialect_data["tail"] = (prev_end, self.s[j])
+        comp.dialect_data["close"] = self.end(j)
+        self.depth -= 1
+        return comp, j + 1
+
+    def block_arg(self, j: int) -> tuple[int, tuple]:
+        """``%name: type {attrs} loc(...)`` → (index after, (name, type, attrs, loc, start))."""
+        k = self.k
+        name = self.tok(j)[1:]
+        start = self.s[j]
+        j += 1
+        j = self.expect(j, ":")
+        tj = self.parse_type_at(j)
+        typ = self.text[self.s[j]:self.end(tj - 1)]
+        j = tj
+        attrs = None
+        loc = None
+        if k[j] == "{":
+            dj = self.skip_balanced(j)
+            attrs = self.text[self.s[j]:self.end(dj - 1)]
+            j = dj
+        if k[j] == ID and self.tok(j) == "loc" and k[j + 1] == "(":
+            lj = self.skip_balanced(j + 1)
+            loc = self.text[self.s[j]:self.end(lj - 1)]
+            j = lj
+        return j, (name, typ, attrs, loc, start)
+
+    def make_param(self, comp: Computation, scope: dict[str, _Value], a: tuple, number: int) -> Instruction:
+        name, typ, attrs, loc, start = a
+        shape = shape_of(typ) if typ is not None else Shape("opaque")
+        line, col = self.line_col(start)
+        p = Instruction(name, "parameter", shape, [], {"parameter_number": number},
+                        source_op="parameter", line=line, column=col, span=(start, start))
+        p.dialect_data["arg_attrs"] = attrs
+        p.dialect_data["loc"] = loc
+        p.dialect_data["type"] = typ
+        p.dialect_data["results"] = [(name, 1)]
+        if name in scope:
+            raise self.error_at(f"redefinition of SSA value %{name}", start)
+        scope[name] = _Value(p, 0, 1)
+        comp.instructions.append(p)
+        p.computation = comp
+        return p
+
+    # -- ops --
+    def parse_op(self, i: int, comp: Computation | None, scope: list[dict[str, _Value]],
+                 top: bool = False) -> tuple[Instruction, int]:
+        k, s, text = self.k, self.s, self.text
+        start = s[i]
+        results: list[tuple[str, int]] = []
+        if k[i] == VAL:
+            while True:
+                name = self.tok(i)
+                if "#" in name:
+                    raise self.error("result names cannot carry '#'", i)
+                i += 1
+                count = 1
+                if k[i] == ":" and k[i + 1] == NUM:
+                    count = int(self.tok(i + 1)) if self.tok(i + 1).isdigit() else -1
+                    if count < 1:
+                        raise self.error("invalid result count", i + 1)
+                    i += 2
+                results.append((name[1:], count))
+                if k[i] == ",":
+                    i += 1
+                    if k[i] != VAL:
+                        raise self.error("expected a result name", i)
+                    continue
+                break
+            i = self.expect(i, "=")
+        nres = sum(c for _, c in results)
+        kk = k[i]
+        if kk == STR:
+            generic = True
+            op_name = self.tok(i)[1:-1]
+        elif kk == ID:
+            generic = False
+            op_name = self.tok(i)
+        else:
+            raise self.error("expected an operation name", i)
+        name_tok = i
+        src_op = A.ALIASES.get(op_name, op_name) if not generic else op_name
+        if not generic and "." not in src_op and src_op not in ("func.return",):
+            # Ops of the default dialect (func) print without their prefix.
+            src_op = "func." + src_op if src_op in ("return", "call", "func") else src_op
+        line, col = self.line_col(start)
+        instr = Instruction(results[0][0] if results else "", A.OPCODES.get(src_op, src_op),
+                            Shape("tuple"), [], None, source_op=src_op, line=line, column=col,
+                            span=(start, start))
+        dd = instr.dialect_data
+        dd["results"] = results
+        dd["generic"] = generic
+        instr.num_results = nres
+        uses: list[tuple[str, int]] = []  # (name, token index)
+        entries: list[list[Any]] = []
+        regions: list[Computation] = []
+        dd["entries"] = entries
+        if generic:
+            j, sig_types = self.scan_generic(i + 1, instr, scope, uses, entries, regions)
+        else:
+            j, sig_types = self.scan_pretty(i + 1, instr, scope, uses, entries, regions, top)
+        end = self.end(j - 1)
+        instr.span = (start, end)
+        instr.called_computations = regions
+        # Result types.
+        res_types: list[str]
+        if sig_types is None:
+            res_types = []
+        else:
+            operand_types, res_types, is_fn = sig_types
+            if not is_fn:
+                if nres <= 1:
+                    res_types = res_types[-1:] if nres == 1 else []
+                elif len(res_types) != nres:
+                    raise self.error(f"{src_op} has {nres} results but its signature lists "
+                                     f"{len(res_types)} types", name_tok)
+            elif generic and len(operand_types) != len(uses):
+                raise self.error(f"{src_op} has {len(uses)} operands but its signature lists "
+                                 f"{len(operand_types)} types", name_tok)
+        if is_fn_result_mismatch(res_types, nres, sig_types, generic, top):
+            raise self.error(f"{src_op} defines {nres} result(s) but its type lists {len(res_types)}", name_tok)
+        if nres == 1 and res_types:
+            instr.shape = shape_of(res_types[0])
+        elif nres > 1 and res_types:
+            instr.shape = Shape.tuple_of(shape_of(t) for t in res_types)
+        elif nres == 0:
+            instr.shape = Shape("tuple")
+        dd["result_types"] = res_types
+        # Operands.
+        ops: list[Any] = [None] * len(uses)
+        instr.operands = ops
+        instr.operand_results = [0] * len(uses)
+        dd["opnd_pos"] = [u[1] for u in uses]
+        for idx, (ref, ti) in enumerate(uses):
+            if not self.bind(instr, idx, ref, scope):
+                self.pending.append((instr, idx, ref, ti, scope))
+        # Definitions.
+        if results and not top:
+            cur = scope[-1]
+            base = 0
+            for name, count in results:
+                if name in cur or any(name in sc for sc in scope[:-1]):
+                    raise self.error(f"redefinition of SSA value %{name}", name_tok)
+                cur[name] = _Value(instr, base, count)
+                base += count
+        # Attributes, normalised.
+        raw: dict[str, str] = {}
+        for e in entries:
+            hk = A.hlo_key(src_op, e[0])
+            e.append(hk)
+            keys = hk if isinstance(hk, tuple) else (hk,)
+            for key in keys:
+                if key in A.DECODED_KEYS and key not in ("custom_call_target", "to_apply") or \
+                        isinstance(hk, tuple) or key in ("slice", "padding"):
+                    piece = e[0] + (" = " + e[1] if e[1] is not None else "") if e[0][0] not in "[@<" else e[1]
+                else:
+                    piece = e[1] if e[1] is not None else "unit"
+                    if key in ("custom_call_target", "to_apply") and e[0] not in ("@",):
+                        piece = e[0] + " = " + e[1]
+                raw[key] = raw[key] + ", " + piece if key in raw and key in ("slice", "padding") else piece
+        decoder = _decoder_for(src_op)
+        instr.attributes = Attributes(raw, decoder, instr)
+        if comp is not None:
+            instr.computation = comp
+            comp.instructions.append(instr)
+        if self.validate:
+            self.validate_op(instr, entries, res_types)
+        return instr, j
+
+    def bind(self, instr: Instruction, idx: int, ref: str, scope: list[dict[str, _Value]]) -> bool:
+        name, _, num = ref[1:].partition("#")
+        for sc in reversed(scope):
+            v = sc.get(name)
+            if v is not None:
+                r = int(num) if num else 0
+                if r >= v.count:
+                    raise ParseError(f"result #{r} of %{name} does not exist ({v.count} results)",
+                                     path=self.path)
+                instr.operands[idx] = v.instr
+                instr.operand_results[idx] = v.base + r
+                return True
+        return False
+
+    def resolve_pending(self, final: bool) -> None:
+        left = []
+        for instr, idx, ref, ti, scope in self.pending:
+            try:
+                ok = self.bind(instr, idx, ref, scope)
+            except ParseError as e:
+                raise self.error(e.reason, ti) from None
+            if not ok:
+                left.append((instr, idx, ref, ti, scope))
+        self.pending = []
+        if left:
+            instr, idx, ref, ti, scope = left[0]
+            raise self.error(f"use of undefined value {ref}", ti)
+
+    def scan_generic(self, i: int, instr: Instruction, scope, uses, entries, regions):
+        """``("ops") [succ] <{props}> ({regions}) {attrs} : (types) -> types loc(...)``."""
+        k = self.k
+        dd = instr.dialect_data
+        i = self.expect(i, "(")
+        while k[i] != ")":
+            if k[i] != VAL:
+                raise self.error("expected an operand", i)
+            uses.append((self.tok(i), i))
+            i += 1
+            if k[i] == ",":
+                i += 1
+                if k[i] != VAL:
+                    raise self.error("expected an operand", i)
+            elif k[i] != ")":
+                raise self.error("expected ',' or ')' after an operand", i)
+        i += 1
+        if k[i] == "[":
+            j = self.skip_balanced(i)
+            dd["successors"] = self.text[self.s[i]:self.end(j - 1)]
+            for t in range(i, j):
+                if k[t] == VAL:
+                    uses.append((self.tok(t), t))
+            dd["n_succ_operands"] = sum(1 for t in range(i, j) if k[t] == VAL)
+            i = j
+        if k[i] == "<" and k[i + 1] == "{":
+            i = self.parse_dict(i + 1, entries, "props")
+            i = self.expect(i, ">")
+        if k[i] == "(" and k[self.skip_nl(i + 1)] == "{":
+            i += 1
+            while True:
+                i = self.skip_nl(i)
+                comp, i = self.parse_region(i, instr, scope, [])
+                regions.append(comp)
+                i = self.skip_nl(i)
+                if k[i] == ",":
+                    i += 1
+                    continue
+                break
+            i = self.expect(i, ")")
+        i = self.skip_nl(i)
+        if k[i] == "{":
+            i = self.parse_dict(i, entries, "attrs")
+            i = self.skip_nl(i)
+        i = self.expect(i, ":")
+        i = self.skip_nl(i)
+        if k[i] != "(":
+            raise self.error("expected a function type '(...) -> ...'", i)
+        j = self.skip_balanced(i)
+        inner_start = i + 1
+        operand_types = self.types_between(inner_start, j - 1)
+        if k[j] != ARROW:
+            raise self.error("expected '->' in the function type", j)
+        j += 1
+        if k[j] == "(":
+            r = self.skip_balanced(j)
+            res_types = self.types_between(j + 1, r - 1)
+            j = r
+        else:
+            r = self.parse_type_at(j)
+            res_types = [self.text[self.s[j]:self.end(r - 1)]]
+            j = r
+        dd["sig"] = (self.s[i], self.end(j - 1))
+        if k[j] == ID and self.tok(j) == "loc" and k[j + 1] == "(":
+            lj = self.skip_balanced(j + 1)
+            dd["loc"] = self.text[self.s[j]:self.end(lj - 1)]
+            j = lj
+        if len(operand_types) != len(uses) - dd.get("n_succ_operands", 0):
+            raise self.error(f"'{instr.source_op}' has {len(uses)} operands but its type lists "
+                             f"{len(operand_types)}", i)
+        return j, (operand_types, res_types, True)
+
+    def types_between(self, a: int, b: int) -> list[str]:
+        if a >= b:
+            return []
+        out, j = self.type_list(self.skip_nl(a))
+        if j != b:
+            raise self.error("malformed type list", j)
+        return out
+
+    def parse_dict(self, i: int, entries: list, place: str) -> int:
+        """Attribute dictionary at '{' → entries [name, value text or None, place]."""
+        k = self.k
+        i += 1
+        while True:
+            i = self.skip_nl(i)
+            if k[i] == "}":
+                return i + 1
+            kk = k[i]
+            if kk not in (ID, STR):
+                raise self.error("expected an attribute name", i)
+            key = self.tok(i)
+            if kk == STR:
+                key = key[1:-1]
+            i += 1
+            i = self.skip_nl(i)
+            val = None
+            if k[i] == "=":
+                i = self.skip_nl(i + 1)
+                vs = i
+                depth = 0
+                while True:
+                    kk = k[i]
+                    if kk.__class__ is str:
+                        if kk in _OPEN:
+                            i = self.skip_balanced(i)
+                            continue
+                        if kk in _CLOSE or kk == ",":
+                            break
+                    elif kk == EOF:
+                        raise self.error("unexpected end of input in an attribute dictionary", i)
+                    i += 1
+                if i == vs or k[i - 1] == NL and i - 1 == vs:
+                    raise self.error(f"expected a value for attribute '{key}'", i)
+                ve = i - 1
+                while k[ve] == NL:
+                    ve -= 1
+                val = self.text[self.s[vs]:self.end(ve)]
+            entries.append([key, val, place])
+            i = self.skip_nl(i)
+            if k[i] == ",":
+                i += 1
+                continue
+            if k[i] != "}":
+                raise self.error("expected ',' or '}' in an attribute dictionary", i)
+
+    def is_region(self, i: int) -> bool:
+        """Does the '{' at ``i`` open a region (rather than an attribute dictionary)?"""
+        k = self.k
+        j = i + 1
+        saw_nl = k[j] == NL
+        j = self.skip_nl(j)
+        kk = k[j]
+        if kk == "}":
+            return saw_nl
+        if kk in (VAL, BLK):
+            return True
+        if kk == STR:
+            return k[j + 1] == "("
+        if kk == ID:
+            return k[j + 1] not in ("=", ",", "}") and saw_nl
+        return False
+
+    def scan_pretty(self, i: int, instr: Instruction, scope, uses, entries, regions, top):
+        """Ops in custom syntax: structure from brackets, uses, regions and the last ':'."""
+        k, text = self.k, self.text
+        dd = instr.dialect_data
+        stack: list[str] = []
+        colon = -1
+        pending_args: list[tuple] = []
+        iter_args: list[tuple] = []
+        region_spans: list[tuple[int, int]] = []
+        kv_key = None
+        first = i
+        last = i - 1
+        src = instr.source_op
+        while True:
+            kk = k[i]
+            if kk == NL:
+                if not stack:
+                    j = self.skip_nl(i)
+                    if self.is_continuation(j):
+                        i = j
+                        continue
+                    break
+                i += 1
+                continue
+            if kk == EOF:
+                if stack:
+                    raise self.error(f"unexpected end of input: unclosed '{stack[-1]}'", i)
+                break
+            if kk == VAL:
+                nxt = k[i + 1]
+                if stack and stack[-1] == "(" and nxt == ":":
+                    j, a = self.block_arg(i)
+                    pending_args.append(a)
+                    last = j - 1
+                    i = j
+                    continue
+                if stack and stack[-1] == "(" and nxt == "=":
+                    iter_args.append((self.tok(i)[1:], None, None, None, self.s[i]))
+                    last = i + 1
+                    i += 2
+                    continue
+                uses.append((self.tok(i), i))
+            elif kk.__class__ is str:
+                if kk == "{":
+                    if self.is_region(i):
+                        args = pending_args or iter_args
+                        if args is iter_args and iter_args and iter_args[0][1] is None:
+                            tys = self.iter_types(colon, i)
+                            if len(tys) != len(iter_args):
+                                raise self.error("loop-carried values and their types differ in number", i)
+                            iter_args[:] = [(a[0], t, None, None, a[4]) for a, t in zip(iter_args, tys)]
+                        rstart = self.s[i]
+                        comp, i = self.parse_region(i, instr, scope, list(args))
+                        if pending_args:
+                            pending_args = []
+                        regions.append(comp)
+                        region_spans.append((rstart, self.end(i - 1)))
+                        last = i - 1
+                        continue
+                    if not stack:
+                        dj = self.skip_balanced(i)
+                        self.parse_dict(i, entries, "attrs" if kv_key is None else "pretty_dict")
+                        if kv_key is not None:
+                            entries.pop() if False else None
+                        last = dj - 1
+                        i = dj
+                        kv_key = None
+                        continue
+                    stack.append(kk)
+                elif kk in "([<":
+                    if not stack and kk == "[" and k[i - 1] != "=":
+                        j = self.skip_balanced(i)
+                        entries.append(["[]", text[self.s[i]:self.end(j - 1)], "pretty"])
+                        last = j - 1
+                        i = j
+                        continue
+                    if not stack and kk == "<" and src == "sdy.sharding_constraint":
+                        j = self.skip_balanced(i)
+                        entries.append(["<>", text[self.s[i]:self.end(j - 1)], "pretty"])
+                        last = j - 1
+                        i = j
+                        continue
+                    stack.append(kk)
+                    if len(stack) > 4 * MAX_DEPTH:
+                        raise self.error("nesting too deep", i)
+                elif kk in _CLOSE:
+                    if not stack:
+                        if kk == "}":
+                            break
+                        raise self.error(f"unbalanced '{kk}'", i)
+                    if stack[-1] != _CLOSE[kk]:
+                        raise self.error(f"unbalanced '{kk}' (expected '{_OPEN[stack[-1]]}')", i)
+                    stack.pop()
+                elif kk == ":" and not stack:
+                    colon = i
+                elif kk == "=" and not stack and k[i - 1] == ID:
+                    # A pretty `key = value` piece: value runs to the next
+                    # top-level ',', ':', keyword or region.
+                    key = self.tok(i - 1)
+                    j = i + 1
+                    vs = j
+                    while True:
+                        t = k[j]
+                        if t.__class__ is str:
+                            if t in "([<" or (t == "{" and not self.is_region(j)):
+                                j = self.skip_balanced(j)
+                                continue
+                            if t in ",:)]}>{":
+                                break
+                        elif t in (NL, EOF):
+                            break
+                        elif t == ID and k[j + 1] == "=" :
+                            break
+                        elif t == ID and self.tok(j) == "x" and j > vs:
+                            j += 1
+                            continue
+                        elif t == ID and j > vs and k[j - 1] in ("]",) :
+                            break
+                        j += 1
+                    if j == vs:
+                        raise self.error(f"expected a value after '{key} ='", j)
+                    entries.append([key, text[self.s[vs]:self.end(j - 1)], "pretty"])
+                    for t in range(vs, j):
+                        if k[t] == VAL:
+                            uses.append((self.tok(t), t))
+                    last = j - 1
+                    i = j
+                    continue
+            elif kk == SYM and not stack:
+                if "sym" not in dd:
+                    dd["sym"] = self.tok(i)[1:].strip('"')
+                    entries.append(["@", self.tok(i), "pretty"])
+            elif kk == ID and not stack and k[i + 1] == "(" and self.tok(i) == "loc" and colon >= 0 \
+                    or kk == ID and not stack and k[i + 1] == "(" and self.tok(i) == "loc" and top:
+                j = self.skip_balanced(i + 1)
+                dd["loc"] = text[self.s[i]:self.end(j - 1)]
+                last = j - 1
+                i = j
+                continue
+            last = i
+            i += 1
+        if stack:
+            raise self.error(f"unclosed '{stack[-1]}'", i)
+        dd["region_spans"] = region_spans
+        dd["body_start"] = self.s[first] if first <= last else None
+        # The type signature: text after the last top-level ':' (before regions
+        # that follow it, as in stablehlo.while and reduce).
+        sig = None
+        if colon >= 0:
+            j = self.skip_nl(colon + 1)
+            if k[j] == "(":
+                pj = self.skip_balanced(j)
+                if k[pj] == ARROW:
+                    ops = self.types_between(j + 1, pj - 1)
+                    q = pj + 1
+                    if k[q] == "(":
+                        r = self.skip_balanced(q)
+                        res = self.types_between(q + 1, r - 1)
+                    else:
+                        r = self.parse_type_at(q)
+                        res = [text[self.s[q]:self.end(r - 1)]]
+                    sig = (ops, res, True)
+                else:
+                    tys, _ = self.type_list(j)
+                    sig = ([], tys, False)
+            elif k[j] in (ID, BANG):
+                tys, q = self.type_list(j)
+                if k[q] == ARROW:
+                    r = self.parse_type_at(q + 1)
+                    sig = (tys, [text[self.s[q + 1]:self.end(r - 1)]], True)
+                elif k[q] == ID and self.tok(q) == "to":
+                    r = self.parse_type_at(q + 1)
+                    sig = (tys, [text[self.s[q + 1]:self.end(r - 1)]], True)
+                else:
+                    sig = ([], tys, False)
+        if src == "func.func":
+            dd["args"] = pending_args
+        return last + 1, sig
+
+    def iter_types(self, colon: int, stop: int) -> list[str]:
+        if colon < 0:
+            return []
+        tys, _ = self.type_list(self.skip_nl(colon + 1))
+        return tys
+
+    def is_continuation(self, j: int) -> bool:
+        """After a newline at depth 0 of a pretty op: does the op go on (``cond {``, ``reducer(``)?"""
+        kk = self.k[j]
+        if kk == ID:
+            t = self.tok(j)
+            return "." not in t and t not in ("return", "module", "func", "call")
+        return kk in (":", ARROW)
+
+    # -- validation --
+    def validate_op(self, instr: Instruction, entries: list, res_types: list[str]) -> None:
+        for e in entries:
+            val = e[1]
+            if val is None or e[2] not in ("props", "attrs"):
+                continue
+            try:
+                A.check(val, "attr")
+            except A.AttrDecodeError as err:
+                raise self.error_at(f"attribute '{e[0]}': {err.reason}", instr.span[0]) from None
+        for t in res_types:
+            try:
+                A.check(t, "type")
+            except A.AttrDecodeError as err:
+                raise self.error_at(f"type {t[:40]}: {err.reason}", instr.span[0]) from None
+        try:
+            instr.attributes.decode_all()
+        except (A.AttrDecodeError, ValueError, TypeError, IndexError, KeyError) as err:
+            raise self.error_at(f"cannot decode attributes of {instr.source_op}: {err}",
+                                instr.span[0]) from None
+
+    # -- finishing --
+    def finish(self) -> None:
+        mod = self.module
+        funcs = [it["func"] for it in mod.dialect_data["body"] if "func" in it]
+        order: list[Computation] = []
+        for comp in self.comps:
+            if comp.parent is None:
+                order.append(comp)
+        # Regions after the functions, in text order.
+        for comp in self.comps:
+            if comp.parent is not None:
+                order.append(comp)
+        names: set[str] = set()
+        for comp in order:
+            if comp.name in names:
+                comp.name = f"{comp.name}.{len(names)}"
+            names.add(comp.name)
+            mod.add_computation(comp)
+        entry = None
+        for f in funcs:
+            if f.name == "main":
+                entry = f
+                break
+        if entry is None:
+            for f in funcs:
+                if f.dialect_data["func"].dialect_data.get("visibility") != "private":
+                    entry = f
+                    break
+        mod.entry = entry or (funcs[0] if funcs else None)
+        if not mod.name:
+            mod.name = "module"
+        for comp in order:
+            comp.changed = False
+            for ins in comp.instructions:
+                ins.changed = False
+        mod.structure_changed = False
+        if self.validate:
+            for f in funcs:
+                for p in f.instructions:
+                    if p.opcode != "parameter":
+                        break
+                    try:
+                        A.check(p.dialect_data["type"], "type")
+                    except A.AttrDecodeError as err:
+                        raise self.error_at(f"type: {err.reason}", p.span[0]) from None
+
+
+def is_fn_result_mismatch(res_types: list[str], nres: int, sig: Any, generic: bool, top: bool) -> bool:
+    if sig is None:
+        return nres > 0 and not top
+    _, res, is_fn = sig
+    if is_fn:
+        return len(res) != nres
+    return nres > 1 and len(res_types) != nres or (nres == 1 and not res_types)
+
+
+_DECODERS: dict[str, Any] = {}
+
+
+def _decoder_for(op: str):
+    d = _DECODERS.get(op)
+    if d is None:
+        def d(key: str, raw: str, _op: str = op) -> Any:
+            if key == "parameter_number":
+                return int(raw)
+            return A.decode_attribute(_op, key, raw)
+        _DECODERS[op] = d
+    return d
+
+
+def _func_header(instr: Instruction) -> None:
+    dd = instr.dialect_data
+    comp = instr.called_computations[0] if instr.called_computations else None
+    if comp is None:
+        return
+
+
+def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) -> Module:
+    """Parse StableHLO/MLIR text into a ``Module``; bad input raises ``ParseError``.
+
+    ``validate=True`` also runs the lark grammar over every attribute value
+    and type and decodes every normalised attribute.
+    """
+    from ..printer.stablehlo import print_module
+
+    if not isinstance(text, str):
+        raise TypeError("parse_stablehlo expects str")
+    limit = sys.getrecursionlimit()
+    try:
+        p = _Parser(text, path, validate)
+        mod = p.parse()
+    except ParseError:
+        raise
+    except RecursionError:
+        raise ParseError("input nested too deeply", path=path, line=1, column=1) from None
+    except (ValueError, IndexError, KeyError, TypeError, AttributeError) as e:
+        # A scanner invariant broke on malformed input: still a ParseError.
+        raise ParseError(f"malformed input ({type(e).__name__}: {e})", path=path, line=1, column=1) from None
+    finally:
+        sys.setrecursionlimit(limit)
+    mod.printer = print_module
+    for comp in mod.computations.values():
+        if comp.parent is None:
+            f = comp.dialect_data.get("func")
+            if f is not None:
+                _func_info(p, f, comp)
+    return mod
+
+
+def _func_info(p: _Parser, f: Instruction, comp: Computation) -> None:
+    """Visibility, result types and attributes of a func.func, for the printer."""
+    dd = f.dialect_data
+    comp.dialect_data["visibility"] = None
+    if not dd.get("generic"):
+        body = p.text[f.span[0]:comp.dialect_data["open"]]
+        m = re.match(r"\s*func\.func\s+(public|private|nested)?", body)
+        if m and m.group(1):
+            comp.dialect_data["visibility"] = m.group(1)
+            dd["visibility"] = m.group(1)

@@ -1,0 +1,1 @@
+"""Printers: ``Module`` → text, one module per dialect."""

@@ -1,0 +1,238 @@
+"""``Module`` → HLO text.
+
+Two modes.  By default the source is reused: unchanged computations and
+instructions are copied byte for byte (with the comments and blank lines
+around them), and only changed, inserted or removed instruction lines differ.
+``regenerate=True`` prints every computation and instruction from its parsed
+fields (name, shape, opcode, operands, attribute values), which is what XLA
+must read back to the same module.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir import Computation, Instruction, Module, Sharding
+
+_PAREN_ATTRS = ("parameter_number", "literal")
+_CALL_ATTRS = frozenset(
+    "to_apply condition body calls branch_computations true_computation false_computation "
+    "called_computations async_wrapped_computation select scatter".split()
+)
+_STRING_ATTRS = frozenset(
+    "custom_call_target async_execution_thread execution_thread op_name infeed_config "
+    "outfeed_config".split()
+)
+
+
+def print_hlo(module: Module, regenerate: bool = False) -> str:
+    """The module as HLO text (see the module docstring for the two modes)."""
+    if regenerate:
+        return _regenerate(module)
+    return _incremental(module)
+
+
+# ---- values ---------------------------------------------------------------
+def _quote(s: str) -> str:
+    out = s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{out}"'
+
+
+def _ints(v: Any) -> str:
+    return "{" + ",".join(str(int(x)) for x in v) + "}"
+
+
+def _comp_name(v: Any, pct: str) -> str:
+    name = v.name if isinstance(v, Computation) else str(v).lstrip("%")
+    return pct + name
+
+
+def format_attribute(key: str, value: Any, percent: bool = True) -> str:
+    """HLO spelling of a decoded attribute value (for attributes set by passes)."""
+    pct = "%" if percent else ""
+    if key in _CALL_ATTRS:
+        if isinstance(value, (list, tuple)):
+            return "{" + ", ".join(_comp_name(v, pct) for v in value) + "}"
+        return _comp_name(value, pct)
+    if key == "control-predecessors":
+        return "{" + ", ".join(pct + (v.name if isinstance(v, Instruction) else str(v).lstrip("%")) for v in value) + "}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Sharding):
+        return str(value)
+    if isinstance(value, str):
+        if key in _STRING_ATTRS:
+            return _quote(value)
+        if key == "backend_config":
+            return value if value.startswith("{") else _quote(value)
+        return value
+    if isinstance(value, dict):
+        if key == "window":
+            parts = []
+            for k, v in value.items():
+                if k == "pad":
+                    parts.append("pad=" + "x".join(f"{lo}_{hi}" for lo, hi in v))
+                else:
+                    parts.append(f"{k}=" + "x".join(str(x) for x in v))
+            return "{" + " ".join(parts) + "}"
+        if key == "metadata":
+            return "{" + " ".join(
+                f"{k}={v}" if isinstance(v, int) else f"{k}={_quote(str(v))}" for k, v in value.items()
+            ) + "}"
+        return "{" + ", ".join(f"{k}={_quote(str(v))}" for k, v in value.items()) + "}"
+    if isinstance(value, (tuple, list)):
+        if key == "slice":
+            return "{" + ", ".join(
+                f"[{a}:{b}]" if c == 1 else f"[{a}:{b}:{c}]" for a, b, c in value
+            ) + "}"
+        if key == "padding":
+            return "x".join(f"{lo}_{hi}" if not it else f"{lo}_{hi}_{it}" for lo, hi, it in value)
+        if key in ("replica_groups", "source_target_pairs"):
+            return "{" + ",".join(_ints(g) for g in value) + "}"
+        if value and all(isinstance(x, bool) for x in value):
+            return "{" + ",".join("true" if x else "false" for x in value) + "}"
+        if all(isinstance(x, int) for x in value):
+            return _ints(value)
+        return "{" + ",".join(str(x) for x in value) + "}"
+    return str(value)
+
+
+def _literal_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, complex):
+        return f"({_literal_text(value.real)}, {_literal_text(value.imag)})"
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        if value in (float("inf"), float("-inf")):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        return "{ " + ", ".join(_literal_text(v) for v in value) + " }"
+    return str(value)
+
+
+def print_instruction(instr: Instruction, is_root: bool, percent: bool = True) -> str:
+    """One instruction line (without indentation or newline), from its fields."""
+    pct = "%" if percent else ""
+    attrs = instr.attributes
+    raw = attrs._raw
+    if instr.opcode == "parameter":
+        inside = raw.get("parameter_number")
+        if inside is None:
+            inside = str(attrs.get("parameter_number", 0))
+    elif instr.opcode == "constant":
+        inside = raw.get("literal")
+        if inside is None:
+            inside = _literal_text(attrs.get("literal", ""))
+    else:
+        inside = ", ".join(pct + op.name for op in instr.operands)
+    shape = str(instr.shape)
+    shape = shape + " " if shape else ""
+    parts = [f"{'ROOT ' if is_root else ''}{pct}{instr.name} = {shape}{instr.source_op}({inside})"]
+    for key, text in raw.items():
+        if key in _PAREN_ATTRS:
+            continue
+        if text is None:
+            text = format_attribute(key, attrs[key], percent)
+        parts.append(f"{key}={text}")
+    return ", ".join(parts)
+
+
+# ---- regenerate -------------------------------------------------------------
+def _regenerate(module: Module) -> str:
+    pct = "%" if module.dialect_data.get("percent", True) else ""
+    head = f"HloModule {module.name}{module.dialect_data.get('header_colon', '')}"
+    for key, value in module.attributes.items():
+        head += f", {key}={value}"
+    out = [head, "\n\n"]
+    for name, entries, _ in module.dialect_data.get("stack_tables", ()):
+        out.append(name + "\n")
+        for ident, value in entries:
+            out.append(f"{ident} {value}\n")
+        out.append("\n")
+    for comp in module.computations.values():
+        out.append(print_computation(comp, module, pct != ""))
+        out.append("\n\n")
+    return "".join(out)
+
+
+def print_computation(comp: Computation, module: Module, percent: bool = True) -> str:
+    pct = "%" if percent else ""
+    params = ", ".join(f"{p.name}: {p.shape}" for p in comp.parameters)
+    result = comp.root.shape if comp.root is not None else "()"
+    entry = "ENTRY " if comp is module.entry else ""
+    lines = [f"{entry}{pct}{comp.name} ({params}) -> {result} {{"]
+    for instr in comp.instructions:
+        lines.append("  " + print_instruction(instr, instr is comp.root, percent))
+    tail = "}"
+    for key, value in comp.dialect_data.get("attrs", {}).items():
+        tail += f", {key}={value}"
+    lines.append(tail)
+    return "\n".join(lines)
+
+
+# ---- incremental ----------------------------------------------------------
+def _incremental(module: Module) -> str:
+    src = module.source
+    percent = module.dialect_data.get("percent", True)
+    out: list[str] = []
+    comps = list(module.computations.values())
+    spans = [c.dialect_data.get("span") for c in comps]
+    first = next((s for s in spans if s is not None), None)
+    out.append(src[: first[0]] if first is not None else src)
+    last_end = first[0] if first is not None else len(src)
+    pending_new: list[Computation] = []
+    for comp, span in zip(comps, spans):
+        if span is None or comp.module is not module:
+            pending_new.append(comp)
+            continue
+        gap = comp.dialect_data.get("gap")
+        if gap is not None and gap[0] >= last_end:
+            out.append(src[gap[0]:gap[1]])
+        for new in pending_new:
+            out.append(print_computation(new, module, percent) + "\n\n")
+        pending_new.clear()
+        if not comp.changed and comp.root is comp.dialect_data.get("root"):
+            out.append(src[span[0]:span[1]])
+        else:
+            out.append(_changed_computation(comp, src, percent))
+        last_end = span[1]
+    for new in pending_new:
+        out.append("\n\n" + print_computation(new, module, percent))
+    out.append(src[module.dialect_data.get("trailer", len(src)):])
+    return "".join(out)
+
+
+def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
+    dd = comp.dialect_data
+    head_start, comp_end = dd["span"]
+    out = [src[head_start:dd["body_start"]]]
+    old_root = dd.get("root")
+    indent = dd.get("indent", "  ")
+    for instr in comp.instructions:
+        data = instr.dialect_data
+        lead = data.get("lead") if instr.span is not None else None
+        at_line_start = out[-1].endswith("\n")
+        if lead is None:
+            line = indent + print_instruction(instr, instr is comp.root, percent)
+            out.append(line + "\n" if at_line_start else "\n" + line)
+            continue
+        start, end = instr.span
+        root_moved = (instr is comp.root) != (instr is old_root)
+        if not instr.changed and not root_moved:
+            piece = src[lead:data["next"]]
+        else:
+            piece = src[lead:start] + print_instruction(instr, instr is comp.root, percent) + src[end:data["next"]]
+        if not at_line_start and not piece.startswith(("\n", "\r\n")) and not piece.lstrip(" \t").startswith("\n"):
+            piece = "\n" + piece
+        out.append(piece)
+    tail = src[dd["tail_start"]:comp_end]
+    if not out[-1].endswith("\n") and not tail.lstrip(" \t").startswith("\n"):
+        tail = "\n" + tail.lstrip(" \t")
+    out.append(tail)
+    return "".join(out)
