@@ -1,0 +1,170 @@
+"""Every text jax and XLA write for the project's own programs parses and round-trips.
+
+* ``parse(text).to_text() == text``, byte for byte, for both dialects;
+* ``to_text(regenerate=True)`` means the same module: XLA's print of it
+  equals XLA's print of the original (HLO), or jaxlib's MLIR print of it
+  equals jaxlib's print of the original (StableHLO);
+* the parsed graph sees the collectives the text has.
+
+Texts come from ``tests/programs.py`` (lowerings, compiled HLO, cross-platform
+lowerings, XLA dumps made in a subprocess).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+
+import hlo_passes
+from hlo_passes import _jax_compat as compat
+from hlo_passes.runtime import count_ops
+from programs import DUMP_CASES, TEXT_CASES, OwnText, case_id
+
+
+def first_difference(got: str, want: str) -> str:
+    """Where two texts part, as ``line N`` with both versions of that line."""
+    g, w = got.splitlines(keepends=True), want.splitlines(keepends=True)
+    for i, (a, b) in enumerate(zip(g, w), 1):
+        if a != b:
+            return f"line {i} differs:\n  got:  {a!r}\n  want: {b!r}"
+    return f"lengths differ: got {len(g)} lines / {len(got)} chars, want {len(w)} lines / {len(want)} chars"
+
+
+@pytest.fixture(scope="module")
+def xla_print() -> Iterator[Callable[[str], str]]:
+    """XLA's print of HLO text, in a crash-proof subprocess when tests/xla_reference.py is there.
+
+    XLA's HLO parser aborts the process on some malformed inputs, and a
+    regenerated text is exactly what might be malformed.
+    """
+    try:
+        from xla_reference import XlaReference
+    except ImportError:
+        yield compat.print_hlo
+        return
+    with XlaReference(workers=1) as ref:
+
+        def print_hlo(text: str) -> str:
+            r = ref.to_string(text)
+            if not r.ok:
+                raise AssertionError(f"XLA's HLO parser {r.status}: {r.error}")
+            return r.text
+
+        yield print_hlo
+
+
+def _mlir_print(text: str) -> str:
+    # Compare locations too when the source has them: a printer that dropped
+    # loc(...) would otherwise pass.
+    return compat.mlir_print(compat.parse_mlir(text), debug_info="loc(" in text)
+
+
+def _roundtrip(item: OwnText) -> None:
+    module = hlo_passes.parse(item.text)
+    assert module.dialect == item.dialect
+    out = module.to_text()
+    assert out == item.text, f"{item.id}: to_text() is not the input; {first_difference(out, item.text)}"
+
+
+def _regenerated(item: OwnText, xla_print: Callable[[str], str]) -> None:
+    module = hlo_passes.parse(item.text)
+    regen = module.to_text(regenerate=True)
+    if item.dialect == "hlo":
+        got, want = xla_print(regen), xla_print(item.text)
+        assert got == want, f"{item.id}: XLA reads the regenerated text differently; {first_difference(got, want)}"
+    else:
+        got, want = _mlir_print(regen), _mlir_print(item.text)
+        assert got == want, f"{item.id}: MLIR reads the regenerated text differently; {first_difference(got, want)}"
+
+
+_STABLEHLO_COLLECTIVES = {
+    "all-gather": re.compile(r'(?:"stablehlo\.all_gather"|stablehlo\.all_gather\b)'),
+    "all-reduce": re.compile(r'(?:"stablehlo\.all_reduce"|stablehlo\.all_reduce\b)'),
+    "reduce-scatter": re.compile(r'(?:"stablehlo\.reduce_scatter"|stablehlo\.reduce_scatter\b)'),
+}
+
+
+def _graph_sees_collectives(item: OwnText) -> None:
+    module = hlo_passes.parse(item.text)
+    opcodes = [ins.opcode for ins in module.instructions()]
+    for op, pattern in _STABLEHLO_COLLECTIVES.items():
+        if item.dialect == "hlo":
+            want = count_ops(item.text)[op] + count_ops(item.text)[f"{op}-start"]
+            have = opcodes.count(op) + opcodes.count(f"{op}-start")
+        else:
+            want = len(pattern.findall(item.text))
+            have = opcodes.count(op)
+        assert have == want, f"{item.id}: {have} {op} instructions in the graph, {want} in the text"
+
+
+# --- lowerings, compiled HLO, other platforms --------------------------------
+
+
+@pytest.mark.parametrize("case", TEXT_CASES, ids=case_id)
+def test_roundtrip_byte_identical(own_texts, case) -> None:
+    _roundtrip(own_texts[case])
+
+
+@pytest.mark.parametrize("case", TEXT_CASES, ids=case_id)
+def test_regenerated_means_the_same(own_texts, case, xla_print) -> None:
+    _regenerated(own_texts[case], xla_print)
+
+
+@pytest.mark.parametrize("case", TEXT_CASES, ids=case_id)
+def test_validate_accepts(own_texts, case) -> None:
+    item = own_texts[case]
+    assert hlo_passes.parse(item.text, validate=True).to_text() == item.text
+
+
+@pytest.mark.parametrize("case", TEXT_CASES, ids=case_id)
+def test_graph_sees_collectives(own_texts, case) -> None:
+    _graph_sees_collectives(own_texts[case])
+
+
+# --- XLA dumps ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", DUMP_CASES, ids=case_id)
+def test_dump_roundtrip_byte_identical(own_dumps, case) -> None:
+    _roundtrip(own_dumps[case])
+
+
+@pytest.mark.parametrize("case", DUMP_CASES, ids=case_id)
+def test_dump_regenerated_means_the_same(own_dumps, case, xla_print) -> None:
+    _regenerated(own_dumps[case], xla_print)
+
+
+@pytest.mark.parametrize("case", DUMP_CASES, ids=case_id)
+def test_dump_graph_sees_collectives(own_dumps, case) -> None:
+    _graph_sees_collectives(own_dumps[case])
+
+
+# --- the fixtures themselves (independent of the parsers) --------------------
+
+
+def test_fixture_texts_are_what_they_claim(own_texts) -> None:
+    assert set(own_texts) == set(TEXT_CASES)
+    for (program, form), item in own_texts.items():
+        assert hlo_passes.detect_dialect(item.text) == item.dialect, item.id
+        if form == "stablehlo_generic":
+            assert '"func.func"' in item.text
+        if form == "stablehlo_debuginfo":
+            assert "loc(" in item.text
+        if form == "compiled":
+            assert "is_scheduled=true" in item.text
+        if form.startswith(("tpu_", "cuda_")):
+            assert ("chlo.ragged_dot" if item.dialect == "stablehlo" else "ragged-dot(") in item.text
+        if form in ("stablehlo", "hlo", "compiled"):
+            # Lowered for CPU, ragged_dot is decomposed into dot_general.
+            assert "chlo.ragged_dot" not in item.text and "ragged-dot(" not in item.text, item.id
+
+
+def test_fixture_dumps_have_every_stage(own_dumps) -> None:
+    assert set(own_dumps) == set(DUMP_CASES)
+    for (program, stage), item in own_dumps.items():
+        assert item.text.startswith("HloModule"), item.id
+        if stage == "after_spmd_partitioning":
+            assert count_ops(item.text)["all-gather"] >= 2, item.id
+        if stage == "after_optimizations":
+            assert "is_scheduled=true" in item.text
