@@ -154,3 +154,23 @@ def test_runs_as_a_script(repo_root: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.startswith("module @jit_moe_body") and '"stablehlo.all_gather"' in proc.stdout
+
+
+def test_moe_layer_reports_the_gathers(capsys: pytest.CaptureFixture[str]) -> None:
+    from examples import moe_layer
+
+    assert moe_layer.main(["--mesh", "mesh2"]) == 0
+    out = capsys.readouterr().out
+    assert "variants agree" in out
+    lines = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert "all-gather 4" in lines["concat"] and "all-gather 4" in lines["two_gmm"]
+    assert "all-gather 2" in lines["fused"]
+
+
+def test_moe_layer_runs_as_a_script(repo_root: Path, tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(repo_root / "examples" / "moe_layer.py"), "--show"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "sdy.manual_computation" in proc.stdout and "tensor<64x4xf32>" in proc.stdout
