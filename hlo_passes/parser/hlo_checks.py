@@ -1,2 +1,213 @@
-def check_structure(module, parser):
-    pass
+"""Structural checks XLA's HLO parser makes while it builds a module.
+
+They run on every parse (``validate`` or not) because XLA rejects such text
+outright: operand counts, get-tuple-element bounds, reshape element counts,
+conditional predicates, async start/update/done chains, collective flags and
+the attribute values XLA decodes eagerly (dimension labels, mesh replica
+groups, iota shardings, result accuracy).  Each failure is a ``ParseError``
+at the offending instruction.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..ir import Instruction, Module, Shape
+from .hlo_attrs import AttributeDecodeError, decode_attribute
+from .hlo_opcodes import OPERAND_COUNT
+
+if TYPE_CHECKING:
+    from .hlo import _HloParser
+
+# Ops whose result_accuracy XLA accepts (transcendental unary ops).
+_ACCURACY_OPS = frozenset(
+    "cbrt cosine exponential exponential-minus-one log log-plus-one logistic rsqrt sine sqrt tan "
+    "tanh erf".split()
+)
+_AT_LEAST_ONE = frozenset("conditional dynamic-reshape reduce-window reduce sort map".split())
+
+
+def _known(shape: Shape) -> bool:
+    return shape.element_type != "inferred"
+
+
+def check_structure(module: Module, parser: "_HloParser") -> None:
+    for instr in module.instructions():
+        problem = _instruction_problem(instr)
+        if problem is not None:
+            reason, needle = problem
+            raise parser.error_at_instruction(instr, reason, needle)
+
+
+def _eager(instr: Instruction, key: str) -> tuple[str, str] | None:
+    raw = instr.attributes.raw(key)
+    try:
+        decode_attribute(key, raw)
+    except AttributeDecodeError as e:
+        return f"bad {key}: {e.reason}", raw
+    return None
+
+
+def _instruction_problem(instr: Instruction) -> tuple[str, str | None] | None:
+    op = instr.opcode
+    ops = instr.operands
+    attrs = instr.attributes
+    raw = attrs._raw
+    n = len(ops)
+    want = OPERAND_COUNT.get(op)
+    if want is not None and n != want:
+        return f"{op} expects {want} operand(s), but got {n}", None
+    if n == 0 and op in _AT_LEAST_ONE:
+        if op == "dynamic-reshape":
+            return "DynamicReshape requires at least one operand.", None
+        return f"{op} expects at least one operand", None
+    for key in ("dim_labels", "result_accuracy"):
+        if key in raw:
+            p = _eager(instr, key)
+            if p:
+                return p
+    if "result_accuracy" in raw and op not in _ACCURACY_OPS:
+        return f'unexpected attribute "result_accuracy" for {op}', "result_accuracy"
+    if "replica_groups" in raw and "mesh" in raw["replica_groups"]:
+        p = _eager(instr, "replica_groups")
+        if p:
+            return p
+    if "sharding" in raw and "<=" in raw["sharding"]:
+        p = _eager(instr, "sharding")
+        if p:
+            return p
+    if raw.get("use_global_device_ids") == "true" and "channel_id" not in raw:
+        return "Cannot have use_global_device_ids=true without channel_id", "use_global_device_ids"
+    if op in ("all-gather", "reduce-scatter", "all-gather-start") and raw.get("dimensions", "{0}").replace(" ", "") == "{}":
+        return f"{op} expects exactly one dimension in dimensions={{}}", "dimensions"
+    if op == "get-dimension-size" and "dimensions" in raw and raw["dimensions"].replace(" ", "") == "{}":
+        return "get-dimension-size expects one dimension", "dimensions"
+    if op == "scan" and "dimensions" in raw and "-" in raw["dimensions"]:
+        return "scan dimensions must be non-negative", "dimensions"
+    if op == "recv" and _known(instr.shape) and not instr.shape.is_tuple:
+        return "recv expects a (data, context, token) tuple shape", None
+    if op == "get-tuple-element":
+        return _gte_problem(instr)
+    if op == "reshape" and _known(instr.shape) and _known(ops[0].shape):
+        a, b = instr.shape, ops[0].shape
+        if a.is_array and b.is_array and -1 not in a.dims and -1 not in b.dims and a.num_elements != b.num_elements:
+            return (f"expects the same number of elements in result shape {_plain(a)} and "
+                    f"operand shape {_plain(b)}"), None
+    if op == "dynamic-reshape" and _known(instr.shape):
+        if n - 1 != instr.shape.rank:
+            return (f"expects one dim size operand per result dimension; got {n - 1} for "
+                    f"{instr.shape.rank} result dimensions"), None
+        b = ops[0].shape
+        if _known(b) and b.is_array and instr.shape.num_elements != b.num_elements:
+            return (f"expects the same number of elements in result shape {_plain(instr.shape)} and "
+                    f"operand shape {_plain(b)}"), None
+    if op == "conditional":
+        return _conditional_problem(instr)
+    if op in ("async-start", "async-update", "async-done"):
+        return _async_problem(instr)
+    return None
+
+
+def _plain(s: Shape) -> str:
+    dims = ",".join(("<=" if dyn else "") + str(d) for d, dyn in zip(s.dims, s.dynamic))
+    return f"{s.element_type}[{dims}]"
+
+
+def _gte_problem(instr: Instruction) -> tuple[str, str | None] | None:
+    raw = instr.attributes.raw("index") if "index" in instr.attributes else None
+    if raw is None:
+        return "get-tuple-element expects index=N", None
+    try:
+        index = int(raw)
+    except ValueError:
+        return f"get-tuple-element index expects integer, got {raw!r}", "index"
+    operand = instr.operands[0].shape
+    if not _known(operand):
+        return None
+    if not operand.is_tuple:
+        return "GTE operand must be tuple", None
+    if not 0 <= index < len(operand.tuple_shapes):
+        return f"GTE index {index} out of bounds", "index"
+    return None
+
+
+def _conditional_problem(instr: Instruction) -> tuple[str, str | None] | None:
+    pred = instr.operands[0].shape
+    raw = instr.attributes._raw
+    if not _known(pred):
+        return None
+    if pred.rank != 0 or not pred.is_array:
+        return "The first operand must be a scalar", None
+    if pred.element_type not in ("pred", "s32"):
+        return "The first operand must be a scalar of PRED or S32", None
+    if pred.element_type == "pred" and "branch_computations" in raw:
+        return 'unexpected attribute "branch_computations" (a pred conditional takes true_computation/false_computation)', "branch_computations"
+    return None
+
+
+def _wrapped(instr: Instruction) -> tuple[str | None, str | None]:
+    """(called computation name, wrapped opcode) of an async op, as written."""
+    raw = instr.attributes._raw
+    calls = raw.get("calls")
+    comp = calls.lstrip("%") if calls else None
+    wrapped = None
+    if instr.source_op != instr.opcode:
+        wrapped = instr.source_op.rsplit("-", 1)[0]
+    elif instr.called_computations:
+        root = instr.called_computations[0].root
+        wrapped = root.opcode if root is not None else None
+    return comp, wrapped
+
+
+def _async_problem(instr: Instruction) -> tuple[str, str | None] | None:
+    op = instr.opcode
+    ops = instr.operands
+    shape = instr.shape
+    if op == "async-start":
+        if _known(shape):
+            if not shape.is_tuple or len(shape.tuple_shapes) < 2 or not shape.tuple_shapes[0].is_tuple:
+                return ("AsyncStart and AsyncUpdate expect the shape to be in the form of "
+                        "((operand0_shape, operand1_shape, ...), output_shape, ...)"), None
+            got = shape.tuple_shapes[0].tuple_shapes
+            if len(got) != len(ops) or any(
+                _known(o.shape) and o.shape != s for o, s in zip(ops, got)
+            ):
+                return ("AsyncStart and AsyncUpdate expect the shape to be in the form of "
+                        "((operand0_shape, operand1_shape, ...), output_shape, ...)"), None
+        if instr.called_computations:
+            callee = instr.called_computations[0]
+            params = callee.parameters
+            if len(params) != len(ops):
+                return ("async-start expects the operands of the async computation to be fully bound: "
+                        f"{len(ops)} operands for {len(params)} parameters"), None
+        return None
+    if not ops:
+        return "No operand found for AsyncUpdate and AsyncDone", None
+    prev = ops[0]
+    if prev.opcode == "async-done":
+        return "AsyncUpdate and AsyncDone cannot have AsyncDone as operand.", None
+    if prev.opcode not in ("async-start", "async-update"):
+        return (f"Async done {instr.name} does not trace back to an async start: AsyncUpdate and "
+                "AsyncDone expect a single async op as their operand"), None
+    if len(ops) != 1:
+        return (f"{op} has {len(ops) - 1} new operands: AsyncUpdate and AsyncDone expect a single "
+                "async op as their operand"), None
+    if op == "async-update" and _known(shape) and _known(prev.shape) and shape != prev.shape:
+        return ("AsyncStart and AsyncUpdate expect the shape to be in the form of "
+                "((operand0_shape, operand1_shape, ...), output_shape, ...): AsyncUpdate expects the "
+                "op shape to be the same as the operand shape"), None
+    start = prev
+    while start.opcode == "async-update" and start.operands:
+        start = start.operands[0]
+    s_comp, s_op = _wrapped(start)
+    comp, wrapped = _wrapped(instr)
+    if comp is not None and s_comp is not None and comp != s_comp:
+        return f"Expect async_wrapped_computation to be {s_comp}, but got {comp}", "calls"
+    if instr.source_op != instr.opcode and s_op is not None and wrapped != s_op:
+        return f"Expect async wrapped opcode to be {s_op}, but got {wrapped}", None
+    # update/done inherit the start's thread unless they name one.
+    thread = instr.attributes._raw.get("async_execution_thread")
+    s_thread = start.attributes._raw.get("async_execution_thread", '"main"').strip('"')
+    if thread is not None and thread.strip('"') != s_thread:
+        thread = thread.strip('"')
+        return f"Expect async_execution_thread to be {s_thread}, but got {thread}", "async_execution_thread"
+    return None
