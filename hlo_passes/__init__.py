@@ -39,6 +39,10 @@ def detect_dialect(text: str) -> str:
             j = text.find("\n", i)
             i = n if j < 0 else j + 1
             continue
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            continue
         break
     return "hlo" if text.startswith("HloModule", i) else "stablehlo"
 
