@@ -32,26 +32,27 @@ def first_difference(got: str, want: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def xla_print() -> Iterator[Callable[[str], str]]:
-    """XLA's print of HLO text, in a crash-proof subprocess when tests/xla_reference.py is there.
+def xla_print(request: pytest.FixtureRequest) -> Iterator[Callable[[str], str]]:
+    """XLA's print of HLO text, in crash-proof worker processes where available.
 
     XLA's HLO parser aborts the process on some malformed inputs, and a
-    regenerated text is exactly what might be malformed.
+    regenerated text is exactly what might be malformed; the session's
+    ``xla_reference`` pool (tests/xla_reference.py) survives that.  Without
+    it, XLA runs in this process.
     """
     try:
-        from xla_reference import XlaReference
-    except ImportError:
+        ref = request.getfixturevalue("xla_reference")
+    except (pytest.FixtureLookupError, ImportError):
         yield compat.print_hlo
         return
-    with XlaReference(workers=1) as ref:
 
-        def print_hlo(text: str) -> str:
-            r = ref.to_string(text)
-            if not r.ok:
-                raise AssertionError(f"XLA's HLO parser {r.status}: {r.error}")
-            return r.text
+    def print_hlo(text: str) -> str:
+        r = ref.to_string(text)
+        if not r.ok:
+            raise AssertionError(f"XLA's HLO parser {r.status}: {r.error}")
+        return r.text
 
-        yield print_hlo
+    yield print_hlo
 
 
 def _mlir_print(text: str) -> str:
