@@ -23,7 +23,11 @@ import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
-    "ci", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci",
+    max_examples=20,
+    deadline=None,
+    derandomize=True,  # the same examples on every CI run: a failure reproduces
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
     "dev", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -58,6 +62,29 @@ def samples_dir(shared_dir: Path) -> Path:
 @pytest.fixture(scope="session")
 def corpus_dir(shared_dir: Path) -> Path:
     return shared_dir / "corpus"
+
+
+@pytest.fixture(scope="session")
+def xla_reference(request):
+    """XLA's HLO parser in restartable worker processes, one pool per session.
+
+    Answers are cached under ``.pytest_cache`` (a fresh clone computes them
+    once); ``HLO_PASSES_XLA_CACHE`` names another directory, or ``0`` for
+    no cache.
+    """
+    from xla_reference import XlaReference
+
+    where = os.environ.get("HLO_PASSES_XLA_CACHE")
+    if where == "0":
+        cache_dir = None
+    elif where:
+        cache_dir = Path(where)
+    elif request.config.cache is not None:
+        cache_dir = request.config.cache.mkdir("xla_reference")
+    else:
+        cache_dir = None
+    with XlaReference(cache_dir) as ref:
+        yield ref
 
 
 # The project's own programs (examples/moe.py) in every text form; see programs.py.
