@@ -1,0 +1,184 @@
+"""Every valid corpus HLO module, parsed by hlo_passes, against XLA's own parser.
+
+Two checks per module (corpus/hlo/valid, 1,453 files):
+
+1. structure: the same computations and instructions as XLA builds (name,
+   opcode, operands in order, result shape, parameter number, ROOT, entry);
+   the exceptions XLA's parser forces are listed in ``hlo_xla_compare``.
+2. printing: XLA's print of ``module.to_text(regenerate=True)`` equals XLA's
+   print of the original text.  Comparing XLA's prints (not our text with
+   the source) ignores spelling that does not matter (``%``, optional
+   shapes of operands, attribute order, spacing) and still catches anything
+   XLA reads differently.
+
+Both tests report every failing file in a file (path in the message) and
+show the first 20 with their differences, so a parser bug shows up as a list
+of concrete cases.  XLA runs in a separate restartable process (see
+``xla_reference``), with answers cached under ``.pytest_cache``.
+"""
+from __future__ import annotations
+
+import collections
+import csv
+import difflib
+import os
+import warnings
+from pathlib import Path
+
+import pytest
+
+import hlo_passes
+from hlo_xla_compare import structure_differences
+
+pytestmark = pytest.mark.corpus
+
+SHOW = 20
+
+
+class CorpusRun:
+    """One pass over the corpus, shared by the tests of this module."""
+
+    def __init__(self, corpus_dir: Path, ref, report_dir: Path | None) -> None:
+        self.report_dir = report_dir
+        valid = corpus_dir / "hlo" / "valid"
+        self.files = sorted(valid.glob("*.hlo"))
+        pattern = os.environ.get("HLO_CORPUS_GLOB")
+        if pattern:  # narrow a local run to some files; CI runs all
+            self.files = [f for f in self.files if f.match(pattern)]
+        assert self.files, f"no HLO files in {valid}"
+        self.unstable = _unstable(corpus_dir)
+        self.texts = {f.name: f.read_text(encoding="utf-8") for f in self.files}
+        self.xla = dict(zip(self.texts, ref.parse_many(self.texts.values())))
+        self.modules: dict[str, object] = {}
+        self.parse_errors: dict[str, str] = {}
+        for name, text in self.texts.items():
+            try:
+                self.modules[name] = hlo_passes.parse(text, dialect="hlo", path=name)
+            except Exception as e:  # noqa: BLE001 - any exception is a finding
+                self.parse_errors[name] = f"{type(e).__name__}: {e}"
+        self.ref = ref
+
+
+def _unstable(corpus_dir: Path) -> set[str]:
+    """Files whose XLA print is not a fixed point of XLA's parse-and-print."""
+    out = set()
+    with open(corpus_dir / "MANIFEST.tsv", newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            if row["file"].startswith("corpus/hlo/valid/") and row["reprint_stable"] == "false":
+                out.add(row["file"].rsplit("/", 1)[1])
+    return out
+
+
+@pytest.fixture(scope="module")
+def corpus_run(corpus_dir: Path, xla_reference, request) -> CorpusRun:
+    cache = request.config.cache
+    report_dir = cache.mkdir("hlo_corpus_vs_xla") if cache is not None else None
+    return CorpusRun(corpus_dir, xla_reference, report_dir)
+
+
+def _fail_with(run: CorpusRun, what: str, problems: dict[str, list[str]]) -> None:
+    """Fail listing the first files and a count per kind of difference."""
+    kinds = collections.Counter()
+    for diffs in problems.values():
+        kinds.update({d.split(":", 1)[0] for d in diffs})
+    lines = [f"{len(problems)} of {len(run.files)} corpus files: {what}",
+             "files per kind of difference: "
+             + ", ".join(f"{k} {n}" for k, n in kinds.most_common())]
+    for name in list(problems)[:SHOW]:
+        lines.append(f"- {name}")
+        lines.extend(f"    {d}" for d in problems[name])
+    if run.report_dir is not None:
+        path = Path(run.report_dir) / f"{what.split()[0]}.txt"
+        with open(path, "w") as f:
+            for name, diffs in problems.items():
+                f.write(f"{name}\n" + "".join(f"    {d}\n" for d in diffs))
+        lines.append(f"all {len(problems)} files: {path}")
+    pytest.fail("\n".join(lines), pytrace=False)
+
+
+def test_xla_accepts_the_whole_valid_corpus(corpus_run: CorpusRun) -> None:
+    # The oracle itself: if XLA rejects or crashes on a "valid" file, the
+    # comparisons below would silently skip it.
+    bad = {n: [f"{r.status}: {_one_line(r.error)}"] for n, r in corpus_run.xla.items() if not r.ok}
+    if bad:
+        _fail_with(corpus_run, "reference failures (XLA did not parse)", bad)
+
+
+def test_structure_matches_xla(corpus_run: CorpusRun) -> None:
+    problems: dict[str, list[str]] = {}
+    for name, text in corpus_run.texts.items():
+        if name in corpus_run.parse_errors:
+            problems[name] = [f"parse error: {_one_line(corpus_run.parse_errors[name])}"]
+            continue
+        ref = corpus_run.xla[name]
+        if not ref.ok:
+            continue  # reported by test_xla_accepts_the_whole_valid_corpus
+        try:
+            diffs = structure_differences(corpus_run.modules[name], ref, text)
+        except Exception as e:  # noqa: BLE001 - a module the comparison cannot walk
+            diffs = [f"comparison error: {type(e).__name__}: {e}"]
+        if diffs:
+            problems[name] = diffs
+    if problems:
+        _fail_with(corpus_run, "structure differs from XLA's parse", problems)
+
+
+def test_regenerated_text_prints_like_original(corpus_run: CorpusRun) -> None:
+    names, regenerated, problems, unjudged = [], [], {}, []
+    for name, module in corpus_run.modules.items():
+        if not corpus_run.xla[name].ok:
+            continue
+        try:
+            regenerated.append(module.to_text(regenerate=True))
+            names.append(name)
+        except Exception as e:  # noqa: BLE001
+            problems[name] = [f"to_text error: {type(e).__name__}: {e}"]
+    for name in corpus_run.parse_errors:
+        problems[name] = [f"parse error: {_one_line(corpus_run.parse_errors[name])}"]
+    ref = corpus_run.ref
+    for name, ours in zip(names, ref.to_string_many(regenerated)):
+        original = corpus_run.xla[name]
+        if ours.ok and ours.text == original.text:
+            continue
+        if ours.status == "crashed" and ref.to_string(corpus_run.texts[name]).status == "crashed":
+            # XLA's parser overruns a buffer on this module (in the corpus:
+            # hlo_parser_test__219, 10 devices listed for 4 tiles) and dies on
+            # the original as well when asked to print it, so it cannot judge
+            # our text.  Listed as a warning, not hidden.
+            unjudged.append(name)
+            continue
+        if not ours.ok:
+            problems[name] = [f"print: XLA {ours.status} on our text: {_one_line(ours.error)}"]
+            continue
+        # For these modules XLA's print is not a fixed point: XLA prints
+        # computations in an order of its own making, reparsing its print
+        # builds them in that order, and the next print can differ again;
+        # constants of some types do not survive a print either (an f8e8m0fnu
+        # subnormal prints as a value that reads back as another).  Such a
+        # print depends on details of the text that do not change the module,
+        # so the two are compared one XLA round trip later, where both are
+        # in XLA's own order.  Only if XLA can read its print back (it cannot
+        # for three of these, whose print XLA itself rejects).
+        if name in corpus_run.unstable:
+            again = list(ref.to_string_many([original.text, ours.text]))
+            if all(r.ok for r in again) and again[0].text == again[1].text:
+                continue
+        problems[name] = ["print: XLA's print of our regenerated text differs: "
+                          + _first_diff(original.text, ours.text)]
+    if unjudged:
+        warnings.warn(f"XLA crashes on these files' original text too, print not compared: {unjudged}")
+    if problems:
+        _fail_with(corpus_run, "regenerated text prints differently", problems)
+
+
+def _one_line(message: str | None, limit: int = 600) -> str:
+    """A multi-line error (message, source line, caret) as one report line."""
+    lines = [ln.rstrip() for ln in (message or "").splitlines() if ln.strip()]
+    return " | ".join(lines)[:limit]
+
+
+def _first_diff(a: str, b: str, context: int = 6) -> str:
+    d = [ln for ln in difflib.unified_diff(a.splitlines(), b.splitlines(), "original", "ours",
+                                          lineterm="", n=0)
+         if not ln.startswith(("---", "+++", "@@"))]
+    return " | ".join(ln[:300] for ln in d[:context])
