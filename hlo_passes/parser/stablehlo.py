@@ -101,8 +101,11 @@ def mlir_element_type(t: str) -> str:
 def mlir_type(shape: Shape) -> str:
     """The MLIR type text of a Shape (its source text when it came from MLIR)."""
     t = shape.text
-    if t is not None and (t.startswith(("tensor<", "tuple<", "!")) or t[:1].isalpha()) and "[" not in t:
-        return t
+    if t is not None:
+        if t.startswith(("tensor<", "tuple<", "!", "complex<", "vector<", "memref<")):
+            return t
+        if t[:1].isalpha() and "[" not in t and "(" not in t:
+            return t
     if shape.is_tuple:
         return "tuple<" + ", ".join(mlir_type(s) for s in shape.tuple_shapes) + ">"
     if shape.element_type == "token":
@@ -426,9 +429,13 @@ class _Parser:
         j += 1
         if k[i] == STR:
             j = self.expect(j, ")")
+            j = self.skip_nl(j)
             if k[j] == "{":
-                j = self.skip_balanced(j)
-            j = self.expect(j, ":")
+                dj = self.skip_balanced(j)
+                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
+                self._module_attrs(self.text[self.s[j] + 1:self.end(dj - 1) - 1])
+                j = self.skip_nl(dj)
+            j = self.skip_nl(self.expect(j, ":"))
             j = self.parse_type_at(j)
         if k[j] == ID and self.tok(j) == "loc" and k[j + 1] == "(":
             j = self.skip_balanced(j + 1)
@@ -452,10 +459,20 @@ class _Parser:
         instr, j = self.parse_op(i, None, scope, top=True)
         item: dict[str, Any] = {"span": instr.span, "pre": None}
         if instr.source_op == "func.func":
-            if len(instr.called_computations) != 1:
-                raise self.error("func.func needs exactly one region", i)
+            if len(instr.called_computations) > 1:
+                raise self.error("func.func has more than one region", i)
+            if not instr.called_computations:
+                # A declaration (external function): a computation without body.
+                comp = Computation("")
+                comp.dialect_data["declaration"] = True
+                self.comps.append(comp)
+                instr.called_computations = [comp]
             comp = instr.called_computations[0]
             name = instr.dialect_data.get("sym")
+            if not name:
+                for e in instr.dialect_data["entries"]:
+                    if e[0] == "sym_name" and e[1] and e[1].startswith('"'):
+                        name = e[1][1:-1]
             if not name:
                 raise self.error("func.func without a symbol name", i)
             if name in self.module.computations or any(c.name == name and c.parent is None for c in self.comps):
@@ -515,24 +532,24 @@ class _Parser:
                 j += 1
                 bargs: list[Instruction] = []
                 if k[j] == "(":
-                    j += 1
+                    j = self.skip_nl(j + 1)
                     while k[j] != ")":
                         if k[j] != VAL:
                             raise self.error("expected a block argument", j)
                         j, a = self.block_arg(j)
-                        bargs.append(self.make_param(comp, inner[0], a, len(comp.instructions)))
+                        bargs.append(self.make_param(comp, inner[0], a, len(bargs)))
+                        j = self.skip_nl(j)
                         if k[j] == ",":
-                            j += 1
+                            j = self.skip_nl(j + 1)
                         elif k[j] != ")":
                             raise self.error("expected ',' or ')' in block arguments", j)
                     j += 1
                 j = self.expect(j, ":")
                 blocks += 1
-                if blocks == 1 and params and args:
-                    raise self.error("entry block arguments declared twice", label_start)
+                is_entry = blocks == 1 and last is None and not args
                 first_in_block = {"label": label, "args": bargs,
                                   "label_span": (self.s[label_start], self.end(j - 1))}
-                if blocks == 1:
+                if is_entry:
                     comp.dialect_data["entry_args"] = bargs
                 continue
             instr, j = self.parse_op(j, comp, new_scope)
@@ -542,10 +559,6 @@ class _Parser:
                 instr.dialect_data["block"] = first_in_block
                 first_in_block = None
             last = instr
-            if k[j] not in (NL, "}", EOF):
-                if k[j] == BLK:
-                    continue
-                raise self.error("expected newline after operation", j)
         if last is not None:
             last.dialect_data["terminator"] = True
             ops = last.operands
@@ -639,7 +652,8 @@ class _Parser:
             # Ops of the default dialect (func) print without their prefix.
             src_op = "func." + src_op if src_op in ("return", "call", "func") else src_op
         line, col = self.line_col(start)
-        instr = Instruction(results[0][0] if results else "", A.OPCODES.get(src_op, src_op),
+        iname = results[0][0] if results else f"{src_op.rsplit('.', 1)[-1]}.L{self.line_col(start)[0]}"
+        instr = Instruction(iname, A.OPCODES.get(src_op, src_op),
                             Shape("tuple"), [], None, source_op=src_op, line=line, column=col,
                             span=(start, start))
         dd = instr.dialect_data
@@ -672,7 +686,7 @@ class _Parser:
             elif generic and len(operand_types) != len(uses):
                 raise self.error(f"{src_op} has {len(uses)} operands but its signature lists "
                                  f"{len(operand_types)} types", name_tok)
-        if is_fn_result_mismatch(res_types, nres, sig_types, generic, top):
+        if sig_types is not None and is_fn_result_mismatch(res_types, nres, sig_types, generic, top):
             raise self.error(f"{src_op} defines {nres} result(s) but its type lists {len(res_types)}", name_tok)
         if nres == 1 and res_types:
             instr.shape = shape_of(res_types[0])
@@ -685,7 +699,7 @@ class _Parser:
         ops: list[Any] = [None] * len(uses)
         instr.operands = ops
         instr.operand_results = [0] * len(uses)
-        dd["opnd_pos"] = [u[1] for u in uses]
+        dd["opnd_pos"] = [(s[u[1]], self.end(u[1])) for u in uses]
         for idx, (ref, ti) in enumerate(uses):
             if not self.bind(instr, idx, ref, scope):
                 self.pending.append((instr, idx, ref, ti, scope))
@@ -701,18 +715,18 @@ class _Parser:
         # Attributes, normalised.
         raw: dict[str, str] = {}
         for e in entries:
-            hk = A.hlo_key(src_op, e[0])
+            key, val = e[0], e[1]
+            hk = A.hlo_key(src_op, key)
             e.append(hk)
-            keys = hk if isinstance(hk, tuple) else (hk,)
-            for key in keys:
-                if key in A.DECODED_KEYS and key not in ("custom_call_target", "to_apply") or \
-                        isinstance(hk, tuple) or key in ("slice", "padding"):
-                    piece = e[0] + (" = " + e[1] if e[1] is not None else "") if e[0][0] not in "[@<" else e[1]
+            positional = key in ("[]", "@", "<>")
+            if positional and hk == key:
+                continue
+            for h in (hk if isinstance(hk, tuple) else (hk,)):
+                if h in A.DECODED_KEYS or isinstance(hk, tuple):
+                    piece = val if positional else (key if val is None else f"{key} = {val}")
                 else:
-                    piece = e[1] if e[1] is not None else "unit"
-                    if key in ("custom_call_target", "to_apply") and e[0] not in ("@",):
-                        piece = e[0] + " = " + e[1]
-                raw[key] = raw[key] + ", " + piece if key in raw and key in ("slice", "padding") else piece
+                    piece = val if val is not None else "unit"
+                raw[h] = f"{raw[h]}, {piece}" if h in raw and h in ("slice", "padding") else piece
         decoder = _decoder_for(src_op)
         instr.attributes = Attributes(raw, decoder, instr)
         if comp is not None:
@@ -754,19 +768,20 @@ class _Parser:
         """``("ops") [succ] <{props}> ({regions}) {attrs} : (types) -> types loc(...)``."""
         k = self.k
         dd = instr.dialect_data
-        i = self.expect(i, "(")
+        i = self.expect(self.skip_nl(i), "(")
+        i = self.skip_nl(i)
         while k[i] != ")":
             if k[i] != VAL:
                 raise self.error("expected an operand", i)
             uses.append((self.tok(i), i))
-            i += 1
+            i = self.skip_nl(i + 1)
             if k[i] == ",":
-                i += 1
+                i = self.skip_nl(i + 1)
                 if k[i] != VAL:
                     raise self.error("expected an operand", i)
             elif k[i] != ")":
                 raise self.error("expected ',' or ')' after an operand", i)
-        i += 1
+        i = self.skip_nl(i + 1)
         if k[i] == "[":
             j = self.skip_balanced(i)
             dd["successors"] = self.text[self.s[i]:self.end(j - 1)]
@@ -774,10 +789,10 @@ class _Parser:
                 if k[t] == VAL:
                     uses.append((self.tok(t), t))
             dd["n_succ_operands"] = sum(1 for t in range(i, j) if k[t] == VAL)
-            i = j
+            i = self.skip_nl(j)
         if k[i] == "<" and k[i + 1] == "{":
             i = self.parse_dict(i + 1, entries, "props")
-            i = self.expect(i, ">")
+            i = self.skip_nl(self.expect(i, ">"))
         if k[i] == "(" and k[self.skip_nl(i + 1)] == "{":
             i += 1
             while True:
@@ -801,9 +816,10 @@ class _Parser:
         j = self.skip_balanced(i)
         inner_start = i + 1
         operand_types = self.types_between(inner_start, j - 1)
+        j = self.skip_nl(j)
         if k[j] != ARROW:
             raise self.error("expected '->' in the function type", j)
-        j += 1
+        j = self.skip_nl(j + 1)
         if k[j] == "(":
             r = self.skip_balanced(j)
             res_types = self.types_between(j + 1, r - 1)
@@ -813,7 +829,9 @@ class _Parser:
             res_types = [self.text[self.s[j]:self.end(r - 1)]]
             j = r
         dd["sig"] = (self.s[i], self.end(j - 1))
-        if k[j] == ID and self.tok(j) == "loc" and k[j + 1] == "(":
+        jn = self.skip_nl(j)
+        if k[jn] == ID and self.tok(jn) == "loc" and k[jn + 1] == "(":
+            j = jn
             lj = self.skip_balanced(j + 1)
             dd["loc"] = self.text[self.s[j]:self.end(lj - 1)]
             j = lj
@@ -902,8 +920,9 @@ class _Parser:
         pending_args: list[tuple] = []
         iter_args: list[tuple] = []
         region_spans: list[tuple[int, int]] = []
-        kv_key = None
         first = i
+        words: list[str] = []
+        simple = True
         last = i - 1
         src = instr.source_op
         while True:
@@ -937,7 +956,7 @@ class _Parser:
                 uses.append((self.tok(i), i))
             elif kk.__class__ is str:
                 if kk == "{":
-                    if self.is_region(i):
+                    if self.is_region(i) or (src == "func.func" and not stack and k[i - 1] != ID):
                         args = pending_args or iter_args
                         if args is iter_args and iter_args and iter_args[0][1] is None:
                             tys = self.iter_types(colon, i)
@@ -954,22 +973,23 @@ class _Parser:
                         continue
                     if not stack:
                         dj = self.skip_balanced(i)
-                        self.parse_dict(i, entries, "attrs" if kv_key is None else "pretty_dict")
-                        if kv_key is not None:
-                            entries.pop() if False else None
+                        self.parse_dict(i, entries, "attrs")
                         last = dj - 1
                         i = dj
-                        kv_key = None
                         continue
                     stack.append(kk)
                 elif kk in "([<":
+                    if not stack and kk == "(" and k[i - 1] != SYM and colon < 0:
+                        simple = False
+                    if not stack and kk == "<" and src != "sdy.sharding_constraint" and colon < 0:
+                        simple = False
                     if not stack and kk == "[" and k[i - 1] != "=":
                         j = self.skip_balanced(i)
                         entries.append(["[]", text[self.s[i]:self.end(j - 1)], "pretty"])
                         last = j - 1
                         i = j
                         continue
-                    if not stack and kk == "<" and src == "sdy.sharding_constraint":
+                    if not stack and kk == "<" and src == "sdy.sharding_constraint" and colon < 0:
                         j = self.skip_balanced(i)
                         entries.append(["<>", text[self.s[i]:self.end(j - 1)], "pretty"])
                         last = j - 1
@@ -988,15 +1008,20 @@ class _Parser:
                     stack.pop()
                 elif kk == ":" and not stack:
                     colon = i
+                    dd["colon"] = self.s[i]
                 elif kk == "=" and not stack and k[i - 1] == ID:
                     # A pretty `key = value` piece: value runs to the next
                     # top-level ',', ':', keyword or region.
                     key = self.tok(i - 1)
+                    if words and words[-1] == key:
+                        words.pop()
                     j = i + 1
                     vs = j
                     while True:
                         t = k[j]
                         if t.__class__ is str:
+                            if t == "(" and j > vs:
+                                break
                             if t in "([<" or (t == "{" and not self.is_region(j)):
                                 j = self.skip_balanced(j)
                                 continue
@@ -1021,22 +1046,30 @@ class _Parser:
                     last = j - 1
                     i = j
                     continue
+            elif kk == STR and not stack and colon < 0:
+                simple = False
             elif kk == SYM and not stack:
                 if "sym" not in dd:
                     dd["sym"] = self.tok(i)[1:].strip('"')
                     entries.append(["@", self.tok(i), "pretty"])
-            elif kk == ID and not stack and k[i + 1] == "(" and self.tok(i) == "loc" and colon >= 0 \
-                    or kk == ID and not stack and k[i + 1] == "(" and self.tok(i) == "loc" and top:
-                j = self.skip_balanced(i + 1)
-                dd["loc"] = text[self.s[i]:self.end(j - 1)]
-                last = j - 1
-                i = j
-                continue
+            elif kk == ID and not stack:
+                w = self.tok(i)
+                if w == "loc" and k[i + 1] == "(":
+                    j = self.skip_balanced(i + 1)
+                    dd["loc"] = text[self.s[i]:self.end(j - 1)]
+                    dd["loc_span"] = (self.s[i], self.end(j - 1))
+                    last = j - 1
+                    i = j
+                    continue
+                if colon < 0:
+                    words.append(w)
             last = i
             i += 1
         if stack:
             raise self.error(f"unclosed '{stack[-1]}'", i)
         dd["region_spans"] = region_spans
+        dd["words"] = words
+        dd["simple"] = simple and not region_spans and not pending_args and not iter_args
         dd["body_start"] = self.s[first] if first <= last else None
         # The type signature: text after the last top-level ':' (before regions
         # that follow it, as in stablehlo.while and reduce).
@@ -1061,8 +1094,13 @@ class _Parser:
             elif k[j] in (ID, BANG):
                 tys, q = self.type_list(j)
                 if k[q] == ARROW:
-                    r = self.parse_type_at(q + 1)
-                    sig = (tys, [text[self.s[q + 1]:self.end(r - 1)]], True)
+                    q = self.skip_nl(q + 1)
+                    if k[q] == "(":
+                        r = self.skip_balanced(q)
+                        sig = (tys, self.types_between(q + 1, r - 1), True)
+                    else:
+                        r = self.parse_type_at(q)
+                        sig = (tys, [text[self.s[q]:self.end(r - 1)]], True)
                 elif k[q] == ID and self.tok(q) == "to":
                     r = self.parse_type_at(q + 1)
                     sig = (tys, [text[self.s[q + 1]:self.end(r - 1)]], True)
@@ -1080,11 +1118,16 @@ class _Parser:
 
     def is_continuation(self, j: int) -> bool:
         """After a newline at depth 0 of a pretty op: does the op go on (``cond {``, ``reducer(``)?"""
+        p = j - 1
+        while p > 0 and self.k[p] == NL:
+            p -= 1
+        if self.k[p] in (ARROW, ",", ":", "="):
+            return True
         kk = self.k[j]
         if kk == ID:
             t = self.tok(j)
             return "." not in t and t not in ("return", "module", "func", "call")
-        return kk in (":", ARROW)
+        return kk in (":", ARROW, "{")
 
     # -- validation --
     def validate_op(self, instr: Instruction, entries: list, res_types: list[str]) -> None:
@@ -1177,13 +1220,6 @@ def _decoder_for(op: str):
     return d
 
 
-def _func_header(instr: Instruction) -> None:
-    dd = instr.dialect_data
-    comp = instr.called_computations[0] if instr.called_computations else None
-    if comp is None:
-        return
-
-
 def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) -> Module:
     """Parse StableHLO/MLIR text into a ``Module``; bad input raises ``ParseError``.
 
@@ -1198,6 +1234,11 @@ def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) 
     try:
         p = _Parser(text, path, validate)
         mod = p.parse()
+        for comp in mod.computations.values():
+            if comp.parent is None:
+                f = comp.dialect_data.get("func")
+                if f is not None:
+                    _func_info(p, f, comp)
     except ParseError:
         raise
     except RecursionError:
@@ -1208,11 +1249,6 @@ def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) 
     finally:
         sys.setrecursionlimit(limit)
     mod.printer = print_module
-    for comp in mod.computations.values():
-        if comp.parent is None:
-            f = comp.dialect_data.get("func")
-            if f is not None:
-                _func_info(p, f, comp)
     return mod
 
 
@@ -1221,7 +1257,7 @@ def _func_info(p: _Parser, f: Instruction, comp: Computation) -> None:
     dd = f.dialect_data
     comp.dialect_data["visibility"] = None
     if not dd.get("generic"):
-        body = p.text[f.span[0]:comp.dialect_data["open"]]
+        body = p.text[f.span[0]:comp.dialect_data.get("open", f.span[1])]
         m = re.match(r"\s*func\.func\s+(public|private|nested)?", body)
         if m and m.group(1):
             comp.dialect_data["visibility"] = m.group(1)

@@ -1,1 +1,1 @@
-"""Printers: ``Module`` → text, one module per dialect."""
+"""Printers: module graph → text, one per dialect."""

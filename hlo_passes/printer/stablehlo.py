@@ -1,0 +1,434 @@
+"""Module graph → StableHLO / MLIR text.
+
+Two modes (``Module.to_text``):
+
+* splice (default): the source is copied and only what changed is re-printed.
+  An op whose operands changed keeps its own spelling with the new operand
+  names substituted; an op whose attributes or type changed, and every op a
+  pass added, is printed in MLIR's generic form, which MLIR accepts for any
+  op.  Everything else, comments included, stays byte-identical.
+* regenerate: every op is printed from the graph (name, operands, decoded or
+  source attribute entries, regions, types, location).  Ops whose custom
+  syntax the parser captured completely are printed in generic form; the
+  remaining pretty forms are printed from their source template with
+  operands and regions re-printed from the graph.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..ir import Computation, Instruction, Module
+from ..parser import mlir_attrs as A
+from ..parser.stablehlo import mlir_type
+
+_NAME_OK = re.compile(r"[^\w$.\-]")
+_INHERENT_PRETTY = {"precision"}
+# HLO attributes that come from (and go back to) one MLIR attribute.
+_GROUP = {k: tuple(A._DIM_FIELDS) for k in A._DIM_FIELDS}
+
+
+def print_module(module: Module, regenerate: bool = False) -> str:
+    """The module as MLIR text (see the module docstring for the two modes)."""
+    return _Printer(module, regenerate).module()
+
+
+def _ssa(name: str) -> str:
+    name = _NAME_OK.sub("_", name) or "v"
+    return "%" + name
+
+
+class _Printer:
+    def __init__(self, module: Module, regenerate: bool) -> None:
+        self.m = module
+        self.src = module.source
+        self.regen = regenerate
+        self.memo: dict[int, bool] = {}
+
+    # ---- change tracking -----------------------------------------------------
+    def comp_dirty(self, comp: Computation) -> bool:
+        key = id(comp)
+        r = self.memo.get(key)
+        if r is None:
+            r = comp.changed or any(self.op_dirty(i) for i in comp.instructions)
+            self.memo[key] = r
+        return r
+
+    def op_dirty(self, op: Instruction) -> bool:
+        return op.changed or op.span is None or any(self.comp_dirty(c) for c in op.called_computations)
+
+    # ---- module ----------------------------------------------------------------
+    def module(self) -> str:
+        m = self.m
+        dd = m.dialect_data
+        body = dd.get("body", [])
+        src = self.src
+        if not self.regen:
+            out: list[str] = []
+            pos = 0
+            for item in body:
+                target = item.get("func") or item.get("op")
+                dirty = self.comp_dirty(target) if "func" in item else self.op_dirty(target)
+                if not dirty:
+                    continue
+                a, b = item["span"]
+                out.append(src[pos:a])
+                out.append(self.func(target, 0) if "func" in item else self.op(target, 0))
+                pos = b
+            out.append(src[pos:])
+            return "".join(out)
+        lines: list[str] = []
+        head = dd.get("head")
+        for name, value in dd.get("aliases", {}).items():
+            lines.append(f"{name} = {value}")
+        indent = 0
+        if head is not None:
+            name = f" @{m.name}" if re.match(r"\s*module\s+@", src[head[0]:head[1]]) or \
+                re.search(r'sym_name', src[head[0]:head[1]]) else ""
+            attrs = dd.get("attr_text")
+            lines.append(f"module{name}" + (f" attributes {attrs}" if attrs else "") + " {")
+            indent = 2
+        for item in body:
+            if "func" in item:
+                lines.append(" " * indent + self.func(item["func"], indent))
+            else:
+                lines.append(" " * indent + self.op(item["op"], indent))
+        if head is not None:
+            foot = src[dd["foot"][0]:dd["foot"][1]]
+            loc = re.search(r"\bloc\(.*\)\s*$", foot, re.S)
+            lines.append("}" + (" " + loc.group(0).strip() if loc else ""))
+        return "\n".join(lines) + "\n"
+
+    # ---- functions -------------------------------------------------------------
+    def func(self, comp: Computation, indent: int) -> str:
+        f: Instruction = comp.dialect_data["func"]
+        src = self.src
+        if comp.dialect_data.get("declaration"):
+            return src[f.span[0]:f.span[1]]
+        if f.dialect_data.get("generic"):
+            return self.generic(f, indent, regions_override=[comp])
+        head = src[f.span[0]:comp.dialect_data["open"]]
+        tail = src[comp.dialect_data["close"]:f.span[1]]
+        if self.regen:
+            close = _args_close(head)
+            args = []
+            for p in comp.dialect_data.get("entry_args", []):
+                a = f"{_ssa(p.name)}: {mlir_type(p.shape)}"
+                if p.dialect_data.get("arg_attrs"):
+                    a += " " + p.dialect_data["arg_attrs"]
+                if p.dialect_data.get("loc"):
+                    a += " " + p.dialect_data["loc"]
+                args.append(a)
+            vis = comp.dialect_data.get("visibility")
+            rest = head[close + 1:] if close >= 0 else " "
+            head = "func.func " + (vis + " " if vis else "") + "@" + _sym(comp.name) + \
+                "(" + ", ".join(args) + ")" + rest
+        return head + self.region(comp, indent, labels=False) + tail
+
+    # ---- regions ---------------------------------------------------------------
+    def region(self, comp: Computation, indent: int, labels: bool) -> str:
+        src = self.src
+        ops = [i for i in comp.instructions if i.opcode != "parameter" or i.dialect_data.get("results") is None
+               and i.span is None]
+        ops = [i for i in comp.instructions if not _is_param(i)]
+        pad = " " * (indent + 2)
+        if not self.regen and "open" in comp.dialect_data:
+            out = ["{"]
+            last_pre_indent = "\n" + pad
+            for op in ops:
+                pre = op.dialect_data.get("pre")
+                if pre is not None and op.span is not None:
+                    text = src[pre[0]:pre[1]]
+                    out.append(text)
+                    nl = text.rfind("\n")
+                    if nl >= 0:
+                        last_pre_indent = text[nl:]
+                else:
+                    out.append(last_pre_indent)
+                out.append(self.op(op, indent + 2))
+            tail = comp.dialect_data.get("tail")
+            out.append(src[tail[0]:tail[1]] if tail else "\n" + " " * indent)
+            out.append("}")
+            return "".join(out)
+        out = ["{"]
+        entry_args = comp.dialect_data.get("entry_args", [])
+        first = True
+        for op in ops:
+            blk = op.dialect_data.get("block")
+            if blk is not None and (blk.get("label") or (labels and first and entry_args)):
+                label = blk.get("label") or "^bb0"
+                args = blk.get("args") or (entry_args if first else [])
+                out.append("\n" + " " * indent + "  " + label + self.block_args(args) + ":")
+            elif first and labels and entry_args:
+                out.append("\n" + pad + "^bb0" + self.block_args(entry_args) + ":")
+            first = False
+            out.append("\n" + pad + self.op(op, indent + 2))
+        if not ops and labels and entry_args:
+            out.append("\n" + pad + "^bb0" + self.block_args(entry_args) + ":")
+        out.append("\n" + " " * indent + "}")
+        return "".join(out)
+
+    def block_args(self, args: list[Instruction]) -> str:
+        if not args:
+            return ""
+        parts = []
+        for p in args:
+            a = f"{_ssa(p.name)}: {mlir_type(p.shape)}"
+            if p.dialect_data.get("loc"):
+                a += " " + p.dialect_data["loc"]
+            parts.append(a)
+        return "(" + ", ".join(parts) + ")"
+
+    # ---- ops -------------------------------------------------------------------
+    def op(self, op: Instruction, indent: int) -> str:
+        if op.span is None:
+            return self.generic(op, indent)
+        if not self.regen and not self.op_dirty(op):
+            return self.src[op.span[0]:op.span[1]]
+        dd = op.dialect_data
+        if self.regen or op.changed and (self.attrs_changed(op) or self.type_changed(op)):
+            if dd.get("generic") or self.can_generic(op):
+                return self.generic(op, indent)
+        return self.template(op, indent)
+
+    def attrs_changed(self, op: Instruction) -> bool:
+        attrs = op.attributes
+        for k in attrs:
+            if attrs.raw(k) is None and k != "parameter_number":
+                return True
+        orig = set()
+        for e in op.dialect_data.get("entries", ()):
+            hk = e[3] if len(e) > 3 else e[0]
+            if e[0] in ("[]", "@", "<>") and hk == e[0]:
+                continue
+            orig.update(hk if isinstance(hk, tuple) else (hk,))
+        return orig != set(attrs)
+
+    def type_changed(self, op: Instruction) -> bool:
+        rt = op.dialect_data.get("result_types") or []
+        if op.num_results == 1 and rt:
+            return mlir_type(op.shape) != rt[0]
+        if op.num_results > 1 and len(rt) == op.num_results and op.shape.is_tuple:
+            return [mlir_type(s) for s in op.shape.tuple_shapes] != rt
+        return False
+
+    def can_generic(self, op: Instruction) -> bool:
+        dd = op.dialect_data
+        if dd.get("generic") or op.span is None:
+            return True
+        src_op = op.source_op
+        if src_op in ("stablehlo.constant", "arith.constant"):
+            return dd.get("colon") is not None and dd.get("body_start") is not None and \
+                not self.src[dd["body_start"]:dd["colon"]].lstrip().startswith(("{", "("))
+        if not dd.get("simple") or op.called_computations:
+            return False
+        words = dd.get("words") or []
+        if words and not (src_op == "stablehlo.compare" and len(words) <= 2):
+            return False
+        for e in dd.get("entries", ()):
+            if e[2] != "pretty":
+                continue
+            hk = e[3]
+            if e[0] in _INHERENT_PRETTY:
+                continue
+            keys = hk if isinstance(hk, tuple) else (hk,)
+            if not all(k in A.DECODED_KEYS or k == "sharding" for k in keys):
+                return False
+        return True
+
+    def ref(self, op: Instruction, idx: int) -> str:
+        d = op.operands[idx]
+        r = op.operand_results[idx]
+        groups = d.dialect_data.get("results")
+        if groups:
+            for name, count in groups:
+                if r < count:
+                    return _ssa(name) + (f"#{r}" if count > 1 else "")
+                r -= count
+        return _ssa(d.name) + (f"#{r}" if d.num_results > 1 else "")
+
+    def operand_type(self, op: Instruction, idx: int) -> str:
+        d = op.operands[idx]
+        r = op.operand_results[idx]
+        if d.num_results > 1 and d.shape.is_tuple and r < len(d.shape.tuple_shapes):
+            return mlir_type(d.shape.tuple_shapes[r])
+        return mlir_type(d.shape)
+
+    def results_prefix(self, op: Instruction) -> str:
+        groups = op.dialect_data.get("results")
+        if groups is None:
+            if op.num_results == 0:
+                return ""
+            groups = [(op.name, op.num_results)]
+        if not groups:
+            return ""
+        return ", ".join(_ssa(n) + (f":{c}" if c > 1 else "") for n, c in groups) + " = "
+
+    def template(self, op: Instruction, indent: int) -> str:
+        """The op's own spelling with operands and regions re-printed from the graph."""
+        dd = op.dialect_data
+        src = self.src
+        reps: list[tuple[int, int, str]] = []
+        pos = dd.get("opnd_pos") or []
+        for idx in range(min(len(pos), len(op.operands))):
+            reps.append((pos[idx][0], pos[idx][1], self.ref(op, idx)))
+        for comp in op.called_computations:
+            if "open" in comp.dialect_data:
+                reps.append((comp.dialect_data["open"], comp.dialect_data["close"],
+                             self.region(comp, indent, labels=False)))
+        reps.sort()
+        out = []
+        cur = op.span[0]
+        for a, b, text in reps:
+            out.append(src[cur:a])
+            out.append(text)
+            cur = b
+        out.append(src[cur:op.span[1]])
+        return "".join(out)
+
+    def generic(self, op: Instruction, indent: int, regions_override: list[Computation] | None = None) -> str:
+        dd = op.dialect_data
+        src_op = op.source_op
+        if "." not in src_op:
+            src_op = A.MLIR_OF.get(op.opcode, op.opcode)
+        attrs = op.attributes
+        changed = {k for k in attrs if attrs.raw(k) is None and k != "parameter_number"}
+        props: list[str] = []
+        dicts: list[str] = []
+        done: set[str] = set()
+        uses_props = any(e[2] == "props" for e in dd.get("entries", ()))
+
+        def put(key: str, val: str | None, place: str) -> None:
+            text = key if val is None else f"{_attr_name(key)} = {val}"
+            if val is None:
+                text = _attr_name(key)
+            if place == "props" or (place == "new" and uses_props and "." not in key):
+                props.append(text)
+            else:
+                dicts.append(text)
+
+        for e in dd.get("entries", ()):
+            key, val, place = e[0], e[1], e[2]
+            hk = e[3] if len(e) > 3 else key
+            keys = hk if isinstance(hk, tuple) else (hk,)
+            if key in ("[]", "@", "<>") and hk == key:
+                continue
+            if any(k in changed or k not in attrs for k in keys):
+                continue
+            if place == "pretty":
+                if key == "precision":
+                    vals = [v.strip() for v in (val or "").strip("[]").split(",") if v.strip()]
+                    put("precision_config", "[" + ", ".join(f"#stablehlo<precision {v}>" for v in vals) + "]",
+                        "new")
+                    continue
+                for k in keys:
+                    if k in done:
+                        continue
+                    done.update(_GROUP.get(k, (k,)))
+                    for mk, mv in A.encode(src_op, k, attrs[k], attrs):
+                        put(mk, mv, "new")
+                continue
+            put(key, val, place)
+        for k in attrs:
+            if k in changed and k not in done:
+                done.update(_GROUP.get(k, (k,)))
+                for mk, mv in A.encode(src_op, k, attrs[k], attrs):
+                    put(mk, mv, "new")
+        if op.source_op in ("stablehlo.constant", "arith.constant") and not dd.get("generic") and op.span:
+            value = self.src[dd["body_start"]:dd["colon"]].strip()
+            rt = mlir_type(op.shape)
+            props.append(f"value = {value}" + ("" if " : " in value and not value.startswith("dense") else f" : {rt}"))
+        if op.source_op == "stablehlo.compare" and not dd.get("generic") and op.span:
+            words = dd.get("words") or []
+            if words:
+                dicts.append(f"comparison_direction = #stablehlo<comparison_direction {words[0]}>")
+            if len(words) > 1:
+                dicts.append(f"compare_type = #stablehlo<comparison_type {words[1]}>")
+        n_succ = dd.get("n_succ_operands", 0)
+        n_ops = len(op.operands) - n_succ
+        operands = ", ".join(self.ref(op, i) for i in range(n_ops))
+        text = self.results_prefix(op) + '"' + src_op + '"(' + operands + ")"
+        if dd.get("successors"):
+            text += " " + self._successors(op, n_ops)
+        if props:
+            text += " <{" + ", ".join(props) + "}>"
+        regions = regions_override if regions_override is not None else op.called_computations
+        if regions:
+            text += " (" + ", ".join(self.region(c, indent, labels=True) if self.regen or op.span is None
+                                     or self.comp_dirty(c) or "open" not in c.dialect_data
+                                     else self.src[c.dialect_data["open"]:c.dialect_data["close"]]
+                                     for c in regions) + ")"
+        if dicts:
+            text += " {" + ", ".join(dicts) + "}"
+        in_types = ", ".join(self.operand_type(op, i) for i in range(n_ops))
+        if op.num_results == 0:
+            out_types = "()"
+        elif op.num_results == 1:
+            out_types = mlir_type(op.shape)
+            if out_types.startswith("("):
+                out_types = "(" + out_types + ")"
+        else:
+            out_types = "(" + ", ".join(mlir_type(s) for s in op.shape.tuple_shapes) + ")"
+        if op.source_op == "func.func" and dd.get("generic"):
+            # function_type and the region carry the signature; the op has none.
+            in_types, out_types = "", "()"
+        text += f" : ({in_types}) -> {out_types}"
+        if dd.get("loc"):
+            text += " " + dd["loc"]
+        return text
+
+    def _successors(self, op: Instruction, n_ops: int) -> str:
+        text = op.dialect_data["successors"]
+        # Successor operands were parsed as operands after the regular ones:
+        # re-print them from the graph in the same order.
+        idx = [n_ops]
+
+        def sub(m: re.Match) -> str:
+            i = idx[0]
+            idx[0] += 1
+            return self.ref(op, i) if i < len(op.operands) else m.group(0)
+
+        return re.sub(r'%[\w$.\-]+(?:#\d+)?', sub, text)
+
+
+def _attr_name(key: str) -> str:
+    if re.fullmatch(r"[A-Za-z_][\w$.]*", key):
+        return key
+    return A.mlir_string(key)
+
+
+def _sym(name: str) -> str:
+    if re.fullmatch(r"[\w$.\-]+", name):
+        return name
+    return A.mlir_string(name)
+
+
+def _is_param(i: Instruction) -> bool:
+    return i.opcode == "parameter" and i.source_op == "parameter"
+
+
+def _args_close(head: str) -> int:
+    """Offset of the ')' closing a func.func's argument list in its header text."""
+    start = head.find("(")
+    if start < 0:
+        return -1
+    depth = 0
+    i = start
+    n = len(head)
+    while i < n:
+        c = head[i]
+        if c == '"':
+            i += 1
+            while i < n and head[i] != '"':
+                i += 2 if head[i] == "\\" else 1
+        elif c in "([{<":
+            depth += 1
+        elif c in ")]}>":
+            if c == ">" and head[i - 1] == "-":
+                i += 1
+                continue
+            depth -= 1
+            if depth == 0 and c == ")":
+                return i
+        i += 1
+    return -1
