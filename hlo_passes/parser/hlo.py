@@ -330,8 +330,8 @@ class _HloParser:
                 raise _Fail("expected '->' and the result shape after the parameter list", p)
             p = self.skip_trivia(p + 2)
             rs = p
-            if text.startswith("(", p):
-                p = self.scan_value(p + 1, in_parens=True) + 1
+            if text.startswith(("(", "b("), p):
+                p = self.scan_value(text.index("(", p) + 1, in_parens=True) + 1
             else:
                 sm = STRICT_ARRAY_SHAPE_RE.match(text, p)
                 if sm is None:
@@ -584,7 +584,7 @@ def _strip_comments(s: str) -> str:
 
 
 def validate_module(module: Module, parser: _HloParser) -> None:
-    """Decode every attribute with the grammar and run the shape checks."""
+    """Decode every attribute, shape and header value with the grammar."""
     from .hlo_attrs import parse_tree
 
     text = parser.text
@@ -623,8 +623,5 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 k = text.find(raw, start, end)
                 raise _Fail(f"bad {key}: {err.reason}", (k if k >= 0 else start) + err.offset) from None
             attrs._decoded[key] = value
-    from ..verify import instruction_problems
-
-    for instr in module.instructions():
-        for problem in instruction_problems(instr):
-            raise parser.error_at_instruction(instr, problem)
+    # Result-shape rules (verify.py) are not applied here: XLA's parser does
+    # not apply them either, and real test inputs break them on purpose.

@@ -166,7 +166,9 @@ def print_computation(comp: Computation, module: Module, percent: bool = True) -
     params = ", ".join(f"{p.name}: {p.shape}" for p in comp.parameters)
     result = comp.root.shape if comp.root is not None else "()"
     entry = "ENTRY " if comp is module.entry else ""
-    lines = [f"{entry}{pct}{comp.name} ({params}) -> {result} {{"]
+    known = comp.root is not None and str(result) and all(str(p.shape) for p in comp.parameters)
+    signature = f" ({params}) -> {result}" if known else ""
+    lines = [f"{entry}{pct}{comp.name}{signature} {{"]
     for instr in comp.instructions:
         lines.append("  " + print_instruction(instr, instr is comp.root, percent))
     tail = "}"

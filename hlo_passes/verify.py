@@ -1,0 +1,262 @@
+"""Result-shape checks for the instructions rewrites create and touch.
+
+``verify_module`` returns one message per problem (empty when all is well);
+``Module.verify`` raises them as a ``VerificationError``.  Shapes that the
+parser could not know (instructions written without one) are skipped.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .ir import Instruction, Module, Shape
+
+
+def verify_module(module: Module) -> list[str]:
+    """Every shape or structure problem of ``module``, as ``computation/name: message``."""
+    problems: list[str] = []
+    for comp in module.computations.values():
+        names: set[str] = set()
+        for instr in comp.instructions:
+            if instr.name in names:
+                problems.append(f"{comp.name}/{instr.name}: duplicate instruction name")
+            names.add(instr.name)
+            for op in instr.operands:
+                if op.computation is not comp:
+                    problems.append(f"{comp.name}/{instr.name}: operand {op.name} is not in this computation")
+            for p in instruction_problems(instr):
+                problems.append(f"{comp.name}/{instr.name}: {p}")
+        if comp.root is not None and comp.root not in comp.instructions:
+            problems.append(f"{comp.name}: root {comp.root.name} is not in the computation")
+    return problems
+
+
+def _known(s: Shape) -> bool:
+    return s.element_type not in ("inferred", "buffer")
+
+
+def _attr(instr: Instruction, key: str, default=None):
+    try:
+        return instr.attributes[key] if key in instr.attributes else default
+    except Exception:  # undecodable values are the parser's business, not ours
+        return default
+
+
+def _same_type(a: Shape, b: Shape) -> bool:
+    return a.element_type == b.element_type
+
+
+def _dims(s: Shape) -> tuple[int, ...]:
+    return s.dims
+
+
+def _check_slice(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    spec = _attr(instr, "slice")
+    if spec is None:
+        return None
+    if len(spec) != ops[0].rank:
+        return f"slice has {len(spec)} dimensions for an operand of rank {ops[0].rank}"
+    want = tuple(max(0, -(-(hi - lo) // st)) if st > 0 else 0 for lo, hi, st in spec)
+    if out.dims != want:
+        return f"slice result should be {list(want)}, not {list(out.dims)}"
+    return None
+
+
+def _check_concatenate(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    dims = _attr(instr, "dimensions", ())
+    if len(dims) != 1:
+        return "concatenate needs one dimension"
+    d = dims[0]
+    if any(o.rank != out.rank for o in ops) or not 0 <= d < out.rank:
+        return "concatenate operands and result must have the same rank"
+    total = sum(o.dims[d] for o in ops)
+    want = out.dims[:d] + (total,) + out.dims[d + 1:]
+    if out.dims != want or any(o.dims[:d] + o.dims[d + 1:] != out.dims[:d] + out.dims[d + 1:] for o in ops):
+        return f"concatenate result should be {list(want)}"
+    return None
+
+
+def _check_pad(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    spec = _attr(instr, "padding")
+    if spec is None or len(spec) != ops[0].rank:
+        return None if spec is None else "padding rank differs from the operand rank"
+    want = []
+    for n, (lo, hi, it) in zip(ops[0].dims, spec):
+        want.append(lo + hi + n + max(n - 1, 0) * it)
+    if list(out.dims) != want:
+        return f"pad result should be {want}, not {list(out.dims)}"
+    return None
+
+
+def _group_size(instr: Instruction) -> int | None:
+    groups = _attr(instr, "replica_groups")
+    if not groups:
+        return None
+    sizes = {len(g) for g in groups}
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def _check_all_gather(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    dims = _attr(instr, "dimensions", ())
+    n = _group_size(instr)
+    if len(dims) != 1 or n is None or out.is_tuple or len(ops) != 1:
+        return None
+    d = dims[0]
+    o = ops[0]
+    if o.rank != out.rank or not 0 <= d < o.rank:
+        return "all-gather operand and result ranks differ"
+    want = o.dims[:d] + (o.dims[d] * n,) + o.dims[d + 1:]
+    if out.dims != want:
+        return f"all-gather result should be {list(want)}, not {list(out.dims)}"
+    return None
+
+
+def _check_reduce_scatter(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    dims = _attr(instr, "dimensions", ())
+    n = _group_size(instr)
+    if len(dims) != 1 or n is None or out.is_tuple or len(ops) != 1:
+        return None
+    d = dims[0]
+    o = ops[0]
+    if o.rank != out.rank or not 0 <= d < o.rank:
+        return "reduce-scatter operand and result ranks differ"
+    if o.dims[d] % n:
+        return f"reduce-scatter dimension {d} ({o.dims[d]}) is not divisible by the group size {n}"
+    want = o.dims[:d] + (o.dims[d] // n,) + o.dims[d + 1:]
+    if out.dims != want:
+        return f"reduce-scatter result should be {list(want)}, not {list(out.dims)}"
+    return None
+
+
+def _check_same_as_operands(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    if out.is_tuple:
+        if len(out.tuple_shapes) != len(ops) or any(a.dims != b.dims for a, b in zip(out.tuple_shapes, ops)):
+            return f"{instr.opcode} result should match its operands"
+        return None
+    if len(ops) == 1 and out.dims != ops[0].dims:
+        return f"{instr.opcode} result should have the operand's dimensions {list(ops[0].dims)}"
+    return None
+
+
+def _check_dot(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    if len(ops) < 2:
+        return None
+    lhs, rhs = ops[0], ops[1]
+    lc = _attr(instr, "lhs_contracting_dims", ())
+    rc = _attr(instr, "rhs_contracting_dims", ())
+    lb = _attr(instr, "lhs_batch_dims", ())
+    rb = _attr(instr, "rhs_batch_dims", ())
+    try:
+        if [lhs.dims[i] for i in lc] != [rhs.dims[i] for i in rc]:
+            return "dot contracting dimensions differ in size"
+        if [lhs.dims[i] for i in lb] != [rhs.dims[i] for i in rb]:
+            return "dot batch dimensions differ in size"
+        want = ([lhs.dims[i] for i in lb]
+                + [d for i, d in enumerate(lhs.dims) if i not in lc and i not in lb]
+                + [d for i, d in enumerate(rhs.dims) if i not in rc and i not in rb])
+    except IndexError:
+        return "dot dimension numbers out of range"
+    if instr.opcode == "dot" and len(ops) == 2 and list(out.dims) != want:
+        return f"dot result should be {want}, not {list(out.dims)}"
+    return None
+
+
+def _check_ragged_dot(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    if len(ops) != 3:
+        return "ragged-dot takes lhs, rhs and group sizes"
+    lhs, rhs = ops[0], ops[1]
+    lc = _attr(instr, "lhs_contracting_dims", ())
+    rc = _attr(instr, "rhs_contracting_dims", ())
+    try:
+        if [lhs.dims[i] for i in lc] != [rhs.dims[i] for i in rc]:
+            return "ragged-dot contracting dimensions differ in size"
+    except IndexError:
+        return "ragged-dot dimension numbers out of range"
+    return None
+
+
+def _check_convert(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    if out.dims != ops[0].dims:
+        return f"convert keeps dimensions: expected {list(ops[0].dims)}"
+    return None
+
+
+def _check_bitcast(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    if out.is_array and ops[0].is_array and out.byte_size != ops[0].byte_size:
+        return f"bitcast changes the byte size ({ops[0].byte_size} → {out.byte_size})"
+    return None
+
+
+def _check_reshape(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    if -1 in out.dims or -1 in ops[0].dims:
+        return None
+    if out.num_elements != ops[0].num_elements:
+        return f"reshape changes the element count ({ops[0].num_elements} → {out.num_elements})"
+    return None
+
+
+def _check_copy(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    if out != ops[0]:
+        return "copy result should equal its operand's shape"
+    return None
+
+
+def _check_tuple(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    if not out.is_tuple or len(out.tuple_shapes) != len(ops):
+        return f"tuple of {len(ops)} operands needs a {len(ops)}-element tuple shape"
+    for i, (a, b) in enumerate(zip(out.tuple_shapes, ops)):
+        if _known(b) and a != b:
+            return f"tuple element {i} should be {b}"
+    return None
+
+
+def _check_gte(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    index = _attr(instr, "index")
+    t = ops[0]
+    if not t.is_tuple or index is None or not 0 <= index < len(t.tuple_shapes):
+        return "get-tuple-element needs a tuple operand and an index in range"
+    if _known(t.tuple_shapes[index]) and out != t.tuple_shapes[index]:
+        return f"get-tuple-element result should be {t.tuple_shapes[index]}"
+    return None
+
+
+def _check_opt_barrier(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    if len(ops) == 1 and out != ops[0]:
+        return "opt-barrier result should equal its operand's shape"
+    return None
+
+
+_CHECKS: dict[str, Callable[[Instruction, Shape, list[Shape]], str | None]] = {
+    "slice": _check_slice,
+    "concatenate": _check_concatenate,
+    "pad": _check_pad,
+    "all-gather": _check_all_gather,
+    "reduce-scatter": _check_reduce_scatter,
+    "all-reduce": _check_same_as_operands,
+    "dot": _check_dot,
+    "ragged-dot": _check_ragged_dot,
+    "convert": _check_convert,
+    "bitcast": _check_bitcast,
+    "reshape": _check_reshape,
+    "copy": _check_copy,
+    "opt-barrier": _check_opt_barrier,
+    "tuple": _check_tuple,
+    "get-tuple-element": _check_gte,
+}
+
+
+def instruction_problems(instr: Instruction) -> list[str]:
+    """Shape problems of one instruction (empty when its shape is consistent)."""
+    check = _CHECKS.get(instr.opcode)
+    if check is None or not _known(instr.shape):
+        return []
+    ops = [o.shape for o in instr.operands]
+    if any(not _known(s) for s in ops):
+        return []
+    if instr.opcode not in ("tuple", "get-tuple-element", "all-reduce", "opt-barrier") and (
+        instr.shape.is_tuple or any(s.is_tuple for s in ops)
+    ):
+        return []
+    if not ops and instr.opcode != "tuple":
+        return []
+    problem = check(instr, instr.shape, ops)
+    return [problem] if problem else []
