@@ -121,6 +121,34 @@ class Executable:
         ]
 
 
+    def run_per_device(self, *arrays: Any) -> list[list[np.ndarray]]:
+        """Execute a module that is already partitioned (one program per device).
+
+        A dump after SPMD partitioning takes each device's own shard under a
+        "replicated" parameter sharding, which a global ``jax.Array`` cannot
+        say.  Each argument is one host array (every device gets it) or a
+        list with one host array per device.  Returns, per result, the list
+        of per-device values.
+        """
+        if len(arrays) != len(self.parameters):
+            raise TypeError(f"executable takes {len(self.parameters)} arguments, got {len(arrays)}")
+        n = len(self.devices)
+        args = []
+        for i, (a, want, sharding) in enumerate(zip(arrays, self.parameters, self._in_shardings)):
+            per_device = list(a) if isinstance(a, (list, tuple)) else [a] * n
+            if len(per_device) != n:
+                raise TypeError(f"argument {i}: {len(per_device)} per-device values for {n} devices")
+            bufs = []
+            for d, v in zip(self.devices, per_device):
+                v = np.asarray(v)
+                if v.shape != want.shape or v.dtype != want.dtype:
+                    raise TypeError(f"argument {i}: expected {want} per device, got {v.dtype}{list(v.shape)}")
+                bufs.append(jax.device_put(v, d))
+            args.append(jax.make_array_from_single_device_arrays(want.shape, sharding, bufs))
+        outs = self.loaded.execute_sharded(args).disassemble_into_single_device_arrays()
+        return [[np.asarray(b) for b in shards] for shards in outs]
+
+
 _CACHE: dict[str, Executable] = {}
 _LOCK = threading.Lock()
 
@@ -157,6 +185,14 @@ def compile_text(
         raise ValueError(f"unknown dialect {dialect!r}: expected 'auto', 'hlo' or 'stablehlo'")
     dialect = "hlo" if dialect == "hlo" else "stablehlo"
 
+    if dialect == "hlo" and "is_scheduled=true" in text.split("\n", 1)[0]:
+        # XLA's HLO → MHLO import keeps the assigned layouts and then fails on
+        # them ("layout minor_to_major field contains 2 elements ...").
+        raise ValueError(
+            "optimized HLO (is_scheduled=true: after layout assignment and fusion) "
+            "cannot be compiled again; give a module from before optimization "
+            "(a lowering, or a dump before optimizations / after SPMD partitioning)"
+        )
     stablehlo = compat.hlo_text_to_stablehlo(text) if dialect == "hlo" else text
     module = compat.parse_mlir(stablehlo)
     replicas, partitions = _replicas_and_partitions(module)

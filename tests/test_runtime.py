@@ -112,6 +112,14 @@ def test_bad_dialect_and_too_many_devices() -> None:
         runtime.compile_text(p.lowered.as_text(), num_devices=len(jax.devices()) + 1)
 
 
+def test_optimized_hlo_is_refused_with_a_reason(own_dumps) -> None:
+    p = program(ProgramSpec(variant="concat"))
+    with pytest.raises(ValueError, match="optimized HLO"):
+        runtime.compile_text(p.lowered.compile().as_text(), num_devices=8)
+    with pytest.raises(ValueError, match="before optimization"):
+        runtime.compile_text(own_dumps["mesh2_concat_explicit_forward", "after_optimizations"].text, num_devices=8)
+
+
 def test_dumps_compile_and_run(own_dumps) -> None:
     # Dumps before optimization and after partitioning go back through XLA's
     # HLO import; optimized ones do not (documented limitation).
@@ -122,6 +130,16 @@ def test_dumps_compile_and_run(own_dumps) -> None:
     for stage in ("before_optimizations", "after_shardy"):
         exe = runtime.compile_text(own_dumps[name, stage].text, num_devices=8)
         np.testing.assert_array_equal(np.asarray(exe.run(*p.host_args)[0]), p.expected[0])
+    # After partitioning the module is per device: device k (mesh2 row-major
+    # over fsdp × fsdp_transpose) holds shard k of w's D dimension.
+    exe = runtime.compile_text(own_dumps[name, "after_spmd_partitioning"].text, num_devices=8)
+    x, gs, w, wo = p.host_args
+    assert exe.parameters[2].shape == (4, 8, 64)
+    shards = [w[:, 8 * k : 8 * (k + 1), :] for k in range(8)]
+    per_device = exe.run_per_device(x, gs, shards, wo)[0]
+    assert len(per_device) == 8
+    for value in per_device:
+        np.testing.assert_array_equal(value, p.expected[0])
 
 
 def test_count_ops_reads_hlo_lines() -> None:
