@@ -138,7 +138,7 @@ class Shape:
             ("<=" + str(d) if dyn and d >= 0 else "?" if d < 0 else str(d))
             for d, dyn in zip(self.dims, self.dynamic or (False,) * len(self.dims))
         )
-        return f"{self.element_type}[{dims}]"
+        return f"{self.element_type}[{dims}]{self.layout or ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,6 +501,9 @@ class Module:
     def fresh_name(self, hint: str) -> str:
         """A name used by no instruction of the module, derived from ``hint``."""
         base = re.sub(r"\.\d+$", "", hint) or "v"
+        # MLIR value names that start with a digit must be all digits.
+        if not (base[0].isalpha() or base[0] == "_"):
+            base = "v" + base
         while True:
             name = f"{base}.hp{next(self._counter)}"
             if name not in self._names:

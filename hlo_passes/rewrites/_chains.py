@@ -1,0 +1,179 @@
+"""Pattern and legality helpers shared by the MoE rules.
+
+Both rules look at *chains*: the path a slice of the prefused weight takes
+to the point where the halves meet again (forward: slice → gathers →
+concatenate; backward: GMM → slice → reductions → pad/add).  A chain is a
+list of ``Step``s, each a unary op that either keeps the split dimension
+where it is or moves it in a way we can follow (transpose).  Two chains
+can be fused when they are the same sequence of the same ops, attribute for
+attribute, differing only in how much of the split dimension they carry.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..ir import Computation, Instruction, Shape
+
+# Ops that act on each element (or move whole elements) without looking at
+# neighbours: applying them to W and then slicing equals slicing then applying.
+ELEMENTWISE_UNARY = frozenset({"convert", "copy", "opt-barrier", "sdy.sharding_constraint"})
+GATHERS = frozenset({"all-gather"})
+# Attributes that say *what* a step does, as opposed to its result size.
+# Everything else (names, metadata, shapes) may differ between the halves.
+_IGNORED_ATTRIBUTES = frozenset({"metadata", "frontend_attributes", "sharding", "channel_id", "backend_config"})
+
+
+class Refusal(Exception):
+    """A failed legality check: ``check`` names it, ``instr`` is where it failed."""
+
+    def __init__(self, check: str, reason: str, instr: Instruction) -> None:
+        super().__init__(reason)
+        self.check = check
+        self.reason = reason
+        self.instr = instr
+
+
+@dataclass
+class Step:
+    instr: Instruction
+    split_dim: int  # where the split dimension sits in this step's result
+
+
+def single_operand_chain(start: Instruction, stop: Callable[[Instruction], bool]) -> list[Instruction]:
+    """Walk operand 0 upward from ``start`` while ops are chain ops; the top op is last.
+
+    Stops at the first op for which ``stop`` is true (included) or at an op
+    that is not a one-operand chain op (included, so callers can inspect it).
+    """
+    path = [start]
+    cur = start
+    while not stop(cur) and is_chain_op(cur) and cur.operands:
+        cur = cur.operands[0]
+        path.append(cur)
+    return path
+
+
+def is_chain_op(instr: Instruction) -> bool:
+    if instr.opcode in GATHERS or instr.opcode in ELEMENTWISE_UNARY:
+        return len(instr.operands) == 1 and instr.num_results == 1
+    if instr.opcode in ("transpose", "reshape", "bitcast"):
+        return len(instr.operands) == 1
+    return False
+
+
+def map_split_dim(instr: Instruction, dim_in: int) -> int:
+    """Where the split dimension of ``instr``'s operand lands in its result."""
+    op = instr.opcode
+    if op == "transpose":
+        perm = tuple(instr.attributes["dimensions"])
+        return perm.index(dim_in)
+    if op in ("reshape", "bitcast"):
+        src, dst = instr.operands[0].shape, instr.shape
+        if src.dims == dst.dims:
+            return dim_in
+        raise Refusal(
+            "reshape-moves-split",
+            f"{op} {src} -> {dst} between the slice and the concatenate changes dimensions; "
+            "the split dimension cannot be followed through it",
+            instr,
+        )
+    return dim_in
+
+
+def behaviour(instr: Instruction) -> tuple:
+    """What an op does, independent of its size: opcode, element type, semantic attributes."""
+    attrs = []
+    for key in sorted(instr.attributes):
+        if key in _IGNORED_ATTRIBUTES:
+            continue
+        try:
+            value = instr.attributes[key]
+        except ValueError:
+            value = instr.attributes.raw(key)
+        attrs.append((key, _freeze(value)))
+    has_channel = "channel_id" in instr.attributes
+    return (instr.opcode, instr.shape.element_type, has_channel, tuple(attrs))
+
+
+def _freeze(value):
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def same_value(a: Instruction, b: Instruction, depth: int = 12) -> bool:
+    """Whether two instructions certainly compute the same value.
+
+    The same instruction, or the same pure op on operands that are the same
+    value; bounded in depth, so a "no" may be a "could not prove it".
+    Lowered programs repeat the masking of ragged_dot's decomposition per
+    call, so the two GMMs' left-hand sides are often equal only in this sense.
+    """
+    if a is b:
+        return True
+    if depth == 0 or a.opcode != b.opcode or a.shape != b.shape:
+        return False
+    if a.opcode in ("parameter", "rng", "rng-bit-generator", "custom-call", "infeed", "recv") or a.opcode in GATHERS:
+        return False
+    if a.opcode == "constant" or a.opcode == "iota":
+        return behaviour(a) == behaviour(b) and _literal(a) == _literal(b)
+    if len(a.operands) != len(b.operands) or a.operand_results != b.operand_results:
+        return False
+    if behaviour(a) != behaviour(b):
+        return False
+    if [c.name for c in a.called_computations] != [c.name for c in b.called_computations]:
+        return False
+    return all(same_value(x, y, depth - 1) for x, y in zip(a.operands, b.operands))
+
+
+def _literal(instr: Instruction):
+    return instr.dialect_data.get("literal", instr.attributes.get("literal", instr.attributes.get("value")))
+
+
+def resized(shape: Shape, dim: int, size: int) -> Shape:
+    """``shape`` with dimension ``dim`` set to ``size``, keeping its layout."""
+    dims = list(shape.dims)
+    dims[dim] = size
+    return replace(shape, dims=tuple(dims), text=None)
+
+
+def clone(instr: Instruction, comp: Computation, operands: list[Instruction], shape: Shape,
+          *, before: Instruction, tag: str) -> Instruction:
+    """A copy of ``instr`` (same op and attributes) on new operands and shape, inserted before ``before``."""
+    new = comp.add(
+        instr.opcode, shape, operands, None,
+        name_hint=instr.name, before=before, source_op=instr.source_op,
+    )
+    new.attributes = instr.attributes.copy(owner=new)
+    new.dialect_data = {k: v for k, v in instr.dialect_data.items() if k in _CLONED_DIALECT_DATA}
+    new.dialect_data["created_by"] = tag
+    return new
+
+
+# Per-dialect data that describes the op itself (not its result names or
+# source position), so a clone may carry it.
+_CLONED_DIALECT_DATA = frozenset({"loc_name", "form", "op_syntax"})
+
+
+def remove_dead(roots: list[Instruction]) -> list[Instruction]:
+    """Remove ``roots`` and then their operands, while nothing uses them; returns what went."""
+    removed: list[Instruction] = []
+    work = list(roots)
+    while work:
+        instr = work.pop()
+        comp = instr.computation
+        if comp is None or instr.users or instr is comp.root or instr.opcode == "parameter":
+            continue
+        if instr.dialect_data.get("terminator") or instr.opcode in _SIDE_EFFECTING:
+            continue
+        operands = list(instr.operands)
+        comp.remove(instr)
+        removed.append(instr)
+        work.extend(operands)
+    return removed
+
+
+_SIDE_EFFECTING = frozenset({"send", "recv", "outfeed", "infeed", "custom-call", "rng", "after-all"})

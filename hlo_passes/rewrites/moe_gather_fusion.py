@@ -1,0 +1,326 @@
+"""moe-gather-fusion: gather the prefused MoE weight once.
+
+Pattern (``../shared/design/moe-pattern.md``): W[E, D, 2F] is sliced into
+gate and up halves, each half is all-gathered on its own (one stage or more,
+with element-wise ops such as convert or copy in between), and then either
+
+* ``concat``: the gathered halves are concatenated again, or
+* ``two_gmm``: each gathered half is the weight of its own grouped matmul
+  (GMM) with the same left-hand side and group sizes.
+
+Replacement: the same chain of ops applied once to all of W, then the
+concatenate's users read the gathered W directly (``concat``), or one GMM on
+the gathered W whose output is sliced into the halves' results (``two_gmm``).
+Gathering then slicing equals slicing then gathering when the gather
+dimension is not the split dimension, which the checks below make sure of.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ir import Instruction, Module
+from ..passes import register
+from ..report import CollectiveCost, NearMiss, Site, location_of
+from ._chains import (
+    GATHERS,
+    Refusal,
+    behaviour,
+    clone,
+    is_chain_op,
+    map_split_dim,
+    remove_dead,
+    resized,
+    same_value,
+)
+
+RULE = "moe-gather-fusion"
+GMM_OPCODES = frozenset({"ragged-dot", "dot"})
+# Copies the rewrite removes: their results are what bytes_saved counts.
+_COPY_OPCODES = frozenset({"slice", "concatenate", "copy"})
+
+
+@dataclass
+class _Chain:
+    """One half: its slice of W and the ops from the slice up to where halves meet."""
+
+    slice: Instruction
+    ops: list[Instruction]  # slice's user first, the op feeding the meeting point last
+
+    @property
+    def top(self) -> Instruction:
+        return self.ops[-1] if self.ops else self.slice
+
+
+def _chain_below(value: Instruction) -> _Chain | None:
+    """The chain that ends in ``value``, if it starts at a slice and gathers on the way."""
+    ops: list[Instruction] = []
+    cur = value
+    while cur.opcode != "slice":
+        if not is_chain_op(cur):
+            return None
+        ops.append(cur)
+        cur = cur.operands[0]
+    ops.reverse()
+    if not any(op.opcode in GATHERS for op in ops):
+        return None
+    return _Chain(cur, ops)
+
+
+class MoeGatherFusion:
+    name = RULE
+    description = "one all-gather of a prefused MoE weight instead of one per slice (MOE001)"
+
+    def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
+        sites: list[Site] = []
+        misses: list[NearMiss] = []
+        for candidate in list(self._candidates(module)):
+            anchor = candidate[1]
+            if anchor.computation is None:  # removed by an earlier site's rewrite
+                continue
+            try:
+                sites.append(self._fuse(*candidate, rewrite=rewrite))
+            except Refusal as refusal:
+                misses.append(NearMiss(RULE, refusal.check, refusal.reason, location_of(refusal.instr)))
+        return sites, misses
+
+    # ---- pattern ---------------------------------------------------------
+    def _candidates(self, module: Module):
+        gmms_by_source: dict[tuple[int, int], list[tuple[Instruction, _Chain]]] = {}
+        for instr in list(module.instructions()):
+            if instr.opcode == "concatenate" and len(instr.operands) >= 2:
+                chains = [_chain_below(op) for op in instr.operands]
+                if all(c is not None for c in chains):
+                    yield ("concat", instr, chains)
+            elif instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
+                chain = _chain_below(instr.operands[1])
+                if chain is not None:
+                    src = chain.slice.operands[0]
+                    key = (id(src), chain.slice.operand_results[0])
+                    gmms_by_source.setdefault(key, []).append((instr, chain))
+        for group in gmms_by_source.values():
+            if len(group) >= 2:
+                yield ("two_gmm", group[0][0], [c for _, c in group], [g for g, _ in group])
+
+    # ---- legality + replacement ------------------------------------------
+    def _fuse(self, form: str, anchor: Instruction, chains: list[_Chain],
+              gmms: list[Instruction] | None = None, *, rewrite: bool) -> Site:
+        split_dim, sizes = _check_slices(anchor, chains)
+        split_dims = _check_chains(chains, split_dim)
+        if form == "concat":
+            if tuple(anchor.attributes["dimensions"]) != (split_dims[-1],):
+                raise Refusal(
+                    "concat-dim",
+                    f"concatenate joins dimension {tuple(anchor.attributes['dimensions'])} "
+                    f"but the halves were split on dimension {split_dims[-1]}",
+                    anchor,
+                )
+            out_dim = None
+        else:
+            out_dim = _check_gmms(gmms, chains, split_dims[-1])
+        _check_single_use(chains, form)
+
+        before = CollectiveCost()
+        after = CollectiveCost()
+        removed_bytes = 0
+        for chain in chains:
+            for op in [chain.slice, *chain.ops]:
+                if op.opcode in GATHERS:
+                    before.add(op)
+                if op.opcode in _COPY_OPCODES:
+                    removed_bytes += op.shape.byte_size
+        added_bytes = 0
+        if form == "concat":
+            removed_bytes += anchor.shape.byte_size
+        else:
+            # The activations are now sliced out of one GMM result.
+            added_bytes = sum(g.shape.byte_size for g in gmms)
+        total = sum(sizes)
+        for k, op in enumerate(chains[0].ops):
+            if op.opcode in GATHERS:
+                full = resized(op.shape, split_dims[k], sum(c.ops[k].shape.dims[split_dims[k]] for c in chains))
+                in_full = resized(op.operands[0].shape, split_dims[k],
+                                  sum(c.ops[k].operands[0].shape.dims[split_dims[k]] for c in chains))
+                after.count += 1
+                after.bytes_moved += max(full.byte_size - in_full.byte_size, 0)
+        bytes_saved = removed_bytes - added_bytes + before.bytes_moved - after.bytes_moved
+
+        site = Site(
+            rule=RULE, form=form, location=location_of(anchor), before=before, after=after,
+            bytes_saved=bytes_saved, rewritten=rewrite,
+            details={"halves": len(chains), "split_dim": split_dim, "split_sizes": sizes,
+                     "weight": chains[0].slice.operands[0].name},
+        )
+        if rewrite:
+            _replace(form, anchor, chains, gmms, split_dims, out_dim, total)
+        return site
+
+
+def _check_slices(anchor: Instruction, chains: list[_Chain]) -> tuple[int, list[int]]:
+    """The slices cut one source along one dimension into adjacent pieces, in order."""
+    first = chains[0].slice
+    source = first.operands[0]
+    for c in chains[1:]:
+        if c.slice.operands[0] is not source or c.slice.operand_results[0] != first.operand_results[0]:
+            raise Refusal("same-source", f"{c.slice.name} slices {c.slice.operands[0].name}, "
+                          f"not {source.name} like {first.name}", c.slice)
+    full = source.shape.dims
+    split_dim = None
+    ranges = []
+    for c in chains:
+        spec = tuple(c.slice.attributes["slice"])
+        ranges.append(spec)
+        for d, (start, limit, stride) in enumerate(spec):
+            if stride != 1:
+                raise Refusal("slice-stride", f"{c.slice.name} has stride {stride} in dimension {d}", c.slice)
+            if (start, limit) != (0, full[d]):
+                if split_dim is not None and split_dim != d:
+                    raise Refusal("split-dim", f"the slices cut dimensions {split_dim} and {d}; "
+                                  "only one split dimension can be fused", c.slice)
+                split_dim = d
+    if split_dim is None:
+        raise Refusal("split-dim", "every slice takes all of the weight: nothing was split", first)
+    pos = 0
+    for c, spec in zip(chains, ranges):
+        start, limit, _ = spec[split_dim]
+        if start != pos:
+            problem = "overlap" if start < pos else "leave a gap"
+            check = "concat-order" if start > pos and any(
+                s[split_dim][0] == pos for s in ranges) else "slices-adjacent"
+            raise Refusal(check, f"{c.slice.name} starts at {start} in dimension {split_dim}, where the "
+                          f"previous piece ends at {pos}: the pieces {problem} or are out of order", c.slice)
+        pos = limit
+    if pos != full[split_dim]:
+        raise Refusal("slices-cover", f"the slices end at {pos} but dimension {split_dim} of "
+                      f"{source.name} has {full[split_dim]}", chains[-1].slice)
+    return split_dim, [s[split_dim][1] - s[split_dim][0] for s in ranges]
+
+
+def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
+    """Every half goes through the same ops; gathers never run along the split dimension."""
+    first = chains[0]
+    for c in chains[1:]:
+        if [op.opcode for op in c.ops] != [op.opcode for op in first.ops]:
+            raise Refusal("same-collectives",
+                          f"the halves take different paths: {[op.opcode for op in first.ops]} vs "
+                          f"{[op.opcode for op in c.ops]}", c.top)
+    split_dims = []
+    dim = split_dim
+    for k, op in enumerate(first.ops):
+        for c in chains[1:]:
+            other = c.ops[k]
+            if behaviour(other) != behaviour(op):
+                raise Refusal("same-collectives",
+                              f"{other.name} and {op.name} differ in {_difference(op, other)}", other)
+        for c in chains:
+            if c.ops[k].computation is not first.ops[0].computation:
+                raise Refusal("same-computation", f"{c.ops[k].name} is in another computation", c.ops[k])
+        dim = map_split_dim(op, dim)
+        if op.opcode in GATHERS and dim in tuple(op.attributes["dimensions"]):
+            raise Refusal("gather-dim", f"{op.name} gathers along dimension {dim}, the split dimension: "
+                          "gathering W whole would interleave the halves", op)
+        split_dims.append(dim)
+    return split_dims
+
+
+def _difference(a: Instruction, b: Instruction) -> str:
+    ba, bb = behaviour(a), behaviour(b)
+    if ba[:2] != bb[:2]:
+        return f"opcode or element type ({ba[0]} {ba[1]} vs {bb[0]} {bb[1]})"
+    if ba[2] != bb[2]:
+        return "channel kind (one has channel_id, the other not)"
+    da, db = dict(ba[3]), dict(bb[3])
+    keys = sorted(k for k in set(da) | set(db) if da.get(k) != db.get(k))
+    return ", ".join(f"{k} ({da.get(k)} vs {db.get(k)})" for k in keys) or "attributes"
+
+
+def _check_gmms(gmms: list[Instruction], chains: list[_Chain], w_dim: int) -> int:
+    """The GMMs differ only in their weight: same lhs, group sizes and dimension numbers."""
+    first = gmms[0]
+    for g in gmms[1:]:
+        if not same_value(g.operands[0], first.operands[0]):
+            raise Refusal("same-lhs", f"{g.name} and {first.name} do not provably share their "
+                          "left-hand side", g)
+        if len(g.operands) != len(first.operands) or not all(
+            same_value(a, b) for a, b in zip(g.operands[2:], first.operands[2:])
+        ):
+            raise Refusal("same-group-sizes", f"{g.name} and {first.name} use different group sizes", g)
+        if behaviour(g) != behaviour(first):
+            raise Refusal("same-gmm", f"{g.name} and {first.name} differ in {_difference(first, g)}", g)
+        if g.computation is not first.computation:
+            raise Refusal("same-computation", f"{g.name} is in another computation than {first.name}", g)
+    out_dim = _gmm_output_dim(first, w_dim)
+    if out_dim is None:
+        raise Refusal("gmm-contracts-split", f"{first.name} contracts or groups over the split "
+                      "dimension of its weight; the halves cannot be separated after it", first)
+    return out_dim
+
+
+def _gmm_output_dim(gmm: Instruction, rhs_dim: int) -> int | None:
+    """Where dimension ``rhs_dim`` of the weight appears in the GMM's result (None if consumed)."""
+    a = gmm.attributes
+    lhs_rank = gmm.operands[0].shape.rank
+    rhs_rank = gmm.operands[1].shape.rank
+    rhs_contract = tuple(a.get("rhs_contracting_dims", ()))
+    rhs_batch = tuple(a.get("rhs_batch_dims", ()))
+    rhs_group = tuple(a.get("rhs_group_dims", ())) if gmm.opcode == "ragged-dot" else ()
+    if rhs_dim in rhs_contract or rhs_dim in rhs_batch or rhs_dim in rhs_group:
+        return None
+    lhs_contract = tuple(a.get("lhs_contracting_dims", ()))
+    lhs_batch = tuple(a.get("lhs_batch_dims", ()))
+    lhs_free = [d for d in range(lhs_rank) if d not in lhs_contract and d not in lhs_batch]
+    rhs_free = [d for d in range(rhs_rank) if d not in rhs_contract and d not in rhs_batch and d not in rhs_group]
+    return len(lhs_batch) + len(lhs_free) + rhs_free.index(rhs_dim)
+
+
+def _check_single_use(chains: list[_Chain], form: str) -> None:
+    """Intermediates used elsewhere would keep the old gathers alive: refuse such sites."""
+    for c in chains:
+        for op in [c.slice, *c.ops]:
+            users = op.users
+            if len(users) != 1:
+                raise Refusal("extra-users", f"{op.name} has {len(users)} users "
+                              f"({', '.join(u.name for u in users[:4])}); fusing would keep "
+                              "the per-half gathers alive", op)
+
+
+def _replace(form: str, anchor: Instruction, chains: list[_Chain], gmms: list[Instruction] | None,
+             split_dims: list[int], out_dim: int | None, total: int) -> None:
+    module = anchor.module
+    comp = anchor.computation
+    first = chains[0]
+    value = first.slice.operands[0]
+    result = first.slice.operand_results[0]
+    for k, op in enumerate(first.ops):
+        size = sum(c.ops[k].shape.dims[split_dims[k]] for c in chains)
+        value = clone(op, comp, [value], resized(op.shape, split_dims[k], size), before=anchor, tag=RULE)
+        if result:
+            value.operand_results[0] = result
+            result = 0
+    if form == "concat":
+        module.replace_all_uses(anchor, value)
+        remove_dead([anchor])
+        return
+    g0 = gmms[0]
+    operands = list(g0.operands)
+    operands[1] = value
+    fused = clone(g0, comp, operands, resized(g0.shape, out_dim, total), before=anchor, tag=RULE)
+    fused.operand_results = list(g0.operand_results)
+    fused.operand_results[1] = 0
+    start = 0
+    for g in gmms:
+        width = g.shape.dims[out_dim]
+        spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
+                     for d, n in enumerate(fused.shape.dims))
+        piece = comp.add("slice", resized(fused.shape, out_dim, width), [fused], {"slice": spec},
+                         name_hint="slice", before=anchor, source_op=_slice_spelling(module))
+        piece.dialect_data["created_by"] = RULE
+        start += width
+        module.replace_all_uses(g, piece)
+    remove_dead(list(gmms))
+
+
+def _slice_spelling(module: Module) -> str:
+    return "stablehlo.slice" if module.dialect == "stablehlo" else "slice"
+
+
+register(MoeGatherFusion())
