@@ -43,7 +43,7 @@ def _parser() -> Lark:
     if _lark is None:
         with open(_GRAMMAR_PATH, encoding="utf-8") as f:
             _lark = Lark(f.read(), parser="lalr", lexer="contextual", start=_STARTS,
-                         maybe_placeholders=False)
+                         maybe_placeholders=False, propagate_positions=True)
     return _lark
 
 
@@ -140,6 +140,16 @@ def _flat(node: Any) -> str:
     return " ".join(parts)
 
 
+_SOURCE: list[str] = [""]
+
+
+def decode_text(text: str, start: str) -> Any:
+    """Parse ``text`` and convert it to Python values (dialect attributes keep their source text)."""
+    tree = check(text, start)
+    _SOURCE[0] = text
+    return to_python(tree)
+
+
 def to_python(node: Any, depth: int = 0) -> Any:
     """A decoded value: int/float/str/bool/list/dict; dense → nested lists; dialect attrs → DialectAttr."""
     if depth > MAX_NESTING:
@@ -187,6 +197,9 @@ def to_python(node: Any, depth: int = 0) -> Any:
     if d == "symbol_ref":
         return "::".join(str(t)[1:].strip('"') for t in ch)
     if d == "dialect_attr":
+        meta = getattr(node, "meta", None)
+        if meta is not None and not meta.empty:
+            return DialectAttr(_SOURCE[0][meta.start_pos:meta.end_pos])
         name = str(ch[0])
         if len(ch) > 1:
             return DialectAttr(name + "<" + _flat(ch[1])[1:-1].strip() + ">")
@@ -348,9 +361,50 @@ def _groups(v: Any) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(int(x) for x in g if int(x) >= 0) for g in v)
 
 
+def _split(s: str) -> list[str]:
+    out, depth, start, i, n = [], 0, 0, 0, len(s)
+    while i < n:
+        ch = s[i]
+        if ch == '"':
+            i += 1
+            while i < n and s[i] != '"':
+                i += 2 if s[i] == "\\" else 1
+        elif ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(s[start:i].strip())
+            start = i + 1
+        i += 1
+    tail = s[start:].strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
+def _sdy_list(key: str, raw: str) -> tuple[str, ...]:
+    """sdy.manual_computation's per-operand shardings / manual axes, in either form."""
+    value = raw.partition("=")[2].strip()
+    if key == "manual_axes":
+        if value.startswith("#sdy<manual_axes"):
+            value = value[len("#sdy<manual_axes"):-1]
+        if not (value.startswith("{") and value.endswith("}")):
+            raise AttrDecodeError("expected {\"axis\", ...} for manual_axes")
+        return tuple(decode_text(a, "attr") for a in _split(value[1:-1]))
+    if value.startswith("#sdy.sharding_per_value<"):
+        value = value[len("#sdy.sharding_per_value<"):-1]
+    if not (value.startswith("[") and value.endswith("]")):
+        raise AttrDecodeError(f"expected [<@mesh, ...>, ...] for {key}")
+    items = _split(value[1:-1])
+    for it in items:
+        check(it, "sharding_body")
+    return tuple(items)
+
+
 def parse_entries(raw: str) -> dict[str, Any]:
     """``a = 1 : i64, b`` (attribute-dictionary entries or pretty ``key = value`` pieces)."""
-    return to_python(check(raw, "entries"))
+    return decode_text(raw, "entries")
 
 
 def decode_attribute(op: str, key: str, raw: str) -> Any:
@@ -361,12 +415,14 @@ def decode_attribute(op: str, key: str, raw: str) -> Any:
         elif raw and key != "parameter_number":
             check(raw, "attr")
         return raw
+    if key in ("in_shardings", "out_shardings", "manual_axes"):
+        return _sdy_list(key, raw)
     if key == "slice" and raw.startswith("["):
-        return to_python(check(raw, "ranges"))
+        return decode_text(raw, "ranges")
     if key == "index" and raw.startswith("["):
         return int(raw.strip("[] "))
     if key in ("custom_call_target", "to_apply") and raw.startswith("@"):
-        return to_python(check(raw, "attr"))
+        return decode_text(raw, "attr")
     e = parse_entries(raw)
     if key == "slice":
         start, limit = _ints(e.get("start_indices", ())), _ints(e.get("limit_indices", ()))

@@ -221,6 +221,7 @@ class _Parser:
         self.region_counter = 0
         self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
         self.depth = 0
+        self._bind_tok = 0
 
     # -- token helpers --
     def end(self, i: int) -> int:
@@ -701,6 +702,7 @@ class _Parser:
         instr.operand_results = [0] * len(uses)
         dd["opnd_pos"] = [(s[u[1]], self.end(u[1])) for u in uses]
         for idx, (ref, ti) in enumerate(uses):
+            self._bind_tok = ti
             if not self.bind(instr, idx, ref, scope):
                 self.pending.append((instr, idx, ref, ti, scope))
         # Definitions.
@@ -743,8 +745,8 @@ class _Parser:
             if v is not None:
                 r = int(num) if num else 0
                 if r >= v.count:
-                    raise ParseError(f"result #{r} of %{name} does not exist ({v.count} results)",
-                                     path=self.path)
+                    raise self.error(f"result #{r} of %{name} does not exist ({v.count} results)",
+                                     self._bind_tok)
                 instr.operands[idx] = v.instr
                 instr.operand_results[idx] = v.base + r
                 return True
@@ -753,10 +755,8 @@ class _Parser:
     def resolve_pending(self, final: bool) -> None:
         left = []
         for instr, idx, ref, ti, scope in self.pending:
-            try:
-                ok = self.bind(instr, idx, ref, scope)
-            except ParseError as e:
-                raise self.error(e.reason, ti) from None
+            self._bind_tok = ti
+            ok = self.bind(instr, idx, ref, scope)
             if not ok:
                 left.append((instr, idx, ref, ti, scope))
         self.pending = []
