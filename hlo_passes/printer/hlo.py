@@ -13,7 +13,8 @@ from typing import Any
 
 from ..ir import Computation, Instruction, Module, Sharding
 
-_PAREN_ATTRS = ("parameter_number", "literal")
+# What the parser keeps as an attribute but HLO writes inside the parentheses.
+_PAREN_ATTRS = {"parameter": "parameter_number", "constant": "literal"}
 _CALL_ATTRS = frozenset(
     "to_apply condition body calls branch_computations true_computation false_computation "
     "called_computations async_wrapped_computation select scatter".split()
@@ -134,8 +135,9 @@ def print_instruction(instr: Instruction, is_root: bool, percent: bool = True) -
     shape = str(instr.shape)
     shape = shape + " " if shape else ""
     parts = [f"{'ROOT ' if is_root else ''}{pct}{instr.name} = {shape}{instr.source_op}({inside})"]
+    paren_key = _PAREN_ATTRS.get(instr.opcode)
     for key, text in raw.items():
-        if key in _PAREN_ATTRS:
+        if key == paren_key:
             continue
         if text is None:
             text = format_attribute(key, attrs[key], percent)
@@ -166,7 +168,10 @@ def print_computation(comp: Computation, module: Module, percent: bool = True) -
     params = ", ".join(f"{p.name}: {p.shape}" for p in comp.parameters)
     result = comp.root.shape if comp.root is not None else "()"
     entry = "ENTRY " if comp is module.entry else ""
-    known = comp.root is not None and str(result) and all(str(p.shape) for p in comp.parameters)
+    # XLA checks a written signature against the root; write one only where
+    # the source did (XLA may infer a different root shape than was written).
+    known = (comp.dialect_data.get("signature") is not None and comp.root is not None
+             and str(result) and all(str(p.shape) for p in comp.parameters))
     signature = f" ({params}) -> {result}" if known else ""
     lines = [f"{entry}{pct}{comp.name}{signature} {{"]
     for instr in comp.instructions:

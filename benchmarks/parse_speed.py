@@ -1,0 +1,192 @@
+"""Parse + print throughput of hlo_passes against XLA's C++ parser, same text, same run.
+
+    python benchmarks/parse_speed.py [--repeats N] [--sizes 1,4,16] [--json OUT]
+
+For each input (the largest HLO files of the corpus, then generated modules
+of the given sizes in MB) it prints: size, instructions, our parse time and
+parse+to_text time (medians of N runs), XLA's ``hlo_module_from_text`` +
+``to_string()`` time (median, in a subprocess so that an XLA abort cannot
+take the benchmark down), the time ratio, MB/s, instructions/s and peak
+Python memory per instruction (tracemalloc, one separate run).  Linear
+scaling is reported as time(16 MB) / time(1 MB) against 16.
+
+Dialects register a row producer in ``BENCHES``; StableHLO can add its own.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import hlo_passes  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus"
+if not CORPUS.is_dir():
+    CORPUS = Path("/work/shared/corpus")
+
+_XLA_TIMER = r"""
+import sys, time, statistics, json
+from jax._src.lib import xla_client
+text = open(sys.argv[1]).read()
+n = int(sys.argv[2])
+times = []
+for _ in range(n):
+    t0 = time.perf_counter()
+    m = xla_client.hlo.hlo_module_from_text(text)
+    m.to_string()
+    times.append(time.perf_counter() - t0)
+print(json.dumps(statistics.median(times)))
+"""
+
+
+def xla_time(path: Path, repeats: int) -> float | None:
+    r = subprocess.run([sys.executable, "-c", _XLA_TIMER, str(path), str(repeats)],
+                       capture_output=True, text=True, timeout=1200)
+    if r.returncode != 0:
+        return None
+    return float(r.stdout.strip().splitlines()[-1])
+
+
+def generated_hlo(megabytes: float) -> str:
+    """A module shaped like a real training step: many small computations of
+    elementwise, dot, collective and tuple instructions with metadata."""
+    target = int(megabytes * 1_000_000)
+    parts = ["HloModule generated, entry_computation_layout={(f32[128,256]{1,0})->f32[128,256]{1,0}}\n"]
+    size = len(parts[0])
+    k = 0
+    comps = []
+    while size < target:
+        lines = [f"\n%region_{k} (p.{k}: f32[128,256]) -> f32[128,256] {{\n",
+                 f"  %p.{k} = f32[128,256]{{1,0}} parameter(0)\n"]
+        prev = f"p.{k}"
+        for j in range(40):
+            name = f"v.{k}.{j}"
+            meta = (f', metadata={{op_name="jit(step)/layer_{k}/op_{j}" '
+                    f'source_file="/src/model.py" source_line={j + 10}}}')
+            if j % 5 == 4:
+                lines.append(f"  %{name} = f32[128,256]{{1,0}} all-reduce(%{prev}), channel_id={k * 40 + j + 1}, "
+                             f"replica_groups={{{{0,1,2,3}},{{4,5,6,7}}}}, use_global_device_ids=true, "
+                             f"to_apply=%add{meta}\n")
+            elif j % 5 == 2:
+                lines.append(f"  %{name} = f32[128,256]{{1,0}} dot(%{prev}, %c.{k}), lhs_contracting_dims={{1}}, "
+                             f"rhs_contracting_dims={{0}}{meta}\n")
+            elif j == 1:
+                lines.append(f"  %c.{k} = f32[256,256]{{1,0}} broadcast(%one.{k}), dimensions={{}}\n")
+                lines.append(f"  %one.{k} = f32[] constant(1)\n")
+                lines.append(f"  %{name} = f32[128,256]{{1,0}} multiply(%{prev}, %{prev}){meta}\n")
+            else:
+                lines.append(f"  %{name} = f32[128,256]{{1,0}} add(%{prev}, %{prev}){meta}\n")
+            prev = name
+        lines.append(f"  ROOT %out.{k} = f32[128,256]{{1,0}} copy(%{prev})\n}}\n")
+        # constants must precede their users for XLA: move %one before %c
+        body = "".join(lines)
+        body = body.replace(f"  %c.{k} = f32[256,256]{{1,0}} broadcast(%one.{k}), dimensions={{}}\n  %one.{k} = f32[] constant(1)\n",
+                            f"  %one.{k} = f32[] constant(1)\n  %c.{k} = f32[256,256]{{1,0}} broadcast(%one.{k}), dimensions={{}}\n")
+        parts.append(body)
+        comps.append(f"region_{k}")
+        size += len(body)
+        k += 1
+    add = ("\n%add (x: f32[], y: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n  %y = f32[] parameter(1)\n"
+           "  ROOT %s = f32[] add(%x, %y)\n}\n")
+    entry = ["\nENTRY %main (a: f32[128,256]) -> f32[128,256] {\n  %a = f32[128,256]{1,0} parameter(0)\n"]
+    prev = "a"
+    for i, c in enumerate(comps):
+        entry.append(f"  %call.{i} = f32[128,256]{{1,0}} call(%{prev}), to_apply=%{c}\n")
+        prev = f"call.{i}"
+    entry.append(f"  ROOT %r = f32[128,256]{{1,0}} copy(%{prev})\n}}\n")
+    return parts[0] + add + "".join(parts[1:]) + "".join(entry)
+
+
+def _median_time(fn: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def bench_hlo(label: str, text: str, path: Path, repeats: int) -> dict:
+    module = hlo_passes.parse(text, dialect="hlo")
+    n_instr = sum(1 for _ in module.instructions())
+    parse_t = _median_time(lambda: hlo_passes.parse(text, dialect="hlo"), repeats)
+    both_t = _median_time(lambda: hlo_passes.parse(text, dialect="hlo").to_text(), repeats)
+    regen_t = _median_time(lambda: module.to_text(regenerate=True), max(1, repeats // 2))
+    tracemalloc.start()
+    m = hlo_passes.parse(text, dialect="hlo")
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del m
+    xla = xla_time(path, repeats)
+    mb = len(text.encode()) / 1e6
+    return {
+        "input": label, "MB": round(mb, 2), "instructions": n_instr,
+        "parse_s": round(parse_t, 4), "parse_print_s": round(both_t, 4),
+        "regenerate_s": round(regen_t, 4),
+        "xla_parse_print_s": None if xla is None else round(xla, 4),
+        "ratio_vs_xla": None if xla is None else round(both_t / xla, 2),
+        "MB_per_s": round(mb / both_t, 2), "instr_per_s": int(n_instr / both_t),
+        "peak_bytes_per_instr": int(peak / max(n_instr, 1)),
+    }
+
+
+BENCHES: dict[str, Callable[[argparse.Namespace, Path], list[dict]]] = {}
+
+
+def hlo_rows(args: argparse.Namespace, tmp: Path) -> list[dict]:
+    rows = []
+    valid = CORPUS / "hlo" / "valid"
+    largest = sorted(valid.glob("*.hlo"), key=lambda p: p.stat().st_size, reverse=True)[: args.largest]
+    for p in largest:
+        rows.append(bench_hlo(p.name, p.read_text(), p, args.repeats))
+    for mb in args.sizes:
+        text = generated_hlo(mb)
+        p = tmp / f"generated_{mb}MB.hlo"
+        p.write_text(text)
+        rows.append(bench_hlo(f"generated {mb} MB", text, p, max(1, args.repeats if mb < 8 else 3)))
+    return rows
+
+
+BENCHES["hlo"] = hlo_rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--largest", type=int, default=3)
+    ap.add_argument("--sizes", default="1,4,16")
+    ap.add_argument("--dialects", default=",".join(BENCHES))
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    args.sizes = [float(s) for s in args.sizes.split(",") if s]
+    import tempfile
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in args.dialects.split(","):
+            rows.extend(BENCHES[d](args, Path(tmp)))
+    cols = ["input", "MB", "instructions", "parse_s", "parse_print_s", "xla_parse_print_s",
+            "ratio_vs_xla", "MB_per_s", "instr_per_s", "peak_bytes_per_instr", "regenerate_s"]
+    print(" | ".join(cols))
+    for r in rows:
+        print(" | ".join(str(r[c]) for c in cols))
+    gen = {r["MB"]: r for r in rows if r["input"].startswith("generated")}
+    if len(gen) >= 2:
+        lo, hi = min(gen), max(gen)
+        scale = gen[hi]["parse_print_s"] / gen[lo]["parse_print_s"]
+        print(f"scaling: {hi / lo:.1f}x the text in {scale:.1f}x the time")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
