@@ -34,6 +34,14 @@ pytestmark = pytest.mark.corpus
 
 SHOW = 20
 
+# Modules on which XLA's parser writes past the end of a buffer: whether it
+# then crashes depends on the address-space layout of the process, so its
+# answers are chance (see xla_reference).  They are compared whenever XLA
+# answers; a crash on them is a warning, not a failure.
+UNRELIABLE_REFERENCE = {
+    "hlo_parser_test__219.hlo": "sharding devices=[2,2] lists 10 devices for 4 tiles",
+}
+
 
 class CorpusRun:
     """One pass over the corpus, shared by the tests of this module."""
@@ -99,7 +107,11 @@ def _fail_with(run: CorpusRun, what: str, problems: dict[str, list[str]]) -> Non
 def test_xla_accepts_the_whole_valid_corpus(corpus_run: CorpusRun) -> None:
     # The oracle itself: if XLA rejects or crashes on a "valid" file, the
     # comparisons below would silently skip it.
-    bad = {n: [f"{r.status}: {_one_line(r.error)}"] for n, r in corpus_run.xla.items() if not r.ok}
+    bad = {n: [f"{r.status}: {_one_line(r.error)}"] for n, r in corpus_run.xla.items()
+           if not r.ok and not (r.status == "crashed" and n in UNRELIABLE_REFERENCE)}
+    lost = [n for n, r in corpus_run.xla.items() if not r.ok and n not in bad]
+    if lost:
+        warnings.warn(f"XLA crashed on {lost} ({UNRELIABLE_REFERENCE}); not compared")
     if bad:
         _fail_with(corpus_run, "reference failures (XLA did not parse)", bad)
 
@@ -140,11 +152,7 @@ def test_regenerated_text_prints_like_original(corpus_run: CorpusRun) -> None:
         original = corpus_run.xla[name]
         if ours.ok and ours.text == original.text:
             continue
-        if ours.status == "crashed" and ref.to_string(corpus_run.texts[name]).status == "crashed":
-            # XLA's parser overruns a buffer on this module (in the corpus:
-            # hlo_parser_test__219, 10 devices listed for 4 tiles) and dies on
-            # the original as well when asked to print it, so it cannot judge
-            # our text.  Listed as a warning, not hidden.
+        if ours.status == "crashed" and name in UNRELIABLE_REFERENCE:
             unjudged.append(name)
             continue
         if not ours.ok:
@@ -166,7 +174,8 @@ def test_regenerated_text_prints_like_original(corpus_run: CorpusRun) -> None:
         problems[name] = ["print: XLA's print of our regenerated text differs: "
                           + _first_diff(original.text, ours.text)]
     if unjudged:
-        warnings.warn(f"XLA crashes on these files' original text too, print not compared: {unjudged}")
+        warnings.warn(f"XLA crashed on our text of {unjudged} ({UNRELIABLE_REFERENCE}); "
+                      "print not compared")
     if problems:
         _fail_with(corpus_run, "regenerated text prints differently", problems)
 
