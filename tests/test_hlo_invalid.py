@@ -47,7 +47,7 @@ EXPECTED = [
     ('hlo_parser_test__311.hlo', 16, 'The first operand must be a scalar of PR'),
     ('hlo_parser_test__312.hlo', 17, 'unexpected attribute "branch_computation'),
     ('hlo_parser_test__316.hlo', 4, "instruction does not exist: 'power' is n"),
-    ('hlo_parser_test__328.hlo', 3, 'nested instructions as operands are not '),
+    ('hlo_parser_test__328.hlo', 3, 'broadcast expects attribute dimensions='),
     ('hlo_parser_test__329.hlo', 4, 'expected a DimLevelType abbreviation (D,'),
     ('hlo_parser_test__330.hlo', 4, 'Layout has physical shape, but is not fo'),
     ('hlo_parser_test__332.hlo', 10, 'AsyncStart and AsyncUpdate expect the sh'),

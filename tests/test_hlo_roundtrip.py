@@ -18,24 +18,6 @@ for _p in Path(__file__).resolve().parents:
         VALID = _p / "shared" / "corpus" / "hlo" / "valid"
         break
 
-# Constructs XLA accepts that this parser does not read yet: an instruction
-# written inside another's operand list, and a computation written inline as
-# an attribute value.  Listed so that the gap is visible and the test fails
-# the day they are supported (then move the files to the round-trip set).
-UNSUPPORTED = {
-    "block_scaling_rewriter_cudnn_test__4.hlo", "call_inliner_test__14.hlo",
-    "conv_operand_canonicalizer_test__2.hlo", "convert_mover_test__6.hlo",
-    "cudnn_fused_conv_rewriter_test__67.hlo", "cudnn_fused_conv_rewriter_test__68.hlo",
-    "cudnn_simplify_padding_test__3.hlo", "dynamic_slice_fusion_v2_test__2.hlo",
-    "dynamic_slice_fusion_v2_test__20.hlo", "dynamic_slice_fusion_v2_test__6.hlo",
-    "dynamic_slice_fusion_v2_test__7.hlo", "generate_hlo_test_checks_test_input__3.hlo",
-    "generate_hlo_test_checks_test_output__3.hlo", "hlo_constant_folding_test__13.hlo",
-    "hlo_constant_folding_test__14.hlo", "hlo_parser_test__176.hlo", "hlo_parser_test__178.hlo",
-    "hlo_parser_test__180.hlo", "hlo_parser_test__182.hlo", "hlo_parser_test__184.hlo",
-    "hlo_parser_test__380.hlo", "hlo_parser_test__384.hlo", "hlo_parser_test__386.hlo",
-    "while_loop_all_reduce_code_motion_test__24.hlo", "while_loop_all_reduce_code_motion_test__30.hlo",
-}
-
 FILES = sorted(VALID.glob("*.hlo"))
 
 
@@ -47,8 +29,6 @@ def test_corpus_is_there() -> None:
 def test_every_supported_module_round_trips_and_validates() -> None:
     failures = []
     for f in FILES:
-        if f.name in UNSUPPORTED:
-            continue
         text = f.read_text(encoding="utf-8")
         try:
             m = hlo_passes.parse(text, path=str(f))
@@ -66,8 +46,6 @@ def test_every_supported_module_round_trips_and_validates() -> None:
 def test_regenerated_text_reparses_to_the_same_structure() -> None:
     failures = []
     for f in FILES:
-        if f.name in UNSUPPORTED:
-            continue
         m = hlo_passes.parse(f.read_text(encoding="utf-8"))
         regen = m.to_text(regenerate=True)
         m2 = hlo_passes.parse(regen)
@@ -78,10 +56,22 @@ def test_regenerated_text_reparses_to_the_same_structure() -> None:
     assert not failures, failures[:20]
 
 
-@pytest.mark.parametrize("name", sorted(UNSUPPORTED))
-def test_unsupported_constructs_are_a_clean_parse_error(name: str) -> None:
-    with pytest.raises(ParseError, match="not supported|bad computation reference"):
-        hlo_passes.parse((VALID / name).read_text(encoding="utf-8"))
+def test_nested_instructions_and_inline_computations() -> None:
+    text = (VALID / "hlo_parser_test__380.hlo").read_text()
+    m = hlo_passes.parse(text)
+    start = next(i for i in m.instructions() if i.name == "call-start.0")
+    (callee,) = start.called_computations
+    assert callee.name == "_" and list(m.computations) == ["_", "main"]
+    assert callee.root.opcode == "tuple"
+    assert m.to_text() == text
+    assert "to_apply=_," in m.to_text(regenerate=True)
+    text = (VALID / "call_inliner_test__14.hlo").read_text()
+    m = hlo_passes.parse(text)
+    bar = m.computations["bar"]
+    assert [i.name for i in bar.instructions] == ["p0", "constant.anon", "add", "constant.anon.1", "res"]
+    assert bar.instructions[1].attributes["literal"] == 2
+    assert [o.name for o in bar.root.operands] == ["add", "constant.anon.1"]
+    assert m.to_text() == text
 
 
 def test_positions_and_links() -> None:

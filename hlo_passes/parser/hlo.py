@@ -58,6 +58,7 @@ CALL_ATTRS = frozenset(
     "called_computations async_wrapped_computation".split()
 )
 _SELECT_SCATTER_CALLS = frozenset(("select", "scatter"))
+_MAX_NESTING = 100
 
 
 class _Fail(Exception):
@@ -103,6 +104,12 @@ class _HloParser:
         self._line_pos = 0
         self._line_no = 1
         self.call_refs_pending: list[str] = []
+        self.nested_pending: list[Instruction] = []
+        self.inline_pending: list[Computation] = []
+        self.depth = 0
+        self.comp_names: set[str] = set()
+        self.inline_for_attr: dict[str, Computation] = {}
+        self.anon_names: set[str] = set()
 
     # ---- errors ----------------------------------------------------------
     def error(self, reason: str, pos: int) -> ParseError:
@@ -246,6 +253,8 @@ class _HloParser:
             value = text[vstart:e].rstrip(" \t\r")
             if not value:
                 raise _Fail(f"attribute {name!r} has no value", vstart)
+            if name in CALL_ATTRS and value[0] == "{" and _COMP_LIST_RE.fullmatch(value) is None:
+                self.read_inline_computation(name, vstart, e)
             if name in attrs:
                 raise _Fail(f"duplicate attribute {name!r} in {where}", m.start(1))
             attrs[name] = value
@@ -280,10 +289,15 @@ class _HloParser:
                 pos = self.read_stack_table(word.group(), word.end(), tables)
                 continue
             comp, is_entry, pos = self.read_computation(pos, module)
+            for inline in self.inline_pending:
+                module.computations[inline.name] = inline
+                inline.module = module
+            self.inline_pending.clear()
             if comp.name in module.computations:
                 raise _Fail(f"duplicate computation name {comp.name!r}", comp.dialect_data["span"][0])
             module.computations[comp.name] = comp
             comp.module = module
+            self.comp_names.add(comp.name)
             comp.dialect_data["gap"] = (comps[-1].dialect_data["span"][1] if comps else comp.dialect_data["span"][0],
                                         comp.dialect_data["span"][0])
             comps.append(comp)
@@ -364,12 +378,26 @@ class _HloParser:
             raise _Fail(f"expected '{{' to open computation {name!r}", p)
         comp.dialect_data["signature"] = signature
         comp.dialect_data["entry"] = is_entry
-        p += 1
+        p = self.read_body(comp, p + 1, head_start)
+        comp_attrs: dict[str, str] = {}
+        p = self.read_attributes(p, comp_attrs, f"computation {name!r}")
+        comp.dialect_data["attrs"] = comp_attrs
+        comp.dialect_data["span"] = (head_start, p)
+        return comp, is_entry, p
+
+    def read_body(self, comp: Computation, p: int, head_start: int) -> int:
+        """Instructions from just after '{' to the closing '}'; returns the end."""
+        text = self.text
+        name = comp.name
+        self.depth += 1
+        if self.depth > _MAX_NESTING:
+            raise _Fail("computations or instructions nested too deeply", p)
         body_start = p
         by_name: dict[str, Instruction] = {}
-        operand_names: list[list[str]] = []
+        operand_names: list[list[Any]] = []
         instrs: list[Instruction] = []
         root: Instruction | None = None
+        saved_nested = self.nested_pending
         while True:
             q = self.skip_trivia(p)
             if q >= len(text):
@@ -377,7 +405,15 @@ class _HloParser:
             if text[q] == "}":
                 p = q + 1
                 break
+            self.nested_pending = []
             instr, names, p, is_root = self.read_instruction(q, p)
+            for nested in self.nested_pending:
+                if nested.name in by_name:
+                    raise _Fail(f"duplicate instruction name {nested.name!r}", nested.span[0])
+                by_name[nested.name] = nested
+                nested.computation = comp
+                instrs.append(nested)
+                operand_names.append(nested.dialect_data.pop("operand_names"))
             if instr.name in by_name:
                 raise _Fail(f"duplicate instruction name {instr.name!r}", q)
             by_name[instr.name] = instr
@@ -388,14 +424,12 @@ class _HloParser:
                 if root is not None:
                     raise _Fail(f"computation {name!r} has more than one ROOT", q)
                 root = instr
-        comp_attrs: dict[str, str] = {}
-        p = self.read_attributes(p, comp_attrs, f"computation {name!r}")
+        self.nested_pending = saved_nested
+        self.depth -= 1
         if not instrs:
             raise _Fail(f"computation {name!r} has no instructions", head_start)
         comp.instructions = instrs
         comp.root = root if root is not None else instrs[-1]
-        comp.dialect_data["attrs"] = comp_attrs
-        comp.dialect_data["span"] = (head_start, p)
         comp.dialect_data["body_start"] = body_start
         comp.dialect_data["closing_start"] = q
         comp.dialect_data["root"] = comp.root
@@ -403,7 +437,7 @@ class _HloParser:
         first = instrs[0].span[0]
         comp.dialect_data["indent"] = text[text.rfind("\n", 0, first) + 1:first]
         self.resolve_operands(instrs, operand_names, by_name)
-        return comp, is_entry, p
+        return p
 
     def resolve_operands(self, instrs: list[Instruction], operand_names: list[list[str]],
                          by_name: dict[str, Instruction]) -> None:
@@ -411,9 +445,9 @@ class _HloParser:
             if not names:
                 continue
             try:
-                ops = [by_name[n] for n in names]
+                ops = [n if n.__class__ is not str else by_name[n] for n in names]
             except KeyError:
-                missing = next(n for n in names if n not in by_name)
+                missing = next(n for n in names if n.__class__ is str and n not in by_name)
                 start, end = instr.span
                 k = self.text.find(missing, self.text.find("(", start, end), end)
                 raise _Fail(f"instruction does not exist: {missing!r} is not defined in this computation",
@@ -510,9 +544,20 @@ class _HloParser:
             line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos), span=(pos, end),
         )
         instr.dialect_data = {"lead": lead, "next": next_pos}
+        for nested in self.nested_pending:
+            if nested.dialect_data.get("nested_in") is None:
+                nested.dialect_data["nested_in"] = instr
+                nested.dialect_data["lead"] = None
         if self.call_refs_pending:
             for key in self.call_refs_pending:
-                self.call_refs.append((instr, key, attrs[key]))
+                inline = self.inline_for_attr.pop(key, None)
+                if inline is not None:
+                    instr.dialect_data.setdefault("inline_calls", {})[key] = inline
+                    attributes._decoded[key] = inline.name
+                    inline.parent = None
+                    self.call_refs.append((instr, key, inline))
+                else:
+                    self.call_refs.append((instr, key, attrs[key]))
             self.call_refs_pending.clear()
         return instr, names, next_pos, is_root
 
@@ -535,7 +580,8 @@ class _HloParser:
             if not piece:
                 raise _Fail("empty operand", s)
             if piece.endswith(")"):
-                raise _Fail("nested instructions as operands are not supported", s)
+                out.append(self.read_nested(s, e))
+                continue
             last = piece.rsplit(None, 1)[-1]
             if len(last) != len(piece):
                 shape_part = piece[: len(piece) - len(last)].strip()
@@ -547,10 +593,101 @@ class _HloParser:
             out.append(om.group(1))
         return out
 
+    def read_inline_computation(self, key: str, start: int, end: int) -> None:
+        """A computation written as the value of ``to_apply=`` etc.
+
+        XLA names it ``_`` (made unique); it is placed before the computation
+        that uses it, as XLA prints callees first.
+        """
+        name = "_"
+        k = 0
+        while name in self.comp_names:
+            k += 1
+            name = f"_.{k}"
+        self.comp_names.add(name)
+        comp = Computation(name, line=self._line_of(start), column=start - self.text.rfind("\n", 0, start))
+        p = self.read_body(comp, start + 1, start)
+        if self.skip_trivia(p) < end:
+            raise _Fail("unexpected text after an inline computation", p)
+        comp.dialect_data.update(signature=None, entry=False, attrs={}, inline=True, span=None)
+        self.inline_pending.append(comp)
+        self.inline_for_attr[key] = comp
+
+    def read_nested(self, start: int, end: int) -> Instruction:
+        """An instruction written as an operand: ``[shape] opcode(operands)``.
+
+        XLA names these ``<opcode>.anon`` (then ``.anon.1``, ...); so do we,
+        so that XLA reads our regenerated text to the same module.
+        """
+        text = self.text
+        self.depth += 1
+        if self.depth > _MAX_NESTING:
+            raise _Fail("instructions nested too deeply", start)
+        p = self.skip_trivia(start)
+        om = _OPCODE_RE.match(text, p)
+        if om is not None and not text.startswith(("(", "b("), p):
+            shape_text, shape_pos = "", p
+        else:
+            shape_pos = p
+            if text.startswith(("(", "b("), p):
+                e = self.scan_value(text.index("(", p) + 1, in_parens=True) + 1
+            else:
+                sm = ARRAY_SHAPE_RE.match(text, p)
+                if sm is None:
+                    raise _Fail("cannot parse as an instruction name or as a nested instruction", p)
+                e = sm.end()
+            shape_text = text[p:e]
+            om = _OPCODE_RE.match(text, e)
+            if om is None:
+                raise _Fail("cannot parse as an instruction name or as a nested instruction", p)
+        opcode = om.group(1)
+        source_op = opcode
+        if opcode not in OPCODES:
+            sugar = async_sugar(opcode)
+            if sugar is None:
+                raise _Fail(f"expects opcode but sees: {opcode}, error: Unknown opcode: {opcode}", om.start(1))
+            opcode = sugar[0]
+        q = om.end()
+        close = self.scan_value(q, in_parens=True)
+        if self.skip_trivia(close + 1) < end:
+            raise _Fail("unexpected text after a nested instruction", close + 1)
+        attrs: dict[str, Any] = {}
+        names: list[Any] = []
+        inside = text[q:close].strip()
+        if opcode == "parameter":
+            if not inside.isdigit():
+                raise _Fail("parameter expects its number: parameter(N)", q)
+            attrs["parameter_number"] = inside
+        elif opcode == "constant":
+            attrs["literal"] = inside
+        elif inside:
+            names = self.operand_names(q, close, False)
+        base = f"{opcode}.anon"
+        name = base
+        k = 0
+        while name in self.anon_names:
+            k += 1
+            name = f"{base}.{k}"
+        self.anon_names.add(name)
+        shape = self.shape_at(shape_text, shape_pos) if shape_text else INFERRED_SHAPE
+        attributes = Attributes.__new__(Attributes)
+        attributes._raw = attrs
+        attributes._decoded = {}
+        attributes._decode = decode_attribute
+        instr = Instruction(name, opcode, shape, None, attributes, source_op=source_op,
+                            line=self._line_of(p), column=p - text.rfind("\n", 0, p), span=(p, close + 1))
+        instr.dialect_data = {"nested": True, "operand_names": names}
+        self.nested_pending.append(instr)
+        self.depth -= 1
+        return instr
+
     # ---- module-level linking ------------------------------------------------
     def link_calls(self, module: Module) -> None:
         comps = module.computations
         for instr, key, raw in self.call_refs:
+            if isinstance(raw, Computation):
+                instr.called_computations.append(raw)
+                continue
             names = _computation_names(raw)
             if names is None:
                 raise self_fail_at(self, instr, f"bad computation reference {raw!r} in {key}", raw)
@@ -651,7 +788,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 raise parser.error_at_instruction(instr, f"bad shape {stext}: {err.reason}", stext) from None
         attrs = instr.attributes
         for key, raw in list(attrs._raw.items()):
-            if raw is None or key == "parameter_number":
+            if raw is None or key == "parameter_number" or key in instr.dialect_data.get("inline_calls", ()):
                 continue
             try:
                 value = check_attribute(key, raw)

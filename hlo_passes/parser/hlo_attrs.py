@@ -9,6 +9,7 @@ them into ``ParseError`` at the attribute's position.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -603,11 +604,78 @@ _IMMUTABLE_RULES = frozenset(
 _memo: dict[tuple[str, str], Any] = {}
 
 
+_LIT_TOKEN_RE = re.compile(
+    r"\s*(?:([{}(),])|(-?(?:nan(?:\(0x[0-9a-fA-F]+\))?|inf))|"
+    r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|(true|false)|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)"
+)
+# Above this size a literal is checked by a token loop that accepts the same
+# language as the grammar's literal rule (minus typed tuple elements): lark
+# needs ~40 µs a token, too slow for multi-megabyte constants.
+LARGE_LITERAL = 64_000
+
+
+def _decode_large_literal(text: str) -> Any:
+    stack: list[tuple[str, list[Any]]] = [("", [])]
+    expect_value = True
+    pos = 0
+    n = len(text.rstrip())
+    match = _LIT_TOKEN_RE.match
+    closers = {"}": "{", ")": "("}
+    while pos < n:
+        m = match(text, pos)
+        if m is None or m.end() == pos:
+            raise AttributeDecodeError(f"unexpected character {text[pos:pos + 1]!r} in literal", pos)
+        punct, special, number, boolean = m.group(1), m.group(2), m.group(3), m.group(4)
+        at = m.start(1) if punct else pos
+        pos = m.end()
+        if punct is None and special is None and number is None and boolean is None:
+            continue  # a comment
+        if punct in ("{", "("):
+            if not expect_value:
+                raise AttributeDecodeError("expected ',' in literal", at)
+            if len(stack) > MAX_NESTING:
+                raise AttributeDecodeError(f"value nested more than {MAX_NESTING} levels deep", at)
+            stack.append((punct, []))
+            continue
+        if punct in ("}", ")"):
+            opener, items = stack.pop() if len(stack) > 1 else ("", [])
+            if opener != closers[punct] or (expect_value and items):
+                raise AttributeDecodeError(f"unexpected {punct!r} in literal", at)
+            value: Any = tuple(items)
+            if opener == "(" and len(items) == 2 and all(type(x) in (int, float) for x in items):
+                value = complex(items[0], items[1])
+            stack[-1][1].append(value)
+            expect_value = False
+            continue
+        if punct == ",":
+            if expect_value or len(stack) == 1:
+                raise AttributeDecodeError("unexpected ',' in literal", at)
+            expect_value = True
+            continue
+        if not expect_value:
+            raise AttributeDecodeError("expected ',' in literal", at)
+        if boolean is not None:
+            value = boolean == "true"
+        elif special is not None:
+            value = float("-inf") if special == "-inf" else float("inf") if special == "inf" else float("nan")
+        elif "." in number or "e" in number or "E" in number:
+            value = float(number)
+        else:
+            value = int(number)
+        stack[-1][1].append(value)
+        expect_value = False
+    if len(stack) != 1 or len(stack[0][1]) != 1:
+        raise AttributeDecodeError("unbalanced or empty literal", n)
+    return stack[0][1][0]
+
+
 def decode_attribute(name: str, text: str) -> Any:
     """The decoded value of attribute ``name`` whose source text is ``text``."""
     spec = _RULES.get(name)
     if spec is None:
         return text
+    if name == "literal" and len(text) > LARGE_LITERAL and "[" not in text:
+        return _decode_large_literal(text)
     rule, conv = spec
     if name == "calls" or name == "called_computations":
         rule, conv = ("computation_list", _c_computation_list) if text.lstrip().startswith("{") else ("computation", _c_computation)

@@ -23,6 +23,10 @@ _ACCURACY_OPS = frozenset(
     "cbrt cosine exponential exponential-minus-one log log-plus-one logistic rsqrt sine sqrt tan "
     "tanh erf".split()
 )
+# Attributes XLA's parser requires (there is no default to fall back on).
+_REQUIRED = {"broadcast": "dimensions", "transpose": "dimensions", "reverse": "dimensions",
+             "concatenate": "dimensions", "reduce": "dimensions", "get-tuple-element": "index",
+             "slice": "slice", "custom-call": "custom_call_target"}
 _AT_LEAST_ONE = frozenset("conditional dynamic-reshape reduce-window reduce sort map".split())
 
 
@@ -60,6 +64,11 @@ def _instruction_problem(instr: Instruction) -> tuple[str, str | None] | None:
         if op == "dynamic-reshape":
             return "DynamicReshape requires at least one operand.", None
         return f"{op} expects at least one operand", None
+    need = _REQUIRED.get(op)
+    if need is not None and need not in raw:
+        # A scalar may be broadcast without saying to which dimensions.
+        if not (op == "broadcast" and n == 1 and (not _known(ops[0].shape) or ops[0].shape.rank == 0)):
+            return f"{op} expects attribute {need}=", need
     for key in ("dim_labels", "result_accuracy"):
         if key in raw:
             p = _eager(instr, key)
@@ -173,7 +182,9 @@ def _async_problem(instr: Instruction) -> tuple[str, str | None] | None:
             ):
                 return ("AsyncStart and AsyncUpdate expect the shape to be in the form of "
                         "((operand0_shape, operand1_shape, ...), output_shape, ...)"), None
-        if instr.called_computations:
+        # Sugar forms (call-start(), fusion-start()) may leave parameters
+        # unbound; a plain async-start may not.
+        if instr.called_computations and instr.source_op == "async-start":
             callee = instr.called_computations[0]
             params = callee.parameters
             if len(params) != len(ops):

@@ -117,7 +117,7 @@ def _literal_text(value: Any) -> str:
     return str(value)
 
 
-def print_instruction(instr: Instruction, is_root: bool, percent: bool = True) -> str:
+def print_instruction(instr: Instruction, is_root: bool, percent: bool = True, regenerate: bool = True) -> str:
     """One instruction line (without indentation or newline), from its fields."""
     pct = "%" if percent else ""
     attrs = instr.attributes
@@ -136,10 +136,13 @@ def print_instruction(instr: Instruction, is_root: bool, percent: bool = True) -
     shape = shape + " " if shape else ""
     parts = [f"{'ROOT ' if is_root else ''}{pct}{instr.name} = {shape}{instr.source_op}({inside})"]
     paren_key = _PAREN_ATTRS.get(instr.opcode)
+    inline = instr.dialect_data.get("inline_calls") if regenerate else None
     for key, text in raw.items():
         if key == paren_key:
             continue
-        if text is None:
+        if inline and key in inline:
+            text = pct + inline[key].name
+        elif text is None:
             text = format_attribute(key, attrs[key], percent)
         parts.append(f"{key}={text}")
     return ", ".join(parts)
@@ -176,11 +179,25 @@ def print_computation(comp: Computation, module: Module, percent: bool = True) -
     lines = [f"{entry}{pct}{comp.name}{signature} {{"]
     for instr in comp.instructions:
         lines.append("  " + print_instruction(instr, instr is comp.root, percent))
+    if comp.dialect_data.get("inline"):
+        thread = _inline_thread(comp, module)
+        if thread is not None:
+            lines.append("}, execution_thread=" + thread)
+            return "\n".join(lines)
     tail = "}"
     for key, value in comp.dialect_data.get("attrs", {}).items():
         tail += f", {key}={value}"
     lines.append(tail)
     return "\n".join(lines)
+
+
+def _inline_thread(comp: Computation, module: Module) -> str | None:
+    # An inline async computation runs on its caller's thread; a named one
+    # says so with execution_thread, which XLA prints.
+    for instr in module.instructions():
+        if comp in instr.called_computations:
+            return instr.attributes._raw.get("async_execution_thread")
+    return None
 
 
 # ---- incremental ----------------------------------------------------------
@@ -195,6 +212,8 @@ def _incremental(module: Module) -> str:
     last_end = first[0] if first is not None else len(src)
     pending_new: list[Computation] = []
     for comp, span in zip(comps, spans):
+        if comp.dialect_data.get("inline"):
+            continue  # printed inside the instruction that calls it
         if span is None or comp.module is not module:
             pending_new.append(comp)
             continue
@@ -221,12 +240,20 @@ def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
     out = [src[head_start:dd["body_start"]]]
     old_root = dd.get("root")
     indent = dd.get("indent", "  ")
+    def line_kept(instr: Instruction) -> bool:
+        if instr.changed or (instr is comp.root) != (instr is old_root):
+            return False
+        parent = instr.dialect_data.get("nested_in")
+        return parent is None or (parent.computation is comp and line_kept(parent))
+
     for instr in comp.instructions:
         data = instr.dialect_data
+        if data.get("nested") and line_kept(instr):
+            continue  # written inside its user's line, which is kept
         lead = data.get("lead") if instr.span is not None else None
         at_line_start = out[-1].endswith("\n")
         if lead is None:
-            line = indent + print_instruction(instr, instr is comp.root, percent)
+            line = indent + print_instruction(instr, instr is comp.root, percent, False)
             out.append(line + "\n" if at_line_start else "\n" + line)
             continue
         start, end = instr.span
@@ -234,7 +261,8 @@ def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
         if not instr.changed and not root_moved:
             piece = src[lead:data["next"]]
         else:
-            piece = src[lead:start] + print_instruction(instr, instr is comp.root, percent) + src[end:data["next"]]
+            piece = (src[lead:start] + print_instruction(instr, instr is comp.root, percent, False)
+                     + src[end:data["next"]])
         if not at_line_start and not piece.startswith(("\n", "\r\n")) and not piece.lstrip(" \t").startswith("\n"):
             piece = "\n" + piece
         out.append(piece)
