@@ -118,6 +118,7 @@ def test_xla_accepts_the_whole_valid_corpus(corpus_run: CorpusRun) -> None:
 
 def test_structure_matches_xla(corpus_run: CorpusRun) -> None:
     problems: dict[str, list[str]] = {}
+    used: collections.Counter = collections.Counter()
     for name, text in corpus_run.texts.items():
         if name in corpus_run.parse_errors:
             problems[name] = [f"parse error: {_one_line(corpus_run.parse_errors[name])}"]
@@ -126,11 +127,16 @@ def test_structure_matches_xla(corpus_run: CorpusRun) -> None:
         if not ref.ok:
             continue  # reported by test_xla_accepts_the_whole_valid_corpus
         try:
-            diffs = structure_differences(corpus_run.modules[name], ref, text)
+            diffs = structure_differences(corpus_run.modules[name], ref, text, used=used)
         except Exception as e:  # noqa: BLE001 - a module the comparison cannot walk
             diffs = [f"comparison error: {type(e).__name__}: {e}"]
         if diffs:
             problems[name] = diffs
+    if corpus_run.report_dir is not None:
+        # How often each accepted XLA-side difference occurred (for review:
+        # they should stay few and explainable).
+        with open(Path(corpus_run.report_dir) / "exceptions.txt", "w") as f:
+            f.writelines(f"{n}\t{k}\n" for k, n in used.most_common())
     if problems:
         _fail_with(corpus_run, "structure differs from XLA's parse", problems)
 

@@ -92,6 +92,20 @@ def test_parse_many_keeps_order_across_workers(ref):
     assert [r.module_name for r in results if r.ok] == [f"m{i}" for i in range(12) if i not in (3, 7)]
 
 
+def test_calls_may_nest_inside_an_iteration(ref):
+    # A request made while another call still has replies in flight must not
+    # read those replies as its own (nor they its).
+    texts = [GOOD.replace("HloModule m", f"HloModule outer{i}") for i in range(6)]
+    seen = []
+    for i, r in enumerate(ref.parse_many(texts)):
+        inner = ref.parse(GOOD.replace("HloModule m", f"HloModule inner{i}"))
+        seen.append((r.module_name, inner.module_name))
+        if i == 2:
+            assert ref.parse(ABORTS).status == "crashed"
+    assert seen == [(f"outer{i}", f"inner{i}") for i in range(6)]
+    assert len(ref._workers) <= ref.n_workers + 1
+
+
 def test_answers_are_cached_but_crashes_are_not(tmp_path):
     with XlaReference(tmp_path, workers=1) as r:
         assert not r.parse(GOOD).cached

@@ -459,6 +459,7 @@ class XlaReference:
         self.retry_crashed = retry_crashed
         self.version = jaxlib_version()
         self._workers: list[_Worker] = []
+        self._busy: set[_Worker] = set()  # workers some call awaits a reply from
         self.stats = {"requests": 0, "cache_hits": 0, "worker_starts": 0,
                       "crashes": 0, "recovered_by_retry": 0}
         # (first 80 characters of the text, attempt, what the worker said)
@@ -541,9 +542,15 @@ class XlaReference:
         self._workers.remove(w)
 
     def _run(self, kind: str, texts: list[str], parallel: int) -> Iterator[Result]:
+        """Answers for ``texts`` in order.
+
+        Calls may nest (a caller may ask for one answer while iterating over
+        many): each call tracks the workers it has requests in flight on,
+        and only hands new requests to workers no call is waiting on.
+        """
         self.stats["requests"] += len(texts)
         done: dict[int, Result] = {}
-        keys: list[str] = [self._key(kind, t) for t in texts]
+        keys = [self._key(kind, t) for t in texts]
         todo: deque[tuple[int, int]] = deque()  # (index, attempt)
         for i, key in enumerate(keys):
             hit = self._cache_get(key)
@@ -552,86 +559,90 @@ class XlaReference:
                 done[i] = hit
             else:
                 todo.append((i, 1))
-        busy: dict[_Worker, tuple[int, int]] = {}
+        mine: dict[_Worker, tuple[int, int]] = {}
 
         def finish(i: int, result: Result) -> None:
             done[i] = result
             self._cache_put(keys[i], result)
 
-        self._texts = texts
+        def crashed(i: int, attempt: int, note: str) -> None:
+            self.stats["crashes"] += 1
+            self.crash_log.append((texts[i][:80], attempt, note))
+            if self.retry_crashed and attempt == 1:
+                todo.appendleft((i, 2))
+            else:
+                finish(i, Result("crashed", error=note, attempts=attempt))
+
+        def release(w: _Worker) -> tuple[int, int]:
+            self._busy.discard(w)
+            return mine.pop(w)
+
         try:
-            yield from self._loop(kind, texts, parallel, done, todo, busy, finish)
+            next_out = 0
+            while next_out < len(texts):
+                while next_out in done:
+                    yield done.pop(next_out)
+                    next_out += 1
+                if next_out >= len(texts):
+                    break
+                # Hand requests to idle workers; start new ones up to the
+                # parallelism asked, or one if all are busy for other calls.
+                while todo:
+                    idle = [w for w in self._workers if w not in self._busy]
+                    if not idle and (len(self._workers) < parallel or not mine):
+                        idle = [self._fresh_worker()]
+                    if not idle:
+                        break
+                    w = idle[0]
+                    i, attempt = todo.popleft()
+                    try:
+                        w.send(kind, texts[i])
+                    except _WorkerDied as e:
+                        self._retire(w)
+                        crashed(i, attempt, str(e))
+                        continue
+                    mine[w] = (i, attempt)
+                    self._busy.add(w)
+                if not mine:
+                    continue
+                # The worker enforces `timeout` on its child; this backstop
+                # only catches a worker that stopped answering altogether.
+                limit = self.timeout + 30.0
+                now = time.monotonic()
+                wait = min(max(0.0, w.started_at + limit - now) for w in mine)
+                ready, _, _ = select.select(list(mine), [], [], wait)
+                if not ready:
+                    now = time.monotonic()
+                    for w in [w for w in mine if now - w.started_at >= limit]:
+                        i, attempt = release(w)
+                        self._retire(w, kill=True)
+                        crashed(i, attempt, f"worker silent for {limit:.0f}s")
+                    continue
+                for w in ready:
+                    i, attempt = release(w)
+                    try:
+                        reply = w.recv()
+                    except _WorkerDied as e:
+                        self._retire(w)
+                        crashed(i, attempt, str(e))
+                        continue
+                    if reply["status"] == "crashed":
+                        crashed(i, attempt, reply["error"])
+                        continue
+                    if attempt > 1:
+                        self.stats["recovered_by_retry"] += 1
+                    result = Result._from_json(reply)
+                    finish(i, result if attempt == 1 else _with_attempts(result, attempt))
         finally:
             # An abandoned iteration leaves requests in flight whose replies
-            # would be read as answers to the next call: drop those workers.
-            for w in list(busy):
+            # would be read as answers to another call: drop those workers.
+            for w in list(mine):
+                release(w)
                 self._retire(w, kill=True)
-            busy.clear()
-        # Keep at most `parallel` warm workers for later calls.
-        for w in self._workers[self.n_workers:]:
-            self._retire(w)
-
-    def _loop(self, kind, texts, parallel, done, todo, busy, finish) -> Iterator[Result]:
-        next_out = 0
-        while next_out < len(texts):
-            while next_out in done:
-                yield done.pop(next_out)
-                next_out += 1
-            if next_out >= len(texts):
-                break
-            # Fill idle workers, starting new ones up to the parallelism asked.
-            while todo:
-                idle = [w for w in self._workers if w not in busy]
-                if not idle and len(self._workers) < parallel:
-                    idle = [self._fresh_worker()]
-                if not idle:
-                    break
-                w = idle[0]
-                i, attempt = todo.popleft()
-                try:
-                    w.send(kind, texts[i])
-                    busy[w] = (i, attempt)
-                except _WorkerDied as e:
-                    self._retire(w)
-                    self._crashed(todo, finish, i, attempt, str(e))
-            if not busy:
-                continue
-            now = time.monotonic()
-            # The worker enforces `timeout` on its child; this backstop only
-            # catches a worker that stopped answering altogether.
-            limit = self.timeout + 30.0
-            wait = min(max(0.0, w.started_at + limit - now) for w in busy)
-            ready, _, _ = select.select(list(busy), [], [], wait)
-            if not ready:
-                now = time.monotonic()
-                for w in [w for w in busy if now - w.started_at >= limit]:
-                    i, attempt = busy.pop(w)
-                    self._retire(w, kill=True)
-                    self._crashed(todo, finish, i, attempt, f"worker silent for {limit:.0f}s")
-                continue
-            for w in ready:
-                i, attempt = busy.pop(w)
-                try:
-                    reply = w.recv()
-                except _WorkerDied as e:
-                    self._retire(w)
-                    self._crashed(todo, finish, i, attempt, str(e))
-                    continue
-                if reply["status"] == "crashed":
-                    self._crashed(todo, finish, i, attempt, reply["error"])
-                    continue
-                if attempt > 1:
-                    self.stats["recovered_by_retry"] += 1
-                result = Result._from_json(reply)
-                finish(i, result if attempt == 1 else _with_attempts(result, attempt))
-
-    def _crashed(self, todo, finish, i: int, attempt: int, note: str) -> None:
-        self.stats["crashes"] += 1
-        self.crash_log.append((self._texts[i][:80], attempt, note))
-        if self.retry_crashed and attempt == 1:
-            todo.appendleft((i, 2))
-        else:
-            finish(i, Result("crashed", error=note, attempts=attempt))
+            # Keep at most `workers` warm processes once no call is waiting
+            # (a nested call's extra worker stays for the next nested call).
+            while not self._busy and len(self._workers) > self.n_workers:
+                self._retire(self._workers[-1])
 
 
 def _with_attempts(r: Result, attempts: int) -> Result:
