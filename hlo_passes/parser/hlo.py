@@ -107,6 +107,7 @@ class _HloParser:
         self.nested_pending: list[Instruction] = []
         self.inline_pending: list[Computation] = []
         self.depth = 0
+        self.shape_kinds: set[str] = set()
         self.comp_names: set[str] = set()
         self.inline_for_attr: dict[str, Computation] = {}
         self.anon_names: set[str] = set()
@@ -312,6 +313,10 @@ class _HloParser:
         module.dialect_data["percent"] = bool(self.percent)
         self.link_calls(module)
         self.build_graph(module)
+        if "inferred" in self.shape_kinds:
+            from .hlo_infer import infer_shapes
+
+            infer_shapes(module)
         from ..printer.hlo import print_hlo
 
         module.printer = print_hlo
@@ -500,7 +505,11 @@ class _HloParser:
                 raise _Fail("expected an opcode followed by '('", self.skip_trivia(e))
             opcode = om.group(1)
             p = om.end()
-        shape = self.shape_at(shape_text, shape_pos) if shape_text else INFERRED_SHAPE
+        if shape_text:
+            shape = self.shape_at(shape_text, shape_pos)
+        else:
+            shape = INFERRED_SHAPE
+            self.shape_kinds.add("inferred")
         source_op = opcode
         if opcode not in OPCODES:
             sugar = async_sugar(opcode)
@@ -669,7 +678,11 @@ class _HloParser:
             k += 1
             name = f"{base}.{k}"
         self.anon_names.add(name)
-        shape = self.shape_at(shape_text, shape_pos) if shape_text else INFERRED_SHAPE
+        if shape_text:
+            shape = self.shape_at(shape_text, shape_pos)
+        else:
+            shape = INFERRED_SHAPE
+            self.shape_kinds.add("inferred")
         attributes = Attributes.__new__(Attributes)
         attributes._raw = attrs
         attributes._decoded = {}

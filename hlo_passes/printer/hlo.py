@@ -132,7 +132,8 @@ def print_instruction(instr: Instruction, is_root: bool, percent: bool = True, r
             inside = _literal_text(attrs.get("literal", ""))
     else:
         inside = ", ".join(pct + op.name for op in instr.operands)
-    shape = str(instr.shape)
+    # A shape we inferred was not written; leave it to XLA to infer again.
+    shape = "" if instr.dialect_data.get("inferred_shape") is instr.shape else str(instr.shape)
     shape = shape + " " if shape else ""
     parts = [f"{'ROOT ' if is_root else ''}{pct}{instr.name} = {shape}{instr.source_op}({inside})"]
     paren_key = _PAREN_ATTRS.get(instr.opcode)

@@ -1,0 +1,137 @@
+"""Result shapes of instructions written without one (``ROOT t = tuple(a, b)``).
+
+XLA infers them; we infer the common cases (tuples, get-tuple-element,
+elementwise ops, compare, select, while, conditional, concatenate, pad,
+transpose, dot, reduce, after-all) from operand shapes and attributes.  What
+is not covered keeps the ``inferred`` placeholder shape.  The printer leaves
+inferred shapes out, so XLA infers them again from our text.
+"""
+from __future__ import annotations
+
+from ..ir import Instruction, Module, Shape
+
+_ELEMENTWISE = frozenset(
+    """abs add and atan2 cbrt ceil clamp clz copy cosine divide erf exponential
+    exponential-minus-one floor log log-plus-one logistic maximum minimum multiply negate not
+    or popcnt power remainder round-nearest-afz round-nearest-even rsqrt shift-left
+    shift-right-arithmetic shift-right-logical sign sine sqrt subtract tan tanh xor
+    reduce-precision opt-barrier""".split()
+)
+_COMPLEX_PART = {"c64": "f32", "c128": "f64"}
+
+
+def _is_unknown(s: Shape) -> bool:
+    return s.element_type == "inferred"
+
+
+def infer_shapes(module: Module) -> None:
+    """Fill in what can be inferred; repeats while it makes progress."""
+    todo = [i for i in module.instructions() if _is_unknown(i.shape)]
+    while todo:
+        left = []
+        for instr in todo:
+            shape = _infer(instr)
+            if shape is None:
+                left.append(instr)
+            else:
+                instr.shape = shape
+                instr.dialect_data["inferred_shape"] = shape
+        if len(left) == len(todo):
+            return
+        todo = left
+
+
+def _array(etype: str, dims, dynamic=None) -> Shape:
+    d = tuple(dims)
+    return Shape(etype, d, tuple(dynamic) if dynamic is not None else (False,) * len(d))
+
+
+def _ints(instr: Instruction, key: str) -> tuple[int, ...] | None:
+    if key not in instr.attributes:
+        return ()
+    try:
+        v = instr.attributes[key]
+    except ValueError:
+        return None
+    return tuple(v) if isinstance(v, tuple) and all(isinstance(x, int) for x in v) else None
+
+
+def _infer(instr: Instruction) -> Shape | None:
+    op = instr.opcode
+    ops = [o.shape for o in instr.operands]
+    if any(_is_unknown(s) for s in ops):
+        return None
+    if op == "tuple":
+        return Shape.tuple_of(ops)
+    if op == "after-all":
+        return Shape("token")
+    if op == "get-tuple-element":
+        try:
+            index = int(instr.attributes.raw("index"))
+        except (KeyError, TypeError, ValueError):
+            return None
+        if ops and ops[0].is_tuple and 0 <= index < len(ops[0].tuple_shapes):
+            return ops[0].tuple_shapes[index]
+        return None
+    if not ops:
+        return None
+    first = ops[0]
+    if op in _ELEMENTWISE:
+        base = ops[1] if op == "clamp" and len(ops) > 1 else first
+        return _array(base.element_type, base.dims, base.dynamic) if base.is_array else base
+    if op in ("real", "imag"):
+        return _array(_COMPLEX_PART.get(first.element_type, first.element_type), first.dims, first.dynamic)
+    if op == "compare":
+        return _array("pred", first.dims, first.dynamic)
+    if op == "select" and len(ops) == 3:
+        return ops[1]
+    if op == "while":
+        return first
+    if op == "conditional":
+        for c in instr.called_computations:
+            if c.root is not None and not _is_unknown(c.root.shape):
+                return c.root.shape
+        return None
+    if op == "concatenate":
+        dims = _ints(instr, "dimensions")
+        if not dims or len(dims) != 1 or not first.is_array:
+            return None
+        d = dims[0]
+        if not 0 <= d < first.rank:
+            return None
+        out = list(first.dims)
+        out[d] = sum(s.dims[d] for s in ops)
+        return _array(first.element_type, out)
+    if op == "pad":
+        try:
+            spec = instr.attributes["padding"]
+        except (KeyError, ValueError):
+            return None
+        if len(spec) != first.rank:
+            return None
+        return _array(first.element_type, [lo + hi + n + max(n - 1, 0) * it
+                                           for n, (lo, hi, it) in zip(first.dims, spec)])
+    if op == "transpose":
+        perm = _ints(instr, "dimensions")
+        if perm is None or sorted(perm) != list(range(first.rank)):
+            return None
+        return _array(first.element_type, [first.dims[p] for p in perm])
+    if op == "dot" and len(ops) == 2:
+        lc, rc = _ints(instr, "lhs_contracting_dims"), _ints(instr, "rhs_contracting_dims")
+        lb, rb = _ints(instr, "lhs_batch_dims"), _ints(instr, "rhs_batch_dims")
+        if None in (lc, rc, lb, rb):
+            return None
+        lhs, rhs = ops
+        try:
+            dims = ([lhs.dims[i] for i in lb]
+                    + [d for i, d in enumerate(lhs.dims) if i not in lc and i not in lb]
+                    + [d for i, d in enumerate(rhs.dims) if i not in rc and i not in rb])
+        except IndexError:
+            return None
+        return _array(lhs.element_type, dims)
+    if op == "reduce" and len(ops) == 2:
+        dims = _ints(instr, "dimensions")
+        if dims is None or not first.is_array:
+            return None
+        return _array(ops[1].element_type, [d for i, d in enumerate(first.dims) if i not in dims])
+    return None
