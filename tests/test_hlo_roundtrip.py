@@ -85,3 +85,58 @@ def test_positions_and_links() -> None:
     sh = root.attributes["sharding"]
     assert sh.kind == "tuple" and [x.kind for x in sh.tuple_shardings] == ["manual", "maximal", "replicated"]
     assert str(sh) == "{{manual}, {maximal device=0}, {replicated}}"
+
+
+BAD_SLICE = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT s = f32[2] slice(p), slice={[0:2:x]}\n}\n"
+
+
+def test_attribute_errors_are_parse_errors_lazily_and_with_validate() -> None:
+    m = hlo_passes.parse(BAD_SLICE)  # lazy: parses, the value is not read yet
+    with pytest.raises(ParseError) as lazy:
+        m.entry.root.attributes["slice"]
+    with pytest.raises(ParseError) as eager:
+        hlo_passes.parse(BAD_SLICE, validate=True)
+    for err in (lazy.value, eager.value):
+        assert (err.line, err.column) == (4, 41), str(err)
+        assert "slice" in err.reason
+
+
+def test_decoded_values() -> None:
+    text = """HloModule m, entry_computation_layout={(f32[8,4]{1,0:T(8,128)S(1)})->f32[8,4]{1,0}}
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY e {
+  p = f32[8,4]{1,0:T(8,128)S(1)} parameter(0)
+  ar = f32[8,4] all-reduce(p), channel_id=3, replica_groups=[2,4]<=[4,2]T(1,0), use_global_device_ids=true, to_apply=add, sharding={devices=[2,1,4]<=[8] last_tile_dim_replicate}
+  sl = f32[2,4] slice(ar), slice={[0:8:4], [0:4]}
+  pd = f32[5,4] pad(sl, a2), padding=1_2x0_0
+  a2 = f32[] constant(0)
+  ROOT d = f32[5,5] dot(pd, pd), lhs_contracting_dims={1}, rhs_contracting_dims={1}, metadata={op_name="x" source_line=7}, frontend_attributes={k="v", m={mesh = #sdy.mesh<["x"=8]>}}
+}
+"""
+    m = hlo_passes.parse(text, validate=True)
+    by = {i.name: i for i in m.instructions()}
+    ar = by["ar"].attributes
+    assert ar["replica_groups"] == ((0, 2, 4, 6), (1, 3, 5, 7))
+    assert ar["channel_id"] == 3 and ar["use_global_device_ids"] is True and ar["to_apply"] == "add"
+    sh = ar["sharding"]
+    assert (sh.kind, sh.tile_shape, sh.devices, sh.last_tile_dim_replicate) == ("tiled", (2, 1, 4), tuple(range(8)), True)
+    assert by["ar"].called_computations == [m.computations["add"]]
+    assert by["sl"].attributes["slice"] == ((0, 8, 4), (0, 4, 1))
+    assert by["pd"].attributes["padding"] == ((1, 2, 0), (0, 0, 0))
+    d = by["d"].attributes
+    assert d["lhs_contracting_dims"] == (1,) and d["metadata"] == {"op_name": "x", "source_line": 7}
+    assert d["frontend_attributes"] == {"k": "v", "m": '{mesh = #sdy.mesh<["x"=8]>}'}
+    assert by["p"].shape.layout == "{1,0:T(8,128)S(1)}" and by["p"].attributes["parameter_number"] == 0
+    assert by["a2"].attributes["literal"] == 0
+    assert m.to_text() == text
+    from hlo_passes.verify import verify_module
+
+    assert verify_module(m) == []
+    by["sl"].set_shape(hlo_passes.Shape.array("f32", [3, 4]))
+    assert any("slice result should be [2, 4]" in p for p in verify_module(m))

@@ -96,6 +96,30 @@ def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Mod
     return module
 
 
+class LazyDecoder:
+    """Decodes one attribute when a pass first reads it.
+
+    A value the grammar rejects becomes a ``ParseError`` pointing at the first
+    place in the source where that attribute has that text (equal texts fail
+    equally, so the first is as good as any).
+    """
+
+    __slots__ = ("text", "path")
+
+    def __init__(self, text: str, path: str | None) -> None:
+        self.text = text
+        self.path = path
+
+    def __call__(self, key: str, raw: str) -> Any:
+        try:
+            return decode_attribute(key, raw)
+        except AttributeDecodeError as e:
+            k = self.text.find(f"{key}={raw}")
+            pos = k + len(key) + 1 + e.offset if k >= 0 else 0
+            parser = _HloParser(self.text, self.path)
+            raise parser.error(f"bad {key}: {e.reason}", pos) from None
+
+
 class _HloParser:
     def __init__(self, text: str, path: str | None) -> None:
         self.text = text
@@ -107,6 +131,7 @@ class _HloParser:
         self.nested_pending: list[Instruction] = []
         self.inline_pending: list[Computation] = []
         self.depth = 0
+        self.decoder = LazyDecoder(text, path)
         self.shape_kinds: set[str] = set()
         self.comp_names: set[str] = set()
         self.inline_for_attr: dict[str, Computation] = {}
@@ -547,7 +572,7 @@ class _HloParser:
         attributes = Attributes.__new__(Attributes)
         attributes._raw = attrs
         attributes._decoded = {}
-        attributes._decode = decode_attribute
+        attributes._decode = self.decoder
         instr = Instruction(
             name, opcode, shape, None, attributes, source_op=source_op,
             line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos), span=(pos, end),
@@ -686,7 +711,7 @@ class _HloParser:
         attributes = Attributes.__new__(Attributes)
         attributes._raw = attrs
         attributes._decoded = {}
-        attributes._decode = decode_attribute
+        attributes._decode = self.decoder
         instr = Instruction(name, opcode, shape, None, attributes, source_op=source_op,
                             line=self._line_of(p), column=p - text.rfind("\n", 0, p), span=(p, close + 1))
         instr.dialect_data = {"nested": True, "operand_names": names}
