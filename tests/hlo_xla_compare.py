@@ -30,6 +30,9 @@ says.  Each such exception is checked as narrowly as the cause allows:
   ``all-reduce-start``.  Accepted: ours is either the generic
   ``async-start/-update/-done`` or the spelling XLA prints, and only when
   XLA's opcode is an async one.
+* Called computations of async ops are not compared: XLA prints the
+  wrapped op's (``to_apply=%add``), not the async computation.  Elsewhere
+  they are compared as multisets (which computations, not attribute order).
 * Layouts.  XLA gives every array shape without a layout the default one.
   Layouts are compared only where our shape kept a layout from the source;
   ``{}`` on a scalar is the layout XLA does not print.
@@ -335,6 +338,7 @@ def structure_differences(module: Any, ref: Result, source: str, limit: int = 8,
             continue
         pairs.extend((oi, xi, x) for oi, xi in zip(o.instructions, x.instructions))
 
+    xla_comp_of = {id(o): x.name for o, x in zip(ours_comps, xla_comps)}
     our_names = [oi.name for oi, _, _ in pairs]
     taken = _taken(our_names, [xi.name for _, xi, _ in pairs])
     xla_name_of = {id(oi): xi.name for oi, xi, _ in pairs}
@@ -353,6 +357,13 @@ def structure_differences(module: Any, ref: Result, source: str, limit: int = 8,
         d = shape_difference(oi.shape, xi.shape, xi.opcode, used)
         if d and add(f"shape: {where}: {d}"):
             break
+        if xi.enum not in _ASYNC:
+            # As multisets: what matters is which computations are linked;
+            # the order of ours follows the source's attribute order.
+            called = sorted(xla_comp_of.get(id(c), f"?{c.name}") for c in oi.called_computations)
+            if called != sorted(xi.called):
+                if add(f"called computations: {where}: ours {called}, XLA {sorted(xi.called)}"):
+                    break
         if xi.parameter_number is not None:
             pn = oi.attributes.get("parameter_number") if "parameter_number" in oi.attributes else None
             if pn is None or int(pn) != xi.parameter_number:

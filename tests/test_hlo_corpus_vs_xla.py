@@ -81,6 +81,8 @@ def _unstable(corpus_dir: Path) -> set[str]:
 def corpus_run(corpus_dir: Path, xla_reference, request) -> CorpusRun:
     cache = request.config.cache
     report_dir = cache.mkdir("hlo_corpus_vs_xla") if cache is not None else None
+    for old in Path(report_dir).glob("*.txt") if report_dir is not None else ():
+        old.unlink()  # a report left by an earlier run would read as this run's
     return CorpusRun(corpus_dir, xla_reference, report_dir)
 
 

@@ -136,8 +136,11 @@ def test_to_string_many_matches_single_calls(ref):
 
 
 # ---------------------------------------------------------------- comparison
-def _module(spec: dict[str, list[tuple]], entry: str) -> Module:
-    """Build a Module from {computation: [(name, opcode, shape, operands, attrs)]}."""
+def _module(spec: dict[str, list[tuple]], entry: str, calls: dict[str, str] | None = None) -> Module:
+    """Build a Module from {computation: [(name, opcode, shape, operands, attrs)]}.
+
+    ``calls`` maps "computation/instruction" to the computation it calls.
+    """
     mod = Module("m", "hlo")
     by_name: dict[str, Instruction] = {}
     for cname, rows in spec.items():
@@ -145,9 +148,11 @@ def _module(spec: dict[str, list[tuple]], entry: str) -> Module:
         mod.add_computation(comp)
         for name, opcode, shape, operands, attrs in rows:
             ins = Instruction(name, opcode, shape, [by_name[o] for o in operands], attrs)
-            by_name[name] = ins
+            by_name[f"{cname}/{name}"] = by_name[name] = ins
             comp.append(ins)
         comp.root = comp.instructions[-1]
+    for where, callee in (calls or {}).items():
+        by_name[where].called_computations.append(mod.computations[callee])
     mod.entry = mod.computations[entry]
     return mod
 
@@ -165,7 +170,7 @@ def _good_module(**changes) -> Module:
         ("r", "reduce", F, ["m", "zero"], {}),
     ]
     for i, row in enumerate(main):
-        if row[0] in changes:
+        if row[0] in changes and changes[row[0]] is not None:
             main[i] = changes[row[0]]
     return _module({
         "add": [
@@ -174,7 +179,7 @@ def _good_module(**changes) -> Module:
             ("s", "add", F, ["a", "b"], {}),
         ],
         "main": main,
-    }, "main")
+    }, "main", calls={f"main/{main[4][0]}": "add"} if "unlinked" not in changes else {})
 
 
 def test_comparison_accepts_the_same_module(ref):
@@ -188,6 +193,7 @@ def test_comparison_accepts_the_same_module(ref):
     ({"m": ("m", "multiply", Shape.array("s32", [8]), ["p0", "p1"], {})}, "(element type)"),
     ({"p1": ("p1", "parameter", F8, [], {"parameter_number": 0})}, "parameter number: main/p1"),
     ({"r": ("r.7", "reduce", F, ["m", "zero"], {})}, "name: main/r: ours 'r.7'"),
+    ({"unlinked": None}, "called computations: main/r: ours [], XLA ['add']"),
 ])
 def test_comparison_finds_each_kind_of_difference(ref, change, expected):
     diffs = structure_differences(_good_module(**change), ref.parse(GOOD), GOOD)
@@ -223,7 +229,7 @@ ENTRY c2 {
         "c1": [("x", "parameter", F, [], {"parameter_number": 0}), ("y", "negate", F, ["x"], {})],
         "c2": [("x", "parameter", F, [], {"parameter_number": 0}),
                ("x.1", "negate", F, ["x"], {}), ("y", "call", F, ["x.1"], {})],
-    }, "c2")
+    }, "c2", calls={"c2/y": "c1"})
     assert structure_differences(mod, r, text) == []
     # A name nothing else uses must come through unchanged.
     mod.computations["c2"].instructions[2].name = "z"

@@ -85,7 +85,7 @@ from pathlib import Path
 __all__ = ["XlaComputation", "XlaInstruction", "XlaReference", "Result", "jaxlib_version"]
 
 # Bump when the cached payload changes meaning, so stale caches are ignored.
-SCHEMA = 3
+SCHEMA = 4
 
 _HEADER = struct.Struct("<Q")
 
@@ -102,6 +102,9 @@ class XlaInstruction:
     # async wrapping: an async-start around an all-reduce prints as
     # "all-reduce-start", the spelling of a different, real opcode.
     enum: str = ""
+    # Names of the computations it calls, in the order XLA prints them
+    # (to_apply, calls, condition, body, branches, select/scatter, ...).
+    called: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +152,8 @@ class Result:
             "module_name": self.module_name, "entry": self.entry,
             "computations": None if self.computations is None else [
                 [c.name, [[i.name, i.opcode, list(i.operands), i.shape, i.is_root,
-                           i.parameter_number, i.enum] for i in c.instructions], c.printed]
+                           i.parameter_number, i.enum, list(i.called)]
+                          for i in c.instructions], c.printed]
                 for c in self.computations
             ],
         }
@@ -162,8 +166,8 @@ class Result:
             module_name=d.get("module_name"), entry=d.get("entry"),
             computations=None if comps is None else tuple(
                 XlaComputation(name, tuple(
-                    XlaInstruction(n, op, tuple(ops), shape, bool(root), pnum, enum)
-                    for n, op, ops, shape, root, pnum, enum in instrs), printed)
+                    XlaInstruction(n, op, tuple(ops), shape, bool(root), pnum, enum, tuple(called))
+                    for n, op, ops, shape, root, pnum, enum, called in instrs), printed)
                 for name, instrs, printed in comps
             ),
             cached=cached,
@@ -182,6 +186,22 @@ def jaxlib_version() -> str:
 
 # --------------------------------------------------------------------------
 # worker side
+
+
+_STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"')
+_CALLED_RE = re.compile(
+    r", (to_apply|calls|condition|body|select|scatter|true_computation|false_computation"
+    r"|branch_computations|called_computations)=(\{[^}]*\}|[^\s,{}]+)"
+)
+
+
+def _called_computations(text: str) -> list[str]:
+    """Computation names in the attributes of one printed instruction."""
+    text = _STRING_RE.sub('""', text)  # backend configs may mention anything
+    names: list[str] = []
+    for _, value in _CALLED_RE.findall(text):
+        names.extend(n.strip().lstrip("%") for n in value.strip("{}").split(",") if n.strip())
+    return names
 
 
 def _split_instruction_text(text: str) -> tuple[str, str, int | None]:
@@ -239,9 +259,11 @@ def _handle(hlo, kind: str, text: str) -> dict:
         for comp in module.computations():
             instrs = []
             for ins in comp.instructions():
-                shape, opcode, pnum = _split_instruction_text(ins.to_string())
+                line = ins.to_string()
+                shape, opcode, pnum = _split_instruction_text(line)
                 instrs.append([ins.name, opcode, [o.name for o in ins.operands()], shape,
-                               ins.name in roots, pnum, str(ins.opcode).rpartition(".")[2]])
+                               ins.name in roots, pnum, str(ins.opcode).rpartition(".")[2],
+                               _called_computations(line)])
             comps.append([comp.name, instrs, comp.name in headers])
         out["computations"] = comps
     return out
