@@ -129,6 +129,15 @@ def test_a_killed_worker_is_replaced_and_the_request_retried(tmp_path):
         assert r.stats["worker_starts"] == 2
 
 
+def test_a_worker_that_cannot_start_is_an_error_not_a_crash_per_request(monkeypatch):
+    import xla_reference
+
+    monkeypatch.setattr(xla_reference.sys, "executable", "/bin/false")
+    with XlaReference(None, workers=1) as r:
+        with pytest.raises(RuntimeError, match="cannot start"):
+            list(r.parse_many([GOOD] * 3))
+
+
 def test_to_string_many_matches_single_calls(ref):
     single = ref.to_string(GOOD)
     assert single.computations is None

@@ -626,6 +626,8 @@ class XlaReference:
                         w.send(kind, texts[i])
                     except _WorkerDied as e:
                         self._retire(w)
+                        if w.served == 0:
+                            raise RuntimeError(f"XLA reference worker cannot start: {e}") from None
                         crashed(i, attempt, str(e))
                         continue
                     mine[w] = (i, attempt)
@@ -651,6 +653,11 @@ class XlaReference:
                         reply = w.recv()
                     except _WorkerDied as e:
                         self._retire(w)
+                        if w.served == 0:
+                            # Children take the crashes; a worker that dies
+                            # before its first answer cannot start at all
+                            # (no jaxlib?), and would fail every request.
+                            raise RuntimeError(f"XLA reference worker cannot start: {e}") from None
                         crashed(i, attempt, str(e))
                         continue
                     if reply["status"] == "crashed":
