@@ -342,6 +342,9 @@ def structure_differences(module: Any, ref: Result, source: str, limit: int = 8,
     our_names = [oi.name for oi, _, _ in pairs]
     taken = _taken(our_names, [xi.name for _, xi, _ in pairs])
     xla_name_of = {id(oi): xi.name for oi, xi, _ in pairs}
+    # Control predecessors are kept by name (attribute "control-predecessors");
+    # names are looked up in the instruction's own computation.
+    xla_name_in = {(id(xc), oi.name): xi.name for oi, xi, xc in pairs}
     for oi, xi, xc in pairs:
         where = f"{xc.name}/{xi.name}"
         if not _name_ok(oi.name, xi.name, taken, xi.opcode, used):
@@ -364,6 +367,14 @@ def structure_differences(module: Any, ref: Result, source: str, limit: int = 8,
             if called != sorted(xi.called):
                 if add(f"called computations: {where}: ours {called}, XLA {sorted(xi.called)}"):
                     break
+        preds = oi.attributes.get("control-predecessors") if "control-predecessors" in oi.attributes else ()
+        if isinstance(preds, str):
+            preds = tuple(n.strip().lstrip("%") for n in preds.strip("{}").split(",") if n.strip())
+        preds = sorted(xla_name_in.get((id(xc), getattr(p, "name", p)), f"?{getattr(p, 'name', p)}")
+                       for p in preds or ())
+        if preds != sorted(xi.control_predecessors):
+            if add(f"control predecessors: {where}: ours {preds}, XLA {sorted(xi.control_predecessors)}"):
+                break
         if xi.parameter_number is not None:
             pn = oi.attributes.get("parameter_number") if "parameter_number" in oi.attributes else None
             if pn is None or int(pn) != xi.parameter_number:

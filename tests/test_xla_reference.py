@@ -255,3 +255,26 @@ def test_shape_reader_and_layout_rules():
     # Without a layout of ours, XLA's default layout is not a difference.
     assert shape_difference(Shape.array("f32", [2, 3]), "f32[2,3]{1,0}") is None
     assert name_key("param") == name_key("param.0") == ("param", 0)
+
+
+def test_control_predecessors_are_compared(ref):
+    text = """HloModule m
+ENTRY e {
+  a = f32[] parameter(0)
+  b = f32[] negate(a)
+  ROOT c = f32[] exponential(a), control-predecessors={b}
+}
+"""
+    r = ref.parse(text)
+    assert r.computation("e").instructions[2].control_predecessors == ("b",)
+
+    def build(preds):
+        return _module({"e": [
+            ("a", "parameter", F, [], {"parameter_number": 0}),
+            ("b", "negate", F, ["a"], {}),
+            ("c", "exponential", F, ["a"], {"control-predecessors": preds} if preds else {}),
+        ]}, "e")
+
+    assert structure_differences(build(("b",)), r, text) == []
+    diffs = structure_differences(build(None), r, text)
+    assert diffs == ["control predecessors: e/c: ours [], XLA ['b']"], diffs

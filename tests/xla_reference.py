@@ -85,7 +85,7 @@ from pathlib import Path
 __all__ = ["XlaComputation", "XlaInstruction", "XlaReference", "Result", "jaxlib_version"]
 
 # Bump when the cached payload changes meaning, so stale caches are ignored.
-SCHEMA = 4
+SCHEMA = 5
 
 _HEADER = struct.Struct("<Q")
 
@@ -105,6 +105,7 @@ class XlaInstruction:
     # Names of the computations it calls, in the order XLA prints them
     # (to_apply, calls, condition, body, branches, select/scatter, ...).
     called: tuple[str, ...] = ()
+    control_predecessors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +153,8 @@ class Result:
             "module_name": self.module_name, "entry": self.entry,
             "computations": None if self.computations is None else [
                 [c.name, [[i.name, i.opcode, list(i.operands), i.shape, i.is_root,
-                           i.parameter_number, i.enum, list(i.called)]
+                           i.parameter_number, i.enum, list(i.called),
+                           list(i.control_predecessors)]
                           for i in c.instructions], c.printed]
                 for c in self.computations
             ],
@@ -166,8 +168,9 @@ class Result:
             module_name=d.get("module_name"), entry=d.get("entry"),
             computations=None if comps is None else tuple(
                 XlaComputation(name, tuple(
-                    XlaInstruction(n, op, tuple(ops), shape, bool(root), pnum, enum, tuple(called))
-                    for n, op, ops, shape, root, pnum, enum, called in instrs), printed)
+                    XlaInstruction(n, op, tuple(ops), shape, bool(root), pnum, enum, tuple(called),
+                                   tuple(preds))
+                    for n, op, ops, shape, root, pnum, enum, called, preds in instrs), printed)
                 for name, instrs, printed in comps
             ),
             cached=cached,
@@ -195,13 +198,18 @@ _CALLED_RE = re.compile(
 )
 
 
-def _called_computations(text: str) -> list[str]:
-    """Computation names in the attributes of one printed instruction."""
+_CONTROL_RE = re.compile(r", control-predecessors=\{([^}]*)\}")
+
+
+def _called_computations(text: str) -> tuple[list[str], list[str]]:
+    """Called computations and control predecessors of one printed instruction."""
     text = _STRING_RE.sub('""', text)  # backend configs may mention anything
     names: list[str] = []
     for _, value in _CALLED_RE.findall(text):
         names.extend(n.strip().lstrip("%") for n in value.strip("{}").split(",") if n.strip())
-    return names
+    m = _CONTROL_RE.search(text)
+    preds = [n.strip().lstrip("%") for n in m.group(1).split(",") if n.strip()] if m else []
+    return names, preds
 
 
 def _split_instruction_text(text: str) -> tuple[str, str, int | None]:
@@ -263,7 +271,7 @@ def _handle(hlo, kind: str, text: str) -> dict:
                 shape, opcode, pnum = _split_instruction_text(line)
                 instrs.append([ins.name, opcode, [o.name for o in ins.operands()], shape,
                                ins.name in roots, pnum, str(ins.opcode).rpartition(".")[2],
-                               _called_computations(line)])
+                               *_called_computations(line)])
             comps.append([comp.name, instrs, comp.name in headers])
         out["computations"] = comps
     return out
