@@ -3,6 +3,10 @@
 ``structure_differences(module, result, source)`` lists, as one line each,
 every way the module's computations and instructions differ from what XLA's
 parser built (``xla_reference.Result``); an empty list means they agree.
+Compared: computations (names, order, entry) and, per instruction in order,
+name, opcode, operands (in order), result shape (element type, dimensions,
+dynamic bounds, tuple structure, layout), parameter number, ROOT, called
+computations and control predecessors.
 Each line reads ``KIND: where: detail`` (``shape: main/add.1: ours f32[2],
 XLA f32[3] (dimensions)``), so failures can be counted by kind.
 

@@ -3,7 +3,8 @@
 Two checks per module (corpus/hlo/valid, 1,453 files):
 
 1. structure: the same computations and instructions as XLA builds (name,
-   opcode, operands in order, result shape, parameter number, ROOT, entry);
+   opcode, operands in order, result shape with layout, parameter number,
+   ROOT, entry, called computations, control predecessors);
    the exceptions XLA's parser forces are listed in ``hlo_xla_compare``.
 2. printing: XLA's print of ``module.to_text(regenerate=True)`` equals XLA's
    print of the original text.  Comparing XLA's prints (not our text with
