@@ -129,9 +129,68 @@ def _infer(instr: Instruction) -> Shape | None:
         except IndexError:
             return None
         return _array(lhs.element_type, dims)
+    if op == "reduce-window" and len(ops) == 2 and first.is_array:
+        dims = _windowed(instr, list(first.dims))
+        return None if dims is None else _array(ops[1].element_type, dims)
+    if op == "convolution" and len(ops) == 2:
+        return _convolution(instr, ops[0], ops[1])
     if op == "reduce" and len(ops) == 2:
         dims = _ints(instr, "dimensions")
         if dims is None or not first.is_array:
             return None
         return _array(ops[1].element_type, [d for i, d in enumerate(first.dims) if i not in dims])
     return None
+
+
+def _windowed(instr: Instruction, sizes: list[int]) -> list[int] | None:
+    """Output sizes of a window sliding over ``sizes`` (window= attribute)."""
+    try:
+        w = instr.attributes["window"] if "window" in instr.attributes else {}
+    except ValueError:
+        return None
+    n = len(sizes)
+    size = w.get("size", (1,) * n)
+    if len(size) != n:
+        return None
+    stride = w.get("stride", (1,) * n)
+    pad = w.get("pad", ((0, 0),) * n)
+    lhs_dil = w.get("lhs_dilate", (1,) * n)
+    rhs_dil = w.get("rhs_dilate", (1,) * n)
+    out = []
+    for i in range(n):
+        base = (sizes[i] - 1) * lhs_dil[i] + 1 if sizes[i] > 0 else 0
+        padded = base + pad[i][0] + pad[i][1]
+        span = (size[i] - 1) * rhs_dil[i] + 1
+        out.append(max(0, (padded - span) // stride[i] + 1) if padded >= span else 0)
+    return out
+
+
+def _convolution(instr: Instruction, lhs: Shape, rhs: Shape) -> Shape | None:
+    try:
+        labels = instr.attributes["dim_labels"]
+    except (KeyError, ValueError):
+        return None
+    lhs_l, rest = labels.split("_", 1)
+    rhs_l, out_l = rest.split("->", 1)
+    if len(lhs_l) != lhs.rank or len(rhs_l) != rhs.rank or len(out_l) != lhs.rank:
+        return None
+    spatial = sorted(c for c in lhs_l if c.isdigit())
+    in_spatial = [lhs.dims[lhs_l.index(c)] for c in spatial]
+    win = _windowed(instr, in_spatial)
+    if win is None:
+        return None
+    try:
+        groups = int(instr.attributes.raw("batch_group_count")) if "batch_group_count" in instr.attributes else 1
+    except ValueError:
+        return None
+    out = []
+    for c in out_l:
+        if c == "b":
+            out.append(lhs.dims[lhs_l.index("b")] // max(groups, 1))
+        elif c == "f":
+            out.append(rhs.dims[rhs_l.index("o")])
+        elif c.isdigit() and c in spatial:
+            out.append(win[spatial.index(c)])
+        else:
+            return None
+    return _array(lhs.element_type, out)
