@@ -15,8 +15,13 @@ and then, per request, forks a child that parses, answers over a pipe and
 exits without running destructors.  Every child starts from the worker's
 clean heap, so an answer depends on its own text only (no order effects, so
 answers can be cached), a crash is pinned on the module that caused it, and
-a fork and its exit cost a few ms against ~1 s for a fresh interpreter.  Should a worker
-itself die, it is replaced and its request is run once more.
+a fork and its exit cost a few ms against ~1 s for a fresh interpreter.
+Should a worker itself die, it is replaced and its request is run once more.
+POSIX only (fork, select on pipes).
+
+Cost, measured on the 2-core development machine while other jobs ran: the
+1,453 valid corpus modules take 10-27 s cold through ``parse_many`` (two
+workers) and ~0.3 s from the cache (17 MB).
 
 Usage::
 
@@ -27,7 +32,9 @@ Usage::
             r.entry                  # name of the ENTRY computation
             for comp in r.computations:          # in XLA's module order
                 for ins in comp.instructions:    # in the order XLA keeps them
-                    ins.name, ins.opcode, ins.operands, ins.shape, ins.is_root
+                    ins.name, ins.opcode, ins.operands, ins.shape, ins.is_root,
+                    ins.parameter_number, ins.called, ins.control_predecessors,
+                    ins.enum                     # "kAsyncStart": see below
         r2 = ref.to_string(text)     # Result with .text only (computations=None)
         for r in ref.parse_many(texts):      # same order as texts, streamed
             ...
