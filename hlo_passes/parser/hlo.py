@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import re
+from sys import intern
 from typing import Any
 
 import networkx as nx
@@ -266,7 +267,8 @@ class _HloParser:
             m = attr_match(text, pos)
             if m is None:
                 return pos
-            name = m.group(1)
+            # Attribute names repeat on every line: share one string each.
+            name = intern(m.group(1))
             vstart = m.end()
             e = simple(text, vstart).end()
             if e < n and text[e] not in ",\n":
