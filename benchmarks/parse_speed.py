@@ -158,6 +158,12 @@ def hlo_rows(args: argparse.Namespace, tmp: Path) -> list[dict]:
 
 BENCHES["hlo"] = hlo_rows
 
+# StableHLO rows (parse+print against jaxlib's MLIR parser) live in their own file.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _stablehlo_speed import stablehlo_rows  # noqa: E402
+
+BENCHES["stablehlo"] = stablehlo_rows
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
