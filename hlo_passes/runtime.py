@@ -78,12 +78,17 @@ class Executable:
     _out_shardings: tuple[jax.sharding.Sharding, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
+        # A one-device executable reports no shardings at all: everything
+        # simply lives on that device.
+        ins = self.loaded.get_parameter_shardings()
+        outs = self.loaded.get_output_shardings()
+        single = jax.sharding.SingleDeviceSharding(self.devices[0])
         self._in_shardings = tuple(
-            compat.sharding_from_op_sharding(s, self.devices) for s in self.loaded.get_parameter_shardings()
-        )
+            compat.sharding_from_op_sharding(s, self.devices) for s in ins
+        ) if ins is not None else (single,) * len(self.parameters)
         self._out_shardings = tuple(
-            compat.sharding_from_op_sharding(s, self.devices) for s in self.loaded.get_output_shardings()
-        )
+            compat.sharding_from_op_sharding(s, self.devices) for s in outs
+        ) if outs is not None else (single,) * len(self.results)
 
     @property
     def input_shardings(self) -> tuple[jax.sharding.Sharding, ...]:

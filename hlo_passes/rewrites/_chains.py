@@ -153,9 +153,10 @@ def clone(instr: Instruction, comp: Computation, operands: list[Instruction], sh
     return new
 
 
-# Per-dialect data that describes the op itself (not its result names or
-# source position), so a clone may carry it.
-_CLONED_DIALECT_DATA = frozenset({"loc_name", "form", "op_syntax"})
+# Per-dialect data that describes the op itself (its MLIR attribute entries,
+# spelling and location), not its result names or source positions, so a
+# clone may carry it.
+_CLONED_DIALECT_DATA = frozenset({"entries", "generic", "loc", "loc_name", "words", "simple", "n_succ_operands"})
 
 
 def remove_dead(roots: list[Instruction]) -> list[Instruction]:
