@@ -54,7 +54,7 @@ def test_moe_ops_are_normalised(concat) -> None:
     assert mc.attributes["in_shardings"][2] == '<@mesh, [{}, {"fsdp"}, {}]>'
     term = body.instructions[-1]
     assert term.dialect_data["terminator"] and term.source_op == "sdy.return"
-    assert body.root is term
+    assert body.root is term.operands[0] and body.root.opcode == "dot"
     call = [i for i in m.instructions() if i.source_op == "func.call"][0]
     assert call.attributes["to_apply"] in ("cumsum", "silu")
     assert sl.shape.text == "tensor<4x8x32xf32>" and m.computations["silu"].parent is None
@@ -271,3 +271,35 @@ def test_lowered_programs_roundtrip() -> None:
         assert _jax_parse(m.to_text(regenerate=True)) == _jax_parse(text)
         assert any(i.opcode == "while" for i in m.instructions())
         assert any(i.opcode in ("all-gather", "reduce-scatter", "all-reduce") for i in m.instructions())
+
+
+def test_removing_a_blocks_first_op_keeps_its_label() -> None:
+    text = """func.func @f(%a: tensor<f32>) -> tensor<f32> {
+  %0 = "stablehlo.while"(%a) ({
+  ^bb0(%x: tensor<f32>):
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }, {
+  ^bb0(%y: tensor<f32>):
+    %n = stablehlo.negate %y : tensor<f32>
+    stablehlo.return %n : tensor<f32>
+  }) : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+"""
+    m = parse_stablehlo(text)
+    w = [i for i in m.instructions() if i.opcode == "while"][0]
+    cond, body = w.called_computations
+    assert cond.parent is w and body.parent is w
+    y = body.parameters[0]
+    neg = [i for i in body.instructions if i.opcode == "negate"][0]
+    assert body.root is neg
+    m.replace_all_uses(neg, y)
+    body.remove(neg)
+    abs_ = body.add("abs", y.shape, [y], before=body.instructions[-1])
+    body.instructions[-1].set_operand(0, abs_)
+    out = m.to_text()
+    assert "^bb0(%y: tensor<f32>):" in out and "stablehlo.negate" not in out
+    assert '"stablehlo.abs"(%y)' in out
+    assert _jax_parse(out) == _jax_parse(text.replace("stablehlo.negate", "stablehlo.abs"))
+    assert _jax_parse(m.to_text(regenerate=True)) == _jax_parse(out)

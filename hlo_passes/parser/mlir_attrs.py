@@ -296,6 +296,8 @@ ATTR_NAMES: dict[str, dict[str, Any]] = {
     "stablehlo.compare": {"comparison_direction": "direction", "compare_type": "type"},
     "stablehlo.dynamic_slice": {"slice_sizes": "dynamic_slice_sizes", "sizes": "dynamic_slice_sizes"},
     "sdy.sharding_constraint": {"sharding": "sharding", "<>": "sharding"},
+    "stablehlo.get_dimension_size": {"dimension": "dimensions", "dim": "dimensions"},
+    "stablehlo.set_dimension_size": {"dimension": "dimensions", "dim": "dimensions"},
 }
 DECODED_KEYS = {"dimensions", "slice", "padding", "replica_groups", "channel_id",
                 "use_global_device_ids", "lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims",
@@ -509,6 +511,8 @@ def encode(op: str, key: str, value: Any, attrs: Any) -> list[tuple[str, str | N
             return [("broadcast_dimensions", _arr(v))]
         if op == "stablehlo.transpose":
             return [("permutation", _arr(v))]
+        if op in ("stablehlo.get_dimension_size", "stablehlo.set_dimension_size"):
+            return [("dimension", f"{v[0]} : i64")]
         return [("dimensions", _arr(v))]
     if key == "iota_dimension":
         return [("iota_dimension", f"{int(value)} : i64")]
@@ -539,6 +543,11 @@ def encode(op: str, key: str, value: Any, attrs: Any) -> list[tuple[str, str | N
         return [("dot_dimension_numbers", f"#stablehlo.dot<{body}>")]
     if key == "index":
         return [("index", f"{int(value)} : i32")]
+    if key in ("in_shardings", "out_shardings"):
+        items = [str(x) if str(x).startswith("<") else "<" + str(x) + ">" for x in value]
+        return [(key, "#sdy.sharding_per_value<[" + ", ".join(items) + "]>")]
+    if key == "manual_axes":
+        return [(key, "#sdy<manual_axes{" + ", ".join(mlir_string(str(a)) for a in value) + "}>")]
     if key == "custom_call_target":
         return [("call_target_name", mlir_string(str(value)))]
     if key == "to_apply":

@@ -545,9 +545,12 @@ class _Parser:
         comp.dialect_data["entry_args"] = list(params)
         j = i + 1
         prev_end = self.s[i] + 1
-        first_in_block: dict[str, Any] | None = {"label": None, "args": list(params)}
+        # Blocks: index 0 is the entry block (its label may be implicit).
+        # Each op records its block index; a block's label text is kept on the
+        # computation, so removing the block's first op keeps the label.
+        blocks: list[dict[str, Any]] = [{"label": None, "args": list(params), "lead": None}]
+        blk = 0
         last: Instruction | None = None
-        blocks = 0
         while True:
             j = self.skip_nl(j)
             kk = k[j]
@@ -576,27 +579,25 @@ class _Parser:
                             raise self.error("expected ',' or ')' in block arguments", j)
                     j += 1
                 j = self.expect(j, ":")
-                blocks += 1
-                is_entry = blocks == 1 and last is None and not args
-                first_in_block = {"label": label, "args": bargs,
-                                  "label_span": (self.s[label_start], self.end(j - 1))}
-                if is_entry:
+                block = {"label": label, "args": bargs, "lead": (prev_end, self.end(j - 1))}
+                prev_end = self.end(j - 1)
+                if blk == 0 and last is None and not args and blocks[0]["lead"] is None:
+                    blocks[0] = block
                     comp.dialect_data["entry_args"] = bargs
+                else:
+                    blocks.append(block)
+                    blk = len(blocks) - 1
                 continue
             instr, j = self.parse_op(j, comp, new_scope)
             instr.dialect_data["pre"] = (prev_end, instr.span[0])
+            instr.dialect_data["blk"] = blk
             prev_end = instr.span[1]
-            if first_in_block is not None:
-                instr.dialect_data["block"] = first_in_block
-                first_in_block = None
             last = instr
+        comp.dialect_data["blocks"] = blocks
         if last is not None:
             last.dialect_data["terminator"] = True
-            ops = last.operands
             comp.root = last
             comp.dialect_data["term"] = last
-        elif first_in_block is not None and first_in_block.get("label"):
-            comp.dialect_data["empty_block"] = first_in_block
         comp.dialect_data["tail"] = (prev_end, self.s[j])
         comp.dialect_data["close"] = self.end(j)
         self.depth -= 1
@@ -1192,6 +1193,11 @@ class _Parser:
         for comp in self.comps:
             if comp.parent is not None:
                 order.append(comp)
+        for comp in order:
+            term = comp.dialect_data.get("term")
+            if term is not None and len(term.operands) == 1 and term.operands[0].computation is comp:
+                # The shared vocabulary's ROOT: what the terminator returns.
+                comp.root = term.operands[0]
         names: set[str] = set()
         for comp in order:
             if comp.name in names:

@@ -127,45 +127,51 @@ class _Printer:
 
     # ---- regions ---------------------------------------------------------------
     def region(self, comp: Computation, indent: int, labels: bool) -> str:
+        """A region: ``{`` blocks ``}``; ``labels`` forces the entry block's label (generic form)."""
         src = self.src
-        ops = [i for i in comp.instructions if i.opcode != "parameter" or i.dialect_data.get("results") is None
-               and i.span is None]
         ops = [i for i in comp.instructions if not _is_param(i)]
+        blocks = comp.dialect_data.get("blocks") or [{"label": None, "args": [], "lead": None}]
         pad = " " * (indent + 2)
-        if not self.regen and "open" in comp.dialect_data:
-            out = ["{"]
-            last_pre_indent = "\n" + pad
-            for op in ops:
-                pre = op.dialect_data.get("pre")
-                if pre is not None and op.span is not None:
-                    text = src[pre[0]:pre[1]]
-                    out.append(text)
-                    nl = text.rfind("\n")
-                    if nl >= 0:
-                        last_pre_indent = text[nl:]
-                else:
-                    out.append(last_pre_indent)
-                out.append(self.op(op, indent + 2))
-            tail = comp.dialect_data.get("tail")
-            out.append(src[tail[0]:tail[1]] if tail else "\n" + " " * indent)
-            out.append("}")
-            return "".join(out)
+        splice = not self.regen and "open" in comp.dialect_data
         out = ["{"]
+        shown = -1
+        last_indent = "\n" + pad
         entry_args = comp.dialect_data.get("entry_args", [])
-        first = True
+
+        def open_blocks(upto: int) -> None:
+            nonlocal shown
+            while shown < upto:
+                shown += 1
+                b = blocks[shown]
+                if splice and b.get("lead") is not None and not (shown == 0 and labels and b["label"] is None):
+                    out.append(src[b["lead"][0]:b["lead"][1]])
+                elif b.get("label") or (shown == 0 and labels and entry_args):
+                    args = b.get("args") if b.get("label") else entry_args
+                    out.append("\n" + " " * indent + "  " + (b.get("label") or "^bb0") + self.block_args(args) + ":")
+
+        blk = 0
         for op in ops:
-            blk = op.dialect_data.get("block")
-            if blk is not None and (blk.get("label") or (labels and first and entry_args)):
-                label = blk.get("label") or "^bb0"
-                args = blk.get("args") or (entry_args if first else [])
-                out.append("\n" + " " * indent + "  " + label + self.block_args(args) + ":")
-            elif first and labels and entry_args:
-                out.append("\n" + pad + "^bb0" + self.block_args(entry_args) + ":")
-            first = False
-            out.append("\n" + pad + self.op(op, indent + 2))
-        if not ops and labels and entry_args:
-            out.append("\n" + pad + "^bb0" + self.block_args(entry_args) + ":")
-        out.append("\n" + " " * indent + "}")
+            blk = max(blk, op.dialect_data.get("blk", blk))
+            open_blocks(min(blk, len(blocks) - 1))
+            pre = op.dialect_data.get("pre")
+            if splice and pre is not None and op.span is not None:
+                text = src[pre[0]:pre[1]]
+                if shown >= 0 and blocks[shown].get("lead") is not None and pre[0] < blocks[shown]["lead"][1]:
+                    text = src[blocks[shown]["lead"][1]:pre[1]]
+                out.append(text)
+                nl = text.rfind("\n")
+                if nl >= 0:
+                    last_indent = text[nl:]
+            else:
+                out.append(last_indent if splice else "\n" + pad)
+            out.append(self.op(op, indent + 2))
+        open_blocks(len(blocks) - 1)
+        tail = comp.dialect_data.get("tail")
+        if splice and tail:
+            out.append(src[tail[0]:tail[1]])
+        else:
+            out.append("\n" + " " * indent)
+        out.append("}")
         return "".join(out)
 
     def block_args(self, args: list[Instruction]) -> str:
@@ -220,6 +226,10 @@ class _Printer:
         if src_op in ("stablehlo.constant", "arith.constant"):
             return dd.get("colon") is not None and dd.get("body_start") is not None and \
                 not self.src[dd["body_start"]:dd["colon"]].lstrip().startswith(("{", "("))
+        if src_op == "sdy.manual_computation":
+            return len(op.called_computations) == 1
+        if src_op == "stablehlo.while":
+            return len(op.called_computations) == 2 and set(dd.get("words") or ()) <= {"cond", "do"}
         if not dd.get("simple") or op.called_computations:
             return False
         words = dd.get("words") or []
