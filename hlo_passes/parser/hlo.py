@@ -21,7 +21,8 @@ import networkx as nx
 from ..errors import ParseError
 from ..ir import Attributes, Computation, Instruction, Module, Shape
 from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
-from .hlo_opcodes import OPCODES, async_sugar
+from .hlo_infer import DERIVED
+from .hlo_opcodes import NO_INFERENCE, OPCODES, async_sugar
 from .hlo_shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
 
 # The shape of an instruction written without one (XLA infers it; we do not).
@@ -340,7 +341,7 @@ class _HloParser:
         module.dialect_data["percent"] = bool(self.percent)
         self.link_calls(module)
         self.build_graph(module)
-        if "inferred" in self.shape_kinds:
+        if "inferred" in self.shape_kinds or "derived" in self.shape_kinds:
             from .hlo_infer import infer_shapes
 
             infer_shapes(module)
@@ -487,6 +488,13 @@ class _HloParser:
             instr.operands = ops
             instr.operand_results = [0] * len(ops)
 
+    def note_missing_shape(self, opcode: str, pos: int) -> None:
+        # XLA rejects a missing shape where it has no rule to build one, even
+        # for ops (send, slice) whose shape follows from the operands.
+        if opcode in NO_INFERENCE:
+            raise _Fail(f"cannot infer shape for opcode: {opcode}", pos)
+        self.shape_kinds.add("inferred")
+
     def shape_at(self, shape_text: str, pos: int):
         try:
             return parse_shape(shape_text)
@@ -536,7 +544,6 @@ class _HloParser:
             shape = self.shape_at(shape_text, shape_pos)
         else:
             shape = INFERRED_SHAPE
-            self.shape_kinds.add("inferred")
         source_op = opcode
         if opcode not in OPCODES:
             sugar = async_sugar(opcode)
@@ -544,6 +551,10 @@ class _HloParser:
                 raise _Fail(f"expects opcode but sees: {opcode}, error: Unknown opcode: {opcode}",
                             p - len(opcode) - 1)
             opcode = sugar[0]
+        if not shape_text:
+            self.note_missing_shape(opcode, p - 1)
+        elif opcode in DERIVED:
+            self.shape_kinds.add("derived")
         # operands
         om2 = _SIMPLE_OPERANDS_RE.match(text, p)
         if om2 is not None:
@@ -707,9 +718,11 @@ class _HloParser:
         self.anon_names.add(name)
         if shape_text:
             shape = self.shape_at(shape_text, shape_pos)
+            if opcode in DERIVED:
+                self.shape_kinds.add("derived")
         else:
             shape = INFERRED_SHAPE
-            self.shape_kinds.add("inferred")
+            self.note_missing_shape(opcode, om.end() - 1)
         attributes = Attributes.__new__(Attributes)
         attributes._raw = attrs
         attributes._decoded = {}

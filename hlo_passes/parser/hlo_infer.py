@@ -5,10 +5,20 @@ elementwise ops, compare, select, while, conditional, concatenate, pad,
 transpose, dot, reduce, after-all) from operand shapes and attributes.  What
 is not covered keeps the ``inferred`` placeholder shape.  The printer leaves
 inferred shapes out, so XLA infers them again from our text.
+
+send, recv, send-done and recv-done are different: XLA's parser builds them
+from their operands whatever shape the text declares (recv keeps only the
+data element of its declared tuple), and only its verifier, which the parser
+does not run, would compare the two.  Users see the built shape, so a
+``get-tuple-element`` of a recv-done without a shape of its own gets the data
+shape of the recv, not the one the recv-done line declares.  We derive these
+shapes the same way, in the same pass, because a send's data may itself be
+an inferred shape.
 """
 from __future__ import annotations
 
 from ..ir import Instruction, Module, Shape
+from .hlo_shapes import parse_shape
 
 _ELEMENTWISE = frozenset(
     """abs add and atan2 cbrt ceil clamp clz copy cosine divide erf exponential
@@ -18,6 +28,10 @@ _ELEMENTWISE = frozenset(
     reduce-precision opt-barrier""".split()
 )
 _COMPLEX_PART = {"c64": "f32", "c128": "f64"}
+# Ops whose shape XLA's parser derives from the operands (see the docstring).
+DERIVED = frozenset(("send", "recv", "send-done", "recv-done"))
+_TOKEN = parse_shape("token[]")
+_CONTEXT = parse_shape("u32[]")
 
 
 def _is_unknown(s: Shape) -> bool:
@@ -26,10 +40,22 @@ def _is_unknown(s: Shape) -> bool:
 
 def infer_shapes(module: Module) -> None:
     """Fill in what can be inferred; repeats while it makes progress."""
-    todo = [i for i in module.instructions() if _is_unknown(i.shape)]
+    todo = [i for i in module.instructions() if _is_unknown(i.shape) or i.opcode in DERIVED]
+    # A derived op still to be done must not lend its declared shape to a user.
+    pending = {i for i in todo if i.opcode in DERIVED}
     while todo:
         left = []
         for instr in todo:
+            if pending and any(o in pending for o in instr.operands):
+                left.append(instr)
+                continue
+            if instr.opcode in DERIVED:
+                shape = _derive(instr)
+                pending.discard(instr)
+                # Keep the written shape object (its spelling) when XLA builds the same.
+                if shape is not None and not (shape == instr.shape and _layouts(shape) == _layouts(instr.shape)):
+                    instr.shape = shape
+                continue
             shape = _infer(instr)
             if shape is None:
                 left.append(instr)
@@ -39,6 +65,36 @@ def infer_shapes(module: Module) -> None:
         if len(left) == len(todo):
             return
         todo = left
+
+
+def _layouts(s: Shape):
+    return tuple(_layouts(t) for t in s.tuple_shapes) if s.is_tuple else s.layout
+
+
+def _derive(instr: Instruction) -> Shape | None:
+    """The shape XLA's parser builds for a send/recv op, or None to keep what was written.
+
+    None where XLA would have no shape to build from (an operand of unknown
+    shape, a recv whose declared shape is not a tuple, a recv-done of a
+    non-tuple); the structural checks report what XLA rejects.
+    """
+    op = instr.opcode
+    if op == "send-done":
+        return _TOKEN
+    ops = instr.operands
+    if op == "recv":
+        declared = instr.shape
+        if not declared.is_tuple or not declared.tuple_shapes:
+            return None
+        return Shape.tuple_of((declared.tuple_shapes[0], _CONTEXT, _TOKEN))
+    if not ops or _is_unknown(ops[0].shape):
+        return None
+    if op == "send":
+        return Shape.tuple_of((ops[0].shape, _CONTEXT, _TOKEN))
+    source = ops[0].shape
+    if not source.is_tuple or not source.tuple_shapes:
+        return None
+    return Shape.tuple_of((source.tuple_shapes[0], _TOKEN))
 
 
 def _array(etype: str, dims, dynamic=None) -> Shape:
@@ -64,7 +120,7 @@ def _infer(instr: Instruction) -> Shape | None:
     if op == "tuple":
         return Shape.tuple_of(ops)
     if op == "after-all":
-        return Shape("token")
+        return _TOKEN
     if op == "get-tuple-element":
         try:
             index = int(instr.attributes.raw("index"))

@@ -64,3 +64,17 @@ def async_sugar(opcode: str) -> tuple[str, str] | None:
             if base in OPCODES and opcode not in NATIVE_ASYNC and base not in _NO_SUGAR:
                 return kind, base
     return None
+
+
+# Ops that XLA's parser requires to be written with a shape: it has no rule to
+# infer theirs ("cannot infer shape for opcode").  Async sugar (``call-start``)
+# counts as its async op.
+NO_INFERENCE = frozenset(
+    """async-start async-update async-done all-gather all-gather-start all-gather-done
+    all-reduce all-reduce-start all-reduce-done all-to-all collective-broadcast
+    collective-permute collective-permute-start collective-permute-done copy-done copy-start
+    dynamic-reshape dynamic-slice dynamic-update-slice ragged-all-to-all recv recv-done
+    reduce-scatter send send-done slice bitcast bitcast-convert constant convert custom-call
+    fusion infeed iota outfeed parameter reduce-precision reshape rng rng-bit-generator
+    rng-get-and-update-state stochastic-convert""".split()
+)
