@@ -137,16 +137,6 @@ def _norm_layout(layout: str | None, rank: int) -> str | None:
     return None if layout == "{}" and rank == 0 else layout
 
 
-# The shapes XLA gives these ops whatever the text declares (see
-# _derived_by_xla): the data (any shape), then u32[] and token[] contexts.
-_DERIVED = {
-    "send": re.compile(r"^\(.*, u32\[\], token\[\]\)$"),
-    "recv": re.compile(r"^\(.*, u32\[\], token\[\]\)$"),
-    "recv-done": re.compile(r"^\(.*, token\[\]\)$"),
-    "send-done": re.compile(r"^token\[\]$"),
-}
-
-
 def render(shape: Any) -> str:
     """Our shape from its fields (its ``text`` too when that says otherwise)."""
     def fmt(sh: Any) -> str:
@@ -177,9 +167,6 @@ def shape_difference(ours: Any, xla_text: str, opcode: str = "",
     except (ValueError, IndexError) as e:
         return f"cannot read XLA shape {xla_text!r}: {e}"
     d = _shape_diff(ours, theirs, xla_text)
-    if d and _derived_by_xla(opcode, ours, xla_text):
-        used[f"shape derived by XLA ({opcode})"] += 1
-        return None
     if d and opcode == "constant" and d.endswith("(layout)"):
         # A constant's shape in XLA is its literal's, and a literal does not
         # keep the element size in bits (E(4) on s4): XLA prints
@@ -189,20 +176,6 @@ def shape_difference(ours: Any, xla_text: str, opcode: str = "",
             used["constant without E(n)"] += 1
             return None
     return d
-
-
-def _derived_by_xla(opcode: str, ours: Any, xla_text: str) -> bool:
-    """XLA built this op's shape from its operands and ignored the text.
-
-    jaxlib's parser constructs send, recv, send-done and recv-done from
-    their operands and attributes (data shape, then u32[] and token[]
-    contexts) and never compares that with the declared shape; only XLA's
-    verifier would, and it does not run.  So whatever the text declares
-    (just the data, a u32[8] context, recv-done as token[]) reads as XLA's
-    derived form, which is all that is accepted here.
-    """
-    pattern = _DERIVED.get(opcode)
-    return pattern is not None and bool(pattern.match(xla_text))
 
 
 def _without_element_size(shape: Any) -> Any:
