@@ -303,3 +303,130 @@ def test_removing_a_blocks_first_op_keeps_its_label() -> None:
     assert '"stablehlo.abs"(%y)' in out
     assert _jax_parse(out) == _jax_parse(text.replace("stablehlo.negate", "stablehlo.abs"))
     assert _jax_parse(m.to_text(regenerate=True)) == _jax_parse(out)
+
+
+def test_changed_attributes_print_generic_and_decode_back(samples_dir: Path) -> None:
+    """Attributes a pass assigns are encoded into MLIR; re-parsing gives the same values."""
+    text = (samples_dir / "mesh2_concat.stablehlo.mlir").read_text()
+    m = parse_stablehlo(text)
+    gathers = [i for i in m.instructions() if i.opcode == "all-gather"]
+    g = gathers[0]
+    g.attributes["replica_groups"] = ((0, 1, 2, 3, 4, 5, 6, 7),)
+    g.attributes["channel_id"] = 7
+    sl = [i for i in m.instructions() if i.opcode == "slice"][0]      # pretty `stablehlo.slice`
+    old_slice = sl.attributes["slice"]
+    sl.attributes["slice"] = tuple(old_slice)  # same value, but now set by a pass: printed generic
+    cat = [i for i in m.instructions() if i.opcode == "concatenate"][0]
+    cat.attributes["frontend_attributes"] = {"tag": 'a "quoted" value'}
+    dot = [i for i in m.instructions() if i.opcode == "dot"][0]
+    dot.attributes["lhs_contracting_dims"] = dot.attributes["lhs_contracting_dims"]
+    new = cat.computation.add("add", Shape.array("f32", cat.shape.dims), [cat, cat], after=cat)
+    out = m.to_text()
+    _jax_parse(out)
+    lines = out.splitlines()
+    assert len(lines) == len(text.splitlines()) + 1
+    assert sum(a != b for a, b in zip(lines, text.splitlines())) >= 4
+    m2 = parse_stablehlo(out)
+    g2 = [i for i in m2.instructions() if i.opcode == "all-gather"][0]
+    assert g2.attributes["replica_groups"] == ((0, 1, 2, 3, 4, 5, 6, 7),) and g2.attributes["channel_id"] == 7
+    assert [i for i in m2.instructions() if i.opcode == "slice"][0].attributes["slice"] == old_slice
+    assert '"stablehlo.slice"' in out
+    cat2 = [i for i in m2.instructions() if i.opcode == "concatenate"][0]
+    assert cat2.attributes["frontend_attributes"] == {"tag": 'a "quoted" value'}
+    assert cat2.attributes["dimensions"] == (2,)
+    add2 = [i for i in m2.instructions() if i.opcode == "add" and i.operands == [cat2, cat2]][0]
+    assert add2.shape == new.shape and add2.shape.text == "tensor<4x64x64xf32>"
+    dot2 = [i for i in m2.instructions() if i.opcode == "dot"][0]
+    assert dot2.attributes["lhs_contracting_dims"] == dot.attributes["lhs_contracting_dims"]
+
+
+def test_bad_attribute_text_is_a_parse_error_when_read() -> None:
+    text = ('func.func @f(%a: tensor<4xf32>) -> tensor<8xf32> {\n'
+            '  %0 = "stablehlo.all_gather"(%a) {all_gather_dim = 1 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<8xf32>\n'
+            '  return %0 : tensor<8xf32>\n}\n')
+    m = parse_stablehlo(text, path="bad.mlir")
+    g = [i for i in m.instructions() if i.opcode == "all-gather"][0]
+    assert g.attributes["replica_groups"] == ((0, 1),)
+    with pytest.raises(ParseError) as e:
+        g.attributes["dimensions"]
+    assert e.value.line == 2 and e.value.path == "bad.mlir" and "all_gather_dim" in e.value.source_line
+    with pytest.raises(ParseError):
+        parse_stablehlo(text, validate=True)
+
+
+def test_dialect_detection_and_parse_file(tmp_path: Path, samples_dir: Path) -> None:
+    src = samples_dir / "dump_mesh1_concat" / "module.mlir"
+    m = hlo_passes.parse_file(src)
+    assert m.dialect == "stablehlo" and m.to_text() == src.read_text()
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("// header\nmodule {\n  func.func @f( {\n")
+    with pytest.raises(ParseError) as e:
+        hlo_passes.parse_file(bad)
+    assert e.value.path == str(bad) and e.value.line >= 3
+
+
+def test_cross_platform_lowerings_roundtrip() -> None:
+    """ragged_dot lowered for TPU and CUDA keeps chlo.ragged_dot / custom calls; both round-trip."""
+    import jax
+    import jax.numpy as jnp
+
+    def f(x, w, gs):
+        return jax.lax.ragged_dot(x, w, gs)
+
+    args = (jnp.ones((16, 8)), jnp.ones((2, 8, 4)), jnp.array([8, 8], jnp.int32))
+    for platform in ("tpu", "cuda"):
+        text = jax.jit(f).trace(*args).lower(lowering_platforms=(platform,)).as_text()
+        m = parse_stablehlo(text)
+        assert m.to_text() == text
+        rd = [i for i in m.instructions() if i.opcode == "ragged-dot"]
+        assert rd and rd[0].attributes["lhs_ragged_dims"] == (0,)
+        assert _jax_parse(m.to_text(regenerate=True)) == _jax_parse(text)
+
+
+def _corpus_sample() -> list[str]:
+    root = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "stablehlo"
+    if not root.is_dir():
+        root = Path("/work/shared/corpus/stablehlo")
+    files = sorted(root.glob("*.mlir"))
+    return [f.read_text() for f in files[:: max(1, len(files) // 40)]]
+
+
+_CORPUS_SAMPLE = _corpus_sample()
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_corpus_mutations_give_module_or_parse_error(data) -> None:
+    if not _CORPUS_SAMPLE:
+        pytest.fail("corpus not found")
+    text = data.draw(st.sampled_from(_CORPUS_SAMPLE))
+    n = len(text)
+    kind = data.draw(st.sampled_from(["delete", "duplicate", "swap", "truncate", "bytes"]))
+    a = data.draw(st.integers(0, n))
+    b = data.draw(st.integers(0, n))
+    a, b = min(a, b), max(a, b)
+    b = min(b, a + 40)
+    if kind == "delete":
+        text = text[:a] + text[b:]
+    elif kind == "duplicate":
+        text = text[:b] + text[a:b] + text[b:]
+    elif kind == "swap":
+        c = data.draw(st.integers(0, n))
+        text = text[:a] + text[c:c + 5] + text[a + 5:]
+    elif kind == "truncate":
+        text = text[:a]
+    else:
+        text = text[:a] + data.draw(st.binary(max_size=6)).decode("latin-1") + text[a:]
+    try:
+        m = parse_stablehlo(text, validate=data.draw(st.booleans()))
+    except ParseError as e:
+        assert e.line >= 0
+        return
+    assert m.to_text() == text
+    m.to_text(regenerate=True)
+    for ins in m.instructions():
+        for key in list(ins.attributes):
+            try:
+                ins.attributes[key]
+            except ParseError:
+                pass

@@ -760,8 +760,7 @@ class _Parser:
                 else:
                     piece = val if val is not None else "unit"
                 raw[h] = f"{raw[h]}, {piece}" if h in raw and h in ("slice", "padding") else piece
-        decoder = _decoder_for(src_op)
-        instr.attributes = Attributes(raw, decoder, instr)
+        instr.attributes = Attributes(raw, _Decoder(instr), instr)
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
@@ -1177,9 +1176,8 @@ class _Parser:
                 raise self.error_at(f"type {t[:40]}: {err.reason}", instr.span[0]) from None
         try:
             instr.attributes.decode_all()
-        except (A.AttrDecodeError, ValueError, TypeError, IndexError, KeyError) as err:
-            raise self.error_at(f"cannot decode attributes of {instr.source_op}: {err}",
-                                instr.span[0]) from None
+        except ParseError as err:
+            raise self.error_at(err.reason, instr.span[0]) from None
 
     # -- finishing --
     def finish(self) -> None:
@@ -1242,18 +1240,30 @@ def is_fn_result_mismatch(res_types: list[str], nres: int, sig: Any, generic: bo
     return nres > 1 and len(res_types) != nres or (nres == 1 and not res_types)
 
 
-_DECODERS: dict[str, Any] = {}
+class _Decoder:
+    """Decodes one instruction's attributes on demand; failures become ParseErrors at the op."""
 
+    __slots__ = ("instr",)
 
-def _decoder_for(op: str):
-    d = _DECODERS.get(op)
-    if d is None:
-        def d(key: str, raw: str, _op: str = op) -> Any:
-            if key == "parameter_number":
-                return int(raw)
-            return A.decode_attribute(_op, key, raw)
-        _DECODERS[op] = d
-    return d
+    def __init__(self, instr: Instruction) -> None:
+        self.instr = instr
+
+    def __call__(self, key: str, raw: str) -> Any:
+        instr = self.instr
+        try:
+            return A.decode_attribute(instr.source_op, key, raw)
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, RecursionError) as e:
+            reason = e.reason if isinstance(e, A.AttrDecodeError) else f"{type(e).__name__}: {e}"
+            module = instr.module
+            source_line = None
+            path = None
+            if module is not None:
+                path = module.path
+                lines = module.source.split("\n", instr.line)
+                if 0 < instr.line <= len(lines):
+                    source_line = lines[instr.line - 1]
+            raise ParseError(f"attribute '{key}' of {instr.source_op}: {reason}", path=path,
+                             line=instr.line, column=instr.column, source_line=source_line) from None
 
 
 def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) -> Module:
