@@ -1,0 +1,435 @@
+"""Console scripts: ``hlo-rewrite`` (run the rewrite passes on a file) and
+``hlo-lint`` (report unfused MoE patterns in files and XLA dump folders).
+
+Exit codes, both scripts:
+
+* ``hlo-rewrite``: 0 success (rewritten or not); 2 bad usage or input (the
+  parse error's ``path:line:col`` message on stderr); 3 a pass or the printer
+  failed (a bug: the traceback's last line on stderr).  When anything fails,
+  nothing is written.
+* ``hlo-lint``: 0 clean; 1 findings; 2 a file could not be linted or bad usage.
+
+Neither imports jax: parsing, rewriting and linting are pure Python.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse already exits 2 on bad usage; keep that, but say which tool.
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+# ---------------------------------------------------------------------------
+# Writing files: all or nothing
+
+
+def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the new one, never half.
+
+    The bytes go to a temporary file in the target's directory (the rename
+    must not cross file systems), are flushed to disk, and the temporary file
+    replaces the target in one ``os.replace``.  On any failure the temporary
+    file is removed and the target is left as it was.
+    """
+    _commit([_stage(path, data, mode=mode)])
+
+
+class _Staged:
+    def __init__(self, target: str, tmp: str) -> None:
+        self.target = target
+        self.tmp = tmp
+
+
+def _stage(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> _Staged:
+    """Write ``data`` next to ``path`` in a temporary file (not yet in place)."""
+    target = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(target))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            payload = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
+            _write_all(f, payload)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is None:
+            mode = os.stat(target).st_mode & 0o7777 if os.path.exists(target) else 0o666 & ~_umask()
+        os.chmod(tmp, mode)
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+    return _Staged(target, tmp)
+
+
+# Chunked so that a failure (disk full, a signal) can strike between chunks,
+# as it would on a large module; the tests rely on this to fail mid-way.
+_CHUNK = 1 << 16
+
+
+def _write_all(f: Any, payload: bytes) -> None:
+    for i in range(0, len(payload), _CHUNK):
+        f.write(payload[i:i + _CHUNK])
+
+
+def _commit(staged: list[_Staged]) -> None:
+    try:
+        for s in staged:
+            os.replace(s.tmp, s.target)
+    finally:
+        for s in staged:
+            _remove_quietly(s.tmp)
+
+
+def _discard(staged: list[_Staged]) -> None:
+    for s in staged:
+        _remove_quietly(s.tmp)
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def _load_plugins(specs: Sequence[str]) -> None:
+    """Import plugin modules (dotted names or ``.py`` files); they register passes on import."""
+    for spec in specs:
+        if spec.endswith(".py") or os.sep in spec:
+            path = Path(spec)
+            if not path.is_file():
+                raise FileNotFoundError(f"plugin file not found: {spec}")
+            name = f"hlo_passes_plugin_{path.stem}"
+            module_spec = importlib.util.spec_from_file_location(name, path)
+            assert module_spec is not None and module_spec.loader is not None
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[name] = module
+            module_spec.loader.exec_module(module)
+        else:
+            importlib.import_module(spec)
+
+
+def _split_list(values: Sequence[str] | None) -> list[str] | None:
+    if not values:
+        return None
+    out: list[str] = []
+    for v in values:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out or None
+
+
+# ---------------------------------------------------------------------------
+# hlo-rewrite
+
+
+def _rewrite_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="hlo-rewrite",
+        description="Run hlo_passes' rewrite passes over an HLO or StableHLO module.",
+        epilog="Exit status: 0 success (with or without rewrites), 2 bad usage or input, "
+               "3 a pass failed. Nothing is written when anything fails.",
+    )
+    p.add_argument("input", nargs="?", help="input module (.hlo, .txt, .mlir); '-' reads stdin")
+    p.add_argument("-o", "--output", help="write the result here (default: stdout)")
+    p.add_argument("--in-place", action="store_true", help="rewrite the input file itself")
+    p.add_argument("--passes", action="append", metavar="A,B",
+                   help="passes to run, in order (default: every rewrite pass)")
+    p.add_argument("--list-passes", action="store_true", help="list the available passes and exit")
+    p.add_argument("--dialect", choices=("auto", "hlo", "stablehlo"), default="auto")
+    p.add_argument("--dry-run", action="store_true", help="report what would change; write no module")
+    p.add_argument("--diff", action="store_true", help="print a unified diff instead of the module")
+    p.add_argument("--report", metavar="FILE",
+                   help="write a JSON report: each site, form, location, collectives and bytes before/after")
+    p.add_argument("--explain", action="store_true",
+                   help="also print near misses: places that look like a pattern, with the check that failed")
+    p.add_argument("--plugin", action="append", default=[], metavar="MODULE",
+                   help="import a module (dotted name or .py file) that registers extra passes")
+    p.add_argument("-q", "--quiet", action="store_true", help="no per-site summary on stderr")
+    return p
+
+
+def _site_line(site: Any) -> str:
+    from .lint import rule_id
+
+    return (f"{site.location}: {rule_id(site.rule)} {site.rule} [{site.form}] "
+            f"collectives {site.before.count} -> {site.after.count}, "
+            f"saves {site.bytes_saved:,} bytes per device")
+
+
+def _report(result: Any, *, input_name: str, dialect: str, passes: list[str]) -> dict[str, Any]:
+    from .lint import rule_id
+
+    sites = []
+    for s in result.sites:
+        d = s.to_json()
+        d["rule_id"] = rule_id(s.rule)
+        sites.append(d)
+    return {
+        "tool": "hlo-rewrite",
+        "input": input_name,
+        "dialect": dialect,
+        "passes": passes,
+        "changed": result.changed,
+        "sites": sites,
+        "near_misses": [m.to_json() for m in result.near_misses],
+        "totals": {
+            "sites": len(result.sites),
+            "collectives_before": sum(s.before.count for s in result.sites),
+            "collectives_after": sum(s.after.count for s in result.sites),
+            "bytes_moved_before": sum(s.before.bytes_moved for s in result.sites),
+            "bytes_moved_after": sum(s.after.bytes_moved for s in result.sites),
+            "bytes_saved": sum(s.bytes_saved for s in result.sites),
+        },
+    }
+
+
+def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
+                 stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """``hlo-rewrite``; returns the exit status."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    parser = _rewrite_parser()
+    args = parser.parse_args(argv)
+
+    from . import ParseError, parse
+    from .passes import available_passes, run_passes
+
+    try:
+        _load_plugins(args.plugin)
+    except Exception as err:
+        print(f"hlo-rewrite: error: cannot load plugin: {type(err).__name__}: {err}", file=stderr)
+        return EXIT_USAGE
+    registry = available_passes()
+    if args.list_passes:
+        from .lint import rule_id
+
+        for name, rule in registry.items():
+            print(f"{name:24} {rule_id(name):8} {getattr(rule, 'description', '')}", file=stdout)
+        return EXIT_OK
+    if args.input is None:
+        parser.error("the input file is required ('-' for stdin)")
+    if args.in_place and (args.output or args.input == "-"):
+        parser.error("--in-place rewrites a named input file; it excludes -o and '-'")
+    passes = _split_list(args.passes)
+    if passes is not None:
+        unknown = [p for p in passes if p not in registry]
+        if unknown:
+            parser.error(f"unknown pass(es) {', '.join(unknown)}; available: {', '.join(registry)}")
+
+    if args.input == "-":
+        text = stdin.read()
+        name = "<stdin>"
+    else:
+        try:
+            with open(args.input, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+        except OSError as err:
+            print(f"hlo-rewrite: error: cannot read {args.input}: {err.strerror or err}", file=stderr)
+            return EXIT_USAGE
+        name = args.input
+
+    try:
+        module = parse(text, dialect=args.dialect, path=name)
+    except ParseError as err:
+        print(str(err), file=stderr)
+        return EXIT_USAGE
+
+    staged = []
+    try:
+        result = run_passes(module, passes, rewrite=True)
+        new_text = result.module.to_text()
+        diff = None
+        if args.diff:
+            diff = "".join(difflib.unified_diff(
+                text.splitlines(keepends=True), new_text.splitlines(keepends=True),
+                fromfile=name, tofile=f"{name} (rewritten)",
+            ))
+        # Everything is computed and staged before anything is put in place.
+        if args.report:
+            report = _report(result, input_name=name, dialect=module.dialect,
+                             passes=passes if passes is not None else list(registry))
+            staged.append(_stage(args.report, json.dumps(report, indent=2, sort_keys=True, default=str) + "\n"))
+        target = args.input if args.in_place else args.output
+        if target and not args.dry_run:
+            staged.append(_stage(target, new_text))
+    except OSError as err:
+        _discard(staged)
+        print(f"hlo-rewrite: error: cannot write: {err}", file=stderr)
+        return EXIT_USAGE
+    except Exception as err:  # a bug in a pass or the printer, not in the input
+        _discard(staged)
+        print(f"hlo-rewrite: internal error: {type(err).__name__}: {err}", file=stderr)
+        print("hlo-rewrite: nothing was written", file=stderr)
+        return EXIT_INTERNAL
+    except BaseException:
+        _discard(staged)
+        raise
+
+    try:
+        _commit(staged)
+    except OSError as err:
+        print(f"hlo-rewrite: error: cannot write: {err}", file=stderr)
+        return EXIT_USAGE
+
+    if not args.quiet:
+        for site in result.sites:
+            print(_site_line(site), file=stderr)
+        if not result.sites:
+            print(f"hlo-rewrite: {name}: nothing to rewrite", file=stderr)
+    if args.explain:
+        for miss in result.near_misses:
+            print(f"near miss: {miss}", file=stderr)
+        if not result.near_misses:
+            print("hlo-rewrite: no near misses", file=stderr)
+    if diff is not None:
+        stdout.write(diff)
+    elif not args.dry_run and not (args.output or args.in_place):
+        stdout.write(new_text)
+    stdout.flush()
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# hlo-lint
+
+
+def _lint_parser() -> argparse.ArgumentParser:
+    from .lint import FORMATS
+
+    p = _Parser(
+        prog="hlo-lint",
+        description="Report unfused MoE weight gathers (MOE001) and weight-gradient reductions (MOE002) "
+                    "in HLO / StableHLO files and XLA dump folders (--xla_dump_to).",
+        epilog="Exit status: 0 clean, 1 findings, 2 a file could not be linted or bad usage.",
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files, directories (recursive) or globs")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--output", metavar="FILE", help="write the report here (default: stdout)")
+    p.add_argument("--select", action="append", metavar="RULES",
+                   help="only these rules (comma-separated ids or prefixes, e.g. MOE001)")
+    p.add_argument("--ignore", action="append", metavar="RULES", help="skip these rules")
+    p.add_argument("--dialect", choices=("auto", "hlo", "stablehlo"), default="auto")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="worker processes (default: one per CPU; 1 = no pool)")
+    p.add_argument("--plugin", action="append", default=[], metavar="MODULE",
+                   help="import a module that registers extra passes")
+    p.add_argument("--list-rules", action="store_true", help="list the rules and exit")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    return p
+
+
+class _Progress:
+    """A one-line progress bar on a terminal's stderr."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        self.stream.write(f"\rhlo-lint [{'#' * filled}{'.' * (width - filled)}] {done}/{total} files")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None,
+              stderr: TextIO | None = None) -> int:
+    """``hlo-lint``; returns the exit status."""
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    parser = _lint_parser()
+    args = parser.parse_args(argv)
+
+    from .lint import RULES, format_findings, lint_files, rule_id
+    from .passes import available_passes
+
+    try:
+        _load_plugins(args.plugin)
+    except Exception as err:
+        print(f"hlo-lint: error: cannot load plugin: {type(err).__name__}: {err}", file=stderr)
+        return EXIT_USAGE
+    if args.list_rules:
+        registered = available_passes()
+        for info in RULES.values():
+            state = "" if info.pass_name in registered else "  (pass not available yet)"
+            print(f"{info.id}  {info.pass_name:24} {info.summary}{state}", file=stdout)
+        for name in registered:
+            if name not in RULES:
+                print(f"{rule_id(name)}  {name:24} (plugin)", file=stdout)
+        return EXIT_OK
+    if not args.paths:
+        parser.error("give at least one PATH")
+    if args.jobs is not None and args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+
+    progress = None
+    if not args.no_progress and stderr.isatty():
+        progress = _Progress(stderr)
+    try:
+        run = lint_files(args.paths, select=_split_list(args.select), ignore=_split_list(args.ignore),
+                         dialect=args.dialect, jobs=args.jobs, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    report = format_findings(run.findings, args.format, files=len(run.files))
+    if args.output:
+        try:
+            atomic_write(args.output, report)
+        except OSError as err:
+            print(f"hlo-lint: error: cannot write {args.output}: {err}", file=stderr)
+            return EXIT_USAGE
+    else:
+        stdout.write(report)
+        stdout.flush()
+    if args.format != "text" or args.output:
+        # A machine-readable report hides errors from whoever reads the log.
+        for err in run.errors:
+            print(f"{err.path}:{err.line}:{err.column}: error: {err.message}", file=stderr)
+    return run.exit_code
+
+
+def rewrite_entry() -> None:
+    sys.exit(rewrite_main())
+
+
+def lint_entry() -> None:
+    sys.exit(lint_main())
+
+
+if __name__ == "__main__":  # python -m hlo_passes.cli rewrite|lint ...
+    if len(sys.argv) < 2 or sys.argv[1] not in ("rewrite", "lint"):
+        print("usage: python -m hlo_passes.cli rewrite|lint ...", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+    tool = sys.argv.pop(1)
+    sys.exit(rewrite_main() if tool == "rewrite" else lint_main())

@@ -1,0 +1,634 @@
+"""The MoE lint: findings for every place a rewrite pass would fire, in CI formats.
+
+A finding is a site a pass reports in detect-only mode (``run_passes(...,
+rewrite=False)``): the program could be rewritten there and is not yet.  Near
+misses are not findings: they are places the rewrite must not touch.
+
+Output formats: ``text`` (``path:line:col: RULE message``), ``json`` (a list
+of objects; the schema ships as ``hlo_passes/schemas/lint-findings.schema.json``
+and is returned by ``json_schema()``), ``github`` (workflow annotation
+commands) and ``sarif`` (SARIF 2.1.0, what code scanning uploads take).
+
+Nothing here imports jax: linting is parsing plus graph matching.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from . import __version__
+from .errors import ParseError
+from .ir import Instruction, Module
+
+__all__ = [
+    "FORMATS",
+    "RULES",
+    "Finding",
+    "LintRun",
+    "RuleInfo",
+    "collect_files",
+    "format_findings",
+    "json_schema",
+    "lint",
+    "lint_files",
+    "lint_module",
+    "lint_text",
+    "rule_id",
+]
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    id: str
+    pass_name: str
+    name: str  # CamelCase, what SARIF shows as the rule's name
+    summary: str
+    help: str
+
+
+# The one mapping from pass names to rule ids.  A pass that is not listed here
+# (a plugin's) reports under its own name.
+RULES: dict[str, RuleInfo] = {
+    info.pass_name: info
+    for info in (
+        RuleInfo(
+            "MOE001", "moe-gather-fusion", "UnfusedMoeWeightGather",
+            "unfused MoE weight gather",
+            "A prefused MoE weight W[E, D, 2F] is sliced into gate and up halves and each half "
+            "is all-gathered on its own. Gather W once and slice after the gather (or after the "
+            "grouped matmul); `hlo-rewrite` does this: one collective instead of two per stage, "
+            "and no slice or concatenate copies.",
+        ),
+        RuleInfo(
+            "MOE002", "moe-gradient-fusion", "UnfusedMoeWeightGradientReduction",
+            "unfused MoE weight-gradient reduction",
+            "The gradient of a prefused MoE weight is reduced half by half and reassembled. "
+            "Reduce the whole gradient at once.",
+        ),
+    )
+}
+
+# Files that could not be linted are reported under these pseudo-rules.
+PARSE_ERROR = "parse-error"
+INTERNAL_ERROR = "internal-error"
+ERROR_RULES = (PARSE_ERROR, INTERNAL_ERROR)
+
+FORMATS = ("text", "json", "github", "sarif")
+SCHEMA_FILE = Path(__file__).with_name("schemas") / "lint-findings.schema.json"
+
+
+def rule_id(pass_name: str) -> str:
+    info = RULES.get(pass_name)
+    return info.id if info is not None else pass_name
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One unfused pattern (or one file that could not be linted).
+
+    ``line``/``column`` are 1-based positions in ``path`` (0 when unknown);
+    ``op_name`` and ``source`` (``file:line`` of the framework code) come from
+    the op's metadata or MLIR location when the text carries them;
+    ``bytes_saved`` is what the rewrite saves per device.
+    """
+
+    rule: str
+    path: str
+    line: int
+    column: int
+    message: str
+    op_name: str | None = None
+    source: str | None = None
+    bytes_saved: int = 0
+    severity: str = "warning"  # "warning" for findings, "error" for files that failed
+    pass_name: str | None = None
+    form: str | None = None
+    details: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        text = f"{self.path}:{self.line}:{self.column}: {self.rule} {self.message}"
+        extras = [x for x in (self.op_name, self.source) if x]
+        return text + (f" [{' @ '.join(extras)}]" if extras else "")
+
+
+# ---------------------------------------------------------------------------
+# Where in the framework code an op came from
+
+_MLIR_ALIAS_DEF = re.compile(r"^#(loc\w*)\s*=\s*(loc\(.*\))\s*$", re.M)
+_MLIR_LOC_REF = re.compile(r"#(loc\w*)")
+_MLIR_NAME = re.compile(r'loc\(\s*"((?:[^"\\]|\\.)*)"\s*\(')
+_MLIR_FILE = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+
+
+class _SourceLocator:
+    """op_name and source location of instructions of one module."""
+
+    def __init__(self, module: Module) -> None:
+        self.module = module
+        self._aliases: dict[str, str] | None = None
+
+    def _alias_table(self) -> dict[str, str]:
+        if self._aliases is None:
+            source = getattr(self.module, "source", "") or ""
+            self._aliases = dict(_MLIR_ALIAS_DEF.findall(source)) if "#loc" in source else {}
+        return self._aliases
+
+    def _expand(self, loc: str) -> str:
+        # Aliases refer to aliases (name → callsite → file); a few rounds suffice
+        # and a bound keeps a malformed cycle from looping.
+        table = self._alias_table()
+        for _ in range(8):
+            new = _MLIR_LOC_REF.sub(lambda m: table.get(m.group(1), m.group(0)), loc)
+            if new == loc:
+                break
+            loc = new
+        return loc
+
+    def locate(self, instr: Instruction | None, op_name: str | None) -> tuple[str | None, str | None]:
+        if instr is None:
+            return op_name, None
+        source = None
+        if self.module.dialect == "hlo":
+            try:
+                meta = instr.attributes.get("metadata")
+            except ValueError:
+                meta = None
+            if isinstance(meta, dict):
+                op_name = op_name or (str(meta["op_name"]) if meta.get("op_name") else None)
+                if meta.get("source_file"):
+                    source = str(meta["source_file"])
+                    if meta.get("source_line"):
+                        source += f":{meta['source_line']}"
+            return op_name, source
+        loc = instr.dialect_data.get("loc")
+        if isinstance(loc, str) and loc:
+            loc = self._expand(loc)
+            if op_name is None:
+                m = _MLIR_NAME.search(loc)
+                op_name = m.group(1) if m else None
+            m = _MLIR_FILE.search(loc)
+            if m:
+                source = f"{m.group(1)}:{m.group(2)}"
+        return op_name, source
+
+
+def _instruction_at(module: Module, line: int, column: int) -> Instruction | None:
+    for instr in module.instructions():
+        if instr.line == line and instr.column == column:
+            return instr
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Linting
+
+
+def _selected(rule: str, select: Sequence[str] | None, ignore: Sequence[str] | None) -> bool:
+    # Prefixes, as ruff and flake8 take them: "MOE" selects MOE001 and MOE002.
+    if select and not any(rule.startswith(s) for s in select):
+        return False
+    return not (ignore and any(rule.startswith(s) for s in ignore))
+
+
+def _passes_for(select: Sequence[str] | None, ignore: Sequence[str] | None,
+                passes: Sequence[str] | None) -> list[str]:
+    from .passes import available_passes
+
+    names = list(passes) if passes is not None else list(available_passes())
+    return [n for n in names if _selected(rule_id(n), select, ignore)]
+
+
+def _site_message(site: Any) -> str:
+    info = RULES.get(site.rule)
+    what = info.summary if info is not None else site.rule
+    halves = site.details.get("halves", 2)
+    weight = site.details.get("weight")
+    text = f"{what}: {halves} slices"
+    if weight:
+        text += f" of {weight}"
+    text += (f" are gathered separately ({site.before.count} collectives, "
+             f"{site.after.count} when fused; form {site.form})")
+    return text
+
+
+def lint_module(
+    module: Module,
+    *,
+    path: str | None = None,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    passes: Sequence[str] | None = None,
+) -> list[Finding]:
+    """Findings of one parsed module (no rewriting; ``module`` is left untouched)."""
+    from .passes import run_passes
+
+    chosen = _passes_for(select, ignore, passes)
+    if not chosen:
+        return []
+    result = run_passes(module, chosen, rewrite=False)
+    where = path or module.path or "<string>"
+    locator = _SourceLocator(module)
+    findings = []
+    for site in result.sites:
+        rid = rule_id(site.rule)
+        if not _selected(rid, select, ignore):
+            continue
+        loc = site.location
+        instr = _instruction_at(module, loc.line, loc.column)
+        op_name, source = locator.locate(instr, loc.op_name)
+        findings.append(Finding(
+            rule=rid, path=where, line=loc.line, column=loc.column, message=_site_message(site),
+            op_name=op_name, source=source, bytes_saved=int(site.bytes_saved),
+            pass_name=site.rule, form=site.form,
+            details={"collectives_before": site.before.count, "collectives_after": site.after.count,
+                     "bytes_moved_before": site.before.bytes_moved,
+                     "bytes_moved_after": site.after.bytes_moved, **site.details},
+        ))
+    findings.sort(key=lambda f: (f.line, f.column, f.rule))
+    return findings
+
+
+def lint_text(text: str, *, path: str | None = None, dialect: str = "auto", **options: Any) -> list[Finding]:
+    """Findings of HLO or StableHLO text; ``ParseError`` if it is not a module."""
+    from . import parse
+
+    return lint_module(parse(text, dialect=dialect, path=path), path=path, **options)
+
+
+def _error_finding(path: str, err: BaseException) -> Finding:
+    if isinstance(err, ParseError):
+        return Finding(rule=PARSE_ERROR, path=path, line=err.line, column=err.column,
+                       message=err.reason, severity="error")
+    return Finding(rule=INTERNAL_ERROR, path=path, line=0, column=0,
+                   message=f"{type(err).__name__}: {err}", severity="error")
+
+
+def lint_file(path: str, options: dict[str, Any] | None = None) -> list[Finding]:
+    """Findings of one file; a file that cannot be read or parsed gives one error finding."""
+    from . import parse
+
+    options = options or {}
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+        module = parse(text, dialect=options.get("dialect", "auto"), path=path)
+        return lint_module(module, path=path, **{k: v for k, v in options.items() if k != "dialect"})
+    except ParseError as err:
+        return [_error_finding(path, err.with_path(path) if err.path is None else err)]
+    except OSError as err:
+        return [Finding(rule=PARSE_ERROR, path=path, line=0, column=0,
+                        message=f"cannot read: {err.strerror or err}", severity="error")]
+    except Exception as err:  # a pass failing on one file must not stop the others
+        return [_error_finding(path, err)]
+
+
+def _starts_with_hlo_module(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    # Comment lines may precede the header in hand-written files.
+    for line in head.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(b"//"):
+            continue
+        return stripped.startswith(b"HloModule")
+    return False
+
+
+def _wanted_in_directory(path: Path) -> bool:
+    # In an XLA dump folder, *.txt holds HLO modules but also buffer
+    # assignments and memory reports: only the ones that start with HloModule.
+    if path.suffix == ".txt":
+        return _starts_with_hlo_module(path)
+    return path.suffix in (".mlir", ".hlo")
+
+
+def collect_files(paths: Iterable[str]) -> tuple[list[str], list[Finding]]:
+    """Expand files, directories (recursively) and globs into the files to lint.
+
+    A file named explicitly is always linted; inside directories only HLO
+    modules (``*.txt`` starting with ``HloModule``, ``*.hlo``) and ``*.mlir``
+    are.  Paths that match nothing come back as error findings.
+    """
+    files: list[str] = []
+    missing: list[Finding] = []
+    seen: set[str] = set()
+
+    def add(p: str) -> None:
+        key = os.path.normpath(p)
+        if key not in seen:
+            seen.add(key)
+            files.append(p)
+
+    for arg in paths:
+        matches = [arg]
+        if not os.path.exists(arg) and glob.has_magic(arg):
+            matches = sorted(glob.glob(arg, recursive=True))
+        if not matches or not any(os.path.exists(m) for m in matches):
+            missing.append(Finding(rule=PARSE_ERROR, path=arg, line=0, column=0,
+                                   message="no such file or directory", severity="error"))
+            continue
+        for m in matches:
+            if os.path.isdir(m):
+                for root, dirs, names in os.walk(m):
+                    dirs.sort()
+                    for name in sorted(names):
+                        p = Path(root) / name
+                        if _wanted_in_directory(p):
+                            add(str(p))
+            else:
+                add(m)
+    return files, missing
+
+
+@dataclass
+class LintRun:
+    """What a lint of several files found."""
+
+    files: list[str]
+    findings: list[Finding]  # error findings (files that failed) included
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if not f.is_error]
+
+    @property
+    def exit_code(self) -> int:
+        """2 if any file failed, else 1 if anything was found, else 0."""
+        if self.errors:
+            return 2
+        return 1 if self.findings else 0
+
+
+# Below this many files the pool's start-up costs more than it saves.
+_POOL_MIN_FILES = 4
+
+
+def _pool_context():
+    import multiprocessing
+
+    # fork is cheapest, but forking a process that runs jax's threads can
+    # deadlock the child; the API may be called from such a process.
+    if "jax" in sys.modules:
+        return multiprocessing.get_context("spawn")
+    return multiprocessing.get_context("fork")
+
+
+def lint_files(
+    paths: Iterable[str],
+    *,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    passes: Sequence[str] | None = None,
+    dialect: str = "auto",
+    jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> LintRun:
+    """Lint files, directories and globs; files in parallel when there are many.
+
+    ``jobs``: worker processes (default: one per CPU; 1 = in this process).
+    ``progress(done, total)`` is called as files finish.
+    """
+    files, findings = collect_files(paths)
+    options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect}
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    per_file: dict[str, list[Finding]] = {}
+    if jobs > 1 and len(files) >= _POOL_MIN_FILES:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(max_workers=min(jobs, len(files)), mp_context=_pool_context()) as pool:
+            futures = {pool.submit(lint_file, p, options): p for p in files}
+            for n, fut in enumerate(as_completed(futures), 1):
+                p = futures[fut]
+                try:
+                    per_file[p] = fut.result()
+                except Exception as err:  # a worker that died (e.g. out of memory)
+                    per_file[p] = [_error_finding(p, err)]
+                if progress:
+                    progress(n, len(files))
+    else:
+        for n, p in enumerate(files, 1):
+            per_file[p] = lint_file(p, options)
+            if progress:
+                progress(n, len(files))
+    for p in files:
+        findings.extend(per_file[p])
+    return LintRun(files=files, findings=findings)
+
+
+def lint(
+    module_or_path: Module | str | os.PathLike[str],
+    *,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    passes: Sequence[str] | None = None,
+) -> list[Finding]:
+    """Findings of a parsed module, or of a file or directory of modules.
+
+    A file that fails to parse raises ``ParseError`` (from a directory, the
+    failing files come back as ``parse-error`` findings instead, so one bad
+    file does not hide the others).
+    """
+    if isinstance(module_or_path, Module):
+        return lint_module(module_or_path, select=select, ignore=ignore, passes=passes)
+    path = os.fspath(module_or_path)
+    if os.path.isfile(path):
+        from . import parse_file
+
+        return lint_module(parse_file(path), path=path, select=select, ignore=ignore, passes=passes)
+    if not os.path.exists(path):
+        raise FileNotFoundError(path)
+    return lint_files([path], select=select, ignore=ignore, passes=passes, jobs=1).findings
+
+
+# ---------------------------------------------------------------------------
+# Output formats
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON schema ``--format json`` output follows."""
+    return json.loads(SCHEMA_FILE.read_text())
+
+
+def format_text(findings: Sequence[Finding], files: int | None = None) -> str:
+    lines = []
+    for f in findings:
+        if f.is_error:
+            lines.append(f"{f.path}:{f.line}:{f.column}: error: {f.rule}: {f.message}")
+            continue
+        line = f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}"
+        if f.op_name:
+            line += f"\n    op_name: {f.op_name}"
+        if f.source:
+            line += f"\n    source: {f.source}"
+        line += f"\n    fusing saves {f.bytes_saved:,} bytes per device"
+        lines.append(line)
+    warnings = sum(not f.is_error for f in findings)
+    errors = len(findings) - warnings
+    summary = f"{warnings} finding{'s' * (warnings != 1)}"
+    if errors:
+        summary += f", {errors} error{'s' * (errors != 1)}"
+    if files is not None:
+        summary += f" in {files} file{'s' * (files != 1)}"
+    lines.append(summary)
+    return "\n".join(lines) + "\n"
+
+
+def format_json(findings: Sequence[Finding]) -> str:
+    return json.dumps([f.to_json() for f in findings], indent=2, sort_keys=True, default=_json_default) + "\n"
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    return str(value)
+
+
+def _gh_escape(text: str, property_value: bool = False) -> str:
+    # GitHub's workflow command escaping: data escapes % CR LF; property
+    # values also : and ,.
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def format_github(findings: Sequence[Finding]) -> str:
+    lines = []
+    for f in findings:
+        kind = "error" if f.is_error else "warning"
+        props = [f"file={_gh_escape(f.path, True)}"]
+        if f.line > 0:
+            props.append(f"line={f.line}")
+            if f.column > 0:
+                props.append(f"col={f.column}")
+        props.append(f"title={_gh_escape(f.rule, True)}")
+        message = f.message
+        if f.op_name:
+            message += f" (op_name: {f.op_name})"
+        if not f.is_error:
+            message += f"; fusing saves {f.bytes_saved:,} bytes per device"
+        lines.append(f"::{kind} {','.join(props)}::{_gh_escape(message)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _artifact_location(path: str) -> dict[str, Any]:
+    p = Path(path)
+    if p.is_absolute():
+        return {"uri": p.as_uri()}
+    # Relative paths resolve against the checkout; code scanning maps
+    # %SRCROOT% to the repository root.
+    return {"uri": quote(p.as_posix()), "uriBaseId": "%SRCROOT%"}
+
+
+def _sarif_region(f: Finding) -> dict[str, int] | None:
+    if f.line < 1:
+        return None
+    region = {"startLine": f.line}
+    if f.column >= 1:
+        region["startColumn"] = f.column
+    return region
+
+
+def _sarif_location(f: Finding) -> dict[str, Any]:
+    physical: dict[str, Any] = {"artifactLocation": _artifact_location(f.path)}
+    region = _sarif_region(f)
+    if region:
+        physical["region"] = region
+    loc: dict[str, Any] = {"physicalLocation": physical}
+    if f.op_name:
+        loc["logicalLocations"] = [{"fullyQualifiedName": f.op_name, "kind": "function"}]
+    return loc
+
+
+def format_sarif(findings: Sequence[Finding]) -> str:
+    rule_ids = sorted({f.rule for f in findings if not f.is_error} | {r.id for r in RULES.values()})
+    by_id = {r.id: r for r in RULES.values()}
+    rules = []
+    for rid in rule_ids:
+        info = by_id.get(rid)
+        descriptor: dict[str, Any] = {"id": rid, "defaultConfiguration": {"level": "warning"}}
+        if info is not None:
+            descriptor.update({
+                "name": info.name,
+                "shortDescription": {"text": info.summary},
+                "fullDescription": {"text": info.help},
+                "help": {"text": info.help},
+                "properties": {"pass": info.pass_name},
+            })
+        else:
+            descriptor["shortDescription"] = {"text": rid}
+        rules.append(descriptor)
+    index = {r["id"]: i for i, r in enumerate(rules)}
+    results = []
+    notifications = []
+    for f in findings:
+        if f.is_error:
+            note: dict[str, Any] = {"level": "error", "message": {"text": f"{f.rule}: {f.message}"},
+                                    "descriptor": {"id": f.rule}}
+            note["locations"] = [_sarif_location(f)]
+            notifications.append(note)
+            continue
+        message = f.message + f"; fusing saves {f.bytes_saved:,} bytes per device"
+        results.append({
+            "ruleId": f.rule,
+            "ruleIndex": index[f.rule],
+            "level": "warning",
+            "message": {"text": message},
+            "locations": [_sarif_location(f)],
+            "partialFingerprints": {"opName/v1": f"{f.rule}:{f.op_name or f.line}"},
+            "properties": {"bytesSaved": f.bytes_saved, "opName": f.op_name, "source": f.source,
+                           "form": f.form},
+        })
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "hlo-lint",
+                "version": __version__,
+                "rules": rules,
+            }},
+            "invocations": [{
+                "executionSuccessful": not notifications,
+                "toolExecutionNotifications": notifications,
+            }],
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2) + "\n"
+
+
+def format_findings(findings: Sequence[Finding], fmt: str = "text", *, files: int | None = None) -> str:
+    if fmt == "text":
+        return format_text(findings, files)
+    if fmt == "json":
+        return format_json(findings)
+    if fmt == "github":
+        return format_github(findings)
+    if fmt == "sarif":
+        return format_sarif(findings)
+    raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
