@@ -146,7 +146,7 @@ def stablehlo_rows(args: argparse.Namespace, tmp: Path) -> list[dict]:
         rows.append(bench_one(f"generated {mb:g} MB", text, p, max(1, args.repeats if mb < 8 else 3)))
         gen.append((mb, rows[-1]))
     if len(gen) >= 2:
-        (lo, rlo), (hi, rhi) = gen[0], gen[-1]
+        rlo, rhi = gen[0][1], gen[-1][1]
         print(f"stablehlo scaling: {rhi['MB'] / rlo['MB']:.1f}x the text in "
               f"{rhi['parse_print_s'] / rlo['parse_print_s']:.1f}x the time (parse+print)", flush=True)
     return rows

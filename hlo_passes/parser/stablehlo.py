@@ -334,7 +334,7 @@ class _Parser:
             j = self.skip_balanced(j)
         return j
 
-    def type_list(self, i: int, stop_at_nl: bool = True) -> tuple[list[str], int]:
+    def type_list(self, i: int) -> tuple[list[str], int]:
         """Comma-separated types from ``i``; returns their texts and the index after."""
         out = []
         while True:
@@ -561,7 +561,6 @@ class _Parser:
             if kk == BLK:
                 if last is not None:
                     last.dialect_data["terminator"] = True
-                label_start = j
                 label = self.tok(j)
                 j += 1
                 bargs: list[Instruction] = []
@@ -645,7 +644,7 @@ class _Parser:
     # -- ops --
     def parse_op(self, i: int, comp: Computation | None, scope: list[dict[str, _Value]],
                  top: bool = False) -> tuple[Instruction, int]:
-        k, s, text = self.k, self.s, self.text
+        k, s = self.k, self.s
         start = s[i]
         results: list[tuple[str, int]] = []
         if k[i] == VAL:
@@ -679,12 +678,10 @@ class _Parser:
         else:
             raise self.error("expected an operation name", i)
         name_tok = i
-        src_op = A.ALIASES.get(op_name, op_name) if not generic else op_name
-        if not generic and "." not in src_op and src_op not in ("func.return",):
-            # Ops of the default dialect (func) print without their prefix.
-            src_op = "func." + src_op if src_op in ("return", "call", "func") else src_op
+        # Ops of the default dialect (func) print without their prefix.
+        src_op = op_name if generic else A.ALIASES.get(op_name, op_name)
         line, col = self.line_col(start)
-        iname = results[0][0] if results else f"{src_op.rsplit('.', 1)[-1]}.L{self.line_col(start)[0]}"
+        iname = results[0][0] if results else f"{src_op.rsplit('.', 1)[-1]}.L{line}"
         instr = Instruction(iname, A.OPCODES.get(src_op, src_op),
                             Shape("tuple"), [], None, source_op=src_op, line=line, column=col,
                             span=(start, start))
@@ -703,23 +700,18 @@ class _Parser:
         end = self.end(j - 1)
         instr.span = (start, end)
         instr.called_computations = regions
-        # Result types.
-        res_types: list[str]
-        if sig_types is None:
-            res_types = []
-        else:
-            operand_types, res_types, is_fn = sig_types
-            if not is_fn:
-                if nres <= 1:
-                    res_types = res_types[-1:] if nres == 1 else []
-                elif len(res_types) != nres:
-                    raise self.error(f"{src_op} has {nres} results but its signature lists "
-                                     f"{len(res_types)} types", name_tok)
-            elif generic and len(operand_types) != len(uses):
-                raise self.error(f"{src_op} has {len(uses)} operands but its signature lists "
-                                 f"{len(operand_types)} types", name_tok)
-        if sig_types is not None and is_fn_result_mismatch(res_types, nres, sig_types, generic, top):
-            raise self.error(f"{src_op} defines {nres} result(s) but its type lists {len(res_types)}", name_tok)
+        # Result types.  A function type names them all; a plain type list
+        # (pretty forms) ends with the result type, or lists one per result.
+        res_types: list[str] = []
+        if sig_types is not None:
+            _, listed, is_fn = sig_types
+            if is_fn or nres > 1:
+                if len(listed) != nres:
+                    raise self.error(f"{src_op} defines {nres} result(s) but its type lists "
+                                     f"{len(listed)}", name_tok)
+                res_types = listed
+            elif nres == 1:
+                res_types = listed[-1:]
         if nres == 1 and res_types:
             instr.shape = shape_of(res_types[0])
         elif nres > 1 and res_types:
@@ -897,7 +889,6 @@ class _Parser:
             if k[i] == "=":
                 i = self.skip_nl(i + 1)
                 vs = i
-                depth = 0
                 while True:
                     kk = k[i]
                     if kk.__class__ is str:
@@ -988,7 +979,7 @@ class _Parser:
                     if self.is_region(i) or (src == "func.func" and not stack and k[i - 1] != ID):
                         args = pending_args or iter_args
                         if args is iter_args and iter_args and iter_args[0][1] is None:
-                            tys = self.iter_types(colon, i)
+                            tys = self.iter_types(colon)
                             if len(tys) != len(iter_args):
                                 raise self.error("loop-carried values and their types differ in number", i)
                             iter_args[:] = [(a[0], t, None, None, a[4]) for a, t in zip(iter_args, tys)]
@@ -1012,7 +1003,7 @@ class _Parser:
                         simple = False
                     if not stack and kk == "<" and src != "sdy.sharding_constraint" and colon < 0:
                         simple = False
-                    if not stack and kk == "[" and k[i - 1] != "=":
+                    if not stack and kk == "[" and k[i - 1] != "=" and colon < 0:
                         j = self.skip_balanced(i)
                         entries.append(["[]", text[self.s[i]:self.end(j - 1)], "pretty"])
                         last = j - 1
@@ -1140,7 +1131,8 @@ class _Parser:
             dd["args"] = pending_args
         return last + 1, sig
 
-    def iter_types(self, colon: int, stop: int) -> list[str]:
+    def iter_types(self, colon: int) -> list[str]:
+        """Types of loop-carried values: the type list after the op's ':' (stablehlo.while)."""
         if colon < 0:
             return []
         tys, _ = self.type_list(self.skip_nl(colon + 1))
@@ -1229,15 +1221,6 @@ class _Parser:
                         A.check(p.dialect_data["type"], "type")
                     except A.AttrDecodeError as err:
                         raise self.error_at(f"type: {err.reason}", p.span[0]) from None
-
-
-def is_fn_result_mismatch(res_types: list[str], nres: int, sig: Any, generic: bool, top: bool) -> bool:
-    if sig is None:
-        return nres > 0 and not top
-    _, res, is_fn = sig
-    if is_fn:
-        return len(res) != nres
-    return nres > 1 and len(res_types) != nres or (nres == 1 and not res_types)
 
 
 class _Decoder:

@@ -16,8 +16,6 @@ Two modes (``Module.to_text``):
 from __future__ import annotations
 
 import re
-from typing import Any
-
 from ..ir import Computation, Instruction, Module
 from ..parser import mlir_attrs as A
 from ..parser.stablehlo import mlir_type
@@ -136,7 +134,8 @@ class _Printer:
         out = ["{"]
         shown = -1
         last_indent = "\n" + pad
-        entry_args = comp.dialect_data.get("entry_args", [])
+        # Parameters a pass removed are no longer the computation's.
+        entry_args = [p for p in comp.dialect_data.get("entry_args", []) if p.computation is comp]
 
         def open_blocks(upto: int) -> None:
             nonlocal shown
