@@ -29,7 +29,13 @@ Internals touched (kept in sync with the README):
   the process, so callers feed it only text that came from XLA or from our
   printer);
 * ``jaxlib.xla_client.DeviceList`` — the device list ``compile_and_load`` takes;
-* ``jax.extend.mlir.ir`` (public) — the MLIR Python bindings jax ships.
+* ``jax.extend.mlir.ir`` (public) — the MLIR Python bindings jax ships;
+* ``jax.stages.Lowered._lowering`` (a ``pxla.MeshComputation``) and its
+  ``_hlo`` / ``_executable`` slots — where ``hlo_passes.jit`` puts the
+  rewritten module before jax compiles it (``lowered_with_module``);
+* ``jax.extend.xla.register_hlo_module_transformation`` /
+  ``clear_hlo_module_transformation`` (public, new in jaxlib 0.10.2) — the
+  compile-time hook ``hlo_passes.install()`` lints every module through.
 """
 from __future__ import annotations
 
@@ -85,7 +91,10 @@ __all__ = [
     "compile_options",
     "device_list",
     "get_backend",
+    "clear_module_transformation",
     "hlo_module_from_proto",
+    "lowered_with_module",
+    "register_module_transformation",
     "hlo_module_from_text",
     "hlo_proto_to_stablehlo",
     "hlo_text_to_stablehlo",
@@ -202,3 +211,43 @@ def sharding_from_op_sharding(op_sharding: Any, devices: Sequence[Any]) -> jax.s
     ids an ``OpSharding`` tile assignment refers to are positions in it).
     """
     return _sharding_impls.GSPMDSharding(tuple(devices), op_sharding)
+
+
+def lowered_with_module(lowered: Any, module: ir.Module) -> Any:
+    """A copy of a ``jax.stages.Lowered`` whose program is ``module``.
+
+    jax caches lowerings (and a lowering caches its executable once
+    compiled), so the object jax handed out may be shared with plain
+    ``jax.jit`` calls of the same function: the copy is what gets the new
+    module, with no executable yet, and the original keeps compiling the
+    original program.  The copy keeps jax's argument handling (pytrees,
+    static and donated arguments, shardings).
+    """
+    import copy
+
+    lowering = getattr(lowered, "_lowering", None)
+    if lowering is None or not hasattr(lowering, "_hlo"):
+        raise TypeError(
+            f"cannot replace the module of {type(lowered).__name__}: jax's Lowered has no "
+            "_lowering._hlo in this version (see hlo_passes/_jax_compat.py)"
+        )
+    new_lowering = copy.copy(lowering)
+    new_lowering._hlo = module
+    new_lowering._executable = None
+    new = copy.copy(lowered)
+    new._lowering = new_lowering
+    return new
+
+
+def register_module_transformation(callback: Any, name: str) -> None:
+    """Call ``callback(serialized HloModuleProto) -> bytes | None`` on every module XLA compiles."""
+    import jax.extend.xla as _jax_extend_xla
+
+    _jax_extend_xla.register_hlo_module_transformation(callback, name=name)
+
+
+def clear_module_transformation(name: str) -> bool:
+    """Remove a callback registered under ``name``; whether one was there."""
+    import jax.extend.xla as _jax_extend_xla
+
+    return bool(_jax_extend_xla.clear_hlo_module_transformation(name))

@@ -1,0 +1,401 @@
+"""hlo_passes inside jax: a ``jax.jit`` that rewrites, a lint for functions, and
+a process-wide compile hook.
+
+* ``jit(fun, *, passes=None, **jit_kwargs)`` — ``jax.jit`` with the rewrite
+  passes run on the lowered StableHLO before XLA compiles it.  Arguments,
+  pytrees, static and donated arguments and shardings are jax's own: the
+  rewritten module is handed to jax's ``Lowered`` (through ``_jax_compat``)
+  and jax compiles and calls it.  If a pass raises or XLA rejects the
+  rewritten module, one ``RewriteFallbackWarning`` is issued and the original
+  program runs: a rewrite can cost a warning, never a wrong result or a crash.
+* ``lint_fn(fun, *args)`` — the findings of ``fun``'s lowered program, for a
+  model's unit tests (``assert not hlo_passes.lint_fn(step, *batch)``).
+* ``install(mode="warn")`` / ``uninstall()`` — lint every module XLA compiles
+  in this process (through ``jax.extend.xla.register_hlo_module_transformation``)
+  and report each unfused pattern once; the program is never changed.
+
+Everything that reaches into jax internals is in ``_jax_compat``.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import threading
+import warnings
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+import numpy as np
+
+from . import _jax_compat as compat
+from . import parse
+from .lint import Finding, lint_module
+from .passes import Result, run_passes
+from .report import Site
+
+__all__ = [
+    "CacheInfo",
+    "Jitted",
+    "MoELintWarning",
+    "RewriteFallbackWarning",
+    "RewrittenLowered",
+    "install",
+    "installed",
+    "jit",
+    "lint_fn",
+    "uninstall",
+]
+
+log = logging.getLogger("hlo_passes")
+
+
+class RewriteFallbackWarning(UserWarning):
+    """A rewrite failed; the original program ran instead."""
+
+
+class MoELintWarning(UserWarning):
+    """``install()`` found an unfused MoE pattern in a module XLA compiled."""
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    hits: int
+    misses: int
+    size: int
+
+
+class RewrittenLowered:
+    """What ``Jitted.lower`` returns: like jax's ``Lowered``, with the rewritten program.
+
+    ``as_text()`` is the rewritten StableHLO (the original when nothing was
+    rewritten or the rewrite fell back), ``report`` the sites, ``compile()``
+    a jax ``Compiled``.  ``original`` is jax's own ``Lowered``.
+    """
+
+    def __init__(self, original: Any, lowered: Any, result: Result | None, error: BaseException | None) -> None:
+        self.original = original
+        self._lowered = lowered
+        self.result = result
+        self.error = error
+
+    @property
+    def report(self) -> list[Site]:
+        return list(self.result.sites) if self.result is not None else []
+
+    @property
+    def near_misses(self) -> list[Any]:
+        return list(self.result.near_misses) if self.result is not None else []
+
+    @property
+    def rewritten(self) -> bool:
+        return self._lowered is not self.original
+
+    @property
+    def fell_back(self) -> bool:
+        return self.error is not None
+
+    def as_text(self, *args: Any, **kwargs: Any) -> str:
+        return self._lowered.as_text(*args, **kwargs)
+
+    def compile(self, *args: Any, **kwargs: Any) -> Any:
+        return self._lowered.compile(*args, **kwargs)
+
+    def compiler_ir(self, *args: Any, **kwargs: Any) -> Any:
+        return self._lowered.compiler_ir(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        # in_tree, out_info, args_info, cost_analysis, ...: jax's, unchanged.
+        return getattr(self._lowered, name)
+
+
+def _rewrite(lowered: Any, passes: Sequence[str] | None) -> tuple[Any, Result]:
+    """jax's ``Lowered`` with the passes applied (the same object when nothing changed)."""
+    # With debug info the locations (op names, source lines) survive into
+    # the compiled program's metadata, as they do without the rewrite.
+    text = lowered.as_text(debug_info=True)
+    result = run_passes(parse(text, dialect="stablehlo"), passes)
+    if not result.changed:
+        return lowered, result
+    module = compat.parse_mlir(result.module.to_text())
+    return compat.lowered_with_module(lowered, module), result
+
+
+@dataclass
+class _Entry:
+    compiled: Any
+    lowered: RewrittenLowered
+
+
+class Jitted:
+    """A ``jax.jit``-compatible callable that runs hlo_passes on its lowering."""
+
+    def __init__(self, fun: Callable, passes: Sequence[str] | None, jit_kwargs: dict[str, Any]) -> None:
+        self._fun = fun
+        self._passes = tuple(passes) if passes is not None else None
+        self._jit_kwargs = dict(jit_kwargs)
+        self._jitted = jax.jit(fun, **jit_kwargs)
+        self._static_nums, self._static_names = _static_arguments(fun, jit_kwargs)
+        self._cache: dict[Hashable, _Entry] = {}
+        self._lock = threading.Lock()
+        self._hits = 0
+        self._misses = 0
+        self._warned = False
+        functools.update_wrapper(self, fun)
+
+    # ---- jax.jit's surface -------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        entry = self._entry(args, kwargs)
+        dyn_args, dyn_kwargs = self._dynamic(args, kwargs)
+        return entry.compiled(*dyn_args, **dyn_kwargs)
+
+    def lower(self, *args: Any, **kwargs: Any) -> RewrittenLowered:
+        """Lower with jax, run the passes; nothing is cached or compiled."""
+        return self._lower(args, kwargs)
+
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        return self._jitted.eval_shape(*args, **kwargs)
+
+    def trace(self, *args: Any, **kwargs: Any) -> Any:
+        return self._jitted.trace(*args, **kwargs)
+
+    def cache_info(self) -> CacheInfo:
+        with self._lock:
+            return CacheInfo(self._hits, self._misses, len(self._cache))
+
+    def clear_cache(self) -> None:
+        with self._lock:
+            self._cache.clear()
+            self._hits = self._misses = 0
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        # Decorating a method: bind like a function does.
+        return self if obj is None else functools.partial(self, obj)
+
+    def __repr__(self) -> str:
+        return f"hlo_passes.jit({getattr(self._fun, '__qualname__', self._fun)!r})"
+
+    # ---- internals ------------------------------------------------------------
+    def _lower(self, args: tuple, kwargs: dict) -> RewrittenLowered:
+        original = self._jitted.lower(*args, **kwargs)  # user errors surface here, as with jax.jit
+        try:
+            lowered, result = _rewrite(original, self._passes)
+        except Exception as err:
+            self._fallback(f"a pass failed ({type(err).__name__}: {err})")
+            return RewrittenLowered(original, original, None, err)
+        return RewrittenLowered(original, lowered, result, None)
+
+    def _entry(self, args: tuple, kwargs: dict) -> _Entry:
+        key = self._signature(args, kwargs)
+        with self._lock:
+            entry = self._cache.get(key)
+            if entry is not None:
+                self._hits += 1
+                return entry
+        low = self._lower(args, kwargs)
+        try:
+            compiled = low.compile()
+        except Exception as err:
+            if not low.rewritten:
+                raise  # jax's own program does not compile: jax.jit would raise too
+            self._fallback(f"XLA rejected the rewritten module ({type(err).__name__}: {err})")
+            low = RewrittenLowered(low.original, low.original, low.result, err)
+            compiled = low.compile()
+        entry = _Entry(compiled, low)
+        with self._lock:
+            self._misses += 1
+            self._cache.setdefault(key, entry)
+        return entry
+
+    def _fallback(self, why: str) -> None:
+        log.debug("hlo_passes.jit(%s): %s", getattr(self._fun, "__name__", self._fun), why)
+        if not self._warned:
+            self._warned = True
+            warnings.warn(
+                f"hlo_passes.jit({getattr(self._fun, '__name__', self._fun)}): {why}; "
+                "running the original program",
+                RewriteFallbackWarning,
+                stacklevel=4,
+            )
+
+    def _dynamic(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        if not self._static_nums and not self._static_names:
+            return args, kwargs
+        n = len(args)
+        nums = {i % n for i in self._static_nums if -n <= i < n}
+        return (tuple(a for i, a in enumerate(args) if i not in nums),
+                {k: v for k, v in kwargs.items() if k not in self._static_names})
+
+    def _signature(self, args: tuple, kwargs: dict) -> Hashable:
+        """What jax.jit keys its executables on: structure, avals, shardings, static values."""
+        n = len(args)
+        nums = {i % n for i in self._static_nums if -n <= i < n}
+        static = tuple((i, _hashable_static(a)) for i, a in enumerate(args) if i in nums)
+        static += tuple(sorted((k, _hashable_static(v)) for k, v in kwargs.items() if k in self._static_names))
+        dyn = ([a for i, a in enumerate(args) if i not in nums],
+               {k: v for k, v in kwargs.items() if k not in self._static_names})
+        leaves, tree = jax.tree_util.tree_flatten(dyn)
+        return (tree, static, tuple(_leaf_signature(x) for x in leaves), bool(jax.config.jax_enable_x64))
+
+
+def _hashable_static(value: Any) -> Hashable:
+    try:
+        hash(value)
+    except TypeError as err:
+        raise ValueError(
+            f"non-hashable static argument {value!r}: static arguments must be hashable, as for jax.jit"
+        ) from err
+    return (type(value), value)
+
+
+def _leaf_signature(x: Any) -> Hashable:
+    if isinstance(x, jax.Array):
+        return ("array", x.shape, x.dtype, bool(getattr(x, "weak_type", False)), x.sharding,
+                getattr(x, "committed", True))
+    if isinstance(x, np.ndarray) or isinstance(x, np.generic):
+        return ("numpy", x.shape, x.dtype)
+    if isinstance(x, (bool, int, float, complex)):
+        return ("scalar", type(x))
+    shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
+    if shape is not None and dtype is not None:
+        return ("other", type(x), tuple(shape), str(dtype), getattr(x, "sharding", None))
+    # Anything else jax.jit accepts is traced as a value of its type; keying
+    # on the type alone could mix different avals, so key on identity.
+    return ("object", type(x), id(x))
+
+
+def _static_arguments(fun: Callable, kw: dict[str, Any]) -> tuple[set[int], set[str]]:
+    """static_argnums and static_argnames completed from each other, as jax.jit does."""
+    nums = kw.get("static_argnums")
+    names = kw.get("static_argnames")
+    nums_set = {nums} if isinstance(nums, int) else set(nums or ())
+    names_set = {names} if isinstance(names, str) else set(names or ())
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return nums_set, names_set
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    for i, p in enumerate(positional):
+        if p.name in names_set and nums is None:
+            nums_set.add(i)
+        if (i in nums_set or i - len(positional) in nums_set) and names is None and p.kind != p.POSITIONAL_ONLY:
+            names_set.add(p.name)
+    return nums_set, names_set
+
+
+def jit(fun: Callable | None = None, *, passes: Sequence[str] | None = None, **jit_kwargs: Any) -> Any:
+    """``jax.jit`` with hlo_passes' rewrites; also usable as ``@jit(passes=[...])``."""
+    if fun is None:
+        return lambda f: Jitted(f, passes, jit_kwargs)
+    return Jitted(fun, passes, jit_kwargs)
+
+
+def lint_fn(fun: Callable, *args: Any, select: Sequence[str] | None = None,
+            ignore: Sequence[str] | None = None, **kwargs: Any) -> list[Finding]:
+    """Findings of ``fun``'s lowered program for these arguments (nothing runs).
+
+    ``fun`` may be a plain function (jitted here without options), a
+    ``jax.jit``-ed one or an ``hlo_passes.jit``-ed one (its original program
+    is linted).
+    """
+    if isinstance(fun, Jitted):
+        lowered = fun._jitted.lower(*args, **kwargs)
+    elif hasattr(fun, "lower"):
+        lowered = fun.lower(*args, **kwargs)
+    else:
+        lowered = jax.jit(fun).lower(*args, **kwargs)
+    text = lowered.as_text(debug_info=True)
+    name = getattr(fun, "__name__", type(fun).__name__)
+    path = f"<lowered {name}>"
+    return lint_module(parse(text, dialect="stablehlo", path=path), path=path, select=select, ignore=ignore)
+
+
+# ---------------------------------------------------------------------------
+# install(): lint every module XLA compiles
+
+_HOOK_NAME = "hlo_passes.lint"
+_COLLECTIVE_MARKERS = (b"all-gather", b"all-reduce", b"reduce-scatter")
+_state_lock = threading.Lock()
+_installed_mode: str | None = None
+_reported: set[Hashable] = set()
+_seen_findings: list[Finding] = []
+
+
+def installed() -> str | None:
+    """The mode ``install`` was called with, or None."""
+    return _installed_mode
+
+
+def installed_findings() -> list[Finding]:
+    """Every distinct finding reported since ``install()``."""
+    with _state_lock:
+        return list(_seen_findings)
+
+
+def _on_compile(serialized: bytes) -> None:
+    # XLA calls this from inside compilation: it must return None (the module
+    # stays as it is) and must never raise.
+    try:
+        _lint_compiled(serialized)
+    except Exception as err:  # a lint bug must not break the user's compile
+        log.debug("hlo_passes.install: could not lint a module: %s", err)
+    return None
+
+
+def _lint_compiled(serialized: bytes) -> None:
+    mode = _installed_mode
+    if mode is None:
+        return
+    hlo = compat.hlo_module_from_proto(serialized)
+    text = hlo.to_string()
+    # Most compiled modules (device_put, small helpers) have no collective at
+    # all and cannot hold a pattern; skip parsing them.
+    if not any(m.decode() in text for m in _COLLECTIVE_MARKERS):
+        return
+    module = parse(text, dialect="hlo", path=f"<compiled {hlo.name}>")
+    for finding in lint_module(module):
+        key = (finding.rule, hlo.name, finding.op_name or f"{finding.line}:{finding.column}")
+        with _state_lock:
+            if key in _reported:
+                continue
+            _reported.add(key)
+            _seen_findings.append(finding)
+        where = f"{finding.op_name} " if finding.op_name else ""
+        text_msg = (f"{finding.rule} in {hlo.name}: {where}{finding.message}; "
+                    f"fusing saves {finding.bytes_saved:,} bytes per device "
+                    "(hlo_passes.jit or hlo-rewrite fuses it)")
+        if mode == "log":
+            log.warning("%s", text_msg)
+        else:
+            warnings.warn(text_msg, MoELintWarning, stacklevel=2)
+
+
+def install(mode: str = "warn") -> None:
+    """Lint every module XLA compiles from now on; report each finding once.
+
+    ``mode="warn"`` issues a ``MoELintWarning`` per finding, ``"log"`` logs it
+    on the ``hlo_passes`` logger.  Programs are never changed.  Calling it
+    again changes the mode; ``uninstall()`` removes the hook.
+    """
+    global _installed_mode
+    if mode not in ("warn", "log"):
+        raise ValueError(f"unknown mode {mode!r}: expected 'warn' or 'log'")
+    with _state_lock:
+        if _installed_mode is None:
+            compat.register_module_transformation(_on_compile, _HOOK_NAME)
+        _installed_mode = mode
+
+
+def uninstall() -> bool:
+    """Remove the hook installed by ``install``; whether one was installed."""
+    global _installed_mode
+    with _state_lock:
+        if _installed_mode is None:
+            return False
+        compat.clear_module_transformation(_HOOK_NAME)
+        _installed_mode = None
+        _reported.clear()
+        _seen_findings.clear()
+        return True
