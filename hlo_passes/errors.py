@@ -63,3 +63,11 @@ class VerificationError(ValueError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = list(problems)
         super().__init__("\n".join(self.problems))
+
+
+class VerificationWarning(UserWarning):
+    """``parse(..., validate=True)`` found shape problems XLA's parser lets through.
+
+    The module is returned anyway (``Module.shape_problems`` lists them);
+    ``warnings.simplefilter("error", VerificationWarning)`` makes them fatal.
+    """

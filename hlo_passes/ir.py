@@ -470,6 +470,10 @@ class Module:
         self.attributes: dict[str, Any] = {}
         self.dialect_data: dict[str, Any] = {}
         self.structure_changed = False
+        # What ``verify_module`` found when the parser was asked to validate
+        # (None: not checked).  The parser reports these rather than rejecting
+        # the text, because XLA's parser accepts verifier-invalid modules.
+        self.shape_problems: list[str] | None = None
         self._names: set[str] = set()
         self._counter = itertools.count(1)
         # Set by the dialect's parser: Module -> text, (module, regenerate) -> str.

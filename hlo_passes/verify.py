@@ -1,8 +1,17 @@
 """Result-shape checks for the instructions rewrites create and touch.
 
-``verify_module`` returns one message per problem (empty when all is well);
-``Module.verify`` raises them as a ``VerificationError``.  Shapes that the
-parser could not know (instructions written without one) are skipped.
+``verify_module`` returns one message per problem (empty when all is well),
+each naming the source line, computation and instruction
+(``line 7: entry/sl: slice result should be [2, 4], not [3, 4]``; ``new``
+instead of a line for instructions a pass created).  ``Module.verify`` raises
+them as a ``VerificationError``.  Shapes that the parser could not know
+(instructions written without one) are skipped.
+
+``parse(..., validate=True)`` runs these checks too but does not reject the
+text: XLA's parser accepts such modules (only XLA's verifier, a separate
+step, rejects them), and XLA's own tests feed it some on purpose.  The parser
+keeps the findings in ``Module.shape_problems`` and issues one
+``VerificationWarning``; ``Module.verify()`` is the strict check.
 """
 from __future__ import annotations
 
@@ -17,17 +26,23 @@ def verify_module(module: Module) -> list[str]:
     for comp in module.computations.values():
         names: set[str] = set()
         for instr in comp.instructions:
+            where = f"{_line(instr)}: {comp.name}/{instr.name}"
             if instr.name in names:
-                problems.append(f"{comp.name}/{instr.name}: duplicate instruction name")
+                problems.append(f"{where}: duplicate instruction name")
             names.add(instr.name)
             for op in instr.operands:
                 if op.computation is not comp:
-                    problems.append(f"{comp.name}/{instr.name}: operand {op.name} is not in this computation")
+                    problems.append(f"{where}: operand {op.name} is not in this computation")
             for p in instruction_problems(instr):
-                problems.append(f"{comp.name}/{instr.name}: {p}")
+                problems.append(f"{where}: {p}")
         if comp.root is not None and comp.root not in comp.instructions:
             problems.append(f"{comp.name}: root {comp.root.name} is not in the computation")
     return problems
+
+
+def _line(instr: Instruction) -> str:
+    # A pass may have changed the instruction since; the line still finds it.
+    return f"line {instr.line}" if instr.line else "new"
 
 
 def _known(s: Shape) -> bool:

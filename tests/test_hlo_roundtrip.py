@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import warnings
+
 import pytest
 
 import hlo_passes
-from hlo_passes import ParseError
+from hlo_passes import ParseError, VerificationError
+from hlo_passes.errors import VerificationWarning
 
 VALID = Path("/work/shared/corpus/hlo/valid")
 for _p in Path(__file__).resolve().parents:
@@ -25,9 +28,21 @@ def test_corpus_is_there() -> None:
     assert len(FILES) == 1453
 
 
+# Valid corpus modules that break a result-shape rule on purpose (XLA tests
+# of passes that must cope with them); XLA's parser accepts them, so
+# validate=True must too, reporting what it found.
+SHAPE_INVALID = {
+    "algebraic_simplifier_test__362.hlo": "test/copy1: copy result should equal its operand's shape",
+    "collective_ops_utils_test__3.hlo": "e/_: all-gather result should be [1024], not [512]",
+    "invalid_concat__1.hlo": "computation/cat.3: concatenate result should be [3, 2]",
+    "operand_upcaster__1.hlo": "test_dot/result: dot result should be [8, 8], not [8]",
+}
+
+
 @pytest.mark.corpus
 def test_every_supported_module_round_trips_and_validates() -> None:
     failures = []
+    flagged = {}
     for f in FILES:
         text = f.read_text(encoding="utf-8")
         try:
@@ -36,10 +51,23 @@ def test_every_supported_module_round_trips_and_validates() -> None:
                 failures.append(f"{f.name}: dialect {m.dialect}")
             elif m.to_text() != text:
                 failures.append(f"{f.name}: to_text() differs from the source")
-            hlo_passes.parse(text, path=str(f), validate=True)
+            assert m.shape_problems is None  # not checked without validate
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                v = hlo_passes.parse(text, path=str(f), validate=True)
+            if v.shape_problems:
+                flagged[f.name] = v.shape_problems
+                if [w.category for w in caught] != [VerificationWarning]:
+                    failures.append(f"{f.name}: expected one VerificationWarning, got {caught}")
+            elif v.shape_problems != [] or caught:
+                failures.append(f"{f.name}: shape_problems {v.shape_problems!r}, warnings {caught}")
         except ParseError as e:
             failures.append(str(e))
     assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} failures)"
+    assert sorted(flagged) == sorted(SHAPE_INVALID)
+    for name, problems in flagged.items():
+        assert len(problems) == 1 and problems[0].endswith(SHAPE_INVALID[name]), problems
+        assert problems[0].startswith("line "), problems
 
 
 @pytest.mark.corpus
@@ -140,3 +168,50 @@ ENTRY e {
     assert verify_module(m) == []
     by["sl"].set_shape(hlo_passes.Shape.array("f32", [3, 4]))
     assert any("slice result should be [2, 4]" in p for p in verify_module(m))
+
+
+SLICE_MODULE = """HloModule m
+
+ENTRY e {
+  p = f32[8,4]{1,0} parameter(0)
+  sl = f32[2,4]{1,0} slice(p), slice={[0:8:4], [0:4]}
+  ROOT n = f32[2,4]{1,0} negate(sl)
+}
+"""
+
+
+def test_verify_names_the_instruction_and_line_a_pass_broke() -> None:
+    m = hlo_passes.parse(SLICE_MODULE, validate=True)
+    assert m.shape_problems == []
+    m.verify()  # consistent as parsed
+    sl = next(i for i in m.instructions() if i.name == "sl")
+    # What a buggy pass would do: a new limit without the matching shape.
+    sl.attributes["slice"] = ((0, 6, 2), (0, 4, 1))
+    with pytest.raises(VerificationError) as info:
+        m.verify()
+    assert info.value.problems == ["line 5: e/sl: slice result should be [3, 4], not [2, 4]"]
+    assert str(info.value) == info.value.problems[0]
+
+
+def test_verify_reports_new_instructions_as_new() -> None:
+    m = hlo_passes.parse(SLICE_MODULE)
+    e = m.entry
+    p = e.instructions[0]
+    bad = e.add("slice", hlo_passes.Shape.array("f32", [5, 4]), [p], {"slice": ((0, 8, 1), (0, 4, 1))},
+                before=e.root)
+    from hlo_passes.verify import verify_module
+
+    problems = verify_module(m)
+    assert problems == [f"new: e/{bad.name}: slice result should be [8, 4], not [5, 4]"]
+
+
+def test_validate_reports_shape_problems_without_rejecting() -> None:
+    text = SLICE_MODULE.replace("sl = f32[2,4]{1,0} slice", "sl = f32[3,4]{1,0} slice")
+    with pytest.warns(VerificationWarning, match=r"line 5: e/sl: slice result should be \[2, 4\], not \[3, 4\]"):
+        m = hlo_passes.parse(text, validate=True)
+    assert m.shape_problems == ["line 5: e/sl: slice result should be [2, 4], not [3, 4]"]
+    assert m.to_text() == text
+    with pytest.raises(VerificationError):
+        m.verify()
+    # Without validate the parser does not look (XLA's parser does not either).
+    assert hlo_passes.parse(text).shape_problems is None

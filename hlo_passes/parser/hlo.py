@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import gc
 import re
+import warnings
 from sys import intern
 from typing import Any
 
 import networkx as nx
 
-from ..errors import ParseError
+from ..errors import ParseError, VerificationWarning
 from ..ir import Attributes, Computation, Instruction, Module, Shape
 from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
 from .hlo_infer import DERIVED
@@ -72,7 +73,11 @@ class _Fail(Exception):
 
 
 def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Module:
-    """Parse HLO text; ``validate=True`` decodes every attribute and checks shapes too."""
+    """Parse HLO text; ``validate=True`` decodes every attribute and checks shapes too.
+
+    Shape problems do not make the text invalid (XLA's parser accepts them):
+    they land in ``Module.shape_problems`` with one ``VerificationWarning``.
+    """
     if not isinstance(text, str):
         raise ParseError("HLO text must be a str", path=path, line=1, column=1)
     parser = _HloParser(text, path)
@@ -88,6 +93,9 @@ def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Mod
         check_structure(module, parser)
         if validate:
             validate_module(module, parser)
+            from ..verify import verify_module
+
+            module.shape_problems = verify_module(module)
     except _Fail as f:
         raise parser.error(f.reason, f.pos) from None
     except RecursionError:
@@ -95,6 +103,12 @@ def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Mod
     finally:
         if gc_was_enabled:
             gc.enable()
+    if module.shape_problems:
+        more = len(module.shape_problems) - 1
+        warnings.warn(VerificationWarning(
+            f"{path or '<string>'}: {module.shape_problems[0]}"
+            + (f" (and {more} more; see Module.shape_problems)" if more else "")
+            + "; XLA's parser accepts this, its verifier would not"), stacklevel=3)
     return module
 
 
@@ -850,5 +864,6 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 k = text.find(raw, start, end)
                 raise _Fail(f"bad {key}: {err.reason}", (k if k >= 0 else start) + err.offset) from None
             attrs._decoded[key] = value
-    # Result-shape rules (verify.py) are not applied here: XLA's parser does
-    # not apply them either, and real test inputs break them on purpose.
+    # Result-shape rules (verify.py) run after this, as findings rather than
+    # errors: XLA's parser does not apply them, and real test inputs break
+    # them on purpose.
