@@ -57,6 +57,8 @@ def test_moe_ops_are_normalised(concat) -> None:
     assert body.root is term.operands[0] and body.root.opcode == "dot"
     call = [i for i in m.instructions() if i.source_op == "func.call"][0]
     assert call.attributes["to_apply"] in ("cumsum", "silu")
+    assert call.called_computations == [m.computations[call.attributes["to_apply"]]]
+    assert m.call_graph.has_edge(body.name, "silu")
     assert sl.shape.text == "tensor<4x8x32xf32>" and m.computations["silu"].parent is None
 
 

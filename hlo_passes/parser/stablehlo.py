@@ -1183,7 +1183,14 @@ class _Parser:
         for comp in self.comps:
             if comp.parent is not None:
                 order.append(comp)
+        by_name = {f.name: f for f in funcs}
         for comp in order:
+            for ins in comp.instructions:
+                if ins.source_op == "func.call":
+                    # The callee, like HLO's call to_apply=, for the call graph.
+                    callee = by_name.get(ins.dialect_data.get("sym") or _callee(ins))
+                    if callee is not None:
+                        ins.called_computations = ins.called_computations + [callee]
             term = comp.dialect_data.get("term")
             if term is not None and len(term.operands) == 1 and term.operands[0].computation is comp:
                 # The shared vocabulary's ROOT: what the terminator returns.
@@ -1221,6 +1228,13 @@ class _Parser:
                         A.check(p.dialect_data["type"], "type")
                     except A.AttrDecodeError as err:
                         raise self.error_at(f"type: {err.reason}", p.span[0]) from None
+
+
+def _callee(ins: Instruction) -> str | None:
+    for e in ins.dialect_data.get("entries", ()):
+        if e[0] == "callee" and e[1] and e[1].startswith("@"):
+            return e[1][1:].strip('"')
+    return None
 
 
 class _Decoder:

@@ -53,7 +53,7 @@ class _Printer:
         return r
 
     def op_dirty(self, op: Instruction) -> bool:
-        return op.changed or op.span is None or any(self.comp_dirty(c) for c in op.called_computations)
+        return op.changed or op.span is None or any(self.comp_dirty(c) for c in _regions(op))
 
     # ---- module ----------------------------------------------------------------
     def module(self) -> str:
@@ -226,10 +226,10 @@ class _Printer:
             return dd.get("colon") is not None and dd.get("body_start") is not None and \
                 not self.src[dd["body_start"]:dd["colon"]].lstrip().startswith(("{", "("))
         if src_op == "sdy.manual_computation":
-            return len(op.called_computations) == 1
+            return len(_regions(op)) == 1
         if src_op == "stablehlo.while":
-            return len(op.called_computations) == 2 and set(dd.get("words") or ()) <= {"cond", "do"}
-        if not dd.get("simple") or op.called_computations:
+            return len(_regions(op)) == 2 and set(dd.get("words") or ()) <= {"cond", "do"}
+        if not dd.get("simple") or _regions(op):
             return False
         words = dd.get("words") or []
         if words and not (src_op == "stablehlo.compare" and len(words) <= 2):
@@ -281,7 +281,7 @@ class _Printer:
         pos = dd.get("opnd_pos") or []
         for idx in range(min(len(pos), len(op.operands))):
             reps.append((pos[idx][0], pos[idx][1], self.ref(op, idx)))
-        for comp in op.called_computations:
+        for comp in _regions(op):
             if "open" in comp.dialect_data:
                 reps.append((comp.dialect_data["open"], comp.dialect_data["close"],
                              self.region(comp, indent, labels=False)))
@@ -361,7 +361,7 @@ class _Printer:
             text += " " + self._successors(op, n_ops)
         if props:
             text += " <{" + ", ".join(props) + "}>"
-        regions = regions_override if regions_override is not None else op.called_computations
+        regions = regions_override if regions_override is not None else _regions(op)
         if regions:
             text += " (" + ", ".join(self.region(c, indent, labels=True) if self.regen or op.span is None
                                      or self.comp_dirty(c) or "open" not in c.dialect_data
@@ -410,6 +410,11 @@ def _sym(name: str) -> str:
     if re.fullmatch(r"[\w$.\-]+", name):
         return name
     return A.mlir_string(name)
+
+
+def _regions(op: Instruction) -> list[Computation]:
+    """The op's own regions (``called_computations`` also lists a func.call's callee)."""
+    return [c for c in op.called_computations if c.parent is op]
 
 
 def _is_param(i: Instruction) -> bool:
