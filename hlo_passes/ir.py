@@ -197,6 +197,9 @@ class Attributes(MutableMapping[str, Any]):
     happens when a pass asks (or up front with ``parse(..., validate=True)``),
     which keeps parsing fast.  Assigning a value drops its source text and
     marks the owning instruction changed, so the printer re-prints its line.
+    ``_decoded`` stays None until a value is decoded or set: most attributes
+    of a large module are never read, and an empty dict per instruction
+    would cost more than the rest of the object.
     """
 
     __slots__ = ("_raw", "_decoded", "_decode", "_owner")
@@ -208,29 +211,40 @@ class Attributes(MutableMapping[str, Any]):
         owner: "Instruction | None" = None,
     ) -> None:
         self._raw: dict[str, str | None] = dict(raw) if raw else {}
-        self._decoded: dict[str, Any] = {}
+        self._decoded: dict[str, Any] | None = None
         self._decode = decode
         self._owner = owner
 
     def __getitem__(self, key: str) -> Any:
-        try:
-            return self._decoded[key]
-        except KeyError:
-            pass
+        decoded = self._decoded
+        if decoded is None:
+            decoded = self._decoded = {}
+        else:
+            try:
+                return decoded[key]
+            except KeyError:
+                pass
         text = self._raw[key]  # KeyError for unknown names, as a dict would
         value = text if self._decode is None else self._decode(key, text)
-        self._decoded[key] = value
+        decoded[key] = value
         return value
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def set_decoded(self, key: str, value: Any) -> None:
+        """Record the decoded value of an attribute whose source text stays (parsers)."""
+        if self._decoded is None:
+            self._decoded = {}
         self._decoded[key] = value
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.set_decoded(key, value)
         self._raw[key] = None
         if self._owner is not None:
             self._owner.mark_changed()
 
     def __delitem__(self, key: str) -> None:
         del self._raw[key]
-        self._decoded.pop(key, None)
+        if self._decoded is not None:
+            self._decoded.pop(key, None)
         if self._owner is not None:
             self._owner.mark_changed()
 
@@ -255,7 +269,7 @@ class Attributes(MutableMapping[str, Any]):
     def copy(self, owner: "Instruction | None" = None) -> "Attributes":
         new = Attributes(None, self._decode, owner)
         new._raw = dict(self._raw)
-        new._decoded = dict(self._decoded)
+        new._decoded = None if self._decoded is None else dict(self._decoded)
         return new
 
     def __repr__(self) -> str:
@@ -270,12 +284,20 @@ class Instruction:
     ``line``/``column`` are 1-based positions in the source (0 for new ones).
     ``dialect_data`` holds what a dialect's printer needs to re-print the op
     in its own spelling (e.g. MLIR result names, location, pretty form).
+    ``span`` is (start, end) of the instruction's text in the source;
+    ``lead`` is where the source text that goes with it starts (the end of
+    the previous instruction's line, so comments and blank lines above it
+    stay with it), None for new or nested ones.
+
+    Memory: a large module has 10^5-10^6 of these, so ``operand_results``,
+    ``called_computations`` and ``dialect_data`` are created on first access
+    (most instructions never need one) and every field is a slot.
     """
 
     __slots__ = (
-        "name", "opcode", "source_op", "shape", "operands", "operand_results",
-        "attributes", "called_computations", "computation", "line", "column",
-        "span", "changed", "dialect_data", "num_results", "__weakref__",
+        "name", "opcode", "source_op", "shape", "operands", "_operand_results",
+        "attributes", "_called_computations", "computation", "line", "column",
+        "span", "lead", "changed", "_dialect_data", "num_results", "__weakref__",
     )
 
     def __init__(
@@ -296,8 +318,8 @@ class Instruction:
         self.opcode = opcode
         self.source_op = source_op or opcode
         self.shape = shape
-        self.operands: list[Instruction] = list(operands or ())
-        self.operand_results: list[int] = [0] * len(self.operands)
+        self.operands: list[Instruction] = list(operands) if operands else []
+        self._operand_results: list[int] | None = None
         if isinstance(attributes, Attributes):
             attributes._owner = self
             self.attributes = attributes
@@ -305,16 +327,51 @@ class Instruction:
             self.attributes = Attributes(owner=self)
             for k, v in (attributes or {}).items():
                 self.attributes._raw[k] = None
-                self.attributes._decoded[k] = v
-        self.called_computations: list[Computation] = []
+                self.attributes.set_decoded(k, v)
+        self._called_computations: list[Computation] | None = None
         self.computation: Computation | None = None
         self.line = line
         self.column = column
         self.span = span
+        self.lead: int | None = None
         # New instructions have no source text to reuse: they are "changed".
         self.changed = span is None
-        self.dialect_data: dict[str, Any] = {}
+        self._dialect_data: dict[str, Any] | None = None
         self.num_results = num_results
+
+    # Created on first access; assignment replaces them as with plain fields.
+    @property
+    def operand_results(self) -> list[int]:
+        r = self._operand_results
+        if r is None:
+            r = self._operand_results = [0] * len(self.operands)
+        return r
+
+    @operand_results.setter
+    def operand_results(self, value: list[int]) -> None:
+        self._operand_results = value
+
+    @property
+    def called_computations(self) -> list["Computation"]:
+        c = self._called_computations
+        if c is None:
+            c = self._called_computations = []
+        return c
+
+    @called_computations.setter
+    def called_computations(self, value: list["Computation"]) -> None:
+        self._called_computations = value
+
+    @property
+    def dialect_data(self) -> dict[str, Any]:
+        d = self._dialect_data
+        if d is None:
+            d = self._dialect_data = {}
+        return d
+
+    @dialect_data.setter
+    def dialect_data(self, value: dict[str, Any]) -> None:
+        self._dialect_data = value
 
     def __repr__(self) -> str:
         return f"<{self.opcode} {self.name}: {self.shape}>"
@@ -336,6 +393,12 @@ class Instruction:
         return list(seen)
 
     @property
+    def ref(self) -> str:
+        """The name as the source spells a use of it (``%0`` in MLIR, ``add.1`` in HLO)."""
+        module = self.module
+        return "%" + self.name if module is not None and module.dialect == "stablehlo" else self.name
+
+    @property
     def is_root(self) -> bool:
         return self.computation is not None and self.computation.root is self
 
@@ -355,6 +418,19 @@ class Instruction:
         self.operands[index] = new
         self.operand_results[index] = result
         self.mark_changed()
+
+    def remove_operand(self, index: int) -> "Instruction":
+        """Drop operand ``index`` (later operands move down one place); returns it."""
+        module = self.module
+        if module is not None:
+            g = module.graph
+            g.remove_edges_from([(op, self, k) for k, op in enumerate(self.operands)])
+        old = self.operands.pop(index)
+        self.operand_results.pop(index)
+        if module is not None:
+            g.add_edges_from((op, self, k) for k, op in enumerate(self.operands))
+        self.mark_changed()
+        return old
 
     def set_shape(self, shape: Shape) -> None:
         self.shape = shape
@@ -446,6 +522,14 @@ class Computation:
         instr.computation = None
         self.changed = True
 
+    def remove_parameter(self, param: Instruction) -> None:
+        """Remove an unused parameter; the ones after it are renumbered down."""
+        number = param.attributes["parameter_number"]
+        self.remove(param)
+        for p in self.instructions:
+            if p.opcode == "parameter" and p.attributes["parameter_number"] > number:
+                p.attributes["parameter_number"] = p.attributes["parameter_number"] - 1
+
     def set_root(self, instr: Instruction) -> None:
         self.root = instr
         self.changed = True
@@ -474,7 +558,9 @@ class Module:
         # (None: not checked).  The parser reports these rather than rejecting
         # the text, because XLA's parser accepts verifier-invalid modules.
         self.shape_problems: list[str] | None = None
-        self._names: set[str] = set()
+        # Names in use, for fresh_name; built on its first call (parsing a
+        # large module should not pay for a set that most callers never use).
+        self._names: set[str] | None = None
         self._counter = itertools.count(1)
         # Set by the dialect's parser: Module -> text, (module, regenerate) -> str.
         self.printer: Callable[["Module", bool], str] | None = None
@@ -494,13 +580,15 @@ class Module:
     def _register(self, instr: Instruction) -> None:
         g = self.graph
         g.add_node(instr)
-        self._names.add(instr.name)
+        if self._names is not None:
+            self._names.add(instr.name)
         for i, op in enumerate(instr.operands):
             g.add_edge(op, instr, key=i)
 
     def _unregister(self, instr: Instruction) -> None:
         self.graph.remove_node(instr)
-        self._names.discard(instr.name)
+        if self._names is not None:
+            self._names.discard(instr.name)
 
     def fresh_name(self, hint: str) -> str:
         """A name used by no instruction of the module, derived from ``hint``."""
@@ -508,10 +596,13 @@ class Module:
         # MLIR value names that start with a digit must be all digits.
         if not (base[0].isalpha() or base[0] == "_"):
             base = "v" + base
+        names = self._names
+        if names is None:
+            names = self._names = {i.name for i in self.instructions()}
         while True:
             name = f"{base}.hp{next(self._counter)}"
-            if name not in self._names:
-                self._names.add(name)
+            if name not in names:
+                names.add(name)
                 return name
 
     # ---- queries -------------------------------------------------------

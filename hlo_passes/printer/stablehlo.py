@@ -191,7 +191,8 @@ class _Printer:
         if not self.regen and not self.op_dirty(op):
             return self.src[op.span[0]:op.span[1]]
         dd = op.dialect_data
-        if self.regen or op.changed and (self.attrs_changed(op) or self.type_changed(op)):
+        implicit_changed = any("open" not in c.dialect_data and self.comp_dirty(c) for c in _regions(op))
+        if self.regen or implicit_changed or op.changed and (self.attrs_changed(op) or self.type_changed(op)):
             if dd.get("generic") or self.can_generic(op):
                 return self.generic(op, indent)
         return self.template(op, indent)
@@ -227,6 +228,9 @@ class _Printer:
                 not self.src[dd["body_start"]:dd["colon"]].lstrip().startswith(("{", "("))
         if src_op == "sdy.manual_computation":
             return len(_regions(op)) == 1
+        if src_op == "stablehlo.reduce" and _regions(op) and _regions(op)[0].dialect_data.get("implicit"):
+            return set(dd.get("words") or ()) <= {"applies", "across", op.called_computations[0]
+                                                   .instructions[2].source_op}
         if src_op == "stablehlo.while":
             return len(_regions(op)) == 2 and set(dd.get("words") or ()) <= {"cond", "do"}
         if not dd.get("simple") or _regions(op):

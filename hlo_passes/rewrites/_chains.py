@@ -54,8 +54,17 @@ def single_operand_chain(start: Instruction, stop: Callable[[Instruction], bool]
     return path
 
 
+# Custom calls that only annotate or re-view a value: sharding constraints,
+# and the full <-> shard shape changes around manual (shard_map) regions.
+SHARDING_CALLS = frozenset({"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"})
+
+
+def is_sharding_call(instr: Instruction) -> bool:
+    return instr.opcode == "custom-call" and instr.attributes.get("custom_call_target") in SHARDING_CALLS
+
+
 def is_chain_op(instr: Instruction) -> bool:
-    if instr.opcode in GATHERS or instr.opcode in ELEMENTWISE_UNARY:
+    if instr.opcode in GATHERS or instr.opcode in ELEMENTWISE_UNARY or is_sharding_call(instr):
         return len(instr.operands) == 1 and instr.num_results == 1
     if instr.opcode in ("transpose", "reshape", "bitcast"):
         return len(instr.operands) == 1
@@ -168,7 +177,7 @@ def remove_dead(roots: list[Instruction]) -> list[Instruction]:
         comp = instr.computation
         if comp is None or instr.users or instr is comp.root or instr.opcode == "parameter":
             continue
-        if instr.dialect_data.get("terminator") or instr.opcode in _SIDE_EFFECTING:
+        if instr.dialect_data.get("terminator") or (instr.opcode in _SIDE_EFFECTING and not is_sharding_call(instr)):
             continue
         operands = list(instr.operands)
         comp.remove(instr)

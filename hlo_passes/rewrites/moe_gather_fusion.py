@@ -27,11 +27,13 @@ from ._chains import (
     behaviour,
     clone,
     is_chain_op,
+    is_sharding_call,
     map_split_dim,
     remove_dead,
     resized,
     same_value,
 )
+from ._crossings import Crossing, callers_of, check_crossings, crossing_into, drop_crossing, merge_crossings
 
 RULE = "moe-gather-fusion"
 GMM_OPCODES = frozenset({"ragged-dot", "dot"})
@@ -41,27 +43,47 @@ _COPY_OPCODES = frozenset({"slice", "concatenate", "copy"})
 
 @dataclass
 class _Chain:
-    """One half: its slice of W and the ops from the slice up to where halves meet."""
+    """One half: its slice of W and the steps from the slice up to where halves meet.
+
+    A step is an op, or a ``Crossing`` where the value enters a called body
+    (a shard_map), so a chain can start outside a manual computation and end
+    inside it (Shardy's implicit gathers).
+    """
 
     slice: Instruction
-    ops: list[Instruction]  # slice's user first, the op feeding the meeting point last
+    ops: list  # list[Instruction | Crossing]: the slice's user first
 
     @property
     def top(self) -> Instruction:
-        return self.ops[-1] if self.ops else self.slice
+        last = self.ops[-1] if self.ops else self.slice
+        return last.param if isinstance(last, Crossing) else last
 
 
-def _chain_below(value: Instruction) -> _Chain | None:
+def _is_gather_step(step) -> bool:
+    """A step that gathers, explicitly or by dropping a sharding (Shardy, GSPMD)."""
+    if isinstance(step, Crossing):
+        return step.reshards
+    return step.opcode in GATHERS or step.opcode == "sdy.sharding_constraint" or is_sharding_call(step)
+
+
+def _chain_below(value: Instruction, callers) -> _Chain | None:
     """The chain that ends in ``value``, if it starts at a slice and gathers on the way."""
-    ops: list[Instruction] = []
+    ops: list = []
     cur = value
     while cur.opcode != "slice":
+        if cur.opcode == "parameter":
+            crossing = crossing_into(cur, callers)
+            if crossing is None:
+                return None
+            ops.append(crossing)
+            cur = crossing.outside
+            continue
         if not is_chain_op(cur):
             return None
         ops.append(cur)
         cur = cur.operands[0]
     ops.reverse()
-    if not any(op.opcode in GATHERS for op in ops):
+    if not any(_is_gather_step(op) for op in ops):
         return None
     return _Chain(cur, ops)
 
@@ -85,14 +107,15 @@ class MoeGatherFusion:
 
     # ---- pattern ---------------------------------------------------------
     def _candidates(self, module: Module):
+        callers = callers_of(module)
         gmms_by_source: dict[tuple[int, int], list[tuple[Instruction, _Chain]]] = {}
         for instr in list(module.instructions()):
             if instr.opcode == "concatenate" and len(instr.operands) >= 2:
-                chains = [_chain_below(op) for op in instr.operands]
+                chains = [_chain_below(op, callers) for op in instr.operands]
                 if all(c is not None for c in chains):
                     yield ("concat", instr, chains)
             elif instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
-                chain = _chain_below(instr.operands[1])
+                chain = _chain_below(instr.operands[1], callers)
                 if chain is not None:
                     src = chain.slice.operands[0]
                     key = (id(src), chain.slice.operand_results[0])
@@ -126,6 +149,8 @@ class MoeGatherFusion:
             for op in [chain.slice, *chain.ops]:
                 if op.opcode in GATHERS:
                     before.add(op)
+                elif _is_gather_step(op):
+                    before.count += 1  # implicit: the partitioner decides the bytes
                 if op.opcode in _COPY_OPCODES:
                     removed_bytes += op.shape.byte_size
         added_bytes = 0
@@ -142,13 +167,16 @@ class MoeGatherFusion:
                                   sum(c.ops[k].operands[0].shape.dims[split_dims[k]] for c in chains))
                 after.count += 1
                 after.bytes_moved += max(full.byte_size - in_full.byte_size, 0)
+            elif _is_gather_step(op):
+                after.count += 1
         bytes_saved = removed_bytes - added_bytes + before.bytes_moved - after.bytes_moved
 
         site = Site(
             rule=RULE, form=form, location=location_of(anchor), before=before, after=after,
             bytes_saved=bytes_saved, rewritten=rewrite,
             details={"halves": len(chains), "split_dim": split_dim, "split_sizes": sizes,
-                     "weight": chains[0].slice.operands[0].name},
+                     "weight": chains[0].slice.operands[0].name,
+                     "gather": "explicit" if any(op.opcode in GATHERS for op in chains[0].ops) else "implicit"},
         )
         if rewrite:
             _replace(form, anchor, chains, gmms, split_dims, out_dim, total)
@@ -161,8 +189,8 @@ def _check_slices(anchor: Instruction, chains: list[_Chain]) -> tuple[int, list[
     source = first.operands[0]
     for c in chains[1:]:
         if c.slice.operands[0] is not source or c.slice.operand_results[0] != first.operand_results[0]:
-            raise Refusal("same-source", f"{c.slice.name} slices {c.slice.operands[0].name}, "
-                          f"not {source.name} like {first.name}", c.slice)
+            raise Refusal("same-source", f"{c.slice.ref} slices {c.slice.operands[0].ref}, "
+                          f"not {source.ref} like {first.ref}", c.slice)
     full = source.shape.dims
     split_dim = None
     ranges = []
@@ -171,7 +199,7 @@ def _check_slices(anchor: Instruction, chains: list[_Chain]) -> tuple[int, list[
         ranges.append(spec)
         for d, (start, limit, stride) in enumerate(spec):
             if stride != 1:
-                raise Refusal("slice-stride", f"{c.slice.name} has stride {stride} in dimension {d}", c.slice)
+                raise Refusal("slice-stride", f"{c.slice.ref} has stride {stride} in dimension {d}", c.slice)
             if (start, limit) != (0, full[d]):
                 if split_dim is not None and split_dim != d:
                     raise Refusal("split-dim", f"the slices cut dimensions {split_dim} and {d}; "
@@ -186,17 +214,17 @@ def _check_slices(anchor: Instruction, chains: list[_Chain]) -> tuple[int, list[
             problem = "overlap" if start < pos else "leave a gap"
             check = "concat-order" if start > pos and any(
                 s[split_dim][0] == pos for s in ranges) else "slices-adjacent"
-            raise Refusal(check, f"{c.slice.name} starts at {start} in dimension {split_dim}, where the "
+            raise Refusal(check, f"{c.slice.ref} starts at {start} in dimension {split_dim}, where the "
                           f"previous piece ends at {pos}: the pieces {problem} or are out of order", c.slice)
         pos = limit
     if pos != full[split_dim]:
         raise Refusal("slices-cover", f"the slices end at {pos} but dimension {split_dim} of "
-                      f"{source.name} has {full[split_dim]}", chains[-1].slice)
+                      f"{source.ref} has {full[split_dim]}", chains[-1].slice)
     return split_dim, [s[split_dim][1] - s[split_dim][0] for s in ranges]
 
 
 def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
-    """Every half goes through the same ops; gathers never run along the split dimension."""
+    """Every half goes through the same ops; nothing gathers or shards along the split dimension."""
     first = chains[0]
     for c in chains[1:]:
         if [op.opcode for op in c.ops] != [op.opcode for op in first.ops]:
@@ -206,18 +234,26 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
     split_dims = []
     dim = split_dim
     for k, op in enumerate(first.ops):
-        for c in chains[1:]:
-            other = c.ops[k]
+        steps = [c.ops[k] for c in chains]
+        if isinstance(op, Crossing):
+            check_crossings(steps, dim)
+            split_dims.append(dim)
+            continue
+        for other in steps[1:]:
             if behaviour(other) != behaviour(op):
                 raise Refusal("same-collectives",
-                              f"{other.name} and {op.name} differ in {_difference(op, other)}", other)
-        for c in chains:
-            if c.ops[k].computation is not first.ops[0].computation:
-                raise Refusal("same-computation", f"{c.ops[k].name} is in another computation", c.ops[k])
+                              f"{other.ref} and {op.ref} differ in {_difference(op, other)}", other)
+            if other.computation is not op.computation:
+                raise Refusal("same-computation", f"{other.ref} is in another computation than {op.ref}", other)
+        dim_in = dim
         dim = map_split_dim(op, dim)
         if op.opcode in GATHERS and dim in tuple(op.attributes["dimensions"]):
-            raise Refusal("gather-dim", f"{op.name} gathers along dimension {dim}, the split dimension: "
+            raise Refusal("gather-dim", f"{op.ref} gathers along dimension {dim}, the split dimension: "
                           "gathering W whole would interleave the halves", op)
+        for step in steps:
+            if step.operands[0].shape.dims[dim_in] != step.shape.dims[dim]:
+                raise Refusal("split-dim-sharded", f"{step.ref} changes the size of the split dimension "
+                              f"({step.operands[0].shape} -> {step.shape})", step)
         split_dims.append(dim)
     return split_dims
 
@@ -238,19 +274,19 @@ def _check_gmms(gmms: list[Instruction], chains: list[_Chain], w_dim: int) -> in
     first = gmms[0]
     for g in gmms[1:]:
         if not same_value(g.operands[0], first.operands[0]):
-            raise Refusal("same-lhs", f"{g.name} and {first.name} do not provably share their "
+            raise Refusal("same-lhs", f"{g.ref} and {first.ref} do not provably share their "
                           "left-hand side", g)
         if len(g.operands) != len(first.operands) or not all(
             same_value(a, b) for a, b in zip(g.operands[2:], first.operands[2:])
         ):
-            raise Refusal("same-group-sizes", f"{g.name} and {first.name} use different group sizes", g)
+            raise Refusal("same-group-sizes", f"{g.ref} and {first.ref} use different group sizes", g)
         if behaviour(g) != behaviour(first):
-            raise Refusal("same-gmm", f"{g.name} and {first.name} differ in {_difference(first, g)}", g)
+            raise Refusal("same-gmm", f"{g.ref} and {first.ref} differ in {_difference(first, g)}", g)
         if g.computation is not first.computation:
-            raise Refusal("same-computation", f"{g.name} is in another computation than {first.name}", g)
+            raise Refusal("same-computation", f"{g.ref} is in another computation than {first.ref}", g)
     out_dim = _gmm_output_dim(first, w_dim)
     if out_dim is None:
-        raise Refusal("gmm-contracts-split", f"{first.name} contracts or groups over the split "
+        raise Refusal("gmm-contracts-split", f"{first.ref} contracts or groups over the split "
                       "dimension of its weight; the halves cannot be separated after it", first)
     return out_dim
 
@@ -276,47 +312,61 @@ def _check_single_use(chains: list[_Chain], form: str) -> None:
     """Intermediates used elsewhere would keep the old gathers alive: refuse such sites."""
     for c in chains:
         for op in [c.slice, *c.ops]:
-            users = op.users
+            users = op.param.users if isinstance(op, Crossing) else op.users
             if len(users) != 1:
-                raise Refusal("extra-users", f"{op.name} has {len(users)} users "
-                              f"({', '.join(u.name for u in users[:4])}); fusing would keep "
+                raise Refusal("extra-users", f"{op.ref} has {len(users)} users "
+                              f"({', '.join(u.ref for u in users[:4])}); fusing would keep "
                               "the per-half gathers alive", op)
 
 
 def _replace(form: str, anchor: Instruction, chains: list[_Chain], gmms: list[Instruction] | None,
              split_dims: list[int], out_dim: int | None, total: int) -> None:
     module = anchor.module
-    comp = anchor.computation
     first = chains[0]
     value = first.slice.operands[0]
     result = first.slice.operand_results[0]
+    dropped: list[Crossing] = []
+    loose: list[Instruction] = []
     for k, op in enumerate(first.ops):
         size = sum(c.ops[k].shape.dims[split_dims[k]] for c in chains)
-        value = clone(op, comp, [value], resized(op.shape, split_dims[k], size), before=anchor, tag=RULE)
+        if isinstance(op, Crossing):
+            steps = [c.ops[k] for c in chains]
+            loose.append(op.outside)
+            value = merge_crossings(steps, value, split_dims[k], size)
+            dropped.extend(steps[1:])
+        else:
+            # Right before the half's own op: in its computation, after its inputs.
+            value = clone(op, op.computation, [value], resized(op.shape, split_dims[k], size), before=op, tag=RULE)
         if result:
             value.operand_results[0] = result
             result = 0
     if form == "concat":
         module.replace_all_uses(anchor, value)
         remove_dead([anchor])
-        return
-    g0 = gmms[0]
-    operands = list(g0.operands)
-    operands[1] = value
-    fused = clone(g0, comp, operands, resized(g0.shape, out_dim, total), before=anchor, tag=RULE)
-    fused.operand_results = list(g0.operand_results)
-    fused.operand_results[1] = 0
-    start = 0
-    for g in gmms:
-        width = g.shape.dims[out_dim]
-        spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
-                     for d, n in enumerate(fused.shape.dims))
-        piece = comp.add("slice", resized(fused.shape, out_dim, width), [fused], {"slice": spec},
-                         name_hint="slice", before=anchor, source_op=_slice_spelling(module))
-        piece.dialect_data["created_by"] = RULE
-        start += width
-        module.replace_all_uses(g, piece)
-    remove_dead(list(gmms))
+    else:
+        comp = anchor.computation
+        g0 = gmms[0]
+        operands = list(g0.operands)
+        operands[1] = value
+        fused = clone(g0, comp, operands, resized(g0.shape, out_dim, total), before=anchor, tag=RULE)
+        fused.operand_results = list(g0.operand_results)
+        fused.operand_results[1] = 0
+        start = 0
+        for g in gmms:
+            width = g.shape.dims[out_dim]
+            spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
+                         for d, n in enumerate(fused.shape.dims))
+            piece = comp.add("slice", resized(fused.shape, out_dim, width), [fused], {"slice": spec},
+                             name_hint="slice", before=anchor, source_op=_slice_spelling(module))
+            piece.dialect_data["created_by"] = RULE
+            start += width
+            module.replace_all_uses(g, piece)
+        remove_dead(list(gmms))
+    # Operands of a shard_map that only fed the other halves go last, highest
+    # index first, so the indices of the ones still to drop stay valid.
+    for crossing in sorted(dropped, key=lambda c: (c.index, c.entry_index or 0), reverse=True):
+        loose.extend(drop_crossing(crossing))
+    remove_dead(loose)
 
 
 def _slice_spelling(module: Module) -> str:

@@ -1,0 +1,217 @@
+"""Values that enter a called body: shard_map boundaries in both dialects.
+
+Under Shardy the FSDP gather of a weight is implicit: the weight (or each of
+its halves) becomes an operand of the manual computation, and the sharding
+it enters with decides what each device sees.  Spellings:
+
+* StableHLO: ``sdy.manual_computation(%a, %b) in_shardings=[...]`` whose
+  region's block arguments are the local views;
+* HLO from jax: ``custom-call(...), custom_call_target="xla.sdy.GlobalToLocalShape"``
+  → ``get-tuple-element`` per operand → ``call(...), to_apply=xla.sdy.manual_computation_body.N``;
+* HLO after import or partitioning: per-operand ``SPMDFullToShardShape``
+  custom calls (ordinary chain ops) feeding a plain ``call``.
+
+A ``Crossing`` ties a body parameter to the value outside that feeds it, and
+``merge_crossings`` makes one operand out of several (the halves become W).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ir import Computation, Instruction, Module, Shape
+from ._chains import Refusal, resized
+
+ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
+
+
+@dataclass(eq=False)
+class Crossing:
+    caller: Instruction  # sdy.manual_computation, or the HLO call
+    index: int  # operand of ``caller`` that becomes ``param``
+    param: Instruction
+    entry: Instruction | None = None  # HLO GlobalToLocalShape custom call
+    entry_index: int | None = None
+    gte: Instruction | None = None
+
+    # Enough of an Instruction's face for the chain helpers.
+    opcode = "crossing"
+
+    @property
+    def outside(self) -> Instruction:
+        return self.entry.operands[self.entry_index] if self.entry is not None else self.caller.operands[self.index]
+
+    @property
+    def shape(self) -> Shape:
+        return self.param.shape
+
+    @property
+    def name(self) -> str:
+        return self.param.name
+
+    @property
+    def ref(self) -> str:
+        return self.param.ref
+
+    @property
+    def computation(self) -> Computation:
+        return self.param.computation
+
+    @property
+    def operands(self) -> list[Instruction]:
+        return [self.outside]
+
+    @property
+    def reshards(self) -> bool:
+        """Whether entering changes how the value is sharded (an implicit gather or scatter)."""
+        return self.caller.opcode == "sdy.manual_computation" or self.entry is not None
+
+    def in_sharding(self) -> str | None:
+        """The sharding this operand enters with, as source text (None for a plain call)."""
+        if self.caller.opcode == "sdy.manual_computation":
+            return str(self.caller.attributes["in_shardings"][self.index])
+        if self.entry is not None:
+            return _per_value(self.entry)[self.entry_index]
+        return None
+
+
+def callers_of(module: Module) -> dict[str, list[Instruction]]:
+    """Computation name → the instructions that call it."""
+    callers: dict[str, list[Instruction]] = {}
+    for instr in module.instructions():
+        for comp in instr.called_computations:
+            callers.setdefault(comp.name, []).append(instr)
+    return callers
+
+
+def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> Crossing | None:
+    """How ``param`` is fed from outside its computation, if we can follow it."""
+    comp = param.computation
+    number = param.attributes.get("parameter_number")
+    if comp is None or number is None:
+        return None
+    parent = comp.parent
+    if parent is not None:
+        if parent.opcode != "sdy.manual_computation" or number >= len(parent.operands):
+            return None
+        return Crossing(parent, number, param)
+    sites = callers.get(comp.name, [])
+    if len(sites) != 1 or sites[0].opcode != "call" or number >= len(sites[0].operands):
+        return None
+    call = sites[0]
+    fed = call.operands[number]
+    if (
+        fed.opcode == "get-tuple-element"
+        and fed.operands[0].opcode == "custom-call"
+        and fed.operands[0].attributes.get("custom_call_target") == ENTRY_TARGET
+    ):
+        return Crossing(call, number, param, fed.operands[0], int(fed.attributes["index"]), fed)
+    return Crossing(call, number, param)
+
+
+def check_crossings(crossings: list[Crossing], split_dim: int) -> None:
+    """All halves enter the same body the same way, and the split dimension stays whole."""
+    first = crossings[0]
+    for c in crossings:
+        if c.caller is not first.caller or c.entry is not first.entry:
+            raise Refusal("same-collectives", f"{c.ref} enters {c.caller.ref}, not {first.caller.ref}", c.param)
+        if c.in_sharding() != first.in_sharding():
+            raise Refusal("same-collectives", f"{c.ref} enters {c.caller.ref} sharded {c.in_sharding()}, "
+                          f"{first.ref} {first.in_sharding()}", c.param)
+        outside = c.outside.shape
+        if outside.dims[split_dim] != c.param.shape.dims[split_dim]:
+            raise Refusal("split-dim-sharded", f"{c.caller.ref} shards the split dimension {split_dim} of "
+                          f"{c.ref} ({outside} outside, {c.param.shape} inside)", c.param)
+        users = c.outside.users
+        if len(users) != 1 or (c.gte is not None and len(c.gte.users) != 1):
+            raise Refusal("extra-users", f"{c.outside.ref} is used outside {c.caller.ref} too", c.outside)
+
+
+def merge_crossings(crossings: list[Crossing], value: Instruction, split_dim: int, total: int) -> Instruction:
+    """Feed ``value`` (all of W) through the first crossing; returns its body parameter.
+
+    The other halves' operands and parameters are dropped by
+    ``drop_crossing`` once nothing inside uses them any more.
+    """
+    first = crossings[0]
+    param = first.param
+    if first.entry is not None:
+        entry = first.entry
+        entry.set_operand(first.entry_index, value)
+        shapes = list(entry.shape.tuple_shapes)
+        shapes[first.entry_index] = resized(shapes[first.entry_index], split_dim, total)
+        entry.set_shape(Shape.tuple_of(shapes))
+        first.gte.set_shape(resized(first.gte.shape, split_dim, total))
+    else:
+        first.caller.set_operand(first.index, value)
+    param.set_shape(resized(param.shape, split_dim, total))
+    return param
+
+
+def drop_crossing(c: Crossing) -> list[Instruction]:
+    """Remove an operand that no longer feeds anything inside; returns what was cut loose."""
+    if c.param.users:
+        raise RuntimeError(f"{c.param.ref} is still used inside {c.computation.ref}")
+    loose = []
+    c.computation.remove_parameter(c.param)
+    if c.caller.opcode == "sdy.manual_computation":
+        loose.append(c.caller.remove_operand(c.index))
+        shardings = list(c.caller.attributes["in_shardings"])
+        del shardings[c.index]
+        c.caller.attributes["in_shardings"] = tuple(shardings)
+        return loose
+    c.caller.remove_operand(c.index)
+    if c.entry is None:
+        return loose
+    entry = c.entry
+    c.gte.computation.remove(c.gte)
+    loose.append(entry.remove_operand(c.entry_index))
+    shapes = list(entry.shape.tuple_shapes)
+    del shapes[c.entry_index]
+    entry.set_shape(Shape.tuple_of(shapes))
+    for user in entry.users:
+        if user.opcode == "get-tuple-element" and int(user.attributes["index"]) > c.entry_index:
+            user.attributes["index"] = int(user.attributes["index"]) - 1
+    attrs = dict(entry.attributes["frontend_attributes"])
+    values = _per_value(entry)
+    del values[c.entry_index]
+    attrs["xla.sdy.in_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(values) + "]>"
+    entry.attributes["frontend_attributes"] = attrs
+    return loose
+
+
+def _per_value(entry: Instruction) -> list[str]:
+    """The per-operand shardings of a GlobalToLocalShape call, as text."""
+    text = entry.attributes["frontend_attributes"].get("xla.sdy.in_shardings", "")
+    start, end = text.find("<["), text.rfind("]>")
+    if start < 0 or end < start:
+        raise Refusal("unknown-sharding", f"cannot read the in_shardings of {entry.ref}: {text[:80]}", entry)
+    return split_top_level(text[start + 2:end])
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split at commas that sit outside every bracket and string."""
+    parts, depth, cur, quoted = [], 0, [], False
+    prev = ""
+    for ch in text:
+        if quoted:
+            cur.append(ch)
+            if ch == '"' and prev != "\\":
+                quoted = False
+        elif ch == '"':
+            quoted = True
+            cur.append(ch)
+        elif ch in "<[{(":
+            depth += 1
+            cur.append(ch)
+        elif ch in ">]})":
+            depth -= 1
+            cur.append(ch)
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+        prev = ch
+    if cur and "".join(cur).strip():
+        parts.append("".join(cur).strip())
+    return parts
