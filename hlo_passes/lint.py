@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from . import __version__
 from .errors import ParseError
 from .ir import Instruction, Module
 
@@ -601,6 +600,8 @@ def format_sarif(findings: Sequence[Finding]) -> str:
             "properties": {"bytesSaved": f.bytes_saved, "opName": f.op_name, "source": f.source,
                            "form": f.form},
         })
+    from . import __version__
+
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
