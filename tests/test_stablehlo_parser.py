@@ -431,3 +431,27 @@ def test_corpus_mutations_give_module_or_parse_error(data) -> None:
                 ins.attributes[key]
             except ParseError:
                 pass
+
+
+def test_short_form_reduce_gets_an_explicit_reducer() -> None:
+    text = """func.func @f(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+    m = parse_stablehlo(text)
+    red = [i for i in m.instructions() if i.opcode == "reduce"][0]
+    assert red.attributes["dimensions"] == (1,)
+    (body,) = red.called_computations
+    assert body.parent is red and body.root.opcode == "add" and len(body.parameters) == 2
+    assert m.to_text() == text
+    assert _jax_parse(m.to_text(regenerate=True)) == _jax_parse(text)
+    # Swap the reducer's op through the graph: the reduce is re-printed generic.
+    add = body.root
+    mx = body.add("maximum", add.shape, list(add.operands), before=add)
+    m.replace_all_uses(add, mx)
+    body.remove(add)
+    out = m.to_text()
+    assert '"stablehlo.maximum"' in out and "applies" not in out
+    assert _jax_parse(out) == _jax_parse(text.replace("applies stablehlo.add", "applies stablehlo.maximum"))

@@ -1040,7 +1040,7 @@ class _Parser:
                     while True:
                         t = k[j]
                         if t.__class__ is str:
-                            if t == "(" and j > vs:
+                            if t in "({" and j > vs:
                                 break
                             if t in "([<" or (t == "{" and not self.is_region(j)):
                                 j = self.skip_balanced(j)
@@ -1171,6 +1171,55 @@ class _Parser:
         except ParseError as err:
             raise self.error_at(err.reason, instr.span[0]) from None
 
+    def implicit_reducer(self, ins: Instruction) -> Computation | None:
+        """The body of ``stablehlo.reduce(%x init: %i) applies OP across ...`` as a computation.
+
+        The short form leaves the reducer implicit; the graph gets it
+        explicitly (HLO's to_apply), built from the init value's type.
+        """
+        words = ins.dialect_data.get("words") or []
+        if "applies" not in words or len(ins.operands) != 2:
+            return None
+        k = words.index("applies")
+        if k + 1 >= len(words):
+            return None
+        body_op = words[k + 1]
+        ins.dialect_data["applies"] = body_op
+        init = ins.operands[1]
+        shape = init.shape if init.num_results == 1 else init.shape.tuple_shapes[ins.operand_results[1]]
+        comp = Computation(f"{ins.name}.reducer")
+        comp.parent = ins
+        comp.line, comp.column = ins.line, ins.column
+        span = (ins.span[0], ins.span[0])
+        params = []
+        for n, suffix in enumerate(("lhs", "rhs")):
+            name = f"_{ins.name}_{suffix}"
+            p = Instruction(name, "parameter", shape, [], {"parameter_number": n}, source_op="parameter",
+                            line=ins.line, column=ins.column, span=span)
+            p.dialect_data.update(results=[(name, 1)], type=shape.text, arg_attrs=None, loc=None)
+            p.computation = comp
+            params.append(p)
+        res = Instruction(f"_{ins.name}_res", A.OPCODES.get(body_op, body_op), shape, params, None,
+                          source_op=body_op, line=ins.line, column=ins.column, span=span)
+        res.attributes = Attributes({}, _Decoder(res), res)
+        ret = Instruction(f"_{ins.name}_ret", "stablehlo.return", Shape("tuple"), [res], None,
+                          source_op="stablehlo.return", line=ins.line, column=ins.column, span=span,
+                          num_results=0)
+        ret.attributes = Attributes({}, _Decoder(ret), ret)
+        res.dialect_data.update(results=[(res.name, 1)], generic=True, entries=[], result_types=[shape.text],
+                                implicit=True)
+        ret.dialect_data.update(results=[], generic=True, entries=[], result_types=[], terminator=True,
+                                implicit=True)
+        for x in (res, ret):
+            x.operand_results = [0] * len(x.operands)
+            x.computation = comp
+        comp.instructions = params + [res, ret]
+        comp.root = res
+        comp.dialect_data.update(entry_args=params, term=ret, implicit=True,
+                                 blocks=[{"label": None, "args": params, "lead": None}])
+        ins.called_computations = [comp]
+        return comp
+
     # -- finishing --
     def finish(self) -> None:
         mod = self.module
@@ -1183,6 +1232,12 @@ class _Parser:
         for comp in self.comps:
             if comp.parent is not None:
                 order.append(comp)
+        for comp in list(order):
+            for ins in comp.instructions:
+                if ins.source_op == "stablehlo.reduce" and not ins.called_computations:
+                    body = self.implicit_reducer(ins)
+                    if body is not None:
+                        order.append(body)
         by_name = {f.name: f for f in funcs}
         for comp in order:
             for ins in comp.instructions:

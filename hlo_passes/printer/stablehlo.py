@@ -186,7 +186,7 @@ class _Printer:
 
     # ---- ops -------------------------------------------------------------------
     def op(self, op: Instruction, indent: int) -> str:
-        if op.span is None:
+        if op.span is None or op.dialect_data.get("implicit"):
             return self.generic(op, indent)
         if not self.regen and not self.op_dirty(op):
             return self.src[op.span[0]:op.span[1]]
@@ -229,8 +229,7 @@ class _Printer:
         if src_op == "sdy.manual_computation":
             return len(_regions(op)) == 1
         if src_op == "stablehlo.reduce" and _regions(op) and _regions(op)[0].dialect_data.get("implicit"):
-            return set(dd.get("words") or ()) <= {"applies", "across", op.called_computations[0]
-                                                   .instructions[2].source_op}
+            return set(dd.get("words") or ()) <= {"applies", "across", dd.get("applies")}
         if src_op == "stablehlo.while":
             return len(_regions(op)) == 2 and set(dd.get("words") or ()) <= {"cond", "do"}
         if not dd.get("simple") or _regions(op):
