@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,13 +107,36 @@ def _texts_of(program: str) -> dict[str, str]:
     return {f: out[f] for f in forms}
 
 
+class _LazyTexts(Mapping[tuple[str, str], OwnText]):
+    """``(program, form) -> OwnText``, lowering each program on first use only,
+    so that a ``-k`` selection pays for the programs it touches."""
+
+    def __init__(self) -> None:
+        self._done: dict[str, dict[str, OwnText]] = {}
+
+    def _of(self, program: str) -> dict[str, OwnText]:
+        if program not in self._done:
+            self._done[program] = {
+                form: OwnText(program, form, FORMS[form], text) for form, text in _texts_of(program).items()
+            }
+        return self._done[program]
+
+    def __getitem__(self, key: tuple[str, str]) -> OwnText:
+        program, form = key
+        if program not in OWN_PROGRAMS:
+            raise KeyError(key)
+        return self._of(program)[form]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(TEXT_CASES)
+
+    def __len__(self) -> int:
+        return len(TEXT_CASES)
+
+
 @pytest.fixture(scope="session")
-def own_texts() -> dict[tuple[str, str], OwnText]:
-    texts: dict[tuple[str, str], OwnText] = {}
-    for program in OWN_PROGRAMS:
-        for form, text in _texts_of(program).items():
-            texts[program, form] = OwnText(program, form, FORMS[form], text)
-    return texts
+def own_texts() -> Mapping[tuple[str, str], OwnText]:
+    return _LazyTexts()
 
 
 def run_dump_script(out: Path, timeout: float = 300) -> dict[str, dict[str, str]]:

@@ -186,6 +186,17 @@ def test_version_check(version: str, ok: bool) -> None:
             compat.check_version("0.10.2", version)
 
 
+@pytest.mark.parametrize("version", ["0.12.0", "0.10.1"])
+def test_import_fails_loudly_on_unsupported_jax(monkeypatch: pytest.MonkeyPatch, version: str) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_jax_compat_copy", compat.__file__)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setattr(jax, "__version__", version)
+    with pytest.raises(ImportError, match=rf"supports jax>=0\.10\.2,<0\.12, found jax {version}"):
+        spec.loader.exec_module(module)
+
+
 def test_installed_version_is_supported() -> None:
     compat.check_version()
     assert compat.SUPPORTED_RANGE == ">=0.10.2,<0.12"
