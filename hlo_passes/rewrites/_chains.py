@@ -21,7 +21,9 @@ ELEMENTWISE_UNARY = frozenset({"convert", "copy", "opt-barrier", "sdy.sharding_c
 GATHERS = frozenset({"all-gather"})
 # Attributes that say *what* a step does, as opposed to its result size.
 # Everything else (names, metadata, shapes) may differ between the halves.
-_IGNORED_ATTRIBUTES = frozenset({"metadata", "frontend_attributes", "sharding", "channel_id", "backend_config"})
+_IGNORED_ATTRIBUTES = frozenset({"metadata", "frontend_attributes", "sharding", "channel_id", "backend_config",
+                                 # called computations: compared by content in same_value
+                                 "to_apply", "calls", "condition", "body", "branch_computations"})
 
 
 class Refusal(Exception):
@@ -105,6 +107,14 @@ def behaviour(instr: Instruction) -> tuple:
     return (instr.opcode, instr.shape.element_type, has_channel, tuple(attrs))
 
 
+def same_op(a: Instruction, b: Instruction) -> bool:
+    """Same op with the same semantic attributes and equivalent called computations."""
+    if behaviour(a) != behaviour(b) or len(a.called_computations) != len(b.called_computations):
+        return False
+    return all(ca is cb or _same_computation(ca, cb, 12)
+               for ca, cb in zip(a.called_computations, b.called_computations))
+
+
 def _freeze(value):
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
@@ -113,19 +123,24 @@ def _freeze(value):
     return value
 
 
-def same_value(a: Instruction, b: Instruction, depth: int = 12) -> bool:
+def same_value(a: Instruction, b: Instruction, depth: int = 12, params: bool = False) -> bool:
     """Whether two instructions certainly compute the same value.
 
     The same instruction, or the same pure op on operands that are the same
     value; bounded in depth, so a "no" may be a "could not prove it".
     Lowered programs repeat the masking of ragged_dot's decomposition per
-    call, so the two GMMs' left-hand sides are often equal only in this sense.
+    call (with a copy of each called computation), so the two GMMs'
+    left-hand sides are often equal only in this sense.  ``params`` is set
+    while comparing two called computations: there, parameters with the same
+    number stand for the same argument.
     """
     if a is b:
         return True
     if depth == 0 or a.opcode != b.opcode or a.shape != b.shape:
         return False
-    if a.opcode in ("parameter", "rng", "rng-bit-generator", "custom-call", "infeed", "recv") or a.opcode in GATHERS:
+    if a.opcode == "parameter":
+        return params and a.attributes.get("parameter_number") == b.attributes.get("parameter_number")
+    if a.opcode in ("rng", "rng-bit-generator", "custom-call", "infeed", "recv") or a.opcode in GATHERS:
         return False
     if a.opcode == "constant" or a.opcode == "iota":
         return behaviour(a) == behaviour(b) and _literal(a) == _literal(b)
@@ -133,9 +148,20 @@ def same_value(a: Instruction, b: Instruction, depth: int = 12) -> bool:
         return False
     if behaviour(a) != behaviour(b):
         return False
-    if [c.name for c in a.called_computations] != [c.name for c in b.called_computations]:
+    if len(a.called_computations) != len(b.called_computations):
         return False
-    return all(same_value(x, y, depth - 1) for x, y in zip(a.operands, b.operands))
+    for ca, cb in zip(a.called_computations, b.called_computations):
+        if ca is not cb and not _same_computation(ca, cb, depth - 1):
+            return False
+    return all(same_value(x, y, depth - 1, params) for x, y in zip(a.operands, b.operands))
+
+
+def _same_computation(ca, cb, depth: int) -> bool:
+    if ca.root is None or cb.root is None or len(ca.instructions) != len(cb.instructions):
+        return False
+    if [p.shape for p in ca.parameters] != [p.shape for p in cb.parameters]:
+        return False
+    return same_value(ca.root, cb.root, depth, params=True)
 
 
 def _literal(instr: Instruction):

@@ -31,8 +31,10 @@ from ._chains import (
     map_split_dim,
     remove_dead,
     resized,
+    same_op,
     same_value,
 )
+from ._fusions import FusedView, fused_concats, fused_copy, fused_slice
 from ._crossings import Crossing, callers_of, check_crossings, crossing_into, drop_crossing, merge_crossings
 
 RULE = "moe-gather-fusion"
@@ -78,6 +80,16 @@ def _chain_below(value: Instruction, callers) -> _Chain | None:
             ops.append(crossing)
             cur = crossing.outside
             continue
+        if cur.opcode == "fusion":
+            view = fused_slice(cur) or fused_copy(cur)
+            if view is None:
+                return None
+            if view.opcode == "copy":
+                ops.append(view)
+                cur = view.operands[0]
+            else:
+                cur = view
+            continue
         if not is_chain_op(cur):
             return None
         ops.append(cur)
@@ -114,6 +126,11 @@ class MoeGatherFusion:
                 chains = [_chain_below(op, callers) for op in instr.operands]
                 if all(c is not None for c in chains):
                     yield ("concat", instr, chains)
+            elif instr.opcode == "fusion":
+                for view in fused_concats(instr):
+                    chains = [_chain_below(op, callers) for op in view.operands]
+                    if all(c is not None for c in chains):
+                        yield ("concat", view, chains)
             elif instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
                 chain = _chain_below(instr.operands[1], callers)
                 if chain is not None:
@@ -141,6 +158,11 @@ class MoeGatherFusion:
         else:
             out_dim = _check_gmms(gmms, chains, split_dims[-1])
         _check_single_use(chains, form)
+        compiled = isinstance(anchor, FusedView) or any(
+            isinstance(step, FusedView) for c in chains for step in [c.slice, *c.ops])
+        if compiled:
+            # Optimized HLO does not compile again, so such a site is only reported.
+            rewrite = False
 
         before = CollectiveCost()
         after = CollectiveCost()
@@ -178,6 +200,9 @@ class MoeGatherFusion:
                      "weight": chains[0].slice.operands[0].name,
                      "gather": "explicit" if any(op.opcode in GATHERS for op in chains[0].ops) else "implicit"},
         )
+        if compiled:
+            site.details["not_rewritten"] = ("the slice or concatenate sits inside a fusion of optimized HLO; "
+                                             "rewrite the module before optimization (a lowering or an early dump)")
         if rewrite:
             _replace(form, anchor, chains, gmms, split_dims, out_dim, total)
         return site
@@ -240,7 +265,7 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
             split_dims.append(dim)
             continue
         for other in steps[1:]:
-            if behaviour(other) != behaviour(op):
+            if not same_op(other, op):
                 raise Refusal("same-collectives",
                               f"{other.ref} and {op.ref} differ in {_difference(op, other)}", other)
             if other.computation is not op.computation:
@@ -280,7 +305,7 @@ def _check_gmms(gmms: list[Instruction], chains: list[_Chain], w_dim: int) -> in
             same_value(a, b) for a, b in zip(g.operands[2:], first.operands[2:])
         ):
             raise Refusal("same-group-sizes", f"{g.ref} and {first.ref} use different group sizes", g)
-        if behaviour(g) != behaviour(first):
+        if not same_op(g, first):
             raise Refusal("same-gmm", f"{g.ref} and {first.ref} differ in {_difference(first, g)}", g)
         if g.computation is not first.computation:
             raise Refusal("same-computation", f"{g.ref} is in another computation than {first.ref}", g)
