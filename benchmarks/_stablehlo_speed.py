@@ -14,6 +14,7 @@ slice, a reduce region, calls, inline locations).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import subprocess
@@ -34,7 +35,7 @@ if not SHARED.is_dir():
     SHARED = Path("/work/shared")
 
 _MLIR_TIMER = r"""
-import sys, time, statistics, json
+import gc, sys, time, statistics, json
 from jax._src.interpreters import mlir
 from jax._src.lib.mlir import ir
 text = open(sys.argv[1]).read()
@@ -42,6 +43,7 @@ n = int(sys.argv[2])
 times = []
 with mlir.make_ir_context():
     for _ in range(n):
+        gc.collect()
         t0 = time.perf_counter()
         m = ir.Module.parse(text)
         m.operation.get_asm(enable_debug_info=True)
@@ -107,8 +109,11 @@ def generated_stablehlo(megabytes: float) -> str:
 
 
 def _median(fn: Callable[[], object], repeats: int) -> float:
+    # Free the previous run's module first (its reference cycles wait for the
+    # cyclic GC), so that no run pays for another run's garbage.
     times = []
     for _ in range(repeats):
+        gc.collect()
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)

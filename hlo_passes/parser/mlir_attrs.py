@@ -409,8 +409,26 @@ def parse_entries(raw: str) -> dict[str, Any]:
     return decode_text(raw, "entries")
 
 
+_DECODE_CACHE: dict[tuple[str, str, str], Any] = {}
+
+
 def decode_attribute(op: str, key: str, raw: str) -> Any:
-    """The decoded value of HLO-named attribute ``key`` of MLIR op ``op`` from its raw text."""
+    """The decoded value of HLO-named attribute ``key`` of MLIR op ``op`` from its raw text.
+
+    Programs repeat the same few attribute texts thousands of times, so
+    results are cached (dict values are handed out as copies).
+    """
+    ck = (op, key, raw)
+    hit = _DECODE_CACHE.get(ck)
+    if hit is not None:
+        return dict(hit) if isinstance(hit, dict) else hit
+    value = _decode_attribute(op, key, raw)
+    if len(raw) < 512 and len(_DECODE_CACHE) < 50_000:
+        _DECODE_CACHE[ck] = dict(value) if isinstance(value, dict) else value
+    return value
+
+
+def _decode_attribute(op: str, key: str, raw: str) -> Any:
     if key not in DECODED_KEYS:
         if key == "sharding" and op == "sdy.sharding_constraint":
             check(raw, "sharding_body" if raw.startswith("<") else "attr")
