@@ -447,3 +447,21 @@ def test_lint_xla_dump_folder(xla_dump: tuple[Path, dict]) -> None:
     glob_run = run("hlo-lint", f"{out}/**/*before_optimizations.txt", "--format", "json", "-j", "1")
     assert glob_run.returncode == 1
     assert [d["path"] for d in json.loads(glob_run.stdout)] == [str(out / unfused["before_optimizations"])]
+
+
+def test_pre_commit_hook_and_example_workflow_use_the_scripts() -> None:
+    yaml = pytest.importorskip("yaml")
+    (hook,) = yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert hook["id"] == "hlo-lint" and hook["entry"] == "hlo-lint" and hook["language"] == "python"
+    assert re.search(hook["files"], "dump/model.mlir") and not re.search(hook["files"], "notes.txt")
+    workflow = yaml.safe_load((REPO_ROOT / "examples" / "ci" / "hlo-lint.yml").read_text())
+    runs = [s.get("run", "") for s in workflow["jobs"]["lint"]["steps"]]
+    assert any(r.startswith("hlo-lint ") and "--format github" in r for r in runs)
+    assert any("--format sarif" in r for r in runs)
+    # Every option the workflow passes must exist.
+    for r in runs:
+        if r.startswith("hlo-lint "):
+            args = r.split("||")[0].split()[1:]
+            args = [a for a in args if a != "hlo_dump"]
+            proc = run("hlo-lint", "--list-rules", *args)
+            assert proc.returncode == 0, (r, proc.stderr)

@@ -256,3 +256,21 @@ def test_install_with_default_compiler_options() -> None:
         pytest.xfail("moe-gather-fusion does not see the pattern in optimized (fused) HLO")
     (message,) = _moe_warnings(record)
     assert message.startswith("MOE001 in jit_")
+
+
+@pytest.mark.slow
+def test_moe_fsdp_example_runs() -> None:
+    import os
+    import subprocess
+    import sys
+
+    from programs import REPO_ROOT
+
+    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "examples" / "moe_fsdp.py"), "--runs", "1"],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=REPO_ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout
+    assert "compiled all-gathers 4 -> 2; max |difference| of results 0" in out
+    assert "all-gathers 4 -> 2; saves" in out and "shardings equal: True" in out
+    assert "results unchanged: True" in out
