@@ -53,7 +53,7 @@ def test_matches_single_device_reference(spec: ProgramSpec) -> None:
     np.testing.assert_allclose(np.asarray(value), moe.reference(spec), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize(("mesh", "n"), [("mesh1", 1), ("mesh1", 2), ("mesh1", 4), ("mesh2", 2), ("mesh2", 4)])
+@pytest.mark.parametrize(("mesh", "n"), [("mesh1", 1), ("mesh1", 4), ("mesh2", 2)])
 def test_fewer_devices(mesh: str, n: int) -> None:
     results = moe.check_variants_agree(mesh=mesh, num_devices=n)
     full = moe.run(ProgramSpec(variant="fused", mesh=mesh))
