@@ -36,6 +36,9 @@ RUN_SPECS = [ProgramSpec(variant=v, mesh=m) for m in moe.MESHES for v in moe.VAR
     ProgramSpec(variant="two_gmm", mesh="mesh1", form="implicit", mode="grad", constraint="reshard"),
     ProgramSpec(variant="fused", mesh="mesh2", mode="scan_grad"),
     ProgramSpec(variant="concat", layer="router", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
+    # One device: the executable reports no shardings at all.
+    ProgramSpec(variant="concat", num_devices=1),
+    ProgramSpec(variant="two_gmm", mesh="mesh2", num_devices=4, mode="grad"),
 ]
 
 
@@ -43,8 +46,8 @@ RUN_SPECS = [ProgramSpec(variant=v, mesh=m) for m in moe.MESHES for v in moe.VAR
 @pytest.mark.parametrize("spec", RUN_SPECS, ids=lambda s: s.name)
 def test_text_runs_like_jit(spec: ProgramSpec, dialect: str) -> None:
     p = program(spec)
-    exe = runtime.compile_text(p.lowered.as_text(dialect=dialect), num_devices=8)
-    assert exe.source_dialect == dialect
+    exe = runtime.compile_text(p.lowered.as_text(dialect=dialect), num_devices=spec.num_devices)
+    assert exe.source_dialect == dialect and len(exe.devices) == spec.num_devices
     got = exe.run(*p.host_args)
     assert len(got) == len(p.expected)
     for g, want in zip(got, p.expected):
