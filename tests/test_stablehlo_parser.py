@@ -455,3 +455,14 @@ def test_short_form_reduce_gets_an_explicit_reducer() -> None:
     out = m.to_text()
     assert '"stablehlo.maximum"' in out and "applies" not in out
     assert _jax_parse(out) == _jax_parse(text.replace("applies stablehlo.add", "applies stablehlo.maximum"))
+
+
+def test_mesh_axes_replica_groups_are_expanded() -> None:
+    text = """func.func @f(%a: tensor<4xf32>) -> tensor<8xf32> {
+  %0 = "stablehlo.all_gather"(%a) {all_gather_dim = 0 : i64, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "fsdp", size = 2>, #stablehlo.mesh_axis<name = "fsdp_transpose", size = 4>]>, axes = [#stablehlo.axis_ref<name = "fsdp">]>} : (tensor<4xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+"""
+    m = parse_stablehlo(text, validate=True)
+    g = [i for i in m.instructions() if i.opcode == "all-gather"][0]
+    assert g.attributes["replica_groups"] == ((0, 4), (1, 5), (2, 6), (3, 7))

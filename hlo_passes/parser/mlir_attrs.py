@@ -15,6 +15,7 @@ module owns everything that needs to understand a value:
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from typing import Any
@@ -25,7 +26,7 @@ from lark.exceptions import LarkError, UnexpectedInput
 MAX_NESTING = 150
 
 _GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "mlir.lark")
-_STARTS = ["attr", "type", "type_list", "ranges", "entries", "sharding_body"]
+_STARTS = ["attr", "type", "type_list", "ranges", "entries", "sharding_body", "pretty_value"]
 _lark: Lark | None = None
 
 
@@ -355,7 +356,40 @@ def _ints(v: Any) -> tuple[int, ...]:
     raise AttrDecodeError(f"expected integers, got {v!r:.40}")
 
 
-def _groups(v: Any) -> tuple[tuple[int, ...], ...]:
+def _mesh_axes_groups(attr: str) -> Any:
+    """``#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<...>, axes = [...]>`` expanded.
+
+    Devices are numbered row-major over the mesh axes; a group holds the
+    devices that differ only along the listed axes (in their listed order).
+    A mesh given by symbol (``@mesh``) or sub-axes cannot be expanded here:
+    the text is returned.
+    """
+    mesh = re.findall(r'mesh_axis<\s*name\s*=\s*"([^"]*)"\s*,\s*size\s*=\s*(\d+)\s*>', attr)
+    refs = re.findall(r'axis_ref<\s*name\s*=\s*"([^"]*)"\s*>', attr)
+    names = [n for n, _ in mesh]
+    if not mesh or attr.count("axis_ref<") != len(refs) or not set(refs) <= set(names) \
+            or len(set(refs)) != len(refs):
+        return str(attr)
+    sizes = {n: int(z) for n, z in mesh}
+    strides: dict[str, int] = {}
+    step = 1
+    for n in reversed(names):
+        strides[n] = step
+        step *= sizes[n]
+    others = [n for n in names if n not in refs]
+    groups = []
+    for oc in itertools.product(*(range(sizes[n]) for n in others)):
+        base = sum(c * strides[n] for n, c in zip(others, oc))
+        groups.append(tuple(base + sum(c * strides[n] for n, c in zip(refs, gc))
+                            for gc in itertools.product(*(range(sizes[n]) for n in refs))))
+    return tuple(groups)
+
+
+def _groups(v: Any) -> Any:
+    if isinstance(v, DialectAttr):
+        if v.name == "#stablehlo.replica_group_mesh_axes":
+            return _mesh_axes_groups(v)
+        raise AttrDecodeError(f"unknown replica group form {v.name}")
     if not isinstance(v, list):
         v = [v]
     if v and not isinstance(v[0], list):
@@ -433,7 +467,12 @@ def _decode_attribute(op: str, key: str, raw: str) -> Any:
         if key == "sharding" and op == "sdy.sharding_constraint":
             check(raw, "sharding_body" if raw.startswith("<") else "attr")
         elif raw and key != "parameter_number":
-            check(raw, "attr")
+            try:
+                check(raw, "attr")
+            except AttrDecodeError:
+                # Pieces of an op's custom syntax (`dim_numbers = [b, 0, f]x[...]->[...]`)
+                # are not attributes; they must at least be balanced tokens.
+                check(raw, "pretty_value")
         return raw
     if key in ("in_shardings", "out_shardings", "manual_axes"):
         return _sdy_list(key, raw)

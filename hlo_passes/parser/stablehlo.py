@@ -627,6 +627,11 @@ class _Parser:
     def make_param(self, comp: Computation, scope: dict[str, _Value], a: tuple, number: int) -> Instruction:
         name, typ, attrs, loc, start = a
         shape = shape_of(typ) if typ is not None else Shape("opaque")
+        if self.validate and typ is not None:
+            try:
+                A.check(typ, "type")
+            except A.AttrDecodeError as err:
+                raise self.error_at(f"type of %{name}: {err.reason}", start) from None
         line, col = self.line_col(start)
         p = Instruction(name, "parameter", shape, [], {"parameter_number": number},
                         source_op="parameter", line=line, column=col, span=(start, start))
@@ -704,6 +709,8 @@ class _Parser:
         # (pretty forms) ends with the result type, or lists one per result.
         res_types: list[str] = []
         if sig_types is not None:
+            if self.validate:
+                dd["operand_types"] = sig_types[0]
             _, listed, is_fn = sig_types
             if is_fn or nres > 1:
                 if len(listed) != nres:
@@ -1161,7 +1168,7 @@ class _Parser:
                 A.check(val, "attr")
             except A.AttrDecodeError as err:
                 raise self.error_at(f"attribute '{e[0]}': {err.reason}", instr.span[0]) from None
-        for t in res_types:
+        for t in res_types + list(instr.dialect_data.get("operand_types") or ()):
             try:
                 A.check(t, "type")
             except A.AttrDecodeError as err:
