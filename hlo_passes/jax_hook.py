@@ -108,6 +108,8 @@ class RewrittenLowered:
 
     def __getattr__(self, name: str) -> Any:
         # in_tree, out_info, args_info, cost_analysis, ...: jax's, unchanged.
+        if name.startswith("_"):
+            raise AttributeError(name)
         return getattr(self._lowered, name)
 
 

@@ -93,10 +93,13 @@ def test_cache_is_per_signature_static_args_and_donation() -> None:
     x = np.arange(8, dtype=np.float32)
     for n, scale, arr in [(2, 1.0, x), (2, 1.0, x), (3, 1.0, x), (3, 0.5, x), (2, 1.0, x[:4]),
                           (2, 1.0, x.astype(np.float64).astype(np.float32) + 1)]:
-        want = ref(jnp.asarray(arr), n, scale=scale)
+        ref_in = jnp.asarray(arr)
+        want = ref(ref_in, n, scale=scale)
         donated = jnp.asarray(arr)
         got = fast(donated, n, scale=scale)
         _assert_same(got, want)
+        # Donation is jax's: the buffer is consumed exactly when jax.jit consumes it.
+        assert donated.is_deleted() == ref_in.is_deleted()
     info = fast.cache_info()
     # Keys: (n=2, 1.0, [8]) twice + new values, (3, 1.0), (3, 0.5), (2, 1.0, [4]);
     # the last call has the first call's signature.
