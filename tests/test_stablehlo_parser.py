@@ -466,3 +466,23 @@ def test_mesh_axes_replica_groups_are_expanded() -> None:
     m = parse_stablehlo(text, validate=True)
     g = [i for i in m.instructions() if i.opcode == "all-gather"][0]
     assert g.attributes["replica_groups"] == ((0, 4), (1, 5), (2, 6), (3, 7))
+
+
+def test_changed_parameter_type_reprints_the_signature() -> None:
+    text = """func.func @f(%a: tensor<4xf32> {mhlo.sharding = "{replicated}"}) -> tensor<4xf32> {
+  %0 = stablehlo.abs %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+    m = parse_stablehlo(text)
+    f = m.computations["f"]
+    a = f.parameters[0]
+    new = Shape.array("f32", [8])
+    a.set_shape(new)
+    absop = [i for i in f.instructions if i.opcode == "abs"][0]
+    absop.set_shape(new)
+    out = m.to_text()
+    assert "%a: tensor<8xf32> {mhlo.sharding" in out and '"stablehlo.abs"(%a) : (tensor<8xf32>) -> tensor<8xf32>' in out
+    # The function's declared result type is the source's; jaxlib's verifier
+    # catches the mismatch, which is the caller's to fix.
+    assert "-> tensor<4xf32>" in out

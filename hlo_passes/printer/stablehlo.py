@@ -107,7 +107,7 @@ class _Printer:
             return self.generic(f, indent, regions_override=[comp])
         head = src[f.span[0]:comp.dialect_data["open"]]
         tail = src[comp.dialect_data["close"]:f.span[1]]
-        if self.regen:
+        if self.regen or any(p.changed for p in comp.dialect_data.get("entry_args", ())):
             close = _args_close(head)
             args = []
             for p in comp.dialect_data.get("entry_args", []):
@@ -142,7 +142,9 @@ class _Printer:
             while shown < upto:
                 shown += 1
                 b = blocks[shown]
-                if splice and b.get("lead") is not None and not (shown == 0 and labels and b["label"] is None):
+                stale = any(a.changed for a in (b.get("args") or ()))
+                if splice and b.get("lead") is not None and not stale \
+                        and not (shown == 0 and labels and b["label"] is None):
                     out.append(src[b["lead"][0]:b["lead"][1]])
                 elif b.get("label") or (shown == 0 and labels and entry_args):
                     args = b.get("args") if b.get("label") else entry_args
@@ -192,9 +194,15 @@ class _Printer:
             return self.src[op.span[0]:op.span[1]]
         dd = op.dialect_data
         implicit_changed = any("open" not in c.dialect_data and self.comp_dirty(c) for c in _regions(op))
-        if self.regen or implicit_changed or op.changed and (self.attrs_changed(op) or self.type_changed(op)):
+        must_rebuild = implicit_changed or op.changed and (self.attrs_changed(op) or self.type_changed(op))
+        if self.regen or must_rebuild:
             if dd.get("generic") or self.can_generic(op):
                 return self.generic(op, indent)
+            if must_rebuild:
+                # Its custom syntax holds attributes we cannot re-encode:
+                # refuse rather than print the old values.
+                raise ValueError(f"cannot print {op.source_op} ({op.name}, line {op.line}) after its "
+                                 "attributes or type changed: its custom syntax is not re-encodable")
         return self.template(op, indent)
 
     def attrs_changed(self, op: Instruction) -> bool:
