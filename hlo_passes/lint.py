@@ -346,12 +346,18 @@ def collect_files(paths: Iterable[str]) -> tuple[list[str], list[Finding]]:
             continue
         for m in matches:
             if os.path.isdir(m):
+                before = len(files)
                 for root, dirs, names in os.walk(m):
                     dirs.sort()
                     for name in sorted(names):
                         p = Path(root) / name
                         if _wanted_in_directory(p):
                             add(str(p))
+                if len(files) == before and not glob.has_magic(arg):
+                    # A dump step that wrote nothing must not pass CI as "clean".
+                    missing.append(Finding(rule=PARSE_ERROR, path=m, line=0, column=0,
+                                           message="no HLO or StableHLO modules in this directory",
+                                           severity="error"))
             else:
                 add(m)
     return files, missing

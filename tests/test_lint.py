@@ -129,6 +129,12 @@ def test_collect_files_skips_non_modules_in_directories(tmp_path: Path) -> None:
     # A glob names files explicitly: every match is linted.
     assert len(files) == 3
     assert [m.path for m in missing] == [str(tmp_path / "nope.hlo")] and missing[0].is_error
+    empty = tmp_path / "empty_dump"
+    empty.mkdir()
+    (empty / "module.buffer-assignment.txt").write_text("BufferAssignment:\n")
+    files, missing = collect_files([str(empty)])
+    assert files == [] and [m.message for m in missing] == ["no HLO or StableHLO modules in this directory"]
+    assert lint_files([str(empty)], jobs=1).exit_code == 2
 
 
 def test_lint_files_reports_errors_and_keeps_going(tmp_path: Path) -> None:
