@@ -276,3 +276,89 @@ def test_property_rewrite_preserves_results(case) -> None:
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, **_tolerance(spec))
     assert run_passes(hlo_passes.parse(new_text), [RULE]).sites == []
+
+
+# ---- GMMs that only TPU and GPU run: checked by XLA's and MLIR's parsers ------
+
+def _ragged_dots(module: hlo_passes.Module) -> int:
+    return sum(1 for i in module.instructions() if i.opcode == "ragged-dot")
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("form", ["explicit", "implicit"])
+@pytest.mark.parametrize("variant", ["concat", "two_gmm"])
+@pytest.mark.parametrize("platform", ["tpu", "cuda"])
+def test_ragged_dot_lowerings_rewritten_and_valid(platform: str, variant: str, form: str, dialect: str) -> None:
+    """Lowered for TPU/GPU, the GMM is ``ragged-dot`` / ``chlo.ragged_dot``; it stays one."""
+    from hlo_passes import _jax_compat as compat
+
+    spec = ProgramSpec(variant=variant, mesh="mesh2", form=form)
+    text = moe.lower(spec, platforms=(platform,)).as_text(dialect=dialect)
+    before = hlo_passes.parse(text)
+    result = run_passes(before, [RULE])
+    assert [s.form for s in result.sites] == [variant]
+    new_text = result.module.to_text()
+    if dialect == "stablehlo":
+        compat.parse_mlir(new_text)  # MLIR's parser and verifier
+    else:
+        compat.print_hlo(new_text)  # XLA's HLO parser
+    after = hlo_passes.parse(new_text, validate=True)
+    after.verify()
+    # Up projection(s) plus the down projection: two GMMs become one.
+    assert _ragged_dots(after) == _ragged_dots(before) - (1 if variant == "two_gmm" else 0)
+    assert _concat_of_gathers(after) == []
+    assert run_passes(after, [RULE]).sites == []
+
+
+def test_pallas_gmm_kernel_is_a_near_miss() -> None:
+    """Megablox's gmm lowered for TPU is a tpu_custom_call built for one shape: not fused (yet)."""
+    from jax.experimental.pallas.ops.tpu.megablox import gmm
+
+    mesh = moe.make_mesh("mesh1", 8)
+    f = 128
+
+    def body(x, gs, w):
+        a, b = w[..., :f], w[..., f:]
+        ga = jax.lax.all_gather(a, "fsdp", axis=1, tiled=True)
+        gb = jax.lax.all_gather(b, "fsdp", axis=1, tiled=True)
+        tiling = (128, 128, 128)
+        return jax.nn.silu(gmm(x, ga, gs, tiling=tiling)) * gmm(x, gb, gs, tiling=tiling)
+
+    specs = (P(), P(), P(None, "fsdp", None))
+    fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=specs, out_specs=P(), check_vma=False))
+    shapes = [((256, 256), jnp.float32), ((4,), jnp.int32), ((4, 256, 2 * f), jnp.float32)]
+    args = [jax.ShapeDtypeStruct(s, d, sharding=jax.sharding.NamedSharding(mesh, p))
+            for (s, d), p in zip(shapes, specs)]
+    lowered = fn.trace(*args).lower(lowering_platforms=("tpu",))
+    for dialect in DIALECTS:
+        text = lowered.as_text(dialect=dialect)
+        result = run_passes(hlo_passes.parse(text), [RULE])
+        assert result.sites == [] and result.module.to_text() == text
+        (miss,) = result.near_misses
+        assert miss.check == "fixed-shape-kernel" and "gmm" in miss.reason
+
+
+def test_new_ops_keep_attributes_and_carry_the_rule_name() -> None:
+    """MaxText tags its GMMs (``ragged_dot_tiling``); the fused GMM keeps such tags."""
+    spec = ProgramSpec(variant="two_gmm", mesh="mesh1")
+    text = _lowered_text(spec, "hlo")
+    tagged = re.sub(
+        r"(dot_general\.\d+ = f32\[64,32\]\{1,0\} dot\([^)]*\), lhs_contracting_dims=\{2,0\}, rhs_contracting_dims=\{1,0\})",
+        r'\1, metadata={op_name="gmm/up"}, frontend_attributes={ragged_dot_tiling="128,128,128"}',
+        text,
+    )
+    assert tagged.count("ragged_dot_tiling") == 2
+    result = run_passes(hlo_passes.parse(tagged), [RULE])
+    (site,) = result.sites
+    created = [i for i in result.module.instructions()
+               if i.attributes.get("frontend_attributes", {}).get("hlo_passes.rule") == RULE]
+    assert sorted(i.opcode for i in created) == ["all-gather", "dot", "slice", "slice"]
+    (fused,) = [i for i in created if i.opcode == "dot"]
+    assert fused.attributes["frontend_attributes"]["ragged_dot_tiling"] == "128,128,128"
+    assert fused.attributes["metadata"]["op_name"] == "gmm/up"
+    assert site.location.op_name == "gmm/up"
+    # Executed: the tags change nothing.
+    _, want = _run(text, spec)
+    _, got = _run(result.module.to_text(), spec)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, **_tolerance(spec))

@@ -184,8 +184,19 @@ def clone(instr: Instruction, comp: Computation, operands: list[Instruction], sh
     )
     new.attributes = instr.attributes.copy(owner=new)
     new.dialect_data = {k: v for k, v in instr.dialect_data.items() if k in _CLONED_DIALECT_DATA}
-    new.dialect_data["created_by"] = tag
+    tag_created(new, tag)
     return new
+
+
+def tag_created(instr: Instruction, rule: str) -> None:
+    """Mark an op a rule created, in the text too (a frontend attribute survives XLA's passes)."""
+    instr.dialect_data["created_by"] = rule
+    attrs = dict(instr.attributes["frontend_attributes"]) if "frontend_attributes" in instr.attributes else {}
+    attrs[CREATED_BY] = rule
+    instr.attributes["frontend_attributes"] = attrs
+
+
+CREATED_BY = "hlo_passes.rule"
 
 
 # Per-dialect data that describes the op itself (its MLIR attribute entries,

@@ -16,6 +16,7 @@ dimension is not the split dimension, which the checks below make sure of.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..ir import Instruction, Module
@@ -33,11 +34,17 @@ from ._chains import (
     resized,
     same_op,
     same_value,
+    tag_created,
 )
 from ._fusions import FusedView, fused_concats, fused_copy, fused_slice
 from ._crossings import Crossing, callers_of, check_crossings, crossing_into, drop_crossing, merge_crossings
 
 RULE = "moe-gather-fusion"
+# Custom-call targets of grouped-matmul kernels: always a GMM, whatever its name.
+GMM_KERNEL_TARGETS = frozenset({"te_grouped_gemm_ffi", "te_grouped_gemm_v2_ffi", "__cublas$lt$groupedMatmul"})
+# Targets that hold many kinds of kernels; a GMM among them says so in its name.
+KERNEL_TARGETS = frozenset({"tpu_custom_call", "__gpu$xla.gpu.triton", "mosaic_gpu", "mosaic_gpu_v2"})
+_GMM_WORDS = re.compile(r"gmm|grouped|ragged", re.IGNORECASE)
 GMM_OPCODES = frozenset({"ragged-dot", "dot"})
 # Copies the rewrite removes: their results are what bytes_saved counts.
 _COPY_OPCODES = frozenset({"slice", "concatenate", "copy"})
@@ -66,6 +73,28 @@ def _is_gather_step(step) -> bool:
     if isinstance(step, Crossing):
         return step.reshards
     return step.opcode in GATHERS or step.opcode == "sdy.sharding_constraint" or is_sharding_call(step)
+
+
+def gmm_kernel(instr: Instruction) -> str | None:
+    """What grouped-matmul kernel ``instr`` runs, if it is one (a custom call, or a call of a
+    function such as Pallas megablox's ``gmm`` that wraps one); None otherwise."""
+    if instr.opcode == "custom-call":
+        target = str(instr.attributes.get("custom_call_target", ""))
+        if target in GMM_KERNEL_TARGETS:
+            return target
+        if target in KERNEL_TARGETS:
+            config = instr.attributes.raw("backend_config") if "backend_config" in instr.attributes else ""
+            name = re.search(r'(?:kernel_name|name)\W+(\w+)', config or "")
+            if name and _GMM_WORDS.search(name.group(1)):
+                return f"{target} {name.group(1)}"
+        return None
+    if instr.opcode in ("call", "func.call") and instr.called_computations:
+        callee = instr.called_computations[0]
+        if _GMM_WORDS.search(callee.name) and any(i.opcode == "custom-call" and (
+                str(i.attributes.get("custom_call_target", "")) in GMM_KERNEL_TARGETS | KERNEL_TARGETS)
+                for i in callee.instructions):
+            return f"{instr.source_op} @{callee.name}"
+    return None
 
 
 def _chain_below(value: Instruction, callers) -> _Chain | None:
@@ -137,6 +166,13 @@ class MoeGatherFusion:
                     src = chain.slice.operands[0]
                     key = (id(src), chain.slice.operand_results[0])
                     gmms_by_source.setdefault(key, []).append((instr, chain))
+            elif gmm_kernel(instr) is not None:
+                for operand in instr.operands:
+                    chain = _chain_below(operand, callers)
+                    if chain is not None:
+                        src = chain.slice.operands[0]
+                        key = (id(src), chain.slice.operand_results[0])
+                        gmms_by_source.setdefault(key, []).append((instr, chain))
         for group in gmms_by_source.values():
             if len(group) >= 2:
                 yield ("two_gmm", group[0][0], [c for _, c in group], [g for g, _ in group])
@@ -146,6 +182,12 @@ class MoeGatherFusion:
               gmms: list[Instruction] | None = None, *, rewrite: bool) -> Site:
         split_dim, sizes = _check_slices(anchor, chains)
         split_dims = _check_chains(chains, split_dim)
+        for g in gmms or ():
+            kernel = gmm_kernel(g)
+            if kernel is not None:
+                raise Refusal("fixed-shape-kernel", f"{g.ref} runs a grouped-matmul kernel built for a fixed "
+                              f"shape ({kernel}); fusing the GMMs needs the kernel emitted again for the "
+                              "fused weight", g)
         if form == "concat":
             if tuple(anchor.attributes["dimensions"]) != (split_dims[-1],):
                 raise Refusal(
@@ -383,7 +425,7 @@ def _replace(form: str, anchor: Instruction, chains: list[_Chain], gmms: list[In
                          for d, n in enumerate(fused.shape.dims))
             piece = comp.add("slice", resized(fused.shape, out_dim, width), [fused], {"slice": spec},
                              name_hint="slice", before=anchor, source_op=_slice_spelling(module))
-            piece.dialect_data["created_by"] = RULE
+            tag_created(piece, RULE)
             start += width
             module.replace_all_uses(g, piece)
         remove_dead(list(gmms))
