@@ -62,6 +62,11 @@ CALL_ATTRS = frozenset(
 )
 _SELECT_SCATTER_CALLS = frozenset(("select", "scatter"))
 _MAX_NESTING = 100
+# Read-only stand-in for an instruction's dialect_data that was never created.
+_NO_DATA: dict[str, Any] = {}
+# One string object per opcode: without this every instruction keeps its own
+# copy of "add" (an interned attribute name costs nothing per instruction).
+_OPCODE_STR = {op: op for op in OPCODES}
 
 
 class _Fail(Exception):
@@ -454,6 +459,7 @@ class _HloParser:
                 break
             self.nested_pending = []
             instr, names, p, is_root = self.read_instruction(q, p)
+            last_next = p
             for nested in self.nested_pending:
                 if nested.name in by_name:
                     raise _Fail(f"duplicate instruction name {nested.name!r}", nested.span[0])
@@ -480,7 +486,7 @@ class _HloParser:
         comp.dialect_data["body_start"] = body_start
         comp.dialect_data["closing_start"] = q
         comp.dialect_data["root"] = comp.root
-        comp.dialect_data["tail_start"] = instrs[-1].dialect_data["next"]
+        comp.dialect_data["tail_start"] = last_next
         first = instrs[0].span[0]
         comp.dialect_data["indent"] = text[text.rfind("\n", 0, first) + 1:first]
         self.resolve_operands(instrs, operand_names, by_name)
@@ -500,7 +506,6 @@ class _HloParser:
                 raise _Fail(f"instruction does not exist: {missing!r} is not defined in this computation",
                             k if k >= 0 else start) from None
             instr.operands = ops
-            instr.operand_results = [0] * len(ops)
 
     def note_missing_shape(self, opcode: str, pos: int) -> None:
         # XLA rejects a missing shape where it has no rule to build one, even
@@ -558,6 +563,7 @@ class _HloParser:
             shape = self.shape_at(shape_text, shape_pos)
         else:
             shape = INFERRED_SHAPE
+        opcode = _OPCODE_STR.get(opcode) or intern(opcode)
         source_op = opcode
         if opcode not in OPCODES:
             sugar = async_sugar(opcode)
@@ -598,23 +604,24 @@ class _HloParser:
         next_pos = end if line_end is None else line_end.end()
         attributes = Attributes.__new__(Attributes)
         attributes._raw = attrs
-        attributes._decoded = {}
+        attributes._decoded = None
         attributes._decode = self.decoder
         instr = Instruction(
             name, opcode, shape, None, attributes, source_op=source_op,
             line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos), span=(pos, end),
         )
-        instr.dialect_data = {"lead": lead, "next": next_pos}
+        # The printer finds the end of the line again from span[1] (see
+        # printer.hlo._line_end) rather than every instruction storing it.
+        instr.lead = lead
         for nested in self.nested_pending:
             if nested.dialect_data.get("nested_in") is None:
                 nested.dialect_data["nested_in"] = instr
-                nested.dialect_data["lead"] = None
         if self.call_refs_pending:
             for key in self.call_refs_pending:
                 inline = self.inline_for_attr.pop(key, None)
                 if inline is not None:
                     instr.dialect_data.setdefault("inline_calls", {})[key] = inline
-                    attributes._decoded[key] = inline.name
+                    attributes.set_decoded(key, inline.name)
                     inline.parent = None
                     self.call_refs.append((instr, key, inline))
                 else:
@@ -739,7 +746,7 @@ class _HloParser:
             self.note_missing_shape(opcode, om.end() - 1)
         attributes = Attributes.__new__(Attributes)
         attributes._raw = attrs
-        attributes._decoded = {}
+        attributes._decoded = None
         attributes._decode = self.decoder
         instr = Instruction(name, opcode, shape, None, attributes, source_op=source_op,
                             line=self._line_of(p), column=p - text.rfind("\n", 0, p), span=(p, close + 1))
@@ -766,33 +773,34 @@ class _HloParser:
 
     def build_graph(self, module: Module) -> None:
         g = module.graph
-        nodes = []
-        edges = []
+        if type(g) is not nx.MultiDiGraph:
+            nodes = list(module.instructions())
+            g.add_nodes_from(nodes)
+            g.add_edges_from((op, instr, i) for instr in nodes for i, op in enumerate(instr.operands))
+            return
+        # networkx's own add_*_from cost ~10 µs a node; filling its adjacency
+        # dicts directly (same layout as add_edge builds) is several times
+        # faster on modules of 10^5 instructions.  One computation at a time
+        # (operands never cross computations) and without an edge list: a
+        # list of 10^5 edge tuples would be a fifth of the parse's peak memory.
+        succ, pred, attrs = g._succ, g._pred, g._node
         for comp in module.computations.values():
-            for instr in comp.instructions:
-                nodes.append(instr)
-                for i, op in enumerate(instr.operands):
-                    edges.append((op, instr, i))
-        if type(g) is nx.MultiDiGraph:
-            # networkx's own add_*_from cost ~10 µs a node; filling its
-            # adjacency dicts directly (same layout as add_edge builds) is
-            # several times faster on modules of 10^5 instructions.
-            succ, pred, attrs = g._succ, g._pred, g._node
-            for instr in nodes:
+            instrs = comp.instructions
+            for instr in instrs:
                 succ[instr] = {}
                 pred[instr] = {}
                 attrs[instr] = {}
-            for u, v, key in edges:
-                keydict = succ[u].get(v)
-                if keydict is None:
-                    keydict = succ[u][v] = {}
-                    pred[v][u] = keydict
-                keydict[key] = {}
-            nx._clear_cache(g)
-        else:
-            g.add_nodes_from(nodes)
-            g.add_edges_from(edges)
-        module._names.update(i.name for i in nodes)
+            for instr in instrs:
+                key = 0
+                preds = pred[instr]
+                for op in instr.operands:
+                    out = succ[op]
+                    keydict = out.get(instr)
+                    if keydict is None:
+                        keydict = out[instr] = preds[op] = {}
+                    keydict[key] = {}
+                    key += 1
+        nx._clear_cache(g)
 
 
 def self_fail_at(parser: _HloParser, instr: Instruction, reason: str, needle: str) -> _Fail:
@@ -855,7 +863,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 raise parser.error_at_instruction(instr, f"bad shape {stext}: {err.reason}", stext) from None
         attrs = instr.attributes
         for key, raw in list(attrs._raw.items()):
-            if raw is None or key == "parameter_number" or key in instr.dialect_data.get("inline_calls", ()):
+            if raw is None or key == "parameter_number" or key in (instr._dialect_data or _NO_DATA).get("inline_calls", ()):
                 continue
             try:
                 value = check_attribute(key, raw)
@@ -863,7 +871,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 start, end = instr.span
                 k = text.find(raw, start, end)
                 raise _Fail(f"bad {key}: {err.reason}", (k if k >= 0 else start) + err.offset) from None
-            attrs._decoded[key] = value
+            attrs.set_decoded(key, value)
     # Result-shape rules (verify.py) run after this, as findings rather than
     # errors: XLA's parser does not apply them, and real test inputs break
     # them on purpose.

@@ -9,6 +9,7 @@ must read back to the same module.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..ir import Computation, Instruction, Module, Sharding
@@ -133,11 +134,12 @@ def print_instruction(instr: Instruction, is_root: bool, percent: bool = True, r
     else:
         inside = ", ".join(pct + op.name for op in instr.operands)
     # A shape we inferred was not written; leave it to XLA to infer again.
-    shape = "" if instr.dialect_data.get("inferred_shape") is instr.shape else str(instr.shape)
+    data = _data(instr)
+    shape = "" if data.get("inferred_shape") is instr.shape else str(instr.shape)
     shape = shape + " " if shape else ""
     parts = [f"{'ROOT ' if is_root else ''}{pct}{instr.name} = {shape}{instr.source_op}({inside})"]
     paren_key = _PAREN_ATTRS.get(instr.opcode)
-    inline = instr.dialect_data.get("inline_calls") if regenerate else None
+    inline = data.get("inline_calls") if regenerate else None
     for key, text in raw.items():
         if key == paren_key:
             continue
@@ -202,6 +204,24 @@ def _inline_thread(comp: Computation, module: Module) -> str | None:
 
 
 # ---- incremental ----------------------------------------------------------
+_NO_DATA: dict[str, Any] = {}
+# Blanks and a // comment up to and including the newline: what the parser
+# counts as the rest of an instruction's line.
+_LINE_REST_RE = re.compile(r"[ \t\r]*(?://[^\n]*)?(?:\n|$)")
+
+
+def _data(instr: Instruction) -> dict[str, Any]:
+    # Reading must not create the dict that Instruction creates on demand.
+    d = instr._dialect_data
+    return _NO_DATA if d is None else d
+
+
+def _line_end(src: str, end: int) -> int:
+    """Where the source line of an instruction that ends at ``end`` ends."""
+    m = _LINE_REST_RE.match(src, end)
+    return end if m is None else m.end()
+
+
 def _incremental(module: Module) -> str:
     src = module.source
     percent = module.dialect_data.get("percent", True)
@@ -244,14 +264,13 @@ def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
     def line_kept(instr: Instruction) -> bool:
         if instr.changed or (instr is comp.root) != (instr is old_root):
             return False
-        parent = instr.dialect_data.get("nested_in")
+        parent = _data(instr).get("nested_in")
         return parent is None or (parent.computation is comp and line_kept(parent))
 
     for instr in comp.instructions:
-        data = instr.dialect_data
-        if data.get("nested") and line_kept(instr):
+        if _data(instr).get("nested") and line_kept(instr):
             continue  # written inside its user's line, which is kept
-        lead = data.get("lead") if instr.span is not None else None
+        lead = instr.lead if instr.span is not None else None
         at_line_start = out[-1].endswith("\n")
         if lead is None:
             line = indent + print_instruction(instr, instr is comp.root, percent, False)
@@ -260,10 +279,10 @@ def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
         start, end = instr.span
         root_moved = (instr is comp.root) != (instr is old_root)
         if not instr.changed and not root_moved:
-            piece = src[lead:data["next"]]
+            piece = src[lead:_line_end(src, end)]
         else:
             piece = (src[lead:start] + print_instruction(instr, instr is comp.root, percent, False)
-                     + src[end:data["next"]])
+                     + src[end:_line_end(src, end)])
         if not at_line_start and not piece.startswith(("\n", "\r\n")) and not piece.lstrip(" \t").startswith("\n"):
             piece = "\n" + piece
         out.append(piece)
