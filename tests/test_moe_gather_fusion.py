@@ -172,11 +172,11 @@ def test_caller_module_is_not_modified() -> None:
 F = 16
 
 
-def _near_miss_program(kind: str, mesh_kind: str = "mesh1"):
+@functools.lru_cache(maxsize=None)
+def _near_miss_program(kind: str, mesh_kind: str = "mesh1", e: int = 2, d: int = 16, F: int = F):
     """A shard_map body that splits, gathers and rejoins W in an illegal way."""
     mesh = moe.make_mesh(mesh_kind, 8)
     axes = moe.gather_stages(mesh_kind)
-    e, d = 2, 16
 
     def gather(h, stages=axes, axis=1):
         for a in stages:
@@ -206,6 +206,8 @@ def _near_miss_program(kind: str, mesh_kind: str = "mesh1"):
         raise ValueError(kind)
 
     width = 2 * F + 4 if kind == "gap" else 2 * F
+    if kind == "gather_on_split_dim":
+        width = 16 * F  # each device's piece of the split dimension still splits in two
     spec_axes = moe.fsdp_axes(mesh_kind)
     w_spec = P(None, spec_axes, None) if kind != "gather_on_split_dim" else P(None, None, spec_axes)
     fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(w_spec,), out_specs=P(), check_vma=False))
@@ -223,11 +225,16 @@ NEAR_MISSES = {
 }
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
-@pytest.mark.parametrize("kind", sorted(NEAR_MISSES))
-def test_near_misses_refused_and_explained(kind: str, dialect: str) -> None:
+@given(
+    kind=st.sampled_from(sorted(NEAR_MISSES)),
+    dialect=st.sampled_from(DIALECTS),
+    e=st.integers(1, 3),
+    d=st.sampled_from([8, 16, 32]),
+    f=st.sampled_from([4, 8, 16]),
+)
+def test_near_misses_refused_and_explained(kind: str, dialect: str, e: int, d: int, f: int) -> None:
     mesh_kind, check = NEAR_MISSES[kind]
-    text = _near_miss_program(kind, mesh_kind).as_text(dialect=dialect)
+    text = _near_miss_program(kind, mesh_kind, e, d, f).as_text(dialect=dialect)
     module = hlo_passes.parse(text)
     result = run_passes(module, [RULE])
     assert result.sites == []
