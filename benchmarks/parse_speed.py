@@ -1,21 +1,34 @@
 """Parse + print throughput of hlo_passes against XLA's C++ parser, same text, same run.
 
-    python benchmarks/parse_speed.py [--repeats N] [--sizes 1,4,16] [--json OUT]
+    python benchmarks/parse_speed.py [--repeats N] [--sizes 1,4,16] [--json OUT] [--markdown OUT.md]
 
 For each input (the largest HLO files of the corpus, then generated modules
 of the given sizes in MB) it prints: size, instructions, our parse time and
 parse+to_text time (medians of N runs), XLA's ``hlo_module_from_text`` +
 ``to_string()`` time (median, in a subprocess so that an XLA abort cannot
 take the benchmark down), the time ratio, MB/s, instructions/s and peak
-Python memory per instruction (tracemalloc, one separate run).  Linear
-scaling is reported as time(16 MB) / time(1 MB) against 16.
+Python memory per instruction (tracemalloc, one separate run).
+
+Scaling is time(largest generated) / time(smallest generated), to be read
+against the size ratio (16 for the default sizes).  The two sizes are timed
+in interleaved pairs, each run after a ``gc.collect()``, and the reported
+ratio is the median of the per-pair ratios: on a small shared machine the
+load drifts over the minutes a run takes, and two medians taken minutes
+apart (small module first, large one later) gave anything from 14x to 26x
+for the same code.  A pair shares the machine's state of the moment.
+
+``--markdown FILE`` writes the table, the scaling lines and the set-up
+(Python, jaxlib, CPUs, repeats) as markdown; ``--json FILE`` the rows.
 
 Dialects register a row producer in ``BENCHES``; StableHLO can add its own.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -106,13 +119,43 @@ def generated_hlo(megabytes: float) -> str:
     return parts[0] + add + "".join(parts[1:]) + "".join(entry)
 
 
+def _timed(fn: Callable[[], object]) -> float:
+    # The previous run's module is a heap of reference cycles that only the
+    # cyclic GC frees; collect it now so that no run pays for another's.
+    gc.collect()
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
 def _median_time(fn: Callable[[], object], repeats: int) -> float:
-    times = []
+    return statistics.median(_timed(fn) for _ in range(repeats))
+
+
+def _parse_print(text: str) -> Callable[[], object]:
+    return lambda: hlo_passes.parse(text, dialect="hlo").to_text()
+
+
+def measure_scaling(small: str, big: str, repeats: int) -> dict:
+    """time(big) / time(small) for parse+print, from interleaved pairs of runs."""
+    small_fn, big_fn = _parse_print(small), _parse_print(big)
+    small_fn()  # warm the shape and attribute caches for both
+    big_fn()
+    pairs = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        s_t = _timed(small_fn)
+        b_t = _timed(big_fn)
+        pairs.append((s_t, b_t))
+    ratios = sorted(b / s for s, b in pairs)
+    return {
+        "size_ratio": round(len(big) / len(small), 2),
+        "time_ratio": round(statistics.median(ratios), 2),
+        "time_ratio_min": round(ratios[0], 2),
+        "time_ratio_max": round(ratios[-1], 2),
+        "small_s": round(statistics.median(s for s, _ in pairs), 4),
+        "big_s": round(statistics.median(b for _, b in pairs), 4),
+        "pairs": len(pairs),
+    }
 
 
 def bench_hlo(label: str, text: str, path: Path, repeats: int) -> dict:
@@ -121,6 +164,7 @@ def bench_hlo(label: str, text: str, path: Path, repeats: int) -> dict:
     parse_t = _median_time(lambda: hlo_passes.parse(text, dialect="hlo"), repeats)
     both_t = _median_time(lambda: hlo_passes.parse(text, dialect="hlo").to_text(), repeats)
     regen_t = _median_time(lambda: module.to_text(regenerate=True), max(1, repeats // 2))
+    gc.collect()
     tracemalloc.start()
     m = hlo_passes.parse(text, dialect="hlo")
     _, peak = tracemalloc.get_traced_memory()
@@ -148,12 +192,25 @@ def hlo_rows(args: argparse.Namespace, tmp: Path) -> list[dict]:
     largest = sorted(valid.glob("*.hlo"), key=lambda p: p.stat().st_size, reverse=True)[: args.largest]
     for p in largest:
         rows.append(bench_hlo(p.name, p.read_text(), p, args.repeats))
+    texts = {}
     for mb in args.sizes:
-        text = generated_hlo(mb)
+        text = texts[mb] = generated_hlo(mb)
         p = tmp / f"generated_{mb}MB.hlo"
         p.write_text(text)
-        rows.append(bench_hlo(f"generated {mb} MB", text, p, max(1, args.repeats if mb < 8 else 3)))
+        rows.append(bench_hlo(f"generated {mb:g} MB", text, p, max(1, args.repeats if mb < 8 else 3)))
+    if len(texts) >= 2:
+        lo, hi = min(texts), max(texts)
+        sc = measure_scaling(texts[lo], texts[hi], max(3, args.repeats))
+        SCALING.append(
+            f"hlo scaling (parse+print, generated {lo:g} MB → {hi:g} MB): {sc['size_ratio']:.1f}x the text "
+            f"in {sc['time_ratio']:.1f}x the time (median of {sc['pairs']} interleaved pairs; "
+            f"{sc['time_ratio_min']:.1f}x–{sc['time_ratio_max']:.1f}x; {sc['small_s']} s → {sc['big_s']} s)")
+        print(SCALING[-1], flush=True)
     return rows
+
+
+# Lines about scaling, printed as they come and repeated in --markdown.
+SCALING: list[str] = []
 
 
 BENCHES["hlo"] = hlo_rows
@@ -172,6 +229,7 @@ def main() -> None:
     ap.add_argument("--sizes", default="1,4,16")
     ap.add_argument("--dialects", default=",".join(BENCHES))
     ap.add_argument("--json")
+    ap.add_argument("--markdown", metavar="FILE", help="write the results as a markdown table")
     args = ap.parse_args()
     args.sizes = [float(s) for s in args.sizes.split(",") if s]
     import tempfile
@@ -184,14 +242,52 @@ def main() -> None:
             "ratio_vs_xla", "MB_per_s", "instr_per_s", "peak_bytes_per_instr", "regenerate_s"]
     print(" | ".join(cols))
     for r in rows:
-        print(" | ".join(str(r[c]) for c in cols))
-    gen = {r["MB"]: r for r in rows if r["input"].startswith("generated")}
-    if len(gen) >= 2:
-        lo, hi = min(gen), max(gen)
-        scale = gen[hi]["parse_print_s"] / gen[lo]["parse_print_s"]
-        print(f"scaling: {hi / lo:.1f}x the text in {scale:.1f}x the time")
+        print(" | ".join(_cell(r.get(c)) for c in cols))
+    other = [r for r in rows if r["input"].startswith("stablehlo generated")]
+    if len(other) >= 2:
+        lo, hi = min(other, key=lambda r: r["MB"]), max(other, key=lambda r: r["MB"])
+        SCALING.append(f"stablehlo scaling (parse+print, from the medians above, not interleaved): "
+                       f"{hi['MB'] / lo['MB']:.1f}x the text in "
+                       f"{hi['parse_print_s'] / lo['parse_print_s']:.1f}x the time")
+    for line in SCALING:
+        print(line)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
+    if args.markdown:
+        Path(args.markdown).write_text(markdown_report(rows, cols, args))
+
+
+def _cell(value: object) -> str:
+    return "–" if value is None else str(value)
+
+
+def markdown_report(rows: list[dict], cols: list[str], args: argparse.Namespace) -> str:
+    """The results as a markdown document: set-up, one table, scaling lines."""
+    try:
+        from jaxlib import version as jaxlib_version
+
+        jaxlib = jaxlib_version.__version__
+    except Exception:  # noqa: BLE001 - the set-up line is informative only
+        jaxlib = "unknown"
+    out = [
+        "# Parse + print speed: hlo_passes against XLA's C++ parser",
+        "",
+        f"- date (UTC): {time.strftime('%Y-%m-%d %H:%M', time.gmtime())}",
+        f"- Python {platform.python_version()}, jaxlib {jaxlib}, {os.cpu_count()} CPUs, {platform.machine()}",
+        f"- command: `python benchmarks/parse_speed.py {' '.join(sys.argv[1:])}`",
+        f"- times are medians of {args.repeats} runs (3 for inputs of 8 MB and more); "
+        "`xla_parse_print_s` is jaxlib's parse + `to_string()` (MLIR parse + print for StableHLO rows); "
+        "`ratio_vs_xla` = `parse_print_s` / `xla_parse_print_s`",
+        "",
+        "| " + " | ".join(cols) + " |",
+        "|" + "|".join("---" if c == "input" else "---:" for c in cols) + "|",
+    ]
+    for r in rows:
+        out.append("| " + " | ".join(_cell(r.get(c)).replace("|", "\\|") for c in cols) + " |")
+    if SCALING:
+        out.append("")
+        out.extend(f"- {line}" for line in SCALING)
+    return "\n".join(out) + "\n"
 
 
 if __name__ == "__main__":
