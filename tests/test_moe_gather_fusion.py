@@ -369,3 +369,20 @@ def test_new_ops_keep_attributes_and_carry_the_rule_name() -> None:
     _, got = _run(result.module.to_text(), spec)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, **_tolerance(spec))
+
+
+@pytest.mark.parametrize("form", ["explicit", "implicit"])
+@pytest.mark.parametrize("mesh", moe.MESHES)
+def test_compiled_hlo_sites_detected_not_rewritten(mesh: str, form: str) -> None:
+    """``compile().as_text()``: XLA fused the slices (and the concatenate) away; the
+    split gathers are still reported, at a line of the optimized module."""
+    expected = {"concat": ["concat"], "two_gmm": ["split_gather"], "fused": []}
+    for variant, forms in expected.items():
+        text = moe.lower(ProgramSpec(variant=variant, mesh=mesh, form=form)).compile().as_text()
+        result = run_passes(hlo_passes.parse(text), [RULE])
+        assert [s.form for s in result.sites] == forms, (variant, [str(m) for m in result.near_misses])
+        assert result.module.to_text() == text
+        for site in result.sites:
+            assert not site.rewritten and site.bytes_saved > 0
+            assert site.before.count == 2 * site.after.count
+            assert 0 < site.location.line <= text.count("\n")

@@ -39,6 +39,7 @@ class FusedView:
         self.shape: Shape = inner.shape
         self.dialect_data: dict[str, Any] = {}
         self.num_results = 1
+        self.called_computations: list[Computation] = []
 
     name = property(lambda self: self.fusion.name)
     ref = property(lambda self: self.fusion.ref)

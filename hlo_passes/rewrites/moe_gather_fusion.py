@@ -150,15 +150,18 @@ class MoeGatherFusion:
     def _candidates(self, module: Module):
         callers = callers_of(module)
         gmms_by_source: dict[tuple[int, int], list[tuple[Instruction, _Chain]]] = {}
+        covered: set[int] = set()  # ops of chains that met in a fused concatenate
         for instr in list(module.instructions()):
             if instr.opcode == "concatenate" and len(instr.operands) >= 2:
                 chains = [_chain_below(op, callers) for op in instr.operands]
                 if all(c is not None for c in chains):
+                    covered.update(id(op) for c in chains for op in c.ops)
                     yield ("concat", instr, chains)
             elif instr.opcode == "fusion":
                 for view in fused_concats(instr):
                     chains = [_chain_below(op, callers) for op in view.operands]
                     if all(c is not None for c in chains):
+                        covered.update(id(op) for c in chains for op in c.ops)
                         yield ("concat", view, chains)
             elif instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
                 chain = _chain_below(instr.operands[1], callers)
@@ -176,6 +179,28 @@ class MoeGatherFusion:
         for group in gmms_by_source.values():
             if len(group) >= 2:
                 yield ("two_gmm", group[0][0], [c for _, c in group], [g for g, _ in group])
+        yield from self._split_gathers_in_fusions(module, callers, covered)
+
+    def _split_gathers_in_fusions(self, module: Module, callers, covered: set[int]):
+        """Optimized HLO: halves of one weight gathered apart, whatever consumes them.
+
+        After fusion the GMMs are custom fusions (a dot on reshaped operands)
+        that cannot be matched op for op; the lint still must see the split
+        gathers, so they are reported as a site of their own (never rewritten).
+        """
+        by_source: dict[int, list[_Chain]] = {}
+        for instr in module.instructions():
+            if instr.opcode not in GATHERS or any(u.opcode in GATHERS for u in instr.users):
+                continue
+            if id(instr) in covered:
+                continue  # reported as a concat site
+            chain = _chain_below(instr, callers)
+            if chain is not None and isinstance(chain.slice, FusedView):
+                by_source.setdefault(id(chain.slice.operands[0]), []).append(chain)
+        for chains in by_source.values():
+            if len(chains) >= 2:
+                chains.sort(key=lambda c: tuple(r[0] for r in c.slice.attributes["slice"]))
+                yield ("split_gather", chains[0].top, chains)
 
     # ---- legality + replacement ------------------------------------------
     def _fuse(self, form: str, anchor: Instruction, chains: list[_Chain],
@@ -188,7 +213,9 @@ class MoeGatherFusion:
                 raise Refusal("fixed-shape-kernel", f"{g.ref} runs a grouped-matmul kernel built for a fixed "
                               f"shape ({kernel}); fusing the GMMs needs the kernel emitted again for the "
                               "fused weight", g)
-        if form == "concat":
+        if form == "split_gather":
+            out_dim = None
+        elif form == "concat":
             if tuple(anchor.attributes["dimensions"]) != (split_dims[-1],):
                 raise Refusal(
                     "concat-dim",
@@ -220,7 +247,7 @@ class MoeGatherFusion:
         added_bytes = 0
         if form == "concat":
             removed_bytes += anchor.shape.byte_size
-        else:
+        elif form == "two_gmm":
             # The activations are now sliced out of one GMM result.
             added_bytes = sum(g.shape.byte_size for g in gmms)
         total = sum(sizes)
