@@ -44,6 +44,10 @@ _OPCODE_RE = re.compile(r"\s*([a-z][a-z0-9\-]*)[ \t]*\(")
 _ATTR_RE = re.compile(r"[ \t]*,\s*([A-Za-z_][\w.\-]*)[ \t]*=\s*")
 _SIMPLE_VALUE_RE = re.compile(r"[^(){}\[\]\",\n/]*")
 _SIMPLE_OPERANDS_RE = re.compile(r"[^()\"{}\[\]/\n]*\)")
+# One operand written with its array shape: ``f32[2,3]{1,0} %name,`` or ``...)``.
+_TYPED_OPERAND_RE = re.compile(
+    r"\s*(?:([a-z][a-z0-9]*\[[^\]\n]*\](?:\{[^{}\n]*\})?)\s+)?%?(" + _NAME + r")\s*[,)]"
+)
 # A brace value without nested brackets; strings may hold anything.  One
 # character or one whole string per repetition, and the two alternatives
 # start with different characters, so a failing match backtracks linearly.
@@ -577,13 +581,18 @@ class _HloParser:
             self.shape_kinds.add("derived")
         # operands
         om2 = _SIMPLE_OPERANDS_RE.match(text, p)
+        typed = None
         if om2 is not None:
             close = om2.end() - 1
+        elif opcode != "constant" and opcode != "parameter" and (typed := self.typed_operands(p)) is not None:
+            close = typed[1]
         else:
             close = self.scan_value(p, in_parens=True)
         attrs: dict[str, Any] = {}
         names: list[str] = []
-        if opcode == "parameter":
+        if typed is not None:
+            names = typed[0]
+        elif opcode == "parameter":
             num = text[p:close].strip()
             if not num.isdigit():
                 raise _Fail("parameter expects its number: parameter(N)", p)
@@ -628,6 +637,33 @@ class _HloParser:
                     self.call_refs.append((instr, key, attrs[key]))
             self.call_refs_pending.clear()
         return instr, names, next_pos, is_root
+
+    def typed_operands(self, pos: int) -> tuple[list[str], int] | None:
+        """Names and closing ')' of ``f32[2]{0} %a, f32[2]{0} %b)``, or None.
+
+        Some producers (torch-xla, older XLA) write every operand with its
+        shape; the general path splits such lists with a bracket counter and
+        costs a third of the parse there.  Anything else (tuple shapes,
+        comments, nested instructions, a bad shape) returns None and takes the
+        general path, which also reports the errors.
+        """
+        text = self.text
+        match = _TYPED_OPERAND_RE.match
+        names = []
+        while True:
+            m = match(text, pos)
+            if m is None:
+                return None
+            shape_text = m.group(1)
+            if shape_text is not None:
+                try:
+                    parse_shape(shape_text)
+                except ShapeError:
+                    return None
+            names.append(m.group(2))
+            pos = m.end()
+            if text[pos - 1] == ")":
+                return names, pos - 1
 
     def operand_names(self, start: int, end: int, simple: bool) -> list[str]:
         text = self.text
