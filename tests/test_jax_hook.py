@@ -72,6 +72,21 @@ def test_jit_matches_jax_jit_with_fewer_gathers(mode: str) -> None:
     assert _gathers(jax.jit(fn).lower(*args).compile()) == 2 * stages
 
 
+def test_in_and_out_shardings_are_jax_s() -> None:
+    fn, args = _program(UNFUSED)
+    mesh = moe.program_mesh(UNFUSED)
+    rows = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(("fsdp", "fsdp_transpose")))
+    kw = dict(in_shardings=tuple(a.sharding for a in args), out_shardings=rows)
+    fast = hlo_passes.jit(fn, **kw)
+    got = fast(*args)
+    want = jax.jit(fn, **kw)(*args)
+    assert got.sharding == rows
+    _assert_same(got, want)
+    low = fast.lower(*args)
+    assert [s.form for s in low.report] == ["concat"]
+    assert _gathers(low.compile()) < _gathers(jax.jit(fn, **kw).lower(*args).compile())
+
+
 def test_fused_program_passes_through() -> None:
     fn, args = _program(FUSED)
     fast = hlo_passes.jit(fn)
