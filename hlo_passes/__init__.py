@@ -75,6 +75,9 @@ def parse(text: str, dialect: str = "auto", validate: bool = False, path: str | 
 
     ``validate=True`` also decodes every attribute and checks shapes up
     front.  Bad input raises ``ParseError`` (``path:line:col``) and nothing else.
+    For HLO, result shapes that break a rule (``Module.verify``'s checks) are
+    not bad input: XLA's parser accepts them too.  They are listed in
+    ``Module.shape_problems`` with one ``errors.VerificationWarning``.
     """
     if dialect == "auto":
         dialect = detect_dialect(text)
