@@ -759,7 +759,7 @@ class _Parser:
                 else:
                     piece = val if val is not None else "unit"
                 raw[h] = f"{raw[h]}, {piece}" if h in raw and h in ("slice", "padding") else piece
-        instr.attributes = Attributes(raw, _Decoder(instr), instr)
+        instr.attributes = Attributes(raw, _Decoder(instr) if raw else None, instr)
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
@@ -942,6 +942,26 @@ class _Parser:
         """Ops in custom syntax: structure from brackets, uses, regions and the last ':'."""
         k, text = self.k, self.text
         dd = instr.dialect_data
+        # Most lines JAX prints are `name %a, %b : tensor<..> loc(..)`: take
+        # them without the general loop.
+        j = i
+        while k[j] == VAL:
+            if k[j + 1] == ",":
+                j += 2
+            else:
+                j += 1
+                break
+        if k[j] == ":" and k[j + 1] == TYPE and (k[j + 2] == NL or k[j + 2] == LOC and k[j + 3] == NL):
+            for t in range(i, j, 2):
+                uses.append((self.tok(t), t))
+            dd["colon"] = self.s[j]
+            if k[j + 2] == LOC:
+                dd["loc"] = text[self.s[j + 2]:self.e[j + 2]]
+                end = j + 3
+            else:
+                end = j + 2
+            dd.update(region_spans=[], words=[], simple=True, body_start=self.s[i] if j > i else self.s[j])
+            return end, ([], [text[self.s[j + 1]:self.e[j + 1]]], False)
         stack: list[str] = []
         colon = -1
         pending_args: list[tuple] = []
