@@ -44,6 +44,8 @@ _OPCODE_RE = re.compile(r"\s*([a-z][a-z0-9\-]*)[ \t]*\(")
 _ATTR_RE = re.compile(r"[ \t]*,\s*([A-Za-z_][\w.\-]*)[ \t]*=\s*")
 _SIMPLE_VALUE_RE = re.compile(r"[^(){}\[\]\",\n/]*")
 _SIMPLE_OPERANDS_RE = re.compile(r"[^()\"{}\[\]/\n]*\)")
+# Operand names only: ``%a, %b.1`` (the names never touch, so findall cuts them).
+_NAME_LIST_RE = re.compile(r"\s*%?" + _NAME + r"\s*(?:,\s*%?" + _NAME + r"\s*)*")
 # One operand written with its array shape: ``f32[2,3]{1,0} %name,`` or ``...)``.
 _TYPED_OPERAND_RE = re.compile(
     r"\s*(?:([a-z][a-z0-9]*\[[^\]\n]*\](?:\{[^{}\n]*\})?)\s+)?%?(" + _NAME + r")\s*[,)]"
@@ -668,6 +670,9 @@ class _HloParser:
     def operand_names(self, start: int, end: int, simple: bool) -> list[str]:
         text = self.text
         if simple:
+            # One pattern checks the whole list; findall then cuts the names.
+            if _NAME_LIST_RE.fullmatch(text, start, end) is not None:
+                return _NAME_RE.findall(text, start, end)
             out = []
             for piece in text[start:end].split(","):
                 piece = piece.strip()
