@@ -60,7 +60,8 @@ def test_jit_matches_jax_jit_with_fewer_gathers(mode: str) -> None:
     _assert_same(again, got)
 
     lowered = fast.lower(*args)
-    assert [s.form for s in lowered.report] == ["concat"]
+    # Every pass runs by default; the gradient pass may add sites to grad programs.
+    assert [s.form for s in lowered.report if s.rule == "moe-gather-fusion"] == ["concat"]
     assert lowered.rewritten and not lowered.fell_back
     stages = len(moe.gather_stages(spec.mesh))
     assert _gathers(jax.jit(fn).lower(*args).compile()) == 2 * stages
