@@ -49,7 +49,7 @@ def available_passes() -> dict[str, Rule]:
 
 
 def _load_builtin_rules() -> None:
-    from .rewrites import moe_gather_fusion  # noqa: F401  (registers itself)
+    from .rewrites import moe_gather_fusion, moe_gradient_fusion  # noqa: F401  (they register themselves)
 
 
 def _select(passes: Iterable[str] | None) -> list[Rule]:

@@ -108,7 +108,7 @@ IMPLICIT = [
 def test_shardy_implicit_gathers_fused_and_equal(spec: ProgramSpec, dialect: str) -> None:
     """Halves resharded outside the shard_map and concatenated inside it."""
     result = check_rewrite(spec, dialect, spec.variant)
-    assert result.sites[0].details["gather"] == "implicit"
+    assert result.sites[0].details["collectives"] == "implicit"
 
     def boundary_operands(module: hlo_passes.Module) -> int:
         return sum(

@@ -72,7 +72,7 @@ def test_partitioned_dump_rewritten_and_equal(own_dumps, program: str) -> None:
     text = own_dumps[program, "after_spmd_partitioning"].text
     result = _rewrite(text)
     site = result.sites[0]
-    assert site.form == spec.variant and site.details["gather"] == "explicit"
+    assert site.form == spec.variant and site.details["collectives"] == "explicit"
     assert site.before.count == 2 * site.after.count
     original = runtime.compile_text(text, num_devices=8)
     rewritten = runtime.compile_text(result.module.to_text(), num_devices=8)

@@ -65,8 +65,13 @@ def is_sharding_call(instr: Instruction) -> bool:
     return instr.opcode == "custom-call" and instr.attributes.get("custom_call_target") in SHARDING_CALLS
 
 
+# Collectives of the weight gradient: each device ends up with the same sum,
+# whole or its shard of it.
+REDUCTIONS = frozenset({"reduce-scatter", "all-reduce"})
+
+
 def is_chain_op(instr: Instruction) -> bool:
-    if instr.opcode in GATHERS or instr.opcode in ELEMENTWISE_UNARY or is_sharding_call(instr):
+    if instr.opcode in GATHERS or instr.opcode in REDUCTIONS or instr.opcode in ELEMENTWISE_UNARY or is_sharding_call(instr):
         return len(instr.operands) == 1 and instr.num_results == 1
     if instr.opcode in ("transpose", "reshape", "bitcast"):
         return len(instr.operands) == 1
@@ -142,7 +147,9 @@ def same_value(a: Instruction, b: Instruction, depth: int = 12, params: bool = F
         return params and a.attributes.get("parameter_number") == b.attributes.get("parameter_number")
     if a.opcode in ("rng", "rng-bit-generator", "custom-call", "infeed", "recv") or a.opcode in GATHERS:
         return False
-    if a.opcode == "constant" or a.opcode == "iota":
+    if a.opcode == "iota":
+        return behaviour(a) == behaviour(b)
+    if a.opcode == "constant":
         return behaviour(a) == behaviour(b) and _literal(a) == _literal(b)
     if len(a.operands) != len(b.operands) or a.operand_results != b.operand_results:
         return False
@@ -164,8 +171,25 @@ def _same_computation(ca, cb, depth: int) -> bool:
     return same_value(ca.root, cb.root, depth, params=True)
 
 
+def literal(instr: Instruction):
+    """A constant's value, comparable between constants of one module (None: unknown)."""
+    attrs = instr.attributes
+    if "literal" in attrs:  # HLO
+        return ("literal", _freeze(attrs["literal"]))
+    if "value" in attrs:  # MLIR generic form
+        return ("value", attrs.raw("value") or str(attrs["value"]))
+    dd = instr.dialect_data
+    module = instr.module
+    if module is not None and instr.span is not None and "body_start" in dd and "colon" in dd:
+        # MLIR pretty form: ``stablehlo.constant dense<0> : tensor<i32>``.
+        return ("text", module.source[dd["body_start"]:dd["colon"]].strip())
+    return None
+
+
 def _literal(instr: Instruction):
-    return instr.dialect_data.get("literal", instr.attributes.get("literal", instr.attributes.get("value")))
+    value = literal(instr)
+    # Unknown values never compare equal, not even to themselves.
+    return value if value is not None else object()
 
 
 def resized(shape: Shape, dim: int, size: int) -> Shape:
@@ -183,6 +207,13 @@ def clone(instr: Instruction, comp: Computation, operands: list[Instruction], sh
         name_hint=instr.name, before=before, source_op=instr.source_op,
     )
     new.attributes = instr.attributes.copy(owner=new)
+    # Called computations are shared (HLO refers to them by name); an MLIR
+    # region belongs to one op, and the original is removed after the rewrite,
+    # so the clone takes it over.
+    new.called_computations = list(instr.called_computations)
+    for callee in new.called_computations:
+        if callee.parent is instr:
+            callee.parent = new
     new.dialect_data = {k: v for k, v in instr.dialect_data.items() if k in _CLONED_DIALECT_DATA}
     tag_created(new, tag)
     return new

@@ -1,0 +1,577 @@
+"""The engine both MoE rules share: halves of one array that take the same
+path apart and meet again.
+
+A prefused MoE weight W[E, D, 2F] is sliced into gate and up halves, each
+half goes through the same chain of ops on its own — collectives (all-gather
+forward; reduce-scatter or all-reduce for the weight gradient), element-wise
+ops such as convert or copy, sharding annotations, a shard_map boundary —
+and the halves meet again:
+
+* ``concat``: a concatenate along the split dimension;
+* ``pad_add``: each half padded back to its place with zeros and the pads
+  added (how jax's transpose of a slice reassembles a gradient);
+* ``two_gmm``: each half is the weight of its own grouped matmul (GMM) with
+  the same left-hand side and group sizes.
+
+Replacement: the same chain applied once to the whole array, read directly
+where the halves met (``concat``, ``pad_add``), or one GMM on it whose output
+is sliced into the halves' results (``two_gmm``).  Applying an op to W and
+then slicing equals slicing and then applying it, for every op allowed in a
+chain, as long as no collective runs along the split dimension and nothing
+resizes it: the checks below make sure of that, and refuse with a reason.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..ir import Instruction, Module
+from ..report import CollectiveCost, NearMiss, Site, location_of
+from ._chains import (
+    GATHERS,
+    Refusal,
+    behaviour,
+    clone,
+    is_chain_op,
+    is_sharding_call,
+    map_split_dim,
+    remove_dead,
+    resized,
+    same_op,
+    same_value,
+    tag_created,
+    literal,
+)
+from ._fusions import FusedView, fused_concats, fused_copy, fused_slice
+from ._crossings import Crossing, callers_of, check_crossings, crossing_into, drop_crossing, merge_crossings
+
+# Custom-call targets of grouped-matmul kernels: always a GMM, whatever its name.
+GMM_KERNEL_TARGETS = frozenset({"te_grouped_gemm_ffi", "te_grouped_gemm_v2_ffi", "__cublas$lt$groupedMatmul"})
+# Targets that hold many kinds of kernels; a GMM among them says so in its name.
+KERNEL_TARGETS = frozenset({"tpu_custom_call", "__gpu$xla.gpu.triton", "mosaic_gpu", "mosaic_gpu_v2"})
+_GMM_WORDS = re.compile(r"gmm|grouped|ragged", re.IGNORECASE)
+GMM_OPCODES = frozenset({"ragged-dot", "dot"})
+# Copies the rewrite removes: their results are what bytes_saved counts.
+_COPY_OPCODES = frozenset({"slice", "concatenate", "copy"})
+
+
+@dataclass
+class _Chain:
+    """One half: its slice of W and the steps from the slice up to where halves meet.
+
+    A step is an op, or a ``Crossing`` where the value enters a called body
+    (a shard_map), so a chain can start outside a manual computation and end
+    inside it (Shardy's implicit gathers).
+    """
+
+    slice: Instruction
+    ops: list  # list[Instruction | Crossing]: the slice's user first
+
+    @property
+    def top(self) -> Instruction:
+        last = self.ops[-1] if self.ops else self.slice
+        return last.param if isinstance(last, Crossing) else last
+
+
+def _is_step(step, collectives: frozenset[str], implicit: bool) -> bool:
+    """A step that communicates: one of ``collectives``, or (``implicit``) a change of
+    sharding that the partitioner turns into one (Shardy, GSPMD)."""
+    if isinstance(step, Crossing):
+        return implicit and step.reshards
+    if step.opcode in collectives:
+        return True
+    return implicit and (step.opcode == "sdy.sharding_constraint" or is_sharding_call(step))
+
+
+def gmm_kernel(instr: Instruction) -> str | None:
+    """What grouped-matmul kernel ``instr`` runs, if it is one (a custom call, or a call of a
+    function such as Pallas megablox's ``gmm`` that wraps one); None otherwise."""
+    if instr.opcode == "custom-call":
+        target = str(instr.attributes.get("custom_call_target", ""))
+        if target in GMM_KERNEL_TARGETS:
+            return target
+        if target in KERNEL_TARGETS:
+            config = instr.attributes.raw("backend_config") if "backend_config" in instr.attributes else ""
+            name = re.search(r'(?:kernel_name|name)\W+(\w+)', config or "")
+            if name and _GMM_WORDS.search(name.group(1)):
+                return f"{target} {name.group(1)}"
+        return None
+    if instr.opcode in ("call", "func.call") and instr.called_computations:
+        callee = instr.called_computations[0]
+        if _GMM_WORDS.search(callee.name) and any(i.opcode == "custom-call" and (
+                str(i.attributes.get("custom_call_target", "")) in GMM_KERNEL_TARGETS | KERNEL_TARGETS)
+                for i in callee.instructions):
+            return f"{instr.source_op} @{callee.name}"
+    return None
+
+
+def _chain_below(value: Instruction, callers, collectives: frozenset[str], implicit: bool) -> _Chain | None:
+    """The chain that ends in ``value``, if it starts at a slice and communicates on the way."""
+    ops: list = []
+    cur = value
+    while cur.opcode != "slice":
+        if cur.opcode == "parameter":
+            crossing = crossing_into(cur, callers)
+            if crossing is None:
+                return None
+            ops.append(crossing)
+            cur = crossing.outside
+            continue
+        if cur.opcode == "fusion":
+            view = fused_slice(cur) or fused_copy(cur)
+            if view is None:
+                return None
+            if view.opcode == "copy":
+                ops.append(view)
+                cur = view.operands[0]
+            else:
+                cur = view
+            continue
+        if not is_chain_op(cur):
+            return None
+        ops.append(cur)
+        cur = cur.operands[0]
+    ops.reverse()
+    if not any(_is_step(op, collectives, implicit) for op in ops):
+        return None
+    return _Chain(cur, ops)
+
+
+class PadMeeting:
+    """``add(pad(a), pad(b), ...)`` that places each piece at its own offset with zeros
+    elsewhere: the same value as ``concatenate(a, b, ...)``, seen as one."""
+
+    opcode = "concatenate"
+
+    def __init__(self, add: Instruction, pads: list[Instruction], dim: int) -> None:
+        self.instr = add
+        self.pads = pads
+        self.operands = [p.operands[0] for p in pads]
+        self.operand_results = [p.operand_results[0] if p.operand_results else 0 for p in pads]
+        self.attributes = {"dimensions": (dim,)}
+        self.shape = add.shape
+        self.dialect_data = add.dialect_data
+        self.called_computations: list = []
+        self.num_results = 1
+
+    name = property(lambda self: self.instr.name)
+    ref = property(lambda self: self.instr.ref)
+    line = property(lambda self: self.instr.line)
+    column = property(lambda self: self.instr.column)
+    users = property(lambda self: self.instr.users)
+    computation = property(lambda self: self.instr.computation)
+    module = property(lambda self: self.instr.module)
+
+
+def _is_zero(instr: Instruction) -> bool:
+    if instr.opcode == "broadcast" and instr.operands:
+        return _is_zero(instr.operands[0])
+    if instr.opcode != "constant":
+        return False
+    value = literal(instr)
+    if value is None:
+        return False
+    kind, v = value
+    if kind == "literal":
+        return v in (0, 0.0, False) and not isinstance(v, (tuple, str))
+    return re.fullmatch(r"dense<\s*(-?0(\.0*)?(e[+-]?0+)?|false)\s*>(\s*:.*)?", str(v).strip(), re.IGNORECASE) is not None
+
+
+def pad_meeting(add: Instruction) -> PadMeeting | None:
+    """The pieces an add of zero-pads reassembles, in offset order, if it is one."""
+    pads: list[Instruction] = []
+    work = [add]
+    while work:
+        cur = work.pop()
+        if cur.opcode == "add" and (cur is add or len(cur.users) == 1):
+            work.extend(cur.operands)
+        elif cur.opcode == "pad" and len(cur.operands) == 2:
+            pads.append(cur)
+        else:
+            return None
+    if len(pads) < 2 or any(p.shape.dims != add.shape.dims or not _is_zero(p.operands[1]) for p in pads):
+        return None
+    dims = set()
+    for p in pads:
+        spec = tuple(p.attributes["padding"])
+        moved = [d for d, (lo, hi, interior) in enumerate(spec) if lo or hi or interior]
+        if len(moved) != 1 or spec[moved[0]][2] != 0 or spec[moved[0]][0] < 0 or spec[moved[0]][1] < 0:
+            return None
+        dims.add(moved[0])
+    if len(dims) != 1:
+        return None
+    dim = dims.pop()
+    pads.sort(key=lambda p: p.attributes["padding"][dim][0])
+    offset = 0
+    for p in pads:
+        if p.attributes["padding"][dim][0] != offset:
+            return None  # overlapping or leaving a gap: not a reassembly
+        offset += p.operands[0].shape.dims[dim]
+    if offset != add.shape.dims[dim]:
+        return None
+    return PadMeeting(add, pads, dim)
+
+
+class SplitFusion:
+    """A rule over split chains; subclasses say which collectives and meetings they own."""
+
+    name: str
+    description: str
+    collectives: frozenset[str]
+    # Count sharding changes (Shardy constraints, shard_map boundaries) as collectives.
+    implicit: bool = False
+    # Halves that meet as pad + pad + add (the transpose of slicing).
+    meet_by_pads: bool = False
+
+    def _chain(self, value: Instruction, callers) -> _Chain | None:
+        return _chain_below(value, callers, self.collectives, self.implicit)
+
+    def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
+        sites: list[Site] = []
+        misses: list[NearMiss] = []
+        for candidate in list(self._candidates(module)):
+            anchor = candidate[1]
+            if anchor.computation is None:  # removed by an earlier site's rewrite
+                continue
+            try:
+                sites.append(self._fuse(*candidate, rewrite=rewrite))
+            except Refusal as refusal:
+                misses.append(NearMiss(self.name, refusal.check, refusal.reason, location_of(refusal.instr)))
+        return sites, misses
+
+    # ---- pattern ---------------------------------------------------------
+    def _candidates(self, module: Module):
+        callers = callers_of(module)
+        gmms_by_source: dict[tuple[int, int], list[tuple[Instruction, _Chain]]] = {}
+        covered: set[int] = set()  # ops of chains that met in a fused concatenate
+        for instr in list(module.instructions()):
+            if instr.opcode == "concatenate" and len(instr.operands) >= 2:
+                chains = [self._chain(op, callers) for op in instr.operands]
+                if all(c is not None for c in chains):
+                    covered.update(id(op) for c in chains for op in c.ops)
+                    yield ("concat", instr, chains)
+            elif instr.opcode == "add" and self.meet_by_pads:
+                meeting = pad_meeting(instr)
+                if meeting is not None:
+                    chains = [self._chain(op, callers) for op in meeting.operands]
+                    if all(c is not None for c in chains):
+                        yield ("pad_add", meeting, chains)
+            elif instr.opcode == "fusion":
+                for view in fused_concats(instr):
+                    chains = [self._chain(op, callers) for op in view.operands]
+                    if all(c is not None for c in chains):
+                        covered.update(id(op) for c in chains for op in c.ops)
+                        yield ("concat", view, chains)
+            elif instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
+                chain = self._chain(instr.operands[1], callers)
+                if chain is not None:
+                    src = chain.slice.operands[0]
+                    key = (id(src), chain.slice.operand_results[0])
+                    gmms_by_source.setdefault(key, []).append((instr, chain))
+            elif gmm_kernel(instr) is not None:
+                for operand in instr.operands:
+                    chain = self._chain(operand, callers)
+                    if chain is not None:
+                        src = chain.slice.operands[0]
+                        key = (id(src), chain.slice.operand_results[0])
+                        gmms_by_source.setdefault(key, []).append((instr, chain))
+        for group in gmms_by_source.values():
+            if len(group) >= 2:
+                yield ("two_gmm", group[0][0], [c for _, c in group], [g for g, _ in group])
+        yield from self._split_gathers_in_fusions(module, callers, covered)
+
+    def _split_gathers_in_fusions(self, module: Module, callers, covered: set[int]):
+        """Optimized HLO: halves of one weight gathered apart, whatever consumes them.
+
+        After fusion the GMMs are custom fusions (a dot on reshaped operands)
+        that cannot be matched op for op; the lint still must see the split
+        gathers, so they are reported as a site of their own (never rewritten).
+        """
+        by_source: dict[int, list[_Chain]] = {}
+        for instr in module.instructions():
+            if instr.opcode not in self.collectives or any(u.opcode in self.collectives for u in instr.users):
+                continue
+            if id(instr) in covered:
+                continue  # reported as a concat site
+            chain = self._chain(instr, callers)
+            if chain is not None and isinstance(chain.slice, FusedView):
+                by_source.setdefault(id(chain.slice.operands[0]), []).append(chain)
+        for chains in by_source.values():
+            if len(chains) >= 2:
+                chains.sort(key=lambda c: tuple(r[0] for r in c.slice.attributes["slice"]))
+                yield ("split_gather", chains[0].top, chains)
+
+    # ---- legality + replacement ------------------------------------------
+    def _fuse(self, form: str, anchor: Instruction, chains: list[_Chain],
+              gmms: list[Instruction] | None = None, *, rewrite: bool) -> Site:
+        split_dim, sizes = _check_slices(anchor, chains)
+        split_dims = _check_chains(chains, split_dim)
+        for g in gmms or ():
+            kernel = gmm_kernel(g)
+            if kernel is not None:
+                raise Refusal("fixed-shape-kernel", f"{g.ref} runs a grouped-matmul kernel built for a fixed "
+                              f"shape ({kernel}); fusing the GMMs needs the kernel emitted again for the "
+                              "fused weight", g)
+        if form == "split_gather":
+            out_dim = None
+        elif form in ("concat", "pad_add"):
+            if tuple(anchor.attributes["dimensions"]) != (split_dims[-1],):
+                raise Refusal(
+                    "concat-dim",
+                    f"concatenate joins dimension {tuple(anchor.attributes['dimensions'])} "
+                    f"but the halves were split on dimension {split_dims[-1]}",
+                    anchor,
+                )
+            out_dim = None
+        else:
+            out_dim = _check_gmms(gmms, chains, split_dims[-1])
+        _check_single_use(chains, form)
+        compiled = isinstance(anchor, FusedView) or any(
+            isinstance(step, FusedView) for c in chains for step in [c.slice, *c.ops])
+        if compiled:
+            # Optimized HLO does not compile again, so such a site is only reported.
+            rewrite = False
+
+        before = CollectiveCost()
+        after = CollectiveCost()
+        removed_bytes = 0
+        for chain in chains:
+            for op in [chain.slice, *chain.ops]:
+                if op.opcode in self.collectives:
+                    before.add(op)
+                elif _is_step(op, self.collectives, self.implicit):
+                    before.count += 1  # implicit: the partitioner decides the bytes
+                if op.opcode in _COPY_OPCODES:
+                    removed_bytes += op.shape.byte_size
+        added_bytes = 0
+        if form == "concat":
+            removed_bytes += anchor.shape.byte_size
+        elif form == "pad_add":
+            # The pads and the additions that put the halves back together.
+            removed_bytes += sum(p.shape.byte_size for p in anchor.pads) + anchor.shape.byte_size * (len(anchor.pads) - 1)
+        elif form == "two_gmm":
+            # The activations are now sliced out of one GMM result.
+            added_bytes = sum(g.shape.byte_size for g in gmms)
+        total = sum(sizes)
+        for k, op in enumerate(chains[0].ops):
+            if op.opcode in self.collectives:
+                full = resized(op.shape, split_dims[k], sum(c.ops[k].shape.dims[split_dims[k]] for c in chains))
+                in_full = resized(op.operands[0].shape, split_dims[k],
+                                  sum(c.ops[k].operands[0].shape.dims[split_dims[k]] for c in chains))
+                after.count += 1
+                after.bytes_moved += max(full.byte_size - in_full.byte_size, 0)
+            elif _is_step(op, self.collectives, self.implicit):
+                after.count += 1
+        bytes_saved = removed_bytes - added_bytes + before.bytes_moved - after.bytes_moved
+
+        site = Site(
+            rule=self.name, form=form, location=location_of(anchor), before=before, after=after,
+            bytes_saved=bytes_saved, rewritten=rewrite,
+            details={"halves": len(chains), "split_dim": split_dim, "split_sizes": sizes,
+                     "weight": chains[0].slice.operands[0].name,
+                     "collectives": "explicit" if any(op.opcode in self.collectives for op in chains[0].ops)
+                     else "implicit"},
+        )
+        if compiled:
+            site.details["not_rewritten"] = ("the slice or concatenate sits inside a fusion of optimized HLO; "
+                                             "rewrite the module before optimization (a lowering or an early dump)")
+        if rewrite:
+            _replace(self.name, form, anchor, chains, gmms, split_dims, out_dim, total)
+        return site
+
+
+def _check_slices(anchor: Instruction, chains: list[_Chain]) -> tuple[int, list[int]]:
+    """The slices cut one source along one dimension into adjacent pieces, in order."""
+    first = chains[0].slice
+    source = first.operands[0]
+    for c in chains[1:]:
+        if c.slice.operands[0] is not source or c.slice.operand_results[0] != first.operand_results[0]:
+            raise Refusal("same-source", f"{c.slice.ref} slices {c.slice.operands[0].ref}, "
+                          f"not {source.ref} like {first.ref}", c.slice)
+    full = source.shape.dims
+    split_dim = None
+    ranges = []
+    for c in chains:
+        spec = tuple(c.slice.attributes["slice"])
+        ranges.append(spec)
+        for d, (start, limit, stride) in enumerate(spec):
+            if stride != 1:
+                raise Refusal("slice-stride", f"{c.slice.ref} has stride {stride} in dimension {d}", c.slice)
+            if (start, limit) != (0, full[d]):
+                if split_dim is not None and split_dim != d:
+                    raise Refusal("split-dim", f"the slices cut dimensions {split_dim} and {d}; "
+                                  "only one split dimension can be fused", c.slice)
+                split_dim = d
+    if split_dim is None:
+        raise Refusal("split-dim", "every slice takes all of the weight: nothing was split", first)
+    pos = 0
+    for c, spec in zip(chains, ranges):
+        start, limit, _ = spec[split_dim]
+        if start != pos:
+            problem = "overlap" if start < pos else "leave a gap"
+            check = "concat-order" if start > pos and any(
+                s[split_dim][0] == pos for s in ranges) else "slices-adjacent"
+            raise Refusal(check, f"{c.slice.ref} starts at {start} in dimension {split_dim}, where the "
+                          f"previous piece ends at {pos}: the pieces {problem} or are out of order", c.slice)
+        pos = limit
+    if pos != full[split_dim]:
+        raise Refusal("slices-cover", f"the slices end at {pos} but dimension {split_dim} of "
+                      f"{source.ref} has {full[split_dim]}", chains[-1].slice)
+    return split_dim, [s[split_dim][1] - s[split_dim][0] for s in ranges]
+
+
+# Collectives that work along one dimension, and what they do there.
+ALONG_A_DIMENSION = {"all-gather": "gather", "reduce-scatter": "scatter"}
+
+
+def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
+    """Every half goes through the same ops; nothing gathers or shards along the split dimension."""
+    first = chains[0]
+    for c in chains[1:]:
+        if [op.opcode for op in c.ops] != [op.opcode for op in first.ops]:
+            raise Refusal("same-collectives",
+                          f"the halves take different paths: {[op.opcode for op in first.ops]} vs "
+                          f"{[op.opcode for op in c.ops]}", c.top)
+    split_dims = []
+    dim = split_dim
+    for k, op in enumerate(first.ops):
+        steps = [c.ops[k] for c in chains]
+        if isinstance(op, Crossing):
+            check_crossings(steps, dim)
+            split_dims.append(dim)
+            continue
+        for other in steps[1:]:
+            if not same_op(other, op):
+                raise Refusal("same-collectives",
+                              f"{other.ref} and {op.ref} differ in {_difference(op, other)}", other)
+            if other.computation is not op.computation:
+                raise Refusal("same-computation", f"{other.ref} is in another computation than {op.ref}", other)
+        dim_in = dim
+        dim = map_split_dim(op, dim)
+        if op.opcode in ALONG_A_DIMENSION and dim in tuple(op.attributes["dimensions"]):
+            verb = ALONG_A_DIMENSION[op.opcode]
+            raise Refusal(f"{verb}-dim", f"{op.ref} {verb}s along dimension {dim}, the split dimension: "
+                          f"{verb}ing the whole array would interleave the halves", op)
+        for step in steps:
+            if step.operands[0].shape.dims[dim_in] != step.shape.dims[dim]:
+                raise Refusal("split-dim-sharded", f"{step.ref} changes the size of the split dimension "
+                              f"({step.operands[0].shape} -> {step.shape})", step)
+        split_dims.append(dim)
+    return split_dims
+
+
+def _difference(a: Instruction, b: Instruction) -> str:
+    ba, bb = behaviour(a), behaviour(b)
+    if ba[:2] != bb[:2]:
+        return f"opcode or element type ({ba[0]} {ba[1]} vs {bb[0]} {bb[1]})"
+    if ba[2] != bb[2]:
+        return "channel kind (one has channel_id, the other not)"
+    da, db = dict(ba[3]), dict(bb[3])
+    keys = sorted(k for k in set(da) | set(db) if da.get(k) != db.get(k))
+    return ", ".join(f"{k} ({da.get(k)} vs {db.get(k)})" for k in keys) or "attributes"
+
+
+def _check_gmms(gmms: list[Instruction], chains: list[_Chain], w_dim: int) -> int:
+    """The GMMs differ only in their weight: same lhs, group sizes and dimension numbers."""
+    first = gmms[0]
+    for g in gmms[1:]:
+        if not same_value(g.operands[0], first.operands[0]):
+            raise Refusal("same-lhs", f"{g.ref} and {first.ref} do not provably share their "
+                          "left-hand side", g)
+        if len(g.operands) != len(first.operands) or not all(
+            same_value(a, b) for a, b in zip(g.operands[2:], first.operands[2:])
+        ):
+            raise Refusal("same-group-sizes", f"{g.ref} and {first.ref} use different group sizes", g)
+        if not same_op(g, first):
+            raise Refusal("same-gmm", f"{g.ref} and {first.ref} differ in {_difference(first, g)}", g)
+        if g.computation is not first.computation:
+            raise Refusal("same-computation", f"{g.ref} is in another computation than {first.ref}", g)
+    out_dim = _gmm_output_dim(first, w_dim)
+    if out_dim is None:
+        raise Refusal("gmm-contracts-split", f"{first.ref} contracts or groups over the split "
+                      "dimension of its weight; the halves cannot be separated after it", first)
+    return out_dim
+
+
+def _gmm_output_dim(gmm: Instruction, rhs_dim: int) -> int | None:
+    """Where dimension ``rhs_dim`` of the weight appears in the GMM's result (None if consumed)."""
+    a = gmm.attributes
+    lhs_rank = gmm.operands[0].shape.rank
+    rhs_rank = gmm.operands[1].shape.rank
+    rhs_contract = tuple(a.get("rhs_contracting_dims", ()))
+    rhs_batch = tuple(a.get("rhs_batch_dims", ()))
+    rhs_group = tuple(a.get("rhs_group_dims", ())) if gmm.opcode == "ragged-dot" else ()
+    if rhs_dim in rhs_contract or rhs_dim in rhs_batch or rhs_dim in rhs_group:
+        return None
+    lhs_contract = tuple(a.get("lhs_contracting_dims", ()))
+    lhs_batch = tuple(a.get("lhs_batch_dims", ()))
+    lhs_free = [d for d in range(lhs_rank) if d not in lhs_contract and d not in lhs_batch]
+    rhs_free = [d for d in range(rhs_rank) if d not in rhs_contract and d not in rhs_batch and d not in rhs_group]
+    return len(lhs_batch) + len(lhs_free) + rhs_free.index(rhs_dim)
+
+
+def _check_single_use(chains: list[_Chain], form: str) -> None:
+    """Intermediates used elsewhere would keep the old gathers alive: refuse such sites."""
+    for c in chains:
+        for op in [c.slice, *c.ops]:
+            users = op.param.users if isinstance(op, Crossing) else op.users
+            if len(users) != 1:
+                raise Refusal("extra-users", f"{op.ref} has {len(users)} users "
+                              f"({', '.join(u.ref for u in users[:4])}); fusing would keep "
+                              "the per-half gathers alive", op)
+
+
+def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gmms: list[Instruction] | None,
+             split_dims: list[int], out_dim: int | None, total: int) -> None:
+    module = anchor.module
+    first = chains[0]
+    value = first.slice.operands[0]
+    result = first.slice.operand_results[0]
+    dropped: list[Crossing] = []
+    loose: list[Instruction] = []
+    for k, op in enumerate(first.ops):
+        size = sum(c.ops[k].shape.dims[split_dims[k]] for c in chains)
+        if isinstance(op, Crossing):
+            steps = [c.ops[k] for c in chains]
+            loose.append(op.outside)
+            value = merge_crossings(steps, value, split_dims[k], size)
+            dropped.extend(steps[1:])
+        else:
+            # Right before the half's own op: in its computation, after its inputs.
+            value = clone(op, op.computation, [value], resized(op.shape, split_dims[k], size), before=op, tag=rule)
+        if result:
+            value.operand_results[0] = result
+            result = 0
+    if form in ("concat", "pad_add"):
+        where = anchor.instr if isinstance(anchor, PadMeeting) else anchor
+        module.replace_all_uses(where, value)
+        remove_dead([where])
+    else:
+        comp = anchor.computation
+        g0 = gmms[0]
+        operands = list(g0.operands)
+        operands[1] = value
+        fused = clone(g0, comp, operands, resized(g0.shape, out_dim, total), before=anchor, tag=rule)
+        fused.operand_results = list(g0.operand_results)
+        fused.operand_results[1] = 0
+        start = 0
+        for g in gmms:
+            width = g.shape.dims[out_dim]
+            spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
+                         for d, n in enumerate(fused.shape.dims))
+            piece = comp.add("slice", resized(fused.shape, out_dim, width), [fused], {"slice": spec},
+                             name_hint="slice", before=anchor, source_op=_slice_spelling(module))
+            tag_created(piece, rule)
+            start += width
+            module.replace_all_uses(g, piece)
+        remove_dead(list(gmms))
+    # Operands of a shard_map that only fed the other halves go last, highest
+    # index first, so the indices of the ones still to drop stay valid.
+    for crossing in sorted(dropped, key=lambda c: (c.index, c.entry_index or 0), reverse=True):
+        loose.extend(drop_crossing(crossing))
+    remove_dead(loose)
+
+
+def _slice_spelling(module: Module) -> str:
+    return "stablehlo.slice" if module.dialect == "stablehlo" else "slice"
+

@@ -1,0 +1,24 @@
+"""moe-gradient-fusion (MOE002): reduce the prefused weight's gradient once.
+
+The backward mirror of moe-gather-fusion: the weight-gradient GMM yields
+dW[E, D, 2F], which is sliced into gate and up halves; each half is reduced
+on its own (reduce-scatter or all-reduce over the FSDP axes, one stage or
+two) and the halves are put back together with pad + pad + add (jax's
+transpose of a slice) or a concatenate.  Rewritten to one reduction chain of
+the whole dW, read where the halves met; same engine and legality checks as
+the forward rule (``_split_fusion``).
+"""
+from __future__ import annotations
+
+from ..passes import register
+from ._split_fusion import SplitFusion
+
+
+class MoeGradientFusion(SplitFusion):
+    name = "moe-gradient-fusion"
+    description = "one reduction of a prefused MoE weight's gradient instead of one per slice (MOE002)"
+    collectives = frozenset({"reduce-scatter", "all-reduce"})
+    meet_by_pads = True
+
+
+register(MoeGradientFusion())
