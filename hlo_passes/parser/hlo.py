@@ -68,6 +68,7 @@ CALL_ATTRS = frozenset(
 )
 _SELECT_SCATTER_CALLS = frozenset(("select", "scatter"))
 _MAX_NESTING = 100
+_SEEN_VALUES_LIMIT = 4096
 # Read-only stand-in for an instruction's dialect_data that was never created.
 _NO_DATA: dict[str, Any] = {}
 # One string object per opcode: without this every instruction keeps its own
@@ -163,6 +164,7 @@ class _HloParser:
         self.comp_names: set[str] = set()
         self.inline_for_attr: dict[str, Computation] = {}
         self.anon_names: set[str] = set()
+        self.seen_values: dict[str, str] = {}
 
     # ---- errors ----------------------------------------------------------
     def error(self, reason: str, pos: int) -> ParseError:
@@ -289,6 +291,7 @@ class _HloParser:
         n = len(text)
         attr_match = _ATTR_RE.match
         simple = _SIMPLE_VALUE_RE.match
+        seen = self.seen_values
         while True:
             m = attr_match(text, pos)
             if m is None:
@@ -311,6 +314,15 @@ class _HloParser:
                 self.read_inline_computation(name, vstart, e)
             if name in attrs:
                 raise _Fail(f"duplicate attribute {name!r} in {where}", m.start(1))
+            # Real modules repeat attribute texts (metadata of one source
+            # line, dimensions={0}, to_apply=%add): one string per text.
+            shared = seen.get(value)
+            if shared is None:
+                if len(seen) >= _SEEN_VALUES_LIMIT:
+                    seen.clear()  # bounded: a module of unique texts gains nothing
+                seen[value] = value
+            else:
+                value = shared
             attrs[name] = value
             pos = e
 
