@@ -136,3 +136,12 @@ def test_peak_memory_per_instruction() -> None:
     tracemalloc.stop()
     n = sum(1 for _ in m.instructions())
     assert peak / n < 2100, f"{peak / n:.0f} bytes per instruction"
+
+
+def test_equal_attribute_texts_share_one_string() -> None:
+    m = hlo_passes.parse(TEXT.replace('metadata={op_name="n"}', 'metadata={op_name="same"}')
+                         .replace("dimensions={0}, to_apply=add",
+                                  'dimensions={0}, to_apply=add, metadata={op_name="same"}'))
+    by = {i.name: i for i in m.instructions()}
+    a, b = by["n"].attributes.raw("metadata"), by["r"].attributes.raw("metadata")
+    assert a == b == '{op_name="same"}' and a is b
