@@ -1095,6 +1095,7 @@ class _Parser:
                     continue
             elif kk == STR and not stack and colon < 0:
                 simple = False
+                dd.setdefault("strs", []).append(self.tok(i))
             elif kk == SYM and not stack:
                 if "sym" not in dd:
                     dd["sym"] = self.tok(i)[1:].strip('"')

@@ -21,6 +21,8 @@ from ..parser import mlir_attrs as A
 from ..parser.stablehlo import mlir_type
 
 _NAME_OK = re.compile(r"[^\w$.\-]")
+# chlo.top_k(%x, k=8): the one attribute its custom syntax holds.
+_TOPK_K = re.compile(r"\bk\s*=\s*(\d+)")
 _INHERENT_PRETTY = {"precision"}
 # HLO attributes that come from (and go back to) one MLIR attribute.
 _GROUP = {k: tuple(A._DIM_FIELDS) for k in A._DIM_FIELDS}
@@ -236,6 +238,10 @@ class _Printer:
                 not self.src[dd["body_start"]:dd["colon"]].lstrip().startswith(("{", "("))
         if src_op == "sdy.manual_computation":
             return len(_regions(op)) == 1
+        if src_op == "stablehlo.composite":
+            return len(dd.get("strs") or ()) == 1 and not dd.get("words") and not _regions(op)
+        if src_op == "chlo.top_k":
+            return not _regions(op) and _TOPK_K.search(self.src, op.span[0], dd.get("colon", op.span[1])) is not None
         if src_op == "stablehlo.reduce" and _regions(op) and _regions(op)[0].dialect_data.get("implicit"):
             return set(dd.get("words") or ()) <= {"applies", "across", dd.get("applies")}
         if src_op == "stablehlo.while":
@@ -358,6 +364,12 @@ class _Printer:
             value = self.src[dd["body_start"]:dd["colon"]].strip()
             rt = mlir_type(op.shape)
             props.append(f"value = {value}" + ("" if " : " in value and not value.startswith("dense") else f" : {rt}"))
+        if op.source_op == "stablehlo.composite" and not dd.get("generic") and dd.get("strs"):
+            dicts.append(f"name = {dd['strs'][0]}")
+        if op.source_op == "chlo.top_k" and not dd.get("generic") and op.span:
+            m = _TOPK_K.search(self.src, op.span[0], dd.get("colon", op.span[1]))
+            if m:
+                dicts.append(f"k = {m.group(1)} : i64")
         if op.source_op == "stablehlo.compare" and not dd.get("generic") and op.span:
             words = dd.get("words") or []
             if words:
