@@ -238,6 +238,9 @@ class _Printer:
                 not self.src[dd["body_start"]:dd["colon"]].lstrip().startswith(("{", "("))
         if src_op == "sdy.manual_computation":
             return len(_regions(op)) == 1
+        if src_op == "stablehlo.convolution":
+            return not _regions(op) and not dd.get("words") and \
+                {e[0] for e in dd.get("entries", ()) if e[2] == "pretty"} <= {"dim_numbers", "window"}
         if src_op == "stablehlo.composite":
             return len(dd.get("strs") or ()) == 1 and not dd.get("words") and not _regions(op)
         if src_op == "chlo.top_k":
@@ -342,6 +345,10 @@ class _Printer:
             if any(k in changed or k not in attrs for k in keys):
                 continue
             if place == "pretty":
+                if src_op == "stablehlo.convolution" and key in ("dim_numbers", "window"):
+                    for mk, mv in _conv_entries(key, val or ""):
+                        put(mk, mv, "new")
+                    continue
                 if key == "precision":
                     vals = [v.strip() for v in (val or "").strip("[]").split(",") if v.strip()]
                     put("precision_config", "[" + ", ".join(f"#stablehlo<precision {v}>" for v in vals) + "]",
@@ -421,6 +428,27 @@ class _Printer:
             return self.ref(op, i) if i < len(op.operands) else m.group(0)
 
         return re.sub(r'%[\w$.\-]+(?:#\d+)?', sub, text)
+
+
+def _conv_entries(key: str, val: str) -> list[tuple[str, str]]:
+    """stablehlo.convolution's pretty ``dim_numbers = ...`` / ``window = {...}`` as its attributes."""
+    if key == "dim_numbers":
+        return [("dimension_numbers", f"#stablehlo.conv<{val}>")]
+    fields = A.parse_entries(val.strip()[1:-1]) if val.strip()[1:-1].strip() else {}
+    out = []
+    names = {"stride": "window_strides", "lhs_dilate": "lhs_dilation", "rhs_dilate": "rhs_dilation"}
+    for k, v in fields.items():
+        if k in names:
+            out.append((names[k], A._arr(v)))
+        elif k == "pad":
+            rows = ", ".join("[" + ", ".join(str(int(x)) for x in r) + "]" for r in v)
+            out.append(("padding", (f"dense<[{rows}]>" if v else "dense<>") + f" : tensor<{len(v)}x2xi64>"))
+        elif k == "reverse":
+            out.append(("window_reversal", "array<i1" + (": " if v else "")
+                        + ", ".join("true" if x else "false" for x in v) + ">"))
+        else:
+            raise ValueError(f"unknown convolution window field {k!r}")
+    return out
 
 
 def _attr_name(key: str) -> str:
