@@ -72,14 +72,17 @@ class CollectiveCost:
 
 def collective_bytes(instr: Instruction) -> int:
     """Bytes one device receives for a collective (result minus what it already held)."""
-    out = instr.shape.byte_size
-    ins = sum(op.shape.byte_size for op in instr.operands)
-    if instr.opcode.startswith("all-gather"):
-        return max(out - ins, 0)
-    if instr.opcode.startswith(("reduce-scatter", "all-reduce")):
+    return bytes_received(instr.opcode, instr.shape.byte_size, sum(op.shape.byte_size for op in instr.operands))
+
+
+def bytes_received(opcode: str, result_bytes: int, operand_bytes: int) -> int:
+    """The same, from sizes alone (for collectives a rewrite is about to create)."""
+    if opcode.startswith("all-gather"):
+        return max(result_bytes - operand_bytes, 0)
+    if opcode.startswith(("reduce-scatter", "all-reduce")):
         # A ring reduction moves about the operand's size per device.
-        return ins
-    return out
+        return operand_bytes
+    return result_bytes
 
 
 @dataclass

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from ..ir import Instruction, Module
-from ..report import CollectiveCost, NearMiss, Site, location_of
+from ..report import CollectiveCost, NearMiss, Site, bytes_received, location_of
 from ._chains import (
     GATHERS,
     Refusal,
@@ -105,11 +105,13 @@ def gmm_kernel(instr: Instruction) -> str | None:
     return None
 
 
-def _chain_below(value: Instruction, callers, collectives: frozenset[str], implicit: bool) -> _Chain | None:
-    """The chain that ends in ``value``, if it starts at a slice and communicates on the way."""
+def _chain_below(value: Instruction, callers, collectives: frozenset[str], implicit: bool,
+                 from_gmms: bool = False) -> _Chain | None:
+    """The chain that ends in ``value``, if it starts at a slice (or, with ``from_gmms``,
+    at a GMM: the backward two-GMM form) and communicates on the way."""
     ops: list = []
     cur = value
-    while cur.opcode != "slice":
+    while cur.opcode != "slice" and not (from_gmms and ops and cur.opcode in GMM_OPCODES):
         if cur.opcode == "parameter":
             crossing = crossing_into(cur, callers)
             if crossing is None:
@@ -223,8 +225,11 @@ class SplitFusion:
     # Halves that meet as pad + pad + add (the transpose of slicing).
     meet_by_pads: bool = False
 
+    # Halves that start as two GMMs (the two weight gradients of the two-GMM form).
+    from_gmms: bool = False
+
     def _chain(self, value: Instruction, callers) -> _Chain | None:
-        return _chain_below(value, callers, self.collectives, self.implicit)
+        return _chain_below(value, callers, self.collectives, self.implicit, self.from_gmms)
 
     def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
         sites: list[Site] = []
@@ -304,7 +309,14 @@ class SplitFusion:
     # ---- legality + replacement ------------------------------------------
     def _fuse(self, form: str, anchor: Instruction, chains: list[_Chain],
               gmms: list[Instruction] | None = None, *, rewrite: bool) -> Site:
-        split_dim, sizes = _check_slices(anchor, chains)
+        if chains[0].slice.opcode in GMM_OPCODES:
+            if form not in ("concat", "pad_add"):
+                raise Refusal("gmm-sources", "halves computed by separate GMMs must meet again", anchor)
+            split_dim = tuple(anchor.attributes["dimensions"])[0]
+            sizes, source = _check_gmm_sources(chains, split_dim)
+        else:
+            split_dim, sizes = _check_slices(anchor, chains)
+            source = None
         split_dims = _check_chains(chains, split_dim)
         for g in gmms or ():
             kernel = gmm_kernel(g)
@@ -359,7 +371,7 @@ class SplitFusion:
                 in_full = resized(op.operands[0].shape, split_dims[k],
                                   sum(c.ops[k].operands[0].shape.dims[split_dims[k]] for c in chains))
                 after.count += 1
-                after.bytes_moved += max(full.byte_size - in_full.byte_size, 0)
+                after.bytes_moved += bytes_received(op.opcode, full.byte_size, in_full.byte_size)
             elif _is_step(op, self.collectives, self.implicit):
                 after.count += 1
         bytes_saved = removed_bytes - added_bytes + before.bytes_moved - after.bytes_moved
@@ -376,7 +388,7 @@ class SplitFusion:
             site.details["not_rewritten"] = ("the slice or concatenate sits inside a fusion of optimized HLO; "
                                              "rewrite the module before optimization (a lowering or an early dump)")
         if rewrite:
-            _replace(self.name, form, anchor, chains, gmms, split_dims, out_dim, total)
+            _replace(self.name, form, anchor, chains, gmms, split_dims, out_dim, total, source)
         return site
 
 
@@ -510,6 +522,90 @@ def _gmm_output_dim(gmm: Instruction, rhs_dim: int) -> int | None:
     return len(lhs_batch) + len(lhs_free) + rhs_free.index(rhs_dim)
 
 
+def _check_gmm_sources(chains: list[_Chain], out_dim: int) -> tuple[list[int], tuple[int, int]]:
+    """Halves that start as GMMs differing in one operand, the one that feeds ``out_dim``.
+
+    ``gmm(A, B0) ++ gmm(A, B1) == gmm(A, B0 ++ B1)`` when B's concatenated
+    dimension is a free dimension that lands on ``out_dim``: the weight
+    gradients of the two-GMM form become one GMM on the concatenated
+    activation gradients.  Returns the halves' sizes and (operand, its dimension).
+    """
+    gmms = [c.slice for c in chains]
+    first = gmms[0]
+    for g in gmms[1:]:
+        if not same_op(g, first) or len(g.operands) != len(first.operands):
+            raise Refusal("same-gmm", f"{g.ref} and {first.ref} differ in {_difference(first, g)}", g)
+        if g.computation is not first.computation:
+            raise Refusal("same-computation", f"{g.ref} is in another computation than {first.ref}", g)
+    varying = [j for j in range(len(first.operands))
+               if not all(same_value(g.operands[j], first.operands[j]) for g in gmms[1:])]
+    if len(varying) != 1:
+        raise Refusal("same-lhs", f"{first.ref} and {gmms[1].ref} differ in operands {varying}; "
+                      "only one may differ", gmms[1])
+    j = varying[0]
+    dim = _gmm_operand_dim(first, j, out_dim)
+    if dim is None:
+        raise Refusal("gmm-contracts-split", f"dimension {out_dim} of {first.ref} does not come from a free "
+                      f"dimension of operand {j}", first)
+    for g in gmms:
+        shape = g.operands[j].shape
+        for other in gmms:
+            if other.operands[j].shape.rank != shape.rank or any(
+                    a != b for d, (a, b) in enumerate(zip(shape.dims, other.operands[j].shape.dims)) if d != dim):
+                raise Refusal("same-gmm", f"operand {j} of {g.ref} and {other.ref} differ beyond dimension {dim}", g)
+    return [g.shape.dims[out_dim] for g in gmms], (j, dim)
+
+
+def _gmm_operand_dim(gmm: Instruction, operand: int, out_dim: int) -> int | None:
+    """The free dimension of ``operand`` (0: lhs, 1: rhs) that becomes ``out_dim`` of the result."""
+    if operand not in (0, 1):
+        return None
+    for d in range(gmm.operands[operand].shape.rank):
+        if _free_dim_position(gmm, operand, d) == out_dim:
+            return d
+    return None
+
+
+def _free_dim_position(gmm: Instruction, operand: int, dim: int) -> int | None:
+    a = gmm.attributes
+    lhs_rank, rhs_rank = gmm.operands[0].shape.rank, gmm.operands[1].shape.rank
+    lhs_contract = tuple(a.get("lhs_contracting_dims", ()))
+    lhs_batch = tuple(a.get("lhs_batch_dims", ()))
+    rhs_contract = tuple(a.get("rhs_contracting_dims", ()))
+    rhs_batch = tuple(a.get("rhs_batch_dims", ()))
+    rhs_group = tuple(a.get("rhs_group_dims", ())) if gmm.opcode == "ragged-dot" else ()
+    # A ragged contracting dimension (the weight-gradient mode) puts the groups first.
+    lead = 1 if gmm.opcode == "ragged-dot" and set(a.get("lhs_ragged_dims", ())) & set(lhs_contract) else 0
+    lhs_free = [d for d in range(lhs_rank) if d not in lhs_contract and d not in lhs_batch]
+    rhs_free = [d for d in range(rhs_rank) if d not in rhs_contract and d not in rhs_batch and d not in rhs_group]
+    if operand == 0:
+        return lead + len(lhs_batch) + lhs_free.index(dim) if dim in lhs_free else None
+    return lead + len(lhs_batch) + len(lhs_free) + rhs_free.index(dim) if dim in rhs_free else None
+
+
+def _fused_gmm_source(rule: str, chains: list[_Chain], source: tuple[int, int], where: Instruction,
+                      total: int) -> Instruction:
+    """One GMM on the concatenated varying operands, standing in for the halves' GMMs."""
+    j, dim = source
+    gmms = [c.slice for c in chains]
+    first = gmms[0]
+    comp = where.computation
+    parts = [g.operands[j] for g in gmms]
+    joined_shape = resized(parts[0].shape, dim, sum(p.shape.dims[dim] for p in parts))
+    joined = comp.add("concatenate", joined_shape, parts, {"dimensions": (dim,)}, name_hint="concatenate",
+                      before=where, source_op="stablehlo.concatenate" if comp.module.dialect == "stablehlo"
+                      else "concatenate")
+    joined.operand_results = [g.operand_results[j] for g in gmms]
+    tag_created(joined, rule)
+    operands = list(first.operands)
+    operands[j] = joined
+    out_dim = _free_dim_position(first, j, dim)
+    fused = clone(first, comp, operands, resized(first.shape, out_dim, total), before=where, tag=rule)
+    fused.operand_results = list(first.operand_results)
+    fused.operand_results[j] = 0
+    return fused
+
+
 def _check_single_use(chains: list[_Chain], form: str) -> None:
     """Intermediates used elsewhere would keep the old gathers alive: refuse such sites."""
     for c in chains:
@@ -522,11 +618,17 @@ def _check_single_use(chains: list[_Chain], form: str) -> None:
 
 
 def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gmms: list[Instruction] | None,
-             split_dims: list[int], out_dim: int | None, total: int) -> None:
+             split_dims: list[int], out_dim: int | None, total: int,
+             source: tuple[int, int] | None = None) -> None:
     module = anchor.module
     first = chains[0]
-    value = first.slice.operands[0]
-    result = first.slice.operand_results[0]
+    where = anchor.instr if isinstance(anchor, PadMeeting) else anchor
+    if source is None:
+        value = first.slice.operands[0]
+        result = first.slice.operand_results[0]
+    else:
+        value = _fused_gmm_source(rule, chains, source, where, total)
+        result = 0
     dropped: list[Crossing] = []
     loose: list[Instruction] = []
     for k, op in enumerate(first.ops):
@@ -537,13 +639,14 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
             value = merge_crossings(steps, value, split_dims[k], size)
             dropped.extend(steps[1:])
         else:
-            # Right before the half's own op: in its computation, after its inputs.
-            value = clone(op, op.computation, [value], resized(op.shape, split_dims[k], size), before=op, tag=rule)
+            # Before the meeting point when in its computation (after every input),
+            # else right before the half's own op (in that op's computation).
+            before = where if op.computation is where.computation else op
+            value = clone(op, op.computation, [value], resized(op.shape, split_dims[k], size), before=before, tag=rule)
         if result:
             value.operand_results[0] = result
             result = 0
     if form in ("concat", "pad_add"):
-        where = anchor.instr if isinstance(anchor, PadMeeting) else anchor
         module.replace_all_uses(where, value)
         remove_dead([where])
     else:

@@ -5,8 +5,10 @@ dW[E, D, 2F], which is sliced into gate and up halves; each half is reduced
 on its own (reduce-scatter or all-reduce over the FSDP axes, one stage or
 two) and the halves are put back together with pad + pad + add (jax's
 transpose of a slice) or a concatenate.  Rewritten to one reduction chain of
-the whole dW, read where the halves met; same engine and legality checks as
-the forward rule (``_split_fusion``).
+the whole dW, read where the halves met.  In the two-GMM form the halves'
+gradients come from two weight-gradient GMMs: they become one GMM on the
+concatenated activation gradients, then one reduction chain.  Same engine
+and legality checks as the forward rule (``_split_fusion``).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ class MoeGradientFusion(SplitFusion):
     description = "one reduction of a prefused MoE weight's gradient instead of one per slice (MOE002)"
     collectives = frozenset({"reduce-scatter", "all-reduce"})
     meet_by_pads = True
+    from_gmms = True
 
 
 register(MoeGradientFusion())
