@@ -239,8 +239,15 @@ class _Printer:
         if src_op == "sdy.manual_computation":
             return len(_regions(op)) == 1
         if src_op == "stablehlo.convolution":
-            return not _regions(op) and not dd.get("words") and \
-                {e[0] for e in dd.get("entries", ()) if e[2] == "pretty"} <= {"dim_numbers", "window"}
+            pretty = [e for e in dd.get("entries", ()) if e[2] == "pretty"]
+            if _regions(op) or dd.get("words") or not {e[0] for e in pretty} <= {"dim_numbers", "window"}:
+                return False
+            try:
+                for e in pretty:
+                    _conv_entries(e[0], e[1] or "")
+            except (ValueError, TypeError, IndexError):
+                return False  # not a window we can re-encode: keep the op's own spelling
+            return True
         if src_op == "stablehlo.composite":
             return len(dd.get("strs") or ()) == 1 and not dd.get("words") and not _regions(op)
         if src_op == "chlo.top_k":
