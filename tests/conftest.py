@@ -79,7 +79,7 @@ def xla_reference(request):
         cache_dir = None
     elif where:
         cache_dir = Path(where)
-    elif request.config.cache is not None:
+    elif getattr(request.config, "cache", None) is not None:  # absent under -p no:cacheprovider
         cache_dir = request.config.cache.mkdir("xla_reference")
     else:
         cache_dir = None

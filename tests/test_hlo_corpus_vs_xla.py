@@ -83,7 +83,7 @@ def _unstable(corpus_dir: Path) -> set[str]:
 
 @pytest.fixture(scope="module")
 def corpus_run(corpus_dir: Path, xla_reference, request) -> CorpusRun:
-    cache = request.config.cache
+    cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
     report_dir = cache.mkdir("hlo_corpus_vs_xla") if cache is not None else None
     for old in Path(report_dir).glob("*.txt") if report_dir is not None else ():
         old.unlink()  # a report left by an earlier run would read as this run's
