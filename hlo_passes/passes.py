@@ -43,6 +43,11 @@ def register(rule: Rule) -> Rule:
     return rule
 
 
+def unregister(name: str) -> Rule:
+    """Remove a registered pass (plugins, tests); returns it."""
+    return _REGISTRY.pop(name)
+
+
 def available_passes() -> dict[str, Rule]:
     _load_builtin_rules()
     return dict(_REGISTRY)

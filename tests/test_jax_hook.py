@@ -14,7 +14,7 @@ from examples import moe
 from examples.moe import ProgramSpec
 from hlo_passes import _jax_compat as compat
 from hlo_passes import jax_hook, runtime
-from hlo_passes.passes import _REGISTRY, register
+from hlo_passes.passes import register, unregister
 
 UNFUSED = ProgramSpec(variant="concat", mesh="mesh2")
 FUSED = ProgramSpec(variant="fused", mesh="mesh2")
@@ -138,7 +138,7 @@ class _Explode:
 def exploding_pass():
     register(_Explode())
     yield "test-explode"
-    _REGISTRY.pop("test-explode", None)
+    unregister("test-explode")
 
 
 def test_failing_pass_falls_back_with_one_warning(exploding_pass: str) -> None:
@@ -257,8 +257,7 @@ def test_uninstall_stops_reporting() -> None:
 
 def test_install_with_default_compiler_options() -> None:
     """With XLA's default passes the hook sees optimized modules, where the
-    slices sit inside fusions; the warning is asserted whenever the rule
-    detects the pattern there (checked on the compiled text first)."""
+    slices sit inside fusions: the pattern is still found and warned about."""
     fn, args = _program(UNFUSED)
     compiled_text = jax.jit(_program(UNFUSED)[0]).lower(*args).compile().as_text()
     detectable = bool(hlo_passes.lint(hlo_passes.parse(compiled_text)))
@@ -270,9 +269,8 @@ def test_install_with_default_compiler_options() -> None:
     finally:
         hlo_passes.uninstall()
     _assert_same(got, jax.jit(_program(UNFUSED)[0])(*args))
-    if not detectable:
-        assert _moe_warnings(record) == []
-        pytest.xfail("moe-gather-fusion does not see the pattern in optimized (fused) HLO")
+    # The rule sees the split gathers through XLA's fusions (reported, not rewritten).
+    assert detectable
     (message,) = _moe_warnings(record)
     assert message.startswith("MOE001 in jit_")
 
