@@ -386,3 +386,39 @@ def test_compiled_hlo_sites_detected_not_rewritten(mesh: str, form: str) -> None
             assert not site.rewritten and site.bytes_saved > 0
             assert site.before.count == 2 * site.after.count
             assert 0 < site.location.line <= text.count("\n")
+
+
+def test_halves_concatenated_in_a_called_computation() -> None:
+    """Gathered in the shard_map body, concatenated inside a nested jit (an HLO ``call``):
+    W enters the called computation as one operand."""
+    mesh = moe.make_mesh("mesh1", 8)
+    f = 16
+
+    @jax.jit
+    def up(a, b, x, gs):
+        return jax.lax.ragged_dot(x, jnp.concatenate([a, b], axis=2), gs)
+
+    def body(x, gs, w):
+        a, b = w[..., :f], w[..., f:]
+        h = up(jax.lax.all_gather(a, "fsdp", axis=1, tiled=True),
+               jax.lax.all_gather(b, "fsdp", axis=1, tiled=True), x, gs)
+        return jax.nn.silu(h[:, :f]) * h[:, f:]
+
+    specs = (P(), P(), P(None, "fsdp", None))
+    fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=specs, out_specs=P(), check_vma=False))
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((32, 16)).astype(np.float32)
+    gs = np.array([8, 0, 24], np.int32)
+    w = rng.standard_normal((3, 16, 2 * f)).astype(np.float32)
+    args = [jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=jax.sharding.NamedSharding(mesh, s))
+            for a, s in zip((x, gs, w), specs)]
+    text = fn.lower(*args).as_text(dialect="hlo")
+    result = run_passes(hlo_passes.parse(text), [RULE])
+    assert [s.form for s in result.sites] == ["concat"]
+    new_text = result.module.to_text()
+    call = next(i for i in result.module.instructions() if i.opcode == "call" and i.called_computations[0].name.startswith("up"))
+    assert len(call.operands) == 3
+    want = runtime.compile_text(text, num_devices=8).run(x, gs, w)
+    exe = runtime.compile_text(new_text, num_devices=8)
+    np.testing.assert_allclose(np.asarray(exe.run(x, gs, w)[0]), np.asarray(want[0]), rtol=1e-5, atol=1e-5)
+    assert _gathers(exe) == 1
