@@ -486,3 +486,12 @@ def test_changed_parameter_type_reprints_the_signature() -> None:
     # The function's declared result type is the source's; jaxlib's verifier
     # catches the mismatch, which is the caller's to fix.
     assert "-> tensor<4xf32>" in out
+
+
+@pytest.mark.parametrize("text", ["this is not a module", "hello world\n", "%0 = foo : i32\n",
+                                  "module {\n  frobnicate\n}\n"])
+def test_prose_is_not_a_module(text: str) -> None:
+    """MLIR names every op with its dialect: bare words are a ParseError, not an empty op."""
+    with pytest.raises(hlo_passes.ParseError) as err:
+        hlo_passes.parse(text, dialect="stablehlo")
+    assert "unknown operation" in str(err.value) and err.value.line >= 1

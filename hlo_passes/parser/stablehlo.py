@@ -685,6 +685,11 @@ class _Parser:
         name_tok = i
         # Ops of the default dialect (func) print without their prefix.
         src_op = op_name if generic else A.ALIASES.get(op_name, op_name)
+        if "." not in src_op:
+            # MLIR names every op by its dialect; a bare word is no operation
+            # (this is what stops prose from parsing as a module).
+            raise self.error(f"unknown operation '{op_name}': expected a dialect-qualified name "
+                             "such as stablehlo.add", i)
         line, col = self.line_col(start)
         iname = results[0][0] if results else f"{src_op.rsplit('.', 1)[-1]}.L{line}"
         instr = Instruction(iname, A.OPCODES.get(src_op, src_op),
