@@ -388,9 +388,10 @@ def test_compiled_hlo_sites_detected_not_rewritten(mesh: str, form: str) -> None
             assert 0 < site.location.line <= text.count("\n")
 
 
-def test_halves_concatenated_in_a_called_computation() -> None:
-    """Gathered in the shard_map body, concatenated inside a nested jit (an HLO ``call``):
-    W enters the called computation as one operand."""
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_halves_concatenated_in_a_called_computation(dialect: str) -> None:
+    """Gathered in the shard_map body, concatenated inside a nested jit (HLO ``call``,
+    StableHLO ``func.call``): W enters the called computation as one operand."""
     mesh = moe.make_mesh("mesh1", 8)
     f = 16
 
@@ -412,11 +413,12 @@ def test_halves_concatenated_in_a_called_computation() -> None:
     w = rng.standard_normal((3, 16, 2 * f)).astype(np.float32)
     args = [jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=jax.sharding.NamedSharding(mesh, s))
             for a, s in zip((x, gs, w), specs)]
-    text = fn.lower(*args).as_text(dialect="hlo")
+    text = fn.lower(*args).as_text(dialect=dialect)
     result = run_passes(hlo_passes.parse(text), [RULE])
     assert [s.form for s in result.sites] == ["concat"]
     new_text = result.module.to_text()
-    call = next(i for i in result.module.instructions() if i.opcode == "call" and i.called_computations[0].name.startswith("up"))
+    call = next(i for i in result.module.instructions()
+                if i.opcode in ("call", "func.call") and i.called_computations[0].name.startswith("up"))
     assert len(call.operands) == 3
     want = runtime.compile_text(text, num_devices=8).run(x, gs, w)
     exe = runtime.compile_text(new_text, num_devices=8)

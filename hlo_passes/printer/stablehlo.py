@@ -109,10 +109,12 @@ class _Printer:
             return self.generic(f, indent, regions_override=[comp])
         head = src[f.span[0]:comp.dialect_data["open"]]
         tail = src[comp.dialect_data["close"]:f.span[1]]
-        if self.regen or any(p.changed for p in comp.dialect_data.get("entry_args", ())):
+        entry_args = comp.dialect_data.get("entry_args", ())
+        if self.regen or any(p.changed or p.computation is not comp for p in entry_args):
             close = _args_close(head)
             args = []
-            for p in comp.dialect_data.get("entry_args", []):
+            # Parameters a pass removed are no longer the function's.
+            for p in (p for p in entry_args if p.computation is comp):
                 a = f"{_ssa(p.name)}: {mlir_type(p.shape)}"
                 if p.dialect_data.get("arg_attrs"):
                     a += " " + p.dialect_data["arg_attrs"]
@@ -196,7 +198,10 @@ class _Printer:
             return self.src[op.span[0]:op.span[1]]
         dd = op.dialect_data
         implicit_changed = any("open" not in c.dialect_data and self.comp_dirty(c) for c in _regions(op))
-        must_rebuild = implicit_changed or op.changed and (self.attrs_changed(op) or self.type_changed(op))
+        # An operand added or dropped leaves the source spelling with the wrong count.
+        arity_changed = op.changed and "opnd_pos" in dd and len(dd["opnd_pos"]) != len(op.operands)
+        must_rebuild = implicit_changed or arity_changed or op.changed and (
+            self.attrs_changed(op) or self.type_changed(op))
         if self.regen or must_rebuild:
             if dd.get("generic") or self.can_generic(op):
                 return self.generic(op, indent)
@@ -238,6 +243,8 @@ class _Printer:
                 not self.src[dd["body_start"]:dd["colon"]].lstrip().startswith(("{", "("))
         if src_op == "sdy.manual_computation":
             return len(_regions(op)) == 1
+        if src_op == "func.call":
+            return True  # callee, operands and types are all it has
         if src_op == "stablehlo.convolution":
             pretty = [e for e in dd.get("entries", ()) if e[2] == "pretty"]
             if _regions(op) or dd.get("words") or not {e[0] for e in pretty} <= {"dim_numbers", "window"}:
