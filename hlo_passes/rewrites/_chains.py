@@ -200,11 +200,12 @@ def resized(shape: Shape, dim: int, size: int) -> Shape:
 
 
 def clone(instr: Instruction, comp: Computation, operands: list[Instruction], shape: Shape,
-          *, before: Instruction, tag: str) -> Instruction:
-    """A copy of ``instr`` (same op and attributes) on new operands and shape, inserted before ``before``."""
+          *, before: Instruction | None = None, after: Instruction | None = None, tag: str) -> Instruction:
+    """A copy of ``instr`` (same op and attributes) on new operands and shape, inserted
+    right before ``before`` or right after ``after``."""
     new = comp.add(
         instr.opcode, shape, operands, None,
-        name_hint=instr.name, before=before, source_op=instr.source_op,
+        name_hint=instr.name, before=before, after=after, source_op=instr.source_op,
     )
     new.attributes = instr.attributes.copy(owner=new)
     # Called computations are shared (HLO refers to them by name); an MLIR

@@ -215,3 +215,138 @@ def split_top_level(text: str) -> list[str]:
     if cur and "".join(cur).strip():
         parts.append("".join(cur).strip())
     return parts
+
+
+@dataclass(eq=False)
+class Exit:
+    """A value leaving a shard_map: operand ``result`` of the body's terminator
+    becomes result ``result`` of the ``sdy.manual_computation`` (the weight
+    gradient's halves leave this way under Shardy)."""
+
+    caller: Instruction
+    result: int
+    terminator: Instruction
+
+    opcode = "exit"
+
+    @property
+    def inside(self) -> Instruction:
+        return self.terminator.operands[self.result]
+
+    @property
+    def inside_result(self) -> int:
+        return self.terminator.operand_results[self.result]
+
+    @property
+    def shape(self) -> Shape:
+        return result_shape(self.caller, self.result)
+
+    @property
+    def operands(self) -> list[Instruction]:
+        return [self.inside]
+
+    @property
+    def computation(self) -> Computation:
+        return self.caller.computation
+
+    @property
+    def name(self) -> str:
+        return f"{self.caller.name}#{self.result}"
+
+    @property
+    def ref(self) -> str:
+        return f"{self.caller.ref}#{self.result}"
+
+    @property
+    def users(self) -> list[Instruction]:
+        return result_users(self.caller, self.result)
+
+    def out_sharding(self) -> str:
+        return str(self.caller.attributes["out_shardings"][self.result])
+
+
+def result_shape(instr: Instruction, result: int) -> Shape:
+    """The shape of one result of a (possibly multi-result) op."""
+    if instr.num_results > 1 and instr.shape.is_tuple:
+        return instr.shape.tuple_shapes[result]
+    return instr.shape
+
+
+def result_users(instr: Instruction, result: int) -> list[Instruction]:
+    """The users of one result of ``instr``, each once."""
+    module = instr.module
+    seen: dict[Instruction, None] = {}
+    if module is not None:
+        for _, user, key in module.graph.out_edges(instr, keys=True):
+            if user.operand_results[key] == result:
+                seen[user] = None
+    return list(seen)
+
+
+def exit_from(caller: Instruction, result: int) -> Exit | None:
+    """How result ``result`` of ``caller`` is made inside its body, if it is a shard_map."""
+    if caller.opcode != "sdy.manual_computation":
+        return None
+    bodies = [c for c in caller.called_computations if c.parent is caller]
+    if len(bodies) != 1 or not bodies[0].instructions:
+        return None
+    term = bodies[0].instructions[-1]
+    if not term.dialect_data.get("terminator") or result >= len(term.operands):
+        return None
+    return Exit(caller, result, term)
+
+
+def check_exits(exits: list[Exit], split_dim: int) -> None:
+    """All halves leave the same shard_map the same way, with the split dimension whole."""
+    first = exits[0]
+    for e in exits:
+        if e.caller is not first.caller:
+            raise Refusal("same-collectives", f"{e.ref} leaves {e.caller.ref}, not {first.caller.ref}", e.caller)
+        if e.out_sharding() != first.out_sharding():
+            raise Refusal("same-collectives", f"{e.ref} leaves sharded {e.out_sharding()}, "
+                          f"{first.ref} {first.out_sharding()}", e.caller)
+        inside = result_shape(e.inside, e.inside_result)
+        if inside.dims[split_dim] != e.shape.dims[split_dim]:
+            raise Refusal("split-dim-sharded", f"{e.caller.ref} shards the split dimension {split_dim} of "
+                          f"{e.ref} ({inside} inside, {e.shape} outside)", e.caller)
+        if len(result_users(e.inside, e.inside_result)) != 1:
+            raise Refusal("extra-users", f"{e.inside.ref} is used inside {e.caller.ref} too", e.inside)
+
+
+def merge_exits(exits: list[Exit], value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int]:
+    """Return ``value`` (all of the array) through the first exit; returns (caller, its result)."""
+    first = exits[0]
+    first.terminator.set_operand(first.result, value)
+    caller = first.caller
+    shapes = list(caller.shape.tuple_shapes) if caller.num_results > 1 else [caller.shape]
+    shapes[first.result] = resized(shapes[first.result], split_dim, total)
+    caller.set_shape(Shape.tuple_of(shapes) if caller.num_results > 1 else shapes[0])
+    return caller, first.result
+
+
+def drop_exit(e: Exit) -> Instruction:
+    """Remove a result nothing outside uses any more; returns the inside value it carried."""
+    caller = e.caller
+    if result_users(caller, e.result):
+        raise RuntimeError(f"{e.ref} is still used")
+    inside = e.terminator.remove_operand(e.result)
+    shapes = list(caller.shape.tuple_shapes)
+    del shapes[e.result]
+    caller.num_results -= 1
+    caller.set_shape(Shape.tuple_of(shapes) if caller.num_results > 1 else shapes[0])
+    shardings = list(caller.attributes["out_shardings"])
+    del shardings[e.result]
+    caller.attributes["out_shardings"] = tuple(shardings)
+    # Later results move down one place, for every use of them.
+    module = caller.module
+    for _, user, key in list(module.graph.out_edges(caller, keys=True)):
+        r = user.operand_results[key]
+        if r > e.result:
+            user.operand_results[key] = r - 1
+            user.mark_changed()
+    groups = caller.dialect_data.get("results")
+    if groups:
+        # The SSA result group (%15:3) shrinks with it.
+        name, count = groups[0]
+        groups[0] = (name, count - 1)
+    return inside

@@ -43,7 +43,20 @@ from ._chains import (
     literal,
 )
 from ._fusions import FusedView, fused_concats, fused_copy, fused_slice
-from ._crossings import Crossing, callers_of, check_crossings, crossing_into, drop_crossing, merge_crossings
+from ._crossings import (
+    Crossing,
+    Exit,
+    callers_of,
+    check_crossings,
+    check_exits,
+    crossing_into,
+    drop_crossing,
+    drop_exit,
+    exit_from,
+    merge_crossings,
+    merge_exits,
+    result_shape,
+)
 
 # Custom-call targets of grouped-matmul kernels: always a GMM, whatever its name.
 GMM_KERNEL_TARGETS = frozenset({"te_grouped_gemm_ffi", "te_grouped_gemm_v2_ffi", "__cublas$lt$groupedMatmul"})
@@ -106,12 +119,19 @@ def gmm_kernel(instr: Instruction) -> str | None:
 
 
 def _chain_below(value: Instruction, callers, collectives: frozenset[str], implicit: bool,
-                 from_gmms: bool = False) -> _Chain | None:
-    """The chain that ends in ``value``, if it starts at a slice (or, with ``from_gmms``,
-    at a GMM: the backward two-GMM form) and communicates on the way."""
+                 from_gmms: bool = False, result: int = 0) -> _Chain | None:
+    """The chain that ends in result ``result`` of ``value``, if it starts at a slice (or,
+    with ``from_gmms``, at a GMM: the backward two-GMM form) and communicates on the way."""
     ops: list = []
     cur = value
     while cur.opcode != "slice" and not (from_gmms and ops and cur.opcode in GMM_OPCODES):
+        if cur.opcode == "sdy.manual_computation":
+            out = exit_from(cur, result)
+            if out is None:
+                return None
+            ops.append(out)
+            cur, result = out.inside, out.inside_result
+            continue
         if cur.opcode == "parameter":
             crossing = crossing_into(cur, callers)
             if crossing is None:
@@ -132,7 +152,7 @@ def _chain_below(value: Instruction, callers, collectives: frozenset[str], impli
         if not is_chain_op(cur):
             return None
         ops.append(cur)
-        cur = cur.operands[0]
+        cur, result = cur.operands[0], cur.operand_results[0]
     ops.reverse()
     if not any(_is_step(op, collectives, implicit) for op in ops):
         return None
@@ -228,8 +248,8 @@ class SplitFusion:
     # Halves that start as two GMMs (the two weight gradients of the two-GMM form).
     from_gmms: bool = False
 
-    def _chain(self, value: Instruction, callers) -> _Chain | None:
-        return _chain_below(value, callers, self.collectives, self.implicit, self.from_gmms)
+    def _chain(self, value: Instruction, callers, result: int = 0) -> _Chain | None:
+        return _chain_below(value, callers, self.collectives, self.implicit, self.from_gmms, result)
 
     def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
         sites: list[Site] = []
@@ -251,14 +271,15 @@ class SplitFusion:
         covered: set[int] = set()  # ops of chains that met in a fused concatenate
         for instr in list(module.instructions()):
             if instr.opcode == "concatenate" and len(instr.operands) >= 2:
-                chains = [self._chain(op, callers) for op in instr.operands]
+                chains = [self._chain(op, callers, r) for op, r in zip(instr.operands, instr.operand_results)]
                 if all(c is not None for c in chains):
                     covered.update(id(op) for c in chains for op in c.ops)
                     yield ("concat", instr, chains)
             elif instr.opcode == "add" and self.meet_by_pads:
                 meeting = pad_meeting(instr)
                 if meeting is not None:
-                    chains = [self._chain(op, callers) for op in meeting.operands]
+                    chains = [self._chain(op, callers, r)
+                              for op, r in zip(meeting.operands, meeting.operand_results)]
                     if all(c is not None for c in chains):
                         yield ("pad_add", meeting, chains)
             elif instr.opcode == "fusion":
@@ -452,6 +473,10 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
             check_crossings(steps, dim)
             split_dims.append(dim)
             continue
+        if isinstance(op, Exit):
+            check_exits(steps, dim)
+            split_dims.append(dim)
+            continue
         for other in steps[1:]:
             if not same_op(other, op):
                 raise Refusal("same-collectives",
@@ -465,9 +490,10 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
             raise Refusal(f"{verb}-dim", f"{op.ref} {verb}s along dimension {dim}, the split dimension: "
                           f"{verb}ing the whole array would interleave the halves", op)
         for step in steps:
-            if step.operands[0].shape.dims[dim_in] != step.shape.dims[dim]:
+            before = result_shape(step.operands[0], step.operand_results[0])
+            if before.dims[dim_in] != step.shape.dims[dim]:
                 raise Refusal("split-dim-sharded", f"{step.ref} changes the size of the split dimension "
-                              f"({step.operands[0].shape} -> {step.shape})", step)
+                              f"({before} -> {step.shape})", step)
         split_dims.append(dim)
     return split_dims
 
@@ -589,7 +615,9 @@ def _fused_gmm_source(rule: str, chains: list[_Chain], source: tuple[int, int], 
     j, dim = source
     gmms = [c.slice for c in chains]
     first = gmms[0]
-    comp = where.computation
+    comp = first.computation
+    # After every half's inputs: right before the last of the GMMs.
+    where = max(gmms, key=comp.instructions.index)
     parts = [g.operands[j] for g in gmms]
     joined_shape = resized(parts[0].shape, dim, sum(p.shape.dims[dim] for p in parts))
     joined = comp.add("concatenate", joined_shape, parts, {"dimensions": (dim,)}, name_hint="concatenate",
@@ -630,6 +658,7 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
         value = _fused_gmm_source(rule, chains, source, where, total)
         result = 0
     dropped: list[Crossing] = []
+    dropped_exits: list[Exit] = []
     loose: list[Instruction] = []
     for k, op in enumerate(first.ops):
         size = sum(c.ops[k].shape.dims[split_dims[k]] for c in chains)
@@ -638,11 +667,20 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
             loose.append(op.outside)
             value = merge_crossings(steps, value, split_dims[k], size)
             dropped.extend(steps[1:])
+        elif isinstance(op, Exit):
+            steps = [c.ops[k] for c in chains]
+            loose.append(op.inside)
+            value, result = merge_exits(steps, value, split_dims[k], size)
+            dropped_exits.extend(steps[1:])
+            continue
         else:
-            # Before the meeting point when in its computation (after every input),
-            # else right before the half's own op (in that op's computation).
-            before = where if op.computation is where.computation else op
-            value = clone(op, op.computation, [value], resized(op.shape, split_dims[k], size), before=before, tag=rule)
+            shape = resized(op.shape, split_dims[k], size)
+            if value.computation is op.computation and value.opcode != "parameter":
+                # Right after its input: every other input of the chain is W itself.
+                value = clone(op, op.computation, [value], shape, after=value, tag=rule)
+            else:
+                # Just entered this computation: right before the half's own op.
+                value = clone(op, op.computation, [value], shape, before=op, tag=rule)
         if result:
             value.operand_results[0] = result
             result = 0
@@ -672,6 +710,8 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
     # index first, so the indices of the ones still to drop stay valid.
     for crossing in sorted(dropped, key=lambda c: (c.index, c.entry_index or 0), reverse=True):
         loose.extend(drop_crossing(crossing))
+    for out in sorted(dropped_exits, key=lambda e: e.result, reverse=True):
+        loose.append(drop_exit(out))
     remove_dead(loose)
 
 
