@@ -350,3 +350,149 @@ def drop_exit(e: Exit) -> Instruction:
         name, count = groups[0]
         groups[0] = (name, count - 1)
     return inside
+
+
+EXIT_TARGET = "xla.sdy.LocalToGlobalShape"
+
+
+@dataclass(eq=False)
+class HloExit:
+    """The HLO spelling of leaving a shard_map: the body's root tuple element
+    ``element`` → ``get-tuple-element`` of the ``call`` → operand ``result`` of
+    ``xla.sdy.LocalToGlobalShape`` → its ``get-tuple-element`` outside."""
+
+    call: Instruction
+    element: int
+    inner_gte: Instruction
+    exit_call: Instruction  # the LocalToGlobalShape custom call
+    result: int
+    outer_gte: Instruction
+
+    opcode = "exit"
+
+    @property
+    def root(self) -> Instruction:
+        return self.call.called_computations[0].root
+
+    @property
+    def inside(self) -> Instruction:
+        return self.root.operands[self.element]
+
+    @property
+    def inside_result(self) -> int:
+        return self.root.operand_results[self.element]
+
+    @property
+    def caller(self) -> Instruction:
+        return self.call
+
+    shape = property(lambda self: self.outer_gte.shape)
+    computation = property(lambda self: self.outer_gte.computation)
+    name = property(lambda self: self.outer_gte.name)
+    ref = property(lambda self: self.outer_gte.ref)
+    users = property(lambda self: self.outer_gte.users)
+
+    @property
+    def operands(self) -> list[Instruction]:
+        return [self.inside]
+
+    def out_sharding(self) -> str:
+        return _shardings_of(self.exit_call, "xla.sdy.out_shardings")[self.result]
+
+
+def hlo_exit_from(gte: Instruction, callers: dict[str, list[Instruction]]) -> HloExit | None:
+    """``gte(LocalToGlobalShape(..., gte(call), ...))``: where a shard_map result is made."""
+    if gte.opcode != "get-tuple-element":
+        return None
+    exit_call = gte.operands[0]
+    if exit_call.opcode != "custom-call" or exit_call.attributes.get("custom_call_target") != EXIT_TARGET:
+        return None
+    result = int(gte.attributes["index"])
+    inner = exit_call.operands[result] if result < len(exit_call.operands) else None
+    if inner is None or inner.opcode != "get-tuple-element" or inner.operands[0].opcode != "call":
+        return None
+    call = inner.operands[0]
+    body = call.called_computations[0] if call.called_computations else None
+    if body is None or body.root is None or body.root.opcode != "tuple" or len(callers.get(body.name, [])) != 1:
+        return None
+    element = int(inner.attributes["index"])
+    if element >= len(body.root.operands):
+        return None
+    return HloExit(call, element, inner, exit_call, result, gte)
+
+
+def _shardings_of(instr: Instruction, key: str) -> list[str]:
+    text = instr.attributes["frontend_attributes"].get(key, "")
+    start, end = text.find("<["), text.rfind("]>")
+    if start < 0 or end < start:
+        raise Refusal("unknown-sharding", f"cannot read {key} of {instr.ref}: {text[:80]}", instr)
+    return split_top_level(text[start + 2:end])
+
+
+def check_hlo_exits(exits: list[HloExit], split_dim: int) -> None:
+    first = exits[0]
+    for e in exits:
+        if e.call is not first.call or e.exit_call is not first.exit_call:
+            raise Refusal("same-collectives", f"{e.ref} leaves {e.call.ref}, not {first.call.ref}", e.outer_gte)
+        if e.out_sharding() != first.out_sharding():
+            raise Refusal("same-collectives", f"{e.ref} leaves sharded {e.out_sharding()}, "
+                          f"{first.ref} {first.out_sharding()}", e.outer_gte)
+        if e.inside.shape.dims[split_dim] != e.shape.dims[split_dim]:
+            raise Refusal("split-dim-sharded", f"{e.call.ref} shards the split dimension {split_dim} of "
+                          f"{e.ref} ({e.inside.shape} inside, {e.shape} outside)", e.outer_gte)
+        if len(e.inside.users) != 1 or len(e.inner_gte.users) != 1 or len(
+                [u for u in e.exit_call.users if u.attributes.get("index") == e.result]) != 1:
+            raise Refusal("extra-users", f"{e.ref} is used more than once on its way out of {e.call.ref}",
+                          e.outer_gte)
+
+
+def _set_element(instr: Instruction, index: int, shape: Shape) -> None:
+    shapes = list(instr.shape.tuple_shapes)
+    shapes[index] = shape
+    instr.set_shape(Shape.tuple_of(shapes))
+
+
+def merge_hlo_exits(exits: list[HloExit], value: Instruction, split_dim: int, total: int) -> Instruction:
+    """Return ``value`` through the first exit; returns the outside value now holding all of it."""
+    first = exits[0]
+    root = first.root
+    root.set_operand(first.element, value)
+    _set_element(root, first.element, value.shape)
+    _set_element(first.call, first.element, value.shape)
+    first.inner_gte.set_shape(value.shape)
+    outside = resized(first.outer_gte.shape, split_dim, total)
+    _set_element(first.exit_call, first.result, outside)
+    first.outer_gte.set_shape(outside)
+    return first.outer_gte
+
+
+def drop_hlo_exit(e: HloExit) -> Instruction:
+    """Remove a shard_map result nothing uses any more; returns the inside value it carried."""
+    if e.outer_gte.users:
+        raise RuntimeError(f"{e.ref} is still used")
+    if e.outer_gte.computation is not None:  # not already swept away as dead code
+        e.outer_gte.computation.remove(e.outer_gte)
+    _drop_element(e.exit_call, e.result)
+    e.exit_call.remove_operand(e.result)
+    attrs = dict(e.exit_call.attributes["frontend_attributes"])
+    values = _shardings_of(e.exit_call, "xla.sdy.out_shardings")
+    del values[e.result]
+    attrs["xla.sdy.out_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(values) + "]>"
+    e.exit_call.attributes["frontend_attributes"] = attrs
+    e.inner_gte.computation.remove(e.inner_gte)
+    inside = e.root.remove_operand(e.element)
+    shapes = list(e.root.shape.tuple_shapes)
+    del shapes[e.element]
+    e.root.set_shape(Shape.tuple_of(shapes))
+    _drop_element(e.call, e.element)
+    return inside
+
+
+def _drop_element(tuple_op: Instruction, index: int) -> None:
+    """Remove element ``index`` of a tuple-shaped op; later get-tuple-elements move down."""
+    shapes = list(tuple_op.shape.tuple_shapes)
+    del shapes[index]
+    tuple_op.set_shape(Shape.tuple_of(shapes))
+    for user in tuple_op.users:
+        if user.opcode == "get-tuple-element" and int(user.attributes["index"]) > index:
+            user.attributes["index"] = int(user.attributes["index"]) - 1

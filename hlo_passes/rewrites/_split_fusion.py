@@ -46,12 +46,17 @@ from ._fusions import FusedView, fused_concats, fused_copy, fused_slice
 from ._crossings import (
     Crossing,
     Exit,
+    HloExit,
     callers_of,
+    check_hlo_exits,
     check_crossings,
     check_exits,
     crossing_into,
     drop_crossing,
     drop_exit,
+    drop_hlo_exit,
+    hlo_exit_from,
+    merge_hlo_exits,
     exit_from,
     merge_crossings,
     merge_exits,
@@ -148,6 +153,13 @@ def _chain_below(value: Instruction, callers, collectives: frozenset[str], impli
                 cur = view.operands[0]
             else:
                 cur = view
+            continue
+        if cur.opcode == "get-tuple-element":
+            out = hlo_exit_from(cur, callers)
+            if out is None:
+                return None
+            ops.append(out)
+            cur, result = out.inside, out.inside_result
             continue
         if not is_chain_op(cur):
             return None
@@ -477,6 +489,10 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
             check_exits(steps, dim)
             split_dims.append(dim)
             continue
+        if isinstance(op, HloExit):
+            check_hlo_exits(steps, dim)
+            split_dims.append(dim)
+            continue
         for other in steps[1:]:
             if not same_op(other, op):
                 raise Refusal("same-collectives",
@@ -673,6 +689,14 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
             value, result = merge_exits(steps, value, split_dims[k], size)
             dropped_exits.extend(steps[1:])
             continue
+        elif isinstance(op, HloExit):
+            steps = [c.ops[k] for c in chains]
+            loose.append(op.inside)
+            value = merge_hlo_exits(steps, value, split_dims[k], size)
+            dropped_exits.extend(steps[1:])
+            # Its old users (the first half's chain outside) are dead code now.
+            loose.extend(u for u in value.users)
+            continue
         else:
             shape = resized(op.shape, split_dims[k], size)
             if value.computation is op.computation and value.opcode != "parameter":
@@ -711,7 +735,7 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
     for crossing in sorted(dropped, key=lambda c: (c.index, c.entry_index or 0), reverse=True):
         loose.extend(drop_crossing(crossing))
     for out in sorted(dropped_exits, key=lambda e: e.result, reverse=True):
-        loose.append(drop_exit(out))
+        loose.append(drop_hlo_exit(out) if isinstance(out, HloExit) else drop_exit(out))
     remove_dead(loose)
 
 
