@@ -281,3 +281,63 @@ def test_gradient_near_misses_refused_and_explained(kind: str, dialect: str, e: 
     assert GRAD_NEAR_MISSES[kind] in checks, [str(m) for m in result.near_misses]
     miss = result.near_misses[checks.index(GRAD_NEAR_MISSES[kind])]
     assert miss.location.line > 0 and miss.reason and miss.rule == RULE
+
+
+# ---- Shardy-implicit forms: dW halves leave the shard_map as separate results -----
+
+def _all_reduce_operands(compiled_text: str) -> int:
+    """Operands of all all-reduces in an optimized module (XLA:CPU merges them into tuples)."""
+    module = hlo_passes.parse(compiled_text)
+    return sum(len(i.operands) for i in module.instructions() if i.opcode in ("all-reduce", "all-reduce-start"))
+
+
+IMPLICIT_GRAD = [
+    ProgramSpec(variant=v, mesh=m, form="implicit", mode="grad")
+    for v in ("concat", "two_gmm")
+    for m in moe.MESHES
+] + [ProgramSpec(variant="concat", mesh="mesh2", form="implicit", mode="scan_grad")]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("spec", IMPLICIT_GRAD, ids=lambda s: s.name)
+def test_implicit_gradient_reduced_once_and_equal(spec: ProgramSpec, dialect: str) -> None:
+    text = _text(spec, dialect)
+    result = run_passes(hlo_passes.parse(text), [RULE])
+    (site,) = result.sites
+    assert site.form == "pad_add" and site.rewritten
+    new_text = result.module.to_text()
+    exe0, want = _run(text, spec)
+    exe1, got = _run(new_text, spec)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, **_tolerance(spec.cfg))
+    # XLA:CPU reduces every per-device partial sum in one tuple all-reduce:
+    # dW now enters it as one operand instead of two halves, and the pads
+    # that put the halves back together are gone from the optimized program.
+    assert _all_reduce_operands(exe1.compiled_text) == _all_reduce_operands(exe0.compiled_text) - 1
+    assert runtime.count_ops(exe1.compiled_text)["pad"] < runtime.count_ops(exe0.compiled_text)["pad"]
+    assert run_passes(hlo_passes.parse(new_text), [RULE]).sites == []
+
+
+@pytest.mark.parametrize("stage", ["before_optimizations", "after_shardy", "after_spmd_partitioning"])
+def test_implicit_gradient_in_xla_dumps(own_dumps, stage: str) -> None:
+    from examples.dump_programs import DUMP_PROGRAMS
+
+    program = "mesh1_concat_implicit_grad"
+    spec = DUMP_PROGRAMS[program]
+    text = own_dumps[program, stage].text
+    result = run_passes(hlo_passes.parse(text), ["moe-gather-fusion", RULE])
+    assert sorted(s.rule for s in result.sites) == ["moe-gather-fusion", RULE]
+    original = runtime.compile_text(text, num_devices=8)
+    rewritten = runtime.compile_text(result.module.to_text(), num_devices=8)
+    if stage != "after_spmd_partitioning":
+        want, got = original.run(*moe.host_inputs(spec)), rewritten.run(*moe.host_inputs(spec))
+        pairs = [(np.asarray(g, np.float32), np.asarray(w, np.float32)) for g, w in zip(got, want)]
+    else:
+        rng = np.random.default_rng(0)
+        args = [[(rng.integers(0, 4, p.shape) if np.issubdtype(p.dtype, np.integer)
+                  else rng.standard_normal(p.shape)).astype(p.dtype) for _ in range(8)]
+                for p in original.parameters]
+        pairs = [(g, w) for gd, wd in zip(rewritten.run_per_device(*args), original.run_per_device(*args))
+                 for g, w in zip(gd, wd)]
+    for g, w in pairs:
+        np.testing.assert_allclose(g, w, **_tolerance(spec.cfg))

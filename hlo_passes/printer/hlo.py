@@ -255,11 +255,62 @@ def _incremental(module: Module) -> str:
     return "".join(out)
 
 
+def _header(comp: Computation, header: str, old_root: Instruction | None) -> str:
+    """The computation's header, its written signature re-printed when a pass changed
+    what it says (XLA checks the signature against the parameters and the root)."""
+    signature = comp.dialect_data.get("signature")
+    if signature is None or comp.root is None:
+        return header
+    params = comp.parameters
+    if _signature_holds(signature, params, comp.root):
+        return header
+    name_at = header.find(comp.name)
+    brace = header.rfind("{")
+    if name_at < 0 or brace < name_at:
+        return header
+    written = ", ".join(f"{p.name}: {p.shape}" for p in params)
+    return f"{header[:name_at + len(comp.name)]} ({written}) -> {comp.root.shape} {header[brace:]}"
+
+
+def _signature_holds(signature: tuple[str, str], params: list[Instruction], root: Instruction) -> bool:
+    from ..parser.hlo_shapes import parse_shape
+
+    params_text, result_text = signature
+    try:
+        if parse_shape(result_text) != root.shape:
+            return False
+        written = _split_params(params_text.strip()[1:-1])
+        if len(written) != len(params):
+            return False
+        for text, p in zip(written, params):
+            name, _, shape = text.partition(":")
+            if name.strip().lstrip("%") != p.name or parse_shape(shape.strip()) != p.shape:
+                return False
+    except ValueError:
+        return False
+    return True
+
+
+def _split_params(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    if text[start:].strip():
+        parts.append(text[start:])
+    return parts
+
+
 def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
     dd = comp.dialect_data
     head_start, comp_end = dd["span"]
-    out = [src[head_start:dd["body_start"]]]
     old_root = dd.get("root")
+    out = [_header(comp, src[head_start:dd["body_start"]], old_root)]
     indent = dd.get("indent", "  ")
     def line_kept(instr: Instruction) -> bool:
         if instr.changed or (instr is comp.root) != (instr is old_root):

@@ -16,9 +16,9 @@ A ``Crossing`` ties a body parameter to the value outside that feeds it, and
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..ir import Computation, Instruction, Module, Shape
+from ..ir import Computation, Instruction, Module, Shape, Sharding
 from ._chains import Refusal, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
@@ -364,7 +364,7 @@ class HloExit:
     call: Instruction
     element: int
     inner_gte: Instruction
-    exit_call: Instruction  # the LocalToGlobalShape custom call
+    exit_call: Instruction | None  # the LocalToGlobalShape custom call (None after import)
     result: int
     outer_gte: Instruction
 
@@ -397,6 +397,8 @@ class HloExit:
         return [self.inside]
 
     def out_sharding(self) -> str:
+        if self.exit_call is None:  # after Shardy import: SPMDShardToFullShape ops follow
+            return ""
         return _shardings_of(self.exit_call, "xla.sdy.out_shardings")[self.result]
 
 
@@ -405,6 +407,14 @@ def hlo_exit_from(gte: Instruction, callers: dict[str, list[Instruction]]) -> Hl
     if gte.opcode != "get-tuple-element":
         return None
     exit_call = gte.operands[0]
+    if exit_call.opcode == "call":
+        # After Shardy import the body's results are read straight off the call.
+        body = exit_call.called_computations[0] if exit_call.called_computations else None
+        element = int(gte.attributes["index"])
+        if (body is None or body.root is None or body.root.opcode != "tuple"
+                or len(callers.get(body.name, [])) != 1 or element >= len(body.root.operands)):
+            return None
+        return HloExit(exit_call, element, gte, None, element, gte)
     if exit_call.opcode != "custom-call" or exit_call.attributes.get("custom_call_target") != EXIT_TARGET:
         return None
     result = int(gte.attributes["index"])
@@ -440,7 +450,7 @@ def check_hlo_exits(exits: list[HloExit], split_dim: int) -> None:
         if e.inside.shape.dims[split_dim] != e.shape.dims[split_dim]:
             raise Refusal("split-dim-sharded", f"{e.call.ref} shards the split dimension {split_dim} of "
                           f"{e.ref} ({e.inside.shape} inside, {e.shape} outside)", e.outer_gte)
-        if len(e.inside.users) != 1 or len(e.inner_gte.users) != 1 or len(
+        if len(e.inside.users) != 1 or len(e.inner_gte.users) != 1 or e.exit_call is not None and len(
                 [u for u in e.exit_call.users if u.attributes.get("index") == e.result]) != 1:
             raise Refusal("extra-users", f"{e.ref} is used more than once on its way out of {e.call.ref}",
                           e.outer_gte)
@@ -460,9 +470,10 @@ def merge_hlo_exits(exits: list[HloExit], value: Instruction, split_dim: int, to
     _set_element(root, first.element, value.shape)
     _set_element(first.call, first.element, value.shape)
     first.inner_gte.set_shape(value.shape)
-    outside = resized(first.outer_gte.shape, split_dim, total)
-    _set_element(first.exit_call, first.result, outside)
-    first.outer_gte.set_shape(outside)
+    if first.exit_call is not None:
+        outside = resized(first.outer_gte.shape, split_dim, total)
+        _set_element(first.exit_call, first.result, outside)
+        first.outer_gte.set_shape(outside)
     return first.outer_gte
 
 
@@ -472,18 +483,20 @@ def drop_hlo_exit(e: HloExit) -> Instruction:
         raise RuntimeError(f"{e.ref} is still used")
     if e.outer_gte.computation is not None:  # not already swept away as dead code
         e.outer_gte.computation.remove(e.outer_gte)
-    _drop_element(e.exit_call, e.result)
-    e.exit_call.remove_operand(e.result)
-    attrs = dict(e.exit_call.attributes["frontend_attributes"])
-    values = _shardings_of(e.exit_call, "xla.sdy.out_shardings")
-    del values[e.result]
-    attrs["xla.sdy.out_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(values) + "]>"
-    e.exit_call.attributes["frontend_attributes"] = attrs
-    e.inner_gte.computation.remove(e.inner_gte)
+    if e.exit_call is not None:
+        _drop_element(e.exit_call, e.result)
+        e.exit_call.remove_operand(e.result)
+        attrs = dict(e.exit_call.attributes["frontend_attributes"])
+        values = _shardings_of(e.exit_call, "xla.sdy.out_shardings")
+        del values[e.result]
+        attrs["xla.sdy.out_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(values) + "]>"
+        e.exit_call.attributes["frontend_attributes"] = attrs
+        e.inner_gte.computation.remove(e.inner_gte)
     inside = e.root.remove_operand(e.element)
     shapes = list(e.root.shape.tuple_shapes)
     del shapes[e.element]
     e.root.set_shape(Shape.tuple_of(shapes))
+    _drop_sharding_element(e.root, e.element)
     _drop_element(e.call, e.element)
     return inside
 
@@ -493,6 +506,18 @@ def _drop_element(tuple_op: Instruction, index: int) -> None:
     shapes = list(tuple_op.shape.tuple_shapes)
     del shapes[index]
     tuple_op.set_shape(Shape.tuple_of(shapes))
+    _drop_sharding_element(tuple_op, index)
     for user in tuple_op.users:
         if user.opcode == "get-tuple-element" and int(user.attributes["index"]) > index:
             user.attributes["index"] = int(user.attributes["index"]) - 1
+
+
+def _drop_sharding_element(instr: Instruction, index: int) -> None:
+    """A tuple sharding (``{{manual}, {manual}}``) loses the element its tuple lost."""
+    if "sharding" not in instr.attributes:
+        return
+    sharding = instr.attributes["sharding"]
+    if isinstance(sharding, Sharding) and sharding.kind == "tuple" and index < len(sharding.tuple_shardings):
+        elements = list(sharding.tuple_shardings)
+        del elements[index]
+        instr.attributes["sharding"] = replace(sharding, tuple_shardings=tuple(elements))
