@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from ..ir import Instruction, Module
 from ..report import CollectiveCost, NearMiss, Site, bytes_received, location_of
 from ._chains import (
-    GATHERS,
     Refusal,
     behaviour,
     clone,
@@ -348,7 +347,7 @@ class SplitFusion:
             split_dim = tuple(anchor.attributes["dimensions"])[0]
             sizes, source = _check_gmm_sources(chains, split_dim)
         else:
-            split_dim, sizes = _check_slices(anchor, chains)
+            split_dim, sizes = _check_slices(chains)
             source = None
         split_dims = _check_chains(chains, split_dim)
         for g in gmms or ():
@@ -370,7 +369,7 @@ class SplitFusion:
             out_dim = None
         else:
             out_dim = _check_gmms(gmms, chains, split_dims[-1])
-        _check_single_use(chains, form)
+        _check_single_use(chains)
         compiled = isinstance(anchor, FusedView) or any(
             isinstance(step, FusedView) for c in chains for step in [c.slice, *c.ops])
         if compiled:
@@ -425,7 +424,7 @@ class SplitFusion:
         return site
 
 
-def _check_slices(anchor: Instruction, chains: list[_Chain]) -> tuple[int, list[int]]:
+def _check_slices(chains: list[_Chain]) -> tuple[int, list[int]]:
     """The slices cut one source along one dimension into adjacent pieces, in order."""
     first = chains[0].slice
     source = first.operands[0]
@@ -650,7 +649,7 @@ def _fused_gmm_source(rule: str, chains: list[_Chain], source: tuple[int, int], 
     return fused
 
 
-def _check_single_use(chains: list[_Chain], form: str) -> None:
+def _check_single_use(chains: list[_Chain]) -> None:
     """Intermediates used elsewhere would keep the old gathers alive: refuse such sites."""
     for c in chains:
         for op in [c.slice, *c.ops]:
