@@ -14,6 +14,10 @@ install-test:
 
 demo: install
 	$(PYTHON) examples/demo.py
+	@echo "== hlo-rewrite examples/data/moe_mesh2_concat.mlir -o /tmp/hlo_passes_demo.mlir --report /tmp/hlo_passes_demo.json"
+	hlo-rewrite examples/data/moe_mesh2_concat.mlir -o /tmp/hlo_passes_demo.mlir --report /tmp/hlo_passes_demo.json
+	@echo "== hlo-lint examples/data /tmp/hlo_passes_demo.mlir   (exit 1: findings in the original, none in the rewrite)"
+	hlo-lint examples/data /tmp/hlo_passes_demo.mlir; test $$? -eq 1
 
 test: install-test
 	$(PYTHON) -m pytest -q
