@@ -18,31 +18,17 @@ from examples import moe
 from examples.moe import MoEConfig, ProgramSpec
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
+from moe_cases import DIALECTS, count, lowered_text, run_text, tolerance
 
 RULE = "moe-gather-fusion"
-DIALECTS = ["hlo", "stablehlo"]
 
 
 def _tolerance(spec: ProgramSpec) -> dict:
-    # The fused GMM is one wider matmul: XLA may block it differently, so
-    # results agree to rounding, not bit for bit.
-    if spec.cfg.dtype == "bfloat16":
-        return dict(rtol=2e-2, atol=2e-2)
-    return dict(rtol=1e-5, atol=1e-5)
-
-
-@functools.lru_cache(maxsize=None)
-def _lowered_text(spec: ProgramSpec, dialect: str) -> str:
-    return moe.lower(spec).as_text(dialect=dialect)
-
-
-def _run(text: str, spec: ProgramSpec):
-    exe = runtime.compile_text(text, num_devices=spec.num_devices)
-    return exe, [np.asarray(a, dtype=np.float32) for a in exe.run(*moe.host_inputs(spec))]
+    return tolerance(spec.cfg)
 
 
 def _gathers(exe: runtime.Executable) -> int:
-    return runtime.count_ops(exe.compiled_text)["all-gather"]
+    return count(exe, "all-gather")
 
 
 def _concat_of_gathers(module: hlo_passes.Module) -> list[str]:
@@ -53,7 +39,7 @@ def _concat_of_gathers(module: hlo_passes.Module) -> list[str]:
 
 
 def check_rewrite(spec: ProgramSpec, dialect: str, expected_form: str):
-    text = _lowered_text(spec, dialect)
+    text = lowered_text(spec, dialect)
     result = run_passes(hlo_passes.parse(text), [RULE])
     assert [s.form for s in result.sites] == [expected_form], result.near_misses
     assert all(s.rewritten and s.before.count == 2 * s.after.count for s in result.sites)
@@ -61,8 +47,8 @@ def check_rewrite(spec: ProgramSpec, dialect: str, expected_form: str):
     assert new_text != text
     assert _concat_of_gathers(hlo_passes.parse(new_text)) == []
 
-    exe0, want = _run(text, spec)
-    exe1, got = _run(new_text, spec)
+    exe0, want = run_text(text, spec)
+    exe1, got = run_text(new_text, spec)
     assert len(got) == len(want)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, **_tolerance(spec))
@@ -118,7 +104,7 @@ def test_shardy_implicit_gathers_fused_and_equal(spec: ProgramSpec, dialect: str
         )
 
     # W enters the shard_map as one operand instead of two halves.
-    before = boundary_operands(hlo_passes.parse(_lowered_text(spec, dialect)))
+    before = boundary_operands(hlo_passes.parse(lowered_text(spec, dialect)))
     assert boundary_operands(result.module) == before - 1
 
 
@@ -139,7 +125,7 @@ def test_bf16_and_cast_weights(spec: ProgramSpec, dialect: str) -> None:
 
 def test_site_report_counts_collectives_and_bytes() -> None:
     spec = ProgramSpec(variant="concat", mesh="mesh2")
-    result = run_passes(hlo_passes.parse(_lowered_text(spec, "hlo")), [RULE])
+    result = run_passes(hlo_passes.parse(lowered_text(spec, "hlo")), [RULE])
     (site,) = result.sites
     assert (site.before.count, site.after.count) == (4, 2)
     # The same data crosses the network either way.
@@ -154,14 +140,14 @@ def test_site_report_counts_collectives_and_bytes() -> None:
 
 def test_fused_program_has_no_site() -> None:
     for dialect in DIALECTS:
-        text = _lowered_text(ProgramSpec(variant="fused", mesh="mesh2"), dialect)
+        text = lowered_text(ProgramSpec(variant="fused", mesh="mesh2"), dialect)
         result = run_passes(hlo_passes.parse(text), [RULE])
         assert result.sites == [] and result.near_misses == []
         assert result.module.to_text() == text
 
 
 def test_caller_module_is_not_modified() -> None:
-    text = _lowered_text(ProgramSpec(variant="concat"), "hlo")
+    text = lowered_text(ProgramSpec(variant="concat"), "hlo")
     module = hlo_passes.parse(text)
     run_passes(module, [RULE])
     assert module.to_text() == text and not module.changed
@@ -274,12 +260,12 @@ def programs(draw):
 @given(programs())
 def test_property_rewrite_preserves_results(case) -> None:
     spec, dialect = case
-    text = _lowered_text(spec, dialect)
+    text = lowered_text(spec, dialect)
     result = run_passes(hlo_passes.parse(text), [RULE])
     assert len(result.sites) == 1 and result.near_misses == []
     new_text = result.module.to_text()
-    _, want = _run(text, spec)
-    _, got = _run(new_text, spec)
+    _, want = run_text(text, spec)
+    _, got = run_text(new_text, spec)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, **_tolerance(spec))
     assert run_passes(hlo_passes.parse(new_text), [RULE]).sites == []
@@ -348,7 +334,7 @@ def test_pallas_gmm_kernel_is_a_near_miss() -> None:
 def test_new_ops_keep_attributes_and_carry_the_rule_name() -> None:
     """MaxText tags its GMMs (``ragged_dot_tiling``); the fused GMM keeps such tags."""
     spec = ProgramSpec(variant="two_gmm", mesh="mesh1")
-    text = _lowered_text(spec, "hlo")
+    text = lowered_text(spec, "hlo")
     tagged = re.sub(
         r"(dot_general\.\d+ = f32\[64,32\]\{1,0\} dot\([^)]*\), lhs_contracting_dims=\{2,0\}, rhs_contracting_dims=\{1,0\})",
         r'\1, metadata={op_name="gmm/up"}, frontend_attributes={ragged_dot_tiling="128,128,128"}',
@@ -365,8 +351,8 @@ def test_new_ops_keep_attributes_and_carry_the_rule_name() -> None:
     assert fused.attributes["metadata"]["op_name"] == "gmm/up"
     assert site.location.op_name == "gmm/up"
     # Executed: the tags change nothing.
-    _, want = _run(text, spec)
-    _, got = _run(result.module.to_text(), spec)
+    _, want = run_text(text, spec)
+    _, got = run_text(result.module.to_text(), spec)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, **_tolerance(spec))
 

@@ -23,30 +23,10 @@ from examples import moe
 from examples.moe import MoEConfig, ProgramSpec
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
+from moe_cases import DIALECTS, count, lowered_text, run_text, tolerance
 
 RULE = "moe-gradient-fusion"
-DIALECTS = ["hlo", "stablehlo"]
 STEPS = 5
-
-
-def _tolerance(cfg: MoEConfig) -> dict:
-    if cfg.dtype == "bfloat16":
-        return dict(rtol=2e-2, atol=2e-2)
-    return dict(rtol=1e-5, atol=1e-6)
-
-
-@functools.lru_cache(maxsize=None)
-def _text(spec: ProgramSpec, dialect: str) -> str:
-    return moe.lower(spec).as_text(dialect=dialect)
-
-
-def _run(text: str, spec: ProgramSpec):
-    exe = runtime.compile_text(text, num_devices=spec.num_devices)
-    return exe, [np.asarray(a, dtype=np.float32) for a in exe.run(*moe.host_inputs(spec))]
-
-
-def _count(exe: runtime.Executable, opcode: str) -> int:
-    return runtime.count_ops(exe.compiled_text)[opcode]
 
 
 # ---- gradient programs: value_and_grad of the MoE FFN --------------------------
@@ -62,19 +42,19 @@ GRAD_SPECS = [
 @pytest.mark.parametrize("dialect", DIALECTS)
 @pytest.mark.parametrize("spec", GRAD_SPECS, ids=lambda s: s.name)
 def test_gradient_reduced_once_and_equal(spec: ProgramSpec, dialect: str) -> None:
-    text = _text(spec, dialect)
+    text = lowered_text(spec, dialect)
     result = run_passes(hlo_passes.parse(text), [RULE])
     (site,) = result.sites
     assert site.rule == RULE and site.form == "pad_add" and site.rewritten
     assert site.before.count == 2 * site.after.count
     new_text = result.module.to_text()
-    exe0, want = _run(text, spec)
-    exe1, got = _run(new_text, spec)
+    exe0, want = run_text(text, spec)
+    exe1, got = run_text(new_text, spec)
     for g, w in zip(got, want):
-        np.testing.assert_allclose(g, w, **_tolerance(spec.cfg))
+        np.testing.assert_allclose(g, w, **tolerance(spec.cfg))
     stages = len(moe.gather_stages(spec.mesh))
-    assert _count(exe0, "reduce-scatter") == 2 * stages
-    assert _count(exe1, "reduce-scatter") == stages
+    assert count(exe0, "reduce-scatter") == 2 * stages
+    assert count(exe1, "reduce-scatter") == stages
     # No pads put dW back together any more.
     after = hlo_passes.parse(new_text)
     assert not any(i.opcode == "pad" and i.shape.rank == 3 for i in after.instructions())
@@ -85,7 +65,7 @@ def test_gradient_reduced_once_and_equal(spec: ProgramSpec, dialect: str) -> Non
 def test_two_gmm_gradients_become_one_gmm() -> None:
     """dW_gate and dW_up from two weight-gradient GMMs: one GMM on the joined activation gradients."""
     spec = ProgramSpec(variant="two_gmm", mesh="mesh2", mode="grad")
-    before = hlo_passes.parse(_text(spec, "hlo"))
+    before = hlo_passes.parse(lowered_text(spec, "hlo"))
     result = run_passes(before, [RULE])
     created = [i for i in result.module.instructions()
                if i.attributes.get("frontend_attributes", {}).get("hlo_passes.rule") == RULE]
@@ -101,7 +81,7 @@ def test_two_gmm_gradients_become_one_gmm() -> None:
 
 def test_gradient_site_report() -> None:
     spec = ProgramSpec(variant="concat", mesh="mesh2", mode="grad")
-    result = run_passes(hlo_passes.parse(_text(spec, "hlo")), [RULE])
+    result = run_passes(hlo_passes.parse(lowered_text(spec, "hlo")), [RULE])
     (site,) = result.sites
     assert (site.before.count, site.after.count) == (4, 2)
     assert site.before.bytes_moved == site.after.bytes_moved > 0
@@ -174,10 +154,10 @@ def test_training_step_both_rules(spec: ProgramSpec) -> None:
     for _ in range(STEPS):
         p0, s0, l0 = plain(p0, s0, x, gs)
         p1, s1, l1 = fused(p1, s1, x, gs)
-        np.testing.assert_allclose(np.float32(l1), np.float32(l0), **_tolerance(spec.cfg))
+        np.testing.assert_allclose(np.float32(l1), np.float32(l0), **tolerance(spec.cfg))
     for name in ("w", "wo"):
         np.testing.assert_allclose(np.asarray(p1[name], np.float32), np.asarray(p0[name], np.float32),
-                                   **_tolerance(spec.cfg))
+                                   **tolerance(spec.cfg))
         assert p1[name].sharding == p0[name].sharding
     # Compiled as often as jax.jit compiles the same step (the first outputs may
     # carry other shardings or weak types than the initial inputs).
@@ -212,14 +192,14 @@ def grad_programs(draw):
 @given(grad_programs())
 def test_property_gradients_preserved(case) -> None:
     spec, dialect = case
-    text = _text(spec, dialect)
+    text = lowered_text(spec, dialect)
     result = run_passes(hlo_passes.parse(text), [RULE])
     assert len(result.sites) == 1 and result.near_misses == []
     new_text = result.module.to_text()
-    _, want = _run(text, spec)
-    _, got = _run(new_text, spec)
+    _, want = run_text(text, spec)
+    _, got = run_text(new_text, spec)
     for g, w in zip(got, want):
-        np.testing.assert_allclose(g, w, **_tolerance(spec.cfg))
+        np.testing.assert_allclose(g, w, **tolerance(spec.cfg))
     assert run_passes(hlo_passes.parse(new_text), [RULE]).sites == []
 
 
@@ -314,15 +294,15 @@ IMPLICIT_GRAD = [
 @pytest.mark.parametrize("dialect", DIALECTS)
 @pytest.mark.parametrize("spec", IMPLICIT_GRAD, ids=lambda s: s.name)
 def test_implicit_gradient_reduced_once_and_equal(spec: ProgramSpec, dialect: str) -> None:
-    text = _text(spec, dialect)
+    text = lowered_text(spec, dialect)
     result = run_passes(hlo_passes.parse(text), [RULE])
     (site,) = result.sites
     assert site.form == "pad_add" and site.rewritten
     new_text = result.module.to_text()
-    exe0, want = _run(text, spec)
-    exe1, got = _run(new_text, spec)
+    exe0, want = run_text(text, spec)
+    exe1, got = run_text(new_text, spec)
     for g, w in zip(got, want):
-        np.testing.assert_allclose(g, w, **_tolerance(spec.cfg))
+        np.testing.assert_allclose(g, w, **tolerance(spec.cfg))
     # XLA:CPU reduces every per-device partial sum in one tuple all-reduce:
     # dW now enters it as one operand instead of two halves, and the pads
     # that put the halves back together are gone from the optimized program.
@@ -353,15 +333,15 @@ def test_implicit_gradient_in_xla_dumps(own_dumps, stage: str) -> None:
         pairs = [(g, w) for gd, wd in zip(rewritten.run_per_device(*args), original.run_per_device(*args))
                  for g, w in zip(gd, wd)]
     for g, w in pairs:
-        np.testing.assert_allclose(g, w, **_tolerance(spec.cfg))
+        np.testing.assert_allclose(g, w, **tolerance(spec.cfg))
 
 
 def test_lint_reports_moe002() -> None:
     spec = ProgramSpec(variant="concat", mesh="mesh2", mode="grad")
-    findings = hlo_passes.lint(hlo_passes.parse(_text(spec, "stablehlo")))
+    findings = hlo_passes.lint(hlo_passes.parse(lowered_text(spec, "stablehlo")))
     rules = sorted(f.rule for f in findings)
     assert rules == ["MOE001", "MOE002"]
     (grad,) = [f for f in findings if f.rule == "MOE002"]
     assert grad.bytes_saved > 0 and grad.line > 0
     fused = ProgramSpec(variant="fused", mesh="mesh2", mode="grad")
-    assert hlo_passes.lint(hlo_passes.parse(_text(fused, "stablehlo"))) == []
+    assert hlo_passes.lint(hlo_passes.parse(lowered_text(fused, "stablehlo"))) == []

@@ -1,0 +1,35 @@
+"""Helpers the rewrite tests share: lowered texts (cached), running a text, tolerances."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from examples import moe
+from examples.moe import MoEConfig, ProgramSpec
+from hlo_passes import runtime
+
+DIALECTS = ["hlo", "stablehlo"]
+
+
+def tolerance(cfg: MoEConfig) -> dict:
+    """Fused GMMs and reductions are wider ops that XLA may block differently:
+    results agree to rounding, not bit for bit."""
+    if "bfloat16" in (cfg.dtype, cfg.param_dtype):
+        return dict(rtol=2e-2, atol=2e-2)
+    return dict(rtol=1e-5, atol=1e-5)
+
+
+@functools.lru_cache(maxsize=None)
+def lowered_text(spec: ProgramSpec, dialect: str) -> str:
+    return moe.lower(spec).as_text(dialect=dialect)
+
+
+def run_text(text: str, spec: ProgramSpec) -> tuple[runtime.Executable, list[np.ndarray]]:
+    """Compile ``text`` for the spec's devices and run it on the spec's inputs (as f32)."""
+    exe = runtime.compile_text(text, num_devices=spec.num_devices)
+    return exe, [np.asarray(a, dtype=np.float32) for a in exe.run(*moe.host_inputs(spec))]
+
+
+def count(exe: runtime.Executable, opcode: str) -> int:
+    return runtime.count_ops(exe.compiled_text)[opcode]
