@@ -220,7 +220,9 @@ def _site_message(site: Any) -> str:
     text = f"{what}: {halves} slices"
     if weight:
         text += f" of {weight}"
-    text += (f" are gathered separately ({site.before.count} collectives, "
+    # The gradient rule reduces its halves; the forward rule gathers them.
+    verb = "reduced" if site.rule == "moe-gradient-fusion" else "gathered"
+    text += (f" are {verb} separately ({site.before.count} collectives, "
              f"{site.after.count} when fused; form {site.form})")
     return text
 

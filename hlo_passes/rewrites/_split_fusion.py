@@ -412,7 +412,9 @@ class SplitFusion:
             rule=self.name, form=form, location=location_of(anchor), before=before, after=after,
             bytes_saved=bytes_saved, rewritten=rewrite,
             details={"halves": len(chains), "split_dim": split_dim, "split_sizes": sizes,
-                     "weight": chains[0].slice.operands[0].name,
+                     # The array the halves are cut from (or, for two GMMs, the first GMM).
+                     "weight": (chains[0].slice.ref if chains[0].slice.opcode in GMM_OPCODES
+                                else chains[0].slice.operands[0].ref),
                      "collectives": "explicit" if any(op.opcode in self.collectives for op in chains[0].ops)
                      else "implicit"},
         )
