@@ -138,6 +138,14 @@ class _Printer:
         out = ["{"]
         shown = -1
         last_indent = "\n" + pad
+        if splice:
+            # An op a pass put first takes the indentation of the source's ops.
+            for op in ops:
+                pre = op.dialect_data.get("pre") if op.span is not None else None
+                if pre is not None and "\n" in src[pre[0]:pre[1]]:
+                    text = src[pre[0]:pre[1]]
+                    last_indent = text[text.rfind("\n"):]
+                    break
         # Parameters a pass removed are no longer the computation's.
         entry_args = [p for p in comp.dialect_data.get("entry_args", []) if p.computation is comp]
 
