@@ -31,13 +31,24 @@ def verify_module(module: Module) -> list[str]:
                 problems.append(f"{where}: duplicate instruction name")
             names.add(instr.name)
             for op in instr.operands:
-                if op.computation is not comp:
+                if op.computation is not comp and not _encloses(op.computation, comp):
                     problems.append(f"{where}: operand {op.name} is not in this computation")
             for p in instruction_problems(instr):
                 problems.append(f"{where}: {p}")
         if comp.root is not None and comp.root not in comp.instructions:
             problems.append(f"{comp.name}: root {comp.root.name} is not in the computation")
     return problems
+
+
+def _encloses(outer, comp) -> bool:
+    """Whether ``comp`` is a region nested (at any depth) in ``outer``: MLIR regions
+    may use the values of the regions around them."""
+    parent = comp.parent
+    while parent is not None and parent.computation is not None:
+        if parent.computation is outer:
+            return True
+        parent = parent.computation.parent
+    return False
 
 
 def _line(instr: Instruction) -> str:
@@ -104,7 +115,8 @@ def _check_pad(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
 
 def _group_size(instr: Instruction) -> int | None:
     groups = _attr(instr, "replica_groups")
-    if not groups:
+    # Left as text (mesh axes naming a mesh by symbol): the size is not known here.
+    if not groups or not isinstance(groups, (tuple, list)) or not all(isinstance(g, (tuple, list)) for g in groups):
         return None
     sizes = {len(g) for g in groups}
     return sizes.pop() if len(sizes) == 1 else None
@@ -153,8 +165,8 @@ def _check_same_as_operands(instr: Instruction, out: Shape, ops: list[Shape]) ->
 
 
 def _check_dot(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
-    if len(ops) < 2:
-        return None
+    if len(ops) < 2 or instr.source_op == "stablehlo.dot":
+        return None  # the legacy dot contracts by position, without dimension numbers
     lhs, rhs = ops[0], ops[1]
     lc = _attr(instr, "lhs_contracting_dims", ())
     rc = _attr(instr, "rhs_contracting_dims", ())
@@ -264,9 +276,13 @@ def instruction_problems(instr: Instruction) -> list[str]:
     check = _CHECKS.get(instr.opcode)
     if check is None or not _known(instr.shape):
         return []
-    ops = [o.shape for o in instr.operands]
+    # An MLIR op with several results is used one result at a time.
+    ops = [o.shape.tuple_shapes[r] if o.num_results > 1 and o.shape.is_tuple and r < len(o.shape.tuple_shapes)
+           else o.shape for o, r in zip(instr.operands, instr.operand_results)]
     if any(not _known(s) for s in ops):
         return []
+    if any(d < 0 for s in (instr.shape, *ops) for d in s.dims):
+        return []  # unbounded dynamic sizes ('?') are only known at run time
     if instr.opcode not in ("tuple", "get-tuple-element", "all-reduce", "opt-barrier") and (
         instr.shape.is_tuple or any(s.is_tuple for s in ops)
     ):
