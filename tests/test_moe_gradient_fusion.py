@@ -345,3 +345,15 @@ def test_lint_reports_moe002() -> None:
     assert grad.bytes_saved > 0 and grad.line > 0
     fused = ProgramSpec(variant="fused", mesh="mesh2", mode="grad")
     assert hlo_passes.lint(hlo_passes.parse(lowered_text(fused, "stablehlo"))) == []
+
+
+@pytest.mark.parametrize("mesh", moe.MESHES)
+def test_compiled_gradient_split_detected_not_rewritten(mesh: str) -> None:
+    """In ``compile().as_text()`` the dW slices sit in fusions: reported (MOE002), not rewritten."""
+    text = moe.lower(ProgramSpec(variant="concat", mesh=mesh, mode="grad")).compile().as_text()
+    result = run_passes(hlo_passes.parse(text), [RULE])
+    (site,) = result.sites
+    assert site.form == "split_reduction" and not site.rewritten
+    assert site.before.count == 2 * site.after.count and site.bytes_saved > 0
+    assert result.module.to_text() == text
+    assert "reduce-scatter" in text.splitlines()[site.location.line - 1]

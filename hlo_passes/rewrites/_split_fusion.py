@@ -336,7 +336,8 @@ class SplitFusion:
         for chains in by_source.values():
             if len(chains) >= 2:
                 chains.sort(key=lambda c: tuple(r[0] for r in c.slice.attributes["slice"]))
-                yield ("split_gather", chains[0].top, chains)
+                form = "split_gather" if "all-gather" in self.collectives else "split_reduction"
+                yield (form, chains[0].top, chains)
 
     # ---- legality + replacement ------------------------------------------
     def _fuse(self, form: str, anchor: Instruction, chains: list[_Chain],
@@ -356,7 +357,7 @@ class SplitFusion:
                 raise Refusal("fixed-shape-kernel", f"{g.ref} runs a grouped-matmul kernel built for a fixed "
                               f"shape ({kernel}); fusing the GMMs needs the kernel emitted again for the "
                               "fused weight", g)
-        if form == "split_gather":
+        if form in ("split_gather", "split_reduction"):
             out_dim = None
         elif form in ("concat", "pad_add"):
             if tuple(anchor.attributes["dimensions"]) != (split_dims[-1],):
