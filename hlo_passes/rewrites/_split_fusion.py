@@ -315,14 +315,15 @@ class SplitFusion:
         for group in gmms_by_source.values():
             if len(group) >= 2:
                 yield ("two_gmm", group[0][0], [c for _, c in group], [g for g, _ in group])
-        yield from self._split_gathers_in_fusions(module, callers, covered)
+        yield from self._split_collectives_in_fusions(module, callers, covered)
 
-    def _split_gathers_in_fusions(self, module: Module, callers, covered: set[int]):
-        """Optimized HLO: halves of one weight gathered apart, whatever consumes them.
+    def _split_collectives_in_fusions(self, module: Module, callers, covered: set[int]):
+        """Optimized HLO: halves of one array gathered (or reduced) apart, whatever
+        consumes them.
 
-        After fusion the GMMs are custom fusions (a dot on reshaped operands)
-        that cannot be matched op for op; the lint still must see the split
-        gathers, so they are reported as a site of their own (never rewritten).
+        After fusion the GMMs and the pads are fusions that cannot be matched
+        op for op; the lint still must see the split collectives, so they are
+        reported as a site of their own (never rewritten).
         """
         by_source: dict[int, list[_Chain]] = {}
         for instr in module.instructions():
@@ -435,7 +436,7 @@ def _check_slices(chains: list[_Chain]) -> tuple[int, list[int]]:
         if c.slice.operands[0] is not source or c.slice.operand_results[0] != first.operand_results[0]:
             raise Refusal("same-source", f"{c.slice.ref} slices {c.slice.operands[0].ref}, "
                           f"not {source.ref} like {first.ref}", c.slice)
-    full = source.shape.dims
+    full = result_shape(source, first.operand_results[0]).dims
     split_dim = None
     ranges = []
     for c in chains:
