@@ -3,15 +3,14 @@
 Both rules look at *chains*: the path a slice of the prefused weight takes
 to the point where the halves meet again (forward: slice → gathers →
 concatenate; backward: GMM → slice → reductions → pad/add).  A chain is a
-list of ``Step``s, each a unary op that either keeps the split dimension
-where it is or moves it in a way we can follow (transpose).  Two chains
+list of unary ops (and shard_map boundaries) that each keep the split
+dimension where it is or move it in a way we can follow (transpose).  Two chains
 can be fused when they are the same sequence of the same ops, attribute for
 attribute, differing only in how much of the split dimension they carry.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..ir import Computation, Instruction, Shape
 
@@ -34,26 +33,6 @@ class Refusal(Exception):
         self.check = check
         self.reason = reason
         self.instr = instr
-
-
-@dataclass
-class Step:
-    instr: Instruction
-    split_dim: int  # where the split dimension sits in this step's result
-
-
-def single_operand_chain(start: Instruction, stop: Callable[[Instruction], bool]) -> list[Instruction]:
-    """Walk operand 0 upward from ``start`` while ops are chain ops; the top op is last.
-
-    Stops at the first op for which ``stop`` is true (included) or at an op
-    that is not a one-operand chain op (included, so callers can inspect it).
-    """
-    path = [start]
-    cur = start
-    while not stop(cur) and is_chain_op(cur) and cur.operands:
-        cur = cur.operands[0]
-        path.append(cur)
-    return path
 
 
 # Custom calls that only annotate or re-view a value: sharding constraints,
