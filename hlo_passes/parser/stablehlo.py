@@ -24,6 +24,8 @@ import sys
 from bisect import bisect_left
 from typing import Any
 
+import networkx as nx
+
 from ..errors import ParseError
 from ..ir import Attributes, Computation, Instruction, Module, Shape
 from . import mlir_attrs as A
@@ -194,6 +196,11 @@ def shape_of(t: str) -> Shape:
 
 
 # ---- the scanner ---------------------------------------------------------------
+# The shape of an op without results, and every op's until its types are
+# read: Shape is frozen, so one instance serves them all.
+_NO_RESULTS = Shape("tuple")
+
+
 class _Value:
     """What an SSA name denotes: a defining instruction and its first result index."""
 
@@ -649,18 +656,19 @@ class _Parser:
     # -- ops --
     def parse_op(self, i: int, comp: Computation | None, scope: list[dict[str, _Value]],
                  top: bool = False) -> tuple[Instruction, int]:
-        k, s = self.k, self.s
+        k, s, e, text = self.k, self.s, self.e, self.text
         start = s[i]
         results: list[tuple[str, int]] = []
         if k[i] == VAL:
             while True:
-                name = self.tok(i)
+                name = text[s[i]:e[i]]
                 if "#" in name:
                     raise self.error("result names cannot carry '#'", i)
                 i += 1
                 count = 1
                 if k[i] == ":" and k[i + 1] == NUM:
-                    count = int(self.tok(i + 1)) if self.tok(i + 1).isdigit() else -1
+                    ct = text[s[i + 1]:e[i + 1]]
+                    count = int(ct) if ct.isdigit() else -1
                     if count < 1:
                         raise self.error("invalid result count", i + 1)
                     i += 2
@@ -672,14 +680,19 @@ class _Parser:
                     continue
                 break
             i = self.expect(i, "=")
-        nres = sum(c for _, c in results)
+        if not results:
+            nres = 0
+        elif len(results) == 1:
+            nres = results[0][1]
+        else:
+            nres = sum(c for _, c in results)
         kk = k[i]
         if kk == STR:
             generic = True
-            op_name = self.tok(i)[1:-1]
+            op_name = text[s[i] + 1:e[i] - 1]
         elif kk == ID:
             generic = False
-            op_name = self.tok(i)
+            op_name = text[s[i]:e[i]]
         else:
             raise self.error("expected an operation name", i)
         name_tok = i
@@ -690,25 +703,26 @@ class _Parser:
             # (this is what stops prose from parsing as a module).
             raise self.error(f"unknown operation '{op_name}': expected a dialect-qualified name "
                              "such as stablehlo.add", i)
-        line, col = self.line_col(start)
+        newlines = self.newlines
+        nl = bisect_left(newlines, start)
+        line = nl + 1
+        col = start - (newlines[nl - 1] if nl else -1)
         iname = results[0][0] if results else f"{src_op.rsplit('.', 1)[-1]}.L{line}"
+        # The Attributes object is filled in below: handing one in spares
+        # Instruction from building an empty one that would be replaced.
+        attributes = Attributes(None, None, None)
         instr = Instruction(iname, A.OPCODES.get(src_op, src_op),
-                            Shape("tuple"), [], None, source_op=src_op, line=line, column=col,
-                            span=(start, start))
-        dd = instr.dialect_data
-        dd["results"] = results
-        dd["generic"] = generic
-        instr.num_results = nres
+                            _NO_RESULTS, None, attributes, source_op=src_op, line=line, column=col,
+                            span=(start, start), num_results=nres)
         uses: list[tuple[str, int]] = []  # (name, token index)
         entries: list[list[Any]] = []
         regions: list[Computation] = []
-        dd["entries"] = entries
+        dd = instr.dialect_data = {"results": results, "generic": generic, "entries": entries}
         if generic:
             j, sig_types = self.scan_generic(i + 1, instr, scope, uses, entries, regions)
         else:
             j, sig_types = self.scan_pretty(i + 1, instr, scope, uses, entries, regions, top)
-        end = self.end(j - 1)
-        instr.span = (start, end)
+        instr.span = (start, e[j - 1])
         instr.called_computations = regions
         # Result types.  A function type names them all; a plain type list
         # (pretty forms) ends with the result type, or lists one per result.
@@ -728,15 +742,28 @@ class _Parser:
             instr.shape = shape_of(res_types[0])
         elif nres > 1 and res_types:
             instr.shape = Shape.tuple_of(shape_of(t) for t in res_types)
-        elif nres == 0:
-            instr.shape = Shape("tuple")
         dd["result_types"] = res_types
         # Operands.
-        ops: list[Any] = [None] * len(uses)
+        nuses = len(uses)
+        ops: list[Any] = [None] * nuses
+        opres = [0] * nuses
         instr.operands = ops
-        instr.operand_results = [0] * len(uses)
-        dd["opnd_pos"] = [(s[u[1]], self.end(u[1])) for u in uses]
+        instr.operand_results = opres
+        dd["opnd_pos"] = [(s[ti], e[ti]) for _, ti in uses]
         for idx, (ref, ti) in enumerate(uses):
+            if "#" not in ref:
+                # The common case of bind(), inline: a plain name (result 0
+                # always exists) found in some enclosing scope.
+                name = ref[1:]
+                for sc in reversed(scope):
+                    v = sc.get(name)
+                    if v is not None:
+                        ops[idx] = v.instr
+                        opres[idx] = v.base
+                        break
+                else:
+                    self.pending.append((instr, idx, ref, ti, scope))
+                continue
             self._bind_tok = ti
             if not self.bind(instr, idx, ref, scope):
                 self.pending.append((instr, idx, ref, ti, scope))
@@ -745,16 +772,17 @@ class _Parser:
             cur = scope[-1]
             base = 0
             for name, count in results:
-                if name in cur or any(name in sc for sc in scope[:-1]):
-                    raise self.error(f"redefinition of SSA value %{name}", name_tok)
+                for sc in scope:
+                    if name in sc:
+                        raise self.error(f"redefinition of SSA value %{name}", name_tok)
                 cur[name] = _Value(instr, base, count)
                 base += count
         # Attributes, normalised.
         raw: dict[str, str] = {}
-        for e in entries:
-            key, val = e[0], e[1]
+        for ent in entries:
+            key, val = ent[0], ent[1]
             hk = A.hlo_key(src_op, key)
-            e.append(hk)
+            ent.append(hk)
             positional = key in ("[]", "@", "<>")
             if positional and hk == key:
                 continue
@@ -764,7 +792,9 @@ class _Parser:
                 else:
                     piece = val if val is not None else "unit"
                 raw[h] = f"{raw[h]}, {piece}" if h in raw and h in ("slice", "padding") else piece
-        instr.attributes = Attributes(raw, _Decoder(instr) if raw else None, instr)
+        if raw:
+            attributes._raw = raw
+            attributes._decode = _Decoder(instr)
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
@@ -945,7 +975,7 @@ class _Parser:
 
     def scan_pretty(self, i: int, instr: Instruction, scope, uses, entries, regions, top):
         """Ops in custom syntax: structure from brackets, uses, regions and the last ':'."""
-        k, text = self.k, self.text
+        k, text, s, e = self.k, self.text, self.s, self.e
         dd = instr.dialect_data
         # Most lines JAX prints are `name %a, %b : tensor<..> loc(..)`: take
         # them without the general loop.
@@ -958,15 +988,15 @@ class _Parser:
                 break
         if k[j] == ":" and k[j + 1] == TYPE and (k[j + 2] == NL or k[j + 2] == LOC and k[j + 3] == NL):
             for t in range(i, j, 2):
-                uses.append((self.tok(t), t))
-            dd["colon"] = self.s[j]
+                uses.append((text[s[t]:e[t]], t))
+            dd["colon"] = s[j]
             if k[j + 2] == LOC:
-                dd["loc"] = text[self.s[j + 2]:self.e[j + 2]]
+                dd["loc"] = text[s[j + 2]:e[j + 2]]
                 end = j + 3
             else:
                 end = j + 2
-            dd.update(region_spans=[], words=[], simple=True, body_start=self.s[i] if j > i else self.s[j])
-            return end, ([], [text[self.s[j + 1]:self.e[j + 1]]], False)
+            dd.update(region_spans=[], words=[], simple=True, body_start=s[i] if j > i else s[j])
+            return end, ([], [text[s[j + 1]:e[j + 1]]], False)
         stack: list[str] = []
         colon = -1
         pending_args: list[tuple] = []
@@ -1001,11 +1031,11 @@ class _Parser:
                     i = j
                     continue
                 if stack and stack[-1] == "(" and nxt == "=":
-                    iter_args.append((self.tok(i)[1:], None, None, None, self.s[i]))
+                    iter_args.append((text[s[i]:e[i]][1:], None, None, None, s[i]))
                     last = i + 1
                     i += 2
                     continue
-                uses.append((self.tok(i), i))
+                uses.append((text[s[i]:e[i]], i))
             elif kk.__class__ is str:
                 if kk == "{":
                     if self.is_region(i) or (src == "func.func" and not stack and k[i - 1] != ID):
@@ -1015,12 +1045,12 @@ class _Parser:
                             if len(tys) != len(iter_args):
                                 raise self.error("loop-carried values and their types differ in number", i)
                             iter_args[:] = [(a[0], t, None, None, a[4]) for a, t in zip(iter_args, tys)]
-                        rstart = self.s[i]
+                        rstart = s[i]
                         comp, i = self.parse_region(i, instr, scope, list(args))
                         if pending_args:
                             pending_args = []
                         regions.append(comp)
-                        region_spans.append((rstart, self.end(i - 1)))
+                        region_spans.append((rstart, e[i - 1]))
                         last = i - 1
                         continue
                     if not stack:
@@ -1037,13 +1067,13 @@ class _Parser:
                         simple = False
                     if not stack and kk == "[" and k[i - 1] != "=" and colon < 0:
                         j = self.skip_balanced(i)
-                        entries.append(["[]", text[self.s[i]:self.end(j - 1)], "pretty"])
+                        entries.append(["[]", text[s[i]:e[j - 1]], "pretty"])
                         last = j - 1
                         i = j
                         continue
                     if not stack and kk == "<" and src == "sdy.sharding_constraint" and colon < 0:
                         j = self.skip_balanced(i)
-                        entries.append(["<>", text[self.s[i]:self.end(j - 1)], "pretty"])
+                        entries.append(["<>", text[s[i]:e[j - 1]], "pretty"])
                         last = j - 1
                         i = j
                         continue
@@ -1060,11 +1090,11 @@ class _Parser:
                     stack.pop()
                 elif kk == ":" and not stack:
                     colon = i
-                    dd["colon"] = self.s[i]
+                    dd["colon"] = s[i]
                 elif kk == "=" and not stack and k[i - 1] == ID:
                     # A pretty `key = value` piece: value runs to the next
                     # top-level ',', ':', keyword or region.
-                    key = self.tok(i - 1)
+                    key = text[s[i - 1]:e[i - 1]]
                     if words and words[-1] == key:
                         words.pop()
                     j = i + 1
@@ -1083,7 +1113,7 @@ class _Parser:
                             break
                         elif t == ID and k[j + 1] == "=" :
                             break
-                        elif t == ID and self.tok(j) == "x" and j > vs:
+                        elif t == ID and text[s[j]:e[j]] == "x" and j > vs:
                             j += 1
                             continue
                         elif t == ID and j > vs and k[j - 1] in ("]",) :
@@ -1091,27 +1121,27 @@ class _Parser:
                         j += 1
                     if j == vs:
                         raise self.error(f"expected a value after '{key} ='", j)
-                    entries.append([key, text[self.s[vs]:self.end(j - 1)], "pretty"])
+                    entries.append([key, text[s[vs]:e[j - 1]], "pretty"])
                     for t in range(vs, j):
                         if k[t] == VAL:
-                            uses.append((self.tok(t), t))
+                            uses.append((text[s[t]:e[t]], t))
                     last = j - 1
                     i = j
                     continue
             elif kk == STR and not stack and colon < 0:
                 simple = False
-                dd.setdefault("strs", []).append(self.tok(i))
+                dd.setdefault("strs", []).append(text[s[i]:e[i]])
             elif kk == SYM and not stack:
                 if "sym" not in dd:
-                    dd["sym"] = self.tok(i)[1:].strip('"')
-                    entries.append(["@", self.tok(i), "pretty"])
+                    dd["sym"] = text[s[i]:e[i]][1:].strip('"')
+                    entries.append(["@", text[s[i]:e[i]], "pretty"])
             elif kk == LOC and not stack:
-                dd["loc"] = text[self.s[i]:self.e[i]]
+                dd["loc"] = text[s[i]:e[i]]
             elif kk == ID and not stack:
-                w = self.tok(i)
+                w = text[s[i]:e[i]]
                 if w == "loc" and k[i + 1] == "(":
                     j = self.skip_balanced(i + 1)
-                    dd["loc"] = text[self.s[i]:self.end(j - 1)]
+                    dd["loc"] = text[s[i]:e[j - 1]]
                     last = j - 1
                     i = j
                     continue
@@ -1124,7 +1154,7 @@ class _Parser:
         dd["region_spans"] = region_spans
         dd["words"] = words
         dd["simple"] = simple and not region_spans and not pending_args and not iter_args
-        dd["body_start"] = self.s[first] if first <= last else None
+        dd["body_start"] = s[first] if first <= last else None
         # The type signature: text after the last top-level ':' (before regions
         # that follow it, as in stablehlo.while and reduce).
         sig = None
@@ -1140,7 +1170,7 @@ class _Parser:
                         res = self.types_between(q + 1, r - 1)
                     else:
                         r = self.parse_type_at(q)
-                        res = [text[self.s[q]:self.end(r - 1)]]
+                        res = [text[s[q]:e[r - 1]]]
                     sig = (ops, res, True)
                 else:
                     tys, _ = self.type_list(j)
@@ -1154,10 +1184,10 @@ class _Parser:
                         sig = (tys, self.types_between(q + 1, r - 1), True)
                     else:
                         r = self.parse_type_at(q)
-                        sig = (tys, [text[self.s[q]:self.end(r - 1)]], True)
-                elif k[q] == ID and self.tok(q) == "to":
+                        sig = (tys, [text[s[q]:e[r - 1]]], True)
+                elif k[q] == ID and text[s[q]:e[q]] == "to":
                     r = self.parse_type_at(q + 1)
-                    sig = (tys, [text[self.s[q + 1]:self.end(r - 1)]], True)
+                    sig = (tys, [text[s[q + 1]:e[r - 1]]], True)
                 else:
                     sig = ([], tys, False)
         if src == "func.func":
@@ -1288,7 +1318,7 @@ class _Parser:
             if comp.name in names:
                 comp.name = f"{comp.name}.{len(names)}"
             names.add(comp.name)
-            mod.add_computation(comp)
+        _add_computations(mod, order)
         entry = None
         for f in funcs:
             if f.name == "main":
@@ -1316,6 +1346,47 @@ class _Parser:
                         A.check(p.dialect_data["type"], "type")
                     except A.AttrDecodeError as err:
                         raise self.error_at(f"type: {err.reason}", p.span[0]) from None
+
+
+def _add_computations(mod: Module, order: list[Computation]) -> None:
+    """``mod.add_computation`` for each of ``order``, with the graph filled in bulk.
+
+    networkx's add_node/add_edge cost a tenth of the parse; filling its
+    adjacency dicts directly (the layout add_edge builds, as the HLO parser
+    does) gives the same graph, nodes in the same order.  Unlike HLO, an
+    operand may live in an enclosing region or be defined later (a use
+    before its definition in another block): such a node is created where
+    add_edge would have created it.
+    """
+    g = mod.graph
+    if type(g) is not nx.MultiDiGraph or mod._names is not None:
+        for comp in order:
+            mod.add_computation(comp)
+        return
+    succ, pred, attrs = g._succ, g._pred, g._node
+    comps = mod.computations
+    for comp in order:
+        comp.module = mod
+        comps[comp.name] = comp
+        for instr in comp.instructions:
+            preds = pred.get(instr)
+            if preds is None:
+                succ[instr] = {}
+                preds = pred[instr] = {}
+                attrs[instr] = {}
+            key = 0
+            for op in instr.operands:
+                out = succ.get(op)
+                if out is None:
+                    out = succ[op] = {}
+                    pred[op] = {}
+                    attrs[op] = {}
+                keydict = out.get(instr)
+                if keydict is None:
+                    keydict = out[instr] = preds[op] = {}
+                keydict[key] = {}
+                key += 1
+    nx._clear_cache(g)
 
 
 def _callee(ins: Instruction) -> str | None:
