@@ -220,21 +220,24 @@ class _Parser:
         ends: list[int] = []
         newlines: list[int] = []
         ka, sa, ea, na = kinds.append, starts.append, ends.append, newlines.append
+        # Half a million tokens for 4 MB: every call per token shows, so the
+        # one-character kinds take their end from the start.
         for m in _TOKEN.finditer(text):
             k = m.lastindex
+            st = m.start()
             if k == PUNCT:
-                st = m.start()
                 ka(text[st])
                 sa(st)
                 ea(st + 1)
-                continue
-            if k == COMMENT:
-                continue
-            ka(k)
-            sa(m.start())
-            ea(m.end(k))
-            if k == NL:
-                na(m.start())
+            elif k == NL:
+                ka(k)
+                sa(st)
+                ea(st + 1)
+                na(st)
+            elif k != COMMENT:
+                ka(k)
+                sa(st)
+                ea(m.end(k))
         # Strings and comments never span lines, so these are all the newlines.
         self.newlines = newlines
         self.k = kinds
@@ -595,9 +598,11 @@ class _Parser:
                     blk = len(blocks) - 1
                 continue
             instr, j = self.parse_op(j, comp, new_scope)
-            instr.dialect_data["pre"] = (prev_end, instr.span[0])
-            instr.dialect_data["blk"] = blk
-            prev_end = instr.span[1]
+            span = instr.span
+            dd = instr.dialect_data
+            dd["pre"] = (prev_end, span[0])
+            dd["blk"] = blk
+            prev_end = span[1]
             last = instr
         comp.dialect_data["blocks"] = blocks
         if last is not None:
