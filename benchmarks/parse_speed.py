@@ -132,13 +132,13 @@ def _median_time(fn: Callable[[], object], repeats: int) -> float:
     return statistics.median(_timed(fn) for _ in range(repeats))
 
 
-def _parse_print(text: str) -> Callable[[], object]:
-    return lambda: hlo_passes.parse(text, dialect="hlo").to_text()
+def _parse_print(text: str, dialect: str = "hlo") -> Callable[[], object]:
+    return lambda: hlo_passes.parse(text, dialect=dialect).to_text()
 
 
-def measure_scaling(small: str, big: str, repeats: int) -> dict:
+def measure_scaling(small: str, big: str, repeats: int, dialect: str = "hlo") -> dict:
     """time(big) / time(small) for parse+print, from interleaved pairs of runs."""
-    small_fn, big_fn = _parse_print(small), _parse_print(big)
+    small_fn, big_fn = _parse_print(small, dialect), _parse_print(big, dialect)
     small_fn()  # warm the shape and attribute caches for both
     big_fn()
     pairs = []
@@ -243,12 +243,16 @@ def main() -> None:
     print(" | ".join(cols))
     for r in rows:
         print(" | ".join(_cell(r.get(c)) for c in cols))
-    other = [r for r in rows if r["input"].startswith("stablehlo generated")]
-    if len(other) >= 2:
-        lo, hi = min(other, key=lambda r: r["MB"]), max(other, key=lambda r: r["MB"])
-        SCALING.append(f"stablehlo scaling (parse+print, from the medians above, not interleaved): "
-                       f"{hi['MB'] / lo['MB']:.1f}x the text in "
-                       f"{hi['parse_print_s'] / lo['parse_print_s']:.1f}x the time")
+    if "stablehlo" in args.dialects.split(",") and len(args.sizes) >= 2:
+        # Measured like the HLO line: interleaved pairs, each run after gc.collect().
+        from _stablehlo_speed import generated_stablehlo
+
+        lo, hi = min(args.sizes), max(args.sizes)
+        sc = measure_scaling(generated_stablehlo(lo), generated_stablehlo(hi), max(3, args.repeats), "stablehlo")
+        SCALING.append(
+            f"stablehlo scaling (parse+print, generated {lo:g} MB → {hi:g} MB): {sc['size_ratio']:.1f}x the "
+            f"text in {sc['time_ratio']:.1f}x the time (median of {sc['pairs']} interleaved pairs; "
+            f"{sc['time_ratio_min']:.1f}x–{sc['time_ratio_max']:.1f}x; {sc['small_s']} s → {sc['big_s']} s)")
     for line in SCALING:
         print(line)
     if args.json:
