@@ -38,6 +38,17 @@ class ParseError(ValueError):
             text += f"\n  {shown}\n  {' ' * (caret_col - 1)}^"
         return text
 
+    @classmethod
+    def at(cls, reason: str, text: str, pos: int, path: str | None = None) -> "ParseError":
+        """The error at character offset ``pos`` of ``text`` (line, column and the line itself)."""
+        pos = max(0, min(pos, len(text)))
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        if end < 0:
+            end = len(text)
+        return cls(reason, path=path, line=text.count("\n", 0, pos) + 1, column=pos - start + 1,
+                   source_line=text[start:end].rstrip("\r"))
+
     def with_path(self, path: str) -> "ParseError":
         """The same error attributed to ``path`` (parsers see text, callers know files)."""
         return ParseError(

@@ -122,35 +122,26 @@ def _group_size(instr: Instruction) -> int | None:
     return sizes.pop() if len(sizes) == 1 else None
 
 
-def _check_all_gather(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+def _check_along_dimension(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
+    """all-gather multiplies its dimension by the group size; reduce-scatter divides it."""
     dims = _attr(instr, "dimensions", ())
     n = _group_size(instr)
     if len(dims) != 1 or n is None or out.is_tuple or len(ops) != 1:
         return None
     d = dims[0]
     o = ops[0]
+    op = instr.opcode
     if o.rank != out.rank or not 0 <= d < o.rank:
-        return "all-gather operand and result ranks differ"
-    want = o.dims[:d] + (o.dims[d] * n,) + o.dims[d + 1:]
+        return f"{op} operand and result ranks differ"
+    if op == "all-gather":
+        size = o.dims[d] * n
+    elif o.dims[d] % n:
+        return f"{op} dimension {d} ({o.dims[d]}) is not divisible by the group size {n}"
+    else:
+        size = o.dims[d] // n
+    want = o.dims[:d] + (size,) + o.dims[d + 1:]
     if out.dims != want:
-        return f"all-gather result should be {list(want)}, not {list(out.dims)}"
-    return None
-
-
-def _check_reduce_scatter(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
-    dims = _attr(instr, "dimensions", ())
-    n = _group_size(instr)
-    if len(dims) != 1 or n is None or out.is_tuple or len(ops) != 1:
-        return None
-    d = dims[0]
-    o = ops[0]
-    if o.rank != out.rank or not 0 <= d < o.rank:
-        return "reduce-scatter operand and result ranks differ"
-    if o.dims[d] % n:
-        return f"reduce-scatter dimension {d} ({o.dims[d]}) is not divisible by the group size {n}"
-    want = o.dims[:d] + (o.dims[d] // n,) + o.dims[d + 1:]
-    if out.dims != want:
-        return f"reduce-scatter result should be {list(want)}, not {list(out.dims)}"
+        return f"{op} result should be {list(want)}, not {list(out.dims)}"
     return None
 
 
@@ -256,8 +247,8 @@ _CHECKS: dict[str, Callable[[Instruction, Shape, list[Shape]], str | None]] = {
     "slice": _check_slice,
     "concatenate": _check_concatenate,
     "pad": _check_pad,
-    "all-gather": _check_all_gather,
-    "reduce-scatter": _check_reduce_scatter,
+    "all-gather": _check_along_dimension,
+    "reduce-scatter": _check_along_dimension,
     "all-reduce": _check_same_as_operands,
     "dot": _check_dot,
     "ragged-dot": _check_ragged_dot,

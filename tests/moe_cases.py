@@ -5,9 +5,11 @@ import functools
 
 import numpy as np
 
+import hlo_passes
 from examples import moe
 from examples.moe import MoEConfig, ProgramSpec
 from hlo_passes import runtime
+from hlo_passes.passes import run_passes
 
 DIALECTS = ["hlo", "stablehlo"]
 
@@ -33,3 +35,17 @@ def run_text(text: str, spec: ProgramSpec) -> tuple[runtime.Executable, list[np.
 
 def count(exe: runtime.Executable, opcode: str) -> int:
     return runtime.count_ops(exe.compiled_text)[opcode]
+
+
+def check_one_site_preserves_results(spec: ProgramSpec, dialect: str, rule: str) -> None:
+    """The rule rewrites exactly one site, the rewritten module computes the same
+    numbers as the original, and a second run finds nothing."""
+    text = lowered_text(spec, dialect)
+    result = run_passes(hlo_passes.parse(text), [rule])
+    assert len(result.sites) == 1 and result.near_misses == []
+    new_text = result.module.to_text()
+    _, want = run_text(text, spec)
+    _, got = run_text(new_text, spec)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, **tolerance(spec.cfg))
+    assert run_passes(hlo_passes.parse(new_text), [rule]).sites == []

@@ -18,7 +18,7 @@ from examples import moe
 from examples.moe import MoEConfig, ProgramSpec
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
-from moe_cases import DIALECTS, count, lowered_text, run_text, tolerance
+from moe_cases import DIALECTS, check_one_site_preserves_results, count, lowered_text, run_text, tolerance
 
 RULE = "moe-gather-fusion"
 
@@ -259,16 +259,7 @@ def programs(draw):
 
 @given(programs())
 def test_property_rewrite_preserves_results(case) -> None:
-    spec, dialect = case
-    text = lowered_text(spec, dialect)
-    result = run_passes(hlo_passes.parse(text), [RULE])
-    assert len(result.sites) == 1 and result.near_misses == []
-    new_text = result.module.to_text()
-    _, want = run_text(text, spec)
-    _, got = run_text(new_text, spec)
-    for g, w in zip(got, want):
-        np.testing.assert_allclose(g, w, **_tolerance(spec))
-    assert run_passes(hlo_passes.parse(new_text), [RULE]).sites == []
+    check_one_site_preserves_results(*case, RULE)
 
 
 # ---- GMMs that only TPU and GPU run: checked by XLA's and MLIR's parsers ------

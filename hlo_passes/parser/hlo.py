@@ -168,17 +168,7 @@ class _HloParser:
 
     # ---- errors ----------------------------------------------------------
     def error(self, reason: str, pos: int) -> ParseError:
-        text = self.text
-        pos = max(0, min(pos, len(text)))
-        line = text.count("\n", 0, pos) + 1
-        start = text.rfind("\n", 0, pos) + 1
-        end = text.find("\n", pos)
-        if end < 0:
-            end = len(text)
-        return ParseError(
-            reason, path=self.path, line=line, column=pos - start + 1,
-            source_line=text[start:end].rstrip("\r"),
-        )
+        return ParseError.at(reason, self.text, pos, self.path)
 
     def error_at_instruction(self, instr: Instruction, reason: str, needle: str | None = None) -> ParseError:
         pos = instr.span[0] if instr.span else 0

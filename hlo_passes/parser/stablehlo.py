@@ -277,15 +277,7 @@ class _Parser:
         return self.error_at(reason, pos)
 
     def error_at(self, reason: str, pos: int) -> ParseError:
-        text = self.text
-        pos = max(0, min(pos, len(text)))
-        line = text.count("\n", 0, pos) + 1
-        ls = text.rfind("\n", 0, pos) + 1
-        le = text.find("\n", pos)
-        if le < 0:
-            le = len(text)
-        return ParseError(reason, path=self.path, line=line, column=pos - ls + 1,
-                          source_line=text[ls:le].rstrip("\r"))
+        return ParseError.at(reason, self.text, pos, self.path)
 
     def line_col(self, pos: int) -> tuple[int, int]:
         n = bisect_left(self.newlines, pos)
