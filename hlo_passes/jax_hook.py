@@ -34,6 +34,7 @@ from . import _jax_compat as compat
 from . import parse
 from .lint import Finding, lint_module
 from .passes import Result, run_passes
+from .prescan import may_have_sites
 from .report import Site
 
 __all__ = [
@@ -113,11 +114,14 @@ class RewrittenLowered:
         return getattr(self._lowered, name)
 
 
-def _rewrite(lowered: Any, passes: Sequence[str] | None) -> tuple[Any, Result]:
-    """jax's ``Lowered`` with the passes applied (the same object when nothing changed)."""
+def _rewrite(lowered: Any, passes: Sequence[str] | None) -> tuple[Any, Result | None]:
+    """jax's ``Lowered`` with the passes applied (the same object when nothing changed;
+    result None when the pre-scan shows that no rule can fire, so nothing was parsed)."""
     # With debug info the locations (op names, source lines) survive into
     # the compiled program's metadata, as they do without the rewrite.
     text = lowered.as_text(debug_info=True)
+    if not may_have_sites(text, passes):
+        return lowered, None
     result = run_passes(parse(text, dialect="stablehlo"), passes)
     if not result.changed:
         return lowered, result
