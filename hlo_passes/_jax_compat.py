@@ -35,7 +35,13 @@ Internals touched (kept in sync with the README):
   rewritten module before jax compiles it (``lowered_with_module``);
 * ``jax.extend.xla.register_hlo_module_transformation`` /
   ``clear_hlo_module_transformation`` (public, new in jaxlib 0.10.2) — the
-  compile-time hook ``hlo_passes.install()`` lints every module through.
+  compile-time hook ``hlo_passes.install()`` lints every module through;
+* ``jax._src.lax.lax.ragged_dot_general_p`` and ``_ragged_dot_general_lower``,
+  ``mlir.LoweringParameters(override_lowering_rules=...)`` and
+  ``Traced.lower(_private_parameters=...)`` — lowering ``ragged_dot`` on CPU as
+  ``chlo.ragged_dot`` (jax decomposes it into a masked dense dot there) so
+  that ``hlo_passes.jit(kernel=...)`` can hand it to a grouped-matmul kernel;
+  ``Lowered._lowering._platforms`` — the platform a lowering is for.
 """
 from __future__ import annotations
 
@@ -79,6 +85,7 @@ check_version()
 # Imported only after the version check so that an unsupported jax fails with
 # the message above rather than an AttributeError from deep inside.
 from jax._src import compiler as _compiler  # noqa: E402
+from jax._src.lax import lax as _lax  # noqa: E402
 from jax._src import sharding_impls as _sharding_impls  # noqa: E402
 from jax._src.interpreters import mlir as _mlir  # noqa: E402
 import jax.extend.backend as _jax_extend_backend  # noqa: E402
@@ -94,6 +101,8 @@ __all__ = [
     "clear_module_transformation",
     "hlo_module_from_proto",
     "lowered_with_module",
+    "lower_keeping_ragged_dot",
+    "lowering_platform",
     "register_module_transformation",
     "hlo_module_from_text",
     "hlo_proto_to_stablehlo",
@@ -251,3 +260,27 @@ def clear_module_transformation(name: str) -> bool:
     import jax.extend.xla as _jax_extend_xla
 
     return bool(_jax_extend_xla.clear_hlo_module_transformation(name))
+
+
+# One rule object, so that jax's lowering cache (keyed on the parameters)
+# hits on repeated lowerings of the same function.
+_RAGGED_DOT_AS_INSTRUCTION = _mlir.LoweringParameters(
+    override_lowering_rules=((_lax.ragged_dot_general_p, _lax._ragged_dot_general_lower),),
+)
+
+
+def lower_keeping_ragged_dot(traced: Any) -> Any:
+    """``traced.lower()`` with every ``ragged_dot`` lowered to ``chlo.ragged_dot``.
+
+    jax lowers ``ragged_dot`` for CPU as a dense dot over a masked,
+    per-group copy of lhs (E times the work); a grouped-matmul kernel needs
+    the ragged dot itself.  The override is part of jax's lowering cache key,
+    so plain ``jax.jit`` lowerings of the same function are not affected.
+    """
+    return traced.lower(_private_parameters=_RAGGED_DOT_AS_INSTRUCTION)
+
+
+def lowering_platform(lowered: Any) -> str | None:
+    """The platform a ``jax.stages.Lowered`` was lowered for (``cpu``, ``tpu``, ``cuda``, ...)."""
+    platforms = getattr(getattr(lowered, "_lowering", None), "_platforms", None)
+    return str(platforms[0]) if platforms else None
