@@ -1,0 +1,182 @@
+"""Hand each grouped matmul (``ragged-dot`` / ``chlo.ragged_dot``) to a kernel.
+
+``lower_gmms(module, kernel, platform)`` runs after the rewrite passes and
+replaces, in place, every ragged-dot that the chosen kernel implements by a
+call to it.  Kernels (``KERNELS``):
+
+* ``xla`` — keep XLA's native ragged-dot (compiled by XLA on TPU and GPU);
+* ``cpu-ffi`` — custom calls to the C++ handlers ``hlo_passes_gmm`` /
+  ``hlo_passes_tgmm`` that ``import hlo_passes.kernels`` registers for CPU
+  (``lowering/cpu_ffi.py``);
+* ``pallas`` — a Pallas/Mosaic grouped-matmul kernel for TPU
+  (``lowering/pallas_tpu.py``);
+* ``gpu-ffi`` — a GPU grouped-GEMM FFI target (``lowering/gpu_ffi.py``);
+* ``auto`` — the platform's best available: ``cpu-ffi`` on CPU, ``xla`` on
+  TPU and GPU and when no platform is named.
+
+Each backend module exposes ``lower(module) -> int`` (ragged-dots replaced)
+and ``unavailable_reason() -> str | None``; it is imported only when chosen,
+so this package itself never imports jax.  Ragged-dots in general form are
+first brought into a canonical form by ``_normalize`` (transposes, reshapes);
+batch-dimension forms are left to XLA and reported.  Grouped-matmul kernels
+already present in the input (Pallas megablox ``tpu_custom_call``,
+TransformerEngine, cuBLAS grouped GEMM) keep their kernels and are reported.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import asdict, dataclass
+from types import ModuleType
+from typing import Any
+
+from ..ir import Instruction, Module
+from ..report import Location, location_of
+from . import _normalize
+
+__all__ = [
+    "KERNELS",
+    "PLATFORMS",
+    "GmmLowering",
+    "KernelUnavailableError",
+    "lower_gmms",
+    "resolve_kernel",
+]
+
+KERNELS: tuple[str, ...] = ("auto", "xla", "cpu-ffi", "pallas", "gpu-ffi")
+PLATFORMS: tuple[str, ...] = ("cpu", "tpu", "gpu", "cuda", "rocm")
+# Kernel name → backend module in this package (imported on demand).
+BACKENDS: dict[str, str] = {"cpu-ffi": "cpu_ffi", "pallas": "pallas_tpu", "gpu-ffi": "gpu_ffi"}
+# The frontend attribute value new ops carry (``hlo_passes.rule``), as the rewrites tag theirs.
+RULE = "gmm-lowering"
+
+
+class KernelUnavailableError(RuntimeError):
+    """The chosen kernel cannot be used here; the message says what is missing."""
+
+
+@dataclass(frozen=True)
+class GmmLowering:
+    """One grouped matmul of the module and what ``lower_gmms`` did with it.
+
+    ``form``: ``gmm`` / ``tgmm`` (canonical forms), ``batched`` or
+    ``unsupported`` (ragged-dots no kernel form covers), ``kernel`` (a GMM
+    kernel custom call already in the input).  ``kernel`` is the resolved
+    kernel name; ``reason`` says why a GMM was not lowered.
+    """
+
+    kernel: str
+    form: str
+    location: Location
+    lowered: bool
+    reason: str | None = None
+    op: str = "ragged-dot"
+
+    def __str__(self) -> str:
+        what = f"{self.op} [{self.form}]"
+        if self.lowered:
+            return f"{self.location}: {what} -> {self.kernel}"
+        return f"{self.location}: {what} kept ({self.reason})"
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["location"] = asdict(self.location)
+        return d
+
+
+def resolve_kernel(kernel: str = "auto", platform: str | None = None) -> str:
+    """The kernel ``kernel`` means on ``platform`` (``auto`` resolved; others unchanged)."""
+    if kernel not in KERNELS:
+        raise ValueError(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}")
+    if platform is not None and platform not in PLATFORMS:
+        raise ValueError(f"unknown platform {platform!r}; expected one of {', '.join(PLATFORMS)}")
+    if kernel != "auto":
+        return kernel
+    if platform == "cpu" and unavailable_reason("cpu-ffi") is None:
+        return "cpu-ffi"
+    # TPU and GPU compile ragged-dot natively; without a platform nothing is
+    # known about where the module runs, so it stays as written.
+    return "xla"
+
+
+def unavailable_reason(kernel: str) -> str | None:
+    """Why ``kernel`` cannot be used here, or None when it can."""
+    if kernel == "xla":
+        return None
+    if kernel not in BACKENDS:
+        raise ValueError(f"unknown kernel {kernel!r}; expected one of {', '.join(k for k in KERNELS if k != 'auto')}")
+    name = f"{__name__}.{BACKENDS[kernel]}"
+    if importlib.util.find_spec(name) is None:
+        return f"its lowering module {name.replace('.', '/')}.py is missing"
+    try:
+        module = importlib.import_module(name)
+    except ImportError as err:
+        return f"its lowering module {name} cannot be imported ({err})"
+    return module.unavailable_reason()
+
+
+def backend(kernel: str) -> ModuleType:
+    """The backend module of ``kernel``; ``KernelUnavailableError`` naming what is missing."""
+    why = unavailable_reason(kernel)
+    if why is not None:
+        raise KernelUnavailableError(f"kernel {kernel!r} is not available: {why}")
+    return importlib.import_module(f"{__name__}.{BACKENDS[kernel]}")
+
+
+@dataclass
+class _Found:
+    instr: Instruction
+    form: str
+    location: Location
+    reason: str | None
+
+
+def _survey(module: Module) -> list[_Found]:
+    from ..rewrites._split_fusion import gmm_kernel
+
+    found: list[_Found] = []
+    for instr in module.instructions():
+        if instr.opcode == "ragged-dot":
+            try:
+                form, reason = _normalize.plan(instr).form, None
+            except _normalize.NotCanonical as err:
+                form, reason = err.form, err.reason
+            found.append(_Found(instr, form, location_of(instr), reason))
+        elif instr.opcode in ("custom-call", "call", "func.call"):
+            kernel = gmm_kernel(instr)
+            if kernel is not None:
+                found.append(_Found(instr, "kernel", location_of(instr),
+                                    f"a grouped-matmul kernel already ({kernel}) keeps it"))
+    return found
+
+
+def lower_gmms(module: Module, kernel: str = "auto", platform: str | None = None) -> list[GmmLowering]:
+    """Lower every ragged-dot of ``module`` (in place) to ``kernel``; one record per GMM found.
+
+    Raises ``ValueError`` for an unknown kernel or platform and
+    ``KernelUnavailableError`` when the chosen kernel's backend is missing or
+    cannot be used here.
+    """
+    resolved = resolve_kernel(kernel, platform)
+    found = _survey(module)
+    impl = None if resolved == "xla" else backend(resolved)
+    count = impl.lower(module) if impl is not None else 0
+    refusal = getattr(impl, "refusal", None)
+    records = []
+    for f in found:
+        op = f.instr.source_op if f.form == "kernel" else "ragged-dot"
+        if f.form == "kernel":
+            records.append(GmmLowering(resolved, f.form, f.location, False, f.reason, op))
+            continue
+        lowered = f.instr.computation is None
+        reason = f.reason
+        if not lowered and reason is None:
+            if resolved == "xla":
+                reason = "kernel xla: XLA compiles ragged-dot natively"
+            else:
+                reason = (refusal(f.instr) if refusal is not None else None) or f"{resolved} does not implement it"
+        records.append(GmmLowering(resolved, f.form, f.location, lowered, None if lowered else reason, op))
+    done = sum(r.lowered for r in records)
+    if done != count:
+        raise RuntimeError(f"the {resolved} lowering reported {count} ragged-dots replaced, {done} are gone")
+    return records

@@ -1,0 +1,242 @@
+"""Bring a ``ragged-dot`` into one of the two canonical grouped-matmul forms.
+
+Kernels implement two shapes of grouped matmul (the contract of issue 7):
+
+* ``gmm``:  lhs ``[m, k]``, rhs ``[g, k, n]``, group sizes ``[g]`` → ``[m, n]``
+  (the ragged dimension of lhs is a row dimension: each group of rows meets
+  its own ``rhs[i]``);
+* ``tgmm``: lhs ``[m, k]``, rhs ``[m, n]``, group sizes ``[g]`` → ``[g, k, n]``
+  (the ragged dimension is contracted: ``out[i] = lhs[rows_i]^T @ rhs[rows_i]``,
+  the weight gradient).
+
+A ``ragged-dot`` (HLO) or ``chlo.ragged_dot`` (StableHLO) may number its
+dimensions any way: jax's own gradient contracts rhs on dimension 2, a
+lowering may put the ragged rows last, several contracting or free
+dimensions may stand for one.  ``plan`` works out the transposes (and
+reshapes, where several dimensions make one) that give a kernel canonical
+operands, and ``canonical_operands`` / ``replace_with`` insert them, so a
+backend only ever builds its kernel call on canonical shapes.  What cannot
+be made canonical without changing the group sizes (batch dimensions, a
+ragged batch dimension, free lhs dimensions beside the ragged rows) is
+reported with the reason and left to XLA.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..ir import Computation, Instruction, Shape
+
+GMM = "gmm"
+TGMM = "tgmm"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How to feed one ragged-dot to a canonical kernel.
+
+    ``lhs_perm`` / ``rhs_perm`` are transpose permutations (None: already in
+    order); ``lhs_dims`` / ``rhs_dims`` the canonical operand sizes (a reshape
+    follows the transpose when they differ from the permuted sizes);
+    ``out_dims`` the canonical result, reshaped to the ragged-dot's own result
+    when the two differ.
+    """
+
+    form: str
+    lhs_perm: tuple[int, ...] | None
+    rhs_perm: tuple[int, ...] | None
+    lhs_dims: tuple[int, ...]
+    rhs_dims: tuple[int, ...]
+    out_dims: tuple[int, ...]
+    groups: int
+
+
+class NotCanonical(Exception):
+    """A ragged-dot no canonical kernel form covers; ``form`` says which kind it is."""
+
+    def __init__(self, form: str, reason: str) -> None:
+        super().__init__(reason)
+        self.form = form
+        self.reason = reason
+
+
+def _dims(instr: Instruction, key: str) -> tuple[int, ...]:
+    if key not in instr.attributes:
+        return ()
+    return tuple(int(d) for d in instr.attributes[key])
+
+
+def plan(instr: Instruction) -> Plan:
+    """The canonical form of ``instr`` (a ragged-dot), or ``NotCanonical`` saying why not."""
+    if instr.opcode != "ragged-dot":
+        raise ValueError(f"{instr.name} is a {instr.opcode}, not a ragged-dot")
+    if len(instr.operands) != 3:
+        raise NotCanonical("unsupported", f"ragged-dot with {len(instr.operands)} operands (lhs, rhs, group sizes expected)")
+    lhs, rhs, sizes = (operand_shape(o, r) for o, r in zip(instr.operands, instr.operand_results))
+    out = instr.shape
+    if not (lhs.is_array and rhs.is_array and sizes.is_array and out.is_array) or any(
+            d < 0 for s in (lhs, rhs, sizes, out) for d in s.dims):
+        raise NotCanonical("unsupported", "operands or result are not arrays of static size")
+    lc, rc = _dims(instr, "lhs_contracting_dims"), _dims(instr, "rhs_contracting_dims")
+    lb, rb = _dims(instr, "lhs_batch_dims"), _dims(instr, "rhs_batch_dims")
+    ragged, group = _dims(instr, "lhs_ragged_dims"), _dims(instr, "rhs_group_dims")
+    if len(ragged) != 1:
+        raise NotCanonical("unsupported", f"lhs_ragged_dims={list(ragged)}: exactly one ragged dimension expected")
+    r = ragged[0]
+    if r in lb:
+        raise NotCanonical("batched", "the ragged dimension is a batch dimension (ragged batch): left to XLA")
+    if lb or rb:
+        raise NotCanonical("batched", f"batch dimensions lhs {list(lb)} / rhs {list(rb)}: left to XLA")
+    if sizes.rank != 1:
+        raise NotCanonical("unsupported", f"group sizes of rank {sizes.rank} (one size per group expected)")
+    g = sizes.dims[0]
+    if len(lc) != len(rc):
+        raise NotCanonical("unsupported", "lhs and rhs name different numbers of contracting dimensions")
+    lhs_free = [d for d in range(lhs.rank) if d not in lc and d != r]
+    if r in lc:
+        return _plan_tgmm(lhs, rhs, out, lc, rc, lhs_free, group, r, g)
+    return _plan_gmm(lhs, rhs, out, lc, rc, lhs_free, group, r, g)
+
+
+def _plan_gmm(lhs: Shape, rhs: Shape, out: Shape, lc, rc, lhs_free, group, r: int, g: int) -> Plan:
+    if len(group) != 1:
+        raise NotCanonical("unsupported", f"rhs_group_dims={list(group)}: one group dimension expected")
+    if lhs_free:
+        # Folding them into the rows would need every group size scaled.
+        raise NotCanonical("unsupported", f"lhs dimensions {lhs_free} are neither ragged nor contracting")
+    gd = group[0]
+    if rhs.dims[gd] != g:
+        raise NotCanonical("unsupported", f"rhs has {rhs.dims[gd]} groups, group sizes {g}")
+    rhs_free = [d for d in range(rhs.rank) if d not in rc and d != gd]
+    m = lhs.dims[r]
+    k = math.prod(lhs.dims[d] for d in lc)
+    n = math.prod(rhs.dims[d] for d in rhs_free)
+    want_out = (m, *(rhs.dims[d] for d in rhs_free))
+    if tuple(out.dims) != want_out:
+        raise NotCanonical("unsupported", f"result {list(out.dims)} is not [rows, rhs free dims] = {list(want_out)}")
+    return Plan(
+        form=GMM,
+        lhs_perm=_perm((r, *lc)),
+        rhs_perm=_perm((gd, *rc, *rhs_free)),
+        lhs_dims=(m, k),
+        rhs_dims=(g, k, n),
+        out_dims=(m, n),
+        groups=g,
+    )
+
+
+def _plan_tgmm(lhs: Shape, rhs: Shape, out: Shape, lc, rc, lhs_free, group, r: int, g: int) -> Plan:
+    if group:
+        raise NotCanonical("unsupported", "a ragged contracting dimension with rhs group dimensions")
+    if len(lc) != 1:
+        # Rows of a group would mix with the other contracted dimensions.
+        raise NotCanonical("unsupported", f"the ragged dimension is contracted together with {len(lc) - 1} more")
+    c = rc[0]
+    rhs_free = [d for d in range(rhs.rank) if d != c]
+    m = lhs.dims[r]
+    k = math.prod(lhs.dims[d] for d in lhs_free)
+    n = math.prod(rhs.dims[d] for d in rhs_free)
+    want_out = (g, *(lhs.dims[d] for d in lhs_free), *(rhs.dims[d] for d in rhs_free))
+    if tuple(out.dims) != want_out:
+        raise NotCanonical("unsupported", f"result {list(out.dims)} is not [groups, lhs free, rhs free] = {list(want_out)}")
+    return Plan(
+        form=TGMM,
+        lhs_perm=_perm((r, *lhs_free)),
+        rhs_perm=_perm((c, *rhs_free)),
+        lhs_dims=(m, k),
+        rhs_dims=(m, n),
+        out_dims=(g, k, n),
+        groups=g,
+    )
+
+
+def _perm(order: tuple[int, ...]) -> tuple[int, ...] | None:
+    return None if order == tuple(range(len(order))) else tuple(order)
+
+
+@dataclass
+class Canonical:
+    """Canonical operands built in front of a ragged-dot, and what was inserted for them.
+
+    ``operands`` are (instruction, result index) pairs: lhs, rhs, group sizes
+    (an MLIR operand may be one result of a multi-result op).
+    """
+
+    operands: list[tuple[Instruction, int]]
+    out_shape: Shape
+    inserted: list[Instruction]
+
+
+def canonical_operands(instr: Instruction, p: Plan, tag) -> Canonical:
+    """Insert the transposes / reshapes of ``p`` before ``instr``; ``tag(op)`` marks each new op."""
+    comp = instr.computation
+    assert comp is not None, f"{instr.name} is not in a computation"
+    inserted: list[Instruction] = []
+    ops = list(zip(instr.operands, instr.operand_results))
+    lhs = _arrange(comp, instr, ops[0], p.lhs_perm, p.lhs_dims, tag, inserted)
+    rhs = _arrange(comp, instr, ops[1], p.rhs_perm, p.rhs_dims, tag, inserted)
+    out_shape = Shape.array(instr.shape.element_type, p.out_dims)
+    return Canonical([lhs, rhs, ops[2]], out_shape, inserted)
+
+
+def operand_shape(value: Instruction, result: int) -> Shape:
+    if value.num_results > 1 and value.shape.is_tuple:
+        return value.shape.tuple_shapes[result]
+    return value.shape
+
+
+def _arrange(comp: Computation, before: Instruction, operand: tuple[Instruction, int],
+             perm: tuple[int, ...] | None, dims: tuple[int, ...], tag,
+             inserted: list[Instruction]) -> tuple[Instruction, int]:
+    value, result = operand
+    shape = operand_shape(value, result)
+    if perm is not None:
+        shape = Shape.array(shape.element_type, [shape.dims[d] for d in perm])
+        value = _add(comp, before, "transpose", shape, (value, result), {"dimensions": perm}, tag)
+        inserted.append(value)
+        result = 0
+    if tuple(shape.dims) != tuple(dims):
+        value = _add(comp, before, "reshape", Shape.array(shape.element_type, dims), (value, result), None, tag)
+        inserted.append(value)
+        result = 0
+    return value, result
+
+
+def _add(comp: Computation, before: Instruction, opcode: str, shape: Shape, operand: tuple[Instruction, int],
+         attributes, tag) -> Instruction:
+    new = comp.add(opcode, shape, [operand[0]], attributes, name_hint=opcode, before=before)
+    new.operand_results = [operand[1]]
+    carry_location(before, new)
+    tag(new)
+    return new
+
+
+def carry_location(source: Instruction, new: Instruction) -> None:
+    """Give ``new`` the source location (HLO metadata; MLIR loc) of the op it stands in for."""
+    if "metadata" in source.attributes:
+        try:
+            new.attributes["metadata"] = source.attributes["metadata"]
+        except ValueError:
+            pass  # metadata we cannot decode is not worth failing the lowering over
+    for key in ("loc", "loc_name"):
+        if key in source.dialect_data:
+            new.dialect_data[key] = source.dialect_data[key]
+
+
+def replace_with(instr: Instruction, call: Instruction, tag) -> list[Instruction]:
+    """Make ``call`` (the canonical result) stand for ``instr`` and remove ``instr``.
+
+    Returns the ops inserted on the way (a reshape back to the ragged-dot's
+    result dimensions, when the canonical result folds several into one).
+    """
+    comp = instr.computation
+    module = instr.module
+    assert comp is not None and module is not None
+    inserted: list[Instruction] = []
+    value = call
+    if tuple(call.shape.dims) != tuple(instr.shape.dims):
+        value = _add(comp, instr, "reshape", Shape.array(instr.shape.element_type, instr.shape.dims), (call, 0), None, tag)
+        inserted.append(value)
+    module.replace_all_uses(instr, value)
+    comp.remove(instr)
+    return inserted
