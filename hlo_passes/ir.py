@@ -570,9 +570,17 @@ class Module:
         return f"<Module {self.name} ({self.dialect}): {len(self.computations)} computations, {n} instructions>"
 
     # ---- building ------------------------------------------------------
-    def add_computation(self, comp: Computation) -> Computation:
+    def add_computation(self, comp: Computation, *, before: Computation | None = None) -> Computation:
+        """Add ``comp`` at the end, or right before ``before`` (HLO text must define a
+        callee ahead of its callers)."""
         comp.module = self
-        self.computations[comp.name] = comp
+        if before is None:
+            self.computations[comp.name] = comp
+        else:
+            items = list(self.computations.items())
+            at = next(k for k, (_, c) in enumerate(items) if c is before)
+            items.insert(at, (comp.name, comp))
+            self.computations = dict(items)
         for instr in comp.instructions:
             self._register(instr)
         return comp
