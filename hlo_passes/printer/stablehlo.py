@@ -39,9 +39,9 @@ def _ssa(name: str) -> str:
 
 
 class _Printer:
-    def __init__(self, module: Module, regenerate: bool) -> None:
+    def __init__(self, module: Module, regenerate: bool, source: str | None = None) -> None:
         self.m = module
-        self.src = module.source
+        self.src = module.source if source is None else source
         self.regen = regenerate
         self.memo: dict[int, bool] = {}
 
@@ -66,8 +66,12 @@ class _Printer:
         if not self.regen:
             out: list[str] = []
             pos = 0
+            added: list[str] = []
             for item in body:
                 target = item.get("func") or item.get("op")
+                if item.get("span") is None:
+                    added.append(self.func(target, 2 if dd.get("head") is not None else 0))
+                    continue
                 dirty = self.comp_dirty(target) if "func" in item else self.op_dirty(target)
                 if not dirty:
                     continue
@@ -75,6 +79,13 @@ class _Printer:
                 out.append(src[pos:a])
                 out.append(self.func(target, 0) if "func" in item else self.op(target, 0))
                 pos = b
+            if added:
+                # Functions a pass added go after the last of the source's.
+                end = max((item["span"][1] for item in body if item.get("span") is not None), default=len(src))
+                pad = " " * (2 if dd.get("head") is not None else 0)
+                out.append(src[pos:end])
+                out.extend("\n" + pad + text for text in added)
+                pos = end
             out.append(src[pos:])
             return "".join(out)
         lines: list[str] = []
@@ -101,6 +112,10 @@ class _Printer:
 
     # ---- functions -------------------------------------------------------------
     def func(self, comp: Computation, indent: int) -> str:
+        own = comp.dialect_data.get("source")
+        if own is not None and own is not self.src:
+            # A function a pass brought in from another module's text.
+            return _Printer(self.m, self.regen, own).func(comp, indent)
         f: Instruction = comp.dialect_data["func"]
         src = self.src
         if comp.dialect_data.get("declaration"):
