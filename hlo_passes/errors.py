@@ -82,3 +82,11 @@ class VerificationWarning(UserWarning):
     The module is returned anyway (``Module.shape_problems`` lists them);
     ``warnings.simplefilter("error", VerificationWarning)`` makes them fatal.
     """
+
+
+class KernelBuildError(RuntimeError):
+    """A native kernel (``hlo_passes.kernels``) could not be built or loaded.
+
+    The message names what is missing (compiler, XLA FFI headers, a writable
+    cache directory) or carries the compiler's own error output.
+    """
