@@ -11,16 +11,18 @@ Why a substring search is enough: every site of ``moe-gather-fusion`` and
 (``_split_fusion._chain_below`` returns no chain otherwise, and the optimized
 HLO detector starts from a collective).  A communicating step is one of
 
-* a collective: HLO ``all-gather`` / ``all-reduce`` / ``reduce-scatter``,
-  MLIR ``*.all_gather`` / ``*.all_reduce`` / ``*.reduce_scatter``;
-* a sharding change Shardy or GSPMD turns into one: ``sdy.sharding_constraint``,
+* one of the rule's collectives (``rule.collectives``): HLO ``all-gather`` /
+  ``all-reduce`` / ``reduce-scatter``, MLIR ``*.all_gather`` / ``*.all_reduce``
+  / ``*.reduce_scatter``;
+* for a rule with ``implicit = True`` (moe-gather-fusion), also a sharding
+  change Shardy or GSPMD turns into a collective: ``sdy.sharding_constraint``,
   entering an ``sdy.manual_computation``, or a custom call to ``Sharding``,
   ``SPMDFullToShardShape``, ``SPMDShardToFullShape`` or
   ``xla.sdy.GlobalToLocalShape``.
 
-Each is spelled in the text with one of ``MARKERS`` (an op name or a
+Each is spelled in the text with one of the rule's markers (an op name or a
 custom-call target cannot be written without its letters), so a text with
-none of them has no site.  The markers are deliberately looser than the
+none of them has no site of that rule.  The markers are deliberately looser than the
 rules (``all_reduce`` also matches ``mhlo.all_reduce_start``...): a false
 "maybe" only costs the parse that would have happened anyway.
 
@@ -31,14 +33,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["BUILTIN_RULES", "MARKERS", "may_have_sites"]
+__all__ = ["BUILTIN_RULES", "MARKERS", "markers_for", "may_have_sites", "rules_that_may_fire"]
 
-# Spellings of the communicating steps (see the module docstring), in both
-# dialects: HLO opcodes use dashes, MLIR op names underscores.
-MARKERS: tuple[str, ...] = (
-    "all-gather", "all_gather",
-    "all-reduce", "all_reduce",
-    "reduce-scatter", "reduce_scatter",
+# Custom-call targets and op names of the sharding changes an implicit rule
+# counts as communication.
+SHARDING_MARKERS: tuple[str, ...] = (
     "sharding_constraint",
     "manual_computation",
     "Sharding",  # custom_call_target="Sharding" / @Sharding
@@ -46,19 +45,43 @@ MARKERS: tuple[str, ...] = (
     "SPMDShardToFullShape",
     "GlobalToLocalShape",
 )
+# The collectives of the built-in rules, as HLO opcodes.
+_COLLECTIVES = ("all-gather", "all-reduce", "reduce-scatter")
+# Every spelling of a communicating step: HLO opcodes use dashes, MLIR op names underscores.
+MARKERS: tuple[str, ...] = (*_COLLECTIVES, *(c.replace("-", "_") for c in _COLLECTIVES), *SHARDING_MARKERS)
 
 BUILTIN_RULES = frozenset({"moe-gather-fusion", "moe-gradient-fusion"})
+
+
+def markers_for(rule: str) -> tuple[str, ...] | None:
+    """The spellings a site of built-in ``rule`` needs in the text; None for other rules."""
+    if rule not in BUILTIN_RULES:
+        return None
+    from .passes import available_passes
+
+    r = available_passes()[rule]
+    spellings = [s for c in sorted(r.collectives) for s in (c, c.replace("-", "_"))]
+    # An implicit rule also counts sharding changes as steps (_split_fusion._is_step).
+    if getattr(r, "implicit", False):
+        spellings.extend(SHARDING_MARKERS)
+    return tuple(spellings)
+
+
+def rules_that_may_fire(text: str, passes: Sequence[str] | None = None) -> list[str]:
+    """The rules of ``passes`` (None: every registered rule) that can have a site in
+    ``text``, in order; rules other than the built-in ones are always kept."""
+    from .passes import available_passes
+
+    names = list(available_passes()) if passes is None else list(passes)
+    kept = []
+    for name in names:
+        markers = markers_for(name)
+        if markers is None or any(m in text for m in markers):
+            kept.append(name)
+    return kept
 
 
 def may_have_sites(text: str, passes: Sequence[str] | None = None) -> bool:
     """False only when no rule in ``passes`` (None: every registered rule) can
     find a site in ``text``; True means "parse and look"."""
-    if passes is None:
-        from .passes import available_passes
-
-        passes = list(available_passes())
-    if any(p not in BUILTIN_RULES for p in passes):
-        return True
-    if not passes:
-        return False
-    return any(m in text for m in MARKERS)
+    return bool(rules_that_may_fire(text, passes))

@@ -17,7 +17,7 @@ from examples import moe
 from hlo_passes import jax_hook
 from hlo_passes.parser.mlir_attrs import OPCODES
 from hlo_passes.passes import available_passes, run_passes
-from hlo_passes.prescan import BUILTIN_RULES, MARKERS, may_have_sites
+from hlo_passes.prescan import BUILTIN_RULES, MARKERS, markers_for, may_have_sites, rules_that_may_fire
 from hlo_passes.rewrites import _chains, _crossings
 from moe_cases import lowered_text
 from programs import DUMP_CASES, TEXT_CASES
@@ -25,23 +25,21 @@ from programs import DUMP_CASES, TEXT_CASES
 COMMUNICATING = frozenset({"all-gather", "all-reduce", "reduce-scatter"})
 
 
-def _marked(spelling: str) -> bool:
-    return any(m in spelling for m in MARKERS)
-
-
 def test_markers_cover_the_rules_tables() -> None:
     rules = available_passes()
     assert BUILTIN_RULES <= set(rules)
+    mlir_names = {h: [m for m, hh in OPCODES.items() if hh == h] for h in COMMUNICATING}
+    sharding_spellings = [*_chains.SHARDING_CALLS, _crossings.ENTRY_TARGET,
+                          "sdy.sharding_constraint", "sdy.manual_computation"]
     for name in BUILTIN_RULES:
+        markers = markers_for(name)
+        marked = lambda spelling: any(m in spelling for m in markers)  # noqa: E731
         assert set(rules[name].collectives) <= COMMUNICATING, name
-    for opcode in COMMUNICATING:
-        assert _marked(opcode)
-    mlir_names = [m for m, h in OPCODES.items() if h in COMMUNICATING]
-    assert len(mlir_names) == 3
-    assert all(_marked(m) for m in mlir_names)
-    for target in (*_chains.SHARDING_CALLS, _crossings.ENTRY_TARGET):
-        assert _marked(target), target
-    assert _marked("sdy.sharding_constraint") and _marked("sdy.manual_computation")
+        for opcode in rules[name].collectives:
+            assert marked(opcode) and mlir_names[opcode] and all(marked(m) for m in mlir_names[opcode])
+        if rules[name].implicit:
+            assert all(marked(s) for s in sharding_spellings), name
+    assert set(MARKERS) == {m for name in BUILTIN_RULES for m in markers_for(name)}
 
 
 def test_no_marker_no_rule_and_plugins_always_looked_at() -> None:
@@ -60,7 +58,9 @@ def _check(texts: dict[str, str]) -> int:
         result = run_passes(hlo_passes.parse(text), rewrite=False)
         if result.sites:
             with_sites += 1
-            assert may_have_sites(text), f"pre-scan would skip {label}, which has {len(result.sites)} sites"
+            kept = rules_that_may_fire(text)
+            for site in result.sites:
+                assert site.rule in kept, f"pre-scan would skip {site.rule} on {label}, which has a site of it"
     return with_sites
 
 
