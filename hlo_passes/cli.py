@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from .lowering import KERNELS, PLATFORMS
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
@@ -168,6 +170,11 @@ def _rewrite_parser() -> argparse.ArgumentParser:
                    help="also print near misses: places that look like a pattern, with the check that failed")
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE",
                    help="import a module (dotted name or .py file) that registers extra passes")
+    p.add_argument("--kernel", choices=KERNELS, default="auto",
+                   help="after the passes, lower grouped matmuls (ragged-dot) to this kernel "
+                        "(auto: cpu-ffi for --platform cpu, else XLA's own ragged-dot)")
+    p.add_argument("--platform", choices=PLATFORMS, default=None,
+                   help="where the module will run, for --kernel auto (default: not known)")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-site summary on stderr")
     return p
 
@@ -180,7 +187,8 @@ def _site_line(site: Any) -> str:
             f"saves {site.bytes_saved:,} bytes per device")
 
 
-def _report(result: Any, *, input_name: str, dialect: str, passes: list[str]) -> dict[str, Any]:
+def _report(result: Any, *, input_name: str, dialect: str, passes: list[str],
+            lowerings: list[Any], kernel: str) -> dict[str, Any]:
     from .lint import rule_id
 
     sites = []
@@ -193,7 +201,9 @@ def _report(result: Any, *, input_name: str, dialect: str, passes: list[str]) ->
         "input": input_name,
         "dialect": dialect,
         "passes": passes,
-        "changed": result.changed,
+        "changed": result.changed or any(g.lowered for g in lowerings),
+        "kernel": kernel,
+        "gmm_lowerings": [g.to_json() for g in lowerings],
         "sites": sites,
         "near_misses": [m.to_json() for m in result.near_misses],
         "totals": {
@@ -217,6 +227,7 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
     args = parser.parse_args(argv)
 
     from . import ParseError, parse
+    from .lowering import KernelUnavailableError, lower_gmms, resolve_kernel
     from .passes import available_passes, run_passes
 
     try:
@@ -262,6 +273,7 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
     staged = []
     try:
         result = run_passes(module, passes, rewrite=True)
+        lowerings = lower_gmms(result.module, args.kernel, args.platform)
         new_text = result.module.to_text()
         diff = None
         if args.diff:
@@ -272,7 +284,8 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
         # Everything is computed and staged before anything is put in place.
         if args.report:
             report = _report(result, input_name=name, dialect=module.dialect,
-                             passes=passes if passes is not None else list(registry))
+                             passes=passes if passes is not None else list(registry),
+                             lowerings=lowerings, kernel=resolve_kernel(args.kernel, args.platform))
             staged.append(_stage(args.report, json.dumps(report, indent=2, sort_keys=True, default=str) + "\n"))
         target = args.input if args.in_place else args.output
         if target and not args.dry_run:
@@ -280,6 +293,10 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
     except OSError as err:
         _discard(staged)
         print(f"hlo-rewrite: error: cannot write: {err}", file=stderr)
+        return EXIT_USAGE
+    except KernelUnavailableError as err:
+        _discard(staged)
+        print(f"hlo-rewrite: error: {err}", file=stderr)
         return EXIT_USAGE
     except Exception as err:  # a bug in a pass or the printer, not in the input
         _discard(staged)
@@ -299,7 +316,10 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
     if not args.quiet:
         for site in result.sites:
             print(_site_line(site), file=stderr)
-        if not result.sites:
+        if resolve_kernel(args.kernel, args.platform) != "xla":
+            for lowering in lowerings:
+                print(lowering, file=stderr)
+        if not result.sites and not any(g.lowered for g in lowerings):
             print(f"hlo-rewrite: {name}: nothing to rewrite", file=stderr)
     if args.explain:
         for miss in result.near_misses:
