@@ -1,0 +1,314 @@
+"""``--kernel pallas``: each grouped matmul becomes Pallas megablox, lowered for its shape.
+
+A ragged-dot (``ragged-dot`` / ``chlo.ragged_dot``) in one of the two GMM
+forms — ragged rows (``[m, k] x [g, k, n] -> [m, n]``, megablox ``gmm``) or
+ragged contracting rows (``[m, k] x [m, n] -> [g, k, n]``, ``tgmm``), each
+with its dimensions in any order — is replaced by a call of the kernel
+lowered with jax for exactly that shape and dtype:
+
+* for TPU (default): the program holds the ``tpu_custom_call`` with the
+  Mosaic body; the module then runs on TPU only;
+* ``interpret=True``: the same Pallas program in interpret mode lowered for
+  CPU (while loops and dynamic slices), which runs anywhere and is what the
+  numerics are checked with.
+
+Splicing: the kernel's lowered module is parsed in the target's dialect and
+its functions are moved into the target (HLO: computations under fresh
+names, ahead of the caller's computation; StableHLO: ``func.func``s whose
+symbols get a unique prefix, printed from the kernel's own text), and the
+ragged-dot is replaced by a ``call`` / ``func.call`` of the kernel's entry.
+
+The rest of the module stays graph-only: jax is imported (through
+``_megablox``) only when a kernel is emitted.
+
+Fixed-shape kernels: a megablox ``gmm`` already in the input (``call @gmm``
+around a ``tpu_custom_call``) is built for one shape.  ``reemit_refusal`` says
+whether one can be emitted again for another shape, ``reemit_gmm`` does it
+(moe-gather-fusion's two-GMM form over megablox kernels), and
+``to_interpret`` swaps every such TPU kernel for its interpret-mode twin so
+that a TPU module runs on CPU.
+"""
+from __future__ import annotations
+
+import re
+
+from ..ir import Computation, Instruction, Module, Shape
+from . import _normalize
+from ._megablox import GmmSpec, groups_dtype_ok, supported_dtype
+
+# The kernel name megablox gives its pallas_call (the inner function's name).
+MEGABLOX_KERNEL_NAME = "kernel"
+# megablox's jitted entry points, as jax names their functions when lowering
+# (``gmm``, ``gmm_3``, HLO ``gmm.12``), also after a splice renamed them apart.
+_MEGABLOX_FN = re.compile(r"(?:^|_)(t?gmm)(?:[._]\d+|\.hp\d+)?$")
+_FUNC_SYMBOL = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([\w$.\-]+)")
+_SYMBOL_REF = re.compile(r"@([\w$.\-]+)")
+# Attributes whose value names a computation (HLO).
+_HLO_CALL_ATTRS = frozenset(
+    "to_apply condition body calls branch_computations true_computation false_computation "
+    "called_computations async_wrapped_computation select scatter".split()
+)
+
+
+def unavailable_reason() -> str | None:
+    """Why the Pallas kernels cannot be emitted on this machine, or None."""
+    from ._megablox import unavailable_reason as reason
+
+    return reason()
+
+
+# ---- lowering ----------------------------------------------------------------
+# The value of the ``hlo_passes.rule`` frontend attribute on the ops this lowering adds.
+RULE = "gmm-lowering"
+
+
+def _tag(instr: Instruction) -> None:
+    from ..rewrites._chains import tag_created
+
+    tag_created(instr, RULE)
+
+
+def refusal(rd: Instruction) -> str | None:
+    """Why megablox cannot run this canonical ragged-dot (element types), or None."""
+    types = [_normalize.operand_shape(o, r).element_type for o, r in zip(rd.operands, rd.operand_results)]
+    bad = [f"{what} {t}" for what, t in zip(("lhs", "rhs"), types[:2]) if not supported_dtype(t)]
+    if not supported_dtype(rd.shape.element_type):
+        bad.append(f"result {rd.shape.element_type}")
+    if not groups_dtype_ok(types[2]):
+        bad.append(f"group sizes {types[2]}")
+    if bad:
+        return f"megablox takes f32/bf16 operands and results and integer group sizes, not {', '.join(bad)}"
+    return None
+
+
+def lower(module: Module, *, interpret: bool = False) -> int:
+    """Replace every ragged-dot in a canonical GMM form by a megablox kernel; returns how many.
+
+    Ragged-dots the normalizer cannot make canonical (batch dimensions) or of
+    other element types stay as they are.  ``interpret`` emits the
+    CPU-runnable interpret-mode kernel instead of the TPU one.
+    """
+    reason = unavailable_reason()
+    if reason is not None:
+        raise RuntimeError(f"the pallas kernel is unavailable: {reason}")
+    count = 0
+    for rd in [i for i in module.instructions() if i.opcode == "ragged-dot"]:
+        try:
+            plan = _normalize.plan(rd)
+        except _normalize.NotCanonical:
+            continue
+        if refusal(rd) is not None:
+            continue
+        lower_one(rd, plan, interpret=interpret)
+        count += 1
+    return count
+
+
+def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = False) -> Instruction:
+    """Replace one ragged-dot by the call of its kernel (after the transposes / reshapes
+    ``plan`` needs); returns the call."""
+    canonical = _normalize.canonical_operands(rd, plan, _tag)
+    (lhs, lr), (rhs, rr), (groups, gr) = canonical.operands
+    lhs_s, rhs_s, groups_s = (_normalize.operand_shape(v, r) for v, r in canonical.operands)
+    spec = GmmSpec(plan.form, lhs_s.dims, lhs_s.element_type, rhs_s.dims, rhs_s.element_type, groups_s.dims,
+                   groups_s.element_type, rd.shape.element_type, (0, 1), tuple(range(rhs_s.rank)))
+    call = splice_kernel(rd.module, spec, [lhs, rhs, groups], [lr, rr, gr], before=rd, interpret=interpret)
+    if "frontend_attributes" in rd.attributes:
+        # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
+        call.attributes["frontend_attributes"] = dict(rd.attributes["frontend_attributes"])
+    _normalize.carry_location(rd, call)
+    _tag(call)
+    _normalize.replace_with(rd, call, _tag)
+    return call
+
+
+def splice_kernel(module: Module, spec: GmmSpec, operands: list[Instruction], operand_results: list[int],
+                  *, before: Instruction, interpret: bool) -> Instruction:
+    """Add the kernel for ``spec`` to ``module`` and a call of it on ``operands``, placed
+    right before ``before``; returns the call."""
+    from ._megablox import kernel_text
+
+    text = kernel_text(spec, interpret=interpret, dialect=module.dialect)
+    comp = before.computation
+    out_shape = Shape.array(spec.out_dtype, _result_dims(spec))
+    if module.dialect == "stablehlo":
+        entry = _splice_functions(module, text, spec.mode)
+        call = comp.add("func.call", out_shape, operands, {"to_apply": entry.name},
+                        name_hint=spec.mode, before=before, source_op="func.call")
+    else:
+        entry = _splice_computations(module, text, spec.mode, ahead_of=_top_level(comp))
+        call = comp.add("call", out_shape, operands, {"to_apply": entry},
+                        name_hint=spec.mode, before=before, source_op="call")
+    call.operand_results = list(operand_results)
+    call.called_computations = [entry]
+    module.structure_changed = True
+    return call
+
+
+def _result_dims(spec: GmmSpec) -> tuple[int, ...]:
+    lhs = [spec.lhs_shape[d] for d in spec.lhs_perm]
+    rhs = [spec.rhs_shape[d] for d in spec.rhs_perm]
+    if spec.mode == "gmm":
+        return (lhs[0], rhs[2])
+    return (spec.groups_shape[0], lhs[1], rhs[1])
+
+
+def _top_level(comp: Computation) -> Computation:
+    while comp.parent is not None and comp.parent.computation is not None:
+        comp = comp.parent.computation
+    return comp
+
+
+def _splice_functions(module: Module, text: str, mode: str) -> Computation:
+    """StableHLO: the kernel module's functions, renamed apart, added to ``module``;
+    returns its entry (``main``), made private."""
+    from ..parser.stablehlo import parse_stablehlo
+
+    names = _FUNC_SYMBOL.findall(text)
+    taken = set(module.computations)
+    n = 0
+    while any(f"hlo_passes_{mode}{n}_{s}" in taken for s in names):
+        n += 1
+    renamed = {s: f"hlo_passes_{mode}{n}_{s}" for s in names}
+    text = _SYMBOL_REF.sub(lambda m: "@" + renamed.get(m.group(1), m.group(1)), text)
+    text = text.replace(f"func.func public @{renamed['main']}", f"func.func private @{renamed['main']}", 1)
+    kernel = parse_stablehlo(text)
+    body = module.dialect_data.setdefault("body", [])
+    for comp in list(kernel.computations.values()):
+        module.add_computation(comp)
+        if comp.parent is None:
+            # Printed from the kernel's own text (the printer's "source" hook).
+            comp.dialect_data["source"] = kernel.source
+            body.append({"func": comp, "span": None})
+    return module.computations[renamed["main"]]
+
+
+def _splice_computations(module: Module, text: str, mode: str, ahead_of: Computation) -> Computation:
+    """HLO: the kernel module's computations and instructions under fresh names,
+    placed before ``ahead_of`` (XLA reads a callee before its caller); returns its entry."""
+    from ..parser.hlo import parse_hlo
+
+    kernel = parse_hlo(text)
+    comps = list(kernel.computations.values())
+    taken = set(module.computations)
+    new_names: dict[str, str] = {}
+    for comp in comps:
+        name = module.fresh_name(f"{mode}_{comp.name}")
+        while name in taken:
+            name = module.fresh_name(f"{mode}_{comp.name}")
+        new_names[comp.name] = name
+    by_old = {c.name: c for c in comps}
+    for comp in comps:
+        for instr in comp.instructions:
+            instr.name = module.fresh_name(instr.name)
+            for key in [k for k in instr.attributes if k in _HLO_CALL_ATTRS]:
+                value = instr.attributes[key]
+                if isinstance(value, (list, tuple)):
+                    instr.attributes[key] = [by_old[str(v).lstrip("%")] for v in value]
+                else:
+                    instr.attributes[key] = by_old[str(value).lstrip("%")]
+            instr.changed = True
+    for comp in comps:
+        comp.name = new_names[comp.name]
+        # Printed from the graph, as a computation a pass added.
+        comp.dialect_data = {k: v for k, v in comp.dialect_data.items() if k == "attrs"}
+        comp.changed = True
+        module.add_computation(comp, before=ahead_of)
+    return kernel.entry
+
+
+# ---- fixed-shape megablox kernels in the input -------------------------------
+def megablox_callee(instr: Instruction) -> Computation | None:
+    """The megablox function a ``call`` / ``func.call`` runs, if it runs one for TPU."""
+    if instr.opcode not in ("call", "func.call") or not instr.called_computations:
+        return None
+    callee = instr.called_computations[0]
+    if not _MEGABLOX_FN.search(callee.name):
+        return None
+    if not any(i.opcode == "custom-call" and str(i.attributes.get("custom_call_target", "")).strip('"@')
+               == "tpu_custom_call" for i in callee.instructions):
+        return None
+    return callee
+
+
+def megablox_spec(call: Instruction) -> GmmSpec | str:
+    """The problem a megablox kernel call solves (from its operands and result), or why
+    it cannot be told."""
+    callee = megablox_callee(call)
+    if callee is None:
+        return f"{call.ref} does not call a megablox kernel"
+    kind = _MEGABLOX_FN.search(callee.name).group(1)
+    if len(call.operands) != 3:
+        return (f"{call.ref} passes {len(call.operands)} operands to megablox {kind} "
+                "(group_offset or existing_out given); only lhs, rhs and group sizes are re-emitted")
+    lhs, rhs, groups = (op.shape for op in call.operands)
+    out = call.shape
+    if kind == "gmm":
+        if lhs.rank != 2 or rhs.rank != 3 or out.rank != 2:
+            return f"{call.ref}: megablox gmm with operands {lhs}, {rhs}"
+        m, k = lhs.dims
+        plain = rhs.dims[1] == k and out.dims == (m, rhs.dims[2])
+        transposed = rhs.dims[2] == k and out.dims == (m, rhs.dims[1])
+        if transposed and plain:
+            return (f"{call.ref}: megablox gmm with k = n = {k}: whether its rhs is transposed cannot be "
+                    "told from the shapes")
+        if not plain:
+            return f"{call.ref}: megablox gmm with a transposed rhs ({rhs}) is not re-emitted"
+        perm: tuple[int, ...] = (0, 1, 2)
+    else:
+        if lhs.rank != 2 or rhs.rank != 2 or out.rank != 3:
+            return f"{call.ref}: megablox tgmm with operands {lhs}, {rhs}"
+        perm = (0, 1)
+    lhs_perm = (0, 1) if kind == "gmm" else (1, 0)
+    for t in (lhs, rhs, out):
+        if not supported_dtype(t.element_type):
+            return f"{call.ref}: megablox with element type {t.element_type}"
+    if not groups_dtype_ok(groups.element_type):
+        return f"{call.ref}: group sizes of type {groups.element_type}"
+    return GmmSpec(kind, lhs.dims, lhs.element_type, rhs.dims, rhs.element_type, groups.dims,
+                   groups.element_type, out.element_type, lhs_perm, perm)
+
+
+def reemit_refusal(call: Instruction) -> str | None:
+    """None if the megablox gmm that ``call`` runs can be emitted again for another
+    weight width; otherwise why not."""
+    spec = megablox_spec(call)
+    if isinstance(spec, str):
+        return spec
+    if spec.mode != "gmm":
+        return f"{call.ref} runs megablox {spec.mode}; only gmm is re-emitted for a fused weight"
+    return unavailable_reason()
+
+
+def kernel_output_dim(call: Instruction, rhs_dim: int) -> int | None:
+    """Where dimension ``rhs_dim`` of a megablox gmm's weight lands in its result
+    (None: the kernel contracts or groups over it)."""
+    return 1 if rhs_dim == 2 else None
+
+
+def reemit_gmm(call: Instruction, operands: list[Instruction], operand_results: list[int],
+               *, before: Instruction) -> Instruction:
+    """A megablox gmm like the one ``call`` runs, emitted for the shapes of ``operands``;
+    the new call is placed before ``before`` and returned."""
+    spec = megablox_spec(call)
+    if isinstance(spec, str):
+        raise ValueError(spec)
+    lhs, rhs, groups = (op.shape for op in operands)
+    new = GmmSpec("gmm", lhs.dims, lhs.element_type, rhs.dims, rhs.element_type, groups.dims,
+                  groups.element_type, spec.out_dtype, (0, 1), (0, 1, 2))
+    return splice_kernel(call.module, new, operands, operand_results, before=before, interpret=False)
+
+
+def to_interpret(module: Module) -> int:
+    """Replace every megablox TPU kernel call by the interpret-mode kernel of the same
+    problem, so that the module runs on CPU; returns how many."""
+    count = 0
+    for call in [i for i in module.instructions() if megablox_callee(i) is not None]:
+        spec = megablox_spec(call)
+        if isinstance(spec, str):
+            raise ValueError(f"cannot run on CPU: {spec}")
+        new = splice_kernel(module, spec, call.operands, call.operand_results, before=call, interpret=True)
+        module.replace_all_uses(call, new)
+        call.computation.remove(call)
+        count += 1
+    return count
