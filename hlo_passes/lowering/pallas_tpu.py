@@ -40,7 +40,9 @@ from ._megablox import GmmSpec, groups_dtype_ok, supported_dtype
 MEGABLOX_KERNEL_NAME = "kernel"
 # megablox's jitted entry points, as jax names their functions when lowering
 # (``gmm``, ``gmm_3``, HLO ``gmm.12``), also after a splice renamed them apart.
-_MEGABLOX_FN = re.compile(r"(?:^|_)(t?gmm)(?:[._]\d+|\.hp\d+)?$")
+_MEGABLOX_FN = re.compile(r"(?:^|_)(t?gmm)(?:[._]\d+)*(?:\.hp\d+)?$")
+# The entry of a kernel this module spliced in: its operands are already canonical.
+SPLICED = re.compile(r"^hlo_passes_(t?gmm)\d+_main(?:\.\d+)?$")
 _FUNC_SYMBOL = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([\w$.\-]+)")
 _SYMBOL_REF = re.compile(r"@([\w$.\-]+)")
 # Attributes whose value names a computation (HLO).
@@ -159,17 +161,23 @@ def _top_level(comp: Computation) -> Computation:
     return comp
 
 
+def _free_prefix(module: Module, mode: str) -> str:
+    """``hlo_passes_<mode><n>_``: a prefix no computation of ``module`` has yet, so the
+    kernel's functions keep their names behind it (and ``SPLICED`` recognizes them)."""
+    n = 0
+    while any(name.startswith(f"hlo_passes_{mode}{n}_") for name in module.computations):
+        n += 1
+    return f"hlo_passes_{mode}{n}_"
+
+
 def _splice_functions(module: Module, text: str, mode: str) -> Computation:
     """StableHLO: the kernel module's functions, renamed apart, added to ``module``;
     returns its entry (``main``), made private."""
     from ..parser.stablehlo import parse_stablehlo
 
     names = _FUNC_SYMBOL.findall(text)
-    taken = set(module.computations)
-    n = 0
-    while any(f"hlo_passes_{mode}{n}_{s}" in taken for s in names):
-        n += 1
-    renamed = {s: f"hlo_passes_{mode}{n}_{s}" for s in names}
+    prefix = _free_prefix(module, mode)
+    renamed = {s: prefix + s for s in names}
     text = _SYMBOL_REF.sub(lambda m: "@" + renamed.get(m.group(1), m.group(1)), text)
     text = text.replace(f"func.func public @{renamed['main']}", f"func.func private @{renamed['main']}", 1)
     kernel = parse_stablehlo(text)
@@ -190,13 +198,8 @@ def _splice_computations(module: Module, text: str, mode: str, ahead_of: Computa
 
     kernel = parse_hlo(text)
     comps = list(kernel.computations.values())
-    taken = set(module.computations)
-    new_names: dict[str, str] = {}
-    for comp in comps:
-        name = module.fresh_name(f"{mode}_{comp.name}")
-        while name in taken:
-            name = module.fresh_name(f"{mode}_{comp.name}")
-        new_names[comp.name] = name
+    prefix = _free_prefix(module, mode)
+    new_names = {comp.name: prefix + comp.name for comp in comps}
     by_old = {c.name: c for c in comps}
     for comp in comps:
         for instr in comp.instructions:
@@ -219,16 +222,37 @@ def _splice_computations(module: Module, text: str, mode: str, ahead_of: Computa
 
 # ---- fixed-shape megablox kernels in the input -------------------------------
 def megablox_callee(instr: Instruction) -> Computation | None:
-    """The megablox function a ``call`` / ``func.call`` runs, if it runs one for TPU."""
+    """The megablox function a ``call`` / ``func.call`` runs, if it runs one for TPU: jax's
+    lowering of megablox ``gmm``/``tgmm``, or the entry of a kernel spliced here."""
     if instr.opcode not in ("call", "func.call") or not instr.called_computations:
         return None
     callee = instr.called_computations[0]
-    if not _MEGABLOX_FN.search(callee.name):
+    if SPLICED.match(callee.name):
+        return callee if _runs_tpu_kernel(callee, 4) else None
+    if not _MEGABLOX_FN.search(callee.name) or _in_spliced_kernel(instr):
         return None
-    if not any(i.opcode == "custom-call" and str(i.attributes.get("custom_call_target", "")).strip('"@')
-               == "tpu_custom_call" for i in callee.instructions):
-        return None
-    return callee
+    return callee if _runs_tpu_kernel(callee, 0) else None
+
+
+def _kind(callee: Computation) -> str:
+    m = SPLICED.match(callee.name)
+    return m.group(1) if m else _MEGABLOX_FN.search(callee.name).group(1)
+
+
+def _in_spliced_kernel(instr: Instruction) -> bool:
+    comp = instr.computation
+    return comp is not None and comp.name.startswith("hlo_passes_")
+
+
+def _runs_tpu_kernel(comp: Computation, depth: int) -> bool:
+    """Whether ``comp`` (or, ``depth`` calls down, what it calls) holds a tpu_custom_call."""
+    for i in comp.instructions:
+        if i.opcode == "custom-call" and str(i.attributes.get("custom_call_target", "")).strip('"@') \
+                == "tpu_custom_call":
+            return True
+        if depth and any(_runs_tpu_kernel(c, depth - 1) for c in i.called_computations):
+            return True
+    return False
 
 
 def megablox_spec(call: Instruction) -> GmmSpec | str:
@@ -237,7 +261,8 @@ def megablox_spec(call: Instruction) -> GmmSpec | str:
     callee = megablox_callee(call)
     if callee is None:
         return f"{call.ref} does not call a megablox kernel"
-    kind = _MEGABLOX_FN.search(callee.name).group(1)
+    kind = _kind(callee)
+    spliced = SPLICED.match(callee.name) is not None
     if len(call.operands) != 3:
         return (f"{call.ref} passes {len(call.operands)} operands to megablox {kind} "
                 "(group_offset or existing_out given); only lhs, rhs and group sizes are re-emitted")
@@ -249,6 +274,8 @@ def megablox_spec(call: Instruction) -> GmmSpec | str:
         m, k = lhs.dims
         plain = rhs.dims[1] == k and out.dims == (m, rhs.dims[2])
         transposed = rhs.dims[2] == k and out.dims == (m, rhs.dims[1])
+        if spliced:
+            transposed = False  # our own kernels take canonical operands
         if transposed and plain:
             return (f"{call.ref}: megablox gmm with k = n = {k}: whether its rhs is transposed cannot be "
                     "told from the shapes")
@@ -259,7 +286,8 @@ def megablox_spec(call: Instruction) -> GmmSpec | str:
         if lhs.rank != 2 or rhs.rank != 2 or out.rank != 3:
             return f"{call.ref}: megablox tgmm with operands {lhs}, {rhs}"
         perm = (0, 1)
-    lhs_perm = (0, 1) if kind == "gmm" else (1, 0)
+    # megablox tgmm reads lhs as [k, m]; a spliced tgmm takes the canonical [m, k].
+    lhs_perm = (0, 1) if kind == "gmm" or spliced else (1, 0)
     for t in (lhs, rhs, out):
         if not supported_dtype(t.element_type):
             return f"{call.ref}: megablox with element type {t.element_type}"

@@ -355,9 +355,11 @@ class SplitFusion:
         for g in gmms or ():
             kernel = gmm_kernel(g)
             if kernel is not None:
-                raise Refusal("fixed-shape-kernel", f"{g.ref} runs a grouped-matmul kernel built for a fixed "
-                              f"shape ({kernel}); fusing the GMMs needs the kernel emitted again for the "
-                              "fused weight", g)
+                why = _reemit_refusal(g)
+                if why is not None:
+                    raise Refusal("fixed-shape-kernel", f"{g.ref} runs a grouped-matmul kernel built for a fixed "
+                                  f"shape ({kernel}); fusing the GMMs needs the kernel emitted again for the "
+                                  f"fused weight: {why}", g)
         if form in ("split_gather", "split_reduction"):
             out_dim = None
         elif form in ("concat", "pad_add"):
@@ -426,6 +428,16 @@ class SplitFusion:
         if rewrite:
             _replace(self.name, form, anchor, chains, gmms, split_dims, out_dim, total, source)
         return site
+
+
+def _reemit_refusal(gmm: Instruction) -> str | None:
+    """None if the grouped-matmul kernel ``gmm`` runs can be emitted for the fused shape
+    (Pallas megablox gmm for TPU); otherwise why not."""
+    from ..lowering import pallas_tpu
+
+    if pallas_tpu.megablox_callee(gmm) is None:
+        return "hlo_passes emits no kernel of this kind"
+    return pallas_tpu.reemit_refusal(gmm)
 
 
 def _check_slices(chains: list[_Chain]) -> tuple[int, list[int]]:
@@ -539,15 +551,35 @@ def _check_gmms(gmms: list[Instruction], chains: list[_Chain], w_dim: int) -> in
             same_value(a, b) for a, b in zip(g.operands[2:], first.operands[2:])
         ):
             raise Refusal("same-group-sizes", f"{g.ref} and {first.ref} use different group sizes", g)
-        if not same_op(g, first):
+        if not _same_gmm(g, first):
             raise Refusal("same-gmm", f"{g.ref} and {first.ref} differ in {_difference(first, g)}", g)
         if g.computation is not first.computation:
             raise Refusal("same-computation", f"{g.ref} is in another computation than {first.ref}", g)
-    out_dim = _gmm_output_dim(first, w_dim)
+    if gmm_kernel(first) is not None:
+        from ..lowering.pallas_tpu import kernel_output_dim
+
+        out_dim = kernel_output_dim(first, w_dim)
+    else:
+        out_dim = _gmm_output_dim(first, w_dim)
     if out_dim is None:
         raise Refusal("gmm-contracts-split", f"{first.ref} contracts or groups over the split "
                       "dimension of its weight; the halves cannot be separated after it", first)
     return out_dim
+
+
+def _same_gmm(a: Instruction, b: Instruction) -> bool:
+    """The same grouped matmul up to its weight.  Two megablox kernel calls are when they
+    solve the same problem (kind, dtypes, lhs and group sizes): their functions differ
+    only in names and, possibly, tiling, which changes no result."""
+    if gmm_kernel(a) is not None and gmm_kernel(b) is not None:
+        from ..lowering.pallas_tpu import megablox_spec
+
+        sa, sb = megablox_spec(a), megablox_spec(b)
+        if not isinstance(sa, str) and not isinstance(sb, str):
+            return (sa.mode, sa.lhs_shape, sa.lhs_dtype, sa.rhs_dtype, sa.groups_shape, sa.groups_dtype,
+                    sa.out_dtype) == (sb.mode, sb.lhs_shape, sb.lhs_dtype, sb.rhs_dtype, sb.groups_shape,
+                                      sb.groups_dtype, sb.out_dtype)
+    return same_op(a, b)
 
 
 def _gmm_output_dim(gmm: Instruction, rhs_dim: int) -> int | None:
@@ -719,9 +751,17 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
         g0 = gmms[0]
         operands = list(g0.operands)
         operands[1] = value
-        fused = clone(g0, comp, operands, resized(g0.shape, out_dim, total), before=anchor, tag=rule)
-        fused.operand_results = list(g0.operand_results)
-        fused.operand_results[1] = 0
+        results = list(g0.operand_results)
+        results[1] = 0
+        if gmm_kernel(g0) is not None:
+            from ..lowering.pallas_tpu import reemit_gmm
+
+            # A kernel built for the halves' shape: emitted again for the whole weight.
+            fused = reemit_gmm(g0, operands, results, before=anchor)
+            tag_created(fused, rule)
+        else:
+            fused = clone(g0, comp, operands, resized(g0.shape, out_dim, total), before=anchor, tag=rule)
+            fused.operand_results = results
         start = 0
         for g in gmms:
             width = g.shape.dims[out_dim]
