@@ -240,3 +240,34 @@ def replace_with(instr: Instruction, call: Instruction, tag) -> list[Instruction
     module.replace_all_uses(instr, value)
     comp.remove(instr)
     return inserted
+
+
+def pin_default_layouts(call: Instruction) -> None:
+    """Constrain a kernel custom call's operands and result to row-major layouts.
+
+    XLA's layout assignment is free to give an unconstrained custom call's
+    result (and operands) any layout, e.g. ``{2,0,1}``, while a kernel reads
+    and writes row-major buffers; jax's ``ffi_call`` pins them the same way.
+    """
+    module = call.module
+    assert module is not None
+    shapes = [operand_shape(o, r) for o, r in zip(call.operands, call.operand_results)]
+    if module.dialect == "hlo":
+        def spelled(s: Shape) -> str:
+            return f"{Shape.array(s.element_type, s.dims)}{_hlo_layout(s.rank)}"
+
+        call.attributes["operand_layout_constraints"] = "{" + ", ".join(spelled(s) for s in shapes) + "}"
+        out = call.shape
+        call.set_shape(Shape(out.element_type, out.dims, out.dynamic, layout=_hlo_layout(out.rank)))
+    else:
+        call.attributes["operand_layouts"] = "[" + ", ".join(_mlir_layout(s.rank) for s in shapes) + "]"
+        call.attributes["result_layouts"] = "[" + _mlir_layout(call.shape.rank) + "]"
+
+
+def _hlo_layout(rank: int) -> str:
+    return "{" + ",".join(str(d) for d in reversed(range(rank))) + "}"
+
+
+def _mlir_layout(rank: int) -> str:
+    minor_to_major = ", ".join(str(d) for d in reversed(range(rank)))
+    return f"dense<[{minor_to_major}]> : tensor<{rank}xindex>" if rank else "dense<> : tensor<0xindex>"

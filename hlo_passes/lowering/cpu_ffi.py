@@ -2,12 +2,13 @@
 
 Each canonical GMM (see ``_normalize``) is replaced by a typed-FFI custom call
 (no attributes; the handlers read everything from the operand and result
-types):
+types), its operands and result pinned to row-major layouts:
 
 * HLO:       ``custom-call(lhs, rhs, gs), custom_call_target="hlo_passes_gmm",
-  api_version=API_VERSION_TYPED_FFI``
+  api_version=API_VERSION_TYPED_FFI, operand_layout_constraints={...}``
 * StableHLO: ``"stablehlo.custom_call"(lhs, rhs, gs) {call_target_name =
-  "hlo_passes_gmm", api_version = 4 : i32}``
+  "hlo_passes_gmm", api_version = 4 : i32, operand_layouts = [...],
+  result_layouts = [...]}``
 
 ``hlo_passes_gmm`` takes lhs ``[m, k]``, rhs ``[g, k, n]``; ``hlo_passes_tgmm``
 lhs ``[m, k]``, rhs ``[m, n]``.  The handlers take f32 or bf16 operands and
@@ -36,7 +37,9 @@ RULE = "gmm-lowering"
 
 def unavailable_reason() -> str | None:
     """None when the CPU kernel package is present (it builds on first import)."""
-    if importlib.util.find_spec(KERNELS_PACKAGE) is None:
+    spec = importlib.util.find_spec(KERNELS_PACKAGE)
+    # A bare directory (no __init__.py yet) imports as a namespace package that registers nothing.
+    if spec is None or spec.origin is None:
         return f"the CPU kernel package {KERNELS_PACKAGE} (hlo_passes/kernels/) is missing"
     return None
 
@@ -83,6 +86,7 @@ def lower_one(instr: Instruction, plan: _normalize.Plan) -> Instruction:
     call = comp.add("custom-call", canonical.out_shape, [v for v, _ in canonical.operands], attrs,
                     name_hint=TARGETS[plan.form], before=instr)
     call.operand_results = [r for _, r in canonical.operands]
+    _normalize.pin_default_layouts(call)
     if "frontend_attributes" in instr.attributes:
         # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
         call.attributes["frontend_attributes"] = dict(instr.attributes["frontend_attributes"])
