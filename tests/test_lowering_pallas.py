@@ -1,0 +1,259 @@
+"""``--kernel pallas``: grouped matmuls as Pallas megablox kernels, lowered for their shape.
+
+* Numerics: the examples' MoE modules lowered for TPU (so they hold
+  ``ragged-dot``), rewritten by moe-gather-fusion, with every GMM replaced by
+  megablox in Pallas interpret mode, run on 8 CPU devices and match jax's
+  reference (f32 and bf16, empty groups, one- and two-stage FSDP).
+* TPU text: the same with the TPU kernel: one ``tpu_custom_call`` per GMM, of
+  the fused shape for the fused one; the module parses, prints (splice and
+  regenerate) and verifies in both dialects, and XLA's and MLIR's parsers take it.
+* Fixed-shape kernels: a real JAX program whose two up projections are
+  megablox calls (lowered for TPU) is rewritten to one gather per stage and
+  one megablox kernel of the fused shape; run on CPU through the kernels'
+  interpret-mode twins it matches the reference.  Kernels hlo_passes cannot
+  emit again stay near misses with the reason.
+"""
+from __future__ import annotations
+
+import re
+from unittest import mock
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import hlo_passes
+from examples import moe
+from examples.moe import MoEConfig, ProgramSpec
+from hlo_passes import _jax_compat as compat
+from hlo_passes.lowering import lower_gmms, pallas_tpu
+from hlo_passes.lowering._megablox import tiling_for
+from hlo_passes.passes import run_passes
+from moe_cases import DIALECTS, run_text, tolerance
+
+RULE = "moe-gather-fusion"
+
+
+def _tpu_text(spec: ProgramSpec, dialect: str) -> str:
+    return moe.lower(spec, platforms=("tpu",)).as_text(dialect=dialect)
+
+
+def _fused(text: str) -> hlo_passes.Module:
+    result = run_passes(hlo_passes.parse(text), [RULE])
+    assert len(result.sites) == 1 and result.sites[0].rewritten, result.near_misses
+    return hlo_passes.parse(result.module.to_text())
+
+
+def _check_parsers(text: str, dialect: str) -> None:
+    if dialect == "stablehlo":
+        compat.parse_mlir(text)  # MLIR's parser and verifier
+    else:
+        compat.print_hlo(text)  # XLA's HLO parser
+    again = hlo_passes.parse(text, validate=True)
+    again.verify()
+
+
+def _tpu_kernels(module: hlo_passes.Module) -> list[hlo_passes.ir.Instruction]:
+    """The tpu_custom_calls the module runs (called from the entry, however deep)."""
+    seen, out, work = set(), [], [module.entry]
+    while work:
+        comp = work.pop()
+        if comp.name in seen:
+            continue
+        seen.add(comp.name)
+        for i in comp.instructions:
+            work.extend(i.called_computations)
+            if i.opcode == "custom-call" and "tpu_custom_call" in str(i.attributes["custom_call_target"]):
+                out.append(i)
+    return out
+
+
+def _ragged_dots(module: hlo_passes.Module) -> int:
+    return sum(i.opcode == "ragged-dot" for i in module.instructions())
+
+
+# ---- numerics in interpret mode ---------------------------------------------
+# Interpret mode is slow to compile: few cases, each covering several axes.
+NUMERIC_CASES = [
+    (ProgramSpec(variant="concat", mesh="mesh1", form="explicit"), "hlo"),
+    (ProgramSpec(variant="two_gmm", mesh="mesh2", form="implicit",
+                 cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")), "stablehlo"),
+]
+
+
+@pytest.mark.parametrize("spec,dialect", NUMERIC_CASES, ids=lambda c: c.name if isinstance(c, ProgramSpec) else c)
+def test_interpret_kernels_run_the_fused_module(spec: ProgramSpec, dialect: str) -> None:
+    module = _fused(_tpu_text(spec, dialect))
+    assert _ragged_dots(module) == 2  # the fused up projection and the down projection
+    assert pallas_tpu.lower(module, interpret=True) == 2
+    assert _ragged_dots(module) == 0
+    text = module.to_text()
+    _check_parsers(text, dialect)
+    _, got = run_text(text, spec)
+    np.testing.assert_allclose(got[0], np.asarray(moe.reference(spec), np.float32), **tolerance(spec.cfg))
+
+
+def test_tgmm_form_runs_in_interpret_mode() -> None:
+    """The ragged-contracting form (a weight gradient) becomes megablox tgmm; groups past m
+    are clipped and empty groups give zeros, as ragged_dot says."""
+    rng = np.random.default_rng(0)
+    lhs = rng.standard_normal((40, 24), np.float32)
+    rhs = rng.standard_normal((20, 40), np.float32)  # [n, m]: the normalizer transposes it
+    gs = np.array([10, 0, 25, 20], np.int32)
+    dims = jax.lax.RaggedDotDimensionNumbers(
+        dot_dimension_numbers=(([0], [1]), ([], [])), lhs_ragged_dimensions=[0], rhs_group_dimensions=[])
+
+    def f(a, b, g):
+        return jax.lax.ragged_dot_general(a, b, g, dims)
+
+    want = np.asarray(f(lhs, rhs, gs))
+    lowered = jax.jit(f).trace(lhs, rhs, gs).lower(lowering_platforms=("tpu",))
+    module = hlo_passes.parse(lowered.as_text())
+    assert pallas_tpu.lower(module, interpret=True) == 1
+    exe = hlo_passes.runtime.compile_text(module.to_text(), num_devices=1)
+    np.testing.assert_allclose(np.asarray(exe.run(lhs, rhs, gs)[0]), want, rtol=1e-5, atol=1e-5)
+    for dialect in DIALECTS:
+        tpu = hlo_passes.parse(lowered.as_text(dialect=dialect))
+        assert pallas_tpu.lower(tpu) == 1
+        _check_parsers(tpu.to_text(), dialect)
+        (kernel,) = _tpu_kernels(hlo_passes.parse(tpu.to_text()))
+        assert kernel.shape.dims == (4, 24, 20)
+
+
+# ---- the TPU lowering text ---------------------------------------------------
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_tpu_kernels_of_the_fused_shape(dialect: str) -> None:
+    spec = ProgramSpec(variant="concat", mesh="mesh1", form="explicit")
+    cfg = spec.cfg
+    module = _fused(_tpu_text(spec, dialect))
+    records = lower_gmms(module, "pallas")
+    assert [r.lowered for r in records] == [True, True]
+    regenerated = module.to_text(regenerate=True)
+    text = module.to_text()
+    for t in (text, regenerated):
+        _check_parsers(t, dialect)
+    after = hlo_passes.parse(text)
+    kernels = _tpu_kernels(after)
+    assert len(kernels) == 2 and _ragged_dots(after) == 0
+    operand_shapes = [[o.shape.dims for o in k.operands] for k in kernels]
+    fused_w = (cfg.experts, cfg.embed, 2 * cfg.mlp)
+    (fused,) = [k for k, shapes in zip(kernels, operand_shapes) if fused_w in shapes]
+    (tm, _, _), m_pad = tiling_for(cfg.tokens, cfg.embed, 2 * cfg.mlp, "f32")
+    assert fused.shape.dims == (m_pad, 2 * cfg.mlp)
+    assert (m_pad, cfg.embed) in [o.shape.dims for o in fused.operands]
+    if dialect == "stablehlo":
+        assert fused.attributes.raw("kernel_name") == f'"{pallas_tpu.MEGABLOX_KERNEL_NAME}"'
+    # Mosaic's serialized kernel rides along; megablox's own wrapper function calls it.
+    assert '"custom_call_config"' in text.replace("\\22", '"')
+    assert re.search(r"hlo_passes_gmm\d+_gmm", text)
+    # The call that stands for the ragged-dot carries the lowering's tag.
+    calls = [i for i in after.instructions() if i.opcode in ("call", "func.call")
+             and pallas_tpu.SPLICED.match(i.called_computations[0].name)]
+    assert len(calls) == 2
+
+
+def test_added_functions_print_in_both_modes() -> None:
+    """The printers' handling of computations a pass adds from another module's text:
+    StableHLO keeps each function's own spelling; HLO prints them from the graph,
+    ahead of their caller (XLA reads callees first)."""
+    spec = ProgramSpec(variant="fused", mesh="mesh1", form="explicit")
+    for dialect in DIALECTS:
+        text = _tpu_text(spec, dialect)
+        module = hlo_passes.parse(text)
+        replaced = [i.name for i in module.instructions() if i.opcode == "ragged-dot"]
+        assert pallas_tpu.lower(module, interpret=True) == 2
+        out = module.to_text()
+        names = list(module.computations)
+        body = next(c for c in module.computations.values()
+                    if any(i.opcode in ("call", "func.call") and pallas_tpu.SPLICED.match(
+                        i.called_computations[0].name) for i in c.instructions))
+        if dialect == "hlo":
+            kernel_main = next(n for n in names if pallas_tpu.SPLICED.match(n))
+            assert names.index(kernel_main) < names.index(_top(body).name)
+            assert out.index(f"{kernel_main} {{") < out.index(f"{_top(body).name} ")
+        else:
+            # Every line but those of the replaced ops and their uses prints byte for byte.
+            kept = set(out.splitlines())
+            touched = re.compile("|".join(rf"%{re.escape(n)}\b" for n in replaced))
+            assert [ln for ln in text.splitlines() if not touched.search(ln) and ln not in kept] == []
+        assert module.to_text(regenerate=True) == hlo_passes.parse(out).to_text(regenerate=True)
+
+
+def _top(comp):
+    while comp.parent is not None:
+        comp = comp.parent.computation
+    return comp
+
+
+# ---- two GMMs over fixed-shape megablox kernels ------------------------------
+def _megablox_gmm(interpret: bool):
+    from jax.experimental.pallas.ops.tpu.megablox.gmm import gmm
+
+    def call(lhs, rhs, group_sizes):
+        return gmm(lhs, rhs, group_sizes, preferred_element_type=lhs.dtype, interpret=interpret,
+                   tiling=lambda m, k, n: tiling_for(m, k, n, "f32")[0])
+
+    return call
+
+
+def _megablox_program(spec: ProgramSpec, dialect: str) -> str:
+    """examples/moe.py's program with every GMM a megablox call, lowered for TPU."""
+    with mock.patch.object(moe, "gmm", _megablox_gmm(interpret=False)):
+        return _tpu_text(spec, dialect)
+
+
+@pytest.mark.parametrize("spec,dialect", [
+    (ProgramSpec(variant="two_gmm", mesh="mesh1", form="explicit"), "stablehlo"),
+    (ProgramSpec(variant="two_gmm", mesh="mesh2", form="explicit"), "hlo"),
+], ids=lambda c: c.name if isinstance(c, ProgramSpec) else c)
+def test_two_megablox_gmms_become_one_kernel_of_the_fused_shape(spec: ProgramSpec, dialect: str) -> None:
+    cfg = spec.cfg
+    text = _megablox_program(spec, dialect)
+    before = hlo_passes.parse(text)
+    assert _ragged_dots(before) == 0 and len(_tpu_kernels(before)) == 3
+    result = run_passes(before, [RULE])
+    (site,) = result.sites
+    assert site.form == "two_gmm" and site.rewritten and result.near_misses == []
+    stages = len(moe.gather_stages(spec.mesh))
+    assert (site.before.count, site.after.count) == (2 * stages, stages)
+    new_text = result.module.to_text()
+    _check_parsers(new_text, dialect)
+    after = hlo_passes.parse(new_text)
+    gathers = [i for i in after.instructions() if i.opcode == "all-gather"]
+    assert len(gathers) == stages
+    assert gathers[-1].shape.dims == (cfg.experts, cfg.embed, 2 * cfg.mlp)
+    kernels = _tpu_kernels(after)
+    assert len(kernels) == 2  # the fused up projection and the down projection
+    fused_w = (cfg.experts, cfg.embed, 2 * cfg.mlp)
+    assert sum(fused_w in [o.shape.dims for o in k.operands] for k in kernels) == 1
+    assert run_passes(after, [RULE]).sites == []
+
+    # On CPU: each TPU kernel swapped for its interpret-mode twin.
+    assert pallas_tpu.to_interpret(after) == 2
+    assert _tpu_kernels(after) == []
+    _, got = run_text(after.to_text(), spec)
+    np.testing.assert_allclose(got[0], np.asarray(moe.reference(spec), np.float32), **tolerance(cfg))
+
+
+def test_kernels_that_cannot_be_emitted_again_stay_near_misses() -> None:
+    spec = ProgramSpec(variant="two_gmm", mesh="mesh1", form="explicit")
+    text = _megablox_program(spec, "stablehlo")
+    # Not megablox by name: a grouped-matmul kernel hlo_passes has no emitter for.
+    foreign = re.sub(r"@gmm\b", "@grouped_kernel", text)
+    result = run_passes(hlo_passes.parse(foreign), [RULE])
+    assert result.sites == [] and result.module.to_text() == foreign
+    (miss,) = result.near_misses
+    assert miss.check == "fixed-shape-kernel" and "emits no kernel of this kind" in miss.reason
+
+
+def test_unavailable_reason_and_bad_types() -> None:
+    assert pallas_tpu.unavailable_reason() is None
+    lhs = jnp.zeros((16, 8), jnp.float16)
+    rhs = jnp.zeros((2, 8, 8), jnp.float16)
+    gs = jnp.array([8, 8], jnp.int32)
+    text = jax.jit(jax.lax.ragged_dot).trace(lhs, rhs, gs).lower(lowering_platforms=("tpu",)).as_text()
+    module = hlo_passes.parse(text)
+    (rd,) = [i for i in module.instructions() if i.opcode == "ragged-dot"]
+    assert "f16" in pallas_tpu.refusal(rd)
+    assert pallas_tpu.lower(module) == 0 and module.to_text() == text
