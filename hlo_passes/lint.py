@@ -26,6 +26,7 @@ from urllib.parse import quote
 
 from .errors import ParseError
 from .ir import Instruction, Module
+from .prescan import BUILTIN_RULES, rules_that_may_fire
 
 __all__ = [
     "FORMATS",
@@ -236,16 +237,16 @@ def lint_module(
     passes: Sequence[str] | None = None,
 ) -> list[Finding]:
     """Findings of one parsed module (no rewriting; ``module`` is left untouched)."""
-    from .passes import run_passes
-
     chosen = _passes_for(select, ignore, passes)
+    # Rules whose communicating steps are not spelled anywhere in the text
+    # cannot have a site: skip them (the module was parsed and checked already).
+    chosen = rules_that_may_fire(module.to_text(), chosen)
     if not chosen:
         return []
-    result = run_passes(module, chosen, rewrite=False)
     where = path or module.path or "<string>"
     locator = _SourceLocator(module)
     findings = []
-    for site in result.sites:
+    for site in _detect(module, chosen):
         rid = rule_id(site.rule)
         if not _selected(rid, select, ignore):
             continue
@@ -262,6 +263,23 @@ def lint_module(
         ))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return findings
+
+
+def _detect(module: Module, chosen: Sequence[str]) -> list[Any]:
+    """The sites of ``chosen`` in ``module``: ``run_passes(..., rewrite=False)`` without
+    its working copy for the built-in rules, whose detection leaves the module as it is."""
+    from .passes import available_passes, run_passes
+
+    builtin = [n for n in chosen if n in BUILTIN_RULES]
+    others = [n for n in chosen if n not in BUILTIN_RULES]
+    registry = available_passes()
+    sites: list[Any] = []
+    for name in builtin:
+        found, _ = registry[name].apply(module, rewrite=False)
+        sites.extend(found)
+    if others:  # a plugin's detection might edit: it gets a copy, as run_passes gives it
+        sites.extend(run_passes(module, others, rewrite=False).sites)
+    return sites
 
 
 def lint_text(text: str, *, path: str | None = None, dialect: str = "auto", **options: Any) -> list[Finding]:
@@ -390,6 +408,31 @@ class LintRun:
 
 # Below this many files the pool's start-up costs more than it saves.
 _POOL_MIN_FILES = 4
+# Files go to the workers in chunks: one task per file costs a round trip
+# each (dump folders hold many small modules), one chunk per worker leaves a
+# worker idle when its files happen to be the small ones.
+_CHUNKS_PER_WORKER = 4
+
+
+def _chunks(files: list[str], n: int) -> list[list[str]]:
+    """``files`` dealt into at most ``n`` chunks of about equal bytes, largest files first."""
+    def size(p: str) -> int:
+        try:
+            return os.path.getsize(p)
+        except OSError:
+            return 0
+
+    chunks: list[list[str]] = [[] for _ in range(min(n, len(files)))]
+    loads = [0] * len(chunks)
+    for p in sorted(files, key=size, reverse=True):
+        i = loads.index(min(loads))
+        chunks[i].append(p)
+        loads[i] += size(p) + 1
+    return [c for c in chunks if c]
+
+
+def _lint_chunk(paths: list[str], options: dict[str, Any]) -> list[list[Finding]]:
+    return [lint_file(p, options) for p in paths]
 
 
 def _pool_context():
@@ -424,16 +467,20 @@ def lint_files(
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(files)), mp_context=_pool_context()) as pool:
-            futures = {pool.submit(lint_file, p, options): p for p in files}
-            for n, fut in enumerate(as_completed(futures), 1):
-                p = futures[fut]
+        workers = min(jobs, len(files))
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+            futures = {pool.submit(_lint_chunk, chunk, options): chunk
+                       for chunk in _chunks(files, workers * _CHUNKS_PER_WORKER)}
+            done = 0
+            for fut in as_completed(futures):
+                chunk = futures[fut]
                 try:
-                    per_file[p] = fut.result()
+                    per_file.update(zip(chunk, fut.result()))
                 except Exception as err:  # a worker that died (e.g. out of memory)
-                    per_file[p] = [_error_finding(p, err)]
+                    per_file.update((p, [_error_finding(p, err)]) for p in chunk)
+                done += len(chunk)
                 if progress:
-                    progress(n, len(files))
+                    progress(done, len(files))
     else:
         for n, p in enumerate(files, 1):
             per_file[p] = lint_file(p, options)

@@ -1,4 +1,4 @@
-"""The text pre-scan never hides a site, and the jit hook skips the parse only when it may.
+"""The text pre-scan never hides a site; the jit hook and the lint skip work only where they may.
 
 Conservativeness is checked two ways: the markers cover every spelling of a
 communicating step the rules accept (taken from the rules' and the parser's
@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import hlo_passes
 from examples import moe
 from hlo_passes import jax_hook
+from hlo_passes.lint import lint_module, rule_id
 from hlo_passes.parser.mlir_attrs import OPCODES
 from hlo_passes.passes import available_passes, run_passes
 from hlo_passes.prescan import BUILTIN_RULES, MARKERS, markers_for, may_have_sites, rules_that_may_fire
@@ -56,6 +57,14 @@ def _check(texts: dict[str, str]) -> int:
     with_sites = 0
     for label, text in texts.items():
         result = run_passes(hlo_passes.parse(text), rewrite=False)
+        # The lint (pre-scan per rule, detection on its own module, no copy)
+        # finds the same sites and leaves the module as it was.
+        module = hlo_passes.parse(text)
+        findings = lint_module(module)
+        assert [(f.pass_name, f.line, f.column) for f in findings] == sorted(
+            ((s.rule, s.location.line, s.location.column) for s in result.sites),
+            key=lambda k: (k[1], k[2], rule_id(k[0]))), label
+        assert not module.changed and module.to_text() == text
         if result.sites:
             with_sites += 1
             kept = rules_that_may_fire(text)
