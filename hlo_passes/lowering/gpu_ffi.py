@@ -5,9 +5,13 @@ with no attributes (the handlers read the sizes from the operand and result
 types):
 
 * HLO:       ``custom-call(lhs, rhs, gs), custom_call_target="hlo_passes_gmm_cuda",
-  api_version=API_VERSION_TYPED_FFI``
+  api_version=API_VERSION_TYPED_FFI, operand_layout_constraints={...}``
 * StableHLO: ``"stablehlo.custom_call"(lhs, rhs, gs) {call_target_name =
-  "hlo_passes_gmm_cuda", api_version = 4 : i32}``
+  "hlo_passes_gmm_cuda", api_version = 4 : i32, operand_layouts = [...],
+  result_layouts = [...]}``
+
+with operands and result pinned to row-major layouts, as the kernels read
+and write them.
 
 ``hlo_passes_gmm_cuda`` takes lhs ``[m, k]``, rhs ``[g, k, n]``;
 ``hlo_passes_tgmm_cuda`` lhs ``[m, k]``, rhs ``[m, n]`` (the same contract as
@@ -89,6 +93,8 @@ def lower_one(instr: Instruction, plan: _normalize.Plan) -> Instruction:
     call = comp.add("custom-call", canonical.out_shape, [v for v, _ in canonical.operands], attrs,
                     name_hint=target, before=instr)
     call.operand_results = [r for _, r in canonical.operands]
+    # The kernels index row-major buffers; unpinned, XLA may pick other layouts.
+    _normalize.pin_default_layouts(call)
     if "frontend_attributes" in instr.attributes:
         call.attributes["frontend_attributes"] = dict(instr.attributes["frontend_attributes"])
     _normalize.carry_location(instr, call)
