@@ -19,6 +19,7 @@ Everything that reaches into jax internals is in ``_jax_compat``.
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import logging
 import threading
@@ -33,6 +34,8 @@ import numpy as np
 from . import _jax_compat as compat
 from . import parse
 from .lint import Finding, lint_module
+from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
+from .lowering.cpu_ffi import KERNELS_PACKAGE
 from .passes import Result, run_passes
 from .prescan import may_have_sites
 from .report import Site
@@ -76,11 +79,14 @@ class RewrittenLowered:
     a jax ``Compiled``.  ``original`` is jax's own ``Lowered``.
     """
 
-    def __init__(self, original: Any, lowered: Any, result: Result | None, error: BaseException | None) -> None:
+    def __init__(self, original: Any, lowered: Any, result: Result | None, error: BaseException | None,
+                 gmm_lowerings: list[GmmLowering] | None = None) -> None:
         self.original = original
         self._lowered = lowered
         self.result = result
         self.error = error
+        # What lower_gmms did with each grouped matmul (empty: kernel xla, or fell back).
+        self.gmm_lowerings = list(gmm_lowerings or []) if error is None else []
 
     @property
     def report(self) -> list[Site]:
@@ -114,19 +120,25 @@ class RewrittenLowered:
         return getattr(self._lowered, name)
 
 
-def _rewrite(lowered: Any, passes: Sequence[str] | None) -> tuple[Any, Result | None]:
-    """jax's ``Lowered`` with the passes applied (the same object when nothing changed;
-    result None when the pre-scan shows that no rule can fire, so nothing was parsed)."""
+def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
+             platform: str | None = None) -> tuple[Any, Result | None, list[GmmLowering]]:
+    """jax's ``Lowered`` with the passes applied and grouped matmuls lowered to ``kernel``
+    (the same object when nothing changed; result None when the pre-scan shows that no
+    rule can fire and there is no ragged-dot to lower, so nothing was parsed)."""
     # With debug info the locations (op names, source lines) survive into
     # the compiled program's metadata, as they do without the rewrite.
     text = lowered.as_text(debug_info=True)
-    if not may_have_sites(text, passes):
-        return lowered, None
+    lowering = kernel != "xla" and "ragged_dot" in text
+    if not lowering and not may_have_sites(text, passes):
+        return lowered, None, []
     result = run_passes(parse(text, dialect="stablehlo"), passes)
-    if not result.changed:
-        return lowered, result
+    gmms = lower_gmms(result.module, kernel, platform) if lowering else []
+    if not result.changed and not any(g.lowered for g in gmms):
+        return lowered, result, gmms
+    if kernel == "cpu-ffi" and any(g.lowered for g in gmms):
+        importlib.import_module(KERNELS_PACKAGE)  # registers the handlers with XLA before it compiles
     module = compat.parse_mlir(result.module.to_text())
-    return compat.lowered_with_module(lowered, module), result
+    return compat.lowered_with_module(lowered, module), result, gmms
 
 
 @dataclass
@@ -138,8 +150,12 @@ class _Entry:
 class Jitted:
     """A ``jax.jit``-compatible callable that runs hlo_passes on its lowering."""
 
-    def __init__(self, fun: Callable, passes: Sequence[str] | None, jit_kwargs: dict[str, Any]) -> None:
+    def __init__(self, fun: Callable, passes: Sequence[str] | None, jit_kwargs: dict[str, Any],
+                 kernel: str = "auto") -> None:
+        if kernel not in KERNELS:
+            raise ValueError(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}")
         self._fun = fun
+        self._kernel = kernel
         self._passes = tuple(passes) if passes is not None else None
         self._jit_kwargs = dict(jit_kwargs)
         self._jitted = jax.jit(fun, **jit_kwargs)
@@ -185,13 +201,24 @@ class Jitted:
 
     # ---- internals ------------------------------------------------------------
     def _lower(self, args: tuple, kwargs: dict) -> RewrittenLowered:
-        original = self._jitted.lower(*args, **kwargs)  # user errors surface here, as with jax.jit
+        traced = self._jitted.trace(*args, **kwargs)  # user errors surface here, as with jax.jit
+        original = traced.lower()
         try:
-            lowered, result = _rewrite(original, self._passes)
+            platform = compat.lowering_platform(original)
+            platform = platform if platform in PLATFORMS else None
+            kernel = resolve_kernel(self._kernel, platform)
+            source = original
+            if kernel != "xla" and platform == "cpu" and _uses_primitive(traced.jaxpr.jaxpr, "ragged_dot_general"):
+                # jax lowers ragged_dot for CPU as a masked dense dot; a kernel needs the ragged-dot.
+                source = compat.lower_keeping_ragged_dot(traced)
+            lowered, result, gmms = _rewrite(source, self._passes, kernel, platform)
+            if source is not original and not any(g.lowered for g in gmms):
+                # No kernel took a ragged-dot: XLA:CPU must get jax's own CPU program.
+                lowered, result, _ = _rewrite(original, self._passes)
         except Exception as err:
             self._fallback(f"a pass failed ({type(err).__name__}: {err})")
             return RewrittenLowered(original, original, None, err)
-        return RewrittenLowered(original, lowered, result, None)
+        return RewrittenLowered(original, lowered, result, None, gmms)
 
     def _entry(self, args: tuple, kwargs: dict) -> _Entry:
         key = self._signature(args, kwargs)
@@ -246,6 +273,19 @@ class Jitted:
         return (tree, static, tuple(_leaf_signature(x) for x in leaves), bool(jax.config.jax_enable_x64))
 
 
+def _uses_primitive(jaxpr: Any, name: str) -> bool:
+    """Whether ``jaxpr`` or a jaxpr nested in it (jit, shard_map, scan, cond, ...) has a ``name`` equation."""
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == name:
+            return True
+        for value in eqn.params.values():
+            for sub in value if isinstance(value, (tuple, list)) else (value,):
+                inner = getattr(sub, "jaxpr", sub)  # a ClosedJaxpr's Jaxpr, or the Jaxpr itself
+                if hasattr(inner, "eqns") and _uses_primitive(inner, name):
+                    return True
+    return False
+
+
 def _hashable_static(value: Any) -> Hashable:
     try:
         hash(value)
@@ -291,11 +331,17 @@ def _static_arguments(fun: Callable, kw: dict[str, Any]) -> tuple[set[int], set[
     return nums_set, names_set
 
 
-def jit(fun: Callable | None = None, *, passes: Sequence[str] | None = None, **jit_kwargs: Any) -> Any:
-    """``jax.jit`` with hlo_passes' rewrites; also usable as ``@jit(passes=[...])``."""
+def jit(fun: Callable | None = None, *, passes: Sequence[str] | None = None, kernel: str = "auto",
+        **jit_kwargs: Any) -> Any:
+    """``jax.jit`` with hlo_passes' rewrites; also usable as ``@jit(passes=[...])``.
+
+    ``kernel`` (``hlo_passes.lowering.KERNELS``) lowers grouped matmuls
+    (``jax.lax.ragged_dot``) after the rewrites: ``auto`` takes ``cpu-ffi``
+    on CPU and XLA's own ragged-dot on TPU and GPU.
+    """
     if fun is None:
-        return lambda f: Jitted(f, passes, jit_kwargs)
-    return Jitted(fun, passes, jit_kwargs)
+        return lambda f: Jitted(f, passes, jit_kwargs, kernel)
+    return Jitted(fun, passes, jit_kwargs, kernel)
 
 
 def lint_fn(fun: Callable, *args: Any, select: Sequence[str] | None = None,

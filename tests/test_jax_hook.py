@@ -90,7 +90,8 @@ def test_in_and_out_shardings_are_jax_s() -> None:
 
 def test_fused_program_passes_through() -> None:
     fn, args = _program(FUSED)
-    fast = hlo_passes.jit(fn)
+    # kernel="xla": on CPU the default (auto) hands the GMMs to the cpu-ffi kernel.
+    fast = hlo_passes.jit(fn, kernel="xla")
     lowered = fast.lower(*args)
     assert lowered.report == [] and not lowered.rewritten
     assert lowered.as_text() == jax.jit(fn).lower(*args).as_text()
@@ -161,8 +162,8 @@ def test_module_xla_rejects_falls_back(monkeypatch) -> None:
     fn, args = _program(UNFUSED)
     real_rewrite = jax_hook._rewrite
 
-    def broken_rewrite(lowered, passes):
-        new, result = real_rewrite(lowered, passes)
+    def broken_rewrite(lowered, passes, *kernel_and_platform):
+        new, result, gmms = real_rewrite(lowered, passes, *kernel_and_platform)
         assert result.changed
         # Valid MLIR that XLA refuses: a side-effecting custom call to a
         # target nobody registered, without the sharding SPMD needs.
@@ -171,7 +172,7 @@ def test_module_xla_rejects_falls_back(monkeypatch) -> None:
         text = (text[:ret.start()] + ret.group(1)
                 + "stablehlo.custom_call @hlo_passes_test_no_such_target() {has_side_effect = true} : () -> ()\n"
                 + text[ret.start():])
-        return compat.lowered_with_module(lowered, compat.parse_mlir(text)), result
+        return compat.lowered_with_module(lowered, compat.parse_mlir(text)), result, gmms
 
     monkeypatch.setattr(jax_hook, "_rewrite", broken_rewrite)
     fast = hlo_passes.jit(fn)
