@@ -3,13 +3,13 @@
 ``register()`` compiles ``gpu/grouped_matmul.cu`` against the installed
 jaxlib's FFI headers (``jax.ffi.include_dir()``) into a cache directory, loads
 it and registers ``hlo_passes_gmm_cuda`` / ``hlo_passes_tgmm_cuda`` with
-``jax.ffi.register_ffi_target(..., platform="CUDA")``.  Nothing here runs at
-import, so ``import hlo_passes.kernels.gpu`` is free on machines without CUDA.
+``jax.ffi.register_ffi_target(..., platform="CUDA")``.  Nothing CUDA-related
+runs at import (importing ``hlo_passes.kernels`` builds the CPU handlers), so
+``import hlo_passes.kernels.gpu`` works on machines without CUDA.
 
-The library is cached under ``$HLO_PASSES_CACHE_DIR`` (default
-``~/.cache/hlo_passes``), keyed by the source, the FFI headers, nvcc's version,
-the GPU architecture and the flags, so a jaxlib upgrade or another GPU
-rebuilds it and nothing else does.  The architecture is the first CUDA
+The library is cached beside the CPU one (``_build.cache_dir()``), keyed by
+the source, the FFI headers, nvcc's version, the GPU architecture and the
+flags, so a jaxlib upgrade or another GPU rebuilds it and nothing else does.  The architecture is the first CUDA
 device's compute capability, else ``$HLO_PASSES_CUDA_ARCH`` (e.g. ``90``),
 else ``90`` (H100/H200); PTX is embedded too, so newer GPUs can JIT it.
 """
@@ -22,6 +22,10 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+
+from hlo_passes.errors import KernelBuildError
+
+from ._build import cache_dir, ffi_include_dir
 
 __all__ = [
     "SOURCE",
@@ -43,7 +47,7 @@ FLAGS: tuple[str, ...] = ("-O3", "-shared", "-Xcompiler", "-fPIC", "-std=c++17")
 _registered: Path | None = None
 
 
-class GpuKernelUnavailable(RuntimeError):
+class GpuKernelUnavailable(KernelBuildError):
     """The CUDA handlers cannot be built or run here; the message says what is missing."""
 
 
@@ -89,11 +93,6 @@ def unavailable_reason(need_device: bool = True) -> str | None:
     return None
 
 
-def _cache_dir() -> Path:
-    root = os.environ.get("HLO_PASSES_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "hlo_passes")
-    return Path(root) / "kernels"
-
-
 def _headers_digest(include_dir: Path) -> str:
     h = hashlib.sha256()
     for path in sorted((include_dir / "xla" / "ffi" / "api").glob("*.h")):
@@ -107,7 +106,7 @@ def _command(nvcc: str, arch: str, include_dir: Path, output: Path) -> list[str]
         nvcc, *FLAGS,
         f"-gencode=arch=compute_{arch},code=sm_{arch}",
         f"-gencode=arch=compute_{arch},code=compute_{arch}",
-        f"-I{include_dir}", str(SOURCE), "-o", str(output),
+        "-isystem", str(include_dir), str(SOURCE), "-o", str(output),
     ]
 
 
@@ -117,29 +116,36 @@ def build(arch: str | None = None) -> Path:
     Raises ``GpuKernelUnavailable`` when nvcc is missing or the compile fails
     (with nvcc's output).  Needs no GPU.
     """
-    import jax.ffi
-
     why = unavailable_reason(need_device=False)
     if why is not None:
         raise GpuKernelUnavailable(f"cannot build the CUDA grouped-matmul kernel: {why}")
     nvcc = find_nvcc()
     assert nvcc is not None
     arch = arch or cuda_arch()
-    include_dir = Path(jax.ffi.include_dir())
+    include_dir = ffi_include_dir()
     version = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
     key = hashlib.sha256("\0".join([
-        SOURCE.read_text(), _headers_digest(include_dir), version, arch, " ".join(FLAGS),
+        SOURCE.read_text(), _headers_digest(include_dir), version,
+        " ".join(_command(nvcc, arch, include_dir, Path("out.so"))),
     ]).encode()).hexdigest()[:16]
-    cache = _cache_dir()
+    cache = cache_dir()
     library = cache / f"hlo_passes_gmm_cuda_sm{arch}_{key}.so"
     if library.is_file():
         return library
-    cache.mkdir(parents=True, exist_ok=True)
-    # Compile beside the target and rename: concurrent builders never see a half-written file.
-    fd, tmp = tempfile.mkstemp(prefix=library.stem + ".", suffix=".so.tmp", dir=cache)
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        # Compile beside the target and rename: concurrent builders never see a half-written file.
+        fd, tmp = tempfile.mkstemp(prefix=library.stem + ".", suffix=".so.tmp", dir=cache)
+    except OSError as err:
+        raise GpuKernelUnavailable(f"kernel cache directory {cache} is not writable ({err}); "
+                                   "set $HLO_PASSES_CACHE_DIR to a writable directory") from err
     os.close(fd)
     try:
-        done = subprocess.run(_command(nvcc, arch, include_dir, Path(tmp)), capture_output=True, text=True)
+        try:
+            done = subprocess.run(_command(nvcc, arch, include_dir, Path(tmp)), capture_output=True, text=True,
+                                  timeout=900)
+        except subprocess.TimeoutExpired as err:
+            raise GpuKernelUnavailable(f"nvcc took over {err.timeout:.0f} s to build {SOURCE.name}") from err
         if done.returncode != 0:
             raise GpuKernelUnavailable(
                 f"nvcc failed to build {SOURCE.name} for sm_{arch} (exit {done.returncode}):\n"
