@@ -585,6 +585,22 @@ class Module:
             self._register(instr)
         return comp
 
+    def remove_computation(self, comp: Computation) -> None:
+        """Remove a computation nothing calls any more, with the regions of its ops."""
+        callers = [i.name for i in self.instructions()
+                   if comp in i.called_computations and i.computation is not None
+                   and i.computation.module is self and not _inside(i.computation, comp)]
+        if callers:
+            raise ValueError(f"cannot remove computation {comp.name}: called by {callers}")
+        if comp is self.entry:
+            raise ValueError(f"cannot remove computation {comp.name}: it is the entry")
+        for c in [c for c in self.computations.values() if _inside(c, comp)]:
+            del self.computations[c.name]
+            for instr in c.instructions:
+                self._unregister(instr)
+            c.module = None
+        self.structure_changed = True
+
     def _register(self, instr: Instruction) -> None:
         g = self.graph
         g.add_node(instr)
@@ -670,3 +686,12 @@ class Module:
         problems = verify_module(self)
         if problems:
             raise VerificationError(problems)
+
+
+def _inside(comp: Computation, outer: Computation) -> bool:
+    """Whether ``comp`` is ``outer`` or a region nested in one of its ops."""
+    while comp is not outer:
+        if comp.parent is None or comp.parent.computation is None:
+            return False
+        comp = comp.parent.computation
+    return True
