@@ -69,6 +69,13 @@ class _Printer:
             added: list[str] = []
             for item in body:
                 target = item.get("func") or item.get("op")
+                if "func" in item and target.module is not m:
+                    # A function a pass removed: its text goes, with the blank before it.
+                    if item.get("span") is not None:
+                        a, b = item.get("pre") or item["span"]
+                        out.append(src[pos:a])
+                        pos = item["span"][1]
+                    continue
                 if item.get("span") is None:
                     added.append(self.func(target, 2 if dd.get("head") is not None else 0))
                     continue
@@ -101,6 +108,8 @@ class _Printer:
             indent = 2
         for item in body:
             if "func" in item:
+                if item["func"].module is not m:
+                    continue  # removed by a pass
                 lines.append(" " * indent + self.func(item["func"], indent))
             else:
                 lines.append(" " * indent + self.op(item["op"], indent))
