@@ -225,6 +225,9 @@ def test_two_megablox_gmms_become_one_kernel_of_the_fused_shape(spec: ProgramSpe
     assert gathers[-1].shape.dims == (cfg.experts, cfg.embed, 2 * cfg.mlp)
     kernels = _tpu_kernels(after)
     assert len(kernels) == 2  # the fused up projection and the down projection
+    # The halves' kernels are gone with their calls, not left behind as dead functions.
+    assert sum("tpu_custom_call" in str(i.attributes.get("custom_call_target", ""))
+               for i in after.instructions()) == 2
     fused_w = (cfg.experts, cfg.embed, 2 * cfg.mlp)
     assert sum(fused_w in [o.shape.dims for o in k.operands] for k in kernels) == 1
     assert run_passes(after, [RULE]).sites == []

@@ -340,3 +340,33 @@ def to_interpret(module: Module) -> int:
         call.computation.remove(call)
         count += 1
     return count
+
+
+def drop_unused(module: Module, roots: list[Computation]) -> list[str]:
+    """Remove ``roots`` that nothing calls any more (kernels a rewrite replaced) and then
+    what only they called; returns the names removed."""
+    removed: list[str] = []
+    work = list(dict.fromkeys(roots))
+    while work:
+        comp = work.pop()
+        if comp.module is not module or comp is module.entry:
+            continue
+        inner = [c for c in module.computations.values() if _within(c, comp)]
+        inner_ids = {id(c) for c in inner}
+        if any(comp in i.called_computations for c in module.computations.values()
+               if id(c) not in inner_ids for i in c.instructions):
+            continue
+        callees = [cc for c in inner for i in c.instructions for cc in i.called_computations
+                   if id(cc) not in inner_ids]
+        module.remove_computation(comp)
+        removed.append(comp.name)
+        work.extend(dict.fromkeys(callees))
+    return removed
+
+
+def _within(comp: Computation, outer: Computation) -> bool:
+    while comp is not outer:
+        if comp.parent is None or comp.parent.computation is None:
+            return False
+        comp = comp.parent.computation
+    return True

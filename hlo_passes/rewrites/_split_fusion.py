@@ -772,7 +772,13 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
             tag_created(piece, rule)
             start += width
             module.replace_all_uses(g, piece)
+        kernels = [g.called_computations[0] for g in gmms if gmm_kernel(g) is not None and g.called_computations]
         remove_dead(list(gmms))
+        if kernels:
+            from ..lowering.pallas_tpu import drop_unused
+
+            # The halves' kernels, built for their shape, are dead now.
+            drop_unused(module, kernels)
     # Operands of a shard_map that only fed the other halves go last, highest
     # index first, so the indices of the ones still to drop stay valid.
     for crossing in sorted(dropped, key=lambda c: (c.index, c.entry_index or 0), reverse=True):
