@@ -137,6 +137,9 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
         return lowered, result, gmms
     if kernel == "cpu-ffi" and any(g.lowered for g in gmms):
         importlib.import_module(KERNELS_PACKAGE)  # registers the handlers with XLA before it compiles
+    if kernel == "gpu-ffi" and any(g.lowered for g in gmms):
+        # Builds with nvcc on first use; raises naming what is missing (nvcc, a CUDA device).
+        importlib.import_module(KERNELS_PACKAGE + ".gpu").register()
     module = compat.parse_mlir(result.module.to_text())
     return compat.lowered_with_module(lowered, module), result, gmms
 
