@@ -121,6 +121,30 @@ def test_tgmm_form_runs_in_interpret_mode() -> None:
         assert kernel.shape.dims == (4, 24, 20)
 
 
+def test_gmm_pads_rows_to_the_tile_and_clips_groups() -> None:
+    """m = 150 rows take two 128-row tiles (padded to 256); lhs arrives as [k, m] (the
+    normalizer transposes it); bf16 operands accumulate into an f32 result; one group is
+    empty and rows past the groups are zero."""
+    rng = np.random.default_rng(1)
+    lhs = jnp.asarray(rng.standard_normal((24, 150)), jnp.bfloat16)
+    rhs = jnp.asarray(rng.standard_normal((3, 24, 40)), jnp.bfloat16)
+    gs = np.array([60, 0, 50], np.int32)
+    dims = jax.lax.RaggedDotDimensionNumbers(
+        dot_dimension_numbers=(([0], [1]), ([], [])), lhs_ragged_dimensions=[1], rhs_group_dimensions=[0])
+
+    def f(a, b, g):
+        return jax.lax.ragged_dot_general(a, b, g, dims, preferred_element_type=jnp.float32)
+
+    assert tiling_for(150, 24, 40, "bf16") == ((128, 24, 40), 256)
+    want = np.asarray(f(lhs, rhs, gs))
+    module = hlo_passes.parse(jax.jit(f).trace(lhs, rhs, gs).lower(lowering_platforms=("tpu",)).as_text())
+    assert pallas_tpu.lower(module, interpret=True) == 1
+    exe = hlo_passes.runtime.compile_text(module.to_text(), num_devices=1)
+    got = np.asarray(exe.run(lhs, rhs, gs)[0])
+    assert got.dtype == np.float32 and got[:110].any() and not got[110:].any()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
 # ---- the TPU lowering text ---------------------------------------------------
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_tpu_kernels_of_the_fused_shape(dialect: str) -> None:
