@@ -32,6 +32,7 @@ import hlo_passes
 from examples import moe
 from examples.moe import MoEConfig, ProgramSpec
 from hlo_passes import _jax_compat as compat
+from hlo_passes.jax_hook import RewriteFallbackWarning
 from hlo_passes.lowering import _normalize, gpu_ffi, lower_gmms
 from moe_cases import DIALECTS, run_text, tolerance
 
@@ -336,3 +337,40 @@ def test_lowered_moe_runs_on_gpu(cuda_kernels, name: str, dialect: str) -> None:
     assert len(got) == len(want)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, **tol)
+
+
+# ---- hlo_passes.jit(kernel="gpu-ffi") ---------------------------------------------
+
+
+def _ragged_dot_args():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((96, 40), dtype=np.float32)
+    w = rng.standard_normal((3, 40, 24), dtype=np.float32)
+    return x, w, np.asarray([30, 0, 50], np.int32)
+
+
+def test_jit_gpu_ffi_without_cuda_falls_back_naming_what_is_missing() -> None:
+    import jax
+
+    if _kernels_gpu().unavailable_reason(need_device=True) is None:
+        pytest.skip("a CUDA device is present: the GPU run is tested instead")
+    args = _ragged_dot_args()
+    f = hlo_passes.jit(jax.lax.ragged_dot, kernel="gpu-ffi")
+    with pytest.warns(RewriteFallbackWarning, match="nvcc|CUDA device"):
+        got = f(*args)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(jax.lax.ragged_dot(*args)), rtol=1e-5, atol=1e-5)
+
+
+def test_jit_gpu_ffi_runs_on_gpu(cuda_kernels) -> None:
+    import warnings
+
+    import jax
+
+    args = _ragged_dot_args()
+    f = hlo_passes.jit(jax.lax.ragged_dot, kernel="gpu-ffi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RewriteFallbackWarning)
+        got = np.asarray(f(*args))
+    lowered = f.lower(*args)
+    assert lowered.gmm_lowerings and all(g.lowered and g.kernel == "gpu-ffi" for g in lowered.gmm_lowerings)
+    np.testing.assert_allclose(got, _reference_gmm(*args), rtol=1e-4, atol=1e-4)
