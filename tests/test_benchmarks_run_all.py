@@ -1,0 +1,86 @@
+"""benchmarks/run_all.py: the smoke mode runs and RESULTS.md has its structure (no timing is checked)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+RUN_ALL = REPO / "benchmarks" / "run_all.py"
+
+
+def _run(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(RUN_ALL), *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def _sections(doc: str) -> list[str]:
+    return [line for line in doc.splitlines() if line.startswith("## ")]
+
+
+def test_quick_tool_speed_writes_a_results_file_with_machine_targets_and_fragment(tmp_path: Path) -> None:
+    committed = {p: p.read_bytes() for p in (REPO / "benchmarks" / "results").glob("*")}
+    out = tmp_path / "RESULTS.md"
+    r = _run("--quick", "--only", "tool_speed", "--results", str(tmp_path / "frags"), "--out", str(out))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    doc = out.read_text()
+    assert doc.startswith("# hlo_passes benchmarks\n")
+    assert _sections(doc)[:3] == ["## Machine", "## Targets", "## Runs"]
+    machine = doc.split("## Machine", 1)[1].split("## Targets", 1)[0]
+    for field in ("CPU:", "cores", "memory:", "Python", "jax ", "jaxlib", "date:"):
+        assert field in machine, field
+    # The fragment is included whole, and its target lines are listed under Targets.
+    frag = (tmp_path / "frags" / "tool_speed.md").read_text()
+    assert "<!-- fragment: tool_speed -->\n## Tool speed" in doc
+    assert all(line in doc for line in frag.splitlines() if "](" not in line)
+    targets = doc.split("## Targets", 1)[1].split("## Runs", 1)[0]
+    assert re.search(r"\[tool_speed\] hlo: parse\+print ≤ 3× jaxlib: \*\*(met|not met)\*\*", targets)
+    assert re.search(r"\[tool_speed\] stablehlo scaling", targets)
+    assert "- tool_speed: ok" in doc
+    # Both dialects, generated modules whose candidates were all fused, a plot if matplotlib is there.
+    rows = [line for line in frag.splitlines() if line.startswith("| hlo") or line.startswith("| stablehlo")]
+    assert {row.split("|")[1].strip() for row in rows} == {"hlo", "stablehlo"}
+    for row in rows:
+        fused, total = row.split("|")[5].strip().split("/")
+        assert fused == total and int(total) > 0, row
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        assert (tmp_path / "frags" / "tool_speed.png").stat().st_size > 1000
+    # The smoke run left the committed fragments alone.
+    assert {p: p.read_bytes() for p in (REPO / "benchmarks" / "results").glob("*")} == committed
+
+
+def test_assembly_includes_every_fragment_known_ones_first(tmp_path: Path) -> None:
+    frags = tmp_path / "results"
+    frags.mkdir()
+    (frags / "zz_extra.md").write_text("## Extra\n\n- something: **met** (1.0×)\n")
+    (frags / "lint_throughput.md").write_text("## Lint\n\n- target: **not met** — 3.1×\n![p](lint.png)\n")
+    (frags / "gmm_cpu.md").write_text("## GMM\n\nno verdict here\n")
+    out = tmp_path / "R.md"
+    r = _run("--no-run", "--results", str(frags), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = out.read_text()
+    order = [m.group(1) for m in re.finditer(r"<!-- fragment: (\w+) -->", doc)]
+    assert order == ["lint_throughput", "gmm_cpu", "zz_extra"]
+    targets = doc.split("## Targets", 1)[1].split("\n## ", 1)[0]
+    assert "[lint_throughput] target: **not met** — 3.1×" in targets and "[zz_extra] something: **met**" in targets
+    assert "no verdict here" not in targets
+    assert "![p](results/lint.png)" in doc  # image links still point at the fragment folder
+    assert "Not present: tool_speed, hook_overhead, program_effect" in doc
+
+
+def test_unknown_benchmark_is_refused(tmp_path: Path) -> None:
+    r = _run("--only", "nonsense", "--results", str(tmp_path), "--out", str(tmp_path / "R.md"))
+    assert r.returncode == 2 and "unknown benchmark(s) nonsense" in r.stderr
+
+
+@pytest.mark.parametrize("script", ["tool_speed.py", "lint_throughput.py", "hook_overhead.py", "run_all.py"])
+def test_each_script_documents_its_command(script: str) -> None:
+    text = (REPO / "benchmarks" / script).read_text()
+    assert f"python benchmarks/{script}" in text.split('"""', 2)[1]
