@@ -26,6 +26,7 @@ test: install-test
 test-long: install-test
 	HYPOTHESIS_PROFILE=dev $(PYTHON) -m pytest -q
 
+# Every benchmark, then benchmarks/RESULTS.md (BENCH_ARGS=--quick: a smoke run into a scratch folder).
 bench: install
 	$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[bench]'
-	$(PYTHON) benchmarks/parse_speed.py
+	$(PYTHON) benchmarks/run_all.py $(BENCH_ARGS)
