@@ -17,8 +17,9 @@ On every machine:
 With a CUDA device and nvcc (``tools/gpu_check.sh`` on a GPU machine), the
 handlers run on the GPU against a numpy reference for every dtype combination,
 empty groups and clipped groups, and the lowered MoE modules run on the GPU
-against jax's native ragged_dot; elsewhere those tests are skipped with the
-reason.
+against jax's native ragged_dot, as does ``hlo_passes.jit(kernel="gpu-ffi")``;
+elsewhere those tests are skipped with the reason, and ``hlo_passes.jit``
+falls back to the original program with a warning naming what is missing.
 """
 from __future__ import annotations
 
@@ -102,6 +103,8 @@ def test_lowered_text(name: str, dialect: str) -> None:
     for call in (i for i in module.instructions() if i.opcode == "custom-call"
                  and i.attributes.get("custom_call_target") in GPU_TARGETS):
         assert call.attributes["frontend_attributes"]["hlo_passes.rule"] == "gmm-lowering"
+        # Row-major buffers pinned: XLA is otherwise free to hand the kernel another layout.
+        assert ("operand_layout_constraints" if dialect == "hlo" else "operand_layouts") in call.attributes
 
     # XLA's own readers: HLO through XLA's HLO -> StableHLO import, StableHLO
     # through MLIR's verifier and XLA's StableHLO -> HLO conversion; both must
