@@ -6,6 +6,8 @@
 # jax.lax.ragged_dot (benchmarks/gpu_gmm.py). Well under 10 minutes on an H200.
 # Everything it finds goes to $OUT (env.txt, pytest.txt, benchmark.txt,
 # gpu_gmm.md, gpu_gmm.json); the exit status is 0 only if all passed.
+# Copy gpu_gmm.md into benchmarks/results/ afterwards: run_all.py puts it in
+# benchmarks/RESULTS.md.
 #
 #   bash tools/gpu_check.sh --prepare   # here, before: pure-Python test deps into build/gpu_deps
 #   bash tools/gpu_check.sh             # on the GPU machine (device tool: carry build/gpu_deps)
