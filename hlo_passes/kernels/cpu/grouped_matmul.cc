@@ -83,6 +83,13 @@ constexpr int kNR = kNV * kVL;    // micro-tile columns
 constexpr int64_t kKC = 256;
 constexpr int64_t kMC = kMR * 10;
 constexpr int64_t kNC = kNR * 32;
+// A task covers up to this many output rows, so that its packed B block
+// (read from the group's weights, the largest operand) serves several MC
+// blocks of A before it is packed again.
+constexpr int64_t kTaskRows = kMC * 4;
+// Row stride of the f32 tile a task accumulates into; the padding keeps the
+// MR rows a micro-kernel updates from mapping to the same L1 sets.
+constexpr int64_t kLdc = kNC + 16;
 // Below this many multiply-adds a call is not worth a second thread.
 constexpr int64_t kMinWorkPerThread = int64_t{1} << 20;
 
@@ -173,25 +180,22 @@ void pack_a(const T* a, int64_t lda, int64_t rows, int64_t depth, float* dst) {
 }
 
 // B is packed into panels of NR columns: panel[p * NR + j]; columns past
-// `cols` are zero.
+// `cols` are zero. Rows of B are read front to back (one source row feeds
+// every panel) so that the hardware prefetcher streams the weights.
 template <typename T>
 void pack_b(const T* b, int64_t ldb, int64_t depth, int64_t cols, float* dst) {
-  for (int64_t j0 = 0; j0 < cols; j0 += kNR) {
-    const int64_t nr = std::min<int64_t>(kNR, cols - j0);
-    float* panel = dst + j0 * depth;
-    if (nr == kNR) {
-      for (int64_t p = 0; p < depth; ++p) {
-        const T* src = b + p * ldb + j0;
-        float* out = panel + p * kNR;
-        for (int j = 0; j < kNR; ++j) out[j] = to_f32(src[j]);
-      }
-    } else {
-      for (int64_t p = 0; p < depth; ++p) {
-        const T* src = b + p * ldb + j0;
-        float* out = panel + p * kNR;
-        for (int64_t j = 0; j < nr; ++j) out[j] = to_f32(src[j]);
-        for (int64_t j = nr; j < kNR; ++j) out[j] = 0.0f;
-      }
+  const int64_t full = cols / kNR * kNR;
+  for (int64_t p = 0; p < depth; ++p) {
+    const T* src = b + p * ldb;
+    for (int64_t j0 = 0; j0 < full; j0 += kNR) {
+      float* out = dst + j0 * depth + p * kNR;
+#pragma GCC unroll 4
+      for (int j = 0; j < kNR; ++j) out[j] = to_f32(src[j0 + j]);
+    }
+    if (full < cols) {
+      float* out = dst + full * depth + p * kNR;
+      for (int64_t j = 0; j < cols - full; ++j) out[j] = to_f32(src[full + j]);
+      for (int64_t j = cols - full; j < kNR; ++j) out[j] = 0.0f;
     }
   }
 }
@@ -228,20 +232,19 @@ void micro_kernel(int64_t depth, const float* __restrict a,
 }
 
 // ---------------------------------------------------------------------------
-// One output tile: C[rows x cols] = A · B over `depth`, in f32, written to a
-// workspace tile with row stride kNC (then converted by the caller).
+// One task's output: C[rows x cols] = A · B over `depth`, in f32, into a
+// workspace tile with row stride kLdc (converted to the output by the caller).
+// rows <= kTaskRows, cols <= kNC.
 
 template <typename TA, bool kTransA, typename TB>
 void gemm_tile(const TA* a, int64_t lda, const TB* b, int64_t ldb,
                int64_t rows, int64_t cols, int64_t depth, Workspace& ws,
                float* c) {
-  constexpr int64_t ldc = kNC;
   if (depth == 0) {
     for (int64_t i = 0; i < rows; ++i)
-      std::memset(c + i * ldc, 0, cols * sizeof(float));
+      std::memset(c + i * kLdc, 0, cols * sizeof(float));
     return;
   }
-  const int64_t rows_padded = (rows + kMR - 1) / kMR * kMR;
   const int64_t cols_padded = (cols + kNR - 1) / kNR * kNR;
   float* a_pack = ws.a.get(static_cast<size_t>(kMC) * kKC);
   float* b_pack = ws.b.get(static_cast<size_t>(kKC) * kNC);
@@ -249,25 +252,29 @@ void gemm_tile(const TA* a, int64_t lda, const TB* b, int64_t ldb,
   for (int64_t p0 = 0; p0 < depth; p0 += kKC) {
     const int64_t kc = std::min(kKC, depth - p0);
     const bool accumulate = p0 > 0;
-    const TA* a_block = kTransA ? a + p0 * lda : a + p0;
-    pack_a<TA, kTransA>(a_block, lda, rows, kc, a_pack);
     pack_b<TB>(b + p0 * ldb, ldb, kc, cols, b_pack);
-    for (int64_t j0 = 0; j0 < cols_padded; j0 += kNR) {
-      const float* b_panel = b_pack + j0 * kc;
-      const int64_t nr = std::min<int64_t>(kNR, cols - j0);
-      for (int64_t i0 = 0; i0 < rows_padded; i0 += kMR) {
-        const float* a_panel = a_pack + i0 * kc;
-        const int64_t mr = std::min<int64_t>(kMR, rows - i0);
-        float* c_tile = c + i0 * ldc + j0;
-        if (mr == kMR && nr == kNR) {
-          micro_kernel(kc, a_panel, b_panel, c_tile, ldc, accumulate);
-        } else {
-          micro_kernel(kc, a_panel, b_panel, edge, kNR, false);
-          for (int64_t i = 0; i < mr; ++i)
-            for (int64_t j = 0; j < nr; ++j)
-              c_tile[i * ldc + j] = accumulate
-                                        ? c_tile[i * ldc + j] + edge[i * kNR + j]
-                                        : edge[i * kNR + j];
+    for (int64_t r0 = 0; r0 < rows; r0 += kMC) {
+      const int64_t mc = std::min(kMC, rows - r0);
+      const int64_t mc_padded = (mc + kMR - 1) / kMR * kMR;
+      pack_a<TA, kTransA>(kTransA ? a + p0 * lda + r0 : a + r0 * lda + p0, lda,
+                          mc, kc, a_pack);
+      for (int64_t j0 = 0; j0 < cols_padded; j0 += kNR) {
+        const float* b_panel = b_pack + j0 * kc;
+        const int64_t nr = std::min<int64_t>(kNR, cols - j0);
+        for (int64_t i0 = 0; i0 < mc_padded; i0 += kMR) {
+          const float* a_panel = a_pack + i0 * kc;
+          const int64_t mr = std::min<int64_t>(kMR, mc - i0);
+          float* c_tile = c + (r0 + i0) * kLdc + j0;
+          if (mr == kMR && nr == kNR) {
+            micro_kernel(kc, a_panel, b_panel, c_tile, kLdc, accumulate);
+          } else {
+            micro_kernel(kc, a_panel, b_panel, edge, kNR, false);
+            for (int64_t i = 0; i < mr; ++i)
+              for (int64_t j = 0; j < nr; ++j)
+                c_tile[i * kLdc + j] = accumulate
+                                           ? c_tile[i * kLdc + j] + edge[i * kNR + j]
+                                           : edge[i * kNR + j];
+          }
         }
       }
     }
@@ -278,7 +285,7 @@ template <typename TO>
 void store_tile(const float* c, int64_t rows, int64_t cols, TO* out,
                 int64_t ldo) {
   for (int64_t i = 0; i < rows; ++i) {
-    const float* src = c + i * kNC;
+    const float* src = c + i * kLdc;
     TO* dst = out + i * ldo;
     for (int64_t j = 0; j < cols; ++j) from_f32(src[j], dst + j);
   }
@@ -304,6 +311,14 @@ std::vector<Group> clip_groups(const TG* sizes, int64_t num_groups, int64_t m) {
     start = end;  // once at m, the remaining groups are empty
   }
   return groups;
+}
+
+// Rows per task for `rows` output rows: at most kTaskRows, split evenly (in
+// multiples of MR) so that no task is a thin remainder.
+int64_t task_rows(int64_t rows) {
+  const int64_t tasks = std::max<int64_t>(1, (rows + kTaskRows - 1) / kTaskRows);
+  const int64_t per = (rows + tasks - 1) / tasks;
+  return std::max<int64_t>(kMR, (per + kMR - 1) / kMR * kMR);
 }
 
 // One output tile of either operation.
@@ -370,15 +385,16 @@ void gmm_impl(const TL* lhs, const TR* rhs, const std::vector<Group>& groups,
     const Group& grp = groups[g];
     used = std::max(used, grp.start + grp.rows);
     work += grp.rows * k * n;
-    for (int64_t r = 0; r < grp.rows; r += kMC)
+    const int64_t chunk = task_rows(grp.rows);
+    for (int64_t r = 0; r < grp.rows; r += chunk)
       for (int64_t c = 0; c < n; c += kNC)
-        tasks.push_back({g, grp.start + r, std::min(kMC, grp.rows - r), c,
+        tasks.push_back({g, grp.start + r, std::min(chunk, grp.rows - r), c,
                          std::min(kNC, n - c)});
   }
   // Rows no group covers.
   std::memset(out + used * n, 0, static_cast<size_t>((m - used) * n) * sizeof(TO));
   parallel_tasks(tasks, work, [&](const Task& t, Workspace& ws) {
-    float* c = ws.c.get(static_cast<size_t>(kMC) * kNC);
+    float* c = ws.c.get(static_cast<size_t>(kTaskRows) * kLdc);
     gemm_tile<TL, false, TR>(lhs + t.row0 * k, k,
                              rhs + t.group * k * n + t.col0, n, t.rows, t.cols,
                              k, ws, c);
@@ -395,13 +411,14 @@ void tgmm_impl(const TL* lhs, const TR* rhs, const std::vector<Group>& groups,
   for (int64_t g = 0; g < static_cast<int64_t>(groups.size()); ++g) {
     // row0/rows index the output's k dimension here.
     work += groups[g].rows * k * n + k * n;  // empty groups still write zeros
-    for (int64_t r = 0; r < k; r += kMC)
+    const int64_t chunk = task_rows(k);
+    for (int64_t r = 0; r < k; r += chunk)
       for (int64_t c = 0; c < n; c += kNC)
-        tasks.push_back({g, r, std::min(kMC, k - r), c, std::min(kNC, n - c)});
+        tasks.push_back({g, r, std::min(chunk, k - r), c, std::min(kNC, n - c)});
   }
   parallel_tasks(tasks, work, [&](const Task& t, Workspace& ws) {
     const Group& grp = groups[t.group];
-    float* c = ws.c.get(static_cast<size_t>(kMC) * kNC);
+    float* c = ws.c.get(static_cast<size_t>(kTaskRows) * kLdc);
     gemm_tile<TL, true, TR>(lhs + grp.start * k + t.row0, k,
                             rhs + grp.start * n + t.col0, n, t.rows, t.cols,
                             grp.rows, ws, c);
