@@ -62,7 +62,9 @@ class GmmLowering:
     ``form``: ``gmm`` / ``tgmm`` (canonical forms), ``batched`` or
     ``unsupported`` (ragged-dots no kernel form covers), ``kernel`` (a GMM
     kernel custom call already in the input).  ``kernel`` is the resolved
-    kernel name; ``reason`` says why a GMM was not lowered.
+    kernel name; ``reason`` says why a GMM was not lowered.  ``created_by``
+    names the rewrite that created the GMM (its location is then 0:0: it has
+    no line in the source text).
     """
 
     kernel: str
@@ -71,9 +73,12 @@ class GmmLowering:
     lowered: bool
     reason: str | None = None
     op: str = "ragged-dot"
+    created_by: str | None = None
 
     def __str__(self) -> str:
         what = f"{self.op} [{self.form}]"
+        if self.created_by:
+            what += f" (created by {self.created_by})"
         if self.lowered:
             return f"{self.location}: {what} -> {self.kernel}"
         return f"{self.location}: {what} kept ({self.reason})"
@@ -129,6 +134,7 @@ class _Found:
     form: str
     location: Location
     reason: str | None
+    created_by: str | None = None
 
 
 def _survey(module: Module) -> list[_Found]:
@@ -141,13 +147,24 @@ def _survey(module: Module) -> list[_Found]:
                 form, reason = _normalize.plan(instr).form, None
             except _normalize.NotCanonical as err:
                 form, reason = err.form, err.reason
-            found.append(_Found(instr, form, location_of(instr), reason))
+            found.append(_Found(instr, form, location_of(instr), reason, _created_by(instr)))
         elif instr.opcode in ("custom-call", "call", "func.call"):
             kernel = gmm_kernel(instr)
             if kernel is not None:
                 found.append(_Found(instr, "kernel", location_of(instr),
                                     f"a grouped-matmul kernel already ({kernel}) keeps it"))
     return found
+
+
+def _created_by(instr: Instruction) -> str | None:
+    from ..rewrites._chains import CREATED_BY
+
+    if "frontend_attributes" not in instr.attributes:
+        return None
+    try:
+        return instr.attributes["frontend_attributes"].get(CREATED_BY)
+    except (ValueError, AttributeError):
+        return None
 
 
 def lower_gmms(module: Module, kernel: str = "auto", platform: str | None = None) -> list[GmmLowering]:
@@ -175,7 +192,8 @@ def lower_gmms(module: Module, kernel: str = "auto", platform: str | None = None
                 reason = "kernel xla: XLA compiles ragged-dot natively"
             else:
                 reason = (refusal(f.instr) if refusal is not None else None) or f"{resolved} does not implement it"
-        records.append(GmmLowering(resolved, f.form, f.location, lowered, None if lowered else reason, op))
+        records.append(GmmLowering(resolved, f.form, f.location, lowered, None if lowered else reason, op,
+                                   f.created_by))
     done = sum(r.lowered for r in records)
     if done != count:
         raise RuntimeError(f"the {resolved} lowering reported {count} ragged-dots replaced, {done} are gone")
