@@ -344,7 +344,7 @@ def test_lowered_moe_runs_on_gpu(cuda_kernels, name: str, dialect: str) -> None:
     records = lower_gmms(module, "gpu-ffi", "cuda")
     assert records and all(r.lowered for r in records)
     exe = runtime.compile_text(module.to_text(), num_devices=1, devices=jax.devices("cuda")[:1])
-    assert "hlo_passes_gmm_cuda" in exe.compiled_text
+    assert gpu_ffi.TARGETS["gmm"] in exe.compiled_text
     got = [np.asarray(a, dtype=np.float32) for a in exe.run(*moe.host_inputs(spec))]
     tol = tolerance(spec.cfg) if spec.cfg.dtype == "bfloat16" else dict(rtol=1e-4, atol=1e-4)
     assert len(got) == len(want)
