@@ -330,3 +330,64 @@ def test_cache_dir_environment(monkeypatch, tmp_path):
     assert _build.cache_dir() == tmp_path / "xdg" / "hlo_passes"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert _build.cache_dir() == Path(os.path.expanduser("~")) / ".cache" / "hlo_passes"
+
+
+_CONCURRENT_BUILD = r"""
+import importlib.util, pathlib, sys, time
+spec = importlib.util.spec_from_file_location("_build", sys.argv[1])
+build = sys.modules["_build"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(build)
+source, cache, me = sys.argv[2], sys.argv[3], sys.argv[4]
+build.library_target(source, directory=cache)  # jax imported, compiler probed
+barrier = pathlib.Path(cache).parent
+(barrier / f"ready-{me}").touch()
+while len(list(barrier.glob("ready-*"))) < 2:
+    time.sleep(0.01)
+result = build.build_library(source, directory=cache)
+print(result.built, result.path)
+"""
+
+
+def test_two_processes_building_at_once_share_one_library(tmp_path):
+    """Two processes released together past a barrier both find no library and
+    compile, each into its own temporary; the renames leave one complete
+    library and no temporaries. _build is loaded from its file so that the
+    processes do not import (and build) hlo_passes.kernels."""
+    import ctypes
+    import subprocess
+    import sys
+
+    source = tmp_path / "tiny.cc"
+    source.write_text('extern "C" int hlo_passes_tiny() { return 42; }\n')
+    cache = tmp_path / "cache"
+    # A compiler that takes 2 s keeps both builds in flight at once even when
+    # the machine is busy and one process passes the barrier late.
+    slow_cxx = tmp_path / "slow-c++"
+    slow_cxx.write_text('#!/bin/sh\ncase "$1" in --version) ;; *) sleep 2 ;; esac\nexec g++ "$@"\n')
+    slow_cxx.chmod(0o755)
+    env = {**os.environ, "CXX": str(slow_cxx)}
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _CONCURRENT_BUILD, _build.__file__, str(source), str(cache), str(i)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for i in range(2)
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [err for _, err in outs]
+    reports = {tuple(out.split()) for out, _ in outs}
+    assert len(reports) == 1 and reports.pop()[0] == "True", outs  # both built, same path
+    (library,) = cache.iterdir()
+    assert ctypes.CDLL(str(library)).hlo_passes_tiny() == 42
+
+
+def test_stale_temporaries_are_removed(tmp_path):
+    source = tmp_path / "tiny.cc"
+    source.write_text('extern "C" int hlo_passes_tiny() { return 7; }\n')
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    stale, fresh = cache / ".tiny-dead.so.tmp", cache / ".tiny-live.so.tmp"
+    stale.write_bytes(b"")
+    fresh.write_bytes(b"")
+    os.utime(stale, (1, 1))
+    result = _build.build_library(source, directory=cache)
+    assert result.built and result.path.is_file()
+    assert not stale.exists() and fresh.exists()

@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,6 +112,21 @@ def _cpu_identity() -> str:
     return f"{platform.machine()} " + " | ".join(f"{k}={wanted[k]}" for k in sorted(wanted))
 
 
+# A temporary older than this was left by a build that was killed; a live
+# build of these sources takes seconds.
+_STALE_SECONDS = 3600.0
+
+
+def _remove_stale_temporaries(directory: Path, stem: str, keep: Path) -> None:
+    now = time.time()
+    for old in directory.glob(f".{stem}-*.so.tmp"):
+        try:
+            if old != keep and now - old.stat().st_mtime > _STALE_SECONDS:
+                old.unlink()
+        except OSError:
+            pass  # another process removed or renamed it first
+
+
 @dataclass(frozen=True)
 class _Plan:
     source: Path
@@ -164,6 +180,7 @@ def build_library(source: Path, *, directory: Path | None = None) -> BuildResult
             ) from err
         os.close(fd)
         tmp = Path(tmp_name)
+        _remove_stale_temporaries(directory, source.stem, keep=tmp)
         cmd = [*shlex.split(cxx), *FLAGS, "-isystem", str(include), str(source), "-o", str(tmp)]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
