@@ -278,13 +278,13 @@ def test_existing_gmm_kernels_are_kept() -> None:
 
 
 # ---- the examples' MoE programs, lowered for TPU, rewritten, run here -------------
+# (forward f32 and bf16 programs of both variants and forms: test_moe_gather_fusion.py)
 
 MOE_PROGRAMS = [
     # The gradient rule's forms: ragged contracting (tgmm) weight gradients.
     ProgramSpec(variant="two_gmm", mesh="mesh2", mode="grad"),
     ProgramSpec(variant="concat", mesh="mesh1", form="implicit", mode="grad"),
     ProgramSpec(variant="concat", mesh="mesh2", form="implicit", mode="scan"),
-    ProgramSpec(variant="concat", mesh="mesh1", cfg=MoEConfig(dtype="bfloat16")),
     ProgramSpec(variant="concat", mesh="mesh1", layer="router", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
 ]
 
@@ -303,8 +303,9 @@ def test_moe_programs_lowered_for_tpu_run_like_jax(spec: ProgramSpec, dialect: s
         assert "tgmm" in forms and "gmm" in forms
     _check_valid(new_text, dialect)
     check_matches_jax(new_text, spec)
-    # The original module, lowered the same way, computes the same numbers too.
-    check_matches_jax(to_cpu_ffi(text)[0], spec)
+    if dialect == "hlo":  # (one dialect is enough for the original: the programs are the same)
+        # The original module, lowered the same way, computes the same numbers too.
+        check_matches_jax(to_cpu_ffi(text)[0], spec)
 
 
 # ---- hlo-rewrite and hlo_passes.jit ----------------------------------------------------

@@ -18,6 +18,7 @@ from examples import moe
 from examples.moe import MoEConfig, ProgramSpec
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
+from gmm_cases import check_matches_jax, platform_text, to_cpu_ffi
 from moe_cases import DIALECTS, check_one_site_preserves_results, count, lowered_text, run_text, tolerance
 
 RULE = "moe-gather-fusion"
@@ -262,7 +263,8 @@ def test_property_rewrite_preserves_results(case) -> None:
     check_one_site_preserves_results(*case, RULE)
 
 
-# ---- GMMs that only TPU and GPU run: checked by XLA's and MLIR's parsers ------
+# ---- GMMs that XLA:CPU cannot compile: checked by XLA's and MLIR's parsers, and run
+# ---- here through the cpu-ffi grouped-matmul kernel ----------------------------------
 
 def _ragged_dots(module: hlo_passes.Module) -> int:
     return sum(1 for i in module.instructions() if i.opcode == "ragged-dot")
@@ -273,11 +275,31 @@ def _ragged_dots(module: hlo_passes.Module) -> int:
 @pytest.mark.parametrize("variant", ["concat", "two_gmm"])
 @pytest.mark.parametrize("platform", ["tpu", "cuda"])
 def test_ragged_dot_lowerings_rewritten_and_valid(platform: str, variant: str, form: str, dialect: str) -> None:
-    """Lowered for TPU/GPU, the GMM is ``ragged-dot`` / ``chlo.ragged_dot``; it stays one."""
+    """Lowered for TPU/GPU, the GMM is ``ragged-dot`` / ``chlo.ragged_dot``; it stays one.
+    Original and rewritten, lowered to the cpu-ffi kernel, give jax's numbers (empty expert included)."""
+    spec = ProgramSpec(variant=variant, mesh="mesh2", form=form)
+    check_ragged_dot_lowering(spec, platform, dialect)
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize(
+    "spec",
+    [
+        ProgramSpec(variant="two_gmm", mesh="mesh1", cfg=MoEConfig(dtype="bfloat16")),
+        ProgramSpec(variant="concat", mesh="mesh2", form="implicit", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
+    ],
+    ids=lambda s: s.name,
+)
+def test_ragged_dot_lowerings_bf16_executed(spec: ProgramSpec, dialect: str) -> None:
+    """bf16 GMMs (f32 accumulation in the kernel) lowered for TPU, rewritten and run here."""
+    check_ragged_dot_lowering(spec, "tpu", dialect)
+
+
+def check_ragged_dot_lowering(spec: ProgramSpec, platform: str, dialect: str) -> None:
     from hlo_passes import _jax_compat as compat
 
-    spec = ProgramSpec(variant=variant, mesh="mesh2", form=form)
-    text = moe.lower(spec, platforms=(platform,)).as_text(dialect=dialect)
+    variant = spec.variant
+    text = platform_text(spec, platform, dialect)
     before = hlo_passes.parse(text)
     result = run_passes(before, [RULE])
     assert [s.form for s in result.sites] == [variant]
@@ -292,6 +314,9 @@ def test_ragged_dot_lowerings_rewritten_and_valid(platform: str, variant: str, f
     assert _ragged_dots(after) == _ragged_dots(before) - (1 if variant == "two_gmm" else 0)
     assert _concat_of_gathers(after) == []
     assert run_passes(after, [RULE]).sites == []
+    # Executed on 8 CPU devices through the FFI kernel: the same numbers as jax.jit.
+    check_matches_jax(to_cpu_ffi(text)[0], spec)
+    check_matches_jax(to_cpu_ffi(new_text)[0], spec)
 
 
 def test_pallas_gmm_kernel_is_a_near_miss() -> None:
