@@ -90,8 +90,9 @@ constexpr int64_t kTaskRows = kMC * 4;
 // Row stride of the f32 tile a task accumulates into; the padding keeps the
 // MR rows a micro-kernel updates from mapping to the same L1 sets.
 constexpr int64_t kLdc = kNC + 16;
-// Below this many multiply-adds a call is not worth a second thread.
-constexpr int64_t kMinWorkPerThread = int64_t{1} << 20;
+// Below this many multiply-adds per thread (~0.1 ms) starting a thread and
+// faulting in its packing buffers costs more than it saves.
+constexpr int64_t kMinWorkPerThread = int64_t{1} << 23;
 
 // ---------------------------------------------------------------------------
 // Element conversion.
@@ -336,6 +337,13 @@ int requested_threads() {
   return hw == 0 ? 1 : static_cast<int>(hw);
 }
 
+// The calling (XLA) thread keeps its buffers between calls; one set serves
+// every dtype combination and both operations.
+Workspace& caller_workspace() {
+  thread_local Workspace ws;
+  return ws;
+}
+
 // Runs run_task over all tasks on up to requested_threads() threads; tasks
 // are taken in order (group-major), so threads tend to share a group's rhs in
 // cache. Each output element belongs to one task, so results do not depend on
@@ -346,7 +354,7 @@ void parallel_tasks(const std::vector<Task>& tasks, int64_t work, Fn run_task) {
   threads = std::min<int64_t>(threads, static_cast<int64_t>(tasks.size()));
   threads = std::min<int64_t>(threads, std::max<int64_t>(1, work / kMinWorkPerThread));
   if (threads <= 1) {
-    thread_local Workspace ws;
+    Workspace& ws = caller_workspace();
     for (const Task& t : tasks) run_task(t, ws);
     return;
   }
@@ -366,8 +374,7 @@ void parallel_tasks(const std::vector<Task>& tasks, int64_t work, Fn run_task) {
   std::vector<Workspace> spaces(threads - 1);
   for (int64_t t = 0; t + 1 < threads; ++t)
     pool.emplace_back(worker, std::ref(spaces[t]));
-  thread_local Workspace own;
-  worker(own);
+  worker(caller_workspace());
   for (std::thread& t : pool) t.join();
   if (failed) throw std::bad_alloc();
 }
