@@ -135,8 +135,6 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms
-    if kernel == "cpu-ffi" and any(g.lowered for g in gmms):
-        importlib.import_module(KERNELS_PACKAGE)  # registers the handlers with XLA before it compiles
     if kernel == "gpu-ffi" and any(g.lowered for g in gmms):
         # Builds with nvcc on first use; raises naming what is missing (nvcc, a CUDA device).
         importlib.import_module(KERNELS_PACKAGE + ".gpu").register()
@@ -209,7 +207,7 @@ class Jitted:
         try:
             platform = compat.lowering_platform(original)
             platform = platform if platform in PLATFORMS else None
-            kernel = resolve_kernel(self._kernel, platform)
+            kernel = self._usable(resolve_kernel(self._kernel, platform))
             source = original
             if kernel != "xla" and platform == "cpu" and _uses_primitive(traced.jaxpr.jaxpr, "ragged_dot_general"):
                 # jax lowers ragged_dot for CPU as a masked dense dot; a kernel needs the ragged-dot.
@@ -244,6 +242,20 @@ class Jitted:
             self._misses += 1
             self._cache.setdefault(key, entry)
         return entry
+
+    def _usable(self, kernel: str) -> str:
+        """``kernel``, with its handlers registered; for ``auto``, ``xla`` when they cannot be built."""
+        if kernel != "cpu-ffi":
+            return kernel
+        try:
+            importlib.import_module(KERNELS_PACKAGE)  # builds (once) and registers the CPU handlers
+        except Exception as err:
+            if self._kernel != "auto":
+                raise
+            # The rewrites still apply; the GMMs stay jax's own CPU program.
+            log.debug("hlo_passes.jit: cpu-ffi kernel unavailable (%s); kernel auto keeps XLA's", err)
+            return "xla"
+        return kernel
 
     def _fallback(self, why: str) -> None:
         log.debug("hlo_passes.jit(%s): %s", getattr(self._fun, "__name__", self._fun), why)

@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 
 import jax
 import jax.numpy as jnp
@@ -404,3 +405,21 @@ def test_jit_moe_training_step_on_the_kernel() -> None:
     got = [np.asarray(a) for a in jax.tree.leaves(fast(*args))]
     for g, w in zip(got, jax_reference(spec)):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
+def test_jit_without_the_cpu_kernel(monkeypatch) -> None:
+    """No kernel (no compiler): auto keeps jax's CPU program quietly; cpu-ffi falls back with a warning."""
+    from hlo_passes import jax_hook
+
+    monkeypatch.setattr(jax_hook, "KERNELS_PACKAGE", "hlo_passes.no_such_kernels")
+    args = _inputs((12, 8), (3, 8, 6))
+    want = np.asarray(jax.jit(_moe_ffn)(*args))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = hlo_passes.jit(_moe_ffn)
+        np.testing.assert_array_equal(np.asarray(quiet(*args)), want)
+        assert quiet.lower(*args).gmm_lowerings == []
+    loud = hlo_passes.jit(_moe_ffn, kernel="cpu-ffi")
+    with pytest.warns(jax_hook.RewriteFallbackWarning, match="no_such_kernels"):
+        got = loud(*args)
+    np.testing.assert_array_equal(np.asarray(got), want)
