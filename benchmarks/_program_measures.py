@@ -17,7 +17,8 @@ __all__ = ["collective_figures", "copy_figures", "memory_figures", "program_figu
 
 # Ops that only move data; a fusion made of them (and the layout-only ops
 # below) writes its result without computing anything.
-_MOVES = frozenset({"concatenate", "slice", "pad", "copy"})
+_SPLIT_JOIN = frozenset({"concatenate", "slice", "pad"})
+_MOVES = _SPLIT_JOIN | {"copy"}
 _LAYOUT_ONLY = frozenset({"parameter", "bitcast", "reshape", "transpose", "constant", "broadcast",
                           "tuple", "get-tuple-element"})
 
@@ -75,24 +76,31 @@ def _collective_bytes(instr: Instruction) -> int:
 
 
 def copy_figures(module: Module) -> dict[str, int]:
-    """Instructions that only move data (concatenate, slice, pad, copy, or a fusion of
-    nothing else) and the bytes they write."""
-    count = written = 0
+    """Instructions that only move data and the bytes they write: ``split_join`` for
+    slice / concatenate / pad (alone or fused with layout ops), ``relayout`` for
+    copies and transposes alone (layout assignment's)."""
+    out = {"copy_count": 0, "copy_bytes": 0, "split_join_bytes": 0, "relayout_bytes": 0}
     for comp in _executed(module):
         for instr in comp:
-            if _only_moves(instr):
-                count += 1
-                written += instr.shape.byte_size
-    return {"copy_count": count, "copy_bytes": written}
+            kind = _move_kind(instr)
+            if kind is None:
+                continue
+            out["copy_count"] += 1
+            out["copy_bytes"] += instr.shape.byte_size
+            out[f"{kind}_bytes"] += instr.shape.byte_size
+    return out
 
 
-def _only_moves(instr: Instruction) -> bool:
-    if instr.opcode in _MOVES:
-        return True
-    if instr.opcode != "fusion":
-        return False
-    opcodes = {i.opcode for c in instr.called_computations for i in c}
-    return bool(opcodes & _MOVES) and opcodes <= _MOVES | _LAYOUT_ONLY
+def _move_kind(instr: Instruction) -> str | None:
+    if instr.opcode == "fusion":
+        opcodes = {i.opcode for c in instr.called_computations for i in c}
+        if not (opcodes & _MOVES) or not opcodes <= _MOVES | _LAYOUT_ONLY:
+            return None
+    elif instr.opcode in _MOVES:
+        opcodes = {instr.opcode}
+    else:
+        return None
+    return "split_join" if opcodes & _SPLIT_JOIN else "relayout"
 
 
 def memory_figures(stats: Any) -> dict[str, int]:

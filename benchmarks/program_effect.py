@@ -101,19 +101,22 @@ class Shape:
 # 128 experts, top-8, embed 2048, mlp 768 (235B-A22B: 4096 / 1536, the same
 # ratio).  Expert counts and top-k are kept; embed and mlp are scaled down by
 # the same factor as far as divisibility allows (embed must split over 8
-# devices); tokens give every expert 16 rows on average, a batch for which
-# the grouped matmul still does real work per expert.
+# devices); tokens give every expert 8 rows on average.  That is far fewer
+# than a real training batch gives (hundreds), so moving the weights weighs
+# more in a step here than at scale: the time ratios lean towards the
+# rewrite's side; the fragment says so.  Larger sizes do not fit the ~10
+# minutes a run may take on 2 shared cores.
 FULL_SHAPES: tuple[Shape, ...] = (
     Shape(
         "deepseek_v3", "DeepSeek-v3",
         dict(experts=256, top_k=8, embed=7168, mlp=2048),
-        MoEConfig(experts=256, top_k=8, embed=256, mlp=72, tokens=512, empty_groups=False),
+        MoEConfig(experts=256, top_k=8, embed=128, mlp=36, tokens=256, empty_groups=False),
         note="no shared expert",
     ),
     Shape(
         "qwen3_moe", "Qwen3-MoE (30B-A3B)",
         dict(experts=128, top_k=8, embed=2048, mlp=768),
-        MoEConfig(experts=128, top_k=8, embed=256, mlp=96, tokens=256, empty_groups=False),
+        MoEConfig(experts=128, top_k=8, embed=128, mlp=48, tokens=128, empty_groups=False),
     ),
 )
 
@@ -134,13 +137,13 @@ DENSE_SHAPES: tuple[Shape, ...] = (
     Shape(
         "deepseek_v3", "DeepSeek-v3",
         dict(experts=256, top_k=8, embed=7168, mlp=2048),
-        MoEConfig(experts=32, top_k=8, embed=256, mlp=72, tokens=64, empty_groups=False),
+        MoEConfig(experts=32, top_k=8, embed=128, mlp=36, tokens=32, empty_groups=False),
         note="no shared expert; experts 256→32 (dense GMM fallback)",
     ),
     Shape(
         "qwen3_moe", "Qwen3-MoE (30B-A3B)",
         dict(experts=128, top_k=8, embed=2048, mlp=768),
-        MoEConfig(experts=16, top_k=8, embed=256, mlp=96, tokens=32, empty_groups=False),
+        MoEConfig(experts=16, top_k=8, embed=128, mlp=48, tokens=16, empty_groups=False),
         note="experts 128→16 (dense GMM fallback)",
     ),
 )
@@ -443,8 +446,9 @@ def markdown(rows: list[Measured], shapes: Sequence[Shape], gmm: GmmPath, info: 
         "",
         "### Configurations",
         "",
-        "| shape | real: experts, top-k, embed, mlp (mlp/embed) | here: experts, top-k, embed, mlp (mlp/embed), tokens | kept / changed |",
-        "| --- | --- | --- | --- |",
+        "| shape | real: experts, top-k, embed, mlp (mlp/embed) | here: experts, top-k, embed, mlp (mlp/embed) "
+        "| tokens (rows per expert) | kept / changed |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for s in shapes:
         r, c = s.real, s.cfg
@@ -454,7 +458,8 @@ def markdown(rows: list[Measured], shapes: Sequence[Shape], gmm: GmmPath, info: 
             changes.append(s.note)
         out.append(
             f"| {s.model} | {r['experts']}, {r['top_k']}, {r['embed']}, {r['mlp']} ({s.real_ratio:.3f}) "
-            f"| {c.experts}, {c.top_k}, {c.embed}, {c.mlp} ({s.ratio:.3f}), {c.tokens} | {'; '.join(changes)} |"
+            f"| {c.experts}, {c.top_k}, {c.embed}, {c.mlp} ({s.ratio:.3f}) "
+            f"| {c.tokens} ({c.tokens * c.top_k / c.experts:g}) | {'; '.join(changes)} |"
         )
     out += [
         "",
@@ -463,16 +468,20 @@ def markdown(rows: list[Measured], shapes: Sequence[Shape], gmm: GmmPath, info: 
         "down GMM, unsort and combine), f32, `w` FSDP-sharded on `D` over 8 devices: `mesh1` = one axis of 8 "
         "(one all-gather stage), `mesh2` = 2 × 4 (two stages). `forward` is the layer; `train` is one step: "
         "loss, gradients of all weights, optax adam update. Tokens are replicated (the example shards only "
-        "the weights), so every device does the whole batch's expert work.",
+        "the weights), so every device does the whole batch's expert work. A real training batch gives each "
+        "expert hundreds of rows; the few rows here make moving the weights a larger part of a step than "
+        "at scale, so step-time ratios here lean towards the rewrite.",
         "",
         "### Collectives and copies (optimized HLO, per device)",
         "",
         "All-gather bytes are what a device receives; reduce-scatter and all-reduce bytes are the operand "
-        "size. Copy bytes: results of `concatenate`, `slice`, `pad` and `copy`, alone or as the only work "
-        "of a fusion, i.e. data moved without computing.",
+        "size. Data moved without computing, as bytes written by executed instructions: *split/join* = "
+        "`slice`, `concatenate`, `pad` (alone or fused only with layout ops), *relayout* = `copy` / "
+        "`transpose` alone (layout assignment's).",
         "",
-        "| program | sites | all-gathers | all-gather MiB | reduce-scatters | reduce-scatter MiB | all-reduces | copy MiB (ratio) |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| program | sites | all-gathers | all-gather MiB | reduce-scatters | reduce-scatter MiB | all-reduces "
+        "| split/join MiB | relayout MiB | moved MiB (ratio) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for m in rows:
         o, n = m.original, m.rewritten
@@ -482,6 +491,8 @@ def markdown(rows: list[Measured], shapes: Sequence[Shape], gmm: GmmPath, info: 
             f"| {_pair(o['reduce_scatter_count'], n['reduce_scatter_count'])} "
             f"| {_pair(_mib(o['reduce_scatter_bytes']), _mib(n['reduce_scatter_bytes']))} "
             f"| {_pair(o['all_reduce_count'], n['all_reduce_count'])} "
+            f"| {_pair(_mib(o['split_join_bytes']), _mib(n['split_join_bytes']))} "
+            f"| {_pair(_mib(o['relayout_bytes']), _mib(n['relayout_bytes']))} "
             f"| {_pair(_mib(o['copy_bytes']), _mib(n['copy_bytes']))} ({_ratio(m.ratio('copy_bytes'))}) |"
         )
     out += [
@@ -518,15 +529,41 @@ def markdown(rows: list[Measured], shapes: Sequence[Shape], gmm: GmmPath, info: 
         q1, q2, q3 = m.pair_ratio_quartiles
         out.append(f"| {m.key} | {a:.2f} | {b:.2f} | **{m.time_ratio:.3f}** | {q2:.3f} ({q1:.3f}–{q3:.3f}) "
                    f"| {m.max_abs_diff:.1e} |")
-    ratios = [m.time_ratio for m in rows]
-    out += [
-        "",
-        f"Step-time ratio over all {len(rows)} programs: median {statistics.median(ratios):.3f}, "
-        f"range {min(ratios):.3f}–{max(ratios):.3f}.",
-    ]
+    out += ["", "### Summary", ""] + summary(rows)
     if png:
         out += ["", f"![rewritten / original per program]({png})"]
     return "\n".join(out) + "\n"
+
+
+def summary(rows: list[Measured]) -> list[str]:
+    """The tables' bottom lines, computed from them."""
+    def total(side: str, field: str) -> int:
+        return sum(getattr(m, side)[field] for m in rows)
+
+    def halved(field: str, subset: list[Measured]) -> int:
+        return sum(1 for m in subset if m.rewritten[field] * 2 == m.original[field] > 0)
+
+    train = [m for m in rows if m.mode == "train"]
+    times = [m.time_ratio for m in rows]
+    pairs = [m.pair_ratio_quartiles[1] for m in rows]
+    peaks = [m.ratio("peak_bytes") or 1.0 for m in rows]
+    same_bytes = all(m.original[f] == m.rewritten[f] for m in rows
+                     for f in ("all_gather_bytes", "reduce_scatter_bytes"))
+    lines = [
+        f"- All-gathers halved in {halved('all_gather_count', rows)} of {len(rows)} programs, reduce-scatters "
+        f"in {halved('reduce_scatter_count', train)} of {len(train)} training steps; the bytes they move are "
+        + ("unchanged (the same data in half as many collectives)." if same_bytes else "changed (see the table)."),
+        f"- Split/join bytes (slices before the gathers, the concatenate after, the pads of dW): "
+        f"{_mib(total('original', 'split_join_bytes'))} → {_mib(total('rewritten', 'split_join_bytes'))} MiB "
+        f"summed over the programs; relayout copies {_mib(total('original', 'relayout_bytes'))} → "
+        f"{_mib(total('rewritten', 'relayout_bytes'))} MiB; all data moved without computing "
+        f"{_ratio(total('rewritten', 'copy_bytes') / max(total('original', 'copy_bytes'), 1))}× the original.",
+        f"- Peak device memory: rewritten / original {min(peaks):.3f}–{max(peaks):.3f}.",
+        f"- Step time, rewritten / original: ratio of medians {statistics.median(times):.3f} "
+        f"(median over programs; range {min(times):.3f}–{max(times):.3f}), per-round ratio "
+        f"{statistics.median(pairs):.3f} (range {min(pairs):.3f}–{max(pairs):.3f}).",
+    ]
+    return lines
 
 
 def plot(rows: list[Measured], path: Path) -> bool:
@@ -539,15 +576,19 @@ def plot(rows: list[Measured], path: Path) -> bool:
         return False
     series = {
         "all-gathers": [m.ratio("all_gather_count") or 0 for m in rows],
-        "copy bytes": [m.ratio("copy_bytes") or 0 for m in rows],
+        "bytes moved": [m.ratio("copy_bytes") or 0 for m in rows],
         "peak memory": [m.ratio("peak_bytes") or 0 for m in rows],
-        "step time": [m.time_ratio for m in rows],
+        "step time (per-round, q1–q3)": [m.pair_ratio_quartiles[1] for m in rows],
     }
+    spread = np.array([[m.pair_ratio_quartiles[1] - m.pair_ratio_quartiles[0],
+                        m.pair_ratio_quartiles[2] - m.pair_ratio_quartiles[1]] for m in rows]).T
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(rows)), 4))
     width = 0.8 / len(series)
     xs = np.arange(len(rows))
     for i, (label, values) in enumerate(series.items()):
-        ax.bar(xs + (i - (len(series) - 1) / 2) * width, values, width, label=label)
+        timed = label.startswith("step time")
+        ax.bar(xs + (i - (len(series) - 1) / 2) * width, values, width, label=label,
+               yerr=spread if timed else None, capsize=2 if timed else 0)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(xs)
     ax.set_xticklabels([m.key.replace("/", "\n") for m in rows], fontsize=8)

@@ -75,6 +75,8 @@ def test_counts_show_the_rewrite(quick_run) -> None:
     for p in data["programs"]:
         o, n = p["original"], p["rewritten"]
         assert o["all_gather_bytes"] == n["all_gather_bytes"] > 0
+        # The slices before the gathers and the concatenate (and in training dW's pads) are gone.
+        assert n["split_join_bytes"] < o["split_join_bytes"]
         rules = {s.split(":")[0] for s in p["sites"]}
         assert rules == ({"moe-gather-fusion", "moe-gradient-fusion"} if p["mode"] == "train"
                          else {"moe-gather-fusion"})
