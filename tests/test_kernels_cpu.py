@@ -259,19 +259,25 @@ def test_under_jit_with_traced_group_sizes():
 
 
 def test_two_threads_equal_one_thread(monkeypatch):
-    """Large enough for several tiles and the kernel's multi-thread threshold."""
+    """Large enough for several tiles and the kernel's multi-thread threshold.
+    Some rows of every group are subnormal: XLA flushes them (its threads run
+    with FTZ/DAZ), so the kernel's own threads must too, or their rows differ."""
     rng = np.random.default_rng(11)
     m, k, n = 400, 96, 600
     sizes = np.array([130, 0, 250, 20], np.int32)
     lhs, rhs, dout = _random(rng, (m, k), F32), _random(rng, (4, k, n), F32), _random(rng, (m, n), F32)
+    tiny_rows = np.r_[0:12, 130:142, 370:382, 390:400]
+    lhs[tiny_rows] = np.float32(1e-39) * np.sign(lhs[tiny_rows])
     results = {}
     for threads in ("1", "2"):
         monkeypatch.setenv("HLO_PASSES_GMM_THREADS", threads)
         results[threads] = (np.asarray(kernels.gmm(lhs, rhs, sizes)), np.asarray(kernels.tgmm(lhs, dout, sizes)))
     np.testing.assert_array_equal(results["1"][0], results["2"][0])
     np.testing.assert_array_equal(results["1"][1], results["2"][1])
-    _assert_close(results["2"][0], ref_gmm(lhs, rhs, sizes), F32, k)
-    _assert_close(results["2"][1], ref_tgmm(lhs, dout, sizes), F32, m)
+    want = np.asarray(jax.lax.ragged_dot(lhs, rhs, jnp.asarray(sizes)))
+    np.testing.assert_array_equal(results["2"][0][tiny_rows], want[tiny_rows])
+    _assert_close(results["2"][0], want, F32, k)
+    _assert_close(results["2"][1], ref_tgmm(np.where(np.abs(lhs) < 1e-38, 0, lhs), dout, sizes), F32, m)
 
 
 def test_ffi_target_rejects_mismatched_shapes():

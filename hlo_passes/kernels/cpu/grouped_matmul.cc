@@ -24,6 +24,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <new>
 #include <string>
 #include <thread>
@@ -110,8 +112,9 @@ inline void from_f32(float x, uint16_t* dst) {
   uint32_t u;
   std::memcpy(&u, &x, sizeof u);
   if ((u & 0x7fffffffu) > 0x7f800000u) {
-    // NaN: keep the sign and make sure it stays a NaN after truncation.
-    *dst = static_cast<uint16_t>((u >> 16) | 0x0040u);
+    // NaN: the canonical quiet NaN with the input's sign, as Eigen (XLA:CPU's
+    // convert) produces; rounding could carry a NaN's payload into inf.
+    *dst = (u & 0x80000000u) ? 0xffc0u : 0x7fc0u;
     return;
   }
   // Round to nearest, ties to even (what XLA's f32->bf16 convert does).
@@ -360,6 +363,8 @@ void parallel_tasks(const std::vector<Task>& tasks, int64_t work, Fn run_task) {
   }
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
+  // New threads inherit the caller's floating-point environment (POSIX), so
+  // they flush denormals like the XLA thread that calls the handler.
   auto worker = [&](Workspace& ws) {
     try {
       for (size_t i = next.fetch_add(1); i < tasks.size(); i = next.fetch_add(1))
