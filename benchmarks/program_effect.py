@@ -417,7 +417,13 @@ def machine_info() -> dict[str, Any]:
         "jaxlib": jaxlib.__version__,
         "devices": f"{jax.device_count()} × {jax.devices()[0].platform} (XLA_FLAGS={os.environ.get('XLA_FLAGS', '')})",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "load_at_start": _load(),
     }
+
+
+def _load() -> float | None:
+    """1-minute load average: on a shared machine it says how much to trust the times."""
+    return round(os.getloadavg()[0], 1) if hasattr(os, "getloadavg") else None
 
 
 def _mib(n: float) -> str:
@@ -442,7 +448,9 @@ def markdown(rows: list[Measured], shapes: Sequence[Shape], gmm: GmmPath, info: 
         f"GMM: {gmm.describe()}.",
         "",
         f"Machine: {info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB; "
-        f"Python {info['python']}, jax {info['jax']}, jaxlib {info['jaxlib']}; {info['devices']}.",
+        f"Python {info['python']}, jax {info['jax']}, jaxlib {info['jaxlib']}; {info['devices']}; "
+        f"load average (1 min) {info['load_at_start']} at the start, {info.get('load_at_end')} at the end "
+        f"for {info['cores']} cores.",
         "",
         "### Configurations",
         "",
@@ -622,7 +630,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         shapes = FULL_SHAPES if gmm.name == "cpu-ffi" else DENSE_SHAPES
     info = machine_info()
     command = "python benchmarks/program_effect.py" + (" --quick" if args.quick else "") + \
-        (f" --runs {runs}" if args.runs is not None else "") + (f" --gmm {args.gmm}" if args.gmm != "auto" else "")
+        (f" --runs {runs}" if args.runs is not None else "") + (f" --gmm {args.gmm}" if args.gmm != "auto" else "") + \
+        (f" --only {args.only}" if args.only else "")
     print(f"GMM path: {gmm.name} {gmm.reason}", flush=True)
 
     rows: list[Measured] = []
@@ -640,6 +649,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"  peak {m.ratio('peak_bytes'):.3f}  time {a:8.2f} → {b:8.2f} ms ({m.time_ratio:.3f})"
                       f"  [{time.perf_counter() - t0:.0f}s]", flush=True)
 
+    info["load_at_end"] = _load()
     args.out.mkdir(parents=True, exist_ok=True)
     png_name = "program_effect.png"
     has_png = plot(rows, args.out / png_name)
