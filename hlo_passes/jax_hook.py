@@ -131,7 +131,8 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     lowering = kernel != "xla" and "ragged_dot" in text
     if not lowering and not may_have_sites(text, passes):
         return lowered, None, []
-    result = run_passes(parse(text, dialect="stablehlo"), passes)
+    # The module is parsed for the passes alone: they may edit it in place.
+    result = run_passes(parse(text, dialect="stablehlo"), passes, copy=False)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms

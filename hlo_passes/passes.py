@@ -69,16 +69,18 @@ def _select(passes: Iterable[str] | None) -> list[Rule]:
     return chosen
 
 
-def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: bool = True) -> Result:
+def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: bool = True,
+               copy: bool = True) -> Result:
     """Run rules over a copy of ``module`` until none finds anything more.
 
     The caller's module is left untouched: the rules work on a fresh parse
     of its text.  ``rewrite=False`` only reports (sites are marked not
-    rewritten), which is what the lint does.
+    rewritten), which is what the lint does.  ``copy=False`` works on
+    ``module`` itself, for a caller that parsed it only for this (saves a parse).
     """
     from . import parse
 
-    work = parse(module.to_text(), dialect=module.dialect, path=module.path)
+    work = parse(module.to_text(), dialect=module.dialect, path=module.path) if copy else module
     result = Result(work)
     for rule in _select(passes):
         for _ in range(_MAX_ROUNDS):
