@@ -272,7 +272,7 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
 
     staged = []
     try:
-        result = run_passes(module, passes, rewrite=True)
+        result = run_passes(module, passes, rewrite=True, copy=False)  # module is not reused: no copy
         lowerings = lower_gmms(result.module, args.kernel, args.platform)
         new_text = result.module.to_text()
         diff = None
