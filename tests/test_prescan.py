@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import hlo_passes
 from examples import moe
 from hlo_passes import jax_hook
+from hlo_passes._mlir_ops import op_spellings
 from hlo_passes.lint import lint_module, rule_id
 from hlo_passes.parser.mlir_attrs import OPCODES
 from hlo_passes.passes import available_passes, run_passes
@@ -84,6 +85,24 @@ def test_every_lowered_moe_program_with_a_site_passes() -> None:
         spec = moe.ProgramSpec(form="implicit", constraint=constraint)
         texts[f"{spec.name} {constraint}"] = lowered_text(spec, "stablehlo")
     assert _check(texts) >= 60
+
+
+def test_op_names_of_every_lowered_moe_program_with_a_site_pass() -> None:
+    """The jit hook scans op names and custom-call targets, not the text."""
+    with_sites = 0
+    specs = [*moe.all_specs(), *moe.all_specs(forms=("implicit",), modes=("forward", "grad"),
+                                              variants=("concat",), layers=("router",)),
+             *(moe.ProgramSpec(form="implicit", constraint=c) for c in moe.CONSTRAINTS)]
+    for spec in specs:
+        lowered = moe.lower(spec)
+        spellings = op_spellings(lowered.compiler_ir("stablehlo"))
+        assert spellings is not None and "stablehlo.dot_general" in spellings.split("\n")
+        result = run_passes(hlo_passes.parse(lowered_text(spec, "stablehlo")), rewrite=False)
+        if result.sites:
+            with_sites += 1
+            kept = rules_that_may_fire(spellings)
+            assert all(site.rule in kept for site in result.sites), spec.name
+    assert with_sites >= 30
 
 
 def test_own_texts_dumps_and_bundled_files_with_a_site_pass(own_texts, own_dumps, repo_root, samples_dir) -> None:
