@@ -23,12 +23,17 @@ reported with the reason and left to XLA.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..ir import Computation, Instruction, Shape
 
 GMM = "gmm"
 TGMM = "tgmm"
+
+# Marks an op the lowering inserted (backends tag them with their rule name).
+Tag = Callable[[Instruction], None]
 
 
 @dataclass(frozen=True)
@@ -167,7 +172,7 @@ class Canonical:
     inserted: list[Instruction]
 
 
-def canonical_operands(instr: Instruction, p: Plan, tag) -> Canonical:
+def canonical_operands(instr: Instruction, p: Plan, tag: Tag) -> Canonical:
     """Insert the transposes / reshapes of ``p`` before ``instr``; ``tag(op)`` marks each new op."""
     comp = instr.computation
     assert comp is not None, f"{instr.name} is not in a computation"
@@ -186,7 +191,7 @@ def operand_shape(value: Instruction, result: int) -> Shape:
 
 
 def _arrange(comp: Computation, before: Instruction, operand: tuple[Instruction, int],
-             perm: tuple[int, ...] | None, dims: tuple[int, ...], tag,
+             perm: tuple[int, ...] | None, dims: tuple[int, ...], tag: Tag,
              inserted: list[Instruction]) -> tuple[Instruction, int]:
     value, result = operand
     shape = operand_shape(value, result)
@@ -203,7 +208,7 @@ def _arrange(comp: Computation, before: Instruction, operand: tuple[Instruction,
 
 
 def _add(comp: Computation, before: Instruction, opcode: str, shape: Shape, operand: tuple[Instruction, int],
-         attributes, tag) -> Instruction:
+         attributes: dict[str, Any] | None, tag: Tag) -> Instruction:
     new = comp.add(opcode, shape, [operand[0]], attributes, name_hint=opcode, before=before)
     new.operand_results = [operand[1]]
     carry_location(before, new)
@@ -223,7 +228,7 @@ def carry_location(source: Instruction, new: Instruction) -> None:
             new.dialect_data[key] = source.dialect_data[key]
 
 
-def replace_with(instr: Instruction, call: Instruction, tag) -> list[Instruction]:
+def replace_with(instr: Instruction, call: Instruction, tag: Tag) -> list[Instruction]:
     """Make ``call`` (the canonical result) stand for ``instr`` and remove ``instr``.
 
     Returns the ops inserted on the way (a reshape back to the ragged-dot's
