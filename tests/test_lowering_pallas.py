@@ -1,9 +1,11 @@
 """``--kernel pallas``: grouped matmuls as Pallas megablox kernels, lowered for their shape.
 
 * Numerics: the examples' MoE modules lowered for TPU (so they hold
-  ``ragged-dot``), rewritten by moe-gather-fusion, with every GMM replaced by
-  megablox in Pallas interpret mode, run on 8 CPU devices and match jax's
-  reference (f32 and bf16, empty groups, one- and two-stage FSDP).
+  ``ragged-dot``), rewritten by the MoE rules, with every GMM replaced by
+  megablox (gmm, and tgmm for the weight gradients) in Pallas interpret mode,
+  run on 8 CPU devices and match jax's reference (a training step's loss and
+  gradients; bf16 with f32 weights; empty groups; one- and two-stage FSDP;
+  rows padded to the tile, groups clipped, rows past the groups zero).
 * TPU text: the same with the TPU kernel: one ``tpu_custom_call`` per GMM, of
   the fused shape for the fused one; the module parses, prints (splice and
   regenerate) and verifies in both dialects, and XLA's and MLIR's parsers take it.
@@ -76,7 +78,8 @@ def _ragged_dots(module: hlo_passes.Module) -> int:
 # ---- numerics in interpret mode ---------------------------------------------
 # Interpret mode is slow to compile: few cases, each covering several axes.
 NUMERIC_CASES = [
-    (ProgramSpec(variant="concat", mesh="mesh1", form="explicit"), "hlo"),
+    # Forward and backward: the weight gradients are ragged contractions (tgmm).
+    (ProgramSpec(variant="two_gmm", mesh="mesh1", form="explicit", mode="grad"), "hlo"),
     (ProgramSpec(variant="two_gmm", mesh="mesh2", form="implicit",
                  cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")), "stablehlo"),
 ]
@@ -84,14 +87,22 @@ NUMERIC_CASES = [
 
 @pytest.mark.parametrize("spec,dialect", NUMERIC_CASES, ids=lambda c: c.name if isinstance(c, ProgramSpec) else c)
 def test_interpret_kernels_run_the_fused_module(spec: ProgramSpec, dialect: str) -> None:
-    module = _fused(_tpu_text(spec, dialect))
-    assert _ragged_dots(module) == 2  # the fused up projection and the down projection
-    assert pallas_tpu.lower(module, interpret=True) == 2
+    text = _tpu_text(spec, dialect)
+    result = run_passes(hlo_passes.parse(text), None)
+    assert result.sites and all(s.rewritten for s in result.sites), result.near_misses
+    module = hlo_passes.parse(result.module.to_text())
+    gmms = _ragged_dots(module)
+    # Fused up projection and down projection; with the gradient, dx and dW of each.
+    assert gmms == (5 if spec.mode == "grad" else 2)
+    assert pallas_tpu.lower(module, interpret=True) == gmms
     assert _ragged_dots(module) == 0
     text = module.to_text()
     _check_parsers(text, dialect)
     _, got = run_text(text, spec)
-    np.testing.assert_allclose(got[0], np.asarray(moe.reference(spec), np.float32), **tolerance(spec.cfg))
+    want = jax.tree.leaves(moe.run(spec)) if spec.mode == "grad" else [moe.reference(spec)]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, np.asarray(w, np.float32), **tolerance(spec.cfg))
 
 
 def test_tgmm_form_runs_in_interpret_mode() -> None:
@@ -121,7 +132,7 @@ def test_tgmm_form_runs_in_interpret_mode() -> None:
         assert kernel.shape.dims == (4, 24, 20)
 
 
-def test_gmm_pads_rows_to_the_tile_and_clips_groups() -> None:
+def test_gmm_pads_rows_to_the_tile_and_zeroes_rows_past_the_groups() -> None:
     """m = 150 rows take two 128-row tiles (padded to 256); lhs arrives as [k, m] (the
     normalizer transposes it); bf16 operands accumulate into an f32 result; one group is
     empty and rows past the groups are zero."""
