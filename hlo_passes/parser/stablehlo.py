@@ -39,25 +39,45 @@ _STR = r'"(?:[^"\\\n]|\\.)*"'
 _L0 = rf'(?:[^()"\n]|{_STR})*'
 _L1 = rf'(?:[^()"\n]|{_STR}|\({_L0}\))*'
 _L2 = rf'(?:[^()"\n]|{_STR}|\({_L1}\))*'
+# A whole one-line op in the forms printers use (``%r = op ... : types
+# loc(...)``), matched after a newline: such a line becomes one token instead
+# of twenty (see ``_Parser.line_op``).  The op name and the last ' : ' are
+# possessive or literal so that a line that is not one fails fast.
+_TY = r'(?:tensor<[\w?]*>|!?[A-Za-z_][\w.]*+)'
+_TYS = rf'{_TY}(?:, {_TY})*'
+_SIG = rf'(?:\((?:{_TYS})?\) -> (?:{_TY}|\((?:{_TYS})?\))|{_TYS})'
+_LINE = (rf'(?:(%[\w$.\-]++) = )?'                       # result
+         r'([A-Za-z_][\w$]*+(?:\.[\w$.]++)?|"[\w$.]++")'  # op name, pretty or generic
+         r'([^\n]*?)'                                      # operands and attributes
+         rf' : ({_SIG})(?: (loc\({_L2}\)))?')                # signature, location
 _TOKEN = re.compile(
-    r'(\n)'                                   # 1 newline
-    r'|(//[^\n]*)'                            # 2 comment
-    rf'|({_STR})'                             # 3 string
-    r'|(%[\w$.\-]+(?:\#\d+)?)'                # 4 value
-    r'|(\^[\w$.\-]+)'                         # 5 block
-    rf'|(@(?:[\w$.\-]+|{_STR}))'              # 6 symbol
-    r'|(\#[\w$.\-]+)'                         # 7 attribute alias / dialect attr
-    r'|(![\w$.\-]+)'                          # 8 type alias / dialect type
-    r'|(->)'                                  # 9 arrow
-    r'|([-+]?\d[\w.]*(?:[+-]\d+)?)'           # 10 number
-    r'|(tensor<[\w?]*>)'                      # 11 plain tensor type (no encoding)
-    rf'|(loc\({_L2}\))'                       # 12 location
-    r'|([A-Za-z_][\w$.]*)'                    # 13 identifier
-    r'|(\S)'                                  # 14 punctuation
-    r'[^\S\n]*'
+    r'(//[^\n]*)'                            # 1 comment
+    rf'|({_STR})'                             # 2 string
+    r'|(%[\w$.\-]+(?:\#\d+)?)'                # 3 value
+    r'|(\^[\w$.\-]+)'                         # 4 block
+    rf'|(@(?:[\w$.\-]+|{_STR}))'              # 5 symbol
+    r'|(\#[\w$.\-]+)'                         # 6 attribute alias / dialect attr
+    r'|(![\w$.\-]+)'                          # 7 type alias / dialect type
+    r'|(->)'                                  # 8 arrow
+    r'|([-+]?\d[\w.]*(?:[+-]\d+)?)'           # 9 number
+    r'|(tensor<[\w?]*>)'                      # 10 plain tensor type (no encoding)
+    rf'|(loc\({_L2}\))'                       # 11 location
+    r'|([A-Za-z_][\w$.]*)'                    # 12 identifier
+    r'|(\S)[^\S\n]*'                          # 13 punctuation
+    rf'|(\n)(?:[^\S\n]*+(?=[%A-Za-z_"])({_LINE})[^\S\n]*+(?=\n))?'  # 14 newline, 15 op line
 )
-NL, COMMENT, STR, VAL, BLK, SYM, HASH, BANG, ARROW, NUM, TYPE, LOC, ID, PUNCT = range(1, 15)
+COMMENT, STR, VAL, BLK, SYM, HASH, BANG, ARROW, NUM, TYPE, LOC, ID, PUNCT, NL, LINE = range(1, 16)
+L_RES, L_OP, L_REST, L_SIG, L_LOC = range(16, 21)
 EOF = 0
+# Operand names inside a one-line op; what lies between them is the op's shape.
+_VAL_SPLIT = re.compile(r'(%[\w$.\-]+(?:\#\d+)?)')
+# A line after one of these tokens continues an op (or is inside brackets);
+# after a blank or comment line the context is unknown: tokens, as before.
+_NO_LINE_AFTER = frozenset((ARROW, ",", ":", "=", "(", "[", "<", NL))
+# What a one-line op's dialect_data may hold for its template to stand for
+# every line of the same shape.
+_LINE_KEYS = frozenset(("results", "generic", "entries", "strs", "sym", "colon", "loc", "region_spans",
+                        "words", "simple", "body_start", "sig", "result_types", "opnd_pos"))
 MAX_DEPTH = 120
 _OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
@@ -210,6 +230,28 @@ class _Value:
         self.instr, self.base, self.count = instr, base, count
 
 
+class _LineTemplate:
+    """What every one-line op of one shape shares: the dialect_data and
+    attributes the token scanner made of the first such line, with the
+    places that differ from line to line (names, positions, location) left
+    to fill in."""
+
+    __slots__ = ("proto", "entries", "raw", "opcode", "src_op", "shape", "nres", "res_types",
+                 "words", "strs", "body_off", "opnd_offs", "short")
+
+
+class _LineOp:
+    """The token standing for a whole one-line op (``_Parser.line_op``)."""
+
+    __slots__ = ("tmpl", "m", "vals", "line")
+
+    def __init__(self, tmpl: _LineTemplate, m: re.Match, vals: list[str], line: int) -> None:
+        self.tmpl, self.m, self.vals, self.line = tmpl, m, vals, line
+
+
+_MISSING = object()
+
+
 class _Parser:
     def __init__(self, text: str, path: str | None, validate: bool) -> None:
         self.text = text
@@ -219,31 +261,56 @@ class _Parser:
         starts: list[int] = []
         ends: list[int] = []
         newlines: list[int] = []
+        self.k, self.s, self.e, self.newlines = kinds, starts, ends, newlines
         ka, sa, ea, na = kinds.append, starts.append, ends.append, newlines.append
+        # Templates of one-line ops by shape (None: that shape takes tokens).
+        self.templates: dict[tuple, _LineTemplate | None] = {}
+        lines = not validate
         # Half a million tokens for 4 MB: every call per token shows, so the
         # one-character kinds take their end from the start.
+        # A line op is kept back (``held``: the newlines after it) until the
+        # next line shows that the op does not go on there (``reducer(...)``).
+        pend: _LineOp | None = None
+        held: list[int] = []
         for m in _TOKEN.finditer(text):
             k = m.lastindex
             st = m.start()
+            if pend is not None:
+                if k == NL:
+                    held.append(st)
+                    continue
+                if k == COMMENT:
+                    continue
+                if k == LINE:
+                    cont = m.group(L_RES) is None and _continues(m.group(L_OP))
+                elif k == ID:
+                    cont = _continues(text[st:m.end(k)])
+                else:
+                    cont = k == ARROW or k == PUNCT and text[st] in ":{"
+                self.put_line(pend, cont, held)
+                pend = None
+                held = []
             if k == PUNCT:
                 ka(text[st])
                 sa(st)
                 ea(st + 1)
-            elif k == NL:
-                ka(k)
+            elif k == NL or k == LINE:
+                if k == LINE and lines and kinds and kinds[-1] not in _NO_LINE_AFTER:
+                    pend = self.line_op(m, len(newlines) + 2, st)
+                ka(NL)
                 sa(st)
                 ea(st + 1)
                 na(st)
+                if k == LINE and pend is None:
+                    self.line_tokens(m.start(LINE), m.end(LINE))
             elif k != COMMENT:
                 ka(k)
                 sa(st)
                 ea(m.end(k))
+        if pend is not None:
+            self.put_line(pend, False, held)
         # Strings and comments never span lines, so these are all the newlines.
-        self.newlines = newlines
-        self.k = kinds
-        self.s = starts
         self.n = len(kinds)
-        self.e = ends
         for _ in range(2):
             ka(EOF)
             sa(len(text))
@@ -253,8 +320,137 @@ class _Parser:
         self.region_counter = 0
         self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
         self.depth = 0
-        self._bind_tok = 0
+        self._bind_pos = 0
         self.func_names: set[str] = set()
+
+    # -- one-line ops --
+    def line_tokens(self, a: int, b: int) -> None:
+        """Tokens of the text between ``a`` and ``b`` (within one line)."""
+        text = self.text
+        ka, sa, ea = self.k.append, self.s.append, self.e.append
+        for m in _TOKEN.finditer(text, a, b):
+            k = m.lastindex
+            st = m.start()
+            if k == PUNCT:
+                ka(text[st])
+                sa(st)
+                ea(st + 1)
+            elif k != COMMENT:
+                ka(k)
+                sa(st)
+                ea(m.end(k))
+
+    def put_line(self, op: _LineOp, cont: bool, held: list[int]) -> None:
+        """Emit a kept-back line op (its tokens if the op goes on), then the newlines after it."""
+        if cont:
+            self.line_tokens(*op.m.span(LINE))
+        else:
+            self.k.append(op)
+            self.s.append(op.m.start(LINE))
+            self.e.append(op.m.end(LINE))
+        for st in held:
+            self.k.append(NL)
+            self.s.append(st)
+            self.e.append(st + 1)
+            self.newlines.append(st)
+
+    def line_op(self, m: re.Match, line: int, nl_pos: int) -> _LineOp | None:
+        """The token for the op line of match ``m`` (of ``_LINE``), or None if it needs tokens.
+
+        Lines of one shape (same op, same text between the operand names,
+        same signature) parse alike; the first one of each shape goes
+        through the token scanner on its own and becomes the template.
+        """
+        parts = _VAL_SPLIT.split(m.group(L_REST))
+        key = (m.group(L_RES) is None, m.group(L_OP), m.group(L_SIG), m.group(L_LOC) is None, *parts[::2])
+        t = self.templates.get(key, _MISSING)
+        if t is _MISSING:
+            t = self.templates[key] = _line_template(m, parts)
+        if t is None:
+            return None
+        return _LineOp(t, m, parts, line)
+
+    def parse_line_op(self, lo: _LineOp, i: int, comp: Computation | None,
+                      scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
+        """``parse_op`` for a one-line op token: its template with this line's names and places."""
+        t, m = lo.tmpl, lo.m
+        start, end = m.span(LINE)
+        res = m.group(L_RES)
+        line = lo.line
+        col = start - self.newlines[line - 2]
+        if res is not None:
+            name = res[1:]
+            results = [(name, 1)]
+        else:
+            name = f"{t.short}.L{line}"
+            results = []
+        attributes = Attributes(None, None, None)
+        instr = Instruction(name, t.opcode, t.shape, None, attributes, source_op=t.src_op, line=line,
+                            column=col, span=(start, end), num_results=t.nres)
+        dd = instr.dialect_data = t.proto.copy()
+        dd["results"] = results
+        dd["entries"] = [e.copy() for e in t.entries] if t.entries else []
+        sig_start = m.start(L_SIG)
+        if "colon" in dd:
+            dd["colon"] = sig_start - 2
+        if "loc" in dd:
+            dd["loc"] = m.group(L_LOC)
+        if "sig" in dd:
+            dd["sig"] = (sig_start, m.end(L_SIG))
+        if "region_spans" in dd:
+            dd["region_spans"] = []
+            dd["words"] = t.words.copy()
+        if "strs" in dd:
+            dd["strs"] = t.strs.copy()
+        rest = m.start(L_REST)
+        if t.body_off is not None:
+            dd["body_start"] = rest + t.body_off
+        dd["result_types"] = t.res_types.copy()
+        # Operands: names at the offsets of the template's shape.
+        vals = lo.vals
+        nuses = len(vals) >> 1
+        ops: list[Any] = [None] * nuses
+        opres = [0] * nuses
+        pos = []
+        p = rest
+        for idx in range(nuses):
+            p += len(vals[2 * idx])
+            ref = vals[2 * idx + 1]
+            q = p + len(ref)
+            pos.append((p, q))
+            if "#" not in ref:
+                vname = ref[1:]
+                for sc in reversed(scope):
+                    v = sc.get(vname)
+                    if v is not None:
+                        ops[idx] = v.instr
+                        opres[idx] = v.base
+                        break
+                else:
+                    self.pending.append((instr, idx, ref, p, scope))
+            else:
+                self._bind_pos = p
+                instr.operands = ops
+                instr.operand_results = opres
+                if not self.bind(instr, idx, ref, scope):
+                    self.pending.append((instr, idx, ref, p, scope))
+            p = q
+        dd["opnd_pos"] = pos
+        instr.operands = ops
+        instr.operand_results = opres
+        instr.called_computations = []
+        if res is not None and not top:
+            for sc in scope:
+                if name in sc:
+                    raise self.error_at(f"redefinition of SSA value %{name}", m.start(L_OP))
+            scope[-1][name] = _Value(instr, 0, 1)
+        if t.raw:
+            attributes._raw = t.raw.copy()
+            attributes._decode = _Decoder(instr)
+        if comp is not None:
+            instr.computation = comp
+            comp.instructions.append(instr)
+        return instr, i + 1
 
     # -- token helpers --
     def end(self, i: int) -> int:
@@ -366,7 +562,7 @@ class _Parser:
             elif kk == STR and self.tok(i) == '"builtin.module"' and not seen_module:
                 seen_module = True
                 i = self.parse_module_op(i, body)
-            elif kk == ID or kk == STR or kk == VAL:
+            elif kk == ID or kk == STR or kk == VAL or kk.__class__ is _LineOp:
                 if seen_module:
                     raise self.error("unexpected operation after the module", i)
                 mod.dialect_data.setdefault("implicit", True)
@@ -654,6 +850,8 @@ class _Parser:
     def parse_op(self, i: int, comp: Computation | None, scope: list[dict[str, _Value]],
                  top: bool = False) -> tuple[Instruction, int]:
         k, s, e, text = self.k, self.s, self.e, self.text
+        if k[i].__class__ is _LineOp:
+            return self.parse_line_op(k[i], i, comp, scope, top)
         start = s[i]
         results: list[tuple[str, int]] = []
         if k[i] == VAL:
@@ -759,11 +957,11 @@ class _Parser:
                         opres[idx] = v.base
                         break
                 else:
-                    self.pending.append((instr, idx, ref, ti, scope))
+                    self.pending.append((instr, idx, ref, s[ti], scope))
                 continue
-            self._bind_tok = ti
+            self._bind_pos = s[ti]
             if not self.bind(instr, idx, ref, scope):
-                self.pending.append((instr, idx, ref, ti, scope))
+                self.pending.append((instr, idx, ref, s[ti], scope))
         # Definitions.
         if results and not top:
             cur = scope[-1]
@@ -806,8 +1004,8 @@ class _Parser:
             if v is not None:
                 r = int(num) if num else 0
                 if r >= v.count:
-                    raise self.error(f"result #{r} of %{name} does not exist ({v.count} results)",
-                                     self._bind_tok)
+                    raise self.error_at(f"result #{r} of %{name} does not exist ({v.count} results)",
+                                        self._bind_pos)
                 instr.operands[idx] = v.instr
                 instr.operand_results[idx] = v.base + r
                 return True
@@ -815,15 +1013,15 @@ class _Parser:
 
     def resolve_pending(self, final: bool) -> None:
         left = []
-        for instr, idx, ref, ti, scope in self.pending:
-            self._bind_tok = ti
+        for instr, idx, ref, pos, scope in self.pending:
+            self._bind_pos = pos
             ok = self.bind(instr, idx, ref, scope)
             if not ok:
-                left.append((instr, idx, ref, ti, scope))
+                left.append((instr, idx, ref, pos, scope))
         self.pending = []
         if left:
-            instr, idx, ref, ti, scope = left[0]
-            raise self.error(f"use of undefined value {ref}", ti)
+            instr, idx, ref, pos, scope = left[0]
+            raise self.error_at(f"use of undefined value {ref}", pos)
 
     def scan_generic(self, i: int, instr: Instruction, scope, uses, entries, regions):
         """``("ops") [succ] <{props}> ({regions}) {attrs} : (types) -> types loc(...)``."""
@@ -962,7 +1160,7 @@ class _Parser:
         kk = k[j]
         if kk == "}":
             return saw_nl
-        if kk in (VAL, BLK):
+        if kk in (VAL, BLK) or kk.__class__ is _LineOp:
             return True
         if kk == STR:
             return k[j + 1] == "("
@@ -1343,6 +1541,66 @@ class _Parser:
                         A.check(p.dialect_data["type"], "type")
                     except A.AttrDecodeError as err:
                         raise self.error_at(f"type: {err.reason}", p.span[0]) from None
+
+
+def _continues(word: str) -> bool:
+    """Does a line starting with ``word`` go on with the op of the line before (``is_continuation``)?"""
+    return "." not in word and word not in ("return", "module", "func", "call")
+
+
+def _line_template(m: re.Match, parts: list[str]) -> _LineTemplate | None:
+    """Scan the op line of ``m`` on its own; its results, made relative to the
+    line, are the template for every line of its shape (None: this shape
+    needs the token scanner, e.g. a name inside an attribute value)."""
+    base = m.start(LINE)
+    line = m.group(LINE)
+    try:
+        sub = _Parser(line + "\n", None, True)
+        sub.validate = False
+        instr, j = sub.parse_op(0, None, [{}])
+    except (ParseError, ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError):
+        return None
+    if sub.k[j] != NL or sub.k[j + 1] != EOF or instr._called_computations:
+        return None
+    dd = instr.dialect_data
+    if not _LINE_KEYS.issuperset(dd):
+        return None
+    res = m.group(L_RES)
+    if dd["results"] != ([(res[1:], 1)] if res is not None else []):
+        return None
+    rest = m.start(L_REST) - base
+    # Every operand name of the line is a use, in order, and nothing else is.
+    offs = []
+    p = rest
+    for n, part in enumerate(parts):
+        if n % 2:
+            offs.append((p, p + len(part)))
+        p += len(part)
+    if dd["opnd_pos"] != offs or len(instr.operands) != len(offs):
+        return None
+    for e in dd["entries"]:
+        if e[1] is not None and "%" in e[1]:
+            return None
+    if any("%" in x for x in dd.get("strs", ())) or "%" in dd.get("sym", ""):
+        return None
+    sig = m.start(L_SIG) - base
+    if "colon" in dd and dd["colon"] != sig - 2:
+        return None
+    if dd.get("loc") != m.group(L_LOC):
+        return None
+    if "sig" in dd and dd["sig"] != (sig, m.end(L_SIG) - base):
+        return None
+    t = _LineTemplate()
+    t.proto = dict(dd)
+    t.entries = dd["entries"]
+    t.raw = instr.attributes._raw or None
+    t.opcode, t.src_op, t.shape, t.nres = instr.opcode, instr.source_op, instr.shape, instr.num_results
+    t.res_types = dd["result_types"]
+    t.words = dd.get("words")
+    t.strs = dd.get("strs")
+    t.body_off = None if dd.get("body_start") is None else dd["body_start"] - rest
+    t.short = instr.source_op.rsplit(".", 1)[-1]
+    return t
 
 
 def _add_computations(mod: Module, order: list[Computation]) -> None:

@@ -1,0 +1,146 @@
+"""One-line ops parsed from a template build exactly what the token scanner builds.
+
+The StableHLO parser turns a whole ``%r = op ... : types loc(...)`` line into
+one token and fills in a template made from the first line of the same shape
+(``_Parser.line_op``).  Here every text we have is parsed twice, with the
+templates and with them switched off, and every field of every instruction
+(dialect data in key order, attributes' source text, positions, operands,
+called computations) must be the same; then edits must print the same.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hlo_passes.ir import Module
+from hlo_passes.parser import stablehlo
+from hlo_passes.parser.stablehlo import parse_stablehlo
+
+# Lines of the shapes JAX prints, with names and locations that differ from
+# line to line, shapes repeated (template hits) and a few that must not take
+# a template (a name inside an attribute value, a result count, a comment).
+_LAYER = """\
+  func.func private @layer_{k}(%arg0: tensor<8x16xf32> loc("x"), %arg1: tensor<16x16xf32>) -> tensor<8x16xf32> {{
+    %0 = stablehlo.add %arg0, %arg0 : tensor<8x16xf32> loc("jit(f)/layer_{k}/add"("/m.py":1:{k}))
+    %1 = stablehlo.dot_general %0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32> loc("d")
+    %g2 = "stablehlo.all_gather"(%1) <{{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = {h}, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}}> : (tensor<8x16xf32>) -> tensor<8x128xf32> loc("g")
+    %2 = stablehlo.slice %g2 [0:8, 16:32] : (tensor<8x128xf32>) -> tensor<8x16xf32>
+    %c3 = stablehlo.constant dense<{k}.000000e+00> : tensor<f32>
+    %r3 = stablehlo.reduce(%2 init: %c3) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+    %3 = stablehlo.broadcast_in_dim %r3, dims = [0] : (tensor<8xf32>) -> tensor<8x16xf32>
+    %4 = stablehlo.multiply %3, %3 : tensor<8x16xf32>
+    %5:2 = stablehlo.optimization_barrier %4, %4 : tensor<8x16xf32>, tensor<8x16xf32>
+    %6 = stablehlo.add %5#0, %5#1 : tensor<8x16xf32> // a comment
+    %7 = stablehlo.dynamic_slice %6, %c3, %c3, sizes = [8, 16] : (tensor<8x16xf32>, tensor<f32>, tensor<f32>) -> tensor<8x16xf32>
+    %8 = stablehlo.custom_call @foo(%7) {{backend_config = "%7"}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %9 = stablehlo.convert %8 : (tensor<8x16xf32>) -> tensor<8x16xbf16>
+    %10 = stablehlo.convert %9 : (tensor<8x16xbf16>) -> tensor<8x16xf32>
+    return %10 : tensor<8x16xf32> loc("r")
+  }}
+"""
+
+
+def _generated(n: int) -> str:
+    main = ["  func.func public @main(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32>) -> tensor<8x16xf32> {\n"]
+    prev = "%arg0"
+    for k in range(n):
+        main.append(f"    %{k} = func.call @layer_{k}({prev}, %arg1) : (tensor<8x16xf32>, tensor<16x16xf32>) -> "
+                    "tensor<8x16xf32>\n")
+        prev = f"%{k}"
+    main.append(f"    return {prev} : tensor<8x16xf32>\n  }}\n")
+    layers = "".join(_LAYER.format(k=k, h=k % 3 + 1) for k in range(n))
+    return "module @gen {\n" + "".join(main) + layers + "}\n"
+
+
+def _slow(text: str, monkeypatch: pytest.MonkeyPatch) -> Module:
+    with monkeypatch.context() as m:
+        m.setattr(stablehlo._Parser, "line_op", lambda self, *a: None)
+        return parse_stablehlo(text)
+
+
+def _fields(module: Module) -> list[tuple]:
+    index = {id(ins): n for n, ins in enumerate(module.instructions())}
+    out = []
+    for comp in module.computations.values():
+        for ins in comp.instructions:
+            attrs = ins.attributes
+            out.append((
+                comp.name, ins.name, ins.opcode, ins.source_op, ins.shape, ins.shape.text, ins.num_results,
+                ins.line, ins.column, ins.span, ins.changed,
+                [index[id(o)] for o in ins.operands], list(ins.operand_results),
+                [c.name for c in ins.called_computations],
+                list(attrs._raw.items()), attrs._decode is None,
+                list(ins.dialect_data.items()),
+            ))
+    return out
+
+
+def _texts(shared: Path) -> list[Path]:
+    files = sorted((shared / "corpus" / "stablehlo").glob("*.mlir"))
+    return files + sorted((shared / "samples").rglob("*.mlir"))
+
+
+def test_generated_module_uses_line_templates(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _generated(6)
+    p = stablehlo._Parser(text, None, False)
+    line_ops = sum(1 for k in p.k if k.__class__ is stablehlo._LineOp)
+    # Of the 16 op lines of a layer, all but the ones that must take tokens
+    # (result count, comment, a name in an attribute value) and the one after
+    # the comment (a line after a blank or comment line has no known context);
+    # plus main's calls and return.
+    assert line_ops == 6 * 12 + 7
+    assert [t for t in p.templates.values() if t is None] == [None]  # the custom_call shape
+    fast, slow = parse_stablehlo(text), _slow(text, monkeypatch)
+    assert _fields(fast) == _fields(slow)
+    assert fast.to_text() == text
+    assert fast.to_text(regenerate=True) == slow.to_text(regenerate=True)
+
+
+def test_every_text_parses_alike_with_and_without_line_templates(
+        shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    differ = []
+    for f in _texts(shared_dir):
+        text = f.read_text()
+        try:
+            slow = _slow(text, monkeypatch)
+        except Exception as e:  # noqa: BLE001 - the fast parse must fail alike
+            with pytest.raises(type(e)):
+                parse_stablehlo(text)
+            continue
+        if _fields(parse_stablehlo(text)) != _fields(slow):
+            differ.append(f.name)
+    assert not differ, differ
+
+
+def test_edited_line_ops_print_as_scanned_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass's edits re-print a template-built op like a token-scanned one."""
+    text = _generated(3)
+    outs = []
+    for module in (parse_stablehlo(text), _slow(text, monkeypatch)):
+        comp = module.computations["layer_1"]
+        by_name = {i.name: i for i in comp.instructions}
+        mul, add = by_name["4"], by_name["0"]
+        mul.set_operand(1, add)
+        by_name["1"].attributes["lhs_contracting_dims"] = (1,)
+        by_name["9"].set_shape(by_name["9"].shape.with_element_type("f16"))
+        outs.append(module.to_text())
+    assert outs[0] == outs[1] != text
+
+
+def test_errors_name_the_same_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hlo_passes.errors import ParseError
+
+    good = _generated(2)
+    bad = [
+        good.replace("%4 = stablehlo.multiply %3, %3", "%4 = stablehlo.multiply %3, %nope"),
+        good.replace("%4 = stablehlo.multiply %3, %3", "%3 = stablehlo.multiply %3, %3"),
+        good.replace("%6 = stablehlo.add %5#0, %5#1", "%6 = stablehlo.add %5#0, %5#2"),
+    ]
+    for text in bad:
+        assert text != good
+        with pytest.raises(ParseError) as slow:
+            _slow(text, monkeypatch)
+        with pytest.raises(ParseError) as fast:
+            parse_stablehlo(text)
+        assert str(fast.value) == str(slow.value)
