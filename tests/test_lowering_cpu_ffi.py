@@ -423,3 +423,27 @@ def test_jit_without_the_cpu_kernel(monkeypatch) -> None:
     with pytest.warns(jax_hook.RewriteFallbackWarning, match="no_such_kernels"):
         got = loud(*args)
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_ragged_dot_in_a_fusion_is_kept() -> None:
+    """Optimized HLO: a kernel call cannot replace a ragged-dot inside a fused computation."""
+    text = """HloModule m, entry_computation_layout={(f32[12,8]{1,0}, f32[3,8,4]{2,1,0}, s32[3]{0})->f32[12,4]{1,0}}
+
+fused {
+  p0 = f32[12,8]{1,0} parameter(0)
+  p1 = f32[3,8,4]{2,1,0} parameter(1)
+  p2 = s32[3]{0} parameter(2)
+  ROOT r = f32[12,4]{1,0} ragged-dot(p0, p1, p2), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
+}
+
+ENTRY main {
+  x = f32[12,8]{1,0} parameter(0)
+  w = f32[3,8,4]{2,1,0} parameter(1)
+  gs = s32[3]{0} parameter(2)
+  ROOT f = f32[12,4]{1,0} fusion(x, w, gs), kind=kCustom, calls=fused
+}
+"""
+    module = hlo_passes.parse(text)
+    (record,) = lower_gmms(module, "cpu-ffi")
+    assert not record.lowered and "fused computation" in record.reason
+    assert module.to_text() == text

@@ -77,6 +77,8 @@ def plan(instr: Instruction) -> Plan:
         raise ValueError(f"{instr.name} is a {instr.opcode}, not a ragged-dot")
     if len(instr.operands) != 3:
         raise NotCanonical("unsupported", f"ragged-dot with {len(instr.operands)} operands (lhs, rhs, group sizes expected)")
+    if _in_fusion(instr):
+        raise NotCanonical("unsupported", "inside a fused computation (optimized HLO): a kernel call cannot go there")
     lhs, rhs, sizes = (operand_shape(o, r) for o, r in zip(instr.operands, instr.operand_results))
     out = instr.shape
     if not (lhs.is_array and rhs.is_array and sizes.is_array and out.is_array) or any(
@@ -101,6 +103,13 @@ def plan(instr: Instruction) -> Plan:
     if r in lc:
         return _plan_tgmm(lhs, rhs, out, lc, rc, lhs_free, group, r, g)
     return _plan_gmm(lhs, rhs, out, lc, rc, lhs_free, group, r, g)
+
+
+def _in_fusion(instr: Instruction) -> bool:
+    comp, module = instr.computation, instr.module
+    if comp is None or module is None or module.dialect != "hlo":
+        return False
+    return any(i.opcode == "fusion" and comp in i.called_computations for i in module.instructions())
 
 
 def _plan_gmm(lhs: Shape, rhs: Shape, out: Shape, lc, rc, lhs_free, group, r: int, g: int) -> Plan:
