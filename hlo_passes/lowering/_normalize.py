@@ -23,6 +23,7 @@ reported with the reason and left to XLA.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -105,11 +106,21 @@ def plan(instr: Instruction) -> Plan:
     return _plan_gmm(lhs, rhs, out, lc, rc, lhs_free, group, r, g)
 
 
+# Module -> (number of computations when computed, names of fused computations): one
+# scan per module rather than one per ragged-dot (a new fusion brings a new computation).
+_FUSED: "weakref.WeakKeyDictionary[Any, tuple[int, frozenset[str]]]" = weakref.WeakKeyDictionary()
+
+
 def _in_fusion(instr: Instruction) -> bool:
     comp, module = instr.computation, instr.module
     if comp is None or module is None or module.dialect != "hlo":
-        return False
-    return any(i.opcode == "fusion" and comp in i.called_computations for i in module.instructions())
+        return False  # StableHLO has no fusions
+    size = len(module.computations)
+    cached = _FUSED.get(module)
+    if cached is None or cached[0] != size:
+        names = frozenset(c.name for i in module.instructions() if i.opcode == "fusion" for c in i.called_computations)
+        cached = _FUSED[module] = (size, names)
+    return comp.name in cached[1]
 
 
 def _plan_gmm(lhs: Shape, rhs: Shape, out: Shape, lc, rc, lhs_free, group, r: int, g: int) -> Plan:
