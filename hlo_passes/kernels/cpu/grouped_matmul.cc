@@ -28,6 +28,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -377,8 +378,13 @@ void parallel_tasks(const std::vector<Task>& tasks, int64_t work, Fn run_task) {
   std::vector<std::thread> pool;
   pool.reserve(threads - 1);
   std::vector<Workspace> spaces(threads - 1);
-  for (int64_t t = 0; t + 1 < threads; ++t)
-    pool.emplace_back(worker, std::ref(spaces[t]));
+  for (int64_t t = 0; t + 1 < threads; ++t) {
+    try {
+      pool.emplace_back(worker, std::ref(spaces[t]));
+    } catch (const std::system_error&) {
+      break;  // out of threads: the ones running (and the caller) do the rest
+    }
+  }
   worker(caller_workspace());
   for (std::thread& t : pool) t.join();
   if (failed) throw std::bad_alloc();
@@ -531,6 +537,8 @@ ffi::Error GmmHandler(ffi::AnyBuffer lhs, ffi::AnyBuffer rhs,
     });
   } catch (const std::bad_alloc&) {
     return ffi::Error::Internal("hlo_passes_gmm: out of memory for packing buffers");
+  } catch (const std::exception& e) {
+    return ffi::Error::Internal(std::string("hlo_passes_gmm: ") + e.what());
   }
   return ffi::Error::Success();
 }
@@ -556,6 +564,8 @@ ffi::Error TgmmHandler(ffi::AnyBuffer lhs, ffi::AnyBuffer rhs,
     });
   } catch (const std::bad_alloc&) {
     return ffi::Error::Internal("hlo_passes_tgmm: out of memory for packing buffers");
+  } catch (const std::exception& e) {
+    return ffi::Error::Internal(std::string("hlo_passes_tgmm: ") + e.what());
   }
   return ffi::Error::Success();
 }
