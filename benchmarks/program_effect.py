@@ -537,7 +537,15 @@ def markdown(rows: list[Measured], shapes: Sequence[Shape], gmm: GmmPath, info: 
         q1, q2, q3 = m.pair_ratio_quartiles
         out.append(f"| {m.key} | {a:.2f} | {b:.2f} | **{m.time_ratio:.3f}** | {q2:.3f} ({q1:.3f}–{q3:.3f}) "
                    f"| {m.max_abs_diff:.1e} |")
-    out += ["", "### Summary", ""] + summary(rows)
+    out += ["", "### Summary", ""] + summary(rows) + [
+        "",
+        "Where the step time goes was not profiled. What differs between the two optimized programs, as read "
+        "in `deepseek_v3/mesh1` (forward and train): the two slice fusions before the gathers become one "
+        "relayout copy of the local shard, two all-gathers (per stage) become one, the concatenate fusion "
+        "after them becomes one relayout copy of the gathered weight into the row-major layout the kernel "
+        "call pins (the same bytes); in training, in addition, dW's two slices and two pads become one "
+        "relayout copy of dW before a single reduce-scatter (per stage).",
+    ]
     if png:
         out += ["", f"![rewritten / original per program]({png})"]
     return "\n".join(out) + "\n"
@@ -571,6 +579,9 @@ def summary(rows: list[Measured]) -> list[str]:
         f"(median over programs; range {min(times):.3f}–{max(times):.3f}), per-round ratio "
         f"{statistics.median(pairs):.3f} (range {min(pairs):.3f}–{max(pairs):.3f}).",
     ]
+    unclear = [m.key for m in rows if m.pair_ratio_quartiles[0] <= 1.0 <= m.pair_ratio_quartiles[2]]
+    if unclear:
+        lines.append(f"- Per-round quartiles spanning 1 (no time difference shown at this load): {', '.join(unclear)}.")
     return lines
 
 
