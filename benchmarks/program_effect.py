@@ -117,6 +117,7 @@ FULL_SHAPES: tuple[Shape, ...] = (
         "qwen3_moe", "Qwen3-MoE (30B-A3B)",
         dict(experts=128, top_k=8, embed=2048, mlp=768),
         MoEConfig(experts=128, top_k=8, embed=128, mlp=48, tokens=128, empty_groups=False),
+        note="235B-A22B (4096, 1536) has the same ratio",
     ),
 )
 
@@ -144,7 +145,7 @@ DENSE_SHAPES: tuple[Shape, ...] = (
         "qwen3_moe", "Qwen3-MoE (30B-A3B)",
         dict(experts=128, top_k=8, embed=2048, mlp=768),
         MoEConfig(experts=16, top_k=8, embed=128, mlp=48, tokens=16, empty_groups=False),
-        note="experts 128→16 (dense GMM fallback)",
+        note="235B-A22B (4096, 1536) has the same ratio; experts 128→16 (dense GMM fallback)",
     ),
 )
 
