@@ -279,9 +279,10 @@ def megablox_spec(call: Instruction) -> GmmSpec | str:
         if transposed and plain:
             return (f"{call.ref}: megablox gmm with k = n = {k}: whether its rhs is transposed cannot be "
                     "told from the shapes")
-        if not plain:
-            return f"{call.ref}: megablox gmm with a transposed rhs ({rhs}) is not re-emitted"
-        perm: tuple[int, ...] = (0, 1, 2)
+        if not plain and not transposed:
+            return f"{call.ref}: megablox gmm with operands {lhs}, {rhs} and result {out}"
+        # transpose_rhs=True (the gradient of gmm w.r.t. lhs) reads rhs as [g, n, k].
+        perm: tuple[int, ...] = (0, 1, 2) if plain else (0, 2, 1)
     else:
         if lhs.rank != 2 or rhs.rank != 2 or out.rank != 3:
             return f"{call.ref}: megablox tgmm with operands {lhs}, {rhs}"
@@ -305,6 +306,8 @@ def reemit_refusal(call: Instruction) -> str | None:
         return spec
     if spec.mode != "gmm":
         return f"{call.ref} runs megablox {spec.mode}; only gmm is re-emitted for a fused weight"
+    if spec.rhs_perm != (0, 1, 2):
+        return f"{call.ref}: megablox gmm with a transposed rhs ({call.operands[1].shape}) is not re-emitted"
     return unavailable_reason()
 
 
@@ -318,12 +321,14 @@ def reemit_gmm(call: Instruction, operands: list[Instruction], operand_results: 
                *, before: Instruction) -> Instruction:
     """A megablox gmm like the one ``call`` runs, emitted for the shapes of ``operands``;
     the new call is placed before ``before`` and returned."""
-    spec = megablox_spec(call)
-    if isinstance(spec, str):
-        raise ValueError(spec)
-    lhs, rhs, groups = (op.shape for op in operands)
+    # ``call``'s own operands may already be rewired (a shard_map crossing merged): the
+    # problem is read from ``operands``; legality was settled by ``reemit_refusal``.
+    callee = megablox_callee(call)
+    if callee is None or _kind(callee) != "gmm":
+        raise ValueError(f"{call.ref} does not run megablox gmm")
+    lhs, rhs, groups = (_normalize.operand_shape(op, r) for op, r in zip(operands, operand_results))
     new = GmmSpec("gmm", lhs.dims, lhs.element_type, rhs.dims, rhs.element_type, groups.dims,
-                  groups.element_type, spec.out_dtype, (0, 1), (0, 1, 2))
+                  groups.element_type, call.shape.element_type, (0, 1), (0, 1, 2))
     return splice_kernel(call.module, new, operands, operand_results, before=before, interpret=False)
 
 
