@@ -129,23 +129,24 @@ def measure(name: str, fn: Callable, args: tuple, repeats: int, timer: _RewriteT
         # function, and a cached compile is not what a first call costs.
         return lambda *a: fn(*a)
 
-    def plain_jax() -> float:
+    def plain_jax() -> tuple[float, float]:
         f = fresh()
         gc.collect()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         jax.jit(f).lower(*args).compile()
-        return time.perf_counter() - t0
+        return time.perf_counter() - t0, time.process_time() - c0
 
-    def hooked() -> tuple[float, float]:
+    def hooked() -> tuple[float, float, float]:
         f = fresh()
         gc.collect()
         timer.last = 0.0
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         low = hlo_passes.jit(f, **kwargs).lower(*args)
         low.compile()
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         if low.fell_back:
             raise RuntimeError(f"{name}: the hook fell back: {low.error}")
-        return time.perf_counter() - t0, timer.last
+        return wall, cpu, timer.last
 
     low = jax.jit(fn).lower(*args)
     text = low.as_text()
@@ -154,30 +155,33 @@ def measure(name: str, fn: Callable, args: tuple, repeats: int, timer: _RewriteT
     hooked()
     sites = len(timer.last_result.sites) if timer.last_result is not None else 0
     skipped = timer.last_result is None
-    js, hs, hook_own, ratios = [], [], [], []
+    js, hs, hook_own, ratios, cpu_ratios, jcpu = [], [], [], [], [], []
     for i in range(repeats):
         # Alternate which side goes first, so that neither always runs on a warmer machine.
         if i % 2:
-            h, own = hooked()
-            j = plain_jax()
+            h, hc, own = hooked()
+            j, jc = plain_jax()
         else:
-            j = plain_jax()
-            h, own = hooked()
+            j, jc = plain_jax()
+            h, hc, own = hooked()
         js.append(j)
         hs.append(h)
+        jcpu.append(jc)
         hook_own.append(own)
         ratios.append(h / j)
+        cpu_ratios.append(hc / jc)
     return {"program": name, "ops": n_ops, "MB": len(text) / 1e6, "sites": sites, "skipped": skipped,
             "jax_s": median(js), "hook_s": median(hs), "extra": median(ratios) - 1, "extra_min": min(ratios) - 1,
-            "extra_max": max(ratios) - 1, "own_s": median(hook_own), "own_share": median(hook_own) / median(js),
-            "repeats": repeats}
+            "extra_max": max(ratios) - 1, "extra_cpu": median(cpu_ratios) - 1, "jax_cpu_s": median(jcpu),
+            "own_s": median(hook_own), "own_share": median(hook_own) / median(js), "repeats": repeats}
 
 
 def report(rows: list[dict], command: str) -> list[str]:
     table = [[r["program"], f"{r['ops']:,}", f"{r['MB']:.2f}", str(r["sites"]),
               "skipped (pre-scan)" if r["skipped"] else "parsed", fmt(r["jax_s"]), fmt(r["hook_s"]),
               f"{100 * r['extra']:+.1f} % ({100 * r['extra_min']:+.1f} … {100 * r['extra_max']:+.1f})",
-              f"{fmt(r['own_s'])} s = {100 * r['own_share']:.1f} %"] for r in rows]
+              f"{100 * r['extra_cpu']:+.1f} %", f"{fmt(r['own_s'])} s = {100 * r['own_share']:.1f} %"]
+             for r in rows]
     lines = [
         "## Hook overhead: hlo_passes.jit lower + rewrite + compile vs jax.jit lower + compile",
         "",
@@ -186,18 +190,22 @@ def report(rows: list[dict], command: str) -> list[str]:
         f"alternating), after a warm-up of each; hook options {_hook_kwargs() or '{}'}; 8 CPU devices",
         "- extra = median over rounds of (hlo_passes.jit time / jax.jit time) − 1, min … max in brackets; "
         "hook's own = time inside the hook's rewrite step (StableHLO text, pre-scan, parse, passes, print, "
-        "MLIR re-parse) as a share of jax's lower + compile",
+        "MLIR re-parse) as a share of jax's lower + compile (wall); extra (CPU) = the same ratio of process "
+        "CPU time (all threads; steadier than wall time when other jobs share the machine)",
         "",
-        *md_table(["program", "ops", "MB", "sites", "module", "jax.jit s", "hlo_passes.jit s", "extra",
-                   "hook's own"], table),
+        *md_table(["program", "ops", "MB", "sites", "module", "jax.jit s", "hlo_passes.jit s", "extra (wall)",
+                   "extra (CPU)", "hook's own"], table),
         "",
     ]
     for r in rows:
         if r["program"].startswith("large"):
             target = TARGET_CANDIDATE if r["sites"] else TARGET_NO_CANDIDATE
-            ok = r["extra"] <= target
+            # Both clocks must agree: wall time is what a user waits, CPU time is what
+            # survives other jobs sharing the machine.
+            ok = r["extra"] <= target and r["extra_cpu"] <= target
             lines.append(f"- {r['program']}: ≤ {100 * target:g} % extra: **{'met' if ok else 'not met'}** "
-                         f"({100 * r['extra']:+.1f} % measured; the hook's own step {100 * r['own_share']:.1f} %)")
+                         f"({100 * r['extra']:+.1f} % wall, {100 * r['extra_cpu']:+.1f} % CPU; the hook's own "
+                         f"step {fmt(r['own_s'])} s = {100 * r['own_share']:.1f} % of jax's lower + compile)")
         else:
             lines.append(f"- {r['program']}: {100 * r['extra']:+.1f} % extra (hook's own step "
                          f"{fmt(r['own_s'])} s, {100 * r['own_share']:.1f} % of jax's lower + compile; no target)")
@@ -225,7 +233,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
             rows.append(measure(name, fn, fargs, args.repeats, timer))
             r = rows[-1]
             print(f"{name}: {r['ops']} ops, jax {r['jax_s']:.3f} s, hook {r['hook_s']:.3f} s, "
-                  f"extra {100 * r['extra']:+.1f} %, own {r['own_s']:.3f} s", flush=True)
+                  f"extra {100 * r['extra']:+.1f} % (CPU {100 * r['extra_cpu']:+.1f} %), own {r['own_s']:.3f} s",
+                  flush=True)
     command = "python benchmarks/hook_overhead.py " + " ".join(argv if argv is not None else sys.argv[1:])
     lines = report(rows, command.strip())
     print("\n".join(lines))
