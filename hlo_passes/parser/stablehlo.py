@@ -42,13 +42,14 @@ _L2 = rf'(?:[^()"\n]|{_STR}|\({_L1}\))*'
 # A whole one-line op in the forms printers use (``%r = op ... : types
 # loc(...)``), matched after a newline: such a line becomes one token instead
 # of twenty (see ``_Parser.line_op``).  The op name and the last ' : ' are
-# possessive or literal so that a line that is not one fails fast.
+# possessive or literal, and the text between them bounded, so that a line
+# that is not one fails fast.
 _TY = r'(?:tensor<[\w?]*>|!?[A-Za-z_][\w.]*+)'
 _TYS = rf'{_TY}(?:, {_TY})*'
 _SIG = rf'(?:\((?:{_TYS})?\) -> (?:{_TY}|\((?:{_TYS})?\))|{_TYS})'
 _LINE = (rf'(?:(%[\w$.\-]++) = )?'                       # result
          r'([A-Za-z_][\w$]*+(?:\.[\w$.]++)?|"[\w$.]++")'  # op name, pretty or generic
-         r'([^\n]*?)'                                      # operands and attributes
+         r'([^\n]{0,1000}?)'                                # operands and attributes
          rf' : ({_SIG})(?: (loc\({_L2}\)))?')                # signature, location
 _TOKEN = re.compile(
     r'(//[^\n]*)'                            # 1 comment
@@ -249,7 +250,8 @@ class _LineOp:
         self.tmpl, self.m, self.vals, self.line = tmpl, m, vals, line
 
 
-_MISSING = object()
+# A line shape seen once so far (``_Parser.templates``).
+_ONCE = object()
 
 
 class _Parser:
@@ -264,7 +266,7 @@ class _Parser:
         self.k, self.s, self.e, self.newlines = kinds, starts, ends, newlines
         ka, sa, ea, na = kinds.append, starts.append, ends.append, newlines.append
         # Templates of one-line ops by shape (None: that shape takes tokens).
-        self.templates: dict[tuple, _LineTemplate | None] = {}
+        self.templates: dict[tuple, Any] = {}
         lines = not validate
         # Half a million tokens for 4 MB: every call per token shows, so the
         # one-character kinds take their end from the start.
@@ -315,7 +317,6 @@ class _Parser:
             ka(EOF)
             sa(len(text))
             ea(len(text))
-        self.module = Module("", "stablehlo", text, path)
         self.comps: list[Computation] = []
         self.region_counter = 0
         self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
@@ -358,16 +359,21 @@ class _Parser:
         """The token for the op line of match ``m`` (of ``_LINE``), or None if it needs tokens.
 
         Lines of one shape (same op, same text between the operand names,
-        same signature) parse alike; the first one of each shape goes
-        through the token scanner on its own and becomes the template.
+        same signature) parse alike; the second one of a shape goes through
+        the token scanner on its own and becomes the template (the first
+        takes tokens: a shape seen once is not worth a template).
         """
         parts = _VAL_SPLIT.split(m.group(L_REST))
         key = (m.group(L_RES) is None, m.group(L_OP), m.group(L_SIG), m.group(L_LOC) is None, *parts[::2])
-        t = self.templates.get(key, _MISSING)
-        if t is _MISSING:
-            t = self.templates[key] = _line_template(m, parts)
-        if t is None:
-            return None
+        templates = self.templates
+        t = templates.get(key)
+        if t.__class__ is not _LineTemplate:
+            if t is not _ONCE:
+                templates[key] = None if key in templates else _ONCE
+                return None
+            t = templates[key] = _line_template(m, parts)
+            if t is None:
+                return None
         return _LineOp(t, m, parts, line)
 
     def parse_line_op(self, lo: _LineOp, i: int, comp: Computation | None,
@@ -546,7 +552,8 @@ class _Parser:
     # -- module --
     def parse(self) -> Module:
         k = self.k
-        mod = self.module
+        # Made here, not in __init__: a line template's scan needs no module.
+        mod = self.module = Module("", "stablehlo", self.text, self.path)
         body: list[Any] = []
         mod.dialect_data["body"] = body
         mod.dialect_data["aliases"] = {}
