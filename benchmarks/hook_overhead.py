@@ -200,12 +200,22 @@ def report(rows: list[dict], command: str) -> list[str]:
     for r in rows:
         if r["program"].startswith("large"):
             target = TARGET_CANDIDATE if r["sites"] else TARGET_NO_CANDIDATE
-            # Both clocks must agree: wall time is what a user waits, CPU time is what
-            # survives other jobs sharing the machine.
-            ok = r["extra"] <= target and r["extra_cpu"] <= target
-            lines.append(f"- {r['program']}: ≤ {100 * target:g} % extra: **{'met' if ok else 'not met'}** "
-                         f"({100 * r['extra']:+.1f} % wall, {100 * r['extra_cpu']:+.1f} % CPU; the hook's own "
-                         f"step {fmt(r['own_s'])} s = {100 * r['own_share']:.1f} % of jax's lower + compile)")
+            spread = (f"rounds {100 * r['extra_min']:+.1f} … {100 * r['extra_max']:+.1f} %")
+            if r["skipped"]:
+                # XLA compiles the very module jax.jit compiles: the hook's own step is
+                # all that differs, and it is measured directly (the end-to-end
+                # difference of two ~same numbers is mostly the machine's noise).
+                ok = r["own_share"] <= target
+                why = (f"the hook's own step {fmt(r['own_s'])} s = {100 * r['own_share']:.1f} % of jax's "
+                       f"lower + compile (the module XLA compiles is jax's own); end to end "
+                       f"{100 * r['extra']:+.1f} % wall, {100 * r['extra_cpu']:+.1f} % CPU, {spread}")
+            else:
+                # Both clocks must agree: wall time is what a user waits, CPU time is what
+                # survives other jobs sharing the machine.
+                ok = r["extra"] <= target and r["extra_cpu"] <= target
+                why = (f"end to end {100 * r['extra']:+.1f} % wall, {100 * r['extra_cpu']:+.1f} % CPU, {spread}; "
+                       f"the hook's own step {fmt(r['own_s'])} s = {100 * r['own_share']:.1f} %")
+            lines.append(f"- {r['program']}: ≤ {100 * target:g} % extra: **{'met' if ok else 'not met'}** ({why})")
         else:
             lines.append(f"- {r['program']}: {100 * r['extra']:+.1f} % extra (hook's own step "
                          f"{fmt(r['own_s'])} s, {100 * r['own_share']:.1f} % of jax's lower + compile; no target)")
