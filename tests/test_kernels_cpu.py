@@ -369,7 +369,8 @@ def test_two_processes_building_at_once_share_one_library(tmp_path):
     # A compiler that takes 2 s keeps both builds in flight at once even when
     # the machine is busy and one process passes the barrier late.
     slow_cxx = tmp_path / "slow-c++"
-    slow_cxx.write_text('#!/bin/sh\ncase "$1" in --version) ;; *) sleep 2 ;; esac\nexec g++ "$@"\n')
+    compiler, _ = _build._compiler()  # $CXX or g++, resolved (with any arguments)
+    slow_cxx.write_text(f'#!/bin/sh\ncase "$1" in --version) ;; *) sleep 2 ;; esac\nexec {compiler} "$@"\n')
     slow_cxx.chmod(0o755)
     env = {**os.environ, "CXX": str(slow_cxx)}
     procs = [
