@@ -631,7 +631,7 @@ def plot(rows: list[Measured], path: Path) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny programs, 3 runs: a smoke run")
-    parser.add_argument("--runs", type=int, default=None, help="timed runs per program (default 20; --quick 3)")
+    parser.add_argument("--runs", type=int, default=None, help="timed runs per program (default 30; --quick 3)")
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for the fragment, JSON and PNG")
     parser.add_argument("--gmm", choices=("auto", "cpu-ffi", "dense"), default="auto",
@@ -641,7 +641,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if jax.device_count() < DEVICES:
         raise SystemExit(f"{DEVICES} devices needed, {jax.device_count()} present: set XLA_FLAGS="
                          f"--xla_force_host_platform_device_count={DEVICES} before jax starts")
-    runs = args.runs if args.runs is not None else (3 if args.quick else 20)
+    runs = args.runs if args.runs is not None else (3 if args.quick else 30)
     gmm = GmmPath(args.gmm)
     if args.quick:
         shapes = QUICK_SHAPES
