@@ -238,7 +238,7 @@ class _LineTemplate:
     to fill in."""
 
     __slots__ = ("proto", "entries", "raw", "opcode", "src_op", "shape", "nres", "res_types",
-                 "words", "strs", "body_off", "opnd_offs", "short")
+                 "words", "strs", "body_off", "short", "fill")
 
 
 class _LineOp:
@@ -395,18 +395,19 @@ class _Parser:
                             column=col, span=(start, end), num_results=t.nres)
         dd = instr.dialect_data = t.proto.copy()
         dd["results"] = results
-        dd["entries"] = [e.copy() for e in t.entries] if t.entries else []
+        dd["entries"] = [e.copy() for e in t.entries]
         sig_start = m.start(L_SIG)
-        if "colon" in dd:
+        has_colon, has_loc, has_sig, has_words, has_strs = t.fill
+        if has_colon:
             dd["colon"] = sig_start - 2
-        if "loc" in dd:
+        if has_loc:
             dd["loc"] = m.group(L_LOC)
-        if "sig" in dd:
+        if has_sig:
             dd["sig"] = (sig_start, m.end(L_SIG))
-        if "region_spans" in dd:
+        if has_words:
             dd["region_spans"] = []
             dd["words"] = t.words.copy()
-        if "strs" in dd:
+        if has_strs:
             dd["strs"] = t.strs.copy()
         rest = m.start(L_REST)
         if t.body_off is not None:
@@ -416,7 +417,7 @@ class _Parser:
         vals = lo.vals
         nuses = len(vals) >> 1
         ops: list[Any] = [None] * nuses
-        opres = [0] * nuses
+        instr.operands = ops
         pos = []
         p = rest
         for idx in range(nuses):
@@ -430,21 +431,17 @@ class _Parser:
                     v = sc.get(vname)
                     if v is not None:
                         ops[idx] = v.instr
-                        opres[idx] = v.base
+                        if v.base:
+                            instr.operand_results[idx] = v.base
                         break
                 else:
                     self.pending.append((instr, idx, ref, p, scope))
             else:
                 self._bind_pos = p
-                instr.operands = ops
-                instr.operand_results = opres
                 if not self.bind(instr, idx, ref, scope):
                     self.pending.append((instr, idx, ref, p, scope))
             p = q
         dd["opnd_pos"] = pos
-        instr.operands = ops
-        instr.operand_results = opres
-        instr.called_computations = []
         if res is not None and not top:
             for sc in scope:
                 if name in sc:
@@ -925,7 +922,8 @@ class _Parser:
         else:
             j, sig_types = self.scan_pretty(i + 1, instr, scope, uses, entries, regions, top)
         instr.span = (start, e[j - 1])
-        instr.called_computations = regions
+        if regions:
+            instr.called_computations = regions
         # Result types.  A function type names them all; a plain type list
         # (pretty forms) ends with the result type, or lists one per result.
         res_types: list[str] = []
@@ -948,9 +946,8 @@ class _Parser:
         # Operands.
         nuses = len(uses)
         ops: list[Any] = [None] * nuses
-        opres = [0] * nuses
+        # operand_results stays unmade (all zeros, made on first access) unless one is not 0.
         instr.operands = ops
-        instr.operand_results = opres
         dd["opnd_pos"] = [(s[ti], e[ti]) for _, ti in uses]
         for idx, (ref, ti) in enumerate(uses):
             if "#" not in ref:
@@ -961,7 +958,8 @@ class _Parser:
                     v = sc.get(name)
                     if v is not None:
                         ops[idx] = v.instr
-                        opres[idx] = v.base
+                        if v.base:
+                            instr.operand_results[idx] = v.base
                         break
                 else:
                     self.pending.append((instr, idx, ref, s[ti], scope))
@@ -1607,6 +1605,10 @@ def _line_template(m: re.Match, parts: list[str]) -> _LineTemplate | None:
     t.strs = dd.get("strs")
     t.body_off = None if dd.get("body_start") is None else dd["body_start"] - rest
     t.short = instr.source_op.rsplit(".", 1)[-1]
+    # Which of the line's own values its dialect_data holds.
+    t.fill = ("colon" in dd, "loc" in dd, "sig" in dd, "region_spans" in dd, "strs" in dd)
+    if t.fill[3] and "words" not in dd:
+        return None
     return t
 
 
