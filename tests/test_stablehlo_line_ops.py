@@ -36,6 +36,11 @@ _LAYER = """\
     %8 = stablehlo.custom_call @foo(%7) {{backend_config = "%7"}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
     %9 = stablehlo.convert %8 : (tensor<8x16xf32>) -> tensor<8x16xbf16>
     %10 = stablehlo.convert %9 : (tensor<8x16xbf16>) -> tensor<8x16xf32>
+    %11 = stablehlo.reduce(%10 init: %c3) across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+     reducer(%a: tensor<f32>, %b: tensor<f32>)  {{
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }}
     return %10 : tensor<8x16xf32> loc("r")
   }}
 """
@@ -85,14 +90,15 @@ def test_generated_module_uses_line_templates(monkeypatch: pytest.MonkeyPatch) -
     text = _generated(6)
     p = stablehlo._Parser(text, None, False)
     line_ops = sum(1 for k in p.k if k.__class__ is stablehlo._LineOp)
-    # A layer has 15 op lines; 11 of them take templates.  Not: the result
+    # A layer has 18 op lines; 13 of them take templates.  Not: the result
     # count, the comment, the name inside an attribute value (they must take
-    # tokens) and the constant (its value differs from layer to layer: each a
-    # shape seen once).  Layer 0's lines are their shapes' first sightings,
-    # and so are the all_gathers of layers 1 and 2 (the channel handle cycles
-    # through 3 values).  main's calls name different functions: each a shape
-    # of its own.
-    assert line_ops == 5 * 11 - 2
+    # tokens), the reduce whose region follows on the next lines (its first
+    # line looks like a whole op) and the constant (its value differs from
+    # layer to layer: each a shape seen once).  Layer 0's lines are their
+    # shapes' first sightings, and so are the all_gathers of layers 1 and 2
+    # (the channel handle cycles through 3 values).  main's calls name
+    # different functions: each a shape of its own.
+    assert line_ops == 5 * 13 - 2
     assert [t for t in p.templates.values() if t is None] == [None]  # the custom_call shape
     fast, slow = parse_stablehlo(text), _slow(text, monkeypatch)
     assert _fields(fast) == _fields(slow)

@@ -274,6 +274,7 @@ class _Parser:
         # next line shows that the op does not go on there (``reducer(...)``).
         pend: _LineOp | None = None
         held: list[int] = []
+        cont = False
         for m in _TOKEN.finditer(text):
             k = m.lastindex
             st = m.start()
@@ -292,12 +293,15 @@ class _Parser:
                 self.put_line(pend, cont, held)
                 pend = None
                 held = []
+            else:
+                cont = False
             if k == PUNCT:
                 ka(text[st])
                 sa(st)
                 ea(st + 1)
             elif k == NL or k == LINE:
-                if k == LINE and lines and kinds and kinds[-1] not in _NO_LINE_AFTER:
+                # (A line that goes on with the op before it is no op of its own.)
+                if k == LINE and lines and not cont and kinds and kinds[-1] not in _NO_LINE_AFTER:
                     pend = self.line_op(m, len(newlines) + 2, st)
                 ka(NL)
                 sa(st)
