@@ -10,6 +10,14 @@ are cut out as source text; ``mlir_attrs`` decodes them with the lark grammar
 (``mlir.lark``) when a pass asks, or all of them up front with
 ``validate=True``.
 
+Most lines of a large module are whole ops of a few shapes (the same op,
+attributes and types; other names and locations).  The tokenizer takes such
+a line as one match; the first line of a shape is scanned token by token, the
+second once more on its own to make the shape's template, and every later one
+is built from the template plus its own names and positions (``line_op``),
+which is what makes large modules fast.  tests/test_stablehlo_line_ops.py
+holds both ways to the same result.
+
 What each op keeps for the printer (``Instruction.dialect_data``):
 ``results`` (SSA names and counts), ``generic`` (source form), ``entries``
 (MLIR attribute entries: name, value text, place), ``opnd_pos`` / region
@@ -233,9 +241,8 @@ class _Value:
 
 class _LineTemplate:
     """What every one-line op of one shape shares: the dialect_data and
-    attributes the token scanner made of the first such line, with the
-    places that differ from line to line (names, positions, location) left
-    to fill in."""
+    attributes the token scanner made of one such line, with the places that
+    differ from line to line (names, positions, location) left to fill in."""
 
     __slots__ = ("proto", "entries", "raw", "opcode", "src_op", "shape", "nres", "res_types",
                  "words", "strs", "body_off", "short", "fill")
@@ -268,9 +275,9 @@ class _Parser:
         # Templates of one-line ops by shape (None: that shape takes tokens).
         self.templates: dict[tuple, Any] = {}
         lines = not validate
-        # Half a million tokens for 4 MB: every call per token shows, so the
-        # one-character kinds take their end from the start.
-        # A line op is kept back (``held``: the newlines after it) until the
+        # Every call per token shows (a 4 MB module without line ops has half
+        # a million tokens), so the one-character kinds take their end from
+        # the start.  A line op is kept back (``held``: the newlines after it) until the
         # next line shows that the op does not go on there (``reducer(...)``).
         pend: _LineOp | None = None
         held: list[int] = []
@@ -302,7 +309,7 @@ class _Parser:
             elif k == NL or k == LINE:
                 # (A line that goes on with the op before it is no op of its own.)
                 if k == LINE and lines and not cont and kinds and kinds[-1] not in _NO_LINE_AFTER:
-                    pend = self.line_op(m, len(newlines) + 2, st)
+                    pend = self.line_op(m, len(newlines) + 2)
                 ka(NL)
                 sa(st)
                 ea(st + 1)
@@ -359,7 +366,7 @@ class _Parser:
             self.e.append(st + 1)
             self.newlines.append(st)
 
-    def line_op(self, m: re.Match, line: int, nl_pos: int) -> _LineOp | None:
+    def line_op(self, m: re.Match, line: int) -> _LineOp | None:
         """The token for the op line of match ``m`` (of ``_LINE``), or None if it needs tokens.
 
         Lines of one shape (same op, same text between the operand names,
