@@ -58,6 +58,12 @@ def _generated(n: int) -> str:
     return "module @gen {\n" + "".join(main) + layers + "}\n"
 
 
+@pytest.fixture(autouse=True)
+def _line_ops_on_small_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Line ops for texts of any size (normally only large ones take them)."""
+    monkeypatch.setattr(stablehlo, "LINE_OPS_MIN_CHARS", 0)
+
+
 def _slow(text: str, monkeypatch: pytest.MonkeyPatch) -> Module:
     with monkeypatch.context() as m:
         m.setattr(stablehlo._Parser, "line_op", lambda self, *a: None)
@@ -104,6 +110,15 @@ def test_generated_module_uses_line_templates(monkeypatch: pytest.MonkeyPatch) -
     assert _fields(fast) == _fields(slow)
     assert fast.to_text() == text
     assert fast.to_text(regenerate=True) == slow.to_text(regenerate=True)
+
+
+def test_small_texts_take_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stablehlo, "LINE_OPS_MIN_CHARS", 100_000)
+    small, large = _generated(6), _generated(120)
+    assert len(small) < 100_000 <= len(large)
+    for text, expect in ((small, False), (large, True)):
+        p = stablehlo._Parser(text, None, False)
+        assert any(k.__class__ is stablehlo._LineOp for k in p.k) is expect
 
 
 def test_every_text_parses_alike_with_and_without_line_templates(

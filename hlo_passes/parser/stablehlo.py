@@ -259,6 +259,10 @@ class _LineOp:
 
 # A line shape seen once so far (``_Parser.templates``).
 _ONCE = object()
+# Below this size a text takes tokens throughout: a small text repeats few
+# line shapes, and looking for them cost a tenth more than it saved on the
+# corpus files (tests set it to 0 to hold both ways to the same result).
+LINE_OPS_MIN_CHARS = 100_000
 
 
 class _Parser:
@@ -274,7 +278,7 @@ class _Parser:
         ka, sa, ea, na = kinds.append, starts.append, ends.append, newlines.append
         # Templates of one-line ops by shape (None: that shape takes tokens).
         self.templates: dict[tuple, Any] = {}
-        lines = not validate
+        lines = not validate and len(text) >= LINE_OPS_MIN_CHARS
         # Every call per token shows (a 4 MB module without line ops has half
         # a million tokens), so the one-character kinds take their end from
         # the start.  A line op is kept back (``held``: the newlines after it) until the
