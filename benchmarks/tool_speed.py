@@ -20,9 +20,10 @@ reference is jaxlib in a long-lived worker process: HLO
 reference; every figure is a median over rounds (3 rounds for inputs of
 8 MB and more), each run after ``gc.collect()``.
 
-Also: scaling (parse+print of the largest generated module against the
-smallest, median ratio of interleaved pairs, to read against the size
-ratio; target: 16× the text in ≤ 17× the time), peak Python memory per
+Also: scaling (parse+print of the largest generated module of at most 16×
+the smallest's size against the smallest, median ratio of interleaved
+pairs, CPU and wall time, to read against the size ratio; target: 16× the
+text in ≤ 17× the time, judged on CPU time), peak Python memory per
 instruction of a parse (tracemalloc, one run, inputs under 20 MB; target
 ≤ 2 KB) and a PNG of time against size (matplotlib, the optional ``bench``
 extra) in ``benchmarks/results/tool_speed.png``.  Target on time:
@@ -217,15 +218,22 @@ def measure_input(label: str, dialect: str, text: str, path: Path, ref: Referenc
 def measure_scaling(small: str, big: str, dialect: str, pairs: int) -> dict:
     """time(big) / time(small) of parse+print from interleaved pairs of runs: a pair shares
     the machine's load of the moment, which drifts over the minutes a run takes."""
-    def run(text: str) -> float:
+    def run(text: str) -> tuple[float, float]:
         t0 = _clock()
+        c0 = time.process_time()
         hlo_passes.parse(text, dialect=dialect).to_text()
-        return time.perf_counter() - t0
+        return time.perf_counter() - t0, time.process_time() - c0
 
     run(small)
-    ratios = sorted(run(big) / run(small) for _ in range(pairs))
-    return {"size_ratio": len(big) / len(small), "time_ratio": median(ratios), "min": ratios[0],
-            "max": ratios[-1], "pairs": pairs}
+    walls, cpus = [], []
+    for _ in range(pairs):
+        (sw, sc), (bw, bc) = run(small), run(big)
+        walls.append(bw / sw)
+        cpus.append(bc / sc)
+    walls.sort()
+    cpus.sort()
+    return {"size_ratio": len(big) / len(small), "time_ratio": median(walls), "min": walls[0],
+            "max": walls[-1], "cpu_ratio": median(cpus), "cpu_min": cpus[0], "cpu_max": cpus[-1], "pairs": pairs}
 
 
 def corpus_inputs(dialect: str, largest: int) -> list[Path]:
@@ -270,7 +278,8 @@ def run(args: argparse.Namespace) -> tuple[list[dict], list[dict]]:
                         sc.update(dialect=dialect, small=lo, big=hi)
                         scaling.append(sc)
                         print(f"{dialect} scaling {lo:g} → {hi:g} MB: {sc['size_ratio']:.1f}x the text in "
-                              f"{sc['time_ratio']:.1f}x the time", flush=True)
+                              f"{sc['cpu_ratio']:.1f}x the CPU time, {sc['time_ratio']:.1f}x the wall time",
+                              flush=True)
     finally:
         ref.close()
     return rows, scaling
@@ -364,12 +373,15 @@ def report(rows: list[dict], scaling: list[dict], command: str, plot_line: str) 
                 f"- {dialect}, inputs under {MIN_INSTR:,} instructions (not judged): parse+print "
                 + ", ".join(f"{r['ratio_parse_print']:.2f}× on {r['input']} ({r['instructions']} instr)" for r in small))
     for sc in scaling:
-        ok = sc["time_ratio"] <= TARGET_SCALING * sc["size_ratio"] / 16
+        # Judged on CPU time: parsing is one thread's work, and its CPU time is what
+        # the code costs; wall time also carries whatever else the machine runs.
+        ok = sc["cpu_ratio"] <= TARGET_SCALING * sc["size_ratio"] / 16
         verdicts.append(
             f"- {sc['dialect']} scaling, parse+print of generated {sc['small']:g} → {sc['big']:g} MB: "
-            f"{sc['size_ratio']:.1f}× the text in {sc['time_ratio']:.1f}× the time (median of {sc['pairs']} "
-            f"interleaved pairs, {sc['min']:.1f}–{sc['max']:.1f}×); target 16× in ≤ 17×: "
-            f"**{'met' if ok else 'not met'}**")
+            f"{sc['size_ratio']:.1f}× the text in {sc['cpu_ratio']:.1f}× the CPU time "
+            f"({sc['cpu_min']:.1f}–{sc['cpu_max']:.1f}×), {sc['time_ratio']:.1f}× the wall time "
+            f"({sc['min']:.1f}–{sc['max']:.1f}×; median of {sc['pairs']} interleaved pairs); "
+            f"target 16× in ≤ 17×: **{'met' if ok else 'not met'}**")
     lines += verdicts
     if plot_line:
         lines += ["", plot_line]
