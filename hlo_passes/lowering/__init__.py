@@ -9,7 +9,8 @@ call to it.  Kernels (``KERNELS``):
   ``hlo_passes_tgmm`` that ``import hlo_passes.kernels`` registers for CPU
   (``lowering/cpu_ffi.py``);
 * ``pallas`` — a Pallas/Mosaic grouped-matmul kernel for TPU
-  (``lowering/pallas_tpu.py``);
+  (``lowering/pallas_tpu.py``); with ``platform="cpu"`` the same kernel in
+  Pallas interpret mode (slow, for checking numerics);
 * ``gpu-ffi`` — a GPU grouped-GEMM FFI target (``lowering/gpu_ffi.py``);
 * ``auto`` — the platform's best available: ``cpu-ffi`` on CPU, ``xla`` on
   TPU and GPU and when no platform is named.
@@ -177,7 +178,13 @@ def lower_gmms(module: Module, kernel: str = "auto", platform: str | None = None
     resolved = resolve_kernel(kernel, platform)
     found = _survey(module)
     impl = None if resolved == "xla" else backend(resolved)
-    count = impl.lower(module) if impl is not None else 0
+    if impl is None:
+        count = 0
+    elif resolved == "pallas" and platform == "cpu":
+        # Mosaic kernels only run on TPU; on CPU the same kernel runs in Pallas interpret mode.
+        count = impl.lower(module, interpret=True)
+    else:
+        count = impl.lower(module)
     refusal = getattr(impl, "refusal", None)
     records = []
     for f in found:
