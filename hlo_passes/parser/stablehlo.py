@@ -1547,10 +1547,11 @@ class _Parser:
         mod.entry = entry or (funcs[0] if funcs else None)
         if not mod.name:
             mod.name = "module"
+        # Instructions are born unchanged (they have a source span), so only
+        # the computations are reset: a pass over every instruction of a large
+        # module is not free.
         for comp in order:
             comp.changed = False
-            for ins in comp.instructions:
-                ins.changed = False
         mod.structure_changed = False
         if self.validate:
             for f in funcs:
