@@ -457,6 +457,9 @@ class _Parser:
                     self.pending.append((instr, idx, ref, p, scope))
             p = q
         dd["opnd_pos"] = pos
+        # The token's match and pieces are dead now; held until the end of the
+        # parse they were a fifth of its peak memory.
+        lo.m = lo.vals = None
         if res is not None and not top:
             for sc in scope:
                 if name in sc:
@@ -590,6 +593,9 @@ class _Parser:
                 raise self.error("expected an operation, a module or an alias definition", i)
             i = self.skip_nl(i)
         self.resolve_pending(final=True)
+        # The tokens are done with; the graph that finish() builds would
+        # otherwise sit on top of them at the parse's peak.
+        self.k = self.s = self.e = None
         self.finish()
         return mod
 
