@@ -506,7 +506,9 @@ class _HloParser:
             if not names:
                 continue
             try:
-                ops = [n if n.__class__ is not str else by_name[n] for n in names]
+                # A comprehension leaves room for four operands on every one-
+                # or two-operand list; the copy is sized exactly.
+                ops = [n if n.__class__ is not str else by_name[n] for n in names].copy()
             except KeyError:
                 missing = next(n for n in names if n.__class__ is str and n not in by_name)
                 start, end = instr.span
