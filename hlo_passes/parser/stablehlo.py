@@ -244,8 +244,7 @@ class _LineTemplate:
     attributes the token scanner made of one such line, with the places that
     differ from line to line (names, positions, location) left to fill in."""
 
-    __slots__ = ("proto", "entries", "raw", "opcode", "src_op", "shape", "nres", "res_types",
-                 "words", "strs", "body_off", "short", "fill")
+    __slots__ = ("proto", "raw", "opcode", "src_op", "shape", "nres", "body_off", "short", "fill")
 
 
 class _LineOp:
@@ -408,26 +407,22 @@ class _Parser:
         attributes = Attributes(None, None, None)
         instr = Instruction(name, t.opcode, t.shape, None, attributes, source_op=t.src_op, line=line,
                             column=col, span=(start, end), num_results=t.nres)
+        # The template's entries, words, strs and result types are shared by
+        # every line of its shape (like a clone's, they are never edited in
+        # place): a copy each was a twentieth of a large module's memory.
         dd = instr.dialect_data = t.proto.copy()
         dd["results"] = results
-        dd["entries"] = [e.copy() for e in t.entries]
         sig_start = m.start(L_SIG)
-        has_colon, has_loc, has_sig, has_words, has_strs = t.fill
+        has_colon, has_loc, has_sig = t.fill
         if has_colon:
             dd["colon"] = sig_start - 2
         if has_loc:
             dd["loc"] = m.group(L_LOC)
         if has_sig:
             dd["sig"] = (sig_start, m.end(L_SIG))
-        if has_words:
-            dd["region_spans"] = []
-            dd["words"] = t.words.copy()
-        if has_strs:
-            dd["strs"] = t.strs.copy()
         rest = m.start(L_REST)
         if t.body_off is not None:
             dd["body_start"] = rest + t.body_off
-        dd["result_types"] = t.res_types.copy()
         # Operands: names at the offsets of the template's shape.
         vals = lo.vals
         nuses = len(vals) >> 1
@@ -937,7 +932,11 @@ class _Parser:
         uses: list[tuple[str, int]] = []  # (name, token index)
         entries: list[list[Any]] = []
         regions: list[Computation] = []
-        dd = instr.dialect_data = {"results": results, "generic": generic, "entries": entries}
+        # Keys with their default value (False, empty) are left out: readers
+        # use .get, and a dict of more than ten keys takes twice the memory.
+        dd = instr.dialect_data = {"results": results, "entries": entries}
+        if generic:
+            dd["generic"] = True
         if generic:
             j, sig_types = self.scan_generic(i + 1, instr, scope, uses, entries, regions)
         else:
@@ -1216,7 +1215,7 @@ class _Parser:
                 end = j + 3
             else:
                 end = j + 2
-            dd.update(region_spans=[], words=[], simple=True, body_start=s[i] if j > i else s[j])
+            dd.update(simple=True, body_start=s[i] if j > i else s[j])
             return end, ([], [text[s[j + 1]:e[j + 1]]], False)
         stack: list[str] = []
         colon = -1
@@ -1372,8 +1371,8 @@ class _Parser:
             i += 1
         if stack:
             raise self.error(f"unclosed '{stack[-1]}'", i)
-        dd["region_spans"] = region_spans
-        dd["words"] = words
+        if words:
+            dd["words"] = words
         dd["simple"] = simple and not region_spans and not pending_args and not iter_args
         dd["body_start"] = s[first] if first <= last else None
         # The type signature: text after the last top-level ':' (before regions
@@ -1619,18 +1618,12 @@ def _line_template(m: re.Match, parts: list[str]) -> _LineTemplate | None:
         return None
     t = _LineTemplate()
     t.proto = dict(dd)
-    t.entries = dd["entries"]
     t.raw = instr.attributes._raw or None
     t.opcode, t.src_op, t.shape, t.nres = instr.opcode, instr.source_op, instr.shape, instr.num_results
-    t.res_types = dd["result_types"]
-    t.words = dd.get("words")
-    t.strs = dd.get("strs")
     t.body_off = None if dd.get("body_start") is None else dd["body_start"] - rest
     t.short = instr.source_op.rsplit(".", 1)[-1]
     # Which of the line's own values its dialect_data holds.
-    t.fill = ("colon" in dd, "loc" in dd, "sig" in dd, "region_spans" in dd, "strs" in dd)
-    if t.fill[3] and "words" not in dd:
-        return None
+    t.fill = ("colon" in dd, "loc" in dd, "sig" in dd)
     return t
 
 
