@@ -1643,6 +1643,7 @@ def _add_computations(mod: Module, order: list[Computation]) -> None:
             mod.add_computation(comp)
         return
     succ, pred, attrs = g._succ, g._pred, g._node
+    none = _NO_DATA
     comps = mod.computations
     for comp in order:
         comp.module = mod
@@ -1652,20 +1653,46 @@ def _add_computations(mod: Module, order: list[Computation]) -> None:
             if preds is None:
                 succ[instr] = {}
                 preds = pred[instr] = {}
-                attrs[instr] = {}
+                attrs[instr] = none
             key = 0
             for op in instr.operands:
                 out = succ.get(op)
                 if out is None:
                     out = succ[op] = {}
                     pred[op] = {}
-                    attrs[op] = {}
+                    attrs[op] = none
                 keydict = out.get(instr)
                 if keydict is None:
                     keydict = out[instr] = preds[op] = {}
-                keydict[key] = {}
+                keydict[key] = none
                 key += 1
     nx._clear_cache(g)
+
+
+class _NoData(dict):
+    """The attribute dict of every node and edge a parse adds to the graph.
+
+    The IR keeps nothing on graph nodes or edges (an instruction carries its
+    own fields), and one empty dict per node and per edge was a sixth of a
+    large module's memory, so they all share this one; writing to it raises
+    instead of reaching every node at once.  networkx's own updates with no
+    attributes (``add_node`` of a node already there) pass.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("nodes and edges of a parsed StableHLO module's graph carry no attributes; "
+                        "keep per-instruction data on the Instruction")
+
+    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = __ior__ = _refuse
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs or any(args):
+            self._refuse()
+
+
+_NO_DATA = _NoData()
 
 
 def _callee(ins: Instruction) -> str | None:
