@@ -590,7 +590,8 @@ class _Parser:
         self.resolve_pending(final=True)
         # The tokens are done with; the graph that finish() builds would
         # otherwise sit on top of them at the parse's peak.
-        self.k = self.s = self.e = None
+        self.k = self.s = self.e = self.newlines = None
+        self.templates = {}
         self.finish()
         return mod
 
@@ -809,7 +810,8 @@ class _Parser:
             span = instr.span
             dd = instr.dialect_data
             dd["pre"] = (prev_end, span[0])
-            dd["blk"] = blk
+            if blk:  # (0, the first block, is the printer's default)
+                dd["blk"] = blk
             prev_end = span[1]
             last = instr
         comp.dialect_data["blocks"] = blocks
