@@ -533,6 +533,9 @@ class Computation:
     def set_root(self, instr: Instruction) -> None:
         self.root = instr
         self.changed = True
+        if instr.computation is not self and self.module is not None:
+            # A root from another computation: replace_all_uses must still find it.
+            self.module._foreign_roots.add(self)
 
 
 class Module:
@@ -562,6 +565,10 @@ class Module:
         # large module should not pay for a set that most callers never use).
         self._names: set[str] | None = None
         self._counter = itertools.count(1)
+        # Computations whose root (set by set_root) is not one of their own
+        # instructions; every other root lives in its own computation, so
+        # replace_all_uses looks only there and here, not at every computation.
+        self._foreign_roots: set[Computation] = set()
         # Set by the dialect's parser: Module -> text, (module, regenerate) -> str.
         self.printer: Callable[["Module", bool], str] | None = None
 
@@ -660,8 +667,13 @@ class Module:
         for user, key in uses:
             if user is not new:
                 user.set_operand(key, new, result)
-        for comp in self.computations.values():
-            if comp.root is old:
+        home = old.computation
+        if home is None or home.module is not self:
+            candidates: Iterable[Computation] = list(self.computations.values())
+        else:
+            candidates = [home, *self._foreign_roots] if self._foreign_roots else [home]
+        for comp in candidates:
+            if comp.root is old and self.computations.get(comp.name) is comp:
                 comp.set_root(new)
         return len(uses)
 
