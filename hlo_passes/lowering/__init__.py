@@ -49,7 +49,7 @@ PLATFORMS: tuple[str, ...] = ("cpu", "tpu", "gpu", "cuda", "rocm")
 # Kernel name → backend module in this package (imported on demand).
 BACKENDS: dict[str, str] = {"cpu-ffi": "cpu_ffi", "pallas": "pallas_tpu", "gpu-ffi": "gpu_ffi"}
 # The frontend attribute value new ops carry (``hlo_passes.rule``), as the rewrites tag theirs.
-RULE = "gmm-lowering"
+RULE = _normalize.RULE
 
 
 class KernelUnavailableError(RuntimeError):

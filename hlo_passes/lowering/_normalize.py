@@ -32,6 +32,8 @@ from ..ir import Computation, Instruction, Shape
 
 GMM = "gmm"
 TGMM = "tgmm"
+# The value of the ``hlo_passes.rule`` frontend attribute on every op a GMM lowering adds.
+RULE = "gmm-lowering"
 
 # Marks an op the lowering inserted (backends tag them with their rule name).
 Tag = Callable[[Instruction], None]
@@ -296,3 +298,10 @@ def _hlo_layout(rank: int) -> str:
 def _mlir_layout(rank: int) -> str:
     minor_to_major = ", ".join(str(d) for d in reversed(range(rank)))
     return f"dense<[{minor_to_major}]> : tensor<{rank}xindex>" if rank else "dense<> : tensor<0xindex>"
+
+
+def tag(instr: Instruction) -> None:
+    """Mark ``instr`` as added by a GMM lowering (``hlo_passes.rule``), as the rewrites mark theirs."""
+    from ..rewrites._chains import tag_created
+
+    tag_created(instr, RULE)

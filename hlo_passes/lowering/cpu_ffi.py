@@ -23,16 +23,10 @@ from __future__ import annotations
 import importlib.util
 
 from ..ir import Instruction, Module
-from ..rewrites._chains import tag_created
-from . import _normalize
+from . import _ffi_calls, _normalize
 
 TARGETS: dict[str, str] = {_normalize.GMM: "hlo_passes_gmm", _normalize.TGMM: "hlo_passes_tgmm"}
-FLOAT_TYPES = frozenset({"f32", "bf16"})
-SIZE_TYPES = frozenset({"s32", "s64"})
-# XLA's spelling of the typed FFI in each dialect.
-API_VERSION = {"hlo": "API_VERSION_TYPED_FFI", "stablehlo": "4 : i32"}
 KERNELS_PACKAGE = "hlo_passes.kernels"
-RULE = "gmm-lowering"
 
 
 def unavailable_reason() -> str | None:
@@ -45,52 +39,15 @@ def unavailable_reason() -> str | None:
 
 
 def refusal(instr: Instruction) -> str | None:
-    """Why the handlers cannot run this canonical ragged-dot (element types), or None."""
-    types = [_normalize.operand_shape(o, r).element_type for o, r in zip(instr.operands, instr.operand_results)]
-    lhs, rhs, sizes = types
-    out = instr.shape.element_type
-    bad = [f"{what} {t}" for what, t, ok in (("lhs", lhs, FLOAT_TYPES), ("rhs", rhs, FLOAT_TYPES),
-                                              ("result", out, FLOAT_TYPES), ("group sizes", sizes, SIZE_TYPES))
-           if t not in ok]
-    if bad:
-        return f"the CPU handlers take f32/bf16 operands and results and s32/s64 group sizes, not {', '.join(bad)}"
-    return None
+    """Why the CPU handlers cannot run this canonical ragged-dot (element types), or None."""
+    return _ffi_calls.refusal(instr, "CPU")
 
 
 def lower(module: Module) -> int:
     """Replace every ragged-dot the CPU handlers implement; returns how many were replaced."""
-    count = 0
-    for instr in [i for i in module.instructions() if i.opcode == "ragged-dot"]:
-        try:
-            plan = _normalize.plan(instr)
-        except _normalize.NotCanonical:
-            continue
-        if refusal(instr) is not None:
-            continue
-        lower_one(instr, plan)
-        count += 1
-    return count
-
-
-def _tag(instr: Instruction) -> None:
-    tag_created(instr, RULE)
+    return _ffi_calls.lower(module, TARGETS, "CPU")
 
 
 def lower_one(instr: Instruction, plan: _normalize.Plan) -> Instruction:
     """Replace ``instr`` by the custom call (and the transposes / reshapes ``plan`` needs)."""
-    module = instr.module
-    comp = instr.computation
-    assert module is not None and comp is not None
-    canonical = _normalize.canonical_operands(instr, plan, _tag)
-    attrs = {"custom_call_target": TARGETS[plan.form], "api_version": API_VERSION[module.dialect]}
-    call = comp.add("custom-call", canonical.out_shape, [v for v, _ in canonical.operands], attrs,
-                    name_hint=TARGETS[plan.form], before=instr)
-    call.operand_results = [r for _, r in canonical.operands]
-    _normalize.pin_default_layouts(call)
-    if "frontend_attributes" in instr.attributes:
-        # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
-        call.attributes["frontend_attributes"] = dict(instr.attributes["frontend_attributes"])
-    _normalize.carry_location(instr, call)
-    _tag(call)
-    _normalize.replace_with(instr, call, _tag)
-    return call
+    return _ffi_calls.lower_one(instr, plan, TARGETS)

@@ -60,14 +60,7 @@ def unavailable_reason() -> str | None:
 
 
 # ---- lowering ----------------------------------------------------------------
-# The value of the ``hlo_passes.rule`` frontend attribute on the ops this lowering adds.
-RULE = "gmm-lowering"
-
-
-def _tag(instr: Instruction) -> None:
-    from ..rewrites._chains import tag_created
-
-    tag_created(instr, RULE)
+_tag = _normalize.tag
 
 
 def refusal(rd: Instruction) -> str | None:

@@ -1,0 +1,67 @@
+"""What the CPU and CUDA backends share: canonical GMMs become typed-FFI custom calls.
+
+Both handler sets follow one contract (see ``_normalize``): no attributes, the
+sizes read from the operand and result types, row-major buffers, f32 or bf16
+operands and results, s32 or s64 group sizes.  Only the target names differ.
+"""
+from __future__ import annotations
+
+from ..ir import Instruction, Module
+from . import _normalize
+
+FLOAT_TYPES = frozenset({"f32", "bf16"})
+SIZE_TYPES = frozenset({"s32", "s64"})
+# XLA's spelling of the typed FFI in each dialect.
+API_VERSION = {"hlo": "API_VERSION_TYPED_FFI", "stablehlo": "4 : i32"}
+
+
+def refusal(instr: Instruction, handlers: str) -> str | None:
+    """Why ``handlers`` (e.g. ``"CPU"``) cannot run this canonical ragged-dot (element types), or None."""
+    lhs, rhs, sizes = (_normalize.operand_shape(o, r).element_type
+                       for o, r in zip(instr.operands, instr.operand_results))
+    out = instr.shape.element_type
+    bad = [f"{what} {t}" for what, t, ok in (("lhs", lhs, FLOAT_TYPES), ("rhs", rhs, FLOAT_TYPES),
+                                              ("result", out, FLOAT_TYPES), ("group sizes", sizes, SIZE_TYPES))
+           if t not in ok]
+    if bad:
+        return (f"the {handlers} handlers take f32/bf16 operands and results and s32/s64 group sizes, "
+                f"not {', '.join(bad)}")
+    return None
+
+
+def lower(module: Module, targets: dict[str, str], handlers: str) -> int:
+    """Replace every ragged-dot the handlers implement by a call to ``targets[form]``; returns how many."""
+    count = 0
+    for instr in [i for i in module.instructions() if i.opcode == "ragged-dot"]:
+        try:
+            plan = _normalize.plan(instr)
+        except _normalize.NotCanonical:
+            continue
+        if refusal(instr, handlers) is not None:
+            continue
+        lower_one(instr, plan, targets)
+        count += 1
+    return count
+
+
+def lower_one(instr: Instruction, plan: _normalize.Plan, targets: dict[str, str]) -> Instruction:
+    """Replace ``instr`` by the custom call (and the transposes / reshapes ``plan`` needs)."""
+    module = instr.module
+    comp = instr.computation
+    assert module is not None and comp is not None
+    canonical = _normalize.canonical_operands(instr, plan, _normalize.tag)
+    target = targets[plan.form]
+    attrs = {"custom_call_target": target, "api_version": API_VERSION[module.dialect]}
+    call = comp.add("custom-call", canonical.out_shape, [v for v, _ in canonical.operands], attrs,
+                    name_hint=target, before=instr)
+    call.operand_results = [r for _, r in canonical.operands]
+    # The kernels index row-major buffers; unpinned, XLA may pick other layouts
+    # (XLA:CPU chose {2,0,1} for a tgmm result).
+    _normalize.pin_default_layouts(call)
+    if "frontend_attributes" in instr.attributes:
+        # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
+        call.attributes["frontend_attributes"] = dict(instr.attributes["frontend_attributes"])
+    _normalize.carry_location(instr, call)
+    _normalize.tag(call)
+    _normalize.replace_with(instr, call, _normalize.tag)
+    return call
