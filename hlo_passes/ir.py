@@ -596,12 +596,12 @@ class Module:
         """Remove a computation nothing calls any more, with the regions of its ops."""
         callers = [i.name for i in self.instructions()
                    if comp in i.called_computations and i.computation is not None
-                   and i.computation.module is self and not _inside(i.computation, comp)]
+                   and i.computation.module is self and not is_inside(i.computation, comp)]
         if callers:
             raise ValueError(f"cannot remove computation {comp.name}: called by {callers}")
         if comp is self.entry:
             raise ValueError(f"cannot remove computation {comp.name}: it is the entry")
-        for c in [c for c in self.computations.values() if _inside(c, comp)]:
+        for c in [c for c in self.computations.values() if is_inside(c, comp)]:
             del self.computations[c.name]
             for instr in c.instructions:
                 self._unregister(instr)
@@ -700,7 +700,7 @@ class Module:
             raise VerificationError(problems)
 
 
-def _inside(comp: Computation, outer: Computation) -> bool:
+def is_inside(comp: Computation, outer: Computation) -> bool:
     """Whether ``comp`` is ``outer`` or a region nested in one of its ops."""
     while comp is not outer:
         if comp.parent is None or comp.parent.computation is None:

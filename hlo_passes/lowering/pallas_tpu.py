@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from ..ir import Computation, Instruction, Module, Shape
+from ..ir import Computation, Instruction, Module, Shape, is_inside
 from . import _normalize
 from ._megablox import GmmSpec, groups_dtype_ok, supported_dtype
 
@@ -349,7 +349,7 @@ def drop_unused(module: Module, roots: list[Computation]) -> list[str]:
         comp = work.pop()
         if comp.module is not module or comp is module.entry:
             continue
-        inner = [c for c in module.computations.values() if _within(c, comp)]
+        inner = [c for c in module.computations.values() if is_inside(c, comp)]
         inner_ids = {id(c) for c in inner}
         if any(comp in i.called_computations for c in module.computations.values()
                if id(c) not in inner_ids for i in c.instructions):
@@ -360,11 +360,3 @@ def drop_unused(module: Module, roots: list[Computation]) -> list[str]:
         removed.append(comp.name)
         work.extend(dict.fromkeys(callees))
     return removed
-
-
-def _within(comp: Computation, outer: Computation) -> bool:
-    while comp is not outer:
-        if comp.parent is None or comp.parent.computation is None:
-            return False
-        comp = comp.parent.computation
-    return True
