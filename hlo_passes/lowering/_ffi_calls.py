@@ -31,17 +31,10 @@ def refusal(instr: Instruction, handlers: str) -> str | None:
 
 def lower(module: Module, targets: dict[str, str], handlers: str) -> int:
     """Replace every ragged-dot the handlers implement by a call to ``targets[form]``; returns how many."""
-    count = 0
-    for instr in [i for i in module.instructions() if i.opcode == "ragged-dot"]:
-        try:
-            plan = _normalize.plan(instr)
-        except _normalize.NotCanonical:
-            continue
-        if refusal(instr, handlers) is not None:
-            continue
+    found = _normalize.lowerable(module, lambda instr: refusal(instr, handlers))
+    for instr, plan in found:
         lower_one(instr, plan, targets)
-        count += 1
-    return count
+    return len(found)
 
 
 def lower_one(instr: Instruction, plan: _normalize.Plan, targets: dict[str, str]) -> Instruction:

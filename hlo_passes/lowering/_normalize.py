@@ -305,3 +305,19 @@ def tag(instr: Instruction) -> None:
     from ..rewrites._chains import tag_created
 
     tag_created(instr, RULE)
+
+
+def lowerable(module: Any, refusal: Callable[[Instruction], str | None]) -> list[tuple[Instruction, Plan]]:
+    """The ragged-dots of ``module`` in a canonical form whose ``refusal`` is None, with their plans.
+
+    A list made before any edit, so a backend can replace them one by one.
+    """
+    found = []
+    for instr in [i for i in module.instructions() if i.opcode == "ragged-dot"]:
+        try:
+            p = plan(instr)
+        except NotCanonical:
+            continue
+        if refusal(instr) is None:
+            found.append((instr, p))
+    return found

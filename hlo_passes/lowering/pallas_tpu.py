@@ -86,17 +86,10 @@ def lower(module: Module, *, interpret: bool = False) -> int:
     reason = unavailable_reason()
     if reason is not None:
         raise RuntimeError(f"the pallas kernel is unavailable: {reason}")
-    count = 0
-    for rd in [i for i in module.instructions() if i.opcode == "ragged-dot"]:
-        try:
-            plan = _normalize.plan(rd)
-        except _normalize.NotCanonical:
-            continue
-        if refusal(rd) is not None:
-            continue
+    found = _normalize.lowerable(module, refusal)
+    for rd, plan in found:
         lower_one(rd, plan, interpret=interpret)
-        count += 1
-    return count
+    return len(found)
 
 
 def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = False) -> Instruction:
