@@ -129,14 +129,18 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     # The pre-scan reads op names off the module in place (no text printed), so
     # a module no rule can match costs next to nothing (benchmarks/hook_overhead.py).
     spellings = op_spellings(lowered.compiler_ir("stablehlo"))
-    maybe = spellings is None or may_have_sites(spellings, passes)
-    if not maybe and (kernel == "xla" or "ragged_dot" not in spellings):
-        return lowered, None, []
+    if spellings is not None:
+        maybe, has_gmm = may_have_sites(spellings, passes), "ragged_dot" in spellings
+        if not maybe and (kernel == "xla" or not has_gmm):
+            return lowered, None, []
     # With debug info the locations (op names, source lines) survive into
     # the compiled program's metadata, as they do without the rewrite.
     text = lowered.as_text(debug_info=True)
-    lowering = kernel != "xla" and "ragged_dot" in text
-    if not lowering and not (maybe and may_have_sites(text, passes)):
+    if spellings is None:
+        # Without the in-place walk the text is scanned instead (looser: names in locations count too).
+        maybe, has_gmm = may_have_sites(text, passes), "ragged_dot" in text
+    lowering = kernel != "xla" and has_gmm
+    if not lowering and not maybe:
         return lowered, None, []
     # The module is parsed for the passes alone: they may edit it in place.
     result = run_passes(parse(text, dialect="stablehlo"), passes, copy=False)
