@@ -52,9 +52,9 @@ from typing import Any
 import jax
 import jaxlib
 
-SUPPORTED_RANGE = ">=0.10.2,<0.12"
+SUPPORTED_RANGE = ">=0.10.2"
 _MIN = (0, 10, 2)
-_MAX_EXCLUSIVE = (0, 12, 0)
+_MAX_EXCLUSIVE = (10**6, 0, 0)  # no upper bound: see issue 12 (feature detection follows)
 
 
 def _version_tuple(version: str) -> tuple[int, int, int]:

@@ -26,7 +26,11 @@ MLIR = DATA / "moe_mesh2_concat.mlir"
 
 
 def _script(name: str) -> list[str]:
-    found = shutil.which(name)
+    # The script installed beside this interpreter first: a virtual environment
+    # run as venv/bin/python without being activated has its bin/ off PATH, and
+    # a script found on PATH may belong to another environment.
+    beside = Path(sys.executable).parent / name
+    found = str(beside) if beside.is_file() else shutil.which(name)
     if found:
         return [found]
     # Not installed as a script (e.g. run from a source tree without pip
