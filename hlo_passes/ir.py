@@ -425,8 +425,8 @@ class Instruction:
         if module is not None:
             g = module.graph
             g.remove_edges_from([(op, self, k) for k, op in enumerate(self.operands)])
+        self.operand_results.pop(index)  # first: created on first use from the operand count
         old = self.operands.pop(index)
-        self.operand_results.pop(index)
         if module is not None:
             g.add_edges_from((op, self, k) for k, op in enumerate(self.operands))
         self.mark_changed()
