@@ -1,6 +1,7 @@
 """The project's own MoE programs (examples/moe.py) in every text form jax and XLA write.
 
-Session-scoped fixtures, imported into ``conftest.py``:
+What ``conftest.py``'s session-scoped fixtures of the same names return (it imports
+this module, and so jax, only when a test asks for one of them):
 
 * ``own_texts`` — ``{(program, form): OwnText}`` for every pair in
   ``TEXT_CASES``; forms are listed in ``FORMS`` (StableHLO pretty, generic and
@@ -134,7 +135,6 @@ class _LazyTexts(Mapping[tuple[str, str], OwnText]):
         return len(TEXT_CASES)
 
 
-@pytest.fixture(scope="session")
 def own_texts() -> Mapping[tuple[str, str], OwnText]:
     return _LazyTexts()
 
@@ -153,14 +153,12 @@ def run_dump_script(out: Path, timeout: float = 300) -> dict[str, dict[str, str]
     return json.loads((out / "manifest.json").read_text())
 
 
-@pytest.fixture(scope="session")
 def own_dump_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("xla_dump")
     run_dump_script(out)
     return out
 
 
-@pytest.fixture(scope="session")
 def own_dumps(own_dump_dir: Path) -> dict[tuple[str, str], OwnText]:
     manifest = json.loads((own_dump_dir / "manifest.json").read_text())
     return {
