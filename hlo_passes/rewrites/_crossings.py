@@ -159,7 +159,7 @@ def drop_crossing(c: Crossing) -> list[Instruction]:
         del shardings[c.index]
         c.caller.attributes["in_shardings"] = tuple(shardings)
         return loose
-    c.caller.remove_operand(c.index)
+    loose.append(c.caller.remove_operand(c.index))
     if c.entry is None:
         return loose
     entry = c.entry
