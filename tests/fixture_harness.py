@@ -181,6 +181,10 @@ class Outcome:
 
     def _invariants(self) -> list[str]:
         problems = []
+        try:
+            hlo_passes.parse(self.case.module_text, validate=True).verify()
+        except Exception as err:  # a fixture must be a valid module
+            problems.append(f"the input does not parse and verify: {type(err).__name__}: {err}")
         rewritten = any(s.rewritten for s in self.result.sites)
         if not rewritten and self.output != self.case.module_text:
             problems.append("nothing was rewritten but the module does not print byte-identical")
