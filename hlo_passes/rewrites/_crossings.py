@@ -181,7 +181,7 @@ def drop_crossing(c: Crossing) -> list[Instruction]:
 
 def _per_value(entry: Instruction) -> list[str]:
     """The per-operand shardings of a GlobalToLocalShape call, as text."""
-    text = entry.attributes["frontend_attributes"].get("xla.sdy.in_shardings", "")
+    text = entry.attributes.get("frontend_attributes", {}).get("xla.sdy.in_shardings", "")
     start, end = text.find("<["), text.rfind("]>")
     if start < 0 or end < start:
         raise Refusal("unknown-sharding", f"cannot read the in_shardings of {entry.ref}: {text[:80]}", entry)
@@ -432,7 +432,7 @@ def hlo_exit_from(gte: Instruction, callers: dict[str, list[Instruction]]) -> Hl
 
 
 def _shardings_of(instr: Instruction, key: str) -> list[str]:
-    text = instr.attributes["frontend_attributes"].get(key, "")
+    text = instr.attributes.get("frontend_attributes", {}).get(key, "")
     start, end = text.find("<["), text.rfind("]>")
     if start < 0 or end < start:
         raise Refusal("unknown-sharding", f"cannot read {key} of {instr.ref}: {text[:80]}", instr)
