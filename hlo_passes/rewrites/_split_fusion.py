@@ -239,7 +239,7 @@ def pad_meeting(add: Instruction) -> PadMeeting | None:
     for p in pads:
         if p.attributes["padding"][dim][0] != offset:
             return None  # overlapping or leaving a gap: not a reassembly
-        offset += p.operands[0].shape.dims[dim]
+        offset += result_shape(p.operands[0], p.operand_results[0]).dims[dim]  # one result of a multi-result op
     if offset != add.shape.dims[dim]:
         return None
     return PadMeeting(add, pads, dim)
