@@ -225,8 +225,13 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for path in args.files or fixture_files():
         for case in cases_of(path.resolve()):
-            outcome = run_case(case)
-            problems = outcome.failures()
+            try:
+                outcome = run_case(case)
+                problems = outcome.failures()
+            except Exception as err:  # a crash is a failure of this case, not of the run
+                failed += 1
+                print(f"FAIL {case.name}: {type(err).__name__}: {err}")
+                continue
             if not args.quiet:
                 print(f"==== {case.name}")
                 if any(s.rewritten for s in outcome.result.sites):
