@@ -4,7 +4,7 @@
 PYTHON ?= python3
 PIP_FLAGS ?= --quiet --disable-pip-version-check
 
-.PHONY: install install-test demo test test-long bench
+.PHONY: install install-test demo test test-long bench golden
 
 install:
 	$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -30,3 +30,10 @@ test-long: install-test
 bench: install
 	$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[bench]'
 	$(PYTHON) benchmarks/run_all.py $(BENCH_ARGS)
+
+# tests/golden/: the rewritten text and report of every module the tests and examples
+# produce, written again for each interpreter's jax version (jax-X.Y/) and common/;
+# review with `git diff tests/golden`.  Both sets: GOLDEN_PYTHONS="py3.11 py3.12".
+GOLDEN_PYTHONS ?= $(PYTHON)
+golden:
+	@for py in $(GOLDEN_PYTHONS); do $$py tests/golden_cases.py --write || exit 1; done

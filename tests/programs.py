@@ -19,12 +19,15 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
+T = TypeVar("T")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
@@ -89,7 +92,31 @@ TEXT_CASES: list[tuple[str, str]] = [(p, f) for p in OWN_PROGRAMS for f in forms
 DUMP_CASES: list[tuple[str, str]] = [(p, s) for p in DUMP_PROGRAMS for s in DUMP_STAGES]
 
 
+def on_fresh_stack(fn: Callable[[], T]) -> T:
+    """``fn()`` run on a new thread: jax writes the caller's stack frames into debug
+    locations and compiled modules, and on a fresh thread they are the same whoever
+    calls (a test, tests/golden_cases.py), so these texts can be compared byte for byte."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as err:  # re-raised in the caller
+            box["error"] = err
+
+    thread = threading.Thread(target=run, name="hlo_passes-lowering")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 def _texts_of(program: str) -> dict[str, str]:
+    return on_fresh_stack(lambda: _lower_texts(program))
+
+
+def _lower_texts(program: str) -> dict[str, str]:
     fn, args = build(OWN_PROGRAMS[program])
     lowered = fn.lower(*args)
     forms = forms_of(program)
@@ -180,6 +207,7 @@ __all__: list[str] = [
     "TEXT_CASES",
     "case_id",
     "forms_of",
+    "on_fresh_stack",
     "own_dump_dir",
     "own_dumps",
     "own_texts",
