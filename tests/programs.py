@@ -95,7 +95,12 @@ DUMP_CASES: list[tuple[str, str]] = [(p, s) for p in DUMP_PROGRAMS for s in DUMP
 def on_fresh_stack(fn: Callable[[], T]) -> T:
     """``fn()`` run on a new thread: jax writes the caller's stack frames into debug
     locations and compiled modules, and on a fresh thread they are the same whoever
-    calls (a test, tests/golden_cases.py), so these texts can be compared byte for byte."""
+    calls (a test, tests/golden_cases.py), so these texts can be compared byte for byte.
+    jax's caches are cleared first: a jitted function inside the program (jnp.argsort)
+    keeps the locations of the stack it was first traced on."""
+    import jax
+
+    jax.clear_caches()
     box: dict[str, Any] = {}
 
     def run() -> None:
