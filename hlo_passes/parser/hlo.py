@@ -21,6 +21,7 @@ import networkx as nx
 
 from ..errors import ParseError, VerificationWarning
 from ..ir import Attributes, Computation, Instruction, Module, Shape
+from . import hlo_compact
 from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
 from .hlo_infer import DERIVED
 from .hlo_opcodes import NO_INFERENCE, OPCODES, async_sugar
@@ -102,7 +103,7 @@ def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Mod
         module = parser.parse()
         from .hlo_checks import check_structure
 
-        check_structure(module, parser)
+        check_structure(module, parser, strict=validate)
         if validate:
             validate_module(module, parser)
             from ..verify import verify_module
@@ -165,6 +166,8 @@ class _HloParser:
         self.inline_for_attr: dict[str, Computation] = {}
         self.anon_names: set[str] = set()
         self.seen_values: dict[str, str] = {}
+        # Whether some operand was written ``%tuple#index`` (see hlo_compact).
+        self.compact_refs = False
 
     # ---- errors ----------------------------------------------------------
     def error(self, reason: str, pos: int) -> ParseError:
@@ -498,6 +501,8 @@ class _HloParser:
         first = instrs[0].span[0]
         comp.dialect_data["indent"] = text[text.rfind("\n", 0, first) + 1:first]
         self.resolve_operands(instrs, operand_names, by_name)
+        if self.compact_refs:
+            comp.instructions = hlo_compact.expand(self, instrs, by_name)
         return p
 
     def resolve_operands(self, instrs: list[Instruction], operand_names: list[list[str]],
@@ -684,7 +689,12 @@ class _HloParser:
                     piece = piece[1:]
                 if not piece or _NAME_RE.fullmatch(piece) is None:
                     k = text.find(piece, start, end) if piece else start
-                    raise _Fail(f"cannot parse operand {piece!r} as an instruction name", max(k, start))
+                    ref = hlo_compact.read_ref(piece, max(k, start)) if piece else None
+                    if ref is None:
+                        raise _Fail(f"cannot parse operand {piece!r} as an instruction name", max(k, start))
+                    self.compact_refs = True
+                    out.append(ref)
+                    continue
                 out.append(piece)
             return out
         out = []
@@ -701,8 +711,13 @@ class _HloParser:
                 self.shape_at(shape_part, s)
             om = _OPERAND_NAME_RE.fullmatch(last)
             if om is None:
-                k = text.find(last, s, e)
-                raise _Fail(f"cannot parse operand {last!r} as an instruction name", max(k, s))
+                k = max(text.find(last, s, e), s)
+                ref = hlo_compact.read_ref(last, k)
+                if ref is None:
+                    raise _Fail(f"cannot parse operand {last!r} as an instruction name", k)
+                self.compact_refs = True
+                out.append(ref)
+                continue
             out.append(om.group(1))
         return out
 
