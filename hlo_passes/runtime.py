@@ -198,7 +198,7 @@ def compile_text(
             "cannot be compiled again; give a module from before optimization "
             "(a lowering, or a dump before optimizations / after SPMD partitioning)"
         )
-    stablehlo = compat.hlo_text_to_stablehlo(text) if dialect == "hlo" else text
+    stablehlo = compat.hlo_text_to_stablehlo(_explicit_device_ids(text)) if dialect == "hlo" else text
     module = compat.parse_mlir(stablehlo)
     replicas, partitions = _replicas_and_partitions(module)
     if devices is None:
@@ -247,6 +247,30 @@ def compile_text(
         with _LOCK:
             _CACHE[key] = exe
     return exe
+
+
+def _explicit_device_ids(text: str) -> str:
+    """HLO text with every ``mesh[...], device_ids=(...) {...}`` replica-group list
+    written out as explicit groups.
+
+    XLA's HLO → StableHLO import (jaxlib 0.10.2 and 0.12) drops the
+    ``device_ids`` of mesh replica groups: the module would then gather over
+    the mesh's positions instead of its devices (measured: ``mesh['a'=2,'b'=4],
+    device_ids=([2,4]T(1,0)) {'b'}`` runs as groups {0,1,2,3},{4,5,6,7}
+    instead of {0,4,1,5},{2,6,3,7}).
+    """
+    if "device_ids=" not in text:
+        return text
+    from .parser.hlo import parse_hlo
+
+    module = parse_hlo(text)
+    changed = False
+    for instr in module.instructions():
+        raw = instr.attributes.raw("replica_groups") if "replica_groups" in instr.attributes else None
+        if raw is not None and raw.startswith("mesh") and "device_ids=" in raw:
+            instr.attributes["replica_groups"] = tuple(instr.attributes["replica_groups"])
+            changed = True
+    return module.to_text() if changed else text
 
 
 def _replicas_and_partitions(module: Any) -> tuple[int, int]:

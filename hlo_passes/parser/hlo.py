@@ -55,6 +55,7 @@ _TYPED_OPERAND_RE = re.compile(
 # character or one whole string per repetition, and the two alternatives
 # start with different characters, so a failing match backtracks linearly.
 _FLAT_BRACES_RE = re.compile(r'\{(?:[^{}\[\]()"\n/]|"[^"\\\n]*(?:\\.[^"\\\n]*)*")*\}')
+_DEVICE_IDS_RE = re.compile(r"[ \t]*,[ \t]*device_ids[ \t]*=")
 _DELIM_RE = re.compile(r"[(){}\[\]\",\n]|/[*/]")
 _STRING_REST_RE = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _COMP_HEAD_RE = re.compile(r"(ENTRY[ \t]+)?(%?)(" + _NAME + r")[ \t]*")
@@ -300,6 +301,11 @@ class _HloParser:
                     e = fm.end()
                 else:
                     e = self.scan_value(vstart)
+            if name == "replica_groups" and text.startswith("mesh", vstart):
+                # mesh[...], device_ids=(...) {...}: one value around a top-level comma.
+                dm = _DEVICE_IDS_RE.match(text, e)
+                if dm is not None:
+                    e = self.scan_value(dm.end())
             value = text[vstart:e].rstrip(" \t\r")
             if not value:
                 raise _Fail(f"attribute {name!r} has no value", vstart)

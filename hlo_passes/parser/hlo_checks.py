@@ -85,7 +85,8 @@ def _instruction_problem(instr: Instruction, strict: bool = False) -> tuple[str,
                 return p
     if "result_accuracy" in raw and op not in _ACCURACY_OPS:
         return f'unexpected attribute "result_accuracy" for {op}', "result_accuracy"
-    if "replica_groups" in raw and "mesh" in raw["replica_groups"]:
+    # Compact groups are checked (and capped) now; they are expanded when read.
+    if "replica_groups" in raw and ("mesh" in raw["replica_groups"] or "<=" in raw["replica_groups"]):
         p = _eager(instr, "replica_groups")
         if p:
             return p
