@@ -259,6 +259,8 @@ def _c_pairs(t: Tree, text: str) -> tuple[tuple[int, ...], ...]:
 def _c_sharding(t: Tree, text: str) -> Sharding:
     if t.data == "tuple_sharding":
         return Sharding("tuple", tuple_shardings=tuple(_c_sharding(c, text) for c in t.children))
+    if t.data == "named_sharding":
+        return _named_sharding(t, text)
     kind = "replicated"
     tile_shape: tuple[int, ...] = ()
     devices: tuple[int, ...] = ()
@@ -308,6 +310,21 @@ def _c_sharding(t: Tree, text: str) -> Sharding:
         kind, tile_shape=tile_shape, devices=devices, last_tile_dim_replicate=last_replicate,
         last_tile_dims=last_dims, metadata=metadata, shard_group=group, iota=iota_text,
     )
+
+
+def _named_sharding(t: Tree, text: str) -> Sharding:
+    """``{mesh[...], part, ...}``: the kind, and the text to print it back by."""
+    parts = [text[c.meta.start_pos:c.meta.end_pos].strip() for c in t.children[1:]]
+    inner = text[t.meta.start_pos:t.meta.end_pos].strip()[1:-1].strip()
+    if "manual" in parts:
+        kind = "manual"
+    elif "replicated" in parts or (parts and parts[0].startswith("[") and "'" not in parts[0]):
+        kind = "replicated"
+    elif any(p.startswith("maximal") for p in parts):
+        kind = "maximal"
+    else:
+        kind = "tiled"
+    return Sharding(kind, named=inner)
 
 
 def unquote(s: str) -> str:
