@@ -243,12 +243,15 @@ def _async_problem(instr: Instruction, strict: bool) -> tuple[str, str | None] |
 
 def _binds_consistently(update: Instruction) -> bool:
     """An update whose shape is its operand's with the operands it binds appended to
-    the operand tuple, every other element unchanged."""
+    the operand tuple.  The other elements stay as they are, except in a chain
+    that binds operands late: there XLA's own tests restate them per update."""
     prev = update.operands[0]
     a, b = prev.shape, update.shape
     if not (_known(a) and _known(b) and a.is_tuple and b.is_tuple and a.tuple_shapes and b.tuple_shapes):
         return False
-    if a.tuple_shapes[1:] != b.tuple_shapes[1:] or not a.tuple_shapes[0].is_tuple:
+    if not a.tuple_shapes[0].is_tuple or not b.tuple_shapes[0].is_tuple:
+        return False
+    if a.tuple_shapes[1:] != b.tuple_shapes[1:] and not _late_chain(update):
         return False
     new = [o.shape for o in update.operands[1:]]
     return list(b.tuple_shapes[0].tuple_shapes) == list(a.tuple_shapes[0].tuple_shapes) + new
@@ -286,3 +289,21 @@ def _bound_fit(update: Instruction) -> bool:
     params = start.called_computations[0].parameters
     return len(bound) <= len(params) and all(
         not _known(b.shape) or b.shape == p.shape for b, p in zip(bound, params))
+
+
+def _late_chain(instr: Instruction) -> bool:
+    """Whether some update of the async chain through ``instr`` binds operands."""
+    start = instr
+    for _ in range(10_000):
+        if start.opcode != "async-update" or not start.operands:
+            break
+        start = start.operands[0]
+    cur = start
+    for _ in range(10_000):
+        nxt = [u for u in cur.users if u.opcode == "async-update" and u.operands and u.operands[0] is cur]
+        if len(nxt) != 1:
+            return False
+        cur = nxt[0]
+        if len(cur.operands) > 1:
+            return True
+    return False
