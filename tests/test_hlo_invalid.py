@@ -106,3 +106,33 @@ def test_invalid_module_is_rejected_at_its_line(name: str, line: int, reason: st
     text = str(err)
     assert text.startswith(f"{path}:{line}:{err.column}: error: ")
     assert text.rstrip().endswith("^")
+
+
+# Without validate=True the async checks are those of jaxlib 0.12's parser,
+# which binds operands late and leaves the chain's shapes to its verifier: it
+# accepts exactly these of the older negative tests (jaxlib 0.10.2 refused them).
+ACCEPTED_BY_NEWER_XLA = sorted(
+    f"hlo_verifier_test__{n}.hlo" for n in (53, 57, 58, 67, 71, 72, 73, 75, 240, 241, 262, 264)
+)
+
+
+def _accepted_without_validate() -> list[str]:
+    accepted = []
+    for f in sorted(INVALID.glob("*.hlo")):
+        try:
+            hlo_passes.parse_file(f)
+        except ParseError:
+            continue
+        accepted.append(f.name)
+    return accepted
+
+
+def test_without_validate_only_late_bound_async_chains_pass() -> None:
+    assert _accepted_without_validate() == ACCEPTED_BY_NEWER_XLA
+
+
+@pytest.mark.jax012
+def test_jaxlib_012_accepts_the_same(xla_reference) -> None:
+    files = sorted(INVALID.glob("*.hlo"))
+    accepted = [f.name for f, r in zip(files, xla_reference.parse_many(f.read_text() for f in files)) if r.ok]
+    assert accepted == ACCEPTED_BY_NEWER_XLA

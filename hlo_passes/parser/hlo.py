@@ -24,7 +24,7 @@ from ..ir import Attributes, Computation, Instruction, Module, Shape
 from . import hlo_compact
 from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
 from .hlo_infer import DERIVED
-from .hlo_opcodes import KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, async_sugar
+from .hlo_opcodes import KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, async_sugar, known_invalid
 from .hlo_shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
 
 # The shape of an instruction written without one (XLA infers it; we do not).
@@ -594,9 +594,8 @@ class _HloParser:
         if opcode not in OPCODES:
             sugar = async_sugar(opcode)
             if sugar is None:
-                if self.strict:
-                    raise _Fail(f"expects opcode but sees: {opcode}, error: Unknown opcode: {opcode}: "
-                                + NEWER_XLA, p - len(opcode) - 1)
+                if self.strict or known_invalid(opcode):
+                    raise _Fail(_unknown_opcode(opcode), p - len(opcode) - 1)
             else:
                 opcode = sugar[0]
         if not shape_text:
@@ -786,9 +785,8 @@ class _HloParser:
         if opcode not in OPCODES:
             sugar = async_sugar(opcode)
             if sugar is None:
-                if self.strict:
-                    raise _Fail(f"expects opcode but sees: {opcode}, error: Unknown opcode: {opcode}: "
-                                + NEWER_XLA, om.start(1))
+                if self.strict or known_invalid(opcode):
+                    raise _Fail(_unknown_opcode(opcode), om.start(1))
             else:
                 opcode = sugar[0]
         q = om.end()
@@ -981,6 +979,11 @@ def validate_module(module: Module, parser: _HloParser) -> None:
     # Result-shape rules (verify.py) run after this, as findings rather than
     # errors: XLA's parser does not apply them, and real test inputs break
     # them on purpose.
+
+
+def _unknown_opcode(opcode: str) -> str:
+    reason = f"expects opcode but sees: {opcode}, error: Unknown opcode: {opcode}"
+    return reason if known_invalid(opcode) else f"{reason}: {NEWER_XLA}"
 
 
 def _with_hint(reason: str) -> str:

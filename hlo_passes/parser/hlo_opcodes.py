@@ -66,6 +66,16 @@ def async_sugar(opcode: str) -> tuple[str, str] | None:
     return None
 
 
+def known_invalid(opcode: str) -> bool:
+    """``X-start``/``-update``/``-done`` of a known op that has no such form
+    (``all-reduce-update``, ``send-start``): XLA refuses it; it is no newer opcode."""
+    for suffix in ("-start", "-update", "-done"):
+        if opcode.endswith(suffix) and opcode not in OPCODES:
+            base = opcode[: -len(suffix)]
+            return base in OPCODES or base in _NO_SUGAR
+    return False
+
+
 # Ops that XLA's parser requires to be written with a shape: it has no rule to
 # infer theirs ("cannot infer shape for opcode").  Async sugar (``call-start``)
 # counts as its async op.
