@@ -340,6 +340,10 @@ class SplitFusion:
             if chain is not None and isinstance(chain.slice, FusedView):
                 by_source.setdefault(id(chain.slice.operands[0]), []).append(chain)
         for chains in by_source.values():
+            # Between two stages a fusion may convert (bf16 round trips): the
+            # first stage's chain is then a part of the second's, not a half.
+            inner = {id(op) for c in chains for op in c.ops[:-1]}
+            chains = [c for c in chains if id(c.ops[-1]) not in inner]
             if len(chains) >= 2:
                 chains.sort(key=lambda c: tuple(r[0] for r in c.slice.attributes["slice"]))
                 form = "split_gather" if "all-gather" in self.collectives else "split_reduction"
