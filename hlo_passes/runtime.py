@@ -221,10 +221,10 @@ def compile_text(
     if partitioned:
         if dialect != "hlo":
             raise ValueError("partitioned=True takes HLO text (a dump after SPMD partitioning)")
-        text = _as_replicas(text, num_devices)
+        text, copies = _as_replicas(text, num_devices)
     stablehlo = compat.hlo_text_to_stablehlo(_explicit_device_ids(text)) if dialect == "hlo" else text
     module = compat.parse_mlir(stablehlo)
-    replicas, partitions = _replicas_and_partitions(module)
+    replicas, partitions = (copies, 1) if partitioned else _replicas_and_partitions(module)
     if devices is None:
         n = num_devices if num_devices is not None else replicas * partitions
         available = jax.devices()
@@ -283,8 +283,9 @@ def compile_text(
 _PARTITION_ID_RE = re.compile(r"(=\s*u32\[\]\s*)partition-id\(\)")
 
 
-def _as_replicas(text: str, num_devices: int | None) -> str:
-    """A partitioned module as one replica per device (see ``compile_text``)."""
+def _as_replicas(text: str, num_devices: int | None) -> tuple[str, int]:
+    """A partitioned module as one replica per device (see ``compile_text``), and
+    how many devices it runs on."""
     from .parser.hlo import parse_hlo
 
     module = parse_hlo(text)
@@ -302,7 +303,7 @@ def _as_replicas(text: str, num_devices: int | None) -> str:
     n = num_devices if num_devices is not None else int(module.attributes.get("num_partitions", 1))
     header = re.sub(r",\s*num_partitions=\d+", "", header)
     header = re.sub(r",\s*replica_count=\d+", "", header) + f", replica_count={n}"
-    return header + sep + _PARTITION_ID_RE.sub(r"\1replica-id()", rest)
+    return header + sep + _PARTITION_ID_RE.sub(r"\1replica-id()", rest), n
 
 
 def _explicit_device_ids(text: str) -> str:
