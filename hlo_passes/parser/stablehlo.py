@@ -1546,7 +1546,11 @@ class _Parser:
             names.add(comp.name)
         _add_computations(mod, order)
         for ins in compact_groups:
-            # Mesh-axes groups are checked (and capped) now; expanded when read.
+            # Mesh-axes groups are checked (and capped) now, with the module's
+            # meshes at hand (validate=True decoded them before it was); expanded
+            # when read.
+            if ins.attributes._decoded:
+                ins.attributes._decoded.pop("replica_groups", None)
             ins.attributes["replica_groups"]  # noqa: B018 - decoding is the check
         entry = None
         for f in funcs:
