@@ -137,6 +137,12 @@ def test_dump_regenerated_means_the_same(own_dumps, case, xla_print) -> None:
 
 
 @pytest.mark.parametrize("case", DUMP_CASES, ids=case_id)
+def test_dump_validate_accepts(own_dumps, case) -> None:
+    item = own_dumps[case]
+    assert hlo_passes.parse(item.text, validate=True).to_text() == item.text
+
+
+@pytest.mark.parametrize("case", DUMP_CASES, ids=case_id)
 def test_dump_graph_sees_collectives(own_dumps, case) -> None:
     _graph_sees_collectives(own_dumps[case])
 

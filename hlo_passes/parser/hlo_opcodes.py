@@ -90,9 +90,11 @@ NO_INFERENCE = frozenset(
 )
 
 
-# Attribute names XLA's parser knows on some instruction (jaxlib 0.10.2 and
-# 0.12): with ``validate=True`` any other name is refused, as XLA refuses an
-# attribute it does not know; without, it is carried through as text.
+# Attribute names XLA's parser knows on some instruction: the union of the
+# "Allowed attributes" jaxlib 0.10.2 and 0.12 list for each opcode, and the
+# names their tests and dumps use.  With ``validate=True`` any other name is
+# refused, as XLA refuses an attribute it does not know; without, it is
+# carried through as text.
 KNOWN_ATTRIBUTES = frozenset(
     """algorithm api_version async_execution_thread backend_config batch_group_count block_scaling_config
     body branch_computations called_computations calls channel_id collapsed_slice_dims comparison_type
@@ -100,16 +102,16 @@ KNOWN_ATTRIBUTES = frozenset(
     cross_program_prefetch_index custom_call_has_side_effect custom_call_schedule custom_call_target
     delta dim_labels dimensions direction distribution domain dynamic_slice_sizes epsilon
     execution_thread exponent_bits false_computation feature_group_count feature_index fft_length
-    fft_type frontend_attributes has_dynamic_root index index_vector_dim indices_are_sorted infeed_config
+    fft_type frontend_attributes has_dynamic_root index index_vector_dim indices_are_sorted inferred_dimension infeed_config
     input_batching_dims inserted_window_dims iota_dimension is_associative is_composite
     is_cross_program_prefetch is_host_transfer is_reverse is_stable k kind largest left_side lhs_batch_dims
-    lhs_contracting_dims lhs_ragged_dims literal lower mantissa_bits metadata num_carries
+    lhs_contracting_dims lhs_ragged_dims literal lower mantissa_bits metadata mode num_carries
     offset_dims operand_batching_dims operand_layout_constraints operand_precision origin
-    original_value outfeed_config outfeed_shape output_to_operand_aliasing padding parameter_number
+    order original_value outfeed_config outfeed_shape output_to_operand_aliasing padding padding_type parameter_number
     parameter_replication precision_config replica_groups result_accuracy rhs_batch_dims
     rhs_contracting_dims rhs_group_dims rng_algorithm scan_dimension scatter
     scatter_dims_to_operand_dims scatter_indices_batching_dims schedule scheduling_name select
-    sharding slice slice_sizes source_target_pairs sparsity_config split_count split_dimension
+    sharding shifts slice slice_sizes source_target_pairs sparsity_config split_count split_dimension
     start_index_map start_indices_batching_dims statistics to_apply transpose_a true_computation type
     unique_indices unit_diagonal unreduced_dims update_window_dims use_global_device_ids window""".split()
 )
