@@ -207,6 +207,7 @@ __all__ = [
     "print_hlo",
     "sharding_from_op_sharding",
     "stablehlo_to_hlo_text",
+    "without_shardy",
 ]
 
 
@@ -302,6 +303,14 @@ def compile_options(*, num_partitions: int, devices: Sequence[Any], num_replicas
         device_assignment=assignment,
         backend=backend,
     )
+
+
+def without_shardy(options: Any) -> Any:
+    """``options`` set to partition with GSPMD instead of Shardy (jaxlib's
+    ``ExecutableBuildOptions.use_shardy_partitioner``), for modules Shardy has
+    imported already (see runtime.compile_text)."""
+    options.executable_build_options.use_shardy_partitioner = False
+    return options
 
 
 def sharding_from_op_sharding(op_sharding: Any, devices: Sequence[Any]) -> jax.sharding.Sharding:

@@ -6,8 +6,9 @@ this module, and so jax, only when a test asks for one of them):
 * ``own_texts`` — ``{(program, form): OwnText}`` for every pair in
   ``TEXT_CASES``; forms are listed in ``FORMS`` (StableHLO pretty, generic and
   with debug info; HLO; compiled HLO; TPU and CUDA lowerings in both dialects).
-* ``own_dump_dir`` — a folder of XLA dumps written by
-  ``examples/dump_programs.py`` in a subprocess (dump flags are process-wide).
+* ``own_dump_dir`` — a folder of XLA dumps (and the StableHLO jax lowered)
+  written by ``examples/dump_programs.py`` in a subprocess (dump flags are
+  process-wide), once per session, in the jax version the tests run with.
 * ``own_dumps`` — ``{(program, stage): OwnText}`` for ``DUMP_CASES``.
 
 The case lists are plain module constants so that tests can parametrize on
@@ -32,7 +33,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from examples.dump_programs import DUMP_PROGRAMS, DUMP_STAGES  # noqa: E402
+from examples.dump_programs import DUMP_PROGRAMS, DUMP_STAGES, LOWERED_FORMS  # noqa: E402
 from examples.moe import MoEConfig, ProgramSpec, build  # noqa: E402
 
 
@@ -89,7 +90,7 @@ def forms_of(program: str) -> list[str]:
 
 
 TEXT_CASES: list[tuple[str, str]] = [(p, f) for p in OWN_PROGRAMS for f in forms_of(p)]
-DUMP_CASES: list[tuple[str, str]] = [(p, s) for p in DUMP_PROGRAMS for s in DUMP_STAGES]
+DUMP_CASES: list[tuple[str, str]] = [(p, s) for p in DUMP_PROGRAMS for s in (*DUMP_STAGES, *LOWERED_FORMS)]
 
 
 def on_fresh_stack(fn: Callable[[], T]) -> T:
@@ -194,7 +195,8 @@ def own_dump_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def own_dumps(own_dump_dir: Path) -> dict[tuple[str, str], OwnText]:
     manifest = json.loads((own_dump_dir / "manifest.json").read_text())
     return {
-        (program, stage): OwnText(program, stage, "hlo", (own_dump_dir / rel).read_text())
+        (program, stage): OwnText(program, stage, "stablehlo" if rel.endswith(".mlir") else "hlo",
+                                  (own_dump_dir / rel).read_text())
         for program, stages in manifest.items()
         for stage, rel in stages.items()
     }
