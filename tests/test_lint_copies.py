@@ -112,7 +112,7 @@ def test_copies_are_folded_in_every_format(host_dumps) -> None:
 def test_modules_that_differ_beyond_locations_are_not_folded(host_dumps) -> None:
     root, modules = host_dumps
     hlo = root / "host2" / "xla_dump" / "moe_mesh2_concat.hlo"
-    # One host compiled another program: a shape differs (64 tokens → 64 is kept elsewhere).
+    # One host compiled another program (here: another module name).
     hlo.write_text(hlo.read_text().replace("HloModule jit_moe_body", "HloModule jit_moe_body_v2", 1))
     run = lint_files([str(root)], jobs=1)
     by_name = {}
