@@ -52,6 +52,7 @@ if __name__ == "__main__":  # pragma: no cover - only when run as a script
 
 import dataclasses
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -159,15 +160,22 @@ class ProgramSpec:
 
 
 def mesh_shape(kind: str, num_devices: int) -> tuple[int, ...]:
-    """``mesh1`` → ``(n,)``; ``mesh2`` → ``(2, n // 2)`` (``fsdp`` × ``fsdp_transpose``)."""
-    if not 1 <= num_devices <= 8:
-        raise ValueError(f"num_devices must be 1..8, got {num_devices}")
+    """``mesh1`` → ``(n,)``; ``mesh2`` → ``(2, n // 2)`` (``fsdp`` × ``fsdp_transpose``) up to
+    8 devices, the squarest split beyond (8 × 8 at 64 devices, 16 × 16 at 256: big meshes
+    run in a process with that many fake CPU devices)."""
+    if num_devices < 1:
+        raise ValueError(f"num_devices must be at least 1, got {num_devices}")
     if kind == "mesh1":
         return (num_devices,)
     if kind == "mesh2":
         if num_devices % 2:
             raise ValueError(f"mesh2 needs an even device count, got {num_devices}")
-        return (2, num_devices // 2)
+        if num_devices <= 8:
+            return (2, num_devices // 2)
+        rows = math.isqrt(num_devices)
+        while num_devices % rows:
+            rows -= 1
+        return (rows, num_devices // rows)
     raise ValueError(f"unknown mesh {kind!r}")
 
 

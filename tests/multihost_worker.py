@@ -78,9 +78,11 @@ class TagOneOp:
         return [], []
 
 
-def _train_step(mesh, spec, moe):
+def train_step(mesh, spec, moe, optimizer=None):
+    """The MoE training step (forward, backward, optax update; Adam by default) on ``mesh``
+    and its inputs, placed shard by shard from host data (each process places its own)."""
     forward = moe.program_fn(spec.replace(mode="forward"), mesh)
-    optimizer = optax.adam(1e-2)
+    optimizer = optimizer if optimizer is not None else optax.adam(1e-2)
 
     def step(params, opt_state, x, gs):
         def loss(p):
@@ -113,7 +115,7 @@ def run(args: argparse.Namespace, record: dict) -> None:
 
     spec = moe.ProgramSpec(variant="concat", mesh="mesh2", num_devices=args.processes * args.devices)
     mesh = moe.program_mesh(spec)
-    step, params, opt_state, x, gs = _train_step(mesh, spec, moe)
+    step, params, opt_state, x, gs = train_step(mesh, spec, moe)
     plain, fused = jax.jit(step), hlo_passes.jit(step)
     record["mesh"] = dict(mesh.shape)
 

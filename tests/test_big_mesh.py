@@ -1,0 +1,133 @@
+"""The rules and the hook on meshes of 64 and 256 devices (one process, that many fake CPU devices).
+
+Each mesh size runs tests/big_mesh_worker.py in a process of its own (jax
+fixes the device count when it starts); both run at once, under a deadline.
+W is FSDP-sharded over all devices, in one stage (mesh1) and two (mesh2:
+8 × 8, 16 × 16).  What the worker saw is checked here: sites found, rewritten
+modules compiled and equal to the originals, all-gathers halved, replica
+groups in the spellings XLA writes at that size.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+WORKER = Path(__file__).resolve().with_name("big_mesh_worker.py")
+SIZES = (64, 256)
+TIMEOUT_S = 420
+
+
+def _jaxlib() -> tuple[int, ...]:
+    return tuple(int(p) for p in metadata.version("jaxlib").split(".")[:2])
+
+
+@pytest.fixture(scope="module")
+def big_meshes(tmp_path_factory) -> dict[int, dict]:
+    out = tmp_path_factory.mktemp("big_mesh")
+    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}  # the worker sets its own devices
+    procs = {}
+    try:
+        for n in SIZES:
+            procs[n] = subprocess.Popen([sys.executable, str(WORKER), str(n), str(out / f"{n}.json")], env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for n, p in procs.items():
+            try:
+                output, _ = p.communicate(timeout=TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"the {n}-device worker did not finish within {TIMEOUT_S} s")
+            assert p.returncode == 0, f"{n} devices:\n" + output.decode(errors="replace")[-5000:]
+    finally:
+        for p in procs.values():
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    return {n: json.loads((out / f"{n}.json").read_text()) for n in SIZES}
+
+
+def _expected_mesh(name: str, n: int) -> dict[str, int]:
+    if name.startswith("mesh1"):
+        return {"fsdp": n}
+    side = math.isqrt(n)
+    return {"fsdp": side, "fsdp_transpose": side}
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_sites_found_rewrites_compile_equal_with_half_the_gathers(big_meshes, n: int) -> None:
+    record = big_meshes[n]
+    assert record["devices"] == n
+    assert len(record["programs"]) == 5
+    for name, program in record["programs"].items():
+        assert program["mesh"] == _expected_mesh(name, n), name
+        want_rules = {"moe-gather-fusion", "moe-gradient-fusion"} if "_grad" in name else {"moe-gather-fusion"}
+        stages = len(program["mesh"])
+        assert program["gathers_original"] == 2 * stages, name
+        for dialect in ("stablehlo", "hlo"):
+            got = program[dialect]
+            assert {rule for rule, _, rewritten in got["sites"] if rewritten} == want_rules, (name, dialect)
+            # Per rule: half the collectives (explicit: 2 per stage before, 1 after; an implicit
+            # site also counts the sharding steps the partitioner turns into gathers).
+            assert all(before == 2 * after for _, before, after in got["collectives"]), got
+            if "_explicit_" in name:
+                assert all(before == 2 * stages for _, before, _ in got["collectives"]), got
+            assert got["gathers"] == stages, (name, dialect)
+            assert got["equal"], (name, dialect)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_hook_trains_like_jax_jit_on_a_big_mesh(big_meshes, n: int) -> None:
+    for kind, hook in big_meshes[n]["hook"].items():
+        stages = 1 if kind == "mesh1" else 2
+        assert hook["rules"] == ["moe-gather-fusion", "moe-gradient-fusion"] and hook["rewritten"], kind
+        assert hook["gathers"] == [2 * stages, stages], kind
+        assert hook["equal"], kind
+
+
+def _dumps(record: dict) -> list[dict]:
+    return [d for program in record["programs"].values() for d in program["dumps"]]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_partitioned_dumps(big_meshes, n: int) -> None:
+    dumps = _dumps(big_meshes[n])
+    assert len(dumps) == 5
+    compiled = 0
+    for d in dumps:
+        if "parse_error" in d:
+            # jaxlib >= 0.12 writes tuple-element operands (%t#0) the HLO parser
+            # does not read yet (issue 13).
+            assert _jaxlib() >= (0, 12) and "#0' as an instruction name" in d["parse_error"], d
+            continue
+        assert any(rule == "moe-gather-fusion" and rewritten for rule, _, rewritten in d["sites"]), d
+        if "gathers" in d:
+            before, after = d["gathers"]
+            assert before == 2 * after and d["equal"], d
+            compiled += 1
+        else:
+            assert "PartitionId" in d["original_does_not_compile"], d  # XLA cannot re-partition it, rewritten or not
+    # The forward two-stage implicit program's dump (iota and mesh spellings) always compiles.
+    assert compiled >= 1
+    assert any({"iota", "mesh"} <= set(d["spellings"]) and "gathers" in d for d in dumps)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_replica_groups_in_every_spelling_xla_writes_at_this_size(big_meshes, n: int) -> None:
+    record = big_meshes[n]
+    texts = {dialect: set() for dialect in ("stablehlo", "hlo", "dump")}
+    for program in record["programs"].values():
+        for dialect in ("stablehlo", "hlo"):
+            texts[dialect].update(program[dialect]["spellings"])
+        for d in program["dumps"]:
+            texts["dump"].update(d["spellings"])
+    if _jaxlib() >= (0, 12):
+        expected = {"stablehlo": {"mesh_axes"}, "hlo": {"mesh"}, "dump": {"iota", "mesh"}}
+    else:
+        expected = {"stablehlo": {"dense"}, "hlo": {"explicit"}, "dump": {"explicit", "iota", "mesh"}}
+    for dialect, spellings in expected.items():
+        assert spellings <= texts[dialect], (dialect, texts[dialect])
