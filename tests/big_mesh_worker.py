@@ -61,6 +61,18 @@ def _close(got, want) -> bool:
                for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(want)))
 
 
+def replica_groups(module) -> dict:
+    """Every collective's decoded replica groups: their sizes, and whether each covers the N devices once."""
+    sizes, partitions = set(), True
+    for instr in module.instructions():
+        if instr.opcode in ("all-gather", "all-reduce", "reduce-scatter", "all-to-all") and \
+                "replica_groups" in instr.attributes:
+            groups = instr.attributes["replica_groups"]
+            sizes.update(len(g) for g in groups)
+            partitions &= sorted(d for g in groups for d in g) == list(range(N))
+    return {"group_sizes": sorted(sizes), "partitions": partitions}
+
+
 def _gathers(text: str) -> int:
     return runtime.count_ops(text)["all-gather"]
 
@@ -89,12 +101,15 @@ def check_texts(spec: moe.ProgramSpec) -> dict:
     for dialect in ("stablehlo", "hlo"):
         text = lowered.as_text(dialect=dialect)
         t0 = time.perf_counter()
-        result = run_passes(hlo_passes.parse(text))
+        module = hlo_passes.parse(text)
+        groups = replica_groups(module)
+        result = run_passes(module, copy=False)
         took = time.perf_counter() - t0
         new_text = result.module.to_text()
         exe = runtime.compile_text(new_text, num_devices=N)
         out[dialect] = {
             "spellings": spellings(text),
+            **groups,
             "sites": sorted((s.rule, s.form, s.rewritten) for s in result.sites),
             "collectives": [(s.rule, s.before.count, s.after.count) for s in result.sites],
             "gathers": _gathers(exe.compiled_text),
@@ -113,7 +128,9 @@ def check_dumps(paths: list[Path]) -> list[dict]:
         text = path.read_text()
         row = {"file": path.name, "spellings": spellings(text)}
         try:
-            result = run_passes(hlo_passes.parse(text))
+            module = hlo_passes.parse(text)
+            row.update(replica_groups(module))
+            result = run_passes(module, copy=False)
         except ParseError as err:
             row["parse_error"] = str(err).splitlines()[0]
             rows.append(row)

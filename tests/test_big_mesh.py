@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+REPO = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).resolve().with_name("big_mesh_worker.py")
 SIZES = (64, 256)
 TIMEOUT_S = 420
@@ -78,6 +79,16 @@ def test_sites_found_rewrites_compile_equal_with_half_the_gathers(big_meshes, n:
                 assert all(before == 2 * stages for _, before, _ in got["collectives"]), got
             assert got["gathers"] == stages, (name, dialect)
             assert got["equal"], (name, dialect)
+            _check_groups(got, name, n)
+
+
+def _check_groups(got: dict, name: str, n: int) -> None:
+    """The replica groups decoded, in whatever spelling: one axis, or all devices, each device once."""
+    if not got["group_sizes"]:
+        return  # Shardy-implicit StableHLO: no collective before partitioning
+    side = math.isqrt(n)
+    allowed = {n} if name.startswith("mesh1") else {side, n}
+    assert got["partitions"] and set(got["group_sizes"]) <= allowed, (name, got["group_sizes"])
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -89,31 +100,28 @@ def test_the_hook_trains_like_jax_jit_on_a_big_mesh(big_meshes, n: int) -> None:
         assert hook["equal"], kind
 
 
-def _dumps(record: dict) -> list[dict]:
-    return [d for program in record["programs"].values() for d in program["dumps"]]
-
-
 @pytest.mark.parametrize("n", SIZES)
 def test_partitioned_dumps(big_meshes, n: int) -> None:
-    dumps = _dumps(big_meshes[n])
-    assert len(dumps) == 5
-    compiled = 0
-    for d in dumps:
+    compiled = []
+    programs = big_meshes[n]["programs"]
+    for name, program in programs.items():
+        (d,) = program["dumps"]  # the after-SPMD dump of compiling the original
         if "parse_error" in d:
             # jaxlib >= 0.12 writes tuple-element operands (%t#0) the HLO parser
             # does not read yet (issue 13).
             assert _jaxlib() >= (0, 12) and "#0' as an instruction name" in d["parse_error"], d
             continue
-        assert any(rule == "moe-gather-fusion" and rewritten for rule, _, rewritten in d["sites"]), d
+        assert any(rule == "moe-gather-fusion" and rewritten for rule, _, rewritten in d["sites"]), (name, d)
+        _check_groups(d, name, n)
         if "gathers" in d:
             before, after = d["gathers"]
-            assert before == 2 * after and d["equal"], d
-            compiled += 1
+            assert before == 2 * after and d["equal"], (name, d)
+            compiled.append(d)
         else:
-            assert "PartitionId" in d["original_does_not_compile"], d  # XLA cannot re-partition it, rewritten or not
+            # XLA cannot re-partition this dump, rewritten or not (a partition-id from the gradient).
+            assert "PartitionId" in d["original_does_not_compile"] and "_grad" in name, (name, d)
     # The forward two-stage implicit program's dump (iota and mesh spellings) always compiles.
-    assert compiled >= 1
-    assert any({"iota", "mesh"} <= set(d["spellings"]) and "gathers" in d for d in dumps)
+    assert any({"iota", "mesh"} <= set(d["spellings"]) for d in compiled), [d["spellings"] for d in compiled]
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -131,3 +139,39 @@ def test_replica_groups_in_every_spelling_xla_writes_at_this_size(big_meshes, n:
         expected = {"stablehlo": {"dense"}, "hlo": {"explicit"}, "dump": {"explicit", "iota", "mesh"}}
     for dialect, spellings in expected.items():
         assert spellings <= texts[dialect], (dialect, texts[dialect])
+
+
+def test_replica_groups_in_mlir_hex_decode_like_the_literal_list() -> None:
+    """MLIR prints large constants as raw hex (dense<"0x...">): jax's replica groups from 16 × 16
+    devices on.  The same module with its groups in either spelling decodes, rewrites and runs alike."""
+    import re
+    import struct
+
+    import numpy as np
+
+    import hlo_passes
+    from examples import moe
+    from hlo_passes import runtime
+
+    def to_hex(m: re.Match) -> str:
+        rows = [[int(x) for x in row.split(",")] for row in re.findall(r"\[([\d,\s]+)\]", m.group(1))]
+        data = "".join(struct.pack("<q", x).hex().upper() for row in rows for x in row)
+        return f'replica_groups = dense<"0x{data}"> : tensor<{len(rows)}x{len(rows[0])}xi64>'
+
+    literal = (REPO / "examples" / "data" / "moe_mesh2_concat.mlir").read_text()
+    hexed = re.sub(r"replica_groups = dense<(\[\[[\d,\s\[\]]+\]\])> : tensor<\d+x\d+xi64>", to_hex, literal)
+    assert hexed.count('dense<"0x') == literal.count("replica_groups = dense<[[") > 0
+
+    def groups(text: str) -> list:
+        return [i.attributes["replica_groups"] for i in hlo_passes.parse(text).instructions()
+                if "replica_groups" in i.attributes]
+
+    assert groups(hexed) == groups(literal) and groups(literal)[0] == ((0, 1, 2, 3), (4, 5, 6, 7))
+    results = [hlo_passes.run_passes(hlo_passes.parse(t)) for t in (literal, hexed)]
+    assert [(s.rule, s.form, s.before, s.after) for s in results[0].sites] == \
+        [(s.rule, s.form, s.before, s.after) for s in results[1].sites] != []
+    spec = moe.ProgramSpec(variant="concat", mesh="mesh2")
+    args = moe.host_inputs(spec)
+    want = runtime.compile_text(literal, num_devices=8).run(*args)
+    got = runtime.compile_text(results[1].module.to_text(), num_devices=8).run(*args)
+    np.testing.assert_allclose(np.asarray(got[0]), np.asarray(want[0]), rtol=1e-5, atol=1e-5)
