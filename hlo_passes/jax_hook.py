@@ -8,6 +8,8 @@ a process-wide compile hook.
   and jax compiles and calls it.  If a pass raises or XLA rejects the
   rewritten module, one ``RewriteFallbackWarning`` is issued and the original
   program runs: a rewrite can cost a warning, never a wrong result or a crash.
+  In a multi-process job the processes agree on what they compile first
+  (``_multihost``): one that would differ makes all compile the original.
 * ``lint_fn(fun, *args)`` — the findings of ``fun``'s lowered program, for a
   model's unit tests (``assert not hlo_passes.lint_fn(step, *batch)``).
 * ``install(mode="warn")`` / ``uninstall()`` — lint every module XLA compiles
