@@ -62,15 +62,19 @@ def _close(got, want) -> bool:
 
 
 def replica_groups(module) -> dict:
-    """Every collective's decoded replica groups: their sizes, and whether each covers the N devices once."""
-    sizes, partitions = set(), True
+    """Every collective's decoded replica groups: their sizes, and whether each covers the N devices once
+    (``undecoded``: groups the parser hands back as text, e.g. a mesh named by symbol)."""
+    sizes, partitions, undecoded = set(), True, []
     for instr in module.instructions():
         if instr.opcode in ("all-gather", "all-reduce", "reduce-scatter", "all-to-all") and \
                 "replica_groups" in instr.attributes:
             groups = instr.attributes["replica_groups"]
+            if isinstance(groups, str):
+                undecoded.append(groups[:120])
+                continue
             sizes.update(len(g) for g in groups)
             partitions &= sorted(d for g in groups for d in g) == list(range(N))
-    return {"group_sizes": sorted(sizes), "partitions": partitions}
+    return {"group_sizes": sorted(sizes), "partitions": partitions, "undecoded": sorted(set(undecoded))}
 
 
 def _gathers(text: str) -> int:

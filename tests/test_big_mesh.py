@@ -80,12 +80,18 @@ def test_sites_found_rewrites_compile_equal_with_half_the_gathers(big_meshes, n:
             assert got["gathers"] == stages, (name, dialect)
             assert got["equal"], (name, dialect)
             _check_groups(got, name, n)
+            if "_explicit_" in name and (dialect == "hlo" or _jaxlib() < (0, 12)):
+                assert got["group_sizes"] and not got["undecoded"], (name, dialect, got["undecoded"])
 
 
 def _check_groups(got: dict, name: str, n: int) -> None:
     """The replica groups decoded, in whatever spelling: one axis, or all devices, each device once."""
+    for text in got["undecoded"]:
+        # jax 0.12's StableHLO names the mesh by symbol (mesh = @mesh_0), which the
+        # parser does not expand yet (issue 13): the rules compare such groups as text.
+        assert _jaxlib() >= (0, 12) and text.startswith("#stablehlo.replica_group_mesh_axes<mesh = @"), text
     if not got["group_sizes"]:
-        return  # Shardy-implicit StableHLO: no collective before partitioning
+        return  # Shardy-implicit StableHLO, or groups by mesh symbol only
     side = math.isqrt(n)
     allowed = {n} if name.startswith("mesh1") else {side, n}
     assert got["partitions"] and set(got["group_sizes"]) <= allowed, (name, got["group_sizes"])
