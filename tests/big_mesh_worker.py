@@ -82,9 +82,8 @@ def _gathers(text: str) -> int:
 
 
 def programs() -> list[moe.ProgramSpec]:
-    """Value and gradient on both meshes in both forms; and the forward implicit two-stage
-    program, whose partitioned dump (replica groups in the iota and mesh spellings) XLA
-    can compile again (the gradient's dump keeps a partition-id XLA refuses to re-partition)."""
+    """Value and gradient on both meshes in both forms, and the forward implicit two-stage program
+    (the gather rule alone; its partitioned dump spells replica groups as iota and mesh)."""
     cfg = moe.MoEConfig(embed=max(64, N), tokens=32)
     grads = [moe.ProgramSpec(variant="concat", mesh=m, form=f, mode="grad", num_devices=N, cfg=cfg)
              for m in moe.MESHES for f in moe.FORMS]
@@ -99,9 +98,10 @@ def check_texts(spec: moe.ProgramSpec) -> dict:
     dumped = set(DUMP_DIR.iterdir())
     original = runtime.compile_text(lowered.as_text(), num_devices=N)
     want = original.run(*host)
-    out = {"mesh": dict(moe.program_mesh(spec).shape), "gathers_original": _gathers(original.compiled_text),
+    mesh = moe.program_mesh(spec)
+    out = {"mesh": dict(mesh.shape), "gathers_original": _gathers(original.compiled_text),
            # XLA's dumps of compiling the original (not of the rewrites compiled below).
-           "dumps": check_dumps(sorted(set(DUMP_DIR.iterdir()) - dumped))}
+           "dumps": check_dumps(sorted(set(DUMP_DIR.iterdir()) - dumped), _per_device(fn, args, mesh))}
     for dialect in ("stablehlo", "hlo"):
         text = lowered.as_text(dialect=dialect)
         t0 = time.perf_counter()
@@ -123,8 +123,22 @@ def check_texts(spec: moe.ProgramSpec) -> dict:
     return out
 
 
-def check_dumps(paths: list[Path]) -> list[dict]:
-    """XLA's after-SPMD-partitioning dumps among ``paths``: one device's program each."""
+def _per_device(fn, args, mesh) -> tuple[list, list]:
+    """What jax gives each device (in the mesh's order: partition i is its i-th device) and
+    each device's shards of jax's results."""
+    order = list(mesh.devices.flat)
+
+    def shard_on(array, device):
+        return np.asarray(next(s.data for s in array.addressable_shards if s.device == device))
+
+    inputs = [[shard_on(a, d) for d in order] for a in args]
+    outputs = [[shard_on(o, d) for d in order] for o in jax.tree.leaves(fn(*args))]
+    return inputs, outputs
+
+
+def check_dumps(paths: list[Path], per_device: tuple[list, list]) -> list[dict]:
+    """XLA's after-SPMD-partitioning dumps among ``paths``: one device's program each, run
+    on every device with jax's shards and compared with jax's shards of the results."""
     rows = []
     for path in paths:
         if "after_spmd-partitioning" not in path.name or path.suffix != ".txt":
@@ -142,22 +156,17 @@ def check_dumps(paths: list[Path]) -> list[dict]:
         row["sites"] = sorted((s.rule, s.form, s.rewritten) for s in result.sites)
         row["collectives"] = [(s.rule, s.before.count, s.after.count) for s in result.sites]
         if result.changed:
-            try:
-                original = runtime.compile_text(text, num_devices=N)
-            except Exception as err:
-                # XLA's HLO -> StableHLO import cannot take some dumps again, rewritten or not
-                # (a partition-id left by the partitioner): XLA's limit, recorded, not ours.
-                row["original_does_not_compile"] = f"{type(err).__name__}: {str(err).splitlines()[0]}"
-                rows.append(row)
-                continue
-            exe = runtime.compile_text(result.module.to_text(), num_devices=N)
+            # One device's program: run as one replica per device (runtime's partitioned mode).
+            original = runtime.compile_text(text, num_devices=N, partitioned=True)
+            exe = runtime.compile_text(result.module.to_text(), num_devices=N, partitioned=True)
             row["gathers"] = [_gathers(original.compiled_text), _gathers(exe.compiled_text)]
-            # After partitioning every device runs its own shard: random inputs, different per device.
-            rng = np.random.default_rng(0)
-            local = [[rng.integers(0, 4, p.shape).astype(p.dtype) if np.issubdtype(p.dtype, np.integer)
-                      else rng.standard_normal(p.shape).astype(p.dtype) for _ in range(N)]
-                     for p in original.parameters]
-            row["equal"] = _close(exe.run_per_device(*local), original.run_per_device(*local))
+            inputs, want = per_device
+            before = original.run_per_device(*inputs)
+            row["equal"] = _close(exe.run_per_device(*inputs), before)
+            # Whether the dump, run here, computes jax's results at all: a partition-id in it
+            # (from the gradient's dynamic-slices) is not reproduced by one-replica-per-device runs.
+            row["original_is_jax"] = _close(before, want)
+            row["partition_id"] = "partition-id(" in text
         rows.append(row)
     return rows
 

@@ -3,9 +3,9 @@
 Not on hash seeds, set or dict iteration order, object ids, time, or the
 process: in a multi-host job every process rewrites the same module and the
 results must be the same bytes.  Every module the tests and examples produce
-is rewritten (both kernel options), reported and linted in two fresh
-interpreters with different ``PYTHONHASHSEED`` and in opposite orders, and
-the outputs are compared byte for byte.
+(tests/golden's inputs) is rewritten with both kernel options, reported and
+linted in two fresh interpreters with different ``PYTHONHASHSEED`` and in
+opposite orders, and the outputs are compared byte for byte.
 """
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ import difflib
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from programs import OwnText
 
 REPO = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).resolve().with_name("rewrite_worker.py")
@@ -26,39 +25,19 @@ SEEDS = ("1", "4242")
 TIMEOUT_S = 600
 
 
-def _is_module(path: Path) -> bool:
-    if path.suffix in (".mlir", ".hlo"):
-        return True
-    if path.suffix != ".txt":
-        return False
-    with open(path, "rb") as f:
-        return f.read(64).lstrip().startswith(b"HloModule")
+def determinism_inputs(scratch: Path, dumps: Callable[[], dict], shared: Path | None) -> list[Path]:
+    """Every module the tests and examples produce, as files: tests/golden's inputs
+    (``golden_cases.cases``: examples/data, the shared samples, the project's programs in
+    every text form, XLA's dumps of them, the programs the rule tests lower)."""
+    from golden_cases import cases
 
-
-def determinism_inputs(scratch: Path, shared_dir: Path, own_texts: Mapping[tuple[str, str], OwnText],
-                       own_dump_dir: Path) -> list[Path]:
-    """Every module the tests and examples produce, as files.
-
-    The bundled examples (examples/data), the shared samples, the project's
-    programs (examples/moe.py) in every text form jax and XLA write, and XLA's
-    dumps of them.  (When tests/golden lands, its inputs are this list.)
-    """
-    paths = sorted((REPO / "examples" / "data").iterdir())
-    paths += sorted(p for p in (shared_dir / "samples").rglob("*") if p.is_file() and _is_module(p))
-    scratch.mkdir(parents=True, exist_ok=True)
-    for (program, form), own in sorted(own_texts.items()):
-        path = scratch / f"{program}.{form}.{'hlo' if own.dialect == 'hlo' else 'mlir'}"
-        path.write_text(own.text)
+    paths = []
+    for case in cases(dumps, shared):
+        path = scratch / f"{case.name}{case.suffix}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(case.make(), encoding="utf-8", errors="surrogateescape")
         paths.append(path)
-    paths += sorted(p for p in own_dump_dir.rglob("*.txt") if _is_module(p))
     return paths
-
-
-def _newer_dump_not_read_yet(path: Path, status: str) -> bool:
-    import jaxlib
-
-    newer = tuple(int(x) for x in jaxlib.__version__.split(".")[:2]) >= (0, 12)
-    return newer and path.name.startswith("module_") and "#" in status and "as an instruction name" in status
 
 
 def _run_workers(inputs: Path, outs: list[Path]) -> None:
@@ -80,10 +59,9 @@ def _run_workers(inputs: Path, outs: list[Path]) -> None:
                 p.wait()
 
 
-def test_rewrites_are_the_same_bytes_in_any_interpreter(tmp_path: Path, shared_dir: Path, own_texts,
-                                                       own_dump_dir: Path) -> None:
-    paths = determinism_inputs(tmp_path / "inputs", shared_dir, own_texts, own_dump_dir)
-    assert len(paths) >= 80, len(paths)
+def test_rewrites_are_the_same_bytes_in_any_interpreter(tmp_path: Path, shared_dir: Path, own_dumps) -> None:
+    paths = determinism_inputs(tmp_path / "inputs", lambda: own_dumps, shared_dir)
+    assert len(paths) >= 200, len(paths)
     listing = tmp_path / "inputs.txt"
     listing.write_text("".join(f"{p}\n" for p in paths))
     outs = [tmp_path / f"seed{seed}" for seed in SEEDS]
@@ -101,10 +79,8 @@ def test_rewrites_are_the_same_bytes_in_any_interpreter(tmp_path: Path, shared_d
             pytest.fail(f"{name} ({paths[number]}) differs between interpreters:\n{diff[:4000]}")
     # The comparison is about rewrites: most inputs were rewritten, and every one was handled.
     statuses = [first[f"{i:04d}.xla.status"].decode() for i in range(len(paths))]
-    failed = [(paths[i], s[:300]) for i, s in enumerate(statuses) if not s.startswith("exit 0")]
-    # jaxlib >= 0.12 writes dumps with tuple-element operands (%t#0) that the HLO
-    # parser does not read yet (issue 13); they fail alike in both interpreters.
-    assert all(_newer_dump_not_read_yet(p, s) for p, s in failed), failed
-    rewritten = sum(b'"changed": true' in first.get(f"{i:04d}.xla.json", b"") for i in range(len(paths)))
-    lowered = sum(b'"changed": true' in first.get(f"{i:04d}.cpu-ffi.json", b"") for i in range(len(paths)))
+    failed = [(str(paths[i]), s[:300]) for i, s in enumerate(statuses) if not s.startswith("exit 0")]
+    assert not failed, failed
+    rewritten = sum(b'"changed": true' in first[f"{i:04d}.xla.json"] for i in range(len(paths)))
+    lowered = sum(b'"changed": true' in first[f"{i:04d}.cpu-ffi.json"] for i in range(len(paths)))
     assert rewritten >= len(paths) // 3 and lowered > rewritten, (rewritten, lowered, len(paths))
