@@ -32,6 +32,8 @@ class DeviceGroupsError(ValueError):
 
 
 Groups = tuple[tuple[int, ...], ...]
+# Groups of at most this many devices in all are shown in full by repr().
+_SHOWN_DEVICES = 64
 
 
 class DeviceGroups(Sequence):
@@ -93,9 +95,12 @@ class DeviceGroups(Sequence):
         return hash(self.groups)
 
     def __repr__(self) -> str:
-        if self._groups is None:
-            return f"DeviceGroups({self.form}: {self.num_groups} groups of {self.group_size})"
-        return f"DeviceGroups({self._groups!r})"
+        # A function of the value alone, never of whether it was expanded yet:
+        # messages and reports must not depend on what ran before (goldens,
+        # and the processes of a multi-host job, compare them byte for byte).
+        if self.num_groups * (self.group_size or 1) <= _SHOWN_DEVICES:
+            return f"DeviceGroups({self.groups!r})"
+        return f"DeviceGroups({self.form}: {self.num_groups} groups of {self.group_size})"
 
 
 # ---- builders ---------------------------------------------------------------

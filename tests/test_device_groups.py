@@ -115,6 +115,18 @@ def test_compact_groups_are_expanded_only_when_read() -> None:
     assert groups.group_size == side and groups[3][:2] == (3 * side, 3 * side + 1)
 
 
+def test_repr_does_not_depend_on_whether_the_groups_were_read() -> None:
+    # A near miss quotes the groups; the text must be the same in every run.
+    from hlo_passes import device_groups
+
+    for make in (lambda: device_groups.iota([2, 4], [8], None), lambda: device_groups.iota([4, 1024], [4096], None)):
+        fresh, read = make(), make()
+        read.groups  # noqa: B018 - expands it
+        assert repr(fresh) == repr(read)
+    assert repr(device_groups.iota([2, 4], [8], None)) == "DeviceGroups(((0, 1, 2, 3), (4, 5, 6, 7)))"
+    assert repr(device_groups.iota([4, 1024], [4096], None)) == "DeviceGroups(iota: 4 groups of 1024)"
+
+
 def test_compact_groups_over_the_cap_are_refused(shared_dir: Path) -> None:
     over = _GATHER.replace("RG", "[1048577,1]<=[1048577]").replace("SIZE", "1")
     with pytest.raises(ParseError, match="more than 1048576 devices"):
