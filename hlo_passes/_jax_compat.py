@@ -99,6 +99,17 @@ INTERNALS = (
     Internal("jax._src.lax.lax:_ragged_dot_general_lower",
              "jax's platform-independent `ragged_dot` lowering (`chlo.ragged_dot`), used as the override",
              required=False),
+    Internal("jax._src.distributed:global_state",
+             "the multi-controller runtime `jax.distributed.initialize` starts: its `client` is the key-value "
+             "store through which the processes of a job agree on what `hlo_passes.jit` compiles",
+             required=False),
+    Internal("jaxlib._jax:DistributedRuntimeClient.key_value_set",
+             "posts this process's fingerprint of what it would compile", required=False),
+    Internal("jaxlib._jax:DistributedRuntimeClient.blocking_key_value_get",
+             "waits, with a timeout, for another process's fingerprint", required=False),
+    Internal("jaxlib._jax:DistributedRuntimeClient.key_value_dir_get",
+             "lists the processes that posted, to name the silent ones when the wait times out",
+             required=False),
 )
 
 
@@ -190,11 +201,15 @@ __all__ = [
     "check_version",
     "compile_options",
     "device_list",
+    "distributed_client",
     "find",
     "get_backend",
     "clear_module_transformation",
     "hlo_module_from_proto",
     "internals_markdown",
+    "kv_dir",
+    "kv_post",
+    "kv_wait",
     "lowered_with_module",
     "lower_keeping_ragged_dot",
     "lowering_platform",
@@ -389,3 +404,35 @@ def lowering_platform(lowered: Any) -> str | None:
     """The platform a ``jax.stages.Lowered`` was lowered for (``cpu``, ``tpu``, ``cuda``, ...)."""
     platforms = getattr(getattr(lowered, "_lowering", None), "_platforms", None)
     return str(platforms[0]) if platforms else None
+
+
+# ---------------------------------------------------------------------------
+# The multi-controller runtime's key-value store (hlo_passes._multihost)
+
+
+def distributed_client() -> Any | None:
+    """The client ``jax.distributed.initialize`` connected, or None in a job without one."""
+    return getattr(find("jax._src.distributed:global_state"), "client", None)
+
+
+def kv_post(client: Any, key: str, value: str) -> None:
+    """Store ``value`` under ``key`` (a key is written once: jax refuses to overwrite it)."""
+    find("jaxlib._jax:DistributedRuntimeClient.key_value_set")
+    client.key_value_set(key, value)
+
+
+def kv_wait(client: Any, key: str, timeout_s: float) -> str | None:
+    """The value under ``key`` once some process stored it; None if none did within ``timeout_s``."""
+    find("jaxlib._jax:DistributedRuntimeClient.blocking_key_value_get")
+    try:
+        return client.blocking_key_value_get(key, max(1, int(timeout_s * 1000)))
+    except jax.errors.JaxRuntimeError as err:
+        if "DEADLINE_EXCEEDED" in str(err):
+            return None
+        raise
+
+
+def kv_dir(client: Any, prefix: str) -> dict[str, str]:
+    """Every ``key: value`` stored so far whose key starts with ``prefix`` (a ``.../`` directory)."""
+    find("jaxlib._jax:DistributedRuntimeClient.key_value_dir_get")
+    return dict(client.key_value_dir_get(prefix))

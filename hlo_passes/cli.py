@@ -425,7 +425,7 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
     finally:
         if progress is not None:
             progress.close()
-    report = format_findings(run.findings, args.format, files=len(run.files))
+    report = format_findings(run.findings, args.format, files=len(run.files), modules=run.modules)
     if args.output:
         try:
             atomic_write(args.output, report)

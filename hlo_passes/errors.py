@@ -90,3 +90,16 @@ class KernelBuildError(RuntimeError):
     The message names what is missing (compiler, XLA FFI headers, a writable
     cache directory) or carries the compiler's own error output.
     """
+
+
+class AgreementTimeoutError(RuntimeError):
+    """Processes of a multi-process job did not answer while agreeing on what to compile.
+
+    ``hlo_passes.jit`` raises it in every process that waited (``silent`` lists
+    the process ids that did not post their fingerprint in time); no process
+    falls back alone, since that would make the compiled programs differ.
+    """
+
+    def __init__(self, message: str, *, silent: tuple[int, ...] = ()) -> None:
+        self.silent = tuple(silent)
+        super().__init__(message)

@@ -8,6 +8,8 @@ a process-wide compile hook.
   and jax compiles and calls it.  If a pass raises or XLA rejects the
   rewritten module, one ``RewriteFallbackWarning`` is issued and the original
   program runs: a rewrite can cost a warning, never a wrong result or a crash.
+  In a multi-process job the processes agree on what they compile first
+  (``_multihost``): one that would differ makes all compile the original.
 * ``lint_fn(fun, *args)`` — the findings of ``fun``'s lowered program, for a
   model's unit tests (``assert not hlo_passes.lint_fn(step, *batch)``).
 * ``install(mode="warn")`` / ``uninstall()`` — lint every module XLA compiles
@@ -32,7 +34,7 @@ import jax
 import numpy as np
 
 from . import _jax_compat as compat
-from . import parse
+from . import _multihost, parse
 from .errors import ParseError
 from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
@@ -46,6 +48,7 @@ __all__ = [
     "CacheInfo",
     "Jitted",
     "MoELintWarning",
+    "ProcessesDisagreeWarning",
     "RewriteFallbackWarning",
     "RewrittenLowered",
     "install",
@@ -60,6 +63,10 @@ log = logging.getLogger("hlo_passes")
 
 class RewriteFallbackWarning(UserWarning):
     """A rewrite failed; the original program ran instead."""
+
+
+class ProcessesDisagreeWarning(RewriteFallbackWarning):
+    """The processes of a multi-process job did not rewrite alike; all run the original program."""
 
 
 class MoELintWarning(UserWarning):
@@ -246,19 +253,56 @@ class Jitted:
                 self._hits += 1
                 return entry
         low = self._lower(args, kwargs)
-        try:
-            compiled = low.compile()
-        except Exception as err:
-            if not low.rewritten:
-                raise  # jax's own program does not compile: jax.jit would raise too
-            self._fallback(f"XLA rejected the rewritten module ({type(err).__name__}: {err})")
-            low = RewrittenLowered(low.original, low.original, low.result, err)
-            compiled = low.compile()
+        low, compiled = self._compile(low)
         entry = _Entry(compiled, low)
         with self._lock:
             self._misses += 1
             self._cache.setdefault(key, entry)
         return entry
+
+    def _compile(self, low: RewrittenLowered) -> tuple[RewrittenLowered, Any]:
+        """Compile ``low``, or the original program if XLA rejects the rewrite.
+
+        In a multi-process job (``_multihost``) the processes first agree on
+        what they compile, and after compiling a rewrite on whether every XLA
+        accepted it: a process never falls back alone.
+        """
+        job = _multihost.current_job()  # None in a single-process job: nothing is exchanged
+        key = job.round(getattr(self._fun, "__qualname__", type(self._fun).__name__)) if job else ""
+        if job is not None:
+            low = self._agreed(job, key, low)
+        try:
+            compiled, err = low.compile(), None
+        except Exception as error:
+            if not low.rewritten:
+                raise  # jax's own program does not compile: jax.jit would raise too
+            compiled, err = None, error
+        if job is not None and low.rewritten:
+            settled = job.agree_compiled(key, err, what=repr(self))
+            if not settled.rewrite:
+                err = _multihost.Disagreement(settled)
+        if isinstance(err, _multihost.Disagreement):
+            self._fallback(err.agreement.why, category=ProcessesDisagreeWarning, stacklevel=5,
+                           then="every process runs the original program")
+        elif err is not None:
+            self._fallback(f"XLA rejected the rewritten module ({type(err).__name__}: {err})", stacklevel=5)
+        if err is not None:
+            low = RewrittenLowered(low.original, low.original, low.result, err)
+            compiled = low.compile()
+        return low, compiled
+
+    def _agreed(self, job: _multihost.Job, key: str, low: RewrittenLowered) -> RewrittenLowered:
+        """``low`` if every process would compile the same, else jax's own program (in all of them)."""
+        original = _multihost.fingerprint(low.original.as_text())
+        decision = (_multihost.REWRITE if low.rewritten else
+                    _multihost.FALLBACK if low.fell_back else _multihost.UNCHANGED)
+        program = _multihost.fingerprint(low.as_text()) if low.rewritten else original
+        agreement = job.agree(key, _multihost.Vote(decision, program, original), what=repr(self))
+        if agreement.unanimous:
+            return low
+        self._fallback(f"the processes of this job did not rewrite alike ({agreement.why})",
+                       category=ProcessesDisagreeWarning, stacklevel=6, then="every process runs the original program")
+        return RewrittenLowered(low.original, low.original, low.result, _multihost.Disagreement(agreement))
 
     def _usable(self, kernel: str) -> str:
         """``kernel``, with its handlers registered; for ``auto``, ``xla`` when they cannot be built."""
@@ -274,15 +318,17 @@ class Jitted:
             return "xla"
         return kernel
 
-    def _fallback(self, why: str) -> None:
+    def _fallback(self, why: str, category: type[Warning] = RewriteFallbackWarning, stacklevel: int = 4,
+                  then: str = "running the original program") -> None:
         log.debug("hlo_passes.jit(%s): %s", getattr(self._fun, "__name__", self._fun), why)
-        if not self._warned:
+        # Once per job, not once per host: only process 0 warns (_multihost).
+        if not self._warned and _multihost.reports_here():
             self._warned = True
             warnings.warn(
-                f"hlo_passes.jit({getattr(self._fun, '__name__', self._fun)}): {why}; "
-                "running the original program",
-                RewriteFallbackWarning,
-                stacklevel=4,
+                f"{_multihost.report_tag()}hlo_passes.jit({getattr(self._fun, '__name__', self._fun)}): "
+                f"{why}; {then}",
+                category,
+                stacklevel=stacklevel,
             )
 
     def _dynamic(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
@@ -459,6 +505,8 @@ def _lint_compiled(serialized: bytes) -> None:
     if not any(m.decode() in text for m in _COLLECTIVE_MARKERS):
         return
     module = parse(text, dialect="hlo", path=f"<compiled {hlo.name}>")
+    # Once per job, not once per host: only process 0 reports (_multihost).
+    reports = _multihost.reports_here()
     for finding in lint_module(module):
         key = (finding.rule, hlo.name, finding.op_name or f"{finding.line}:{finding.column}")
         with _state_lock:
@@ -467,10 +515,12 @@ def _lint_compiled(serialized: bytes) -> None:
             _reported.add(key)
             _seen_findings.append(finding)
         where = f"{finding.op_name} " if finding.op_name else ""
-        text_msg = (f"{finding.rule} in {hlo.name}: {where}{finding.message}; "
+        text_msg = (f"{_multihost.report_tag()}{finding.rule} in {hlo.name}: {where}{finding.message}; "
                     f"fusing saves {finding.bytes_saved:,} bytes per device "
                     "(hlo_passes.jit or hlo-rewrite fuses it)")
-        if mode == "log":
+        if not reports:
+            log.debug("%s", text_msg)
+        elif mode == "log":
             log.warning("%s", text_msg)
         else:
             warnings.warn(text_msg, MoELintWarning, stacklevel=2)

@@ -19,11 +19,12 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from ._copies import group_copies
 from .errors import ParseError
 from .ir import Instruction, Module
 from .prescan import BUILTIN_RULES, rules_that_may_fire
@@ -112,13 +113,24 @@ class Finding:
     pass_name: str | None = None
     form: str | None = None
     details: dict[str, Any] = field(default_factory=dict, compare=False)
+    # Identical copies of the module (the dump folders of N hosts, compared
+    # without locations): the finding is reported once, at the first path in
+    # sorted order; ``paths`` lists every copy (empty: just ``path``).
+    copies: int = 1
+    paths: tuple[str, ...] = ()
 
     @property
     def is_error(self) -> bool:
         return self.severity == "error"
 
+    @property
+    def all_paths(self) -> tuple[str, ...]:
+        return self.paths or (self.path,)
+
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        d["paths"] = list(self.all_paths)
+        return d
 
     def __str__(self) -> str:
         text = f"{self.path}:{self.line}:{self.column}: {self.rule} {self.message}"
@@ -415,6 +427,7 @@ class LintRun:
     files: list[str]
     findings: list[Finding]  # error findings (files that failed) included
     notes: list[Finding] = field(default_factory=list)  # verbose: what was carried through unread
+    modules: int | None = None  # distinct modules among the files (copies folded)
 
     @property
     def errors(self) -> list[Finding]:
@@ -481,13 +494,20 @@ def lint_files(
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     verbose: bool = False,
+    fold: bool = True,
 ) -> LintRun:
     """Lint files, directories and globs; files in parallel when there are many.
 
     ``jobs``: worker processes (default: one per CPU; 1 = in this process).
-    ``progress(done, total)`` is called as files finish.
+    ``progress(done, total)`` is called as files finish.  ``fold``: copies of
+    one module (equal without locations, e.g. the dumps of N hosts) are linted
+    once and each finding reported once, with ``copies`` and ``paths``.
     """
-    files, findings = collect_files(paths)
+    all_files, findings = collect_files(paths)
+    groups = group_copies(all_files) if fold else [[p] for p in all_files]
+    files = [g[0] for g in groups]
+    # Progress counts files: a module stands for each of its copies.
+    weight = {g[0]: len(g) for g in groups}
     options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect,
                                "verbose": verbose}
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
@@ -506,19 +526,28 @@ def lint_files(
                     per_file.update(zip(chunk, fut.result()))
                 except Exception as err:  # a worker that died (e.g. out of memory)
                     per_file.update((p, [_error_finding(p, err)]) for p in chunk)
-                done += len(chunk)
+                done += sum(weight[p] for p in chunk)
                 if progress:
-                    progress(done, len(files))
+                    progress(done, len(all_files))
     else:
-        for n, p in enumerate(files, 1):
+        done = 0
+        for p in files:
             per_file[p] = lint_file(p, options)
+            done += weight[p]
             if progress:
-                progress(n, len(files))
+                progress(done, len(all_files))
     notes = []
-    for p in files:
-        findings.extend(f for f in per_file[p] if f.severity != "note")
-        notes.extend(f for f in per_file[p] if f.severity == "note")
-    return LintRun(files=files, findings=findings, notes=notes)
+    for group in groups:
+        copies = [_as_copies(f, group) for f in per_file[group[0]]]
+        findings.extend(f for f in copies if f.severity != "note")
+        notes.extend(f for f in copies if f.severity == "note")
+    return LintRun(files=all_files, findings=findings, notes=notes, modules=len(groups))
+
+
+def _as_copies(finding: Finding, group: list[str]) -> Finding:
+    if len(group) == 1:
+        return finding
+    return replace(finding, copies=len(group), paths=tuple(group))
 
 
 def lint(
@@ -555,11 +584,22 @@ def json_schema() -> dict[str, Any]:
     return json.loads(SCHEMA_FILE.read_text())
 
 
-def format_text(findings: Sequence[Finding], files: int | None = None) -> str:
+def _copies_note(f: Finding) -> str:
+    """``"; identical in 8 copies: a/m.txt, b/m.txt, ..."``: the folded copies, for one-line formats."""
+    if f.copies <= 1:
+        return ""
+    shown = ", ".join(f.all_paths[:_COPIES_SHOWN]) + (", ..." if f.copies > _COPIES_SHOWN else "")
+    return f"; identical in {f.copies} copies: {shown}"
+
+
+_COPIES_SHOWN = 3
+
+
+def format_text(findings: Sequence[Finding], files: int | None = None, modules: int | None = None) -> str:
     lines = []
     for f in findings:
         if f.is_error:
-            lines.append(f"{f.path}:{f.line}:{f.column}: error: {f.rule}: {f.message}")
+            lines.append(f"{f.path}:{f.line}:{f.column}: error: {f.rule}: {f.message}{_copies_note(f)}")
             continue
         line = f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}"
         if f.op_name:
@@ -567,6 +607,8 @@ def format_text(findings: Sequence[Finding], files: int | None = None) -> str:
         if f.source:
             line += f"\n    source: {f.source}"
         line += f"\n    fusing saves {f.bytes_saved:,} bytes per device"
+        if f.copies > 1:
+            line += f"\n    {_copies_note(f)[2:]} (modules equal without locations)"
         lines.append(line)
     warnings = sum(not f.is_error for f in findings)
     errors = len(findings) - warnings
@@ -575,6 +617,8 @@ def format_text(findings: Sequence[Finding], files: int | None = None) -> str:
         summary += f", {errors} error{'s' * (errors != 1)}"
     if files is not None:
         summary += f" in {files} file{'s' * (files != 1)}"
+        if modules is not None and modules != files:
+            summary += f" ({modules} distinct module{'s' * (modules != 1)})"
     lines.append(summary)
     return "\n".join(lines) + "\n"
 
@@ -613,6 +657,7 @@ def format_github(findings: Sequence[Finding]) -> str:
             message += f" (op_name: {f.op_name})"
         if not f.is_error:
             message += f"; fusing saves {f.bytes_saved:,} bytes per device"
+        message += _copies_note(f)
         lines.append(f"::{kind} {','.join(props)}::{_gh_escape(message)}")
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -672,10 +717,12 @@ def format_sarif(findings: Sequence[Finding]) -> str:
             note: dict[str, Any] = {"level": "error", "message": {"text": f"{f.rule}: {f.message}"},
                                     "descriptor": {"id": f.rule}}
             note["locations"] = [_sarif_location(f)]
+            if f.copies > 1:
+                note["properties"] = {"copies": f.copies, "paths": list(f.all_paths)}
             notifications.append(note)
             continue
-        message = f.message + f"; fusing saves {f.bytes_saved:,} bytes per device"
-        results.append({
+        message = f.message + f"; fusing saves {f.bytes_saved:,} bytes per device" + _copies_note(f)
+        result: dict[str, Any] = {
             "ruleId": f.rule,
             "ruleIndex": index[f.rule],
             "level": "warning",
@@ -683,8 +730,15 @@ def format_sarif(findings: Sequence[Finding]) -> str:
             "locations": [_sarif_location(f)],
             "partialFingerprints": {"opName/v1": f"{f.rule}:{f.op_name or f.line}"},
             "properties": {"bytesSaved": f.bytes_saved, "opName": f.op_name, "source": f.source,
-                           "form": f.form},
-        })
+                           "form": f.form, "copies": f.copies, "paths": list(f.all_paths)},
+        }
+        if f.copies > 1:
+            # The other copies: the same module at the same line (SARIF's place for "also here").
+            result["relatedLocations"] = [
+                {"id": i, "message": {"text": f"identical copy {i + 1} of {f.copies}"},
+                 **_sarif_location(replace(f, path=p))}
+                for i, p in enumerate(f.all_paths[1:], 1)]
+        results.append(result)
     from . import __version__
 
     log = {
@@ -707,9 +761,10 @@ def format_sarif(findings: Sequence[Finding]) -> str:
     return json.dumps(log, indent=2) + "\n"
 
 
-def format_findings(findings: Sequence[Finding], fmt: str = "text", *, files: int | None = None) -> str:
+def format_findings(findings: Sequence[Finding], fmt: str = "text", *, files: int | None = None,
+                    modules: int | None = None) -> str:
     if fmt == "text":
-        return format_text(findings, files)
+        return format_text(findings, files, modules)
     if fmt == "json":
         return format_json(findings)
     if fmt == "github":

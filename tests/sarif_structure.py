@@ -41,6 +41,9 @@ _ARTIFACT_LOCATION = {
 _LOCATION = {
     "type": "object",
     "properties": {
+        # §3.28.2: an id is a non-negative integer (-1: none), unique within a result; §3.28.5: a message.
+        "id": {"type": "integer", "minimum": -1},
+        "message": _MESSAGE,
         "physicalLocation": {
             # §3.29.2: a physicalLocation has an artifactLocation or an address.
             "type": "object",
@@ -79,6 +82,8 @@ _RESULT = {
         "kind": {"enum": ["notApplicable", "pass", "fail", "review", "open", "informational"]},
         "message": _MESSAGE,
         "locations": {"type": "array", "items": _LOCATION},
+        # §3.27.22: other locations that help understand the result.
+        "relatedLocations": {"type": "array", "items": _LOCATION},
         "partialFingerprints": {"type": "object", "additionalProperties": {"type": "string"}},
         "properties": {"type": "object"},
     },
@@ -152,7 +157,10 @@ def check_sarif(log: dict[str, Any]) -> None:
                 assert rules[result["ruleIndex"]]["id"] == result.get("ruleId", ids[result["ruleIndex"]])
             # A result has a ruleId or a ruleIndex (§3.27.5: SHALL contain at least one when a rule applies).
             assert "ruleId" in result or "ruleIndex" in result, result
-            for loc in result.get("locations", []):
+            # §3.28.2: location ids are unique within a result.
+            ids_here = [loc["id"] for loc in result.get("relatedLocations", []) if loc.get("id", -1) >= 0]
+            assert len(ids_here) == len(set(ids_here)), ids_here
+            for loc in result.get("locations", []) + result.get("relatedLocations", []):
                 art = loc["physicalLocation"]["artifactLocation"]
                 parts = urlsplit(art["uri"])
                 # §3.4.3: a relative reference is resolved against uriBaseId;

@@ -154,7 +154,9 @@ def test_lint_files_reports_errors_and_keeps_going(tmp_path: Path) -> None:
 
 def test_pool_gives_the_same_findings_as_one_process(tmp_path: Path) -> None:
     for i in range(6):
-        (tmp_path / f"m{i}.hlo").write_text(HLO.read_text() if i % 2 else _fused_text(HLO))
+        # Distinct modules (copies would be folded into one lint).
+        text = HLO.read_text() if i % 2 else _fused_text(HLO)
+        (tmp_path / f"m{i}.hlo").write_text(text.replace("HloModule jit_moe_body", f"HloModule jit_moe_body_{i}", 1))
     (tmp_path / "broken.mlir").write_text("func.func @main( {\n")
     serial = lint_files([str(tmp_path)], jobs=1)
     parallel = lint_files([str(tmp_path)], jobs=2)

@@ -52,6 +52,8 @@ def _parser() -> Lark:
 def _nesting_ok(text: str) -> None:
     # lark's LALR stack is iterative but tree walking recurses: refuse
     # pathological nesting before building the tree.
+    if sum(text.count(c) for c in "([{<") <= MAX_NESTING:
+        return  # cannot nest that deep (counted in C: dense<"0x..."> replica groups of 256 devices are long)
     depth = 0
     for i, ch in enumerate(text):
         if ch in "([{<":
@@ -477,6 +479,11 @@ def parse_entries(raw: str) -> dict[str, Any]:
 
 
 _DECODE_CACHE: dict[tuple[str, str, str], Any] = {}
+# Bounded by the characters of the texts it keeps, not by their count: the
+# replica groups of hundreds of devices are kilobytes of dense<"0x..."> each,
+# repeated by every collective over the same axes.
+_DECODE_CACHE_CHARS = [0]
+_DECODE_CACHE_MAX_CHARS = 32 << 20
 
 
 def decode_attribute(op: str, key: str, raw: str, meshes: dict[str, str] | None = None) -> Any:
@@ -496,12 +503,49 @@ def decode_attribute(op: str, key: str, raw: str, meshes: dict[str, str] | None 
     if hit is not None:
         return dict(hit) if isinstance(hit, dict) else hit
     value = _decode_attribute(op, key, raw)
-    if len(raw) < 512 and len(_DECODE_CACHE) < 50_000:
+    if _DECODE_CACHE_CHARS[0] + len(raw) <= _DECODE_CACHE_MAX_CHARS and len(_DECODE_CACHE) < 50_000:
         _DECODE_CACHE[ck] = dict(value) if isinstance(value, dict) else value
+        _DECODE_CACHE_CHARS[0] += len(raw)
     return value
 
 
+# replica_groups = dense<...> : tensor<GxSxi64>, as jax writes them: a literal
+# list, or (MLIR's print of large constants, e.g. 16 x 16 devices) the raw
+# little-endian int64 data in hex.  Read directly: hundreds of device ids
+# through the grammar cost a millisecond a collective.
+_DENSE_I64_GROUPS = re.compile(
+    r'\s*(?:replica_groups\s*=\s*)?dense<(?:"0x(?P<hex>[0-9A-Fa-f]*)"|(?P<list>\[[\[\]0-9,\s-]*\]))>'
+    r'\s*:\s*tensor<(?P<rows>\d+)x(?P<cols>\d+)xi64>\s*')
+
+
+def _dense_i64_groups(raw: str) -> device_groups.DeviceGroups | None:
+    """Replica groups from ``dense<[[...]]>`` or ``dense<"0x...">`` of ``tensor<GxSxi64>``; None otherwise."""
+    m = _DENSE_I64_GROUPS.fullmatch(raw)
+    if m is None:
+        return None
+    rows, cols = int(m["rows"]), int(m["cols"])
+    if rows * cols > device_groups.MAX_DEVICES:
+        raise AttrDecodeError(f"replica groups tensor<{rows}x{cols}xi64> hold more than 2**20 device ids")
+    if m["hex"] is not None:
+        data = bytes.fromhex(m["hex"])
+        if len(data) == 8 and rows * cols != 1:  # a splat: one value for every element
+            data *= rows * cols
+        if len(data) != 8 * rows * cols:
+            raise AttrDecodeError(f"dense hex data of {len(data)} bytes for tensor<{rows}x{cols}xi64>")
+        flat = [int.from_bytes(data[i:i + 8], "little", signed=True) for i in range(0, len(data), 8)]
+    else:
+        flat = [int(x) for x in re.findall(r"-?\d+", m["list"])]
+        if len(flat) != rows * cols:
+            return None  # not the plain nested list of that shape: the grammar decides
+    # -1 pads shorter groups to the row width.
+    return device_groups.explicit([[x for x in flat[r * cols:(r + 1) * cols] if x >= 0] for r in range(rows)])
+
+
 def _decode_attribute(op: str, key: str, raw: str) -> Any:
+    if key == "replica_groups":
+        groups = _dense_i64_groups(raw)
+        if groups is not None:
+            return groups
     if key not in DECODED_KEYS:
         if key == "sharding" and op == "sdy.sharding_constraint":
             check(raw, "sharding_body" if raw.startswith("<") else "attr")
