@@ -4,7 +4,7 @@
 PYTHON ?= python3
 PIP_FLAGS ?= --quiet --disable-pip-version-check
 
-.PHONY: install install-test demo test test-long bench
+.PHONY: install install-test demo test test-long bench fuzz
 
 install:
 	$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -30,3 +30,12 @@ test-long: install-test
 bench: install
 	$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[bench]'
 	$(PYTHON) benchmarks/run_all.py $(BENCH_ARGS)
+
+# The fuzz campaign at scale (issue 21): FUZZ_MUTANTS mutants of the corpus, samples and examples
+# through parse, print, validate, verify and run_passes in worker processes; findings and reduced
+# reproducers go to FUZZ_OUT; exit 1 if anything broke the contract.
+FUZZ_MUTANTS ?= 100000
+FUZZ_SEED ?= 21
+FUZZ_OUT ?= $(CURDIR)/fuzz-out
+fuzz: install-test
+	cd tests && $(PYTHON) -m fuzzing --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED) --out $(FUZZ_OUT)

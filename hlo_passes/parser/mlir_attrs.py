@@ -23,6 +23,8 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
+from .ints import NumberError, to_int
+
 MAX_NESTING = 150
 
 _GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "mlir.lark")
@@ -61,8 +63,94 @@ def _nesting_ok(text: str) -> None:
             depth -= 1
 
 
+# Long dense<[...]> and array<T: ...> literals (constants, device lists) are
+# read by a token loop of their own: lark costs ~20 µs a token, seconds for a
+# constant of 10^5 numbers, and a module may be decoded more than once.
+FAST_MIN = 2048
+_FAST_HEAD = re.compile(r"\s*(?:([A-Za-z_][\w.$-]*)\s*=\s*)?(dense<|array<\s*([a-z][a-z0-9]*)\s*(?::|(?=>)))")
+_FAST_TOKEN = re.compile(
+    r"\s*(?:(\[)|(\])|(,)|(>)"
+    r"|([-+]?(?:0x[0-9a-fA-F]+|\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|\d+|inf|nan))|(true|false))")
+_FAST_TYPE = re.compile(r"\s*(?::\s*(tensor<[\w?]*>|[a-z][a-z0-9]*)\s*)?")
+_NOT_FAST = object()
+
+
+def _scalar_of(tok: str, offset: int) -> Any:
+    if tok in ("true", "false"):
+        return tok == "true"
+    if tok.lstrip("+-")[:2] == "0x" or not any(c in tok for c in ".eEin"):
+        try:
+            return to_int(tok)
+        except NumberError as e:
+            raise AttrDecodeError(e.reason, offset) from None
+    return float(tok)
+
+
+def _fast_literal(text: str, start: str) -> Any:
+    """The value of a long ``[key =] dense<...>`` / ``array<T: ...>`` [``: type``] text, or _NOT_FAST.
+
+    Nested lists of numbers and booleans only; anything else (strings, complex
+    pairs, other entries after it) is left to the grammar.
+    """
+    head = _FAST_HEAD.match(text)
+    if head is None or (head.group(1) is not None) != (start == "entries"):
+        return _NOT_FAST
+    is_array = head.group(3) is not None
+    stack: list[list[Any]] = [[]]
+    pos = head.end()
+    expect_value = True
+    while True:
+        m = _FAST_TOKEN.match(text, pos)
+        if m is None:
+            return _NOT_FAST
+        at = m.start(m.lastindex)
+        pos = m.end()
+        if m.group(1):  # [
+            if is_array or not expect_value or len(stack) > MAX_NESTING:
+                return _NOT_FAST
+            stack.append([])
+            continue
+        if m.group(2) or m.group(4):  # ] or >
+            if expect_value and stack[-1] and text[at - 1] != "[":
+                raise AttrDecodeError("expected a value after ','", at)
+            done = stack.pop()
+            if m.group(4):
+                if stack:
+                    raise AttrDecodeError("unclosed '[' in dense literal", at)
+                if is_array:
+                    value: Any = tuple(done)
+                elif len(done) > 1:
+                    raise AttrDecodeError("a dense literal holds one value or one nested list", at)
+                else:
+                    value = done[0] if done else []
+                break
+            if not stack:
+                raise AttrDecodeError("unbalanced ']' in dense literal", at)
+            stack[-1].append(done)
+            expect_value = False
+            continue
+        if m.group(3):  # ,
+            if expect_value:
+                raise AttrDecodeError("unexpected ',' in dense literal", at)
+            expect_value = True
+            continue
+        if not expect_value:
+            raise AttrDecodeError("expected ',' between values", at)
+        stack[-1].append(_scalar_of(m.group(m.lastindex), at))
+        expect_value = False
+    tail = _FAST_TYPE.match(text, pos)
+    if tail.end() != len(text):
+        return _NOT_FAST
+    if start == "entries":
+        return {head.group(1): value}
+    return value
+
+
 def check(text: str, start: str) -> Tree:
     """Parse ``text`` with start symbol ``start``; ``AttrDecodeError`` if it is not one."""
+    if len(text) > FAST_MIN and start in ("attr", "entries", "pretty_value") \
+            and _fast_literal(text, "entries" if start == "entries" else "attr") is not _NOT_FAST:
+        return Tree("fast", [])
     _nesting_ok(text)
     try:
         return _parser().parse(text, start=start)
@@ -123,7 +211,11 @@ def _unescape(s: str) -> str:
 
 
 def _int(tok: str) -> int:
-    return int(tok, 0) if tok.lstrip("+-").startswith("0x") else int(tok)
+    """An integer token's value (decimal or 0x...); one out of 64-bit range fails at the token."""
+    try:
+        return to_int(tok)
+    except NumberError as e:
+        raise AttrDecodeError(e.reason, getattr(tok, "start_pos", None) or 0) from None
 
 
 def _flat(node: Any) -> str:
@@ -146,6 +238,10 @@ _SOURCE: list[str] = [""]
 
 def decode_text(text: str, start: str) -> Any:
     """Parse ``text`` and convert it to Python values (dialect attributes keep their source text)."""
+    if len(text) > FAST_MIN and start in ("attr", "entries"):
+        value = _fast_literal(text, start)
+        if value is not _NOT_FAST:
+            return value
     tree = check(text, start)
     _SOURCE[0] = text
     return to_python(tree)
@@ -324,21 +420,36 @@ _DIM_FIELDS = {
     "lhs_ragged_dims": ("lhs_ragged_dimensions", None, 0),
     "rhs_group_dims": ("rhs_group_dimensions", None, 0),
 }
-_DIALECT_FIELD = re.compile(r"([A-Za-z_]\w*)\s*=\s*(\[[^\]]*\]|[^,>\s]+)")
+# One ``key = value`` field of a dialect attribute's body; values are a list,
+# a nested dialect attribute without deeper nesting, a string or one word.
+_GAP = r"(?:\s|//[^\n]*)*"  # blanks and line comments
+_DIALECT_FIELD = re.compile(rf'([A-Za-z_]\w*){_GAP}={_GAP}(\[[^\]]*\]|#[\w.]+<[^<>]*>|"[^"]*"|[^,<>\s\[\]"/]+)'
+                            rf'{_GAP}(?:,{_GAP}|$)')
 
 
 def _dialect_fields(attr: str) -> dict[str, Any]:
-    """``#x.y<a = [1], b = 2>`` → {"a": (1,), "b": 2} (flat bodies only)."""
+    """``#x.y<a = [1], b = 2>`` → {"a": (1,), "b": 2} (flat bodies only).
+
+    The fields are matched one after the other from the start, so a body that
+    is not a list of fields (``[1]bbbb...``) is an error at its first bad
+    character, found in one pass over the text.
+    """
     body = DialectAttr(attr).body
     out: dict[str, Any] = {}
-    for m in _DIALECT_FIELD.finditer(body):
+    pos = re.compile(_GAP).match(body).end()
+    while pos < len(body):
+        m = _DIALECT_FIELD.match(body, pos)
+        if m is None:
+            raise AttrDecodeError(f"expected 'name = value' fields in {DialectAttr(attr).name}<...>, "
+                                  f"got {body[pos:pos + 20]!r}", pos)
+        pos = m.end()
         v = m.group(2)
         if v.startswith("["):
-            out[m.group(1)] = tuple(int(x) for x in v[1:-1].replace(" ", "").split(",") if x)
+            out[m.group(1)] = tuple(_int(x) for x in v[1:-1].replace(" ", "").split(",") if x)
         else:
             try:
-                out[m.group(1)] = int(v)
-            except ValueError:
+                out[m.group(1)] = to_int(v)
+            except NumberError:
                 out[m.group(1)] = v
     return out
 
@@ -395,6 +506,22 @@ def _groups(v: Any) -> Any:
     if v and not isinstance(v[0], list):
         v = [v]
     return tuple(tuple(int(x) for x in g if int(x) >= 0) for g in v)
+
+
+def _integer_ids(v: Any) -> Any:
+    """``v`` itself if every number in a dense replica-group literal is an integer.
+
+    ``dense<[[0, inf]]>`` or a float in the list is no device id (it used to
+    reach ``int(inf)``: an OverflowError instead of a ParseError).
+    """
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(x)
+        elif isinstance(x, (float, complex)) or isinstance(x, bool):
+            raise AttrDecodeError(f"replica groups hold device ids (integers), not {x!r:.30}")
+    return v
 
 
 def _split(s: str) -> list[str]:
@@ -479,7 +606,7 @@ def _decode_attribute(op: str, key: str, raw: str) -> Any:
     if key == "slice" and raw.startswith("["):
         return decode_text(raw, "ranges")
     if key == "index" and raw.startswith("["):
-        return int(raw.strip("[] "))
+        return _int(raw.strip("[] "))
     if key in ("custom_call_target", "to_apply") and raw.startswith("@"):
         return decode_text(raw, "attr")
     e = parse_entries(raw)
@@ -506,7 +633,7 @@ def _decode_attribute(op: str, key: str, raw: str) -> Any:
     if key in ("iota_dimension", "index"):
         return _ints(value)[0]
     if key == "replica_groups":
-        return _groups(value)
+        return _groups(_integer_ids(value))
     if key == "channel_id":
         return int(_dialect_fields(value).get("handle", 0)) if isinstance(value, DialectAttr) else int(value)
     if key == "use_global_device_ids":
