@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import hlo_passes
 from hlo_passes import ParseError
@@ -350,3 +352,75 @@ def test_parse_file_keeps_crlf(tmp_path: Path) -> None:
     text = "HloModule m\r\n\r\nENTRY e {\r\n  ROOT p = f32[] parameter(0)\r\n}\r\n"
     path.write_bytes(text.encode())
     assert hlo_passes.parse_file(path).to_text() == text
+
+
+# ---- the lark-free reading of long lists gives what the grammar gives -----------
+def _norm(v):
+    import math
+
+    if isinstance(v, float) and math.isnan(v):
+        return "nan"
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, tuple(_norm(x) for x in v))
+    if isinstance(v, dict):
+        return tuple(sorted((k, _norm(x)) for k, x in v.items()))
+    return (type(v).__name__, v)
+
+
+def _both_ways(text: str, start: str):
+    from hlo_passes.parser import mlir_attrs as A
+
+    decoded, checked = [], []
+    saved = A.FAST_MIN
+    try:
+        for fast_min in (10**12, 0):  # the grammar always, then the token loop wherever it applies
+            A.FAST_MIN = fast_min
+            try:
+                decoded.append(("ok", _norm(A.decode_text(text, start))))
+            except A.AttrDecodeError:
+                decoded.append(("error",))
+            try:
+                A.check(text, start)
+                checked.append("checks")
+            except A.AttrDecodeError:
+                checked.append("rejects")
+    finally:
+        A.FAST_MIN = saved
+    return decoded, checked
+
+
+_scalars = st.one_of(st.integers(-(2**70), 2**70), st.sampled_from(["1.5", "-2.0e3", "inf", "nan", "true", "false",
+                                                                  "0x7F800000", "-0"]))
+
+
+def _spell(v) -> str:
+    return "[" + ", ".join(_spell(x) for x in v) + "]" if isinstance(v, list) else str(v)
+
+
+@st.composite
+def _list_texts(draw) -> tuple[str, str]:
+    tree = draw(st.recursive(_scalars, lambda kids: st.lists(kids, max_size=4), max_leaves=12))
+    flat = draw(st.lists(st.integers(-9, 2**64), max_size=6))
+    kind = draw(st.sampled_from(["dense", "array", "list", "entries", "pair", "ranges", "broken"]))
+    if kind == "dense":
+        return f"dense<{_spell(tree)}> : tensor<2xi64>", "attr"
+    if kind == "array":
+        return "array<i64" + (": " + ", ".join(map(str, flat)) if flat else "") + ">", "attr"
+    if kind == "list":
+        return _spell(tree if isinstance(tree, list) else [tree]), "attr"
+    if kind == "entries":
+        return f"dims = {_spell(flat)}, replica_groups = dense<{_spell([flat])}> : tensor<1x{len(flat)}xi64>", "entries"
+    if kind == "pair":
+        return f"contracting_dims = {_spell(flat)} x {_spell(flat[::-1])}", "entries"
+    if kind == "ranges":
+        return "[" + ", ".join(f"{a}:{a + 4}" + (":2" if a % 2 else "") for a in flat) + "]", "ranges"
+    text = f"dense<{_spell(tree)}> : tensor<2xi64>"
+    cut = draw(st.integers(0, len(text)))
+    return text[:cut] + draw(st.sampled_from(["", ",", "]", "[", ">", " x", "?"])) + text[cut:], "attr"
+
+
+@given(_list_texts())
+def test_fast_list_reading_equals_the_grammar(case: tuple[str, str]) -> None:
+    text, start = case
+    decoded, checked = _both_ways(text, start)
+    assert decoded[0] == decoded[1] and checked[0] == checked[1], (text, decoded, checked)

@@ -986,7 +986,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
         for _, value in entries:
             if value.startswith("{"):
                 try:
-                    parse_tree("metadata", value)
+                    parse_tree("metadata", value, verdict_only=True)
                 except AttributeDecodeError as err:
                     k = text.find(value, s, e)
                     raise _Fail(f"bad {name} entry: {err.reason}", max(k, s) + err.offset) from None
@@ -996,7 +996,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
         if stext and stext not in seen_shapes:
             seen_shapes.add(stext)
             try:
-                parse_tree("shape", stext)
+                parse_tree("shape", stext, verdict_only=True)
             except AttributeDecodeError as err:
                 raise parser.error_at_instruction(instr, f"bad shape {stext}: {err.reason}", stext) from None
         attrs = instr.attributes

@@ -17,7 +17,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
 from ..ir import Sharding
-from .ints import NumberError, to_int
+from .ints import NumberError, cut_long_lists, to_int
 
 MAX_NESTING = 200
 
@@ -82,8 +82,25 @@ def _nesting_ok(text: str) -> None:
             depth -= 1
 
 
-def parse_tree(rule: str, text: str) -> Tree:
-    """The lark tree of ``text`` read as ``rule``; ``AttributeDecodeError`` if it is not one."""
+def parse_tree(rule: str, text: str, *, verdict_only: bool = False) -> Tree:
+    """The lark tree of ``text`` read as ``rule``; ``AttributeDecodeError`` if it is not one.
+
+    ``verdict_only``: the caller uses no part of the tree, so long lists in the
+    text are cut short first (``ints.cut_long_lists``; an error's offset is
+    still into ``text``).
+    """
+    original = None
+    if verdict_only and len(text) > LARGE_VALUE:
+        text, original = cut_long_lists(text)
+    try:
+        return _parse_tree(rule, text)
+    except AttributeDecodeError as e:
+        if original is not None:
+            e.offset = original(e.offset)
+        raise
+
+
+def _parse_tree(rule: str, text: str) -> Tree:
     _nesting_ok(text)
     try:
         return _get_parser().parse(text, start=rule)
@@ -713,6 +730,27 @@ def _decode_large_literal(text: str) -> Any:
     return stack[0][1][0]
 
 
+# Rules whose converters keep the source text: the tree only says it is valid.
+_TEXT_RULES = frozenset({"generic", "backend_config", "shape_list", "computation_layout", "alias_map", "donor_list"})
+# Above this size a value takes the ways that do not grow with lark's cost per token.
+LARGE_VALUE = 2048
+
+
+def _large_ints(name: str, text: str, flat: bool) -> tuple:
+    """A long {1, 2, ...} list of integers (nested unless ``flat``) through the literal token loop."""
+    value = _decode_large_literal(text)
+    if not isinstance(value, tuple):
+        raise AttributeDecodeError(f"{name} expects {{...}}")
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, tuple) and (v is value or not flat):
+            stack.extend(v)
+        elif type(v) is not int:
+            raise AttributeDecodeError(f"{name} expects integers, got {v!r:.30}")
+    return value
+
+
 def decode_attribute(name: str, text: str) -> Any:
     """The decoded value of attribute ``name`` whose source text is ``text``."""
     spec = _RULES.get(name)
@@ -730,8 +768,10 @@ def decode_attribute(name: str, text: str) -> Any:
         hit = _memo.get(key)
         if hit is not None:
             return hit
+    if len(text) > LARGE_VALUE and rule in ("int_list", "nested_ints") and text.lstrip().startswith("{"):
+        return _large_ints(name, text, flat=rule == "int_list")
     try:
-        value = conv(parse_tree(rule, text), text)
+        value = conv(parse_tree(rule, text, verdict_only=rule in _TEXT_RULES), text)
     except AttributeDecodeError:
         raise
     except (ValueError, IndexError, TypeError, OverflowError, RecursionError) as e:
@@ -747,7 +787,7 @@ def check_attribute(name: str, text: str) -> Any:
     """Decode ``name`` (validate=True): unknown names must still be a balanced value."""
     if name in _RULES or name == "calls":
         return decode_attribute(name, text)
-    parse_tree("generic", text)
+    parse_tree("generic", text, verdict_only=True)
     return text
 
 

@@ -663,6 +663,8 @@ def _check_gmms(gmms: list[Instruction], chains: list[_Chain], w_dim: int) -> in
     if out_dim is None:
         raise Refusal("gmm-contracts-split", f"{first.ref} contracts or groups over the split "
                       "dimension of its weight; the halves cannot be separated after it", first)
+    for g in gmms:
+        dim_size(g.shape, out_dim, g)  # the halves' results are cut (and joined) along it
     return out_dim
 
 
@@ -686,6 +688,7 @@ def _gmm_output_dim(gmm: Instruction, rhs_dim: int) -> int | None:
     a = gmm.attributes
     lhs_rank = gmm.operands[0].shape.rank
     rhs_rank = gmm.operands[1].shape.rank
+    dim_size(gmm.operands[1].shape, rhs_dim, gmm, f"the weight of {gmm.ref}")
     rhs_contract = tuple(a.get("rhs_contracting_dims", ()))
     rhs_batch = tuple(a.get("rhs_batch_dims", ()))
     rhs_group = tuple(a.get("rhs_group_dims", ())) if gmm.opcode == "ragged-dot" else ()
