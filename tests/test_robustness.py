@@ -424,3 +424,18 @@ def test_fast_list_reading_equals_the_grammar(case: tuple[str, str]) -> None:
     text, start = case
     decoded, checked = _both_ways(text, start)
     assert decoded[0] == decoded[1] and checked[0] == checked[1], (text, decoded, checked)
+
+
+def test_benchmark_smoke_run_writes_its_fragment(tmp_path: Path, repo_root: Path) -> None:
+    """benchmarks/robustness.py --quick (no timing checked: the figures are in benchmarks/results)."""
+    import os
+
+    env = dict(os.environ, HLO_PASSES_BENCH_RESULTS=str(tmp_path))
+    proc = subprocess.run([sys.executable, str(repo_root / "benchmarks" / "robustness.py"), "--quick"],
+                          capture_output=True, text=True, env=env, timeout=600, cwd=repo_root)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    frag = (tmp_path / "robustness.md").read_text()
+    assert frag.startswith("## Robustness in time")
+    for piece in ("run_passes on chains", "| hlo | 400 |", "| stablehlo | 400 |", "MLIR long dense list",
+                  "HLO long result_accuracy (invalid, 10)", "16× the text in at most"):
+        assert piece in frag, piece

@@ -41,13 +41,15 @@ from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
 
 # One alternative per token kind; trailing blanks ride along with each token
 # so that whitespace never costs a match of its own.
-_STR = r'"(?:[^"\\\n]|\\.)*"'
+# Possessive: the two alternatives start apart, so giving characters back never
+# helps, and an unclosed string fails in one pass without a backtracking stack.
+_STR = r'"(?:[^"\\\n]|\\.)*+"'
 # A location with up to three levels of nested parentheses is one token
 # (deeper ones fall back to 'loc' '(' ... ')'); the alternatives inside are
-# disjoint, so matching stays linear.
-_L0 = rf'(?:[^()"\n]|{_STR})*'
-_L1 = rf'(?:[^()"\n]|{_STR}|\({_L0}\))*'
-_L2 = rf'(?:[^()"\n]|{_STR}|\({_L1}\))*'
+# disjoint, so matching stays linear (and possessive: no backtracking stack).
+_L0 = rf'(?:[^()"\n]|{_STR})*+'
+_L1 = rf'(?:[^()"\n]|{_STR}|\({_L0}\))*+'
+_L2 = rf'(?:[^()"\n]|{_STR}|\({_L1}\))*+'
 # A whole one-line op in the forms printers use (``%r = op ... : types
 # loc(...)``), matched after a newline: such a line becomes one token instead
 # of twenty (see ``_Parser.line_op``).  The op name and the last ' : ' are

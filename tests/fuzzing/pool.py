@@ -3,8 +3,8 @@
 Each worker is a fresh interpreter (``spawn``: the test process may hold jax's
 threads, which a fork would copy half-way) with a memory cap, so an input that
 would take the machine's memory raises ``MemoryError`` in the worker instead.
-An input still running at its deadline is a *hang*: the worker is asked for
-its stack first (``faulthandler`` on SIGUSR1: the innermost ``hlo_passes``
+An input that has used its timeout in CPU seconds (or six times it in wall
+time: the machine is shared) is a *hang*: the worker is asked for its stack first (``faulthandler`` on SIGUSR1: the innermost ``hlo_passes``
 frame names the loop), then killed and replaced.  A worker that dies is
 replaced too, and its input is run again later on its own in a fresh worker
 (``rerun_alone``): dying again is a defect of the tool, not of the harness.
@@ -27,6 +27,20 @@ from .oracle import STAGES
 
 _FRAME_RE = re.compile(r'File "([^"]*)", line (\d+) in (\S+)')
 DEFAULT_MEMORY = 3 << 30
+# A hang is an input that used the timeout in CPU seconds; on a loaded machine it
+# may take this many times the timeout in wall time before it counts anyway.
+MAX_WALL_FACTOR = 6
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process so far (Linux /proc), None where unknown."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _worker_main(conn: Any, stage: Any, dump_path: str, memory: int, target: str) -> None:
@@ -83,12 +97,30 @@ class _Worker:
         self.key: Any = None
         self.text = ""
         self.deadline = 0.0
-        self.ready = False
+        self.started = 0.0
+        self.cpu_at_start: float | None = None
 
     def send(self, key: Any, text: str, timeout: float) -> None:
         self.key, self.text = key, text
-        self.deadline = time.monotonic() + timeout
+        self.started = time.monotonic()
+        self.cpu_at_start = _cpu_seconds(self.proc.pid)
+        self.deadline = self.started + timeout
         self.conn.send((key, text))
+
+    def over_time(self, timeout: float) -> bool:
+        """At the deadline: whether the input has had ``timeout`` seconds of the CPU (or a wall
+        time of MAX_WALL_FACTOR x timeout); if not, the deadline moves on by what it still has.
+
+        The machine is shared: a busy neighbour must not turn a slow input into a hang."""
+        now = time.monotonic()
+        cpu = _cpu_seconds(self.proc.pid)
+        if cpu is None or self.cpu_at_start is None:
+            return True
+        used = cpu - self.cpu_at_start
+        if used >= timeout or now - self.started >= MAX_WALL_FACTOR * timeout:
+            return True
+        self.deadline = now + max(0.2, timeout - used)
+        return False
 
     def stage_name(self) -> str:
         return STAGES[self.stage.value] if 0 <= self.stage.value < len(STAGES) else "?"
@@ -194,7 +226,7 @@ class Pool:
                         busy.remove(w)
                         idle.append(w)
                         yield key, result
-                    elif time.monotonic() >= w.deadline:
+                    elif time.monotonic() >= w.deadline and w.over_time(self.timeout):
                         report = w.hang_report()
                         report["seconds"] = self.timeout
                         busy.remove(w)
@@ -217,14 +249,16 @@ class Pool:
                 raise RuntimeError("a fuzz worker did not start within 120 s")
             w.conn.recv()  # "ready"
         w.send(0, text, self.timeout)
-        if w.conn.poll(self.timeout):
+        while not w.conn.poll(max(0.0, w.deadline - time.monotonic())):
+            if w.over_time(self.timeout):
+                result = w.hang_report()
+                break
+        else:
             try:
                 return w.conn.recv()[1]
             except (EOFError, OSError):
                 w.proc.join(2)
                 result = death_result(w.stage_name(), w.proc.exitcode)
-        else:
-            result = w.hang_report()
         w.close(kill=True)
         self._spare = None
         return result
