@@ -83,8 +83,10 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
     attribute decoded late still propagates) is refused on this module: a
     near miss with check ``internal-error`` naming the rule, the instruction
     it was looking at and where it raised; the other rules still run, on the
-    module as it was before (a half-done rewrite is never returned).
-    ``strict=True`` re-raises instead, so tests and the fuzz harness see the bug.
+    module as it was before (a half-done rewrite is never returned; with
+    ``copy=False`` the module passed in may be the half-done one, and
+    ``Result.module`` a fresh parse of its text).  ``strict=True`` re-raises
+    instead, so tests and the fuzz harness see the bug.
     """
     from . import parse
 
