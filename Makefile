@@ -14,7 +14,7 @@ VENVS ?= .venv
 PY312 = $(VENVS)/py312/bin/python
 PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 
-.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench fuzz
+.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden fuzz
 
 install:
 	$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -52,6 +52,14 @@ test-long: install-test
 bench: install
 	$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[bench]'
 	$(PYTHON) benchmarks/run_all.py $(BENCH_ARGS)
+
+# tests/golden/: the rewritten text and report of every module the tests and examples
+# produce, written again for both jax sets (jax-0.10/ with the default Python, jax-0.12/
+# with the test-py312 environment) and common/; review with `git diff tests/golden`.
+golden: install-test
+	tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
+	$(PYTHON) tests/golden_cases.py --write
+	$(PY312) tests/golden_cases.py --write
 
 # The fuzz campaign at scale (issue 21): FUZZ_MUTANTS mutants of the corpus, samples and examples
 # through parse, print, validate, verify and run_passes in worker processes; findings and reduced

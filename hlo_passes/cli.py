@@ -368,6 +368,9 @@ def _lint_parser() -> argparse.ArgumentParser:
                    help="import a module that registers extra passes")
     p.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also name, on stderr, each opcode or attribute a file holds that hlo_passes "
+                        "does not know and carried through as text")
     return p
 
 
@@ -426,7 +429,7 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
         progress = _Progress(stderr)
     try:
         run = lint_files(args.paths, select=_split_list(args.select), ignore=_split_list(args.ignore),
-                         dialect=args.dialect, jobs=args.jobs, progress=progress)
+                         dialect=args.dialect, jobs=args.jobs, progress=progress, verbose=args.verbose)
     finally:
         if progress is not None:
             progress.close()
@@ -440,6 +443,8 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
     else:
         stdout.write(report)
         stdout.flush()
+    for note in run.notes:
+        print(f"{note.path}:{note.line}:{note.column}: note: {note.message}", file=stderr)
     if args.format != "text" or args.output:
         # A machine-readable report hides errors from whoever reads the log.
         for err in run.errors:

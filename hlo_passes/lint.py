@@ -108,7 +108,7 @@ class Finding:
     op_name: str | None = None
     source: str | None = None
     bytes_saved: int = 0
-    severity: str = "warning"  # "warning" for findings, "error" for files that failed
+    severity: str = "warning"  # "warning" for findings, "error" for files that failed, "note" (-v)
     pass_name: str | None = None
     form: str | None = None
     details: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -306,7 +306,11 @@ def lint_file(path: str, options: dict[str, Any] | None = None) -> list[Finding]
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             text = f.read()
         module = parse(text, dialect=options.get("dialect", "auto"), path=path)
-        return lint_module(module, path=path, **{k: v for k, v in options.items() if k != "dialect"})
+        findings = lint_module(module, path=path, **{k: v for k, v in options.items()
+                                                    if k not in ("dialect", "verbose")})
+        if options.get("verbose"):
+            findings.extend(_unknown_notes(module, path))
+        return findings
     except ParseError as err:
         return [_error_finding(path, err.with_path(path) if err.path is None else err)]
     except OSError as err:
@@ -314,6 +318,27 @@ def lint_file(path: str, options: dict[str, Any] | None = None) -> list[Finding]
                         message=f"cannot read: {err.strerror or err}", severity="error")]
     except Exception as err:  # a pass failing on one file must not stop the others
         return [_error_finding(path, err)]
+
+
+UNKNOWN = "unknown-construct"
+
+
+def _unknown_notes(module: Module, path: str) -> list[Finding]:
+    """One note per opcode or attribute name the parser did not know and carried
+    through as text (``hlo-lint -v``): no rule looks through it."""
+    if module.dialect != "hlo":
+        return []
+    from .parser.hlo import unknown_constructs
+
+    notes, seen = [], set()
+    for kind, name, line, column in unknown_constructs(module):
+        if (kind, name) in seen:
+            continue
+        seen.add((kind, name))
+        notes.append(Finding(rule=UNKNOWN, path=path, line=line, column=column, severity="note",
+                             message=f"carried through unknown {kind} {name!r} (no rule looks through it; "
+                                     "it may be syntax of a newer XLA)"))
+    return notes
 
 
 def _starts_with_hlo_module(path: Path) -> bool:
@@ -389,6 +414,7 @@ class LintRun:
 
     files: list[str]
     findings: list[Finding]  # error findings (files that failed) included
+    notes: list[Finding] = field(default_factory=list)  # verbose: what was carried through unread
 
     @property
     def errors(self) -> list[Finding]:
@@ -454,6 +480,7 @@ def lint_files(
     dialect: str = "auto",
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    verbose: bool = False,
 ) -> LintRun:
     """Lint files, directories and globs; files in parallel when there are many.
 
@@ -461,7 +488,8 @@ def lint_files(
     ``progress(done, total)`` is called as files finish.
     """
     files, findings = collect_files(paths)
-    options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect}
+    options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect,
+                               "verbose": verbose}
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     per_file: dict[str, list[Finding]] = {}
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
@@ -486,9 +514,11 @@ def lint_files(
             per_file[p] = lint_file(p, options)
             if progress:
                 progress(n, len(files))
+    notes = []
     for p in files:
-        findings.extend(per_file[p])
-    return LintRun(files=files, findings=findings)
+        findings.extend(f for f in per_file[p] if f.severity != "note")
+        notes.extend(f for f in per_file[p] if f.severity == "note")
+    return LintRun(files=files, findings=findings, notes=notes)
 
 
 def lint(

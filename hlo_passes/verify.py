@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .device_groups import DeviceGroups
 from .ir import Instruction, Module, Shape
 
 
@@ -115,6 +116,9 @@ def _check_pad(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
 
 def _group_size(instr: Instruction) -> int | None:
     groups = _attr(instr, "replica_groups")
+    if isinstance(groups, DeviceGroups):
+        # Known without expanding the compact forms; 0 for {{}} (an empty group), None for {} (all devices).
+        return groups.group_size if groups.num_groups else None
     # Left as text (mesh axes naming a mesh by symbol): the size is not known here.
     if not groups or not isinstance(groups, (tuple, list)) or not all(isinstance(g, (tuple, list)) for g in groups):
         return None

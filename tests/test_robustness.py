@@ -89,7 +89,7 @@ def test_11_infinite_device_id_is_refused_by_validate(robustness: Path) -> None:
     text = _read(robustness, "11_")
     hlo_passes.parse(text)
     err = _parse_error(text, validate=True)
-    assert _at(err) == (1, 8) and "replica groups hold device ids (integers), not inf" in err.reason
+    assert _at(err) == (1, 8) and "replica group entries must be integers, got inf" in err.reason
 
 
 def test_12_empty_replica_group_is_refused_by_validate_and_verified(robustness: Path) -> None:

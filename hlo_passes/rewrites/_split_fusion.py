@@ -29,9 +29,11 @@ from ..ir import Instruction, Module
 from ..report import CollectiveCost, NearMiss, Site, bytes_received, location_of, note_instruction
 from ._chains import (
     INCONSISTENT,
+    WINDOWS,
     Refusal,
     dim_size,
     behaviour,
+    check_windows,
     clone,
     is_chain_op,
     is_sharding_call,
@@ -298,8 +300,7 @@ def pad_meeting(add: Instruction, memo: dict[int, int | None] | None = None) -> 
             pads.append(cur)
     rank = add.shape.rank
     for p in pads:
-        if (p.shape.dims != add.shape.dims or p.operands[0].shape.rank != rank or not _is_zero(p.operands[1])
-                or "padding" not in p.attributes):
+        if p.shape.dims != add.shape.dims or not _is_zero(p.operands[1]) or "padding" not in p.attributes:
             return None
         spec = p.attributes["padding"]
         if not isinstance(spec, (tuple, list)) or len(spec) != rank:
@@ -319,7 +320,10 @@ def pad_meeting(add: Instruction, memo: dict[int, int | None] | None = None) -> 
     for p in pads:
         if p.attributes["padding"][dim][0] != offset:
             return None  # overlapping or leaving a gap: not a reassembly
-        offset += p.operands[0].shape.dims[dim]
+        piece = result_shape(p.operands[0], p.operand_results[0] if p.operand_results else 0)
+        if not piece.is_array or piece.rank != add.shape.rank:
+            return None
+        offset += piece.dims[dim]
     if offset != add.shape.dims[dim]:
         return None
     return PadMeeting(add, pads, dim)
@@ -428,6 +432,10 @@ class SplitFusion:
             if chain is not None and isinstance(chain.slice, FusedView):
                 by_source.setdefault(id(chain.slice.operands[0]), []).append(chain)
         for chains in by_source.values():
+            # Between two stages a fusion may convert (bf16 round trips): the
+            # first stage's chain is then a part of the second's, not a half.
+            inner = {id(op) for c in chains for op in c.ops[:-1]}
+            chains = [c for c in chains if id(c.ops[-1]) not in inner]
             if len(chains) >= 2:
                 chains.sort(key=lambda c: tuple(r[0] for r in c.slice.attributes["slice"]))
                 form = "split_gather" if "all-gather" in self.collectives else "split_reduction"
@@ -610,6 +618,8 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
                               f"{other.ref} and {op.ref} differ in {_difference(op, other)}", other)
             if other.computation is not op.computation:
                 raise Refusal("same-computation", f"{other.ref} is in another computation than {op.ref}", other)
+        if op.opcode in WINDOWS:
+            check_windows(steps, dim)
         dim_in = dim
         dim = map_split_dim(op, dim)
         if op.opcode in ALONG_A_DIMENSION and "dimensions" not in op.attributes:
@@ -834,6 +844,14 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
             # Its old users (the first half's chain outside) are dead code now.
             loose.extend(u for u in value.users)
             continue
+        elif op.opcode in WINDOWS:
+            # Its offsets are computed after W's chain starts: the window goes
+            # where the first half's was, which they all dominate.
+            shape = resized(op.shape, split_dims[k], size)
+            value = clone(op, op.computation, [value, *op.operands[1:]], shape, before=op, tag=rule)
+            value.operand_results = [result, *op.operand_results[1:]]
+            value.attributes["dynamic_slice_sizes"] = tuple(shape.dims)
+            result = 0
         else:
             shape = resized(op.shape, split_dims[k], size)
             if value.computation is op.computation and value.opcode != "parameter":
