@@ -23,6 +23,9 @@ TOKEN_RE = re.compile(
     r'\s+|"(?:[^"\\\n]|\\.)*"|[%@#^!$]?[A-Za-z_][\w.\-$]*|[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|.', re.S
 )
 _NUMBER_RE = re.compile(r"(?<![\w.%#])-?\d+(?![\w.])")
+# Numbers the pattern above leaves out: MLIR dimensions (tensor<4x8xf32>), result
+# numbers (%0#1), and the ids that start the lines of HLO stack-frame tables.
+_DIM_OR_INDEX_RE = re.compile(r"(?<=[<x#])\d+(?=[x>:,\s)\]])|^\d+(?=[ \t])", re.M)
 _IDENT_RE = re.compile(r"[A-Za-z_][\w.\-]*")
 _HLO_DEF_RE = re.compile(r"^([ \t]*(?:ROOT[ \t]+)?%?)([A-Za-z_][\w.\-]*)([ \t]*=[ \t]*)(.*)$", re.M)
 _MLIR_DEF_RE = re.compile(r"^([ \t]*)(%[\w.\-]+)( = )(.*)$", re.M)
@@ -173,7 +176,8 @@ def line_delete_or_duplicate(rng: Random, text: str, dialect: str, donors: list[
 
 
 def huge_number(rng: Random, text: str, dialect: str, donors: list[Seed]) -> str:
-    spots = list(_NUMBER_RE.finditer(text))
+    spots = list((_NUMBER_RE if rng.random() < 0.7 else _DIM_OR_INDEX_RE).finditer(text)) or \
+        list(_NUMBER_RE.finditer(text))
     if not spots:
         return text + rng.choice(HUGE_NUMBERS)
     m = rng.choice(spots)
@@ -305,7 +309,7 @@ def interesting_value(rng: Random, text: str, dialect: str, donors: list[Seed]) 
 # campaign's device groups, empty groups, infinities, huge counts, long lists).
 ATTRIBUTE_VALUES = {
     "hlo": {
-        "replica_groups": ("{{}}", "{}", "{{0,1},{}}", "[4611686018427387904,2]<=[2]", "[2,2]<=[4]T(1,0)",
+        "replica_groups": ("{{}}", "{{}}", "{}", "{{0,1},{}}", "[4611686018427387904,2]<=[2]", "[2,2]<=[4]T(1,0)",
                            "[0,2]<=[0]", "mesh['x'=100000000]{'x'}", "{{0,-1}}", "{{0," + "9" * 30 + "}}"),
         "dimensions": ("{}", "{9}", "{0,0}", "{-1}", "{" + "9" * 4400 + "}"),
         "slice": ("{[0:1:0]}", "{}", "{[0:99999999999]}", "{[0:1], [0:1], [0:1], [0:1]}"),
