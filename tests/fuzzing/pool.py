@@ -75,12 +75,17 @@ def _worker_main(conn: Any, stage: Any, dump_path: str, memory: int, target: str
 
 
 def _stack_where(dump: str) -> str:
-    """The innermost ``hlo_passes`` frame of a faulthandler dump (most recent call first)."""
-    for m in _FRAME_RE.finditer(dump):
+    """The innermost ``hlo_passes`` frame of a faulthandler dump (most recent call first),
+    else its innermost frame, else '?' (no dump: the worker did not answer SIGUSR1 in time)."""
+    frames = list(_FRAME_RE.finditer(dump))
+    for m in frames:
         path = m.group(1).replace("\\", "/")
         k = path.rfind("/hlo_passes/")
         if k >= 0:
             return f"{path[k + 1:]}:{m.group(2)} {m.group(3)}"
+    if frames:
+        m = frames[0]
+        return f"{m.group(1).rsplit('/', 1)[-1]}:{m.group(2)} {m.group(3)}"
     return "?"
 
 
@@ -130,7 +135,11 @@ class _Worker:
         if self.proc.is_alive():
             try:
                 os.kill(self.proc.pid, signal.SIGUSR1)
-                time.sleep(0.3)
+                for _ in range(20):  # up to 2 s: a loaded machine is slow to schedule the dump
+                    time.sleep(0.1)
+                    if os.path.getsize(self.dump_path):
+                        break
+                time.sleep(0.1)
                 with open(self.dump_path) as f:
                     where = _stack_where(f.read())
             except OSError:
