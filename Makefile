@@ -14,7 +14,7 @@ VENVS ?= .venv
 PY312 = $(VENVS)/py312/bin/python
 PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 
-.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden
+.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden fuzz
 
 install:
 	$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -60,3 +60,12 @@ golden: install-test
 	tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
 	$(PYTHON) tests/golden_cases.py --write
 	$(PY312) tests/golden_cases.py --write
+
+# The fuzz campaign at scale (issue 21): FUZZ_MUTANTS mutants of the corpus, samples and examples
+# through parse, print, validate, verify and run_passes in worker processes; findings and reduced
+# reproducers go to FUZZ_OUT; exit 1 if anything broke the contract.
+FUZZ_MUTANTS ?= 100000
+FUZZ_SEED ?= 21
+FUZZ_OUT ?= $(CURDIR)/fuzz-out
+fuzz: install-test
+	cd tests && $(PYTHON) -m fuzzing --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED) --out $(FUZZ_OUT)

@@ -95,7 +95,7 @@ def parse(text: str, dialect: str = "auto", validate: bool = False, path: str | 
 def parse_file(path: str | os.PathLike[str], dialect: str = "auto", validate: bool = False) -> Module:
     """Parse a file; ``ParseError`` messages carry its path."""
     path = os.fspath(path)
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:  # CRLF kept
         text = f.read()
     return parse(text, dialect=dialect, validate=validate, path=path)
 

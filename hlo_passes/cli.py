@@ -153,7 +153,8 @@ def _rewrite_parser() -> argparse.ArgumentParser:
         prog="hlo-rewrite",
         description="Run hlo_passes' rewrite passes over an HLO or StableHLO module.",
         epilog="Exit status: 0 success (with or without rewrites), 2 bad usage or input, "
-               "3 a pass failed. Nothing is written when anything fails.",
+               "3 a pass (with --strict; without, it refuses: an internal-error near miss) or the printer failed. "
+               "Nothing is written when anything fails.",
     )
     p.add_argument("input", nargs="?", help="input module (.hlo, .txt, .mlir); '-' reads stdin")
     p.add_argument("-o", "--output", help="write the result here (default: stdout)")
@@ -176,6 +177,8 @@ def _rewrite_parser() -> argparse.ArgumentParser:
     p.add_argument("--platform", choices=PLATFORMS, default=None,
                    help="where the module will run, for --kernel auto (default: not known)")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-site summary on stderr")
+    p.add_argument("--strict", action="store_true",
+                   help="a pass that raises is an error (exit 3), not an internal-error near miss")
     return p
 
 
@@ -257,7 +260,7 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
         name = "<stdin>"
     else:
         try:
-            with open(args.input, encoding="utf-8", errors="surrogateescape") as f:
+            with open(args.input, encoding="utf-8", errors="surrogateescape", newline="") as f:
                 text = f.read()
         except OSError as err:
             print(f"hlo-rewrite: error: cannot read {args.input}: {err.strerror or err}", file=stderr)
@@ -272,7 +275,8 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
 
     staged = []
     try:
-        result = run_passes(module, passes, rewrite=True, copy=False)  # module is not reused: no copy
+        result = run_passes(module, passes, rewrite=True, copy=False,  # module is not reused: no copy
+                            strict=args.strict)
         lowerings = lower_gmms(result.module, args.kernel, args.platform)
         new_text = result.module.to_text()
         diff = None
@@ -297,6 +301,10 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
     except KernelUnavailableError as err:
         _discard(staged)
         print(f"hlo-rewrite: error: {err}", file=stderr)
+        return EXIT_USAGE
+    except ParseError as err:  # bad input found late: an attribute decoded when a pass read it
+        _discard(staged)
+        print(str(err), file=stderr)
         return EXIT_USAGE
     except Exception as err:  # a bug in a pass or the printer, not in the input
         _discard(staged)

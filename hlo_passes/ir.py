@@ -695,7 +695,12 @@ class Module:
             return self.source
         if self.printer is None:
             raise RuntimeError("module has no printer (it was not built by a parser)")
-        return self.printer(self, regenerate)
+        text = self.printer(self, regenerate)
+        source = self.source
+        if "\r\n" in source and source.count("\n") == source.count("\r\n"):
+            # The printers write '\n'; a text of CRLF lines stays one (not a mix of both).
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+        return text
 
     def verify(self) -> None:
         """Raise ``VerificationError`` listing every structural or shape problem."""

@@ -154,8 +154,10 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     lowering = kernel != "xla" and has_gmm
     if not lowering and not maybe:
         return lowered, None, []
-    # The module is parsed for the passes alone: they may edit it in place.
-    result = run_passes(parse(text, dialect="stablehlo"), passes, copy=False)
+    # The module is parsed for the passes alone: they may edit it in place.  strict: a
+    # pass that raises makes the whole program fall back (one RewriteFallbackWarning)
+    # rather than run with the other rules' rewrites and a near miss nobody reads.
+    result = run_passes(parse(text, dialect="stablehlo"), passes, copy=False, strict=True)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms

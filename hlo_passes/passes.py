@@ -5,8 +5,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from .errors import ParseError
 from .ir import Module
-from .report import NearMiss, Site
+from .report import NearMiss, Site, internal_error
 
 
 class Rule(Protocol):
@@ -70,25 +71,70 @@ def _select(passes: Iterable[str] | None) -> list[Rule]:
 
 
 def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: bool = True,
-               copy: bool = True) -> Result:
+               copy: bool = True, strict: bool = False) -> Result:
     """Run rules over a copy of ``module`` until none finds anything more.
 
     The caller's module is left untouched: the rules work on a fresh parse
     of its text.  ``rewrite=False`` only reports (sites are marked not
     rewritten), which is what the lint does.  ``copy=False`` works on
     ``module`` itself, for a caller that parsed it only for this (saves a parse).
+
+    A rule that raises (a bug, not bad input: a ``ParseError`` from an
+    attribute decoded late still propagates) is refused on this module: a
+    near miss with check ``internal-error`` naming the rule, the instruction
+    it was looking at and where it raised; the other rules still run, on the
+    module as it was before (a half-done rewrite is never returned; with
+    ``copy=False`` the module passed in may be the half-done one, and
+    ``Result.module`` a fresh parse of its text).  ``strict=True`` re-raises
+    instead, so tests and the fuzz harness see the bug.
     """
     from . import parse
 
-    work = parse(module.to_text(), dialect=module.dialect, path=module.path) if copy else module
+    rules = _select(passes)
+    text = module.to_text()  # free for an unchanged module: its source
+    work = parse(text, dialect=module.dialect, path=module.path) if copy else module
+    refused: dict[str, NearMiss] = {}
+    while True:
+        try:
+            return _run_rules(work, [r for r in rules if r.name not in refused], rewrite, strict, refused)
+        except _RuleCrashed as crash:
+            # The rule may have stopped half-way through a rewrite: start again
+            # from the input, without it.
+            refused[crash.miss.rule] = crash.miss
+            work = parse(text, dialect=module.dialect, path=module.path)
+
+
+class _RuleCrashed(Exception):
+    def __init__(self, miss: NearMiss) -> None:
+        super().__init__(miss.reason)
+        self.miss = miss
+
+
+def _run_rules(work: Module, rules: list[Rule], rewrite: bool, strict: bool,
+               refused: dict[str, NearMiss]) -> Result:
     result = Result(work)
-    for rule in _select(passes):
+    result.near_misses.extend(refused.values())
+    for rule in rules:
         for _ in range(_MAX_ROUNDS):
-            sites, misses = rule.apply(work, rewrite=rewrite)
+            try:
+                sites, misses = rule.apply(work, rewrite=rewrite)
+            except ParseError:
+                raise  # bad input found late (a lazily decoded attribute): the caller's to report
+            except Exception as err:
+                if strict:
+                    raise
+                miss = internal_error(rule.name, err, work)
+                if work.changed:
+                    raise _RuleCrashed(miss) from err
+                result.near_misses.append(miss)
+                break
             result.sites.extend(sites)
             if not rewrite or not any(s.rewritten for s in sites):
                 result.near_misses.extend(misses)
                 break
         else:
-            raise RuntimeError(f"pass {rule.name} did not reach a fixed point in {_MAX_ROUNDS} rounds")
+            err = RuntimeError(f"pass {rule.name} did not reach a fixed point in {_MAX_ROUNDS} rounds")
+            if strict:
+                raise err
+            raise _RuleCrashed(internal_error(rule.name, err, work))
     return result

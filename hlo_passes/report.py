@@ -116,3 +116,40 @@ class NearMiss:
         d = asdict(self)
         d["location"] = asdict(self.location)
         return d
+
+
+# ---- internal errors: a rule that raised ------------------------------------
+INTERNAL_ERROR = "internal-error"
+_NOTED = "_hlo_passes_instruction"
+
+
+def note_instruction(err: BaseException, instr: Any) -> None:
+    """Remember on ``err`` (the innermost call wins) which instruction a rule was looking at."""
+    if getattr(err, _NOTED, None) is None:
+        try:
+            setattr(err, _NOTED, instr)
+        except (AttributeError, TypeError):
+            pass
+
+
+def internal_error(rule: str, err: BaseException, module: Any) -> NearMiss:
+    """The near miss that stands for a rule that raised: the rule refuses this module."""
+    import traceback
+
+    where = "?"
+    for frame in traceback.extract_tb(err.__traceback__):
+        path = frame.filename.replace("\\", "/")
+        k = path.rfind("/hlo_passes/")
+        if k >= 0:
+            where = f"{path[k + 1:]}:{frame.lineno}"
+    instr = getattr(err, _NOTED, None)
+    if instr is not None:
+        location = location_of(instr)
+        at = f" while looking at {getattr(instr, 'ref', instr)}"
+    else:
+        location = Location(getattr(module, "path", None), 0, 0)
+        at = ""
+    message = str(err).splitlines()[0][:200] if str(err) else ""
+    reason = (f"internal error in {rule}{at}: {type(err).__name__}"
+              f"{': ' + message if message else ''} (raised at {where}); the rule leaves this module as it is")
+    return NearMiss(rule, INTERNAL_ERROR, reason, location)

@@ -117,7 +117,8 @@ def _check_pad(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
 def _group_size(instr: Instruction) -> int | None:
     groups = _attr(instr, "replica_groups")
     if isinstance(groups, DeviceGroups):
-        return groups.group_size or None  # known without expanding the compact forms
+        # Known without expanding the compact forms; 0 for {{}} (an empty group), None for {} (all devices).
+        return groups.group_size if groups.num_groups else None
     # Left as text (mesh axes naming a mesh by symbol): the size is not known here.
     if not groups or not isinstance(groups, (tuple, list)) or not all(isinstance(g, (tuple, list)) for g in groups):
         return None
@@ -131,6 +132,8 @@ def _check_along_dimension(instr: Instruction, out: Shape, ops: list[Shape]) -> 
     n = _group_size(instr)
     if len(dims) != 1 or n is None or out.is_tuple or len(ops) != 1:
         return None
+    if n == 0:
+        return f"{instr.opcode} has an empty replica group"
     d = dims[0]
     o = ops[0]
     op = instr.opcode
@@ -174,7 +177,7 @@ def _check_dot(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
         want = ([lhs.dims[i] for i in lb]
                 + [d for i, d in enumerate(lhs.dims) if i not in lc and i not in lb]
                 + [d for i, d in enumerate(rhs.dims) if i not in rc and i not in rb])
-    except IndexError:
+    except (IndexError, TypeError):
         return "dot dimension numbers out of range"
     if instr.opcode == "dot" and len(ops) == 2 and list(out.dims) != want:
         return f"dot result should be {want}, not {list(out.dims)}"
@@ -190,7 +193,7 @@ def _check_ragged_dot(instr: Instruction, out: Shape, ops: list[Shape]) -> str |
     try:
         if [lhs.dims[i] for i in lc] != [rhs.dims[i] for i in rc]:
             return "ragged-dot contracting dimensions differ in size"
-    except IndexError:
+    except (IndexError, TypeError):
         return "ragged-dot dimension numbers out of range"
     return None
 

@@ -259,13 +259,29 @@ def test_failing_pass_exits_3_and_writes_nothing(work: Path) -> None:
     out = work / "out.hlo"
     out.write_text("previous result\n")
     proc = run("hlo-rewrite", src, "-o", out, "--report", work / "r.json", "--plugin", plugin,
-               "--passes", "moe-gather-fusion,explode")
+               "--passes", "moe-gather-fusion,explode", "--strict")
     assert proc.returncode == 3
     assert "boom from a pass" in proc.stderr and "nothing was written" in proc.stderr
     assert out.read_text() == "previous result\n" and _snapshot(src) == before
     assert sorted(p.name for p in work.iterdir()) == sorted([HLO.name, MLIR.name, "out.hlo"])
-    proc = run("hlo-rewrite", src, "--in-place", "--plugin", plugin, "--passes", "explode")
+    proc = run("hlo-rewrite", src, "--in-place", "--plugin", plugin, "--passes", "explode", "--strict")
     assert proc.returncode == 3 and _snapshot(src) == before
+
+
+def test_failing_pass_is_refused_without_strict(work: Path) -> None:
+    """Without --strict the raising pass refuses the module (an internal-error near miss); the others rewrite."""
+    plugin = _plugin(work, "explode", RAISING_PASS)
+    src = work / HLO.name
+    out = work / "out.hlo"
+    proc = run("hlo-rewrite", src, "-o", out, "--report", work / "r.json", "--plugin", plugin,
+               "--passes", "moe-gather-fusion,explode", "--explain")
+    assert proc.returncode == 0, proc.stderr
+    assert "refused (internal-error): internal error in explode" in proc.stderr
+    assert "RuntimeError: boom from a pass" in proc.stderr
+    report = json.loads((work / "r.json").read_text())
+    assert [m["check"] for m in report["near_misses"] if m["rule"] == "explode"] == ["internal-error"]
+    assert [s["rule"] for s in report["sites"]] == ["moe-gather-fusion"]
+    assert out.read_text() != src.read_text() and "all-gather" in out.read_text()
 
 
 def test_write_failing_mid_way_leaves_target_and_no_temp_file(work: Path) -> None:

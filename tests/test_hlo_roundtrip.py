@@ -142,8 +142,8 @@ ENTRY e {
   p = f32[8,4]{1,0:T(8,128)S(1)} parameter(0)
   ar = f32[8,4] all-reduce(p), channel_id=3, replica_groups=[2,4]<=[4,2]T(1,0), use_global_device_ids=true, to_apply=add, sharding={devices=[2,1,4]<=[8] last_tile_dim_replicate}
   sl = f32[2,4] slice(ar), slice={[0:8:4], [0:4]}
-  pd = f32[5,4] pad(sl, a2), padding=1_2x0_0
   a2 = f32[] constant(0)
+  pd = f32[5,4] pad(sl, a2), padding=1_2x0_0
   ROOT d = f32[5,5] dot(pd, pd), lhs_contracting_dims={1}, rhs_contracting_dims={1}, metadata={op_name="x" source_line=7}, frontend_attributes={k="v", m={mesh = #sdy.mesh<["x"=8]>}}
 }
 """

@@ -25,6 +25,7 @@ from . import hlo_compact
 from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
 from .hlo_infer import DERIVED
 from .hlo_opcodes import KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, async_sugar, known_invalid
+from .ints import INT64_MAX, NumberError, to_int
 from .hlo_shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
 
 # The shape of an instruction written without one (XLA infers it; we do not).
@@ -172,6 +173,8 @@ class _HloParser:
         self.inline_for_attr: dict[str, Computation] = {}
         self.anon_names: set[str] = set()
         self.seen_values: dict[str, str] = {}
+        # Matched brackets of the operand list being split (see operand_names).
+        self.jumps: dict[int, int] | None = None
         # Whether some operand was written ``%tuple#index`` (see hlo_compact).
         self.compact_refs = False
 
@@ -179,12 +182,14 @@ class _HloParser:
     def error(self, reason: str, pos: int) -> ParseError:
         return ParseError.at(reason, self.text, pos, self.path)
 
-    def error_at_instruction(self, instr: Instruction, reason: str, needle: str | None = None) -> ParseError:
+    def error_at_instruction(self, instr: Instruction, reason: str, needle: str | None = None,
+                             offset: int = 0) -> ParseError:
+        """The error at ``needle`` (plus ``offset`` into it) within the instruction, else at its start."""
         pos = instr.span[0] if instr.span else 0
         if needle and instr.span:
             k = self.text.find(needle, instr.span[0], instr.span[1])
             if k >= 0:
-                pos = k
+                pos = k + offset
         return self.error(reason, pos)
 
     def _line_of(self, pos: int) -> int:
@@ -248,6 +253,7 @@ class _HloParser:
         """(start, end) of each comma-separated piece of text[start:end]."""
         pieces = []
         text = self.text
+        jumps = self.jumps
         pos = start
         piece_start = start
         depth = 0
@@ -273,8 +279,12 @@ class _HloParser:
                     raise _Fail("unterminated comment", i)
                 pos = j + 2
             elif c in "({[":
-                depth += 1
-                pos = i + 1
+                close = jumps.get(i) if jumps is not None else None
+                if close is not None and close < end:
+                    pos = close + 1  # the whole group: nothing in it splits this list
+                else:
+                    depth += 1
+                    pos = i + 1
             elif c in ")}]":
                 depth -= 1
                 pos = i + 1
@@ -411,7 +421,11 @@ class _HloParser:
             if not text.startswith(("\"", "{"), vstart):
                 raise _Fail(f"{name} entries are: <id> \"string\" or <id> {{...}}", vstart)
             e = self.scan_value(vstart)
-            entries.append((int(m.group(1)), text[vstart:e].rstrip()))
+            try:
+                number = to_int(m.group(1), 0, INT64_MAX, f"{name} id")
+            except NumberError as err:
+                raise _Fail(err.reason, p) from None
+            entries.append((number, text[vstart:e].rstrip()))
             pos = self.expect_line_end(e, f"in {name}")
         tables.append((name, entries, (start, pos)))
         return pos
@@ -531,6 +545,15 @@ class _HloParser:
                 k = self.text.find(missing, self.text.find("(", start, end), end)
                 raise _Fail(f"instruction does not exist: {missing!r} is not defined in this computation",
                             k if k >= 0 else start) from None
+            start = instr.span[0]
+            for n, op in zip(names, ops):
+                # An operand is defined above its user (XLA's parser looks names up as it reads);
+                # one used by itself or further up makes a cycle that no pass can walk.
+                if n.__class__ is str and op.span[0] >= start:
+                    k = self.text.find(n, self.text.find("(", start, instr.span[1]), instr.span[1])
+                    raise _Fail(f"instruction {n!r} is used before its definition"
+                                + (" (by itself)" if op is instr else f" (line {op.line})"),
+                                k if k >= 0 else start)
             instr.operands = ops
 
     def note_missing_shape(self, opcode: str, pos: int) -> None:
@@ -710,28 +733,70 @@ class _HloParser:
                 out.append(piece)
             return out
         out = []
-        for s, e in self.split_top_level(start, end):
-            piece = _strip_comments(text[s:e]).strip()
-            if not piece:
-                raise _Fail("empty operand", s)
-            if piece.endswith(")"):
-                out.append(self.read_nested(s, e))
-                continue
-            last = piece.rsplit(None, 1)[-1]
-            if len(last) != len(piece):
-                shape_part = piece[: len(piece) - len(last)].strip()
-                self.shape_at(shape_part, s)
-            om = _OPERAND_NAME_RE.fullmatch(last)
-            if om is None:
-                k = max(text.find(last, s, e), s)
-                ref = hlo_compact.read_ref(last, k)
-                if ref is None:
-                    raise _Fail(f"cannot parse operand {last!r} as an instruction name", k)
-                self.compact_refs = True
-                out.append(ref)
-                continue
-            out.append(om.group(1))
+        top = self.jumps is None
+        if top:
+            # Nested instructions split their own operands again, level by level:
+            # with every bracket pair matched once up front, each level jumps over
+            # the groups inside it instead of scanning them (linear, not depth x size).
+            self.jumps = self.bracket_jumps(start, end)
+        try:
+            for s, e in self.split_top_level(start, end):
+                piece = _strip_comments(text[s:e]).strip()
+                if not piece:
+                    raise _Fail("empty operand", s)
+                if piece.endswith(")"):
+                    out.append(self.read_nested(s, e))
+                    continue
+                last = piece.rsplit(None, 1)[-1]
+                if len(last) != len(piece):
+                    shape_part = piece[: len(piece) - len(last)].strip()
+                    self.shape_at(shape_part, s)
+                om = _OPERAND_NAME_RE.fullmatch(last)
+                if om is None:
+                    k = max(text.find(last, s, e), s)
+                    ref = hlo_compact.read_ref(last, k)
+                    if ref is None:
+                        raise _Fail(f"cannot parse operand {last!r} as an instruction name", k)
+                    self.compact_refs = True
+                    out.append(ref)
+                    continue
+                out.append(om.group(1))
+        finally:
+            if top:
+                self.jumps = None
         return out
+
+    def bracket_jumps(self, start: int, end: int) -> dict[int, int]:
+        """Position of each '(', '{', '[' in text[start:end] → position of its closing bracket."""
+        text = self.text
+        jumps: dict[int, int] = {}
+        stack: list[int] = []
+        closing = {")": "(", "}": "{", "]": "["}
+        pos = start
+        while True:
+            m = _DELIM_RE.search(text, pos, end)
+            if m is None:
+                return jumps
+            i = m.start()
+            c = text[i]
+            if c == '"':
+                m2 = _STRING_REST_RE.match(text, i + 1, end)
+                pos = m2.end() if m2 is not None else end
+            elif c == "/":
+                j = text.find("\n" if text.startswith("//", i) else "*/", i + 2, end)
+                pos = end if j < 0 else j + (1 if text.startswith("//", i) else 2)
+            elif c in "({[":
+                stack.append(i)
+                pos = i + 1
+            elif c in ")}]":
+                # Only pairs of one kind: a mismatch is left to the scanners, which report it.
+                if stack and text[stack[-1]] == closing[c]:
+                    jumps[stack.pop()] = i
+                elif stack:
+                    stack.pop()
+                pos = i + 1
+            else:
+                pos = i + 1
 
     def read_inline_computation(self, key: str, start: int, end: int) -> None:
         """A computation written as the value of ``to_apply=`` etc.
@@ -790,7 +855,9 @@ class _HloParser:
             else:
                 opcode = sugar[0]
         q = om.end()
-        close = self.scan_value(q, in_parens=True)
+        close = self.jumps.get(q - 1) if self.jumps is not None else None
+        if close is None or close >= end:
+            close = self.scan_value(q, in_parens=True)
         if self.skip_trivia(close + 1) < end:
             raise _Fail("unexpected text after a nested instruction", close + 1)
         attrs: dict[str, Any] = {}
@@ -948,7 +1015,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
         for _, value in entries:
             if value.startswith("{"):
                 try:
-                    parse_tree("metadata", value)
+                    parse_tree("metadata", value, verdict_only=True)
                 except AttributeDecodeError as err:
                     k = text.find(value, s, e)
                     raise _Fail(f"bad {name} entry: {err.reason}", max(k, s) + err.offset) from None
@@ -958,7 +1025,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
         if stext and stext not in seen_shapes:
             seen_shapes.add(stext)
             try:
-                parse_tree("shape", stext)
+                parse_tree("shape", stext, verdict_only=True)
             except AttributeDecodeError as err:
                 raise parser.error_at_instruction(instr, f"bad shape {stext}: {err.reason}", stext) from None
         attrs = instr.attributes
@@ -975,6 +1042,11 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 start, end = instr.span
                 k = text.find(raw, start, end)
                 raise _Fail(f"bad {key}: {_with_hint(err.reason)}", (k if k >= 0 else start) + err.offset) from None
+            if key == "replica_groups" and getattr(value, "form", None) == "explicit" and () in value.groups:
+                # {{}}: a group of no devices (the verifier would divide by its size).
+                start, end = instr.span
+                k = text.find(raw, start, end)
+                raise _Fail("bad replica_groups: a replica group is empty", k if k >= 0 else start)
             attrs.set_decoded(key, value)
     # Result-shape rules (verify.py) run after this, as findings rather than
     # errors: XLA's parser does not apply them, and real test inputs break

@@ -18,6 +18,7 @@ from lark.exceptions import LarkError, UnexpectedInput
 
 from ..ir import Sharding
 from .. import device_groups
+from .ints import NumberError, cut_long_lists, to_int
 
 MAX_NESTING = 200
 
@@ -82,8 +83,25 @@ def _nesting_ok(text: str) -> None:
             depth -= 1
 
 
-def parse_tree(rule: str, text: str) -> Tree:
-    """The lark tree of ``text`` read as ``rule``; ``AttributeDecodeError`` if it is not one."""
+def parse_tree(rule: str, text: str, *, verdict_only: bool = False) -> Tree:
+    """The lark tree of ``text`` read as ``rule``; ``AttributeDecodeError`` if it is not one.
+
+    ``verdict_only``: the caller uses no part of the tree, so long lists in the
+    text are cut short first (``ints.cut_long_lists``; an error's offset is
+    still into ``text``).
+    """
+    original = None
+    if verdict_only and len(text) > LARGE_VALUE:
+        text, original = cut_long_lists(text)
+    try:
+        return _parse_tree(rule, text)
+    except AttributeDecodeError as e:
+        if original is not None:
+            e.offset = original(e.offset)
+        raise
+
+
+def _parse_tree(rule: str, text: str) -> Tree:
     _nesting_ok(text)
     try:
         return _get_parser().parse(text, start=rule)
@@ -100,13 +118,21 @@ def parse_tree(rule: str, text: str) -> Tree:
         raise AttributeDecodeError(f"cannot decode {rule.replace('_', ' ')}: {type(e).__name__}") from None
 
 
+def _int(tok: Token) -> int:
+    """A SIGNED_INT token's value; one too long or too large fails at the token."""
+    try:
+        return to_int(str(tok))
+    except NumberError as e:
+        raise AttributeDecodeError(e.reason, getattr(tok, "start_pos", None) or 0) from None
+
+
 def _ints(tokens: list[Any]) -> tuple[int, ...]:
-    return tuple(int(t) for t in tokens if isinstance(t, Token) and t.type == "SIGNED_INT")
+    return tuple(_int(t) for t in tokens if isinstance(t, Token) and t.type == "SIGNED_INT")
 
 
 # ---- converters: tree → value ------------------------------------------------
 def _c_int(t: Tree, text: str) -> int:
-    return int(t.children[0])
+    return _int(t.children[0])
 
 
 def _c_int_list(t: Tree, text: str) -> tuple[int, ...]:
@@ -124,7 +150,7 @@ def _c_bool_list(t: Tree, text: str) -> tuple[bool, ...]:
 def _c_nested_ints(t: Tree, text: str) -> Any:
     out = []
     for c in t.children:
-        out.append(int(c) if isinstance(c, Token) else _c_nested_ints(c, text))
+        out.append(_int(c) if isinstance(c, Token) else _c_nested_ints(c, text))
     return tuple(out)
 
 
@@ -233,7 +259,7 @@ def _mesh_groups(t: Tree) -> device_groups.DeviceGroups:
     refs: list[device_groups.AxisRef] = []
     for c in t.children:
         if isinstance(c, Tree) and c.data == "mesh_axis":
-            axes.append((str(c.children[0])[1:-1], int(c.children[1])))
+            axes.append((str(c.children[0])[1:-1], _int(c.children[1])))
         elif isinstance(c, Tree) and c.data == "axis_ref":
             sub = _ints(c.children[1:])
             refs.append((str(c.children[0])[1:-1], sub[0], sub[1]) if sub else (str(c.children[0])[1:-1], None, None))
@@ -277,7 +303,7 @@ def _c_sharding(t: Tree, text: str) -> Sharding:
             seen_kind = True
         elif d == "sh_maximal":
             kind = "maximal"
-            devices = (int(f.children[0]),)
+            devices = (_int(f.children[0]),)
             seen_kind = True
         elif d == "sh_devices":
             kind = "tiled"
@@ -288,7 +314,7 @@ def _c_sharding(t: Tree, text: str) -> Sharding:
                 devices = tuple(flat)
                 iota_text = text[ta.meta.start_pos:ta.meta.end_pos]
             else:
-                ints = [int(c) for c in ta.children]
+                ints = [_int(c) for c in ta.children]
                 src = text[ta.meta.start_pos:ta.meta.end_pos]
                 n_dims = src[:src.index("]")].count(",") + 1
                 tile_shape, devices = tuple(ints[:n_dims]), tuple(ints[n_dims:])
@@ -299,7 +325,7 @@ def _c_sharding(t: Tree, text: str) -> Sharding:
         elif d == "sh_metadata":
             metadata = text[f.children[0].meta.start_pos:f.children[0].meta.end_pos]
         elif d == "sh_group":
-            group = (str(f.children[0]), int(f.children[1]))
+            group = (str(f.children[0]), _int(f.children[1]))
     if not seen_kind and group is None:
         raise AttributeDecodeError("empty sharding")
     if not seen_kind:
@@ -368,7 +394,7 @@ def _c_metadata(t: Tree, text: str) -> dict[str, str | int]:
         elif value.type == "STRING":
             out[str(key)] = unquote(str(value))
         elif value.type == "SIGNED_INT":
-            out[str(key)] = int(value)
+            out[str(key)] = _int(value)
         else:
             out[str(key)] = str(value)
     return out
@@ -423,7 +449,7 @@ def _scalar(tok: Token) -> Any:
         return float("-inf") if s == "-inf" else float("inf") if s == "inf" else float("nan")
     if "." in s or "e" in s or "E" in s:
         return float(s)
-    return int(s)
+    return _int(tok)
 
 
 def _c_literal(t: Tree, text: str) -> Any:
@@ -471,7 +497,7 @@ def _c_literal(t: Tree, text: str) -> Any:
 def decode_layout(text: str) -> tuple[list[int], bool, bool]:
     """(minor_to_major, has sparse dim levels, has a physical shape) of a layout."""
     t = parse_tree("layout", text)
-    minor = [int(c) for c in t.children if isinstance(c, Token)]
+    minor = [_int(c) for c in t.children if isinstance(c, Token)]
     sparse = False
     physical = False
     for item in t.children:
@@ -496,14 +522,46 @@ def _c_text(t: Tree, text: str) -> str:
     return text
 
 
-def _c_result_accuracy(t: Tree, text: str) -> str:
+_ACCURACY_MODE_RE = re.compile(r"\{\s*mode\s*=\s*([^{}\s]*)\s*\}")
+_TOLERANCE_RE = re.compile(r"\{\s*tolerance\s*=\s*\{")
+_TOLERANCE_FIELD_RE = re.compile(
+    r"\s*(atol|rtol|ulps)\s*=\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(,|(?=\}))")
+
+
+def _c_result_accuracy(text: str) -> str:
+    """``{mode=highest}`` or ``{tolerance={atol=..., rtol=..., ulps=...}}``, checked without lark.
+
+    XLA decodes this one eagerly, so every parse pays for it: a token loop of
+    the grammar cost ~16 µs a character on a long (invalid) value; these
+    patterns read it once, and name the first place where it goes wrong.
+    """
     inner = text.strip()
-    if inner.startswith("{mode="):
-        mode = inner[len("{mode="):-1].strip()
+    lead = len(text) - len(text.lstrip())
+    m = _ACCURACY_MODE_RE.fullmatch(inner)
+    if m is not None:
+        mode = m.group(1)
         if mode not in ("default", "highest", "DEFAULT", "HIGHEST"):
-            raise AttributeDecodeError(f"expects ResultAccuracy type but sees: {mode}, error: Unknown accuracy mode")
-    elif not inner.startswith("{tolerance="):
-        raise AttributeDecodeError("result_accuracy expects {mode=...} or {tolerance={...}}")
+            raise AttributeDecodeError(f"expects ResultAccuracy type but sees: {mode}, error: Unknown accuracy mode",
+                                       lead + m.start(1))
+        return text
+    m = _TOLERANCE_RE.match(inner)
+    if m is None:
+        raise AttributeDecodeError("result_accuracy expects {mode=...} or {tolerance={...}}", lead)
+    pos = m.end()
+    seen: set[str] = set()
+    while True:
+        f = _TOLERANCE_FIELD_RE.match(inner, pos)
+        if f is None:
+            break
+        if f.group(1) in seen:
+            raise AttributeDecodeError(f"duplicate tolerance field {f.group(1)!r}", lead + f.start(1))
+        seen.add(f.group(1))
+        pos = f.end()
+    close = re.compile(r"\s*\}\s*\}").fullmatch(inner, pos)
+    if close is None:
+        p = len(inner) - len(inner[pos:].lstrip()) if inner[pos:].strip() else len(inner)
+        raise AttributeDecodeError("expected atol=, rtol= or ulps= with a number in result_accuracy tolerance",
+                                   lead + p)
     return text
 
 
@@ -574,7 +632,7 @@ _register("operand_layout_constraints", "shape_list", _c_text)
 _register("entry_computation_layout", "computation_layout", _c_text)
 _register("input_output_alias output_to_operand_aliasing", "alias_map", _c_text)
 _register("buffer_donor", "donor_list", _c_text)
-_register("result_accuracy", "generic", _c_result_accuracy)
+_register("result_accuracy", "generic", lambda t, text: _c_result_accuracy(text))
 
 # Decoded values that are immutable can be shared between equal texts.
 _IMMUTABLE_RULES = frozenset(
@@ -642,12 +700,36 @@ def _decode_large_literal(text: str) -> Any:
         elif "." in number or "e" in number or "E" in number:
             value = float(number)
         else:
-            value = int(number)
+            try:
+                value = to_int(number)
+            except NumberError as e:
+                raise AttributeDecodeError(e.reason, at) from None
         stack[-1][1].append(value)
         expect_value = False
     if len(stack) != 1 or len(stack[0][1]) != 1:
         raise AttributeDecodeError("unbalanced or empty literal", n)
     return stack[0][1][0]
+
+
+# Rules whose converters keep the source text: the tree only says it is valid.
+_TEXT_RULES = frozenset({"generic", "backend_config", "shape_list", "computation_layout", "alias_map", "donor_list"})
+# Above this size a value takes the ways that do not grow with lark's cost per token.
+LARGE_VALUE = 2048
+
+
+def _large_ints(name: str, text: str, flat: bool) -> tuple:
+    """A long {1, 2, ...} list of integers (nested unless ``flat``) through the literal token loop."""
+    value = _decode_large_literal(text)
+    if not isinstance(value, tuple):
+        raise AttributeDecodeError(f"{name} expects {{...}}")
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, tuple) and (v is value or not flat):
+            stack.extend(v)
+        elif type(v) is not int:
+            raise AttributeDecodeError(f"{name} expects integers, got {v!r:.30}")
+    return value
 
 
 def decode_attribute(name: str, text: str) -> Any:
@@ -657,6 +739,8 @@ def decode_attribute(name: str, text: str) -> Any:
         return text
     if name == "literal" and len(text) > LARGE_LITERAL and "[" not in text:
         return _decode_large_literal(text)
+    if name == "result_accuracy":
+        return _c_result_accuracy(text)
     rule, conv = spec
     if name == "calls" or name == "called_computations":
         rule, conv = ("computation_list", _c_computation_list) if text.lstrip().startswith("{") else ("computation", _c_computation)
@@ -665,8 +749,10 @@ def decode_attribute(name: str, text: str) -> Any:
         hit = _memo.get(key)
         if hit is not None:
             return hit
+    if len(text) > LARGE_VALUE and rule in ("int_list", "nested_ints") and text.lstrip().startswith("{"):
+        return _large_ints(name, text, flat=rule == "int_list")
     try:
-        value = conv(parse_tree(rule, text), text)
+        value = conv(parse_tree(rule, text, verdict_only=rule in _TEXT_RULES), text)
     except AttributeDecodeError:
         raise
     except (ValueError, IndexError, TypeError, OverflowError, RecursionError) as e:
@@ -682,7 +768,7 @@ def check_attribute(name: str, text: str) -> Any:
     """Decode ``name`` (validate=True): unknown names must still be a balanced value."""
     if name in _RULES or name == "calls":
         return decode_attribute(name, text)
-    parse_tree("generic", text)
+    parse_tree("generic", text, verdict_only=True)
     return text
 
 

@@ -47,16 +47,16 @@ def check_structure(module: Module, parser: "_HloParser", strict: bool = False) 
     for instr in module.instructions():
         problem = _instruction_problem(instr, strict)
         if problem is not None:
-            reason, needle = problem
-            raise parser.error_at_instruction(instr, reason, needle)
+            reason, needle, *offset = problem
+            raise parser.error_at_instruction(instr, reason, needle, *offset)
 
 
-def _eager(instr: Instruction, key: str) -> tuple[str, str] | None:
+def _eager(instr: Instruction, key: str) -> tuple[str, str, int] | None:
     raw = instr.attributes.raw(key)
     try:
         decode_attribute(key, raw)
     except AttributeDecodeError as e:
-        return f"bad {key}: {e.reason}", raw
+        return f"bad {key}: {e.reason}", raw, e.offset
     return None
 
 

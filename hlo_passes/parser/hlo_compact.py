@@ -77,6 +77,10 @@ def expand(parser: "_HloParser", instrs: list[Instruction], by_name: dict[str, I
             cur = by_name.get(op.name)
             if cur is None:
                 raise _Fail(f"instruction does not exist: {op.name!r} is not defined in this computation", op.pos)
+            if cur.span[0] >= instr.span[0]:
+                # As for plain names (hlo.resolve_operands): defined above the use, never by it.
+                raise _Fail(f"instruction {op.name!r} is used before its definition"
+                            + (" (by itself)" if cur is instr else f" (line {cur.line})"), op.pos)
             for index in op.path:
                 gte = made.get((id(cur), index))
                 if gte is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..ir import ELEMENT_BITS, Shape
+from .ints import INT64_MAX, NumberError, to_int
 
 ELEMENT_TYPES = frozenset(k for k in ELEMENT_BITS if k != "tuple")
 # Only b(...) uses "buffer"; it is not an element type of its own.
@@ -130,19 +131,22 @@ def _parse_at(text: str, pos: int, depth: int) -> tuple[Shape, int]:
     dims: list[int] = []
     dynamic: list[bool] = []
     if dims_text.strip():
+        at = m.start(2)
         for piece in dims_text.split(","):
             d = _DIM_RE.fullmatch(piece)
             if d is None:
-                raise ShapeError(f"bad dimension {piece.strip()!r}", pos + len(etype) + 1)
-            if d.group(1) is not None:
-                dims.append(int(d.group(1)))
-                dynamic.append(False)
-            elif d.group(2) is not None:
-                dims.append(int(d.group(2)))
-                dynamic.append(True)
-            else:
+                raise ShapeError(f"bad dimension {piece.strip()!r}", at + len(piece) - len(piece.lstrip()))
+            if d.group(3) is not None:
                 dims.append(-1)
                 dynamic.append(True)
+            else:
+                digits = d.group(1) if d.group(1) is not None else d.group(2)
+                try:
+                    dims.append(to_int(digits, 0, INT64_MAX, "dimension"))
+                except NumberError as e:
+                    raise ShapeError(e.reason, at + piece.index(digits)) from None
+                dynamic.append(d.group(1) is None)
+            at += len(piece) + 1
     if etype in ("token", "opaque") and dims:
         raise ShapeError(f"{etype} shapes have no dimensions", pos)
     if layout is not None:
@@ -160,7 +164,14 @@ def _check_layout(layout: str, rank: int, offset: int) -> None:
     if (layout, rank) in _layout_cache:
         return
     if _SIMPLE_LAYOUT_RE.fullmatch(layout):
-        minor = [int(x) for x in layout[1:-1].split(",")] if len(layout) > 2 else []
+        minor = []
+        at = 1
+        for x in layout[1:-1].split(",") if len(layout) > 2 else ():
+            try:
+                minor.append(to_int(x, 0, INT64_MAX, "layout dimension"))
+            except NumberError as e:
+                raise ShapeError(e.reason, offset + at) from None
+            at += len(x) + 1
     else:
         from .hlo_attrs import AttributeError_, decode_layout
 

@@ -23,6 +23,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
 from .. import device_groups
+from .ints import NumberError, cut_long_lists, to_int
 
 MAX_NESTING = 150
 
@@ -64,8 +65,166 @@ def _nesting_ok(text: str) -> None:
             depth -= 1
 
 
-def check(text: str, start: str) -> Tree:
-    """Parse ``text`` with start symbol ``start``; ``AttrDecodeError`` if it is not one."""
+# Long lists -- dense<[...]> and array<T: ...> literals, [1, 0, ...] arrays,
+# slice ranges, `key = [...]` entries of pretty forms -- are read by a token
+# loop of their own: lark costs ~20 µs a token, seconds for 10^5 numbers, and
+# a module may be decoded more than once.  The loop takes only numbers,
+# booleans and brackets; anything else goes to the grammar as before.
+FAST_MIN = 2048
+_FAST_TOKEN = re.compile(
+    r"\s*(?:(\[)|(\])|(,)|(>)"
+    r"|([-+]?(?:0x[0-9a-fA-F]+|\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+|\d+|inf|nan))|(true|false))")
+_FAST_OPEN = re.compile(r"\s*(?:(dense<)|array<\s*([a-z][a-z0-9]*)\s*(:|(?=>))|(?=\[))")
+_FAST_KEY = re.compile(r"\s*([A-Za-z_][\w.$-]*)\s*=")
+_FAST_TYPE = re.compile(r"\s*:\s*(?:tensor<(?:(?:\d+|\?)x)*([a-z][a-z0-9]*)>|([a-z][a-z0-9]*))(?![\w<])")
+_ELEMENT = re.compile(r"[iuf]\d+|bf16|index|[su]?i\d+|f8E\w+|complex")
+_FAST_SEP = re.compile(r"\s*(,|x\s*(?=\[))")
+_NOT_FAST = object()
+
+
+class _NotFast(Exception):
+    pass
+
+
+def _scalar_of(tok: str, offset: int) -> Any:
+    if tok in ("true", "false"):
+        return tok == "true"
+    if tok.isdigit() or tok.lstrip("+-")[:2] == "0x" or not any(c in tok for c in ".eEin"):
+        try:
+            return to_int(tok)
+        except NumberError as e:
+            raise AttrDecodeError(e.reason, offset) from None
+    return float(tok)
+
+
+def _fast_items(text: str, pos: int, closer: str, convert: bool) -> tuple[list[Any], int]:
+    """Values up to ``closer`` (']' or '>') from ``pos``, lists nested; (values, position after the closer)."""
+    stack: list[list[Any]] = [[]]
+    expect_value = True
+    while True:
+        m = _FAST_TOKEN.match(text, pos)
+        if m is None:
+            raise _NotFast
+        k = m.lastindex
+        at = m.start(k)
+        pos = m.end()
+        if k == 1:  # [
+            if not expect_value or len(stack) > MAX_NESTING:
+                raise _NotFast
+            stack.append([])
+        elif k in (2, 4):  # ] or >
+            if expect_value and stack[-1]:
+                raise AttrDecodeError("expected a value after ','", at)
+            done = stack.pop()
+            if not stack:
+                if text[at] != closer:
+                    raise AttrDecodeError(f"expected {closer!r}", at)
+                return done, pos
+            if text[at] != "]":
+                raise AttrDecodeError("unclosed '['", at)
+            stack[-1].append(done)
+            expect_value = False
+        elif k == 3:  # ,
+            if expect_value:
+                raise AttrDecodeError("unexpected ','", at)
+            expect_value = True
+        else:
+            if not expect_value:
+                raise AttrDecodeError("expected ',' between values", at)
+            stack[-1].append(_scalar_of(m.group(k), at) if convert else m.group(k))
+            expect_value = False
+
+
+_RANGE = re.compile(r"\s*([-+]?\d+)\s*:\s*([-+]?\d+)(?:\s*:\s*([-+]?\d+))?\s*([,\]])")
+
+
+def _fast_ranges(text: str, convert: bool) -> Any:
+    """``[0:4, 2:8:2]`` → ((0, 4, 1), (2, 8, 2)), or _NOT_FAST."""
+    m = re.compile(r"\s*\[\s*").match(text)
+    if m is None:
+        return _NOT_FAST
+    pos = m.end()
+    out = []
+    if text.startswith("]", pos):
+        return () if not text[pos + 1:].strip() else _NOT_FAST
+    while True:
+        r = _RANGE.match(text, pos)
+        if r is None:
+            return _NOT_FAST
+        if convert:
+            out.append((_scalar_of(r.group(1), r.start(1)), _scalar_of(r.group(2), r.start(2)),
+                        _scalar_of(r.group(3), r.start(3)) if r.group(3) else 1))
+        pos = r.end()
+        if r.group(4) == "]":
+            return tuple(out) if not text[pos:].strip() else _NOT_FAST
+
+
+def _fast_value(text: str, pos: int, convert: bool) -> tuple[Any, int]:
+    """One value from ``pos``: dense<...>, array<T: ...> or a [...] list (with an optional ': type')."""
+    m = _FAST_OPEN.match(text, pos)
+    if m is None:
+        raise _NotFast
+    if m.group(1):
+        items, pos = _fast_items(text, m.end(), ">", convert)
+        if len(items) > 1:
+            raise AttrDecodeError("a dense literal holds one value or one nested list", pos - 1)
+        value: Any = items[0] if items else []
+    elif m.group(2):
+        items, pos = _fast_items(text, m.end(), ">", convert)
+        if any(isinstance(v, list) for v in items):
+            raise _NotFast
+        value = tuple(items)
+    else:
+        value, pos = _fast_items(text, m.end() + 1, "]", convert)
+    t = _FAST_TYPE.match(text, pos)
+    if t is not None and not _ELEMENT.fullmatch(t.group(1) or t.group(2)):
+        raise _NotFast  # some other type: the grammar says whether it is one
+    return value, (t.end() if t else pos)
+
+
+def _fast_literal(text: str, start: str, convert: bool = True) -> Any:
+    """What decode_text(text, start) gives for a text of long plain lists, or _NOT_FAST.
+
+    ``convert=False`` (check): the syntax only, numbers stay text, as the grammar leaves them.
+    """
+    try:
+        if start == "ranges":
+            return _fast_ranges(text, convert)
+        if start != "entries":
+            value, pos = _fast_value(text, 0, convert)
+            return value if not text[pos:].strip() else _NOT_FAST
+        out: dict[str, Any] = {}
+        pos = 0
+        while True:
+            k = _FAST_KEY.match(text, pos)
+            if k is None:
+                return _NOT_FAST
+            value, pos = _fast_value(text, k.end(), convert)
+            sep = _FAST_SEP.match(text, pos)
+            if sep is not None and sep.group(1) != ",":
+                second, pos = _fast_value(text, sep.end(), convert)
+                value = (value, second)  # contracting_dims = [..] x [..]
+                sep = _FAST_SEP.match(text, pos)
+            out[k.group(1)] = value
+            if sep is None:
+                return out if not text[pos:].strip() else _NOT_FAST
+            pos = sep.end()
+    except _NotFast:
+        return _NOT_FAST
+
+
+def check(text: str, start: str, *, tree: bool = False) -> Tree:
+    """Parse ``text`` with start symbol ``start``; ``AttrDecodeError`` if it is not one.
+
+    Only ``tree=True`` callers use the tree; the others get the verdict, which
+    for a long text comes from the token loop or from the text with its long
+    lists cut short (the error's offset is then into that text).
+    """
+    if len(text) > FAST_MIN and not tree:
+        if start in ("attr", "entries", "pretty_value", "ranges") \
+                and _fast_literal(text, "attr" if start == "pretty_value" else start, False) is not _NOT_FAST:
+            return Tree("fast", [])
+        text = cut_long_lists(text)[0]
     _nesting_ok(text)
     try:
         return _parser().parse(text, start=start)
@@ -126,7 +285,11 @@ def _unescape(s: str) -> str:
 
 
 def _int(tok: str) -> int:
-    return int(tok, 0) if tok.lstrip("+-").startswith("0x") else int(tok)
+    """An integer token's value (decimal or 0x...); one out of 64-bit range fails at the token."""
+    try:
+        return to_int(tok)
+    except NumberError as e:
+        raise AttrDecodeError(e.reason, getattr(tok, "start_pos", None) or 0) from None
 
 
 def _flat(node: Any) -> str:
@@ -149,7 +312,12 @@ _SOURCE: list[str] = [""]
 
 def decode_text(text: str, start: str) -> Any:
     """Parse ``text`` and convert it to Python values (dialect attributes keep their source text)."""
-    tree = check(text, start)
+    if len(text) > FAST_MIN and start in ("attr", "entries", "ranges"):
+        value = _fast_literal(text, start)
+        if value is not _NOT_FAST:
+            return value
+        check(text, start)  # a bad long text fails fast; a good one still needs its tree
+    tree = check(text, start, tree=True)
     _SOURCE[0] = text
     return to_python(tree)
 
@@ -327,21 +495,36 @@ _DIM_FIELDS = {
     "lhs_ragged_dims": ("lhs_ragged_dimensions", None, 0),
     "rhs_group_dims": ("rhs_group_dimensions", None, 0),
 }
-_DIALECT_FIELD = re.compile(r"([A-Za-z_]\w*)\s*=\s*(\[[^\]]*\]|[^,>\s]+)")
+# One ``key = value`` field of a dialect attribute's body; values are a list,
+# a nested dialect attribute without deeper nesting, a string or one word.
+_GAP = r"(?:\s|//[^\n]*)*"  # blanks and line comments
+_DIALECT_FIELD = re.compile(rf'([A-Za-z_]\w*){_GAP}={_GAP}(\[[^\]]*\]|#[\w.]+<[^<>]*>|"[^"]*"|[^,<>\s\[\]"/]+)'
+                            rf'{_GAP}(?:,{_GAP}|$)')
 
 
 def _dialect_fields(attr: str) -> dict[str, Any]:
-    """``#x.y<a = [1], b = 2>`` → {"a": (1,), "b": 2} (flat bodies only)."""
+    """``#x.y<a = [1], b = 2>`` → {"a": (1,), "b": 2} (flat bodies only).
+
+    The fields are matched one after the other from the start, so a body that
+    is not a list of fields (``[1]bbbb...``) is an error at its first bad
+    character, found in one pass over the text.
+    """
     body = DialectAttr(attr).body
     out: dict[str, Any] = {}
-    for m in _DIALECT_FIELD.finditer(body):
+    pos = re.compile(_GAP).match(body).end()
+    while pos < len(body):
+        m = _DIALECT_FIELD.match(body, pos)
+        if m is None:
+            raise AttrDecodeError(f"expected 'name = value' fields in {DialectAttr(attr).name}<...>, "
+                                  f"got {body[pos:pos + 20]!r}", pos)
+        pos = m.end()
         v = m.group(2)
         if v.startswith("["):
-            out[m.group(1)] = tuple(int(x) for x in v[1:-1].replace(" ", "").split(",") if x)
+            out[m.group(1)] = tuple(_int(x) for x in v[1:-1].replace(" ", "").split(",") if x)
         else:
             try:
-                out[m.group(1)] = int(v)
-            except ValueError:
+                out[m.group(1)] = to_int(v)
+            except NumberError:
                 out[m.group(1)] = v
     return out
 
@@ -562,7 +745,7 @@ def _decode_attribute(op: str, key: str, raw: str) -> Any:
     if key == "slice" and raw.startswith("["):
         return decode_text(raw, "ranges")
     if key == "index" and raw.startswith("["):
-        return int(raw.strip("[] "))
+        return _int(raw.strip("[] "))
     if key in ("custom_call_target", "to_apply") and raw.startswith("@"):
         return decode_text(raw, "attr")
     e = parse_entries(raw)

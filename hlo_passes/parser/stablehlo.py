@@ -37,16 +37,19 @@ import networkx as nx
 from ..errors import ParseError
 from ..ir import Attributes, Computation, Instruction, Module, Shape
 from . import mlir_attrs as A
+from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
 
 # One alternative per token kind; trailing blanks ride along with each token
 # so that whitespace never costs a match of its own.
-_STR = r'"(?:[^"\\\n]|\\.)*"'
+# Possessive: the two alternatives start apart, so giving characters back never
+# helps, and an unclosed string fails in one pass without a backtracking stack.
+_STR = r'"(?:[^"\\\n]|\\.)*+"'
 # A location with up to three levels of nested parentheses is one token
 # (deeper ones fall back to 'loc' '(' ... ')'); the alternatives inside are
-# disjoint, so matching stays linear.
-_L0 = rf'(?:[^()"\n]|{_STR})*'
-_L1 = rf'(?:[^()"\n]|{_STR}|\({_L0}\))*'
-_L2 = rf'(?:[^()"\n]|{_STR}|\({_L1}\))*'
+# disjoint, so matching stays linear (and possessive: no backtracking stack).
+_L0 = rf'(?:[^()"\n]|{_STR})*+'
+_L1 = rf'(?:[^()"\n]|{_STR}|\({_L0}\))*+'
+_L2 = rf'(?:[^()"\n]|{_STR}|\({_L1}\))*+'
 # A whole one-line op in the forms printers use (``%r = op ... : types
 # loc(...)``), matched after a newline: such a line becomes one token instead
 # of twenty (see ``_Parser.line_op``).  The op name and the last ' : ' are
@@ -207,10 +210,10 @@ def shape_of(t: str) -> Shape:
             for k, d in enumerate(dims_txt):
                 if d == "?":
                     bd = bounds[k] if k < len(bounds) else "?"
-                    dims.append(int(bd) if bd.lstrip("-").isdigit() else -1)
+                    dims.append(to_int(bd, INT64_MIN, INT64_MAX, "bound") if bd.lstrip("-").isdigit() else -1)
                     dyn.append(True)
                 else:
-                    dims.append(int(d))
+                    dims.append(to_int(d, 0, INT64_MAX, "dimension"))
                     dyn.append(False)
             s = Shape(hlo_element_type(m.group(2).strip()), tuple(dims), tuple(dyn), text=t)
     elif t.startswith("tuple<") and t.endswith(">"):
@@ -306,6 +309,11 @@ class _Parser:
             else:
                 cont = False
             if k == PUNCT:
+                if text[st] == '"':
+                    # A quote the string pattern did not take never closes on its line.  Stop
+                    # here: scanning on, every later quote would start a failing match to the
+                    # end of the line again (quadratic on a run of \" ).
+                    raise self.error_at("unterminated string (strings end on the line they start)", st)
                 ka(text[st])
                 sa(st)
                 ea(st + 1)
@@ -336,6 +344,7 @@ class _Parser:
         self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
         self.depth = 0
         self._bind_pos = 0
+        self.op_start = 0
         self.func_names: set[str] = set()
 
     # -- one-line ops --
@@ -347,6 +356,8 @@ class _Parser:
             k = m.lastindex
             st = m.start()
             if k == PUNCT:
+                if text[st] == '"':
+                    raise self.error_at("unterminated string (strings end on the line they start)", st)
                 ka(text[st])
                 sa(st)
                 ea(st + 1)
@@ -467,6 +478,15 @@ class _Parser:
             instr.computation = comp
             comp.instructions.append(instr)
         return instr, i + 1
+
+    def shape_in(self, typ: str, lo: int, hi: int) -> Shape:
+        """``shape_of(typ)``; a number in it out of range is an error where it is written (in lo..hi)."""
+        try:
+            return shape_of(typ)
+        except NumberError as err:
+            k = self.text.find(typ, lo, hi)
+            k = self.text.find(err.text, k, hi) if k >= 0 else self.text.find(err.text, lo, hi)
+            raise self.error_at(err.reason, k if k >= 0 else lo) from None
 
     # -- token helpers --
     def end(self, i: int) -> int:
@@ -848,7 +868,7 @@ class _Parser:
 
     def make_param(self, comp: Computation, scope: dict[str, _Value], a: tuple, number: int) -> Instruction:
         name, typ, attrs, loc, start = a
-        shape = shape_of(typ) if typ is not None else Shape("opaque")
+        shape = self.shape_in(typ, start, len(self.text)) if typ is not None else Shape("opaque")
         if self.validate and typ is not None:
             try:
                 A.check(typ, "type")
@@ -872,6 +892,8 @@ class _Parser:
     def parse_op(self, i: int, comp: Computation | None, scope: list[dict[str, _Value]],
                  top: bool = False) -> tuple[Instruction, int]:
         k, s, e, text = self.k, self.s, self.e, self.text
+        # Where a broken scanner invariant is reported (see parse_stablehlo).
+        self.op_start = s[i]
         if k[i].__class__ is _LineOp:
             return self.parse_line_op(k[i], i, comp, scope, top)
         start = s[i]
@@ -885,7 +907,7 @@ class _Parser:
                 count = 1
                 if k[i] == ":" and k[i + 1] == NUM:
                     ct = text[s[i + 1]:e[i + 1]]
-                    count = int(ct) if ct.isdigit() else -1
+                    count = to_int(ct, 1, 1 << 31, "result count") if ct.isdigit() and len(ct) < 12 else -1
                     if count < 1:
                         raise self.error("invalid result count", i + 1)
                     i += 2
@@ -961,9 +983,9 @@ class _Parser:
             elif nres == 1:
                 res_types = listed[-1:]
         if nres == 1 and res_types:
-            instr.shape = shape_of(res_types[0])
+            instr.shape = self.shape_in(res_types[0], start, e[j - 1])
         elif nres > 1 and res_types:
-            instr.shape = Shape.tuple_of(shape_of(t) for t in res_types)
+            instr.shape = Shape.tuple_of(self.shape_in(t, start, e[j - 1]) for t in res_types)
         dd["result_types"] = res_types
         # Operands.
         nuses = len(uses)
@@ -1029,7 +1051,10 @@ class _Parser:
         for sc in reversed(scope):
             v = sc.get(name)
             if v is not None:
-                r = int(num) if num else 0
+                try:
+                    r = to_int(num, 0, INT64_MAX, "result number") if num else 0
+                except NumberError as err:
+                    raise self.error_at(err.reason, self._bind_pos + len(name) + 2) from None
                 if r >= v.count:
                     raise self.error_at(f"result #{r} of %{name} does not exist ({v.count} results)",
                                         self._bind_pos)
@@ -1045,6 +1070,11 @@ class _Parser:
             ok = self.bind(instr, idx, ref, scope)
             if not ok:
                 left.append((instr, idx, ref, pos, scope))
+            elif _later_in_block(instr, instr.operands[idx]):
+                # Within a block a value is defined before its uses (it would not
+                # dominate them); a use of itself makes a cycle no pass can walk.
+                by_itself = " (by itself)" if instr.operands[idx] is instr else ""
+                raise self.error_at(f"use of {ref} before its definition{by_itself}", pos)
         self.pending = []
         if left:
             instr, idx, ref, pos, scope = left[0]
@@ -1455,6 +1485,24 @@ class _Parser:
             instr.attributes.decode_all()
         except ParseError as err:
             raise self.error_at(err.reason, instr.span[0]) from None
+        if instr.opcode == "get-tuple-element":
+            self.check_tuple_index(instr)
+
+    def check_tuple_index(self, instr: Instruction) -> None:
+        """validate=True: a get_tuple_element index names an element of its operand's tuple type."""
+        index = instr.attributes.get("index")
+        types = instr.dialect_data.get("operand_types") or ()
+        if not isinstance(index, int) or not types or not types[0].startswith("tuple<"):
+            return
+        try:
+            n = len(shape_of(types[0]).tuple_shapes)
+        except ValueError:
+            return  # the type check above reports a bad type
+        if not 0 <= index < n:
+            start, end = instr.span
+            k = self.text.find(str(index), start, end)
+            raise self.error_at(f"get_tuple_element index {index} is beyond its {n}-element tuple",
+                                k if k >= 0 else start)
 
     def implicit_reducer(self, ins: Instruction) -> Computation | None:
         """The body of ``stablehlo.reduce(%x init: %i) applies OP across ...`` as a computation.
@@ -1580,6 +1628,21 @@ class _Parser:
                         A.check(p.dialect_data["type"], "type")
                     except A.AttrDecodeError as err:
                         raise self.error_at(f"type: {err.reason}", p.span[0]) from None
+
+
+def _later_in_block(user: Instruction, value: Instruction) -> bool:
+    """Whether ``value``, found only after ``user`` was read, sits in the block that holds
+    ``user`` (or the op whose region holds it): a use before the definition."""
+    if value.opcode == "parameter":
+        return False  # a block argument: defined at its block's start
+    comp = value.computation
+    at: Instruction | None = user
+    while at is not None and at.computation is not comp:
+        outer = at.computation
+        at = outer.parent if outer is not None else None
+    if at is None:
+        return False
+    return at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
 
 
 def _continues(word: str) -> bool:
@@ -1765,6 +1828,7 @@ def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) 
     # need collecting meanwhile; pausing the cyclic GC saves a third of the time.
     gc_was_enabled = gc.isenabled()
     gc.disable()
+    p: _Parser | None = None
     try:
         p = _Parser(text, path, validate)
         mod = p.parse()
@@ -1776,10 +1840,11 @@ def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) 
     except ParseError:
         raise
     except RecursionError:
-        raise ParseError("input nested too deeply", path=path, line=1, column=1) from None
+        raise ParseError.at("input nested too deeply", text, p.op_start if p else 0, path) from None
     except (ValueError, IndexError, KeyError, TypeError, AttributeError) as e:
-        # A scanner invariant broke on malformed input: still a ParseError.
-        raise ParseError(f"malformed input ({type(e).__name__}: {e})", path=path, line=1, column=1) from None
+        # A scanner invariant broke on malformed input: still a ParseError, at the op being read.
+        raise ParseError.at(f"malformed input ({type(e).__name__}: {e})", text, p.op_start if p else 0,
+                            path) from None
     finally:
         sys.setrecursionlimit(limit)
         if gc_was_enabled:

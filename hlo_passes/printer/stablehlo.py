@@ -16,6 +16,8 @@ Two modes (``Module.to_text``):
 from __future__ import annotations
 
 import re
+
+from ..errors import ParseError
 from ..ir import Computation, Instruction, Module
 from ..parser import mlir_attrs as A
 from ..parser.stablehlo import mlir_type
@@ -31,6 +33,9 @@ _GROUP = {k: tuple(A._DIM_FIELDS) for k in A._DIM_FIELDS}
 def print_module(module: Module, regenerate: bool = False) -> str:
     """The module as MLIR text (see the module docstring for the two modes)."""
     return _Printer(module, regenerate).module()
+
+
+_PRECISION_LIST = re.compile(r"\[\s*(?:[A-Za-z_]\w*\s*(?:,\s*[A-Za-z_]\w*\s*)*)?\]")
 
 
 def _ssa(name: str) -> str:
@@ -396,6 +401,10 @@ class _Printer:
                         put(mk, mv, "new")
                     continue
                 if key == "precision":
+                    if _PRECISION_LIST.fullmatch(val or "") is None:
+                        # Lazily parsed, never checked: printed generic it would not parse again.
+                        raise ParseError.at(f"precision expects [NAME, ...], got {(val or '')[:40]!r}",
+                                            self.src, op.span[0] if op.span else 0, self.m.path)
                     vals = [v.strip() for v in (val or "").strip("[]").split(",") if v.strip()]
                     put("precision_config", "[" + ", ".join(f"#stablehlo<precision {v}>" for v in vals) + "]",
                         "new")

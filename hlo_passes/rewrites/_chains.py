@@ -35,6 +35,20 @@ class Refusal(Exception):
         self.instr = instr
 
 
+# Text can parse with shapes that disagree (a slice with a dimension more than
+# its operand, an all-gather of another rank): the rules check before they index.
+INCONSISTENT = "inconsistent-shapes"
+
+
+def dim_size(shape: Shape, dim: int, instr: Instruction, what: str = "") -> int:
+    """Size of dimension ``dim`` of ``shape`` (``instr``'s, or what it reads: ``what``),
+    refusing the site when the shape has no such dimension."""
+    if not 0 <= dim < len(shape.dims):
+        raise Refusal(INCONSISTENT, f"{what or instr.ref} is {shape.text or shape} (rank {len(shape.dims)}): "
+                      f"it has no dimension {dim}, which the halves are split along", instr)
+    return shape.dims[dim]
+
+
 # Custom calls that only annotate or re-view a value: sharding constraints,
 # and the full <-> shard shape changes around manual (shard_map) regions.
 SHARDING_CALLS = frozenset({"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"})
@@ -89,6 +103,9 @@ def map_split_dim(instr: Instruction, dim_in: int) -> int:
     op = instr.opcode
     if op == "transpose":
         perm = tuple(instr.attributes["dimensions"])
+        if sorted(perm) != list(range(instr.operands[0].shape.rank)) or len(perm) != instr.shape.rank:
+            raise Refusal(INCONSISTENT, f"{instr.ref} permutes {list(perm)}, not the dimensions of its "
+                          f"operand {instr.operands[0].shape} into {instr.shape}", instr)
         return perm.index(dim_in)
     if op in ("reshape", "bitcast"):
         src, dst = instr.operands[0].shape, instr.shape

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
-from ._chains import Refusal, is_sharding_call, resized
+from ._chains import INCONSISTENT, Refusal, dim_size, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 
@@ -68,10 +68,18 @@ class Crossing:
     def in_sharding(self) -> str | None:
         """The sharding this operand enters with, as source text (None for a plain call)."""
         if self.caller.opcode == "sdy.manual_computation":
-            return str(self.caller.attributes["in_shardings"][self.index])
+            return _nth(self.caller.attributes["in_shardings"], self.index, self.caller, "in_shardings")
         if self.entry is not None:
-            return _per_value(self.entry)[self.entry_index]
+            return _nth(_per_value(self.entry), self.entry_index, self.entry, "xla.sdy.in_shardings")
         return None
+
+
+def _nth(values, index: int, instr: Instruction, what: str) -> str:
+    """Entry ``index`` of a per-operand or per-result list, refusing a list too short."""
+    if not 0 <= index < len(values):
+        raise Refusal("unknown-sharding", f"{what} of {instr.ref} lists {len(values)} value(s), none for "
+                      f"number {index}", instr)
+    return str(values[index])
 
 
 def callers_of(module: Module) -> dict[str, list[Instruction]]:
@@ -104,7 +112,10 @@ def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> 
         and fed.operands[0].opcode == "custom-call"
         and fed.operands[0].attributes.get("custom_call_target") == ENTRY_TARGET
     ):
-        return Crossing(call, number, param, fed.operands[0], int(fed.attributes["index"]), fed)
+        index = fed.attributes.get("index")
+        if not isinstance(index, int) or not 0 <= index < len(fed.operands[0].operands):
+            return None  # a get-tuple-element past the operands of the GlobalToLocalShape call
+        return Crossing(call, number, param, fed.operands[0], index, fed)
     return Crossing(call, number, param)
 
 
@@ -118,7 +129,8 @@ def check_crossings(crossings: list[Crossing], split_dim: int) -> None:
             raise Refusal("same-collectives", f"{c.ref} enters {c.caller.ref} sharded {c.in_sharding()}, "
                           f"{first.ref} {first.in_sharding()}", c.param)
         outside = c.outside.shape
-        if outside.dims[split_dim] != c.param.shape.dims[split_dim]:
+        if (dim_size(outside, split_dim, c.param, f"{c.outside.ref} entering {c.caller.ref}")
+                != dim_size(c.param.shape, split_dim, c.param)):
             raise Refusal("split-dim-sharded", f"{c.caller.ref} shards the split dimension {split_dim} of "
                           f"{c.ref} ({outside} outside, {c.param.shape} inside)", c.param)
         users = c.outside.users
@@ -287,12 +299,15 @@ class Exit:
         return result_users(self.caller, self.result)
 
     def out_sharding(self) -> str:
-        return str(self.caller.attributes["out_shardings"][self.result])
+        return _nth(self.caller.attributes["out_shardings"], self.result, self.caller, "out_shardings")
 
 
 def result_shape(instr: Instruction, result: int) -> Shape:
     """The shape of one result of a (possibly multi-result) op."""
     if instr.num_results > 1 and instr.shape.is_tuple:
+        if not 0 <= result < len(instr.shape.tuple_shapes):
+            raise Refusal(INCONSISTENT, f"{instr.ref} has {len(instr.shape.tuple_shapes)} results, "
+                          f"no result {result}", instr)
         return instr.shape.tuple_shapes[result]
     return instr.shape
 
@@ -331,7 +346,8 @@ def check_exits(exits: list[Exit], split_dim: int) -> None:
             raise Refusal("same-collectives", f"{e.ref} leaves sharded {e.out_sharding()}, "
                           f"{first.ref} {first.out_sharding()}", e.caller)
         inside = result_shape(e.inside, e.inside_result)
-        if inside.dims[split_dim] != e.shape.dims[split_dim]:
+        if (dim_size(inside, split_dim, e.caller, f"{e.inside.ref} leaving {e.caller.ref}")
+                != dim_size(e.shape, split_dim, e.caller, e.ref)):
             raise Refusal("split-dim-sharded", f"{e.caller.ref} shards the split dimension {split_dim} of "
                           f"{e.ref} ({inside} inside, {e.shape} outside)", e.caller)
         if len(result_users(e.inside, e.inside_result)) != 1:
@@ -424,7 +440,8 @@ class HloExit:
     def out_sharding(self) -> str:
         if self.exit_call is None:  # after Shardy import: SPMDShardToFullShape ops follow
             return ""
-        return _shardings_of(self.exit_call, "xla.sdy.out_shardings")[self.result]
+        return _nth(_shardings_of(self.exit_call, "xla.sdy.out_shardings"), self.result, self.exit_call,
+                    "xla.sdy.out_shardings")
 
 
 def hlo_exit_from(gte: Instruction, callers: dict[str, list[Instruction]]) -> HloExit | None:
@@ -478,7 +495,8 @@ def check_hlo_exits(exits: list[HloExit], split_dim: int) -> None:
         if e.out_sharding() != first.out_sharding():
             raise Refusal("same-collectives", f"{e.ref} leaves sharded {e.out_sharding()}, "
                           f"{first.ref} {first.out_sharding()}", e.outer_gte)
-        if e.inside.shape.dims[split_dim] != e.shape.dims[split_dim]:
+        if (dim_size(e.inside.shape, split_dim, e.outer_gte, f"{e.inside.ref} leaving {e.call.ref}")
+                != dim_size(e.shape, split_dim, e.outer_gte)):
             raise Refusal("split-dim-sharded", f"{e.call.ref} shards the split dimension {split_dim} of "
                           f"{e.ref} ({e.inside.shape} inside, {e.shape} outside)", e.outer_gte)
         if len(e.inside.users) != 1 or len(e.inner_gte.users) != 1 or e.exit_call is not None and len(

@@ -157,7 +157,7 @@ def fused_slice(fusion: Instruction) -> FusedView | None:
     if body is None or body.root is None:
         return None
     root = _through_copies(body.root)
-    if root.opcode != "slice":
+    if root.opcode != "slice" or len(root.operands) != 1:
         return None
     source: Any = _fed_by(fusion, root.operands[0])
     if source is None:

@@ -26,10 +26,12 @@ import re
 from dataclasses import dataclass
 
 from ..ir import Instruction, Module
-from ..report import CollectiveCost, NearMiss, Site, bytes_received, location_of
+from ..report import CollectiveCost, NearMiss, Site, bytes_received, location_of, note_instruction
 from ._chains import (
+    INCONSISTENT,
     WINDOWS,
     Refusal,
+    dim_size,
     behaviour,
     check_windows,
     clone,
@@ -124,13 +126,48 @@ def gmm_kernel(instr: Instruction) -> str | None:
     return None
 
 
+# Longer chains are not followed: a real one is a few gathers, converts and
+# boundaries long, and the cap keeps every pass linear in the module's size
+# (each start of a walk costs at most this many steps).
+MAX_CHAIN_STEPS = 64
+
+
 def _chain_below(value: Instruction, callers, collectives: frozenset[str], implicit: bool,
-                 from_gmms: bool = False, result: int = 0) -> _Chain | None:
+                 from_gmms: bool = False, result: int = 0, dead: set | None = None) -> _Chain | None:
     """The chain that ends in result ``result`` of ``value``, if it starts at a slice (or,
-    with ``from_gmms``, at a GMM: the backward two-GMM form) and communicates on the way."""
+    with ``from_gmms``, at a GMM: the backward two-GMM form) and communicates on the way.
+
+    ``dead`` (shared by the walks of one pass) holds the places from which the
+    walk down is known to end nowhere: where it goes from a place depends only
+    on the place, so no walk repeats another one's way to nothing.
+    """
     ops: list = []
     cur = value
+    seen: list[tuple[int, int]] = []
+    found = _walk_down(value, callers, from_gmms, result, dead, ops, seen)
+    if found is None:
+        if dead is not None and found is None and len(ops) <= MAX_CHAIN_STEPS:
+            dead.update(seen)
+        return None
+    cur = found
+    ops.reverse()
+    if not any(_is_step(op, collectives, implicit) for op in ops):
+        return None
+    return _Chain(cur, ops)
+
+
+def _walk_down(value: Instruction, callers, from_gmms: bool, result: int, dead: set | None,
+               ops: list, seen: list) -> Instruction | None:
+    """Follow ``value`` down its first operands to a slice (or GMM); the steps go to ``ops``."""
+    cur = value
     while cur.opcode != "slice" and not (from_gmms and ops and cur.opcode in GMM_OPCODES):
+        if ops:
+            key = (id(cur), result)
+            if dead is not None and key in dead:
+                return None
+            seen.append(key)
+        if len(ops) > MAX_CHAIN_STEPS:
+            return None
         if cur.opcode == "sdy.manual_computation":
             out = exit_from(cur, result)
             if out is None:
@@ -166,10 +203,9 @@ def _chain_below(value: Instruction, callers, collectives: frozenset[str], impli
             return None
         ops.append(cur)
         cur, result = cur.operands[0], cur.operand_results[0]
-    ops.reverse()
-    if not any(_is_step(op, collectives, implicit) for op in ops):
-        return None
-    return _Chain(cur, ops)
+    if cur.opcode == "slice" and len(cur.operands) != 1:
+        return None  # a slice needs its one operand (text that parsed without it)
+    return cur
 
 
 class PadMeeting:
@@ -212,20 +248,63 @@ def _is_zero(instr: Instruction) -> bool:
     return re.fullmatch(r"dense<\s*(-?0(\.0*)?(e[+-]?0+)?|false)\s*>(\s*:.*)?", str(v).strip(), re.IGNORECASE) is not None
 
 
-def pad_meeting(add: Instruction) -> PadMeeting | None:
+# An add of more zero-pads than this is not looked at as a reassembly (a
+# weight is cut into a few pieces); the cap keeps the search linear.
+MAX_PIECES = 64
+
+
+def _pad_count(add: Instruction, memo: dict[int, int | None]) -> int | None:
+    """How many pads an add tree reassembles: the add's operands are pads or
+    single-use adds of the same kind; None if anything else is in it (or more
+    than MAX_PIECES).  ``memo`` (one per pass) makes every add count once, so a
+    chain of adds costs its length, not its length squared."""
+    stack = [add]
+    while stack:
+        cur = stack[-1]
+        if id(cur) in memo:
+            stack.pop()
+            continue
+        todo = [op for op in cur.operands if op.opcode == "add" and len(op.users) == 1 and id(op) not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        count: int | None = 0
+        for op in cur.operands:
+            if op.opcode == "pad" and len(op.operands) == 2:
+                count += 1
+            elif op.opcode == "add" and len(op.users) == 1 and memo[id(op)] is not None:
+                count += memo[id(op)]
+            else:
+                count = None
+                break
+            if count > MAX_PIECES:
+                count = None
+                break
+        memo[id(cur)] = count
+    return memo[id(add)]
+
+
+def pad_meeting(add: Instruction, memo: dict[int, int | None] | None = None) -> PadMeeting | None:
     """The pieces an add of zero-pads reassembles, in offset order, if it is one."""
+    count = _pad_count(add, {} if memo is None else memo)
+    if count is None or count < 2:
+        return None
     pads: list[Instruction] = []
     work = [add]
     while work:
         cur = work.pop()
-        if cur.opcode == "add" and (cur is add or len(cur.users) == 1):
+        if cur.opcode == "add":
             work.extend(cur.operands)
-        elif cur.opcode == "pad" and len(cur.operands) == 2:
-            pads.append(cur)
         else:
+            pads.append(cur)
+    rank = add.shape.rank
+    for p in pads:
+        if p.shape.dims != add.shape.dims or not _is_zero(p.operands[1]) or "padding" not in p.attributes:
             return None
-    if len(pads) < 2 or any(p.shape.dims != add.shape.dims or not _is_zero(p.operands[1]) for p in pads):
-        return None
+        spec = p.attributes["padding"]
+        if not isinstance(spec, (tuple, list)) or len(spec) != rank:
+            return None
     dims = set()
     for p in pads:
         spec = tuple(p.attributes["padding"])
@@ -264,8 +343,8 @@ class SplitFusion:
     # Halves that start as two GMMs (the two weight gradients of the two-GMM form).
     from_gmms: bool = False
 
-    def _chain(self, value: Instruction, callers, result: int = 0) -> _Chain | None:
-        return _chain_below(value, callers, self.collectives, self.implicit, self.from_gmms, result)
+    def _chain(self, value: Instruction, callers, result: int = 0, dead: set | None = None) -> _Chain | None:
+        return _chain_below(value, callers, self.collectives, self.implicit, self.from_gmms, result, dead)
 
     def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
         sites: list[Site] = []
@@ -278,6 +357,10 @@ class SplitFusion:
                 sites.append(self._fuse(*candidate, rewrite=rewrite))
             except Refusal as refusal:
                 misses.append(NearMiss(self.name, refusal.check, refusal.reason, location_of(refusal.instr)))
+            except Exception as err:
+                # A bug: run_passes turns it into an internal-error near miss at this site.
+                note_instruction(err, anchor)
+                raise
         return sites, misses
 
     # ---- pattern ---------------------------------------------------------
@@ -285,44 +368,53 @@ class SplitFusion:
         callers = callers_of(module)
         gmms_by_source: dict[tuple[int, int], list[tuple[Instruction, _Chain]]] = {}
         covered: set[int] = set()  # ops of chains that met in a fused concatenate
-        for instr in list(module.instructions()):
-            if instr.opcode == "concatenate" and len(instr.operands) >= 2:
-                chains = [self._chain(op, callers, r) for op, r in zip(instr.operands, instr.operand_results)]
-                if all(c is not None for c in chains):
-                    covered.update(id(op) for c in chains for op in c.ops)
-                    yield ("concat", instr, chains)
-            elif instr.opcode == "add" and self.meet_by_pads:
-                meeting = pad_meeting(instr)
-                if meeting is not None:
-                    chains = [self._chain(op, callers, r)
-                              for op, r in zip(meeting.operands, meeting.operand_results)]
-                    if all(c is not None for c in chains):
-                        yield ("pad_add", meeting, chains)
-            elif instr.opcode == "fusion":
-                for view in fused_concats(instr):
-                    chains = [self._chain(op, callers) for op in view.operands]
+        dead: set[tuple[int, int]] = set()  # where a walk down ends nowhere (see _chain_below)
+        pads: dict[int, int | None] = {}  # pieces under each add (see pad_meeting)
+        current = None
+        try:
+            for instr in list(module.instructions()):
+                current = instr
+                if instr.opcode == "concatenate" and len(instr.operands) >= 2:
+                    chains = [self._chain(op, callers, r, dead)
+                              for op, r in zip(instr.operands, instr.operand_results)]
                     if all(c is not None for c in chains):
                         covered.update(id(op) for c in chains for op in c.ops)
-                        yield ("concat", view, chains)
-            elif instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
-                chain = self._chain(instr.operands[1], callers)
-                if chain is not None:
-                    src = chain.slice.operands[0]
-                    key = (id(src), chain.slice.operand_results[0])
-                    gmms_by_source.setdefault(key, []).append((instr, chain))
-            elif gmm_kernel(instr) is not None:
-                for operand in instr.operands:
-                    chain = self._chain(operand, callers)
+                        yield ("concat", instr, chains)
+                elif instr.opcode == "add" and self.meet_by_pads:
+                    meeting = pad_meeting(instr, pads)
+                    if meeting is not None:
+                        chains = [self._chain(op, callers, r, dead)
+                                  for op, r in zip(meeting.operands, meeting.operand_results)]
+                        if all(c is not None for c in chains):
+                            yield ("pad_add", meeting, chains)
+                elif instr.opcode == "fusion":
+                    for view in fused_concats(instr):
+                        chains = [self._chain(op, callers, 0, dead) for op in view.operands]
+                        if all(c is not None for c in chains):
+                            covered.update(id(op) for c in chains for op in c.ops)
+                            yield ("concat", view, chains)
+                elif instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
+                    chain = self._chain(instr.operands[1], callers, 0, dead)
                     if chain is not None:
                         src = chain.slice.operands[0]
                         key = (id(src), chain.slice.operand_results[0])
                         gmms_by_source.setdefault(key, []).append((instr, chain))
+                elif gmm_kernel(instr) is not None:
+                    for operand in instr.operands:
+                        chain = self._chain(operand, callers, 0, dead)
+                        if chain is not None:
+                            src = chain.slice.operands[0]
+                            key = (id(src), chain.slice.operand_results[0])
+                            gmms_by_source.setdefault(key, []).append((instr, chain))
+        except Exception as err:
+            note_instruction(err, current)
+            raise
         for group in gmms_by_source.values():
             if len(group) >= 2:
                 yield ("two_gmm", group[0][0], [c for _, c in group], [g for g, _ in group])
-        yield from self._split_collectives_in_fusions(module, callers, covered)
+        yield from self._split_collectives_in_fusions(module, callers, covered, dead)
 
-    def _split_collectives_in_fusions(self, module: Module, callers, covered: set[int]):
+    def _split_collectives_in_fusions(self, module: Module, callers, covered: set[int], dead: set):
         """Optimized HLO: halves of one array gathered (or reduced) apart, whatever
         consumes them.
 
@@ -336,7 +428,7 @@ class SplitFusion:
                 continue
             if id(instr) in covered:
                 continue  # reported as a concat site
-            chain = self._chain(instr, callers)
+            chain = self._chain(instr, callers, 0, dead)
             if chain is not None and isinstance(chain.slice, FusedView):
                 by_source.setdefault(id(chain.slice.operands[0]), []).append(chain)
         for chains in by_source.values():
@@ -462,6 +554,9 @@ def _check_slices(chains: list[_Chain]) -> tuple[int, list[int]]:
     ranges = []
     for c in chains:
         spec = tuple(c.slice.attributes["slice"])
+        if len(spec) != len(full) or c.slice.shape.rank != len(full):
+            raise Refusal(INCONSISTENT, f"{c.slice.ref} slices {len(spec)} dimension(s) of "
+                          f"{source.ref} (rank {len(full)}) into a result of rank {c.slice.shape.rank}", c.slice)
         ranges.append(spec)
         for d, (start, limit, stride) in enumerate(spec):
             if stride != 1:
@@ -527,13 +622,16 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
             check_windows(steps, dim)
         dim_in = dim
         dim = map_split_dim(op, dim)
+        if op.opcode in ALONG_A_DIMENSION and "dimensions" not in op.attributes:
+            raise Refusal(INCONSISTENT, f"{op.ref} does not say along which dimension it works", op)
         if op.opcode in ALONG_A_DIMENSION and dim in tuple(op.attributes["dimensions"]):
             verb = ALONG_A_DIMENSION[op.opcode]
             raise Refusal(f"{verb}-dim", f"{op.ref} {verb}s along dimension {dim}, the split dimension: "
                           f"{verb}ing the whole array would interleave the halves", op)
         for step in steps:
             before = result_shape(step.operands[0], step.operand_results[0])
-            if before.dims[dim_in] != step.shape.dims[dim]:
+            if (dim_size(before, dim_in, step, f"the operand of {step.ref}")
+                    != dim_size(step.shape, dim, step)):
                 raise Refusal("split-dim-sharded", f"{step.ref} changes the size of the split dimension "
                               f"({before} -> {step.shape})", step)
         split_dims.append(dim)
@@ -575,6 +673,8 @@ def _check_gmms(gmms: list[Instruction], chains: list[_Chain], w_dim: int) -> in
     if out_dim is None:
         raise Refusal("gmm-contracts-split", f"{first.ref} contracts or groups over the split "
                       "dimension of its weight; the halves cannot be separated after it", first)
+    for g in gmms:
+        dim_size(g.shape, out_dim, g)  # the halves' results are cut (and joined) along it
     return out_dim
 
 
@@ -598,6 +698,7 @@ def _gmm_output_dim(gmm: Instruction, rhs_dim: int) -> int | None:
     a = gmm.attributes
     lhs_rank = gmm.operands[0].shape.rank
     rhs_rank = gmm.operands[1].shape.rank
+    dim_size(gmm.operands[1].shape, rhs_dim, gmm, f"the weight of {gmm.ref}")
     rhs_contract = tuple(a.get("rhs_contracting_dims", ()))
     rhs_batch = tuple(a.get("rhs_batch_dims", ()))
     rhs_group = tuple(a.get("rhs_group_dims", ())) if gmm.opcode == "ragged-dot" else ()
