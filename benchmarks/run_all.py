@@ -37,6 +37,7 @@ BENCHMARKS: dict[str, tuple[str, object]] = {
     "hook_overhead": ("hook_overhead.py", lambda d: []),
     "program_effect": ("program_effect.py", lambda d: ["--out", str(d)]),
     "gmm_cpu": ("gmm_cpu.py", lambda d: ["--out", str(d / "gmm_cpu.md")]),
+    "parse_gc": ("parse_gc.py", lambda d: []),
 }
 TITLE = "# hlo_passes benchmarks"
 _VERDICT = re.compile(r"\*\*(met|not met)\*\*")
