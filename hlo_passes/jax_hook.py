@@ -81,13 +81,38 @@ class RewrittenLowered:
     """
 
     def __init__(self, original: Any, lowered: Any, result: Result | None, error: BaseException | None,
-                 gmm_lowerings: list[GmmLowering] | None = None) -> None:
+                 gmm_lowerings: list[GmmLowering] | None = None, name: str = "fun") -> None:
         self.original = original
         self._lowered = lowered
         self.result = result
         self.error = error
+        self.name = name
         # What lower_gmms did with each grouped matmul (empty: kernel xla, or fell back).
         self.gmm_lowerings = list(gmm_lowerings or []) if error is None else []
+
+    def summary_lines(self) -> list[str]:
+        """What happened to this lowering, one line each: the verdict, then every site,
+        near miss and grouped matmul (what ``explain`` returns and the log shows)."""
+        head = f"hlo_passes.jit({self.name}): "
+        if self.error is not None:
+            lines = [head + f"fell back to jax's own program ({_why(self.error)})"]
+        elif self.rewritten:
+            n = len(self.report)
+            lines = [head + f"rewritten: {n} site{'s' * (n != 1)}"
+                     + (f", {sum(g.lowered for g in self.gmm_lowerings)} GMM(s) on a kernel" if self.gmm_lowerings
+                        else "")]
+        elif self.result is None:
+            lines = [head + "unchanged: no rule can match this program (not parsed)"]
+        else:
+            lines = [head + "unchanged: no site"]
+        lines += [f"  {site_summary(s)}" for s in self.report]
+        lines += [f"  near miss: {m.rule} refused ({m.check}) at {_where(m.location)}: {m.reason}"
+                  for m in self.near_misses]
+        lines += [f"  {g}" for g in self.gmm_lowerings]
+        return lines
+
+    def __str__(self) -> str:
+        return "\n".join(self.summary_lines())
 
     @property
     def report(self) -> list[Site]:
@@ -121,8 +146,27 @@ class RewrittenLowered:
         return getattr(self._lowered, name)
 
 
+def _where(loc: Any) -> str:
+    """A location in the user's terms: the framework source first, the lowered text's line after."""
+    if loc.source:
+        return f"{loc.source} ({loc.op_name})" if loc.op_name else loc.source
+    return str(loc)
+
+
+def _why(err: BaseException) -> str:
+    return f"{type(err).__name__}: {err}"
+
+
+def site_summary(site: Site) -> str:
+    """``MOE001 moe-gather-fusion [concat] at model.py:21 (concatenate): collectives 4 -> 2, ...``."""
+    from .lint import rule_id
+
+    return (f"{rule_id(site.rule)} {site.rule} [{site.form}] at {_where(site.location)}: collectives "
+            f"{site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device")
+
+
 def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
-             platform: str | None = None) -> tuple[Any, Result | None, list[GmmLowering]]:
+             platform: str | None = None, path: str | None = None) -> tuple[Any, Result | None, list[GmmLowering]]:
     """jax's ``Lowered`` with the passes applied and grouped matmuls lowered to ``kernel``
     (the same object when nothing changed; result None when the pre-scan shows that no
     rule can fire and there is no ragged-dot to lower, so nothing was parsed)."""
@@ -143,7 +187,7 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     if not lowering and not maybe:
         return lowered, None, []
     # The module is parsed for the passes alone: they may edit it in place.
-    result = run_passes(parse(text, dialect="stablehlo"), passes, copy=False)
+    result = run_passes(parse(text, dialect="stablehlo", path=path), passes, copy=False)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms
@@ -190,6 +234,12 @@ class Jitted:
         """Lower with jax, run the passes; nothing is cached or compiled."""
         return self._lower(args, kwargs)
 
+    def explain(self, *args: Any, **kwargs: Any) -> str:
+        """What the rewrite does to the program for these arguments, in a few lines: each site
+        with its source location and collectives before -> after, near misses, GMM kernels,
+        or why it fell back.  Lowers (nothing is compiled or run)."""
+        return str(self._lower(args, kwargs))
+
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
         return self._jitted.eval_shape(*args, **kwargs)
 
@@ -213,9 +263,14 @@ class Jitted:
         return f"hlo_passes.jit({getattr(self._fun, '__qualname__', self._fun)!r})"
 
     # ---- internals ------------------------------------------------------------
+    @property
+    def _name(self) -> str:
+        return str(getattr(self._fun, "__name__", self._fun))
+
     def _lower(self, args: tuple, kwargs: dict) -> RewrittenLowered:
         traced = self._jitted.trace(*args, **kwargs)  # user errors surface here, as with jax.jit
         original = traced.lower()
+        path = f"<lowered {self._name}>"
         try:
             platform = compat.lowering_platform(original)
             platform = platform if platform in PLATFORMS else None
@@ -224,14 +279,17 @@ class Jitted:
             if kernel != "xla" and platform == "cpu" and _uses_primitive(traced.jaxpr.jaxpr, "ragged_dot_general"):
                 # jax lowers ragged_dot for CPU as a masked dense dot; a kernel needs the ragged-dot.
                 source = compat.lower_keeping_ragged_dot(traced)
-            lowered, result, gmms = _rewrite(source, self._passes, kernel, platform)
+            lowered, result, gmms = _rewrite(source, self._passes, kernel, platform, path)
             if source is not original and not any(g.lowered for g in gmms):
                 # No kernel took a ragged-dot: XLA:CPU must get jax's own CPU program.
-                lowered, result, _ = _rewrite(original, self._passes)
+                lowered, result, _ = _rewrite(original, self._passes, path=path)
         except Exception as err:
-            self._fallback(f"a pass failed ({type(err).__name__}: {err})")
-            return RewrittenLowered(original, original, None, err)
-        return RewrittenLowered(original, lowered, result, None, gmms)
+            self._fallback(f"a pass failed ({_why(err)})")
+            return RewrittenLowered(original, original, None, err, name=self._name)
+        low = RewrittenLowered(original, lowered, result, None, gmms, name=self._name)
+        for line in low.summary_lines():
+            log.info("%s", line.strip())
+        return low
 
     def _entry(self, args: tuple, kwargs: dict) -> _Entry:
         key = self._signature(args, kwargs)
@@ -246,8 +304,8 @@ class Jitted:
         except Exception as err:
             if not low.rewritten:
                 raise  # jax's own program does not compile: jax.jit would raise too
-            self._fallback(f"XLA rejected the rewritten module ({type(err).__name__}: {err})")
-            low = RewrittenLowered(low.original, low.original, low.result, err)
+            self._fallback(f"XLA rejected the rewritten module ({_why(err)})")
+            low = RewrittenLowered(low.original, low.original, low.result, err, name=self._name)
             compiled = low.compile()
         entry = _Entry(compiled, low)
         with self._lock:
@@ -265,12 +323,13 @@ class Jitted:
             if self._kernel != "auto":
                 raise
             # The rewrites still apply; the GMMs stay jax's own CPU program.
-            log.debug("hlo_passes.jit: cpu-ffi kernel unavailable (%s); kernel auto keeps XLA's", err)
+            log.info("hlo_passes.jit: the cpu-ffi kernel is unavailable (%s); kernel auto keeps XLA's", err)
             return "xla"
         return kernel
 
     def _fallback(self, why: str) -> None:
-        log.debug("hlo_passes.jit(%s): %s", getattr(self._fun, "__name__", self._fun), why)
+        # Every fallback is logged; the warning is issued once per function.
+        log.info("hlo_passes.jit(%s): %s; running the original program", self._name, why)
         if not self._warned:
             self._warned = True
             warnings.warn(
