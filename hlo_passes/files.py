@@ -104,7 +104,7 @@ def read_stream(f: BinaryIO, name: str, *, limit: int = MAX_INPUT_BYTES) -> str:
             chunk = f.read(_READ_CHUNK)
             if not chunk:
                 break
-            offset = binary_offset(chunk)
+            offset = binary_offset(chunk, head=total == 0)
             if offset is not None:
                 raise binary_error(b"".join(chunks) + chunk, total + offset, name)
             total += len(chunk)

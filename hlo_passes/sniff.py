@@ -63,10 +63,21 @@ def choose_dialect(text: str, path: str | None) -> tuple[str, str]:
     return "stablehlo", "default"
 
 
-def binary_offset(data: str | bytes) -> int | None:
-    """Index of the first character (or byte) no module text contains, or None."""
-    m = (_BINARY_BYTES if isinstance(data, bytes) else _BINARY).search(data)
-    return m.start() if m else None
+# Control characters are looked for in the head only (binary formats start with them);
+# NUL everywhere: a cheap scan, and what a binary file or a truncated dump always holds.
+_HEAD = 1 << 16
+
+
+def binary_offset(data: str | bytes, *, head: bool = True) -> int | None:
+    """Index of the first character (or byte) no module text contains, or None: NUL anywhere,
+    other control characters in the first 64 KiB (``head=False``: NUL only, for later chunks)."""
+    nul = data.find(b"\0" if isinstance(data, bytes) else "\0")
+    found = [nul] if nul >= 0 else []
+    if head:
+        m = (_BINARY_BYTES if isinstance(data, bytes) else _BINARY).search(data, 0, _HEAD)
+        if m:
+            found.append(m.start())
+    return min(found) if found else None
 
 
 def binary_error(data: bytes, offset: int, path: str | None) -> ParseError:

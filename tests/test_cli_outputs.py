@@ -11,6 +11,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -117,10 +118,25 @@ def test_read_only_output_is_not_replaced(src: Path, tmp_path: Path) -> None:
     assert out.read_text() == "keep me\n" and stat.S_IMODE(out.stat().st_mode) == 0o444
 
 
-def test_special_file_outputs_are_written_directly(src: Path) -> None:
-    proc = run("hlo-rewrite", src, "-o", "/dev/null")
+def test_special_file_outputs_are_written_directly(src: Path, tmp_path: Path) -> None:
+    # A FIFO (or /dev/null, /dev/stdout) is written into, never replaced by a regular file: as
+    # root, a rename over /dev/null would replace the device for every process on the machine.
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    try:
+        proc = run("hlo-rewrite", src, "-o", fifo)
+    finally:
+        if reader.is_alive():  # nothing opened the FIFO for writing: unblock the reader
+            with open(fifo, "wb"):
+                pass
+        reader.join(timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert Path("/dev/null").is_char_device()
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert received == [_rewritten().encode()]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([src.name, fifo.name])
 
 
 # ---- temporary files of an interrupted run -----------------------------------------------------
