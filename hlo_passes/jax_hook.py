@@ -39,7 +39,7 @@ from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
 from .passes import Result, run_passes
 from .prescan import may_have_sites
-from .report import Site
+from .report import Site, shown_source
 
 __all__ = [
     "CacheInfo",
@@ -98,9 +98,7 @@ class RewrittenLowered:
             lines = [head + f"fell back to jax's own program ({_why(self.error)})"]
         elif self.rewritten:
             n = len(self.report)
-            lines = [head + f"rewritten: {n} site{'s' * (n != 1)}"
-                     + (f", {sum(g.lowered for g in self.gmm_lowerings)} GMM(s) on a kernel" if self.gmm_lowerings
-                        else "")]
+            lines = [head + f"rewritten: {n} site{'s' * (n != 1)}"]
         elif self.result is None:
             lines = [head + "unchanged: no rule can match this program (not parsed)"]
         else:
@@ -108,7 +106,7 @@ class RewrittenLowered:
         lines += [f"  {site_summary(s)}" for s in self.report]
         lines += [f"  near miss: {m.rule} refused ({m.check}) at {_where(m.location)}: {m.reason}"
                   for m in self.near_misses]
-        lines += [f"  {g}" for g in self.gmm_lowerings]
+        lines += _gmm_lines(self.gmm_lowerings)
         return lines
 
     def __str__(self) -> str:
@@ -148,13 +146,26 @@ class RewrittenLowered:
 
 def _where(loc: Any) -> str:
     """A location in the user's terms: the framework source first, the lowered text's line after."""
-    if loc.source:
-        return f"{loc.source} ({loc.op_name})" if loc.op_name else loc.source
+    source = shown_source(loc.source)
+    if source:
+        return f"{source} ({loc.op_name})" if loc.op_name else source
     return str(loc)
 
 
 def _why(err: BaseException) -> str:
     return f"{type(err).__name__}: {err}"
+
+
+def _gmm_lines(gmms: Sequence[GmmLowering]) -> list[str]:
+    """Lowered GMMs one line per kernel (``GMMs: 3 gmm + 2 tgmm -> cpu-ffi``), kept ones each with why."""
+    by_kernel: dict[str, dict[str, int]] = {}
+    for g in gmms:
+        if g.lowered:
+            forms = by_kernel.setdefault(g.kernel, {})
+            forms[g.form] = forms.get(g.form, 0) + 1
+    lines = [f"  GMMs: {' + '.join(f'{n} {form}' for form, n in forms.items())} -> {kernel}"
+             for kernel, forms in by_kernel.items()]
+    return lines + [f"  {g}" for g in gmms if not g.lowered]
 
 
 def site_summary(site: Site) -> str:

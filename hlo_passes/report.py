@@ -8,6 +8,7 @@ lint and the jit hook can all point at the source.
 """
 from __future__ import annotations
 
+import os
 import re
 import weakref
 from dataclasses import asdict, dataclass, field
@@ -37,8 +38,19 @@ class Location:
 
     def __str__(self) -> str:
         where = f"{self.path or '<string>'}:{self.line}:{self.column}"
-        extras = [x for x in (self.op_name, self.source) if x]
+        extras = [x for x in (self.op_name, shown_source(self.source)) if x]
         return f"{where} ({', '.join(extras)})" if extras else where
+
+
+def shown_source(source: str | None) -> str | None:
+    """``file:line`` as a user reads it: relative to the working directory when the file is under it
+    (jax records absolute paths)."""
+    if not source or not os.path.isabs(source):
+        return source
+    cwd = os.getcwd()
+    if source.startswith(cwd + os.sep):
+        return source[len(cwd) + 1:]
+    return source
 
 
 def op_name_of(instr: Instruction) -> str | None:
