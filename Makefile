@@ -6,7 +6,17 @@ PYTHON ?= python3
 PIP_FLAGS ?= --quiet --disable-pip-version-check
 Q := $(if $(V),,@)
 
-.PHONY: install install-test demo test test-long bench
+# The test environments CI runs (issue 12): the default Python (3.11: the
+# registry serves jax 0.10.2 there), and virtual environments under $(VENVS)
+# with Python 3.12 and the newest jax, and with Python 3.12 and jax 0.11.2 (the
+# GPU machine's release) for the jax-facing tests.  tools/test_env.sh finds
+# the interpreter (tools/find_python.sh), installs jax first and fails if
+# installing hlo_passes changes it.
+VENVS ?= .venv
+PY312 = $(VENVS)/py312/bin/python
+PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
+
+.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench
 
 install:
 	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -23,8 +33,20 @@ demo: install
 	echo "== hlo-lint examples/data $$tmp/fused.mlir   (exit 1: findings in the original, none in the rewrite)" && \
 	{ $(PYTHON) -m hlo_passes.cli lint examples/data "$$tmp/fused.mlir"; test $$? -eq 1; }
 
-test: install-test
+# Everything CI runs (.ci/run): the whole suite in both environments, then
+# the jax-facing part on jax 0.11.2.
+test: test-py311 test-py312 test-py312-jax011
+
+test-py311: install-test
 	$(Q)$(PYTHON) -m pytest -q
+
+test-py312:
+	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
+	$(Q)$(PY312) -m pytest -q
+
+test-py312-jax011:
+	$(Q)tools/test_env.sh $(VENVS)/py312-jax011 3.12 jax==0.11.2 jaxlib==0.11.2 >/dev/null
+	$(Q)$(PY312_JAX011) -m pytest -q -m jax_facing
 
 # The longer Hypothesis profile (more examples per property).
 test-long: install-test

@@ -36,12 +36,12 @@ if not SHARED.is_dir():
 
 _MLIR_TIMER = r"""
 import gc, sys, time, statistics, json
-from jax._src.interpreters import mlir
-from jax._src.lib.mlir import ir
+from hlo_passes import _jax_compat as compat
+ir = compat.ir
 text = open(sys.argv[1]).read()
 n = int(sys.argv[2])
 times, cpu = [], []
-with mlir.make_ir_context():
+with compat.make_ir_context():
     for _ in range(n):
         gc.collect()
         t0, c0 = time.perf_counter(), time.process_time()

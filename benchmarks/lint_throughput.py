@@ -44,10 +44,10 @@ TARGET = 1.5
 
 _XLA_PARSE = r"""
 import glob, json, sys, time
-from jax._src.lib import xla_client
+from hlo_passes import _jax_compat as compat
 files = sorted(glob.glob(sys.argv[1] + "/**/*.txt", recursive=True))
 texts = [open(f).read() for f in files]
-parse = xla_client.hlo.hlo_module_from_text
+parse = compat.hlo_module_from_text
 for t in texts:
     parse(t)
 walls, cpus = [], []
@@ -63,9 +63,9 @@ print(json.dumps([walls[len(walls) // 2], cpus[len(cpus) // 2], len(files)]))
 
 _XLA_PROCESS = r"""
 import glob, sys
-from jax._src.lib import xla_client
+from hlo_passes import _jax_compat as compat
 for f in sorted(glob.glob(sys.argv[1] + "/**/*.txt", recursive=True)):
-    xla_client.hlo.hlo_module_from_text(open(f).read())
+    compat.hlo_module_from_text(open(f).read())
 """
 
 

@@ -62,17 +62,16 @@ MIN_INSTR = 1000
 # jaxlib's parse + print, one request per line: "hlo PATH" or "mlir PATH" → [wall, cpu].
 _REFERENCE_WORKER = r"""
 import gc, json, sys, time
-from jax._src.lib import xla_client
-from jax._src.interpreters import mlir
-from jax._src.lib.mlir import ir
-ctx = mlir.make_ir_context()
+from hlo_passes import _jax_compat as compat
+ir = compat.ir
+ctx = compat.make_ir_context()
 for line in sys.stdin:
     kind, path = line.rstrip("\n").split(" ", 1)
     text = open(path).read()
     gc.collect()
     t0, c0 = time.perf_counter(), time.process_time()
     if kind == "hlo":
-        xla_client.hlo.hlo_module_from_text(text).to_string()
+        compat.hlo_module_from_text(text).to_string()
     else:
         with ctx:
             m = ir.Module.parse(text)

@@ -1,52 +1,30 @@
 """The one place hlo_passes reaches into jax and jaxlib internals.
 
 jax has no public API for parsing MLIR text into its own context, for
-building compile options, or for converting between HLO and StableHLO text.
-Everything that needs those goes through the small set of functions here, so
-that a jax upgrade breaks one module, loudly, at import time.
+building compile options, for converting between HLO and StableHLO text or
+for handing ``jax.jit`` a module of our own.  Everything that needs those
+goes through the functions here, so that a jax upgrade breaks one module,
+loudly, naming what it misses.
 
-Supported: jax and jaxlib ``>=0.10.2,<0.12`` (``SUPPORTED_RANGE``).  Importing
-this module with another version raises ``ImportError`` naming the range.
+Supported: jax and jaxlib ``>=0.10.2`` (``SUPPORTED_RANGE``; 0.10.2 is the
+first release with the public compile hook ``install()`` uses).  There is no
+upper bound.  Each internal is *found* when this module is imported — feature
+detection, not version numbers — and a release that lacks one raises
+``UnsupportedJaxError`` (an ``ImportError``) naming the API, what it is for,
+the installed versions and the releases this module was checked on
+(``CHECKED_ON``).  An internal that only one feature needs (``required=False``
+in ``INTERNALS``) is looked up when that feature is used instead, so a release
+without it still parses, rewrites, compiles and runs everything else.
 
-Internals touched (kept in sync with the README):
-
-* ``jax._src.interpreters.mlir.make_ir_context`` — an MLIR context with the
-  StableHLO, CHLO, Shardy, func and other dialects jax registers;
-* ``jax._src.interpreters.mlir.module_to_bytecode`` — MLIR bytecode of a
-  module (what ``compile_and_load`` and ``jax.export`` take);
-* ``jax._src.compiler.get_compile_options`` — ``CompileOptions`` for a device
-  assignment (the public ``jax.extend.backend.get_compile_options`` is used
-  when present; both take the same arguments);
-* ``jax._src.sharding_impls.GSPMDSharding`` — a jax ``Sharding`` from the
-  ``OpSharding`` an executable reports for its parameters and results;
-* ``jaxlib.xla_client._xla.mlir.mlir_module_to_xla_computation`` —
-  StableHLO → ``XlaComputation`` (HLO text);
-* ``jaxlib.xla_client._xla.mlir.hlo_to_stablehlo`` (also public as
-  ``jax.extend.mlir.hlo_to_stablehlo``) — serialized ``HloModuleProto`` →
-  StableHLO bytecode;
-* ``jaxlib.xla_client.hlo.hlo_module_from_text`` / ``HloModule`` — XLA's HLO
-  text parser and printer (no shape verification; some malformed inputs abort
-  the process, so callers feed it only text that came from XLA or from our
-  printer);
-* ``jaxlib.xla_client.DeviceList`` — the device list ``compile_and_load`` takes;
-* ``jax.extend.mlir.ir`` (public) — the MLIR Python bindings jax ships;
-* ``jax.stages.Lowered._lowering`` (a ``pxla.MeshComputation``) and its
-  ``_hlo`` / ``_executable`` slots — where ``hlo_passes.jit`` puts the
-  rewritten module before jax compiles it (``lowered_with_module``);
-* ``jax.extend.xla.register_hlo_module_transformation`` /
-  ``clear_hlo_module_transformation`` (public, new in jaxlib 0.10.2) — the
-  compile-time hook ``hlo_passes.install()`` lints every module through;
-* ``jax._src.lax.lax.ragged_dot_general_p`` and ``_ragged_dot_general_lower``,
-  ``mlir.LoweringParameters(override_lowering_rules=...)`` and
-  ``Traced.lower(_private_parameters=...)`` — lowering ``ragged_dot`` on CPU as
-  ``chlo.ragged_dot`` (jax decomposes it into a masked dense dot there) so
-  that ``hlo_passes.jit(kernel=...)`` can hand it to a grouped-matmul kernel;
-  ``Lowered._lowering._platforms`` — the platform a lowering is for.
+``INTERNALS`` lists every internal with its purpose; the README's list is
+``internals_markdown()`` (a test keeps the two equal).
 """
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import jax
@@ -54,7 +32,71 @@ import jaxlib
 
 SUPPORTED_RANGE = ">=0.10.2"
 _MIN = (0, 10, 2)
-_MAX_EXCLUSIVE = (10**6, 0, 0)  # no upper bound: see issue 12 (feature detection follows)
+# The releases the whole suite (CI) or its jax-facing part ran on.
+CHECKED_ON = ("0.10.2", "0.11.2", "0.12.0.1")
+
+
+class UnsupportedJaxError(ImportError):
+    """The installed jax/jaxlib lacks an internal hlo_passes needs."""
+
+
+@dataclass(frozen=True)
+class Internal:
+    """One jax/jaxlib API beyond the public one: ``module:attribute.path``, what for."""
+
+    spec: str
+    purpose: str
+    # Other spellings of the same API in other releases, tried in order after ``spec``.
+    alternatives: tuple[str, ...] = ()
+    # False: only one feature needs it; looked up on first use, not at import.
+    required: bool = True
+
+    @property
+    def dotted(self) -> str:
+        return self.spec.replace(":", ".")
+
+
+INTERNALS = (
+    Internal("jax._src.interpreters.mlir:make_ir_context",
+             "an MLIR context with the StableHLO, CHLO, Shardy, func and other dialects jax registers"),
+    Internal("jax._src.interpreters.mlir:module_to_bytecode",
+             "MLIR bytecode of a module (what `compile_and_load` and `jax.export` take)"),
+    Internal("jax.extend.backend:get_compile_options",
+             "`CompileOptions` for a device assignment (public in `jax.extend`; the private spelling is the fallback)",
+             alternatives=("jax._src.compiler:get_compile_options",)),
+    Internal("jax.extend.backend:get_backend", "the jaxlib client of a platform (public)"),
+    Internal("jax._src.sharding_impls:GSPMDSharding",
+             "a jax `Sharding` from the `OpSharding` an executable reports for its parameters and results"),
+    Internal("jaxlib.xla_client:_xla.mlir.mlir_module_to_xla_computation",
+             "StableHLO → `XlaComputation` (HLO text), as jit converts it"),
+    Internal("jax.extend.mlir:hlo_to_stablehlo",
+             "serialized `HloModuleProto` → StableHLO bytecode (public in `jax.extend`)",
+             alternatives=("jaxlib.xla_client:_xla.mlir.hlo_to_stablehlo",)),
+    Internal("jaxlib.xla_client:hlo.hlo_module_from_text",
+             "XLA's HLO text parser (no shape verification; some malformed inputs abort the process, "
+             "so it is fed only text from XLA or from our printer)"),
+    Internal("jaxlib.xla_client:hlo.HloModule.from_serialized_hlo_module_proto",
+             "an `HloModule` (and its text) from the proto the compile hook receives"),
+    Internal("jaxlib.xla_client:DeviceList", "the device list `compile_and_load` takes"),
+    Internal("jax.extend.mlir.ir:Module", "the MLIR Python bindings jax ships (public)"),
+    Internal("jax.stages:Lowered._lowering",
+             "where `hlo_passes.jit` puts the rewritten module: a copy of the `pxla.MeshComputation` with its "
+             "`_hlo` replaced and `_executable` cleared, so jax's shared lowering caches keep the original "
+             "(the two instance attributes are checked on use)"),
+    Internal("jax.extend.xla:register_hlo_module_transformation",
+             "the public compile hook `hlo_passes.install()` lints every compiled module through", required=False),
+    Internal("jax.extend.xla:clear_hlo_module_transformation", "removes that hook (`uninstall()`)",
+             required=False),
+    Internal("jax._src.interpreters.mlir:LoweringParameters",
+             "`override_lowering_rules`, passed through `Traced.lower(_private_parameters=...)` (part of jax's "
+             "lowering cache key): `ragged_dot` lowered whole on CPU for the grouped-matmul kernel",
+             required=False),
+    Internal("jax._src.lax.lax:ragged_dot_general_p", "the `ragged_dot` primitive whose CPU lowering is overridden",
+             required=False),
+    Internal("jax._src.lax.lax:_ragged_dot_general_lower",
+             "jax's platform-independent `ragged_dot` lowering (`chlo.ragged_dot`), used as the override",
+             required=False),
+)
 
 
 def _version_tuple(version: str) -> tuple[int, int, int]:
@@ -64,42 +106,92 @@ def _version_tuple(version: str) -> tuple[int, int, int]:
     return (parts[0], parts[1], parts[2])
 
 
+def _installed() -> str:
+    return f"jax {jax.__version__} / jaxlib {jaxlib.__version__}"
+
+
 def check_version(jax_version: str | None = None, jaxlib_version: str | None = None) -> None:
-    """Raise ``ImportError`` unless jax and jaxlib are within ``SUPPORTED_RANGE``."""
+    """Raise ``ImportError`` when jax or jaxlib is older than ``SUPPORTED_RANGE`` allows."""
     versions = {
         "jax": jax_version if jax_version is not None else jax.__version__,
         "jaxlib": jaxlib_version if jaxlib_version is not None else jaxlib.__version__,
     }
     for name, version in versions.items():
-        if not _MIN <= _version_tuple(version) < _MAX_EXCLUSIVE:
+        if _version_tuple(version) < _MIN:
             raise ImportError(
                 f"hlo_passes supports {name}{SUPPORTED_RANGE}, found {name} {version}: "
-                "it relies on jax internals that change between releases "
-                "(see hlo_passes/_jax_compat.py); install a supported version, "
-                f"e.g. pip install 'jax{SUPPORTED_RANGE}' 'jaxlib{SUPPORTED_RANGE}'"
+                "it relies on APIs that older releases lack (see hlo_passes/_jax_compat.py); "
+                f"upgrade, e.g. pip install -U 'jax{SUPPORTED_RANGE}' 'jaxlib{SUPPORTED_RANGE}'"
             )
+
+
+def _lookup(spec: str) -> Any:
+    module_name, _, path = spec.partition(":")
+    obj: Any = importlib.import_module(module_name)
+    for attr in path.split("."):
+        obj = getattr(obj, attr)
+    return obj
+
+
+def find(spec: str) -> Any:
+    """The object an entry of ``INTERNALS`` names, or ``UnsupportedJaxError`` saying what is missing."""
+    internal = next(i for i in INTERNALS if i.spec == spec)
+    failures = []
+    for candidate in (internal.spec, *internal.alternatives):
+        try:
+            return _lookup(candidate)
+        except (ImportError, AttributeError) as err:
+            failures.append(f"{candidate.replace(':', '.')}: {type(err).__name__}: {err}")
+    raise UnsupportedJaxError(
+        f"hlo_passes cannot use {_installed()}: it needs {internal.dotted} ({internal.purpose}), "
+        f"which this release does not have ({'; '.join(failures)}). hlo_passes supports "
+        f"jax{SUPPORTED_RANGE} and was checked on {', '.join(CHECKED_ON)}; install one of those "
+        f"(e.g. pip install 'jax=={CHECKED_ON[-1]}' 'jaxlib=={CHECKED_ON[-1]}') or report the missing API"
+    )
+
+
+def internals_markdown() -> str:
+    """The README's list of internals: one bullet per entry of ``INTERNALS``."""
+    checked = ", ".join(CHECKED_ON)
+    lines = [f"Checked on jax/jaxlib {checked} (each entry on each release):", ""]
+    for i in INTERNALS:
+        also = "".join(f" (or `{a.replace(':', '.')}`)" for a in i.alternatives)
+        when = "" if i.required else " — looked up on first use"
+        lines.append(f"- `{i.dotted}`{also}: {i.purpose}{when}")
+    return "\n".join(lines) + "\n"
 
 
 check_version()
 
-# Imported only after the version check so that an unsupported jax fails with
-# the message above rather than an AttributeError from deep inside.
-from jax._src import compiler as _compiler  # noqa: E402
-from jax._src.lax import lax as _lax  # noqa: E402
-from jax._src import sharding_impls as _sharding_impls  # noqa: E402
-from jax._src.interpreters import mlir as _mlir  # noqa: E402
-import jax.extend.backend as _jax_extend_backend  # noqa: E402
-from jax.extend.mlir import ir  # noqa: E402  (public; re-exported for callers)
-from jaxlib import xla_client as _xc  # noqa: E402
+# Found only after the version check, so that an old jax fails with the
+# message above rather than an AttributeError from deep inside.
+_make_ir_context = find("jax._src.interpreters.mlir:make_ir_context")
+_module_to_bytecode = find("jax._src.interpreters.mlir:module_to_bytecode")
+_get_compile_options = find("jax.extend.backend:get_compile_options")
+_get_backend = find("jax.extend.backend:get_backend")
+_GSPMDSharding = find("jax._src.sharding_impls:GSPMDSharding")
+_mlir_module_to_xla_computation = find("jaxlib.xla_client:_xla.mlir.mlir_module_to_xla_computation")
+_hlo_to_stablehlo = find("jax.extend.mlir:hlo_to_stablehlo")
+_hlo_module_from_text = find("jaxlib.xla_client:hlo.hlo_module_from_text")
+_hlo_module_from_proto = find("jaxlib.xla_client:hlo.HloModule.from_serialized_hlo_module_proto")
+_DeviceList = find("jaxlib.xla_client:DeviceList")
+find("jax.stages:Lowered._lowering")
+ir = importlib.import_module("jax.extend.mlir.ir")  # public; re-exported for callers
+find("jax.extend.mlir.ir:Module")
 
 __all__ = [
+    "CHECKED_ON",
+    "INTERNALS",
     "SUPPORTED_RANGE",
+    "UnsupportedJaxError",
     "check_version",
     "compile_options",
     "device_list",
+    "find",
     "get_backend",
     "clear_module_transformation",
     "hlo_module_from_proto",
+    "internals_markdown",
     "lowered_with_module",
     "lower_keeping_ragged_dot",
     "lowering_platform",
@@ -120,7 +212,7 @@ __all__ = [
 
 def make_ir_context() -> ir.Context:
     """A fresh MLIR context with every dialect jax lowers to registered."""
-    return _mlir.make_ir_context()
+    return _make_ir_context()
 
 
 def parse_mlir(text: str | bytes, context: ir.Context | None = None) -> ir.Module:
@@ -145,7 +237,7 @@ def mlir_print(
 
 def mlir_to_bytecode(module: ir.Module) -> bytes:
     """MLIR bytecode of ``module`` (what ``compile_and_load`` takes fastest)."""
-    return _mlir.module_to_bytecode(module)
+    return _module_to_bytecode(module)
 
 
 def hlo_module_from_text(text: str) -> Any:
@@ -153,12 +245,12 @@ def hlo_module_from_text(text: str) -> Any:
 
     It does not verify shapes, and some malformed inputs abort the process.
     """
-    return _xc.hlo.hlo_module_from_text(text)
+    return _hlo_module_from_text(text)
 
 
 def hlo_module_from_proto(serialized: bytes) -> Any:
     """An ``HloModule`` from a serialized ``HloModuleProto``."""
-    return _xc.hlo.HloModule.from_serialized_hlo_module_proto(serialized)
+    return _hlo_module_from_proto(serialized)
 
 
 def print_hlo(text: str) -> str:
@@ -168,7 +260,7 @@ def print_hlo(text: str) -> str:
 
 def hlo_proto_to_stablehlo(serialized: bytes) -> bytes:
     """Serialized ``HloModuleProto`` → StableHLO (MLIR bytecode)."""
-    return _xc._xla.mlir.hlo_to_stablehlo(serialized)
+    return _hlo_to_stablehlo(serialized)
 
 
 def hlo_text_to_stablehlo(text: str) -> bytes:
@@ -183,7 +275,7 @@ def hlo_text_to_stablehlo(text: str) -> bytes:
 
 def stablehlo_to_hlo_text(text: str | bytes) -> str:
     """StableHLO text or bytecode → HLO text (XLA's conversion, as jit does it)."""
-    computation = _xc._xla.mlir.mlir_module_to_xla_computation(
+    computation = _mlir_module_to_xla_computation(
         text, use_tuple_args=False, return_tuple=False
     )
     return computation.as_hlo_text()
@@ -191,12 +283,12 @@ def stablehlo_to_hlo_text(text: str | bytes) -> str:
 
 def get_backend(platform: str | None = None) -> Any:
     """The jaxlib ``Client`` for ``platform`` (default: jax's default backend)."""
-    return _jax_extend_backend.get_backend(platform)
+    return _get_backend(platform)
 
 
 def device_list(devices: Sequence[Any]) -> Any:
     """The ``xla_client.DeviceList`` that ``Client.compile_and_load`` takes."""
-    return _xc.DeviceList(tuple(devices))
+    return _DeviceList(tuple(devices))
 
 
 def compile_options(*, num_partitions: int, devices: Sequence[Any], num_replicas: int = 1, backend: Any = None) -> Any:
@@ -204,8 +296,7 @@ def compile_options(*, num_partitions: int, devices: Sequence[Any], num_replicas
     import numpy as np
 
     assignment = np.array(list(devices), dtype=object).reshape(num_replicas, num_partitions)
-    get = getattr(_jax_extend_backend, "get_compile_options", None) or _compiler.get_compile_options
-    return get(
+    return _get_compile_options(
         num_replicas=num_replicas,
         num_partitions=num_partitions,
         device_assignment=assignment,
@@ -219,7 +310,7 @@ def sharding_from_op_sharding(op_sharding: Any, devices: Sequence[Any]) -> jax.s
     ``devices`` are the executable's devices in device-assignment order (the
     ids an ``OpSharding`` tile assignment refers to are positions in it).
     """
-    return _sharding_impls.GSPMDSharding(tuple(devices), op_sharding)
+    return _GSPMDSharding(tuple(devices), op_sharding)
 
 
 def lowered_with_module(lowered: Any, module: ir.Module) -> Any:
@@ -235,10 +326,11 @@ def lowered_with_module(lowered: Any, module: ir.Module) -> Any:
     import copy
 
     lowering = getattr(lowered, "_lowering", None)
-    if lowering is None or not hasattr(lowering, "_hlo"):
-        raise TypeError(
-            f"cannot replace the module of {type(lowered).__name__}: jax's Lowered has no "
-            "_lowering._hlo in this version (see hlo_passes/_jax_compat.py)"
+    if lowering is None or not hasattr(lowering, "_hlo") or not hasattr(lowering, "_executable"):
+        raise UnsupportedJaxError(
+            f"hlo_passes cannot use {_installed()}: cannot replace the module of "
+            f"{type(lowered).__name__}, its _lowering has no _hlo/_executable slots in this release "
+            f"(checked on {', '.join(CHECKED_ON)}; see hlo_passes/_jax_compat.py)"
         )
     new_lowering = copy.copy(lowering)
     new_lowering._hlo = module
@@ -250,23 +342,15 @@ def lowered_with_module(lowered: Any, module: ir.Module) -> Any:
 
 def register_module_transformation(callback: Any, name: str) -> None:
     """Call ``callback(serialized HloModuleProto) -> bytes | None`` on every module XLA compiles."""
-    import jax.extend.xla as _jax_extend_xla
-
-    _jax_extend_xla.register_hlo_module_transformation(callback, name=name)
+    find("jax.extend.xla:register_hlo_module_transformation")(callback, name=name)
 
 
 def clear_module_transformation(name: str) -> bool:
     """Remove a callback registered under ``name``; whether one was there."""
-    import jax.extend.xla as _jax_extend_xla
-
-    return bool(_jax_extend_xla.clear_hlo_module_transformation(name))
+    return bool(find("jax.extend.xla:clear_hlo_module_transformation")(name))
 
 
-# One rule object, so that jax's lowering cache (keyed on the parameters)
-# hits on repeated lowerings of the same function.
-_RAGGED_DOT_AS_INSTRUCTION = _mlir.LoweringParameters(
-    override_lowering_rules=((_lax.ragged_dot_general_p, _lax._ragged_dot_general_lower),),
-)
+_ragged_dot_override: Any = None
 
 
 def lower_keeping_ragged_dot(traced: Any) -> Any:
@@ -277,7 +361,15 @@ def lower_keeping_ragged_dot(traced: Any) -> Any:
     the ragged dot itself.  The override is part of jax's lowering cache key,
     so plain ``jax.jit`` lowerings of the same function are not affected.
     """
-    return traced.lower(_private_parameters=_RAGGED_DOT_AS_INSTRUCTION)
+    global _ragged_dot_override
+    if _ragged_dot_override is None:
+        # One parameters object for the process, so that jax's lowering cache
+        # (keyed on it) hits on repeated lowerings of the same function.
+        _ragged_dot_override = find("jax._src.interpreters.mlir:LoweringParameters")(
+            override_lowering_rules=((find("jax._src.lax.lax:ragged_dot_general_p"),
+                                      find("jax._src.lax.lax:_ragged_dot_general_lower")),),
+        )
+    return traced.lower(_private_parameters=_ragged_dot_override)
 
 
 def lowering_platform(lowered: Any) -> str | None:

@@ -34,8 +34,8 @@ def _diff(a: str, b: str) -> list[str]:
 
 def _xla_parses(text: str) -> None:
     # In a subprocess: XLA's parser may abort the process on bad input.
-    code = ("import sys; from jax._src.lib import xla_client; "
-            "xla_client.hlo.hlo_module_from_text(sys.stdin.read())")
+    code = ("import sys; from hlo_passes import _jax_compat as compat; "
+            "compat.hlo_module_from_text(sys.stdin.read())")
     r = subprocess.run([sys.executable, "-c", code], input=text, text=True, capture_output=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
 

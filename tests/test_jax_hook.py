@@ -16,6 +16,9 @@ from hlo_passes import _jax_compat as compat
 from hlo_passes import jax_hook, runtime
 from hlo_passes.passes import register, unregister
 
+# The jax-facing part of the suite: also run on jax 0.11.2 (see .ci/run).
+pytestmark = pytest.mark.jax_facing
+
 UNFUSED = ProgramSpec(variant="concat", mesh="mesh2")
 FUSED = ProgramSpec(variant="fused", mesh="mesh2")
 

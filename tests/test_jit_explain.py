@@ -16,6 +16,9 @@ from hlo_passes import jax_hook
 from programs import REPO_ROOT
 from test_jax_hook import FUSED, UNFUSED, _program, exploding_pass  # noqa: F401  (a fixture)
 
+# The jax-facing part of the suite: also run on jax 0.11.2 (see .ci/run).
+pytestmark = pytest.mark.jax_facing
+
 MOE_PY = REPO_ROOT / "examples" / "moe.py"
 _SITE_LINE = re.compile(
     r"MOE001 moe-gather-fusion \[concat\] at (?P<source>\S+moe\.py:\d+) \((?P<op>[^)]*concatenate[^)]*)\): "

@@ -21,6 +21,9 @@ from hlo_passes import kernels
 from hlo_passes.errors import KernelBuildError
 from hlo_passes.kernels import _build
 
+# The jax-facing part of the suite: also run on jax 0.11.2 (see .ci/run).
+pytestmark = pytest.mark.jax_facing
+
 F32, BF16 = np.dtype(jnp.float32), np.dtype(jnp.bfloat16)
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 import hlo_passes
 from hlo_passes.lint import json_schema
@@ -56,6 +57,7 @@ def test_without_locations_the_notes_say_how_to_get_them() -> None:
     assert re.search(rf"note: half 1 starts at {re.escape(str(MLIR))}:\d+:\d+\n", mlir)
 
 
+@pytest.mark.jax_facing
 def test_lowered_with_debug_info_gives_the_source_of_the_split() -> None:
     from test_jax_hook import UNFUSED, _program
 

@@ -34,6 +34,9 @@ from hlo_passes.lowering import KernelUnavailableError, lower_gmms, resolve_kern
 from moe_cases import DIALECTS, run_text
 from programs import REPO_ROOT
 
+# The jax-facing part of the suite: also run on jax 0.11.2 (see .ci/run).
+pytestmark = pytest.mark.jax_facing
+
 TAG = {"hlo_passes.rule": "gmm-lowering"}
 
 

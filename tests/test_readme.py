@@ -53,7 +53,7 @@ COMMANDS = [c for block in _blocks(QUICK_START, "console") for c in _commands(bl
 def test_readme_opens_with_use_then_versions_then_internals() -> None:
     text = README.read_text()
     headings = [h[3:] for h in re.findall(r"(?m)^## .*$", text)]
-    assert headings[:3] == ["Quick start", "Supported versions", "What text it reads"]
+    assert headings[:3] == ["Quick start", "Supported versions and the test environments", "What text it reads"]
     for later in ("Tests", "What is in the package", "Status", "Benchmarks: where the targets stand"):
         assert headings.index(later) > headings.index("Python API: jit hook and lint"), later
     intro = text.split("\n## ", 1)[0]

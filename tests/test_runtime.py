@@ -10,6 +10,9 @@ from examples.moe import MoEConfig, ProgramSpec
 from hlo_passes import _jax_compat as compat
 from hlo_passes import runtime
 
+# The jax-facing part of the suite: also run on jax 0.11.2 (see .ci/run).
+pytestmark = pytest.mark.jax_facing
+
 
 class _Program:
     """One example program lowered once, with jax.jit's own results for comparison."""
@@ -176,10 +179,11 @@ ENTRY %main (a: f32[8]) -> (f32[64]{0}, f32[8]{0}) {
 
 @pytest.mark.parametrize(
     ("version", "ok"),
-    [("0.10.2", True), ("0.11.2", True), ("0.11.9.dev20260101+cuda12", True),
-     ("0.12.0.1", True), ("0.10.1", False), ("0.9.9", False)],
+    [("0.10.2", True), ("0.11.2", True), ("0.11.9.dev20260101+cuda12", True), ("0.12.0.1", True),
+     ("1.0.0", True), ("0.10.1", False), ("0.9.9", False)],
 )
-def test_version_check(version: str, ok: bool) -> None:
+def test_version_floor(version: str, ok: bool) -> None:
+    # No upper bound: only releases older than the floor are refused by number.
     if ok:
         compat.check_version(version, version)
     else:
@@ -189,20 +193,83 @@ def test_version_check(version: str, ok: bool) -> None:
             compat.check_version("0.10.2", version)
 
 
-@pytest.mark.parametrize("version", ["0.10.1", "0.9.0"])
-def test_import_fails_loudly_on_unsupported_jax(monkeypatch: pytest.MonkeyPatch, version: str) -> None:
+def _fresh_compat(monkeypatch: pytest.MonkeyPatch):
+    """A second copy of _jax_compat, imported again under what the test patched."""
     import importlib.util
+    import sys
 
     spec = importlib.util.spec_from_file_location("_jax_compat_copy", compat.__file__)
     module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # dataclasses look their module up
+    return spec, module
+
+
+@pytest.mark.parametrize("version", ["0.10.1", "0.9.0"])
+def test_import_fails_loudly_on_old_jax(monkeypatch: pytest.MonkeyPatch, version: str) -> None:
+    spec, module = _fresh_compat(monkeypatch)
     monkeypatch.setattr(jax, "__version__", version)
     with pytest.raises(ImportError, match=rf"supports jax>=0\.10\.2, found jax {version}"):
         spec.loader.exec_module(module)
 
 
-def test_installed_version_is_supported() -> None:
+def test_a_release_without_a_required_internal_fails_at_import_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A future jax that drops an internal: the import names the API, its
+    # purpose, the installed versions and the releases checked on.
+    from jax._src.interpreters import mlir
+
+    spec, module = _fresh_compat(monkeypatch)
+    monkeypatch.setattr(jax, "__version__", "9.0.0")
+    monkeypatch.delattr(mlir, "module_to_bytecode")
+    with pytest.raises(ImportError) as info:
+        spec.loader.exec_module(module)
+    assert type(info.value).__name__ == "UnsupportedJaxError"
+    message = str(info.value)
+    assert "jax._src.interpreters.mlir.module_to_bytecode" in message
+    assert "MLIR bytecode" in message and "jax 9.0.0" in message
+    assert all(v in message for v in compat.CHECKED_ON)
+    assert isinstance(info.value, ImportError)
+
+
+def test_alternative_spellings_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jax.extend.backend
+
+    real = compat.find("jax.extend.backend:get_compile_options")
+    monkeypatch.delattr(jax.extend.backend, "get_compile_options")
+    # The private spelling is the fallback.
+    assert compat.find("jax.extend.backend:get_compile_options") is not None
+    assert callable(real)
+
+
+def test_an_optional_internal_fails_on_use_not_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jax.extend.xla
+
+    monkeypatch.delattr(jax.extend.xla, "register_hlo_module_transformation")
+    spec, module = _fresh_compat(monkeypatch)
+    spec.loader.exec_module(module)  # still imports
+    with pytest.raises(module.UnsupportedJaxError, match="register_hlo_module_transformation.*install"):
+        module.register_module_transformation(lambda b: None, "x")
+
+
+def test_every_internal_resolves_on_the_installed_release() -> None:
     compat.check_version()
     assert compat.SUPPORTED_RANGE == ">=0.10.2"
+    for internal in compat.INTERNALS:
+        assert compat.find(internal.spec) is not None, internal.spec
+
+
+def test_readme_lists_the_internals(repo_root) -> None:
+    readme = (repo_root / "README.md").read_text()
+    assert compat.internals_markdown() in readme, (
+        "README's list of jax internals is out of date: paste hlo_passes._jax_compat.internals_markdown()"
+    )
+
+
+def test_lowered_without_the_slots_is_refused_naming_the_release() -> None:
+    class Bare:
+        _lowering = object()
+
+    with pytest.raises(compat.UnsupportedJaxError, match="_hlo/_executable"):
+        compat.lowered_with_module(Bare(), None)
 
 
 def test_conversions_agree() -> None:
@@ -230,8 +297,10 @@ def test_parse_mlir_rejects_bad_text() -> None:
 
 def test_only_compat_touches_jax_internals(repo_root) -> None:
     offenders = []
-    for path in (repo_root / "hlo_passes").rglob("*.py"):
-        if path.name == "_jax_compat.py":
+    files = [p for d in ("hlo_passes", "tests", "benchmarks", "examples") for p in (repo_root / d).rglob("*.py")]
+    for path in files:
+        # This file tests _jax_compat itself (it removes internals to see it fail).
+        if path.name in ("_jax_compat.py", "test_runtime.py"):
             continue
         text = path.read_text()
         if "jax._src" in text or "xla_client._xla" in text or "from jax._src" in text:

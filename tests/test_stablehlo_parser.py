@@ -14,11 +14,9 @@ from hlo_passes.parser.stablehlo import parse_stablehlo
 
 
 def _jax_parse(text: str) -> str:
-    from jax._src.interpreters import mlir
-    from jax._src.lib.mlir import ir
+    from hlo_passes import _jax_compat as compat
 
-    with mlir.make_ir_context():
-        return str(ir.Module.parse(text))
+    return str(compat.parse_mlir(text))
 
 
 @pytest.fixture(scope="module")

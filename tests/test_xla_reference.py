@@ -12,7 +12,7 @@ import pytest
 
 from hlo_passes.ir import Computation, Instruction, Module, Shape
 from hlo_xla_compare import name_key, shape_difference, structure_differences, xla_shape
-from xla_reference import XlaReference
+from xla_reference import TEST_ABORT, XlaReference
 
 GOOD = """HloModule m
 
@@ -31,13 +31,16 @@ ENTRY main {
 }
 """
 
-# Asks XLA to reshape 32 elements into 31: the parser CHECK-fails (aborts).
-ABORTS = """HloModule m
+# Asks XLA to reshape 32 elements into 31: jaxlib 0.10.2's parser CHECK-fails
+# (aborts); 0.12's returns an error.
+RESHAPE_32_TO_31 = """HloModule m
 ENTRY e {
   p = f32[4,8] parameter(0)
   ROOT r = f32[31] reshape(p)
 }
 """
+# Aborts the worker's child in every jaxlib (see xla_reference.TEST_ABORT).
+ABORTS = TEST_ABORT + GOOD
 
 BAD = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] frobnicate(p)\n}\n"
 
@@ -82,6 +85,19 @@ def test_abort_is_reported_and_the_worker_survives(ref):
     assert ref.parse(GOOD).ok
     # The abort happened in a forked child; the worker itself lives on.
     assert ref.stats["worker_starts"] == starts or starts == 0
+
+
+@pytest.mark.jax010
+def test_xla_0_10_aborts_on_a_bad_reshape_and_it_is_reported_as_a_crash(ref):
+    r = ref.parse(RESHAPE_32_TO_31)
+    assert r.status == "crashed" and "Check failed" in r.error
+    assert ref.parse(GOOD).ok
+
+
+@pytest.mark.jax012
+def test_xla_0_12_rejects_the_same_reshape_with_an_error(ref):
+    r = ref.parse(RESHAPE_32_TO_31)
+    assert r.status == "error" and r.error
 
 
 def test_parse_many_keeps_order_across_workers(ref):

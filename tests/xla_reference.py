@@ -256,7 +256,16 @@ _HEADER_RE = re.compile(r"^(?:ENTRY )?%?([^\s(]+) \(", re.M)
 _MODULE_RE = re.compile(r"^HloModule ([^\s,]+)", re.M)
 
 
+# A request that starts with this line makes the child abort as a failed CHECK
+# does: the crash handling is tested the same way whatever jaxlib is
+# installed (jaxlib 0.12's parser returns errors where 0.10.2's aborted).
+TEST_ABORT = "// xla_reference: abort this child\n"
+
+
 def _handle(hlo, kind: str, text: str) -> dict:
+    if text.startswith(TEST_ABORT):
+        print("Check failed: requested by the test", file=sys.stderr, flush=True)
+        os.abort()
     try:
         module = hlo.hlo_module_from_text(text)
     except Exception as e:  # XLA reports a bad module as a Python exception
@@ -377,7 +386,7 @@ def _worker_main(child_timeout: float) -> None:
         # quarter of the start-up time and a smaller process to fork.
         import jaxlib._hlo as hlo
     except ImportError:
-        from jax._src.lib import xla_client
+        from jaxlib import xla_client
 
         hlo = xla_client.hlo
     while True:
