@@ -124,7 +124,8 @@ def test_special_file_outputs_are_written_directly(src: Path, tmp_path: Path) ->
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
     received: list[bytes] = []
-    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    # A daemon: if the FIFO were replaced, nothing would ever open it for writing again.
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
     reader.start()
     try:
         proc = run("hlo-rewrite", src, "-o", fifo)
