@@ -16,7 +16,7 @@ VENVS ?= .venv
 PY312 = $(VENVS)/py312/bin/python
 PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 
-.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench
+.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden
 
 install:
 	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -56,3 +56,11 @@ test-long: install-test
 bench: install
 	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[bench]'
 	$(Q)$(PYTHON) benchmarks/run_all.py $(BENCH_ARGS)
+
+# tests/golden/: the rewritten text and report of every module the tests and examples
+# produce, written again for both jax sets (jax-0.10/ with the default Python, jax-0.12/
+# with the test-py312 environment) and common/; review with `git diff tests/golden`.
+golden: install-test
+	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
+	$(Q)$(PYTHON) tests/golden_cases.py --write
+	$(Q)$(PY312) tests/golden_cases.py --write

@@ -3,9 +3,15 @@
 XLA's dump flags are read once per process, so dumps are made in a process
 of their own (this script).  Per program, ``OUT/<program name>/`` keeps the
 HLO modules XLA wrote (before optimizations, after Shardy import, after SPMD
-partitioning, after optimizations); everything else XLA dumps (LLVM IR, object
-files, buffer assignments) is deleted.  ``OUT/manifest.json`` maps each
-program to ``{stage: relative path}``.
+partitioning, after optimizations) and the StableHLO jax lowered (pretty,
+generic and with debug info, ``*.mlir``); everything else XLA dumps (LLVM IR,
+object files, buffer assignments) is deleted.  ``OUT/manifest.json`` maps
+each program to ``{stage: relative path}``.
+
+The programs span what the rules handle, in the jax version that runs this:
+one- and two-stage FSDP, explicit and Shardy-implicit gathers, forward and
+training step, scan, f32 weights computed in bf16, a mesh whose devices are
+not in id order, and the scanned implicit training step.
 """
 from __future__ import annotations
 
@@ -29,17 +35,28 @@ from pathlib import Path
 
 from examples.moe import MoEConfig, ProgramSpec, lower
 
-# Small on purpose: the test session runs this once on 2 cores.
+BF16_F32_PARAMS = MoEConfig(dtype="bfloat16", param_dtype="float32")
+
+# Small on purpose: the test session runs this once per environment on 2 cores.
 DUMP_PROGRAMS: dict[str, ProgramSpec] = {
     spec.name: spec
     for spec in (
         ProgramSpec(variant="concat", mesh="mesh2", form="explicit", mode="forward"),
+        ProgramSpec(variant="concat", mesh="mesh1", form="explicit", mode="grad"),
+        ProgramSpec(variant="concat", mesh="mesh1", form="explicit", mode="forward", cfg=BF16_F32_PARAMS),
         ProgramSpec(variant="concat", mesh="mesh1", form="implicit", mode="grad"),
-        ProgramSpec(
-            variant="two_gmm", mesh="mesh2", form="implicit", mode="scan",
-            cfg=MoEConfig(dtype="bfloat16", param_dtype="float32"),
-        ),
+        ProgramSpec(variant="two_gmm", mesh="mesh2", form="implicit", mode="scan", cfg=BF16_F32_PARAMS),
+        # The scanned implicit training step: w sliced outside the shard_map,
+        # concatenated inside; devices not in id order.
+        ProgramSpec(variant="concat", mesh="mesh2", form="implicit", mode="scan_grad", device_order="permuted"),
     )
+}
+
+# Form → file name suffix of the StableHLO jax lowers (written by this script).
+LOWERED_FORMS: dict[str, str] = {
+    "stablehlo": ".stablehlo.mlir",
+    "stablehlo_generic": ".stablehlo.generic.mlir",
+    "stablehlo_debuginfo": ".stablehlo.debuginfo.mlir",
 }
 
 # Stage → pattern of the dump file name (XLA's spelling, CPU backend).
@@ -62,9 +79,21 @@ def dump(out: Path, names: list[str] | None = None) -> dict[str, dict[str, str]]
     manifest: dict[str, dict[str, str]] = {}
     for name in names or list(DUMP_PROGRAMS):
         folder = out / name
-        lower(DUMP_PROGRAMS[name]).compile(compiler_options={"xla_dump_to": str(folder)})
+        lowered = lower(DUMP_PROGRAMS[name])
+        lowered.compile(compiler_options={"xla_dump_to": str(folder)})
         stages: dict[str, str] = {}
+        texts = {
+            "stablehlo": lowered.as_text(),
+            "stablehlo_generic": lowered.compiler_ir("stablehlo").operation.get_asm(print_generic_op_form=True),
+            "stablehlo_debuginfo": lowered.as_text(debug_info=True),
+        }
+        for form, suffix in LOWERED_FORMS.items():
+            path = folder / f"{name}{suffix}"
+            path.write_text(texts[form])
+            stages[form] = str(path.relative_to(out))
         for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            if path.suffix == ".mlir":
+                continue
             if not (path.suffix == ".txt" and _is_hlo_module(path)):
                 path.unlink()
                 continue

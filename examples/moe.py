@@ -27,6 +27,14 @@ Axes of a program (see ``ProgramSpec``):
 * ``mode``: ``forward``; ``grad`` (``jax.value_and_grad`` of a loss w.r.t.
   ``w`` and ``wo``); ``scan`` (``lax.scan`` over stacked layers, residual
   connection); ``scan_grad`` (both).
+* ``device_order``: ``iota`` (mesh devices in id order) or ``permuted``: the
+  mesh's devices are not in id order (``mesh2``: ``arange(n).reshape(n // 2,
+  2).T``, ``mesh1``: reversed), and on ``mesh2`` ``D`` is sharded over the
+  FSDP axes minor first (``fsdp_transpose``, ``fsdp``), so that the devices
+  holding consecutive shards of ``w`` are not in the mesh's order either:
+  XLA then writes the gathers' replica groups as a mesh with
+  ``device_ids=(...)`` (jax 0.10.2) or with the axes out of order
+  (``{'fsdp_transpose','fsdp'}``, jax 0.12).
 * ``layer``: ``ffn`` (tokens already sorted by expert, group sizes given) or
   ``router`` (a MaxText-like layer: router logits, top-k, sort tokens by expert,
   FFN, unsort and combine with the routing weights).
@@ -68,6 +76,7 @@ FORMS: tuple[str, ...] = ("explicit", "implicit")
 MODES: tuple[str, ...] = ("forward", "grad", "scan", "scan_grad")
 LAYERS: tuple[str, ...] = ("ffn", "router")
 CONSTRAINTS: tuple[str, ...] = ("wsc", "reshard", "in_specs")
+DEVICE_ORDERS: tuple[str, ...] = ("iota", "permuted")
 
 FSDP = "fsdp"
 FSDP_T = "fsdp_transpose"
@@ -111,6 +120,7 @@ class ProgramSpec:
     # (with_sharding_constraint, Auto mesh), "reshard" (Explicit mesh), or
     # "in_specs" (no annotation: the shard_map's replicated in_specs do it).
     constraint: str = "wsc"
+    device_order: str = "iota"
     cfg: MoEConfig = field(default_factory=MoEConfig)
 
     def __post_init__(self) -> None:
@@ -121,6 +131,7 @@ class ProgramSpec:
             (self.mode, MODES, "mode"),
             (self.layer, LAYERS, "layer"),
             (self.constraint, CONSTRAINTS, "constraint"),
+            (self.device_order, DEVICE_ORDERS, "device_order"),
         ):
             if value not in allowed:
                 raise ValueError(f"unknown {what} {value!r}; expected one of {allowed}")
@@ -138,6 +149,8 @@ class ProgramSpec:
             parts.append(self.constraint)
         if self.num_devices != 8:
             parts.append(f"d{self.num_devices}")
+        if self.device_order != "iota":
+            parts.append(self.device_order)
         if self.cfg.dtype != "float32":
             parts.append(self.cfg.dtype)
         if self.cfg.param_dtype not in (None, self.cfg.dtype):
@@ -171,11 +184,14 @@ def mesh_shape(kind: str, num_devices: int) -> tuple[int, ...]:
     raise ValueError(f"unknown mesh {kind!r}")
 
 
-def make_mesh(kind: str = "mesh1", num_devices: int = 8, *, explicit: bool = True) -> Mesh:
+def make_mesh(kind: str = "mesh1", num_devices: int = 8, *, explicit: bool = True,
+              device_order: str = "iota") -> Mesh:
     """The mesh of a program over the first ``num_devices`` local devices.
 
     ``explicit=False`` gives Auto axes, which ``with_sharding_constraint``
     (MaxText's style) needs; ``reshard`` needs Explicit ones.
+    ``device_order="permuted"`` puts the devices in another order than
+    their ids (see the module docstring).
     """
     shape = mesh_shape(kind, num_devices)
     names = (FSDP,) if kind == "mesh1" else (FSDP, FSDP_T)
@@ -186,17 +202,25 @@ def make_mesh(kind: str = "mesh1", num_devices: int = 8, *, explicit: bool = Tru
             "XLA_FLAGS=--xla_force_host_platform_device_count=8 before importing jax"
         )
     axis_type = AxisType.Explicit if explicit else AxisType.Auto
-    return jax.make_mesh(shape, names, axis_types=(axis_type,) * len(names), devices=devices[:num_devices])
+    chosen = devices[:num_devices]
+    if device_order == "permuted":
+        order = np.arange(num_devices)[::-1] if kind == "mesh1" else \
+            np.arange(num_devices).reshape(num_devices // 2, 2).T.reshape(-1)
+        return Mesh(np.array(chosen, dtype=object)[order].reshape(shape), names,
+                    axis_types=(axis_type,) * len(names))
+    return jax.make_mesh(shape, names, axis_types=(axis_type,) * len(names), devices=chosen)
 
 
-def fsdp_axes(kind: str) -> tuple[str, ...]:
+def fsdp_axes(kind: str, device_order: str = "iota") -> tuple[str, ...]:
     """Mesh axes that shard ``D`` of the weight, major to minor."""
-    return (FSDP,) if kind == "mesh1" else (FSDP, FSDP_T)
+    if kind == "mesh1":
+        return (FSDP,)
+    return (FSDP_T, FSDP) if device_order == "permuted" else (FSDP, FSDP_T)
 
 
-def gather_stages(kind: str) -> tuple[str, ...]:
+def gather_stages(kind: str, device_order: str = "iota") -> tuple[str, ...]:
     """Axes gathered over, in order: the minor axis first, as MaxText does."""
-    return tuple(reversed(fsdp_axes(kind)))
+    return tuple(reversed(fsdp_axes(kind, device_order)))
 
 
 def make_group_sizes(cfg: MoEConfig, tokens: int | None = None) -> np.ndarray:
@@ -244,7 +268,7 @@ def in_specs(spec: ProgramSpec) -> tuple[P, ...]:
     """Global partition specs of the arguments: ``w`` sharded on ``D``, the rest replicated."""
     stacked = spec.mode in ("scan", "scan_grad")
     lead = (None,) if stacked else ()
-    w_spec = P(*lead, None, fsdp_axes(spec.mesh), None)
+    w_spec = P(*lead, None, fsdp_axes(spec.mesh, spec.device_order), None)
     wo_spec = P(*lead, None, None, None)
     return (P(), P(), w_spec, wo_spec)
 
@@ -262,7 +286,7 @@ def program_mesh(spec: ProgramSpec) -> Mesh:
     # in_spec that disagrees with the argument) and add a result sharding the
     # shared samples lack; only reshard wants them.
     explicit = spec.form == "implicit" and spec.constraint == "reshard"
-    return make_mesh(spec.mesh, spec.num_devices, explicit=explicit)
+    return make_mesh(spec.mesh, spec.num_devices, explicit=explicit, device_order=spec.device_order)
 
 
 # --------------------------------------------------------------------------
@@ -337,7 +361,7 @@ def _drop_fsdp(w: jax.Array, spec: ProgramSpec, mesh: Mesh) -> jax.Array:
     if spec.mesh == "mesh2":
         # MaxText's two-stage form: drop the minor axis, fence so XLA keeps the
         # stages apart, then drop the major one.
-        w = constrain(w, P(None, FSDP, None))
+        w = constrain(w, P(None, fsdp_axes(spec.mesh, spec.device_order)[0], None))
         w = jax.lax.optimization_barrier(w)
         w = constrain(w, P(None, None, None))
     return constrain(w, P())
@@ -347,9 +371,9 @@ def ffn_fn(spec: ProgramSpec, mesh: Mesh) -> Callable:
     """``(x [T, D], gs [E], w [E, D, 2F], wo [E, F, D]) -> [T, D]`` on global arrays."""
     cfg = spec.cfg
     f, dtype = cfg.mlp, cfg.jdtype
-    wspec = P(None, fsdp_axes(spec.mesh), None)
+    wspec = P(None, fsdp_axes(spec.mesh, spec.device_order), None)
     if spec.form == "explicit":
-        body = explicit_body(spec.variant, gather_stages(spec.mesh), f, dtype)
+        body = explicit_body(spec.variant, gather_stages(spec.mesh, spec.device_order), f, dtype)
         return jax.shard_map(
             body, mesh=mesh, in_specs=(P(), P(), wspec, P()), out_specs=P(), check_vma=False
         )

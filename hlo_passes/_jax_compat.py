@@ -78,6 +78,9 @@ INTERNALS = (
     Internal("jaxlib.xla_client:hlo.HloModule.from_serialized_hlo_module_proto",
              "an `HloModule` (and its text) from the proto the compile hook receives"),
     Internal("jaxlib.xla_client:DeviceList", "the device list `compile_and_load` takes"),
+    Internal("jaxlib._jax:ExecutableBuildOptions.use_shardy_partitioner",
+             "compile with GSPMD a module Shardy has already imported (an after-Shardy dump: compiling its "
+             "`sdy.mesh` with Shardy again crashes jaxlib 0.12)", required=False),
     Internal("jax.extend.mlir.ir:Module", "the MLIR Python bindings jax ships (public)"),
     Internal("jax.stages:Lowered._lowering",
              "where `hlo_passes.jit` puts the rewritten module: a copy of the `pxla.MeshComputation` with its "
@@ -207,6 +210,7 @@ __all__ = [
     "print_hlo",
     "sharding_from_op_sharding",
     "stablehlo_to_hlo_text",
+    "without_shardy",
 ]
 
 
@@ -302,6 +306,15 @@ def compile_options(*, num_partitions: int, devices: Sequence[Any], num_replicas
         device_assignment=assignment,
         backend=backend,
     )
+
+
+def without_shardy(options: Any) -> Any:
+    """``options`` set to partition with GSPMD instead of Shardy (jaxlib's
+    ``ExecutableBuildOptions.use_shardy_partitioner``), for modules Shardy has
+    imported already (see runtime.compile_text)."""
+    find("jaxlib._jax:ExecutableBuildOptions.use_shardy_partitioner")
+    options.executable_build_options.use_shardy_partitioner = False
+    return options
 
 
 def sharding_from_op_sharding(op_sharding: Any, devices: Sequence[Any]) -> jax.sharding.Sharding:

@@ -151,7 +151,10 @@ class Sharding:
     tuple element in ``tuple_shardings``).  ``iota`` keeps the compact
     ``[..]<=[..]T(..)`` spelling when the source used it; ``metadata`` is the
     source text of a ``metadata={...}`` field; ``shard_group`` is
-    (``shard_as``/``shard_like``, id).
+    (``shard_as``/``shard_like``, id).  ``named`` is the text inside the
+    braces of a sharding written over a mesh (jax 0.12's XLA:
+    ``{mesh['x'=2], [{}, {'x'}]}``, ``{mesh[], replicated}``); ``kind`` then
+    says only ``manual``, ``replicated``, ``maximal`` or ``tiled``.
     """
 
     kind: str
@@ -163,9 +166,12 @@ class Sharding:
     metadata: str | None = None
     shard_group: tuple[str, int] | None = None
     iota: str | None = None
+    named: str | None = None
 
     def __str__(self) -> str:
         """HLO spelling, as in ``sharding=<this>``."""
+        if self.named is not None:
+            return "{" + self.named + "}"
         if self.kind == "tuple":
             return "{" + ", ".join(str(s) for s in self.tuple_shardings) + "}"
         parts: list[str] = []
@@ -425,8 +431,8 @@ class Instruction:
         if module is not None:
             g = module.graph
             g.remove_edges_from([(op, self, k) for k, op in enumerate(self.operands)])
+        self.operand_results.pop(index)  # first: created on first use from the operand count
         old = self.operands.pop(index)
-        self.operand_results.pop(index)
         if module is not None:
             g.add_edges_from((op, self, k) for k, op in enumerate(self.operands))
         self.mark_changed()

@@ -33,6 +33,7 @@ import numpy as np
 
 from . import _jax_compat as compat
 from . import parse
+from .errors import ParseError
 from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
@@ -63,6 +64,10 @@ class RewriteFallbackWarning(UserWarning):
 
 class MoELintWarning(UserWarning):
     """``install()`` found an unfused MoE pattern in a module XLA compiled."""
+
+
+class LintSkippedWarning(UserWarning):
+    """``install()`` could not lint a module XLA compiled (said once per reason)."""
 
 
 @dataclass(frozen=True)
@@ -489,8 +494,28 @@ def _on_compile(serialized: bytes) -> None:
     try:
         _lint_compiled(serialized)
     except Exception as err:  # a lint bug must not break the user's compile
-        log.debug("hlo_passes.install: could not lint a module: %s", err)
+        _skipped(serialized, err)
     return None
+
+
+def _skipped(serialized: bytes, err: Exception) -> None:
+    """Say that a module went unlinted, once per reason: silence would read as "clean"."""
+    reason = err.reason if isinstance(err, ParseError) else str(err).split("\n", 1)[0]
+    key = ("skipped", type(err).__name__, reason)
+    with _state_lock:
+        if key in _reported:
+            return
+        _reported.add(key)
+    try:
+        name = compat.hlo_module_from_proto(serialized).name
+    except Exception:  # noqa: BLE001 - the name is only for the message
+        name = "a module"
+    message = (f"hlo_passes.install could not lint {name} ({type(err).__name__}: {reason[:300]}); "
+               "unfused MoE patterns in it, and in later modules failing the same way, go unreported")
+    if _installed_mode == "log":
+        log.warning("%s", message)
+    else:
+        warnings.warn(message, LintSkippedWarning, stacklevel=2)
 
 
 def _lint_compiled(serialized: bytes) -> None:

@@ -115,7 +115,8 @@ class Finding:
     op_name: str | None = None
     source: str | None = None
     bytes_saved: int = 0
-    severity: str = "warning"  # "warning" for findings, "error" for files that failed, "note"
+    # "warning" for findings, "error" for files that failed, "note" (near misses, files skipped, -v)
+    severity: str = "warning"
     pass_name: str | None = None
     form: str | None = None
     details: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -319,10 +320,14 @@ def lint_file(path: str, options: dict[str, Any] | None = None) -> list[Finding]
     options = dict(options or {})
     dialect = options.pop("dialect", "auto")
     limit = options.pop("max_bytes", MAX_INPUT_BYTES)
+    verbose = options.pop("verbose", False)
     try:
         text = read_input(path, limit=limit)
         module = parse(text, dialect=dialect, path=path)
-        return lint_module(module, path=path, **options)
+        findings = lint_module(module, path=path, **options)
+        if verbose:
+            findings.extend(_unknown_notes(module, path))
+        return findings
     except ParseError as err:
         return [_error_finding(path, err.with_path(path) if err.path is None else err)]
     except InputError as err:
@@ -332,6 +337,27 @@ def lint_file(path: str, options: dict[str, Any] | None = None) -> list[Finding]
                         message="out of memory linting this file")]
     except Exception as err:  # a pass failing on one file must not stop the others
         return [_error_finding(path, err)]
+
+
+UNKNOWN = "unknown-construct"
+
+
+def _unknown_notes(module: Module, path: str) -> list[Finding]:
+    """One note per opcode or attribute name the parser did not know and carried
+    through as text (``hlo-lint -v``): no rule looks through it."""
+    if module.dialect != "hlo":
+        return []
+    from .parser.hlo import unknown_constructs
+
+    notes, seen = [], set()
+    for kind, name, line, column in unknown_constructs(module):
+        if (kind, name) in seen:
+            continue
+        seen.add((kind, name))
+        notes.append(Finding(rule=UNKNOWN, path=path, line=line, column=column, severity="note",
+                             message=f"carried through unknown {kind} {name!r} (no rule looks through it; "
+                                     "it may be syntax of a newer XLA)"))
+    return notes
 
 
 def _starts_with_hlo_module(path: Path) -> bool:
@@ -453,7 +479,8 @@ class LintRun:
 
     files: list[str]
     findings: list[Finding]  # error findings (files that failed) included
-    notes: list[Finding] = field(default_factory=list)  # near misses (explain), files skipped
+    # Near misses (explain), files skipped, what was carried through unread (verbose).
+    notes: list[Finding] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Finding]:
@@ -521,17 +548,19 @@ def lint_files(
     progress: Callable[[int, int], None] | None = None,
     explain: bool = False,
     max_bytes: int = MAX_INPUT_BYTES,
+    verbose: bool = False,
 ) -> LintRun:
     """Lint files, directories and globs; files in parallel when there are many.
 
     ``jobs``: worker processes (default: one per CPU; 1 = in this process).
     ``progress(done, total)`` is called as files finish.  ``explain``: near
-    misses come back in ``LintRun.notes``.  Files over ``max_bytes`` are errors.
+    misses come back in ``LintRun.notes``, and with ``verbose`` what a file holds that
+    was carried through unread.  Files over ``max_bytes`` are errors.
     """
     check_codes(select, ignore, passes)
     files, findings, notes = collect_paths(paths)
     options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect,
-                               "explain": explain, "max_bytes": max_bytes}
+                               "explain": explain, "max_bytes": max_bytes, "verbose": verbose}
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     per_file: dict[str, list[Finding]] = {}
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:

@@ -79,10 +79,16 @@ class Executable:
 
     def __post_init__(self) -> None:
         # A one-device executable reports no shardings at all: everything
-        # simply lives on that device.
+        # simply lives on that device; a replicated one (a partitioned module
+        # run as one program per device) has one copy per device.
         ins = self.loaded.get_parameter_shardings()
         outs = self.loaded.get_output_shardings()
-        single = jax.sharding.SingleDeviceSharding(self.devices[0])
+        if len(self.devices) > 1:
+            single = jax.sharding.NamedSharding(
+                jax.sharding.Mesh(np.array(self.devices, dtype=object), ("devices",)),
+                jax.sharding.PartitionSpec())
+        else:
+            single = jax.sharding.SingleDeviceSharding(self.devices[0])
         self._in_shardings = tuple(
             compat.sharding_from_op_sharding(s, self.devices) for s in ins
         ) if ins is not None else (single,) * len(self.parameters)
@@ -154,6 +160,11 @@ class Executable:
         return [[np.asarray(b) for b in shards] for shards in outs]
 
 
+# What Shardy's import reads in HLO text (jax's lowering, a dump before optimizations).
+_SHARDY_INPUT_RE = re.compile(r'custom_call_target="xla\.sdy\.|xla\.sdy\.(?:sharding|meshes)\b')
+# Shardings over a named mesh (jax 0.12's XLA writes them once Shardy has run).
+_NAMED_SHARDING_RE = re.compile(r"sharding=\{+mesh\[")
+
 _CACHE: dict[str, Executable] = {}
 _LOCK = threading.Lock()
 
@@ -171,6 +182,7 @@ def compile_text(
     num_devices: int | None = None,
     devices: Sequence[Any] | None = None,
     cache: bool = True,
+    partitioned: bool = False,
 ) -> Executable:
     """Compile HLO or StableHLO text for SPMD over ``num_devices`` local devices.
 
@@ -179,6 +191,14 @@ def compile_text(
     ``num_devices`` defaults to the module's ``mhlo.num_partitions``;
     ``devices`` (default: the first ``num_devices`` of ``jax.devices()``) fixes
     which devices and their order.
+
+    ``partitioned=True``: HLO that is already one device's program (a dump
+    after SPMD partitioning).  Partitioning it again would refuse its
+    ``partition-id`` ("its meaning is ambiguous"), and XLA:CPU runs several
+    partitions only through the partitioner, so it runs as one replica per
+    device: ``partition-id`` reads the replica id, and its collectives (which
+    name global device ids, ``use_global_device_ids=true``) mean the same
+    devices.  Use ``Executable.run_per_device``.
     """
     if isinstance(text, bytes):
         dialect = "stablehlo"
@@ -198,9 +218,13 @@ def compile_text(
             "cannot be compiled again; give a module from before optimization "
             "(a lowering, or a dump before optimizations / after SPMD partitioning)"
         )
-    stablehlo = compat.hlo_text_to_stablehlo(text) if dialect == "hlo" else text
+    if partitioned:
+        if dialect != "hlo":
+            raise ValueError("partitioned=True takes HLO text (a dump after SPMD partitioning)")
+        text, copies = _as_replicas(text, num_devices)
+    stablehlo = compat.hlo_text_to_stablehlo(_explicit_device_ids(text)) if dialect == "hlo" else text
     module = compat.parse_mlir(stablehlo)
-    replicas, partitions = _replicas_and_partitions(module)
+    replicas, partitions = (copies, 1) if partitioned else _replicas_and_partitions(module)
     if devices is None:
         n = num_devices if num_devices is not None else replicas * partitions
         available = jax.devices()
@@ -230,6 +254,13 @@ def compile_text(
     parameters, results = _main_signature(module)
     backend = compat.get_backend(devices[0].platform)
     options = compat.compile_options(num_partitions=partitions, num_replicas=replicas, devices=devices, backend=backend)
+    if dialect == "hlo" and partitions > 1 and _NAMED_SHARDING_RE.search(text) and not _SHARDY_INPUT_RE.search(text):
+        # Shardy's import already ran on this module (an XLA dump after it, or
+        # after SPMD partitioning): what is left is GSPMD's partitioner, which
+        # XLA runs after Shardy anyway.  Shardy again on it crashes jaxlib 0.12
+        # (SIGSEGV in compile_and_load on a dump after Shardy import, whose
+        # shardings name a mesh: sdy.mesh from the HLO -> StableHLO import).
+        options = compat.without_shardy(options)
     loaded = backend.compile_and_load(
         compat.mlir_to_bytecode(module),
         executable_devices=compat.device_list(devices),
@@ -247,6 +278,56 @@ def compile_text(
         with _LOCK:
             _CACHE[key] = exe
     return exe
+
+
+_PARTITION_ID_RE = re.compile(r"(=\s*u32\[\]\s*)partition-id\(\)")
+
+
+def _as_replicas(text: str, num_devices: int | None) -> tuple[str, int]:
+    """A partitioned module as one replica per device (see ``compile_text``), and
+    how many devices it runs on."""
+    from .parser.hlo import parse_hlo
+
+    module = parse_hlo(text)
+    for instr in module.instructions():
+        if instr.opcode in _COLLECTIVES or instr.opcode.endswith("-start") and instr.opcode[:-6] in _COLLECTIVES:
+            if instr.attributes._raw.get("use_global_device_ids") != "true":
+                raise ValueError(f"{instr.name}: a partitioned module runs as replicas here only if its "
+                                 "collectives name global device ids (use_global_device_ids=true)")
+    # Shardings left on a per-device program would be read as global ones.
+    for instr in module.instructions():
+        if "sharding" in instr.attributes:
+            del instr.attributes["sharding"]
+    text = module.to_text()
+    header, sep, rest = text.partition("\n")
+    n = num_devices if num_devices is not None else int(module.attributes.get("num_partitions", 1))
+    header = re.sub(r",\s*num_partitions=\d+", "", header)
+    header = re.sub(r",\s*replica_count=\d+", "", header) + f", replica_count={n}"
+    return header + sep + _PARTITION_ID_RE.sub(r"\1replica-id()", rest), n
+
+
+def _explicit_device_ids(text: str) -> str:
+    """HLO text with every ``mesh[...], device_ids=(...) {...}`` replica-group list
+    written out as explicit groups.
+
+    XLA's HLO → StableHLO import (jaxlib 0.10.2 and 0.12) drops the
+    ``device_ids`` of mesh replica groups: the module would then gather over
+    the mesh's positions instead of its devices (measured: ``mesh['a'=2,'b'=4],
+    device_ids=([2,4]T(1,0)) {'b'}`` runs as groups {0,1,2,3},{4,5,6,7}
+    instead of {0,4,1,5},{2,6,3,7}).
+    """
+    if "device_ids=" not in text:
+        return text
+    from .parser.hlo import parse_hlo
+
+    module = parse_hlo(text)
+    changed = False
+    for instr in module.instructions():
+        raw = instr.attributes.raw("replica_groups") if "replica_groups" in instr.attributes else None
+        if raw is not None and raw.startswith("mesh") and "device_ids=" in raw:
+            instr.attributes["replica_groups"] = tuple(instr.attributes["replica_groups"])
+            changed = True
+    return module.to_text() if changed else text
 
 
 def _replicas_and_partitions(module: Any) -> tuple[int, int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .device_groups import DeviceGroups
 from .ir import Instruction, Module, Shape
 
 
@@ -115,6 +116,8 @@ def _check_pad(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
 
 def _group_size(instr: Instruction) -> int | None:
     groups = _attr(instr, "replica_groups")
+    if isinstance(groups, DeviceGroups):
+        return groups.group_size or None  # known without expanding the compact forms
     # Left as text (mesh axes naming a mesh by symbol): the size is not known here.
     if not groups or not isinstance(groups, (tuple, list)) or not all(isinstance(g, (tuple, list)) for g in groups):
         return None

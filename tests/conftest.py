@@ -126,8 +126,24 @@ def pytest_report_header(config) -> str:
 
 
 # The project's own programs (examples/moe.py) in every text form; see programs.py.
-from programs import (  # noqa: E402,F401
-    own_dump_dir,
-    own_dumps,
-    own_texts,
-)
+# Imported on first use, so that tests which need no jax (tests/test_rule_fixtures.py)
+# run where jax cannot be imported.
+@pytest.fixture(scope="session")
+def own_texts():
+    import programs
+
+    return programs.own_texts()
+
+
+@pytest.fixture(scope="session")
+def own_dump_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import programs
+
+    return programs.own_dump_dir(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def own_dumps(own_dump_dir: Path):
+    import programs
+
+    return programs.own_dumps(own_dump_dir)

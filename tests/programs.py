@@ -1,12 +1,14 @@
 """The project's own MoE programs (examples/moe.py) in every text form jax and XLA write.
 
-Session-scoped fixtures, imported into ``conftest.py``:
+What ``conftest.py``'s session-scoped fixtures of the same names return (it imports
+this module, and so jax, only when a test asks for one of them):
 
 * ``own_texts`` — ``{(program, form): OwnText}`` for every pair in
   ``TEXT_CASES``; forms are listed in ``FORMS`` (StableHLO pretty, generic and
   with debug info; HLO; compiled HLO; TPU and CUDA lowerings in both dialects).
-* ``own_dump_dir`` — a folder of XLA dumps written by
-  ``examples/dump_programs.py`` in a subprocess (dump flags are process-wide).
+* ``own_dump_dir`` — a folder of XLA dumps (and the StableHLO jax lowered)
+  written by ``examples/dump_programs.py`` in a subprocess (dump flags are
+  process-wide), once per session, in the jax version the tests run with.
 * ``own_dumps`` — ``{(program, stage): OwnText}`` for ``DUMP_CASES``.
 
 The case lists are plain module constants so that tests can parametrize on
@@ -18,17 +20,20 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
+T = TypeVar("T")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from examples.dump_programs import DUMP_PROGRAMS, DUMP_STAGES  # noqa: E402
+from examples.dump_programs import DUMP_PROGRAMS, DUMP_STAGES, LOWERED_FORMS  # noqa: E402
 from examples.moe import MoEConfig, ProgramSpec, build  # noqa: E402
 
 
@@ -85,10 +90,39 @@ def forms_of(program: str) -> list[str]:
 
 
 TEXT_CASES: list[tuple[str, str]] = [(p, f) for p in OWN_PROGRAMS for f in forms_of(p)]
-DUMP_CASES: list[tuple[str, str]] = [(p, s) for p in DUMP_PROGRAMS for s in DUMP_STAGES]
+DUMP_CASES: list[tuple[str, str]] = [(p, s) for p in DUMP_PROGRAMS for s in (*DUMP_STAGES, *LOWERED_FORMS)]
+
+
+def on_fresh_stack(fn: Callable[[], T]) -> T:
+    """``fn()`` run on a new thread: jax writes the caller's stack frames into debug
+    locations and compiled modules, and on a fresh thread they are the same whoever
+    calls (a test, tests/golden_cases.py), so these texts can be compared byte for byte.
+    jax's caches are cleared first: a jitted function inside the program (jnp.argsort)
+    keeps the locations of the stack it was first traced on."""
+    import jax
+
+    jax.clear_caches()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as err:  # re-raised in the caller
+            box["error"] = err
+
+    thread = threading.Thread(target=run, name="hlo_passes-lowering")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _texts_of(program: str) -> dict[str, str]:
+    return on_fresh_stack(lambda: _lower_texts(program))
+
+
+def _lower_texts(program: str) -> dict[str, str]:
     fn, args = build(OWN_PROGRAMS[program])
     lowered = fn.lower(*args)
     forms = forms_of(program)
@@ -134,7 +168,6 @@ class _LazyTexts(Mapping[tuple[str, str], OwnText]):
         return len(TEXT_CASES)
 
 
-@pytest.fixture(scope="session")
 def own_texts() -> Mapping[tuple[str, str], OwnText]:
     return _LazyTexts()
 
@@ -153,18 +186,17 @@ def run_dump_script(out: Path, timeout: float = 300) -> dict[str, dict[str, str]
     return json.loads((out / "manifest.json").read_text())
 
 
-@pytest.fixture(scope="session")
 def own_dump_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("xla_dump")
     run_dump_script(out)
     return out
 
 
-@pytest.fixture(scope="session")
 def own_dumps(own_dump_dir: Path) -> dict[tuple[str, str], OwnText]:
     manifest = json.loads((own_dump_dir / "manifest.json").read_text())
     return {
-        (program, stage): OwnText(program, stage, "hlo", (own_dump_dir / rel).read_text())
+        (program, stage): OwnText(program, stage, "stablehlo" if rel.endswith(".mlir") else "hlo",
+                                  (own_dump_dir / rel).read_text())
         for program, stages in manifest.items()
         for stage, rel in stages.items()
     }
@@ -182,6 +214,7 @@ __all__: list[str] = [
     "TEXT_CASES",
     "case_id",
     "forms_of",
+    "on_fresh_stack",
     "own_dump_dir",
     "own_dumps",
     "own_texts",

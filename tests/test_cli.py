@@ -441,6 +441,10 @@ def test_lint_xla_dump_folder(xla_dump: tuple[Path, dict]) -> None:
         assert f["line"] == _expected_line(path.read_text()), stage
         assert f["bytes_saved"] == 73728
         assert f["op_name"], stage  # dumps carry metadata
+    # The StableHLO jax lowered for it (written beside the dumps, *.mlir) holds the site too.
+    for form in ("stablehlo", "stablehlo_generic", "stablehlo_debuginfo"):
+        (f,) = by_path.pop(str(out / unfused[form]))
+        assert f["rule"] == "MOE001" and f["form"] == "concat", form
     # Whatever the optimized stage yields, it may only be the unfused program's.
     assert set(by_path) <= {str(out / unfused["after_optimizations"])}
     fused = manifest["mesh2_fused_explicit_forward"]

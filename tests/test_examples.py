@@ -138,6 +138,9 @@ def test_other_platform_lowering_keeps_ragged_dot() -> None:
     assert count_ops(hlo)["ragged-dot"] == 2
 
 
+# The shared samples are jax 0.10.2's lowerings (jax 0.12 writes the mesh as a
+# sdy.mesh symbol its all_gathers name, and lowers ragged_dot's cumsum anew).
+@pytest.mark.jax010
 @pytest.mark.parametrize("name", [f"{m}_{v}" for m in moe.MESHES for v in moe.VARIANTS])
 def test_lowering_reproduces_shared_samples(samples_dir: Path, name: str) -> None:
     mesh, variant = name.split("_", 1)
@@ -174,3 +177,17 @@ def test_moe_layer_runs_as_a_script(repo_root: Path, tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "sdy.manual_computation" in proc.stdout and "tensor<64x4xf32>" in proc.stdout
+
+
+@pytest.mark.parametrize("mesh", moe.MESHES)
+def test_permuted_device_order(mesh: str) -> None:
+    """A mesh whose devices are not in id order (and, on mesh2, w sharded over the
+    FSDP axes minor first): the same values as the reference."""
+    spec = ProgramSpec(variant="concat", mesh=mesh, form="implicit", mode="forward", device_order="permuted")
+    ids = [d.id for d in moe.program_mesh(spec).devices.flat]
+    assert ids != sorted(ids) and sorted(ids) == list(range(8))
+    assert spec.name.endswith("_permuted")
+    assert moe.in_specs(spec)[2] == jax.sharding.PartitionSpec(None, moe.fsdp_axes(mesh, "permuted"), None)
+    np.testing.assert_allclose(np.asarray(moe.run(spec)), moe.reference(spec), rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="device_order"):
+        ProgramSpec(device_order="random")

@@ -99,3 +99,15 @@ def test_root_change_reprints_both_lines() -> None:
         '+  ROOT %m = f32[4]{0} multiply(%a, %b), metadata={op_name="mul"}',
         '+  %r = f32[4]{0} add(%m, %b), sharding={replicated}',
     ])
+
+
+def test_remove_last_operand_before_its_results_were_read() -> None:
+    """``operand_results`` is created on first use from the operand count: removing the
+    last operand of an instruction nobody had asked about must not pop past its end
+    (it did, as an IndexError, in moe-gather-fusion on a call fed straight from
+    xla.sdy.GlobalToLocalShape; tests/fixtures/moe-gather-fusion/implicit.hlo)."""
+    module = hlo_passes.parse(TEXT)
+    root = next(i for i in module.instructions() if i.name == "r")
+    assert root._operand_results is None  # the path under test: never read yet
+    assert root.remove_operand(1).name == "b"
+    assert [o.name for o in root.operands] == ["m"] and root.operand_results == [0]

@@ -295,3 +295,47 @@ def test_moe_fsdp_example_runs() -> None:
     assert "compiled all-gathers 4 -> 2; max |difference| of results 0" in out
     assert "all-gathers 4 -> 2; saves" in out and "shardings equal: True" in out
     assert "results unchanged: True" in out
+
+
+def _lint_warnings(record, category) -> list[str]:
+    return [str(w.message) for w in record if issubclass(w.category, category)]
+
+
+@pytest.mark.parametrize("spec", [
+    moe.ProgramSpec(variant="concat", mesh="mesh1", form="explicit", mode="forward",
+                    cfg=moe.MoEConfig(dtype="bfloat16", param_dtype="float32")),
+    moe.ProgramSpec(variant="concat", mesh="mesh2", form="implicit", mode="scan_grad", device_order="permuted"),
+], ids=lambda s: s.name)
+def test_install_warns_on_plain_jit_of_the_issue_programs(spec) -> None:
+    """Compiled with plain jax.jit and XLA's default passes (what the hook sees is
+    optimized: slices and bf16 converts inside fusions, a scan's stacked weights)."""
+    fn, args = moe.build(spec)
+    hlo_passes.install()
+    try:
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            jax.block_until_ready(fn(*args))
+    finally:
+        hlo_passes.uninstall()
+    moe_warnings = _lint_warnings(record, jax_hook.MoELintWarning)
+    assert moe_warnings and all(m.startswith("MOE001 in jit_moe_body") for m in moe_warnings), moe_warnings
+    assert _lint_warnings(record, jax_hook.LintSkippedWarning) == []
+
+
+def test_install_says_once_per_reason_when_it_cannot_lint(monkeypatch) -> None:
+    """A module the lint cannot read is not silence: one warning per reason."""
+    def refuse(module, **kwargs):
+        raise hlo_passes.ParseError("something hlo_passes does not read", line=3, column=7)
+
+    monkeypatch.setattr(jax_hook, "lint_module", refuse)
+    fn, args = _program(UNFUSED)
+    hlo_passes.install()
+    try:
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            jax.jit(fn)(*args)
+            jax.jit(_program(UNFUSED)[0])(*args)  # compiled again: the same reason
+    finally:
+        hlo_passes.uninstall()
+    (message,) = _lint_warnings(record, jax_hook.LintSkippedWarning)
+    assert "could not lint jit_" in message and "something hlo_passes does not read" in message

@@ -109,17 +109,16 @@ def test_shardy_implicit_gathers_fused_and_equal(spec: ProgramSpec, dialect: str
     assert boundary_operands(result.module) == before - 1
 
 
+BF16 = [
+    ProgramSpec(variant="concat", mesh="mesh2", cfg=MoEConfig(dtype="bfloat16")),
+    ProgramSpec(variant="concat", mesh="mesh1", form="implicit", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
+    ProgramSpec(variant="two_gmm", mesh="mesh1", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
+    ProgramSpec(variant="concat", mesh="mesh1", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
+]
+
+
 @pytest.mark.parametrize("dialect", DIALECTS)
-@pytest.mark.parametrize(
-    "spec",
-    [
-        ProgramSpec(variant="concat", mesh="mesh2", cfg=MoEConfig(dtype="bfloat16")),
-        ProgramSpec(variant="concat", mesh="mesh1", form="implicit", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
-        ProgramSpec(variant="two_gmm", mesh="mesh1", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
-        ProgramSpec(variant="concat", mesh="mesh1", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
-    ],
-    ids=lambda s: s.name,
-)
+@pytest.mark.parametrize("spec", BF16, ids=lambda s: s.name)
 def test_bf16_and_cast_weights(spec: ProgramSpec, dialect: str) -> None:
     check_rewrite(spec, dialect, spec.variant)
 
@@ -281,15 +280,14 @@ def test_ragged_dot_lowerings_rewritten_and_valid(platform: str, variant: str, f
     check_ragged_dot_lowering(spec, platform, dialect)
 
 
+RAGGED_DOT_BF16 = [
+    ProgramSpec(variant="two_gmm", mesh="mesh1", cfg=MoEConfig(dtype="bfloat16")),
+    ProgramSpec(variant="concat", mesh="mesh2", form="implicit", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
+]
+
+
 @pytest.mark.parametrize("dialect", DIALECTS)
-@pytest.mark.parametrize(
-    "spec",
-    [
-        ProgramSpec(variant="two_gmm", mesh="mesh1", cfg=MoEConfig(dtype="bfloat16")),
-        ProgramSpec(variant="concat", mesh="mesh2", form="implicit", cfg=MoEConfig(dtype="bfloat16", param_dtype="float32")),
-    ],
-    ids=lambda s: s.name,
-)
+@pytest.mark.parametrize("spec", RAGGED_DOT_BF16, ids=lambda s: s.name)
 def test_ragged_dot_lowerings_bf16_executed(spec: ProgramSpec, dialect: str) -> None:
     """bf16 GMMs (f32 accumulation in the kernel) lowered for TPU, rewritten and run here."""
     check_ragged_dot_lowering(spec, "tpu", dialect)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from hlo_passes.device_groups import DeviceGroups
+
 import hlo_passes
 from hlo_passes.parser.stablehlo import parse_stablehlo
 
@@ -59,10 +61,18 @@ def test_corpus_validates(shared_dir: Path) -> None:
     normalised attribute, for every file."""
     for f in _texts(shared_dir):
         module = parse_stablehlo(f.read_text(), path=str(f), validate=True)
+        meshes = module.attributes.get("sdy.meshes", {})
         for ins in module.instructions():
-            if "replica_groups" in ins.attributes and "@" not in (ins.attributes.raw("replica_groups") or ""):
-                groups = ins.attributes["replica_groups"]
-                assert isinstance(groups, tuple) and all(isinstance(g, tuple) for g in groups), f.name
+            raw = ins.attributes.raw("replica_groups") if "replica_groups" in ins.attributes else None
+            if raw is None:
+                continue
+            groups = ins.attributes["replica_groups"]
+            symbol = re.search(r"mesh = @([\w.]+)", raw)
+            if symbol is not None and symbol.group(1) not in meshes:
+                assert isinstance(groups, str) and groups in raw, f.name  # no such mesh: left as text
+                continue
+            assert isinstance(groups, DeviceGroups) and all(isinstance(g, tuple) for g in groups), f.name
+            assert groups == tuple(groups.groups) and len(groups) == groups.num_groups, f.name
 
 
 @pytest.mark.corpus

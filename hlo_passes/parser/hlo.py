@@ -20,10 +20,11 @@ import networkx as nx
 
 from ..errors import ParseError, VerificationWarning
 from ..ir import Attributes, Computation, Instruction, Module, Shape
+from . import hlo_compact
 from ._gc import collector_paused
 from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
 from .hlo_infer import DERIVED
-from .hlo_opcodes import NO_INFERENCE, OPCODES, async_sugar
+from .hlo_opcodes import KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, async_sugar, known_invalid
 from .hlo_shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
 
 # The shape of an instruction written without one (XLA infers it; we do not).
@@ -54,12 +55,15 @@ _TYPED_OPERAND_RE = re.compile(
 # character or one whole string per repetition, and the two alternatives
 # start with different characters, so a failing match backtracks linearly.
 _FLAT_BRACES_RE = re.compile(r'\{(?:[^{}\[\]()"\n/]|"[^"\\\n]*(?:\\.[^"\\\n]*)*")*\}')
+_DEVICE_IDS_RE = re.compile(r"[ \t]*,[ \t]*device_ids[ \t]*=")
 _DELIM_RE = re.compile(r"[(){}\[\]\",\n]|/[*/]")
 _STRING_REST_RE = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _COMP_HEAD_RE = re.compile(r"(ENTRY[ \t]+)?(%?)(" + _NAME + r")[ \t]*")
 _LINE_END_RE = re.compile(r"[ \t\r]*(?://[^\n]*)?(?:\n|$)")
 _TABLE_ENTRY_RE = re.compile(r"(\d+)[ \t]+")
 _STACK_TABLES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
+# Said when a failure looks like syntax of a newer XLA.
+NEWER_XLA = "this may be HLO from a newer XLA than hlo_passes reads"
 
 # Attributes whose value names computations that the instruction calls.
 CALL_ATTRS = frozenset(
@@ -92,7 +96,7 @@ def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Mod
     """
     if not isinstance(text, str):
         raise ParseError("HLO text must be a str", path=path, line=1, column=1)
-    parser = _HloParser(text, path)
+    parser = _HloParser(text, path, strict=validate)
     # A parse allocates ~10 objects per instruction and frees none of them:
     # the cyclic collector would rescan the growing heap again and again
     # (half the parse time, and super-linear), so it waits until the end
@@ -102,7 +106,7 @@ def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Mod
             module = parser.parse()
             from .hlo_checks import check_structure
 
-            check_structure(module, parser)
+            check_structure(module, parser, strict=validate)
             if validate:
                 validate_module(module, parser)
                 from ..verify import verify_module
@@ -142,12 +146,15 @@ class LazyDecoder:
             k = self.text.find(f"{key}={raw}")
             pos = k + len(key) + 1 + e.offset if k >= 0 else 0
             parser = _HloParser(self.text, self.path)
-            raise parser.error(f"bad {key}: {e.reason}", pos) from None
+            raise parser.error(f"bad {key}: {_with_hint(e.reason)}", pos) from None
 
 
 class _HloParser:
-    def __init__(self, text: str, path: str | None) -> None:
+    def __init__(self, text: str, path: str | None, strict: bool = False) -> None:
         self.text = text
+        # validate=True: an opcode the parser does not know is an error, as in
+        # XLA; otherwise it is carried through (see unknown_constructs).
+        self.strict = strict
         self.path = path
         self.pos = 0
         self._line_pos = 0
@@ -162,6 +169,8 @@ class _HloParser:
         self.inline_for_attr: dict[str, Computation] = {}
         self.anon_names: set[str] = set()
         self.seen_values: dict[str, str] = {}
+        # Whether some operand was written ``%tuple#index`` (see hlo_compact).
+        self.compact_refs = False
 
     # ---- errors ----------------------------------------------------------
     def error(self, reason: str, pos: int) -> ParseError:
@@ -294,6 +303,11 @@ class _HloParser:
                     e = fm.end()
                 else:
                     e = self.scan_value(vstart)
+            if name == "replica_groups" and text.startswith("mesh", vstart):
+                # mesh[...], device_ids=(...) {...}: one value around a top-level comma.
+                dm = _DEVICE_IDS_RE.match(text, e)
+                if dm is not None:
+                    e = self.scan_value(dm.end())
             value = text[vstart:e].rstrip(" \t\r")
             if not value:
                 raise _Fail(f"attribute {name!r} has no value", vstart)
@@ -495,6 +509,8 @@ class _HloParser:
         first = instrs[0].span[0]
         comp.dialect_data["indent"] = text[text.rfind("\n", 0, first) + 1:first]
         self.resolve_operands(instrs, operand_names, by_name)
+        if self.compact_refs:
+            comp.instructions = hlo_compact.expand(self, instrs, by_name)
         return p
 
     def resolve_operands(self, instrs: list[Instruction], operand_names: list[list[str]],
@@ -575,9 +591,10 @@ class _HloParser:
         if opcode not in OPCODES:
             sugar = async_sugar(opcode)
             if sugar is None:
-                raise _Fail(f"expects opcode but sees: {opcode}, error: Unknown opcode: {opcode}",
-                            p - len(opcode) - 1)
-            opcode = sugar[0]
+                if self.strict or known_invalid(opcode):
+                    raise _Fail(_unknown_opcode(opcode), p - len(opcode) - 1)
+            else:
+                opcode = sugar[0]
         if not shape_text:
             self.note_missing_shape(opcode, p - 1)
         elif opcode in DERIVED:
@@ -681,7 +698,12 @@ class _HloParser:
                     piece = piece[1:]
                 if not piece or _NAME_RE.fullmatch(piece) is None:
                     k = text.find(piece, start, end) if piece else start
-                    raise _Fail(f"cannot parse operand {piece!r} as an instruction name", max(k, start))
+                    ref = hlo_compact.read_ref(piece, max(k, start)) if piece else None
+                    if ref is None:
+                        raise _Fail(f"cannot parse operand {piece!r} as an instruction name", max(k, start))
+                    self.compact_refs = True
+                    out.append(ref)
+                    continue
                 out.append(piece)
             return out
         out = []
@@ -698,8 +720,13 @@ class _HloParser:
                 self.shape_at(shape_part, s)
             om = _OPERAND_NAME_RE.fullmatch(last)
             if om is None:
-                k = text.find(last, s, e)
-                raise _Fail(f"cannot parse operand {last!r} as an instruction name", max(k, s))
+                k = max(text.find(last, s, e), s)
+                ref = hlo_compact.read_ref(last, k)
+                if ref is None:
+                    raise _Fail(f"cannot parse operand {last!r} as an instruction name", k)
+                self.compact_refs = True
+                out.append(ref)
+                continue
             out.append(om.group(1))
         return out
 
@@ -755,8 +782,10 @@ class _HloParser:
         if opcode not in OPCODES:
             sugar = async_sugar(opcode)
             if sugar is None:
-                raise _Fail(f"expects opcode but sees: {opcode}, error: Unknown opcode: {opcode}", om.start(1))
-            opcode = sugar[0]
+                if self.strict or known_invalid(opcode):
+                    raise _Fail(_unknown_opcode(opcode), om.start(1))
+            else:
+                opcode = sugar[0]
         q = om.end()
         close = self.scan_value(q, in_parens=True)
         if self.skip_trivia(close + 1) < end:
@@ -931,6 +960,10 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 raise parser.error_at_instruction(instr, f"bad shape {stext}: {err.reason}", stext) from None
         attrs = instr.attributes
         for key, raw in list(attrs._raw.items()):
+            if key not in KNOWN_ATTRIBUTES and key != "parameter_number":
+                k = text.find(key + "=", *instr.span)
+                raise _Fail(f'unexpected attribute "{key}" for {instr.source_op}: ' + NEWER_XLA,
+                            k if k >= 0 else instr.span[0])
             if raw is None or key == "parameter_number" or key in (instr._dialect_data or _NO_DATA).get("inline_calls", ()):
                 continue
             try:
@@ -938,8 +971,31 @@ def validate_module(module: Module, parser: _HloParser) -> None:
             except AttributeDecodeError as err:
                 start, end = instr.span
                 k = text.find(raw, start, end)
-                raise _Fail(f"bad {key}: {err.reason}", (k if k >= 0 else start) + err.offset) from None
+                raise _Fail(f"bad {key}: {_with_hint(err.reason)}", (k if k >= 0 else start) + err.offset) from None
             attrs.set_decoded(key, value)
     # Result-shape rules (verify.py) run after this, as findings rather than
     # errors: XLA's parser does not apply them, and real test inputs break
     # them on purpose.
+
+
+def _unknown_opcode(opcode: str) -> str:
+    reason = f"expects opcode but sees: {opcode}, error: Unknown opcode: {opcode}"
+    return reason if known_invalid(opcode) else f"{reason}: {NEWER_XLA}"
+
+
+def _with_hint(reason: str) -> str:
+    """A value the grammar cannot read at all may be a spelling of a newer XLA."""
+    return f"{reason}: {NEWER_XLA}" if reason.startswith("unexpected") else reason
+
+
+def unknown_constructs(module: Module) -> list[tuple[str, str, int, int]]:
+    """(``opcode`` or ``attribute``, name, line, column) of what an HLO module holds
+    that the parser does not know and carried through as text (``validate=False``)."""
+    out = []
+    for instr in module.instructions():
+        if instr.opcode not in OPCODES and async_sugar(instr.source_op) is None:
+            out.append(("opcode", instr.source_op, instr.line, instr.column))
+        for key in instr.attributes._raw:
+            if key not in KNOWN_ATTRIBUTES and key != "parameter_number":
+                out.append(("attribute", key, instr.line, instr.column))
+    return out

@@ -17,6 +17,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
 from ..ir import Sharding
+from .. import device_groups
 
 MAX_NESTING = 200
 
@@ -185,101 +186,64 @@ def _c_dim_labels(t: Tree, text: str) -> str:
     return labels
 
 
-def _iota(text: str, t: Tree, strict: bool = True) -> tuple[tuple[int, ...], list[int]]:
+def _iota_parts(text: str, t: Tree) -> tuple[list[int], list[int], list[int] | None]:
+    """(reshape dims, iota dims, transpose or None) of ``[4,2]<=[2,4]T(1,0)``."""
     src = text[t.meta.start_pos:t.meta.end_pos]
     head, _, tail = src.partition("<=")
-    shape = tuple(int(x) for x in head.strip()[1:-1].split(","))
-    tail = tail.strip()
-    dims_text, _, perm_text = tail.partition("T")
+    shape = [int(x) for x in head.strip()[1:-1].split(",")]
+    dims_text, _, perm_text = tail.strip().partition("T")
     dims = [int(x) for x in dims_text.strip()[1:-1].split(",")]
-    perm = [int(x) for x in perm_text.strip()[1:-1].split(",")] if perm_text else list(range(len(dims)))
-    if sorted(perm) != list(range(len(dims))):
-        raise AttributeDecodeError(f"iota transpose {perm} is not a permutation of {len(dims)} dimensions")
-    total = 1
-    for d in dims:
-        if d < 0:
-            raise AttributeDecodeError("negative iota dimension")
-        total *= d
-    n = 1
-    for d in shape:
-        if d < 0:
-            raise AttributeDecodeError("negative dimension")
-        n *= d
-    if n != total and strict:
+    perm = [int(x) for x in perm_text.strip()[1:-1].split(",")] if perm_text else None
+    return shape, dims, perm
+
+
+def _iota(text: str, t: Tree) -> tuple[tuple[int, ...], list[int]]:
+    """A sharding's iota tile assignment: (tile shape, devices)."""
+    shape, dims, perm = _iota_parts(text, t)
+    try:
+        total, devices = device_groups.iota_devices(dims, perm)
+        n = 1
+        for d in shape:
+            if d < 0:
+                raise AttributeDecodeError("negative dimension")
+            n *= d
+    except device_groups.DeviceGroupsError as e:
+        raise AttributeDecodeError(e.reason) from None
+    if n != total:
         raise AttributeDecodeError(
             f"iota reshape dimensions product {n} does not match the tile assignment dimensions product {total}"
         )
-    if total > 1 << 22:
-        raise AttributeDecodeError("iota device list too large to expand")
-    return shape, _transposed_iota(dims, perm)
+    return tuple(shape), devices()
 
 
-def _transposed_iota(dims: list[int], perm: list[int]) -> list[int]:
-    """Flattened ``iota(dims).transpose(perm)``."""
-    strides = [1] * len(dims)
-    for i in range(len(dims) - 2, -1, -1):
-        strides[i] = strides[i + 1] * dims[i + 1]
-    out_dims = [dims[p] for p in perm]
-    out_strides = [strides[p] for p in perm]
-    values = [0]
-    for size, stride in zip(out_dims, out_strides):
-        values = [v + k * stride for v in values for k in range(size)]
-    return values
+def _c_replica_groups(t: Tree, text: str) -> device_groups.DeviceGroups:
+    try:
+        if t.data == "explicit_groups":
+            return device_groups.explicit([_ints(g.children) for g in t.children])
+        if t.data == "iota_groups":
+            return device_groups.iota(*_iota_parts(text, t.children[0]))
+        return _mesh_groups(t)
+    except device_groups.DeviceGroupsError as e:
+        raise AttributeDecodeError(e.reason) from None
 
 
-def _c_replica_groups(t: Tree, text: str) -> tuple[tuple[int, ...], ...]:
-    if t.data == "explicit_groups":
-        return tuple(_ints(g.children) for g in t.children)
-    if t.data == "iota_groups":
-        # XLA's parser does not check the product for replica groups.
-        shape, devices = _iota(text, t.children[0], strict=False)
-        if len(shape) != 2:
-            raise AttributeDecodeError("iota replica groups need a [groups,group_size] shape")
-        g, s = shape
-        return tuple(tuple(devices[i * s:(i + 1) * s]) for i in range(g))
-    return _mesh_groups(t)
-
-
-def _mesh_groups(t: Tree) -> tuple[tuple[int, ...], ...]:
+def _mesh_groups(t: Tree) -> device_groups.DeviceGroups:
     axes: list[tuple[str, int]] = []
-    device_ids: list[int] | None = None
-    refs: list[str] = []
+    device_ids: Any = None
+    refs: list[device_groups.AxisRef] = []
     for c in t.children:
         if isinstance(c, Tree) and c.data == "mesh_axis":
             axes.append((str(c.children[0])[1:-1], int(c.children[1])))
         elif isinstance(c, Tree) and c.data == "axis_ref":
-            if len(c.children) > 1:
-                raise AttributeDecodeError("sub-axis references in mesh replica groups are not supported")
-            refs.append(str(c.children[0])[1:-1])
-        elif isinstance(c, Token) and c.type == "SIGNED_INT":
-            device_ids = (device_ids or []) + [int(c)]
-    sizes = [s for _, s in axes]
-    total = 1
-    for s in sizes:
-        total *= s
-    devices = device_ids if device_ids is not None else list(range(total))
-    if len(devices) != total:
-        raise AttributeDecodeError(f"mesh has {total} devices but device_ids lists {len(devices)}")
-    names = [n for n, _ in axes]
-    selected: list[int] = []
-    for r in refs:
-        if r in names:
-            selected.append(names.index(r))
-        elif r.isdigit():
-            idx = int(r)
-            if idx >= len(axes):
-                raise AttributeDecodeError(f"axis index {idx} is out of bounds for mesh with {len(axes)} axes")
-            selected.append(idx)
-        else:
-            raise AttributeDecodeError(f"{r!r} is not a valid axis name or index")
-    others = [i for i in range(len(axes)) if i not in selected]
-    order = others + selected
-    flat = _transposed_iota(sizes, order)
-    group = 1
-    for i in selected:
-        group *= sizes[i]
-    mapped = [devices[i] for i in flat]
-    return tuple(tuple(mapped[k:k + group]) for k in range(0, len(mapped), group))
+            sub = _ints(c.children[1:])
+            refs.append((str(c.children[0])[1:-1], sub[0], sub[1]) if sub else (str(c.children[0])[1:-1], None, None))
+        elif isinstance(c, Tree) and c.data == "device_id_list":
+            device_ids = _ints(c.children)
+        elif isinstance(c, Tree) and c.data == "device_id_iota":
+            dims = _ints(c.children[0].children)
+            perm = _ints(c.children[1:])
+            device_ids = (dims, perm or None)
+    return device_groups.mesh(axes, refs, device_ids)
 
 
 def _c_pairs(t: Tree, text: str) -> tuple[tuple[int, ...], ...]:
@@ -295,6 +259,8 @@ def _c_pairs(t: Tree, text: str) -> tuple[tuple[int, ...], ...]:
 def _c_sharding(t: Tree, text: str) -> Sharding:
     if t.data == "tuple_sharding":
         return Sharding("tuple", tuple_shardings=tuple(_c_sharding(c, text) for c in t.children))
+    if t.data == "named_sharding":
+        return _named_sharding(t, text)
     kind = "replicated"
     tile_shape: tuple[int, ...] = ()
     devices: tuple[int, ...] = ()
@@ -344,6 +310,21 @@ def _c_sharding(t: Tree, text: str) -> Sharding:
         kind, tile_shape=tile_shape, devices=devices, last_tile_dim_replicate=last_replicate,
         last_tile_dims=last_dims, metadata=metadata, shard_group=group, iota=iota_text,
     )
+
+
+def _named_sharding(t: Tree, text: str) -> Sharding:
+    """``{mesh[...], part, ...}``: the kind, and the text to print it back by."""
+    parts = [text[c.meta.start_pos:c.meta.end_pos].strip() for c in t.children[1:]]
+    inner = text[t.meta.start_pos:t.meta.end_pos].strip()[1:-1].strip()
+    if "manual" in parts:
+        kind = "manual"
+    elif "replicated" in parts or (parts and parts[0].startswith("[") and "'" not in parts[0]):
+        kind = "replicated"
+    elif any(p.startswith("maximal") for p in parts):
+        kind = "maximal"
+    else:
+        kind = "tiled"
+    return Sharding(kind, named=inner)
 
 
 def unquote(s: str) -> str:

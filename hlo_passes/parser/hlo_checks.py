@@ -6,6 +6,15 @@ conditional predicates, async start/update/done chains, collective flags and
 the attribute values XLA decodes eagerly (dimension labels, mesh replica
 groups, iota shardings, result accuracy).  Each failure is a ``ParseError``
 at the offending instruction.
+
+Async chains: current XLA (jaxlib 0.12) binds operands late (``async-start()``
+with fewer operands than its computation has parameters, the rest arriving
+in ``*-update(start, operand, ...)``) and its parser no longer checks the
+shapes along a chain (its verifier does).  Without ``strict`` (parse's
+default ``validate=False``) the checks are those of that parser; with it,
+those of jaxlib 0.10.2's parser, except that a chain that binds every
+parameter with the shapes its computation wants, listing them in each
+update's shape, is accepted.
 """
 from __future__ import annotations
 
@@ -34,9 +43,9 @@ def _known(shape: Shape) -> bool:
     return shape.element_type != "inferred"
 
 
-def check_structure(module: Module, parser: "_HloParser") -> None:
+def check_structure(module: Module, parser: "_HloParser", strict: bool = False) -> None:
     for instr in module.instructions():
-        problem = _instruction_problem(instr)
+        problem = _instruction_problem(instr, strict)
         if problem is not None:
             reason, needle = problem
             raise parser.error_at_instruction(instr, reason, needle)
@@ -51,7 +60,7 @@ def _eager(instr: Instruction, key: str) -> tuple[str, str] | None:
     return None
 
 
-def _instruction_problem(instr: Instruction) -> tuple[str, str | None] | None:
+def _instruction_problem(instr: Instruction, strict: bool = False) -> tuple[str, str | None] | None:
     op = instr.opcode
     ops = instr.operands
     attrs = instr.attributes
@@ -76,7 +85,8 @@ def _instruction_problem(instr: Instruction) -> tuple[str, str | None] | None:
                 return p
     if "result_accuracy" in raw and op not in _ACCURACY_OPS:
         return f'unexpected attribute "result_accuracy" for {op}', "result_accuracy"
-    if "replica_groups" in raw and "mesh" in raw["replica_groups"]:
+    # Compact groups are checked (and capped) now; they are expanded when read.
+    if "replica_groups" in raw and ("mesh" in raw["replica_groups"] or "<=" in raw["replica_groups"]):
         p = _eager(instr, "replica_groups")
         if p:
             return p
@@ -112,7 +122,7 @@ def _instruction_problem(instr: Instruction) -> tuple[str, str | None] | None:
     if op == "conditional":
         return _conditional_problem(instr)
     if op in ("async-start", "async-update", "async-done"):
-        return _async_problem(instr)
+        return _async_problem(instr, strict)
     return None
 
 
@@ -167,27 +177,29 @@ def _wrapped(instr: Instruction) -> tuple[str | None, str | None]:
     return comp, wrapped
 
 
-def _async_problem(instr: Instruction) -> tuple[str, str | None] | None:
+_START_FORM = ("AsyncStart and AsyncUpdate expect the shape to be in the form of "
+               "((operand0_shape, operand1_shape, ...), output_shape, ...)")
+
+
+def _async_problem(instr: Instruction, strict: bool) -> tuple[str, str | None] | None:
     op = instr.opcode
     ops = instr.operands
     shape = instr.shape
     if op == "async-start":
         if _known(shape):
             if not shape.is_tuple or len(shape.tuple_shapes) < 2 or not shape.tuple_shapes[0].is_tuple:
-                return ("AsyncStart and AsyncUpdate expect the shape to be in the form of "
-                        "((operand0_shape, operand1_shape, ...), output_shape, ...)"), None
+                return _START_FORM, None
             got = shape.tuple_shapes[0].tuple_shapes
             if len(got) != len(ops) or any(
                 _known(o.shape) and o.shape != s for o, s in zip(ops, got)
             ):
-                return ("AsyncStart and AsyncUpdate expect the shape to be in the form of "
-                        "((operand0_shape, operand1_shape, ...), output_shape, ...)"), None
+                return _START_FORM, None
         # Sugar forms (call-start(), fusion-start()) may leave parameters
-        # unbound; a plain async-start may not.
-        if instr.called_computations and instr.source_op == "async-start":
+        # unbound; a plain async-start may not, unless its updates bind them.
+        if strict and instr.called_computations and instr.source_op == "async-start":
             callee = instr.called_computations[0]
             params = callee.parameters
-            if len(params) != len(ops):
+            if len(params) != len(ops) and not _binds_late(instr, params):
                 return ("async-start expects the operands of the async computation to be fully bound: "
                         f"{len(ops)} operands for {len(params)} parameters"), None
         return None
@@ -197,15 +209,20 @@ def _async_problem(instr: Instruction) -> tuple[str, str | None] | None:
     if prev.opcode == "async-done":
         return "AsyncUpdate and AsyncDone cannot have AsyncDone as operand.", None
     if prev.opcode not in ("async-start", "async-update"):
-        return (f"Async done {instr.name} does not trace back to an async start: AsyncUpdate and "
-                "AsyncDone expect a single async op as their operand"), None
-    if len(ops) != 1:
+        if strict:
+            return (f"Async done {instr.name} does not trace back to an async start: AsyncUpdate and "
+                    "AsyncDone expect a single async op as their operand"), None
+        return None
+    if op == "async-update" and _known(shape) and (not shape.is_tuple or len(shape.tuple_shapes) < 2
+                                                   or not shape.tuple_shapes[0].is_tuple):
+        return _START_FORM, None
+    if strict and len(ops) != 1 and (op == "async-done" or not _binds_consistently(instr)
+                                     or not _bound_fit(instr)):
         return (f"{op} has {len(ops) - 1} new operands: AsyncUpdate and AsyncDone expect a single "
                 "async op as their operand"), None
-    if op == "async-update" and _known(shape) and _known(prev.shape) and shape != prev.shape:
-        return ("AsyncStart and AsyncUpdate expect the shape to be in the form of "
-                "((operand0_shape, operand1_shape, ...), output_shape, ...): AsyncUpdate expects the "
-                "op shape to be the same as the operand shape"), None
+    if (strict and op == "async-update" and _known(shape) and _known(prev.shape) and shape != prev.shape
+            and not _binds_consistently(instr)):
+        return (_START_FORM + ": AsyncUpdate expects the op shape to be the same as the operand shape"), None
     start = prev
     while start.opcode == "async-update" and start.operands:
         start = start.operands[0]
@@ -222,3 +239,71 @@ def _async_problem(instr: Instruction) -> tuple[str, str | None] | None:
         thread = thread.strip('"')
         return f"Expect async_execution_thread to be {s_thread}, but got {thread}", "async_execution_thread"
     return None
+
+
+def _binds_consistently(update: Instruction) -> bool:
+    """An update whose shape is its operand's with the operands it binds appended to
+    the operand tuple.  The other elements stay as they are, except in a chain
+    that binds operands late: there XLA's own tests restate them per update."""
+    prev = update.operands[0]
+    a, b = prev.shape, update.shape
+    if not (_known(a) and _known(b) and a.is_tuple and b.is_tuple and a.tuple_shapes and b.tuple_shapes):
+        return False
+    if not a.tuple_shapes[0].is_tuple or not b.tuple_shapes[0].is_tuple:
+        return False
+    if a.tuple_shapes[1:] != b.tuple_shapes[1:] and not _late_chain(update):
+        return False
+    new = [o.shape for o in update.operands[1:]]
+    return list(b.tuple_shapes[0].tuple_shapes) == list(a.tuple_shapes[0].tuple_shapes) + new
+
+
+def _binds_late(start: Instruction, params: list[Instruction]) -> bool:
+    """Whether the chain of updates after ``start`` binds the rest of ``params``,
+    consistently, with the shapes the parameters have."""
+    bound = list(start.operands)
+    cur = start
+    for _ in range(10_000):  # a chain longer than this is no one's test case
+        nxt = [u for u in cur.users if u.opcode in ("async-update", "async-done") and u.operands
+               and u.operands[0] is cur]
+        if len(nxt) != 1 or nxt[0].opcode == "async-done":
+            break
+        cur = nxt[0]
+        if not _binds_consistently(cur):
+            return False
+        bound.extend(cur.operands[1:])
+    return len(bound) == len(params) and all(
+        not _known(b.shape) or b.shape == p.shape for b, p in zip(bound, params))
+
+
+def _bound_fit(update: Instruction) -> bool:
+    """Whether the operands bound up to ``update`` fit its computation's parameters."""
+    chain = [update]
+    while chain[-1].opcode == "async-update" and chain[-1].operands:
+        chain.append(chain[-1].operands[0])
+    start = chain[-1]
+    if start.opcode != "async-start" or not start.called_computations:
+        return True
+    bound = list(start.operands)
+    for u in reversed(chain[:-1]):
+        bound.extend(u.operands[1:])
+    params = start.called_computations[0].parameters
+    return len(bound) <= len(params) and all(
+        not _known(b.shape) or b.shape == p.shape for b, p in zip(bound, params))
+
+
+def _late_chain(instr: Instruction) -> bool:
+    """Whether some update of the async chain through ``instr`` binds operands."""
+    start = instr
+    for _ in range(10_000):
+        if start.opcode != "async-update" or not start.operands:
+            break
+        start = start.operands[0]
+    cur = start
+    for _ in range(10_000):
+        nxt = [u for u in cur.users if u.opcode == "async-update" and u.operands and u.operands[0] is cur]
+        if len(nxt) != 1:
+            return False
+        cur = nxt[0]
+        if len(cur.operands) > 1:
+            return True
+    return False

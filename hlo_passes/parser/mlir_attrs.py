@@ -15,13 +15,14 @@ module owns everything that needs to understand a value:
 """
 from __future__ import annotations
 
-import itertools
 import os
 import re
 from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
+
+from .. import device_groups
 
 MAX_NESTING = 150
 
@@ -356,45 +357,77 @@ def _ints(v: Any) -> tuple[int, ...]:
     raise AttrDecodeError(f"expected integers, got {v!r:.40}")
 
 
-def _mesh_axes_groups(attr: str) -> Any:
-    """``#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<...>, axes = [...]>`` expanded.
+_MESH_AXIS_RE = re.compile(r'mesh_axis<\s*name\s*=\s*"([^"]*)"\s*,\s*size\s*=\s*(-?\d+)\s*>')
+_AXIS_REF_RE = re.compile(r'axis_ref<\s*name\s*=\s*"([^"]*)"\s*(?:,\s*sub_axis_info\s*=\s*\((\d+)\)\s*(\d+)\s*)?>')
+_SDY_AXIS_RE = re.compile(r'"([^"]*)"\s*=\s*(-?\d+)')
+_DEVICE_IDS_RE = re.compile(r"device_ids\s*=\s*(?:\[([^\]]*)\]|array<i64(?::([^>]*))?>)")
+_MESH_REF_RE = re.compile(r"mesh\s*=\s*@([\w.$\-]+|\"[^\"]*\")")
 
-    Devices are numbered row-major over the mesh axes; a group holds the
-    devices that differ only along the listed axes (in their listed order).
-    A mesh given by symbol (``@mesh``) or sub-axes cannot be expanded here:
-    the text is returned.
+
+def mesh_of_sdy_op(text: str) -> tuple[list[tuple[str, int]], list[int] | None]:
+    """(axes, device ids) of ``sdy.mesh @m = <["a"=2, "b"=4], device_ids=[...]>``."""
+    body = text[text.find("<") + 1:]
+    close = body.find("]")
+    axes = [(n, int(z)) for n, z in _SDY_AXIS_RE.findall(body[:close + 1])]
+    dm = _DEVICE_IDS_RE.search(body, close)
+    ids = None
+    if dm is not None:
+        listed = dm.group(1) if dm.group(1) is not None else (dm.group(2) or "")
+        ids = [int(x) for x in listed.replace(" ", "").split(",") if x]
+    return axes, ids
+
+
+def _mesh_axes_groups(attr: str, meshes: dict[str, str] | None) -> Any:
+    """``#stablehlo.replica_group_mesh_axes<mesh = ..., axes = [...]>`` as ``DeviceGroups``.
+
+    The mesh is inline (``#stablehlo.mesh<axes = [...]>``) or a symbol
+    (``@mesh_0``) defined by a ``sdy.mesh`` op of the module (jax 0.12); a
+    group holds the devices that differ only along the listed axes or
+    sub-axes (``sub_axis_info = (pre)size``), in their listed order.  A
+    symbol the module does not define leaves the text.
     """
-    mesh = re.findall(r'mesh_axis<\s*name\s*=\s*"([^"]*)"\s*,\s*size\s*=\s*(\d+)\s*>', attr)
-    refs = re.findall(r'axis_ref<\s*name\s*=\s*"([^"]*)"\s*>', attr)
-    names = [n for n, _ in mesh]
-    if not mesh or attr.count("axis_ref<") != len(refs) or not set(refs) <= set(names) \
-            or len(set(refs)) != len(refs):
-        return str(attr)
-    sizes = {n: int(z) for n, z in mesh}
-    strides: dict[str, int] = {}
-    step = 1
-    for n in reversed(names):
-        strides[n] = step
-        step *= sizes[n]
-    others = [n for n in names if n not in refs]
-    groups = []
-    for oc in itertools.product(*(range(sizes[n]) for n in others)):
-        base = sum(c * strides[n] for n, c in zip(others, oc))
-        groups.append(tuple(base + sum(c * strides[n] for n, c in zip(refs, gc))
-                            for gc in itertools.product(*(range(sizes[n]) for n in refs))))
-    return tuple(groups)
+    ref = _MESH_REF_RE.search(attr)
+    if ref is not None:
+        name = ref.group(1).strip('"')
+        op_text = (meshes or {}).get(name) or (meshes or {}).get("@" + name)
+        if op_text is None:
+            return str(attr)
+        axes, ids = mesh_of_sdy_op(op_text)
+    else:
+        axes = [(n, int(z)) for n, z in _MESH_AXIS_RE.findall(attr)]
+        dm = _DEVICE_IDS_RE.search(attr)
+        ids = None
+        if dm is not None:
+            listed = dm.group(1) if dm.group(1) is not None else (dm.group(2) or "")
+            ids = [int(x) for x in listed.replace(" ", "").split(",") if x]
+    refs_at = attr.find("axes = [", attr.find("mesh"))
+    refs = [(n, int(pre), int(size)) if pre else (n, None, None)
+            for n, pre, size in _AXIS_REF_RE.findall(attr[max(refs_at, 0):] if ref is None else attr)]
+    if attr.count("axis_ref<") != len(refs):
+        raise AttrDecodeError(f"cannot read the axes of {attr[:80]}")
+    try:
+        return device_groups.mesh(axes, refs, ids)
+    except device_groups.DeviceGroupsError as e:
+        raise AttrDecodeError(f"bad replica groups: {e.reason}") from None
 
 
-def _groups(v: Any) -> Any:
+def _group_entry(x: Any) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x or x in (float("inf"), float("-inf")) \
+            or int(x) != x:
+        raise AttrDecodeError(f"replica group entries must be integers, got {x!r:.40}")
+    return int(x)
+
+
+def _groups(v: Any, meshes: dict[str, str] | None = None) -> Any:
     if isinstance(v, DialectAttr):
         if v.name == "#stablehlo.replica_group_mesh_axes":
-            return _mesh_axes_groups(v)
+            return _mesh_axes_groups(v, meshes)
         raise AttrDecodeError(f"unknown replica group form {v.name}")
     if not isinstance(v, list):
         v = [v]
     if v and not isinstance(v[0], list):
         v = [v]
-    return tuple(tuple(int(x) for x in g if int(x) >= 0) for g in v)
+    return device_groups.explicit([[e for e in map(_group_entry, g) if e >= 0] for g in v])
 
 
 def _split(s: str) -> list[str]:
@@ -446,12 +479,18 @@ def parse_entries(raw: str) -> dict[str, Any]:
 _DECODE_CACHE: dict[tuple[str, str, str], Any] = {}
 
 
-def decode_attribute(op: str, key: str, raw: str) -> Any:
+def decode_attribute(op: str, key: str, raw: str, meshes: dict[str, str] | None = None) -> Any:
     """The decoded value of HLO-named attribute ``key`` of MLIR op ``op`` from its raw text.
 
-    Programs repeat the same few attribute texts thousands of times, so
-    results are cached (dict values are handed out as copies).
+    ``meshes`` (symbol → ``sdy.mesh`` op text) resolves replica groups that
+    name their mesh by symbol.  Programs repeat the same few attribute texts
+    thousands of times, so results are cached (dict values are handed out
+    as copies).
     """
+    if key == "replica_groups" and "@" in raw:
+        # The meaning depends on the module's mesh, which is not in the key.
+        e = parse_entries(raw)
+        return _groups(list(e.values())[0] if e else None, meshes)
     ck = (op, key, raw)
     hit = _DECODE_CACHE.get(ck)
     if hit is not None:

@@ -1524,8 +1524,12 @@ class _Parser:
                     if body is not None:
                         order.append(body)
         by_name = {f.name: f for f in funcs}
+        compact_groups: list[Instruction] = []
         for comp in order:
             for ins in comp.instructions:
+                rg = ins.attributes._raw.get("replica_groups")
+                if rg is not None and "mesh_axes" in rg:
+                    compact_groups.append(ins)
                 if ins.source_op == "func.call":
                     # The callee, like HLO's call to_apply=, for the call graph.
                     callee = by_name.get(ins.dialect_data.get("sym") or _callee(ins))
@@ -1541,6 +1545,13 @@ class _Parser:
                 comp.name = f"{comp.name}.{len(names)}"
             names.add(comp.name)
         _add_computations(mod, order)
+        for ins in compact_groups:
+            # Mesh-axes groups are checked (and capped) now, with the module's
+            # meshes at hand (validate=True decoded them before it was); expanded
+            # when read.
+            if ins.attributes._decoded:
+                ins.attributes._decoded.pop("replica_groups", None)
+            ins.attributes["replica_groups"]  # noqa: B018 - decoding is the check
         entry = None
         for f in funcs:
             if f.name == "main":
@@ -1715,6 +1726,10 @@ class _Decoder:
     def __call__(self, key: str, raw: str) -> Any:
         instr = self.instr
         try:
+            if key == "replica_groups":
+                module = instr.module
+                meshes = module.attributes.get("sdy.meshes") if module is not None else None
+                return A.decode_attribute(instr.source_op, key, raw, meshes)
             return A.decode_attribute(instr.source_op, key, raw)
         except (ValueError, TypeError, IndexError, KeyError, AttributeError, RecursionError) as e:
             reason = e.reason if isinstance(e, A.AttrDecodeError) else f"{type(e).__name__}: {e}"
@@ -1726,8 +1741,13 @@ class _Decoder:
                 lines = module.source.split("\n", instr.line)
                 if 0 < instr.line <= len(lines):
                     source_line = lines[instr.line - 1]
+            column = instr.column
+            if source_line is not None:
+                # Point at the attribute when it is on the op's first line.
+                at = source_line.find(raw[:200], max(instr.column - 1, 0))
+                column = at + 1 if at >= 0 else column
             raise ParseError(f"attribute '{key}' of {instr.source_op}: {reason}", path=path,
-                             line=instr.line, column=instr.column, source_line=source_line) from None
+                             line=instr.line, column=column, source_line=source_line) from None
 
 
 def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) -> Module:

@@ -118,6 +118,38 @@ def _literal_text(value: Any) -> str:
     return str(value)
 
 
+def is_compact(instr: Instruction) -> bool:
+    """A get-tuple-element the source wrote as an operand ``%tuple#index`` (see
+    parser/hlo_compact.py): printed at its uses, not on a line of its own."""
+    d = instr._dialect_data
+    return d is not None and d.get("compact", False) and instr.opcode == "get-tuple-element" and bool(instr.operands)
+
+
+def _own_line(instr: Instruction) -> bool:
+    # A compact get-tuple-element a pass made a root needs a line to be ROOT on.
+    return not is_compact(instr) or instr.is_root
+
+
+def operand_text(op: Instruction, pct: str) -> str:
+    """How a use of ``op`` is written: ``%name``, or ``%tuple#i#j`` for compact ones."""
+    suffix = ""
+    while is_compact(op) and not op.is_root:
+        suffix = f"#{op.attributes['index']}" + suffix
+        op = op.operands[0]
+    return pct + op.name + suffix
+
+
+def _reads_changed_compact(instr: Instruction) -> bool:
+    """Whether a use of a compact get-tuple-element a pass changed is written in this
+    line: the ``%tuple#index`` text there is then stale."""
+    for op in instr.operands:
+        while is_compact(op):
+            if op.changed:
+                return True
+            op = op.operands[0]
+    return False
+
+
 def print_instruction(instr: Instruction, is_root: bool, percent: bool = True, regenerate: bool = True) -> str:
     """One instruction line (without indentation or newline), from its fields."""
     pct = "%" if percent else ""
@@ -132,7 +164,7 @@ def print_instruction(instr: Instruction, is_root: bool, percent: bool = True, r
         if inside is None:
             inside = _literal_text(attrs.get("literal", ""))
     else:
-        inside = ", ".join(pct + op.name for op in instr.operands)
+        inside = ", ".join(operand_text(op, pct) for op in instr.operands)
     # A shape we inferred was not written; leave it to XLA to infer again.
     data = _data(instr)
     shape = "" if data.get("inferred_shape") is instr.shape else str(instr.shape)
@@ -181,7 +213,8 @@ def print_computation(comp: Computation, module: Module, percent: bool = True) -
     signature = f" ({params}) -> {result}" if known else ""
     lines = [f"{entry}{pct}{comp.name}{signature} {{"]
     for instr in comp.instructions:
-        lines.append("  " + print_instruction(instr, instr is comp.root, percent))
+        if _own_line(instr):
+            lines.append("  " + print_instruction(instr, instr is comp.root, percent))
     if comp.dialect_data.get("inline"):
         thread = _inline_thread(comp, module)
         if thread is not None:
@@ -313,7 +346,7 @@ def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
     out = [_header(comp, src[head_start:dd["body_start"]], old_root)]
     indent = dd.get("indent", "  ")
     def line_kept(instr: Instruction) -> bool:
-        if instr.changed or (instr is comp.root) != (instr is old_root):
+        if instr.changed or (instr is comp.root) != (instr is old_root) or _reads_changed_compact(instr):
             return False
         parent = _data(instr).get("nested_in")
         return parent is None or (parent.computation is comp and line_kept(parent))
@@ -321,6 +354,8 @@ def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
     for instr in comp.instructions:
         if _data(instr).get("nested") and line_kept(instr):
             continue  # written inside its user's line, which is kept
+        if not _own_line(instr):
+            continue  # written as %tuple#index in its users' lines
         lead = instr.lead if instr.span is not None else None
         at_line_start = out[-1].endswith("\n")
         if lead is None:
@@ -329,7 +364,7 @@ def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
             continue
         start, end = instr.span
         root_moved = (instr is comp.root) != (instr is old_root)
-        if not instr.changed and not root_moved:
+        if not instr.changed and not root_moved and not _reads_changed_compact(instr):
             piece = src[lead:_line_end(src, end)]
         else:
             piece = (src[lead:start] + print_instruction(instr, instr is comp.root, percent, False)

@@ -49,12 +49,39 @@ def is_sharding_call(instr: Instruction) -> bool:
 REDUCTIONS = frozenset({"reduce-scatter", "all-reduce"})
 
 
+# Ops that cut a window out of their first operand at offsets given by the
+# others: after SPMD partitioning, a reduction to a sharded layout is an
+# all-reduce and then each device's dynamic-slice of the sum.  Applying one to
+# W and then slicing equals slicing and then applying it when the window keeps
+# the split dimension whole and the halves' offsets are the same values
+# (``check_windows``).
+WINDOWS = frozenset({"dynamic-slice"})
+
+
 def is_chain_op(instr: Instruction) -> bool:
     if instr.opcode in GATHERS or instr.opcode in REDUCTIONS or instr.opcode in ELEMENTWISE_UNARY or is_sharding_call(instr):
         return len(instr.operands) == 1 and instr.num_results == 1
     if instr.opcode in ("transpose", "reshape", "bitcast"):
         return len(instr.operands) == 1
+    if instr.opcode in WINDOWS:
+        return len(instr.operands) >= 2 and instr.num_results == 1
     return False
+
+
+def check_windows(steps: list[Instruction], dim: int) -> None:
+    """The halves' windows keep the split dimension ``dim`` whole and start at the
+    same offsets elsewhere."""
+    first = steps[0]
+    for step in steps:
+        whole = step.operands[0].shape
+        if not whole.is_array or dim >= whole.rank or step.shape.rank != whole.rank \
+                or step.shape.dims[dim] != whole.dims[dim]:
+            raise Refusal("window-split-dim", f"{step.ref} cuts the split dimension {dim} "
+                          f"({whole} -> {step.shape}): the halves would not be whole pieces of it", step)
+        if len(step.operands) != len(first.operands) or not all(
+                same_value(a, b) for a, b in zip(step.operands[1:], first.operands[1:])):
+            raise Refusal("same-offsets", f"{step.ref} and {first.ref} cut their windows at offsets "
+                          "not provably the same", step)
 
 
 def map_split_dim(instr: Instruction, dim_in: int) -> int:

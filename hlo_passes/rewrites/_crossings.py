@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
-from ._chains import Refusal, resized
+from ._chains import Refusal, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 
@@ -159,7 +159,7 @@ def drop_crossing(c: Crossing) -> list[Instruction]:
         del shardings[c.index]
         c.caller.attributes["in_shardings"] = tuple(shardings)
         return loose
-    c.caller.remove_operand(c.index)
+    loose.append(c.caller.remove_operand(c.index))
     if c.entry is None:
         return loose
     entry = c.entry
@@ -171,16 +171,41 @@ def drop_crossing(c: Crossing) -> list[Instruction]:
     for user in entry.users:
         if user.opcode == "get-tuple-element" and int(user.attributes["index"]) > c.entry_index:
             user.attributes["index"] = int(user.attributes["index"]) - 1
+    _drop_sharding_element(entry, c.entry_index)
+    if "xla.sdy.in_shardings" not in _frontend(entry):
+        return loose  # jax 0.12: the operand's own Sharding call carried it
     attrs = dict(entry.attributes["frontend_attributes"])
-    values = _per_value(entry)
+    values = split_top_level(attrs["xla.sdy.in_shardings"][attrs["xla.sdy.in_shardings"].find("<[") + 2:
+                                                          attrs["xla.sdy.in_shardings"].rfind("]>")])
     del values[c.entry_index]
     attrs["xla.sdy.in_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(values) + "]>"
     entry.attributes["frontend_attributes"] = attrs
     return loose
 
 
+def _frontend(instr: Instruction) -> dict:
+    return instr.attributes["frontend_attributes"] if "frontend_attributes" in instr.attributes else {}
+
+
+def _sharding_text(instr: Instruction) -> str | None:
+    if "sharding" not in instr.attributes:
+        return None
+    return instr.attributes.raw("sharding") or str(instr.attributes["sharding"])
+
+
 def _per_value(entry: Instruction) -> list[str]:
-    """The per-operand shardings of a GlobalToLocalShape call, as text."""
+    """The per-operand shardings of a GlobalToLocalShape call, as text.
+
+    jax 0.10.2's XLA lists them in the call's frontend attribute
+    ``xla.sdy.in_shardings``; jax 0.12's puts each operand through a
+    ``Sharding`` custom call that carries it.
+    """
+    if "xla.sdy.in_shardings" not in _frontend(entry):
+        values = [_sharding_text(op) if is_sharding_call(op) else None for op in entry.operands]
+        if any(v is None for v in values):
+            raise Refusal("unknown-sharding", f"cannot read the in_shardings of {entry.ref}: neither "
+                          "xla.sdy.in_shardings nor a Sharding custom call per operand", entry)
+        return values
     text = entry.attributes["frontend_attributes"].get("xla.sdy.in_shardings", "")
     start, end = text.find("<["), text.rfind("]>")
     if start < 0 or end < start:
@@ -432,7 +457,13 @@ def hlo_exit_from(gte: Instruction, callers: dict[str, list[Instruction]]) -> Hl
 
 
 def _shardings_of(instr: Instruction, key: str) -> list[str]:
-    text = instr.attributes["frontend_attributes"].get(key, "")
+    """Per-result shardings of a shard_map exit: the frontend attribute ``key``
+    (jax 0.10.2), or the elements of its tuple sharding (jax 0.12)."""
+    if key not in _frontend(instr) and "sharding" in instr.attributes:
+        sharding = instr.attributes["sharding"]
+        if isinstance(sharding, Sharding) and sharding.kind == "tuple":
+            return [str(s) for s in sharding.tuple_shardings]
+    text = _frontend(instr).get(key, "")
     start, end = text.find("<["), text.rfind("]>")
     if start < 0 or end < start:
         raise Refusal("unknown-sharding", f"cannot read {key} of {instr.ref}: {text[:80]}", instr)
@@ -484,13 +515,14 @@ def drop_hlo_exit(e: HloExit) -> Instruction:
     if e.outer_gte.computation is not None:  # not already swept away as dead code
         e.outer_gte.computation.remove(e.outer_gte)
     if e.exit_call is not None:
-        _drop_element(e.exit_call, e.result)
+        old_values = _shardings_of(e.exit_call, "xla.sdy.out_shardings")
+        _drop_element(e.exit_call, e.result)  # its tuple sharding (jax 0.12) too
         e.exit_call.remove_operand(e.result)
-        attrs = dict(e.exit_call.attributes["frontend_attributes"])
-        values = _shardings_of(e.exit_call, "xla.sdy.out_shardings")
-        del values[e.result]
-        attrs["xla.sdy.out_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(values) + "]>"
-        e.exit_call.attributes["frontend_attributes"] = attrs
+        if "xla.sdy.out_shardings" in _frontend(e.exit_call):
+            attrs = dict(e.exit_call.attributes["frontend_attributes"])
+            del old_values[e.result]
+            attrs["xla.sdy.out_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(old_values) + "]>"
+            e.exit_call.attributes["frontend_attributes"] = attrs
         e.inner_gte.computation.remove(e.inner_gte)
     inside = e.root.remove_operand(e.element)
     shapes = list(e.root.shape.tuple_shapes)

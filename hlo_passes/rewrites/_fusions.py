@@ -9,14 +9,22 @@ are reported, never rewritten: an optimized module cannot be compiled again.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ..ir import Computation, Instruction, Module, Shape
+from ._chains import behaviour
 
 # Inside a fusion, ops between a parameter and the slice or concatenate that
-# change nothing about the values (layout copies, same-shape bitcasts).
+# keep every element where it is: layout copies, same-shape bitcasts, and
+# element-type converts (f32 weights computed in bf16 put the slice and the
+# bf16 round trip into the fusion that feeds each all-gather).  Seen through
+# only to find the pattern: such sites are reported, not rewritten.
+_IN_PLACE = frozenset({"copy", "bitcast", "convert"})
+
+
 def _through_copies(instr: Instruction) -> Instruction:
-    while instr.opcode in ("copy", "bitcast") and instr.operands and instr.operands[0].shape.dims == instr.shape.dims:
+    while instr.opcode in _IN_PLACE and len(instr.operands) == 1 and instr.operands[0].shape.dims == instr.shape.dims:
         instr = instr.operands[0]
     return instr
 
@@ -73,15 +81,87 @@ def _fed_by(fusion: Instruction, inner: Instruction) -> Instruction | None:
     return fusion.operands[number]
 
 
+class FusedSource:
+    """The array a fused slice cuts when the fusion computes it from its operands
+    first, e.g. one layer's weight read out of the stacked weights of a scan
+    (``dynamic-slice`` of the stack at the layer index, then a bitcast).
+
+    Two fusions that compute it the same way from the same operands (XLA
+    gives each half of a split weight a fusion of its own) see one
+    ``FusedSource``, so their slices are slices of one source.
+    """
+
+    opcode = "fused-value"
+    num_results = 1
+    operand_results: list[int] = []
+
+    def __init__(self, fusion: Instruction, inner: Instruction) -> None:
+        self.fusion = fusion
+        self.inner = inner
+        self.shape: Shape = inner.shape
+        self.operands = [op for op in fusion.operands]
+
+    name = property(lambda self: f"{self.fusion.name}/{self.inner.name}")
+    ref = property(lambda self: f"{self.fusion.ref} ({self.inner.opcode} inside)")
+    line = property(lambda self: self.fusion.line)
+    column = property(lambda self: self.fusion.column)
+    computation = property(lambda self: self.fusion.computation)
+    module = property(lambda self: self.fusion.module)
+
+
+# One FusedSource per (module, way of computing it): looked up by signature.
+_SOURCES: "weakref.WeakKeyDictionary[Module, dict[tuple, FusedSource]]" = weakref.WeakKeyDictionary()
+_SIGNATURE_DEPTH = 12
+
+
+def _signature(fusion: Instruction, inner: Instruction, depth: int = _SIGNATURE_DEPTH) -> tuple | None:
+    """How ``inner`` is computed from the fusion's operands, as a comparable value
+    (None when it is too deep to tell or reads something we cannot name)."""
+    if depth == 0:
+        return None
+    if inner.opcode == "parameter":
+        number = inner.attributes.get("parameter_number")
+        if number is None or number >= len(fusion.operands):
+            return None
+        op = fusion.operands[number]
+        return ("operand", id(op), fusion.operand_results[number] if fusion._operand_results else 0)
+    if inner.opcode in ("rng", "rng-bit-generator", "custom-call", "infeed", "recv", "fusion", "call"):
+        return None
+    if inner.opcode == "constant":
+        return ("constant", str(inner.shape), inner.attributes.raw("literal"))
+    parts = []
+    for op in inner.operands:
+        sig = _signature(fusion, op, depth - 1)
+        if sig is None:
+            return None
+        parts.append(sig)
+    return (behaviour(inner), tuple(inner.shape.dims), tuple(parts))
+
+
+def _fused_source(fusion: Instruction, inner: Instruction) -> FusedSource | None:
+    sig = _signature(fusion, inner)
+    module = fusion.module
+    if sig is None or module is None:
+        return None
+    sources = _SOURCES.setdefault(module, {})
+    source = sources.get(sig)
+    if source is None:
+        source = sources[sig] = FusedSource(fusion, inner)
+    return source
+
+
 def fused_slice(fusion: Instruction) -> FusedView | None:
-    """A fusion whose result is a slice of one of its operands (``copy_slice_fusion``)."""
+    """A fusion whose result is a slice of one of its operands (``copy_slice_fusion``),
+    or of an array it computes from them first (``FusedSource``)."""
     body = _body(fusion)
     if body is None or body.root is None:
         return None
     root = _through_copies(body.root)
     if root.opcode != "slice":
         return None
-    source = _fed_by(fusion, root.operands[0])
+    source: Any = _fed_by(fusion, root.operands[0])
+    if source is None:
+        source = _fused_source(fusion, _through_copies(root.operands[0]))
     if source is None:
         return None
     return FusedView(fusion, root, [source])

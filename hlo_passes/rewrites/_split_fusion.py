@@ -28,8 +28,10 @@ from dataclasses import dataclass
 from ..ir import Instruction, Module
 from ..report import CollectiveCost, NearMiss, Site, bytes_received, location_of
 from ._chains import (
+    WINDOWS,
     Refusal,
     behaviour,
+    check_windows,
     clone,
     is_chain_op,
     is_sharding_call,
@@ -240,7 +242,10 @@ def pad_meeting(add: Instruction) -> PadMeeting | None:
     for p in pads:
         if p.attributes["padding"][dim][0] != offset:
             return None  # overlapping or leaving a gap: not a reassembly
-        offset += p.operands[0].shape.dims[dim]
+        piece = result_shape(p.operands[0], p.operand_results[0] if p.operand_results else 0)
+        if not piece.is_array or piece.rank != add.shape.rank:
+            return None
+        offset += piece.dims[dim]
     if offset != add.shape.dims[dim]:
         return None
     return PadMeeting(add, pads, dim)
@@ -336,6 +341,10 @@ class SplitFusion:
             if chain is not None and isinstance(chain.slice, FusedView):
                 by_source.setdefault(id(chain.slice.operands[0]), []).append(chain)
         for chains in by_source.values():
+            # Between two stages a fusion may convert (bf16 round trips): the
+            # first stage's chain is then a part of the second's, not a half.
+            inner = {id(op) for c in chains for op in c.ops[:-1]}
+            chains = [c for c in chains if id(c.ops[-1]) not in inner]
             if len(chains) >= 2:
                 chains.sort(key=lambda c: tuple(r[0] for r in c.slice.attributes["slice"]))
                 form = "split_gather" if "all-gather" in self.collectives else "split_reduction"
@@ -521,6 +530,8 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
                               f"{other.ref} and {op.ref} differ in {_difference(op, other)}", other)
             if other.computation is not op.computation:
                 raise Refusal("same-computation", f"{other.ref} is in another computation than {op.ref}", other)
+        if op.opcode in WINDOWS:
+            check_windows(steps, dim)
         dim_in = dim
         dim = map_split_dim(op, dim)
         if op.opcode in ALONG_A_DIMENSION and dim in tuple(op.attributes["dimensions"]):
@@ -739,6 +750,14 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
             # Its old users (the first half's chain outside) are dead code now.
             loose.extend(u for u in value.users)
             continue
+        elif op.opcode in WINDOWS:
+            # Its offsets are computed after W's chain starts: the window goes
+            # where the first half's was, which they all dominate.
+            shape = resized(op.shape, split_dims[k], size)
+            value = clone(op, op.computation, [value, *op.operands[1:]], shape, before=op, tag=rule)
+            value.operand_results = [result, *op.operand_results[1:]]
+            value.attributes["dynamic_slice_sizes"] = tuple(shape.dims)
+            result = 0
         else:
             shape = resized(op.shape, split_dims[k], size)
             if value.computation is op.computation and value.opcode != "parameter":

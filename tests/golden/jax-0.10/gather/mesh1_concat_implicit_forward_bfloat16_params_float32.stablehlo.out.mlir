@@ -1,0 +1,73 @@
+module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["fsdp"=8]> {stablehlo.mesh = {axes = [{name = "fsdp", size = 8 : i64}]}}
+  func.func public @main(%arg0: tensor<64x64xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}, %arg1: tensor<4xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}, %arg2: tensor<4x64x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"fsdp"}, {}]>}, %arg3: tensor<4x32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}, {}]>}) -> (tensor<64x64xbf16> {jax.result_info = "result"}) {
+    %0 = stablehlo.convert %arg2 : (tensor<4x64x64xf32>) -> tensor<4x64x64xbf16>
+    %v2.hp1 = "sdy.sharding_constraint"(%0) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xbf16>) -> tensor<4x64x64xbf16>
+    %5 = "sdy.manual_computation"(%arg0, %arg1, %v2.hp1, %arg3) ({
+    ^bb0(%arg4: tensor<64x64xbf16>, %arg5: tensor<4xi32>, %arg6: tensor<4x64x64xbf16>, %arg8: tensor<4x32x64xf32>):
+      %7 = stablehlo.broadcast_in_dim %arg4, dims = [1, 2] : (tensor<64x64xbf16>) -> tensor<4x64x64xbf16>
+      %8 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
+      %9 = func.call @cumsum(%arg5) : (tensor<4xi32>) -> tensor<4xi32>
+      %c = stablehlo.constant dense<0> : tensor<i32>
+      %10 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<4xi32>
+      %11 = stablehlo.slice %10 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
+      %12 = stablehlo.slice %9 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
+      %13 = stablehlo.concatenate %11, %12, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
+      %14 = stablehlo.broadcast_in_dim %9, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %15 = stablehlo.broadcast_in_dim %13, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %16 = stablehlo.compare LE, %15, %8, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %17 = stablehlo.compare LT, %8, %14, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %18 = stablehlo.and %16, %17 : tensor<4x64x64xi1>
+      %cst = stablehlo.constant dense<0.000000e+00> : tensor<bf16>
+      %19 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<bf16>) -> tensor<4x64x64xbf16>
+      %20 = stablehlo.select %18, %7, %19 : tensor<4x64x64xi1>, tensor<4x64x64xbf16>
+      %21 = stablehlo.dot_general %20, %arg6, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x64xbf16>, tensor<4x64x64xbf16>) -> tensor<64x64xbf16>
+      %22 = stablehlo.slice %21 [0:64, 0:32] : (tensor<64x64xbf16>) -> tensor<64x32xbf16>
+      %23 = stablehlo.slice %21 [0:64, 32:64] : (tensor<64x64xbf16>) -> tensor<64x32xbf16>
+      %24 = stablehlo.convert %arg8 : (tensor<4x32x64xf32>) -> tensor<4x32x64xbf16>
+      %25 = func.call @silu(%22) : (tensor<64x32xbf16>) -> tensor<64x32xbf16>
+      %26 = stablehlo.multiply %25, %23 : tensor<64x32xbf16>
+      %27 = stablehlo.broadcast_in_dim %26, dims = [1, 2] : (tensor<64x32xbf16>) -> tensor<4x64x32xbf16>
+      %28 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
+      %29 = func.call @cumsum(%arg5) : (tensor<4xi32>) -> tensor<4xi32>
+      %c_0 = stablehlo.constant dense<0> : tensor<i32>
+      %30 = stablehlo.broadcast_in_dim %c_0, dims = [] : (tensor<i32>) -> tensor<4xi32>
+      %31 = stablehlo.slice %30 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
+      %32 = stablehlo.slice %29 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
+      %33 = stablehlo.concatenate %31, %32, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
+      %34 = stablehlo.broadcast_in_dim %29, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
+      %35 = stablehlo.broadcast_in_dim %33, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
+      %36 = stablehlo.compare LE, %35, %28, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
+      %37 = stablehlo.compare LT, %28, %34, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
+      %38 = stablehlo.and %36, %37 : tensor<4x64x32xi1>
+      %cst_1 = stablehlo.constant dense<0.000000e+00> : tensor<bf16>
+      %39 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<bf16>) -> tensor<4x64x32xbf16>
+      %40 = stablehlo.select %38, %27, %39 : tensor<4x64x32xi1>, tensor<4x64x32xbf16>
+      %41 = stablehlo.dot_general %40, %24, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x32xbf16>, tensor<4x32x64xbf16>) -> tensor<64x64xbf16>
+      sdy.return %41 : tensor<64x64xbf16>
+    }) {out_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>, manual_axes = #sdy<manual_axes{"fsdp"}>, in_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}]>, <@mesh, [{}]>, <@mesh, [{}, {}, {}]>, <@mesh, [{}, {}, {}]>]>} : (tensor<64x64xbf16>, tensor<4xi32>, tensor<4x64x64xbf16>, tensor<4x32x64xf32>) -> tensor<64x64xbf16>
+    return %5 : tensor<64x64xbf16>
+  }
+  func.func private @cumsum(%arg0: tensor<4xi32>) -> tensor<4xi32> {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<i32>
+    %1 = "stablehlo.reduce_window"(%arg0, %0) <{base_dilations = array<i64: 1>, padding = dense<[[3, 0]]> : tensor<1x2xi64>, window_dilations = array<i64: 1>, window_dimensions = array<i64: 4>, window_strides = array<i64: 1>}> ({
+    ^bb0(%arg1: tensor<i32>, %arg2: tensor<i32>):
+      %2 = stablehlo.add %arg1, %arg2 : tensor<i32>
+      stablehlo.return %2 : tensor<i32>
+    }) : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+    return %1 : tensor<4xi32>
+  }
+  func.func private @silu(%arg0: tensor<64x32xbf16>) -> tensor<64x32xbf16> {
+    %0 = stablehlo.negate %arg0 : tensor<64x32xbf16>
+    %1 = stablehlo.exponential %0 : tensor<64x32xbf16>
+    %cst = stablehlo.constant dense<1.000000e+00> : tensor<bf16>
+    %2 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<bf16>) -> tensor<64x32xbf16>
+    %3 = stablehlo.add %2, %1 : tensor<64x32xbf16>
+    %cst_0 = stablehlo.constant dense<1.000000e+00> : tensor<bf16>
+    %4 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<bf16>) -> tensor<64x32xbf16>
+    %5 = stablehlo.divide %4, %3 : tensor<64x32xbf16>
+    %6 = stablehlo.multiply %arg0, %5 : tensor<64x32xbf16>
+    return %6 : tensor<64x32xbf16>
+  }
+}
