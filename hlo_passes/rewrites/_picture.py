@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..device_groups import DeviceGroups
 from ..report import PictureEdge, PictureNode, SitePicture, Subgraph
 from ._chains import resized
 from ._crossings import Crossing, Exit, HloExit
@@ -38,8 +39,16 @@ def _value(shape: Any) -> str:
     return f"{_shape_text(shape)} · {human_bytes(shape.byte_size)}"
 
 
+# Replica groups with more devices than this are drawn by their sizes, not listed.
+_LISTED_DEVICES = 64
+
+
 def _compact(value: Any) -> str:
     """An attribute value as HLO writes it: ``{{0,1},{2,3}}`` for nested sequences."""
+    if isinstance(value, DeviceGroups):
+        if value.num_devices > _LISTED_DEVICES:
+            return f"{value.num_groups} groups of {value.group_size or 'several'}"
+        return _compact(value.groups)
     if isinstance(value, (tuple, list)):
         return "{" + ",".join(_compact(v) for v in value) + "}"
     if isinstance(value, bool):
