@@ -1,8 +1,10 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   install, then parse a bundled MoE module and show what hlo_passes sees
 #   make test   install with the test extras, then run the whole test suite
+# Recipes are quiet (make prints no command twice); `make V=1 ...` shows them.
 PYTHON ?= python3
 PIP_FLAGS ?= --quiet --disable-pip-version-check
+Q := $(if $(V),,@)
 
 # The test environments CI runs (issue 12): the default Python (3.11: the
 # registry serves jax 0.10.2 there), and virtual environments under $(VENVS)
@@ -17,49 +19,51 @@ PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 .PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden fuzz
 
 install:
-	$(PYTHON) -m pip install $(PIP_FLAGS) -e .
+	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e .
 
 install-test:
-	$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[test]'
+	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[test]'
 
+# The rewrite and its report go to a temporary directory, removed at the end.
 demo: install
-	$(PYTHON) examples/demo.py
-	@echo "== hlo-rewrite examples/data/moe_mesh2_concat.mlir -o /tmp/hlo_passes_demo.mlir --report /tmp/hlo_passes_demo.json"
-	hlo-rewrite examples/data/moe_mesh2_concat.mlir -o /tmp/hlo_passes_demo.mlir --report /tmp/hlo_passes_demo.json
-	@echo "== hlo-lint examples/data /tmp/hlo_passes_demo.mlir   (exit 1: findings in the original, none in the rewrite)"
-	hlo-lint examples/data /tmp/hlo_passes_demo.mlir; test $$? -eq 1
+	$(Q)$(PYTHON) examples/demo.py
+	$(Q)tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/hlo_passes_demo.XXXXXX") && trap 'rm -rf "$$tmp"' EXIT && \
+	echo "== hlo-rewrite examples/data/moe_mesh2_concat.mlir -o $$tmp/fused.mlir --report $$tmp/report.json" && \
+	$(PYTHON) -m hlo_passes.cli rewrite examples/data/moe_mesh2_concat.mlir -o "$$tmp/fused.mlir" --report "$$tmp/report.json" && \
+	echo "== hlo-lint examples/data $$tmp/fused.mlir   (exit 1: findings in the original, none in the rewrite)" && \
+	{ $(PYTHON) -m hlo_passes.cli lint examples/data "$$tmp/fused.mlir"; test $$? -eq 1; }
 
 # Everything CI runs (.ci/run): the whole suite in both environments, then
 # the jax-facing part on jax 0.11.2.
 test: test-py311 test-py312 test-py312-jax011
 
 test-py311: install-test
-	$(PYTHON) -m pytest -q
+	$(Q)$(PYTHON) -m pytest -q
 
 test-py312:
-	tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
-	$(PY312) -m pytest -q
+	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
+	$(Q)$(PY312) -m pytest -q
 
 test-py312-jax011:
-	tools/test_env.sh $(VENVS)/py312-jax011 3.12 jax==0.11.2 jaxlib==0.11.2 >/dev/null
-	$(PY312_JAX011) -m pytest -q -m jax_facing
+	$(Q)tools/test_env.sh $(VENVS)/py312-jax011 3.12 jax==0.11.2 jaxlib==0.11.2 >/dev/null
+	$(Q)$(PY312_JAX011) -m pytest -q -m jax_facing
 
 # The longer Hypothesis profile (more examples per property).
 test-long: install-test
-	HYPOTHESIS_PROFILE=dev $(PYTHON) -m pytest -q
+	$(Q)HYPOTHESIS_PROFILE=dev $(PYTHON) -m pytest -q
 
 # Every benchmark, then benchmarks/RESULTS.md (BENCH_ARGS=--quick: a smoke run into a scratch folder).
 bench: install
-	$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[bench]'
-	$(PYTHON) benchmarks/run_all.py $(BENCH_ARGS)
+	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[bench]'
+	$(Q)$(PYTHON) benchmarks/run_all.py $(BENCH_ARGS)
 
 # tests/golden/: the rewritten text and report of every module the tests and examples
 # produce, written again for both jax sets (jax-0.10/ with the default Python, jax-0.12/
 # with the test-py312 environment) and common/; review with `git diff tests/golden`.
 golden: install-test
-	tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
-	$(PYTHON) tests/golden_cases.py --write
-	$(PY312) tests/golden_cases.py --write
+	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
+	$(Q)$(PYTHON) tests/golden_cases.py --write
+	$(Q)$(PY312) tests/golden_cases.py --write
 
 # The fuzz campaign at scale (issue 21): FUZZ_MUTANTS mutants of the corpus, samples and examples
 # through parse, print, validate, verify and run_passes in worker processes; findings and reduced
@@ -68,4 +72,4 @@ FUZZ_MUTANTS ?= 100000
 FUZZ_SEED ?= 21
 FUZZ_OUT ?= $(CURDIR)/fuzz-out
 fuzz: install-test
-	cd tests && $(PYTHON) -m fuzzing --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED) --out $(FUZZ_OUT)
+	$(Q)cd tests && $(PYTHON) -m fuzzing --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED) --out $(FUZZ_OUT)

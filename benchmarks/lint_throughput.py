@@ -98,8 +98,9 @@ def _timed(fn) -> float:
 
 def _cli(folder: Path, *extra: str) -> float:
     """Wall time of ``hlo-lint`` as a user runs it; checks it linted every file."""
-    exe = shutil.which("hlo-lint") or ""
-    cmd = [exe] if exe else [sys.executable, "-c", "from hlo_passes.cli import lint_entry; lint_entry()"]
+    # This interpreter's console script (one found on PATH may belong to another environment).
+    exe = Path(sys.executable).parent / "hlo-lint"
+    cmd = [str(exe)] if exe.is_file() else [sys.executable, "-c", "from hlo_passes.cli import lint_entry; lint_entry()"]
     t0 = time.perf_counter()
     r = subprocess.run([*cmd, "--no-progress", *extra, str(folder)], capture_output=True, text=True)
     wall = time.perf_counter() - t0

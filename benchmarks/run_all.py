@@ -39,6 +39,7 @@ BENCHMARKS: dict[str, tuple[str, object]] = {
     "gmm_cpu": ("gmm_cpu.py", lambda d: ["--out", str(d / "gmm_cpu.md")]),
     "big_mesh": ("big_mesh.py", lambda d: []),
     "robustness": ("robustness.py", lambda d: []),
+    "parse_gc": ("parse_gc.py", lambda d: []),
 }
 TITLE = "# hlo_passes benchmarks"
 _VERDICT = re.compile(r"\*\*(met|not met)\*\*")

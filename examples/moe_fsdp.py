@@ -29,7 +29,6 @@ if __name__ == "__main__":  # pragma: no cover - flags must precede the jax impo
         sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import argparse
-import shutil
 import statistics
 import subprocess
 import tempfile
@@ -56,8 +55,10 @@ def _median_time(f, args, runs: int) -> float:
 
 
 def _script(name: str) -> list[str]:
-    found = shutil.which(name)
-    return [found] if found else [sys.executable, "-m", "hlo_passes.cli", name.split("-", 1)[1]]
+    # The console script of this interpreter's environment, not whichever one PATH finds first
+    # (it may belong to another Python that lacks hlo_passes); else the same entry point as a module.
+    beside = Path(sys.executable).parent / name
+    return [str(beside)] if beside.is_file() else [sys.executable, "-m", "hlo_passes.cli", name.split("-", 1)[1]]
 
 
 def _max_diff(a, b) -> float:

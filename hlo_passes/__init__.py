@@ -18,6 +18,7 @@ import os
 
 from .errors import ParseError, VerificationError
 from .ir import Computation, Instruction, Module, Shape
+from .sniff import check_text, choose_dialect, detect_dialect
 
 __all__ = [
     "Computation",
@@ -52,35 +53,23 @@ def __getattr__(name: str):
 __version__ = "0.1.0"
 
 
-def detect_dialect(text: str) -> str:
-    """``"hlo"`` for HLO text (starts with ``HloModule``), else ``"stablehlo"`` (MLIR)."""
-    i, n = 0, len(text)
-    while i < n:
-        while i < n and text[i] in " \t\r\n":
-            i += 1
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j + 1
-            continue
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            continue
-        break
-    return "hlo" if text.startswith("HloModule", i) else "stablehlo"
-
-
 def parse(text: str, dialect: str = "auto", validate: bool = False, path: str | None = None) -> Module:
     """Parse HLO or StableHLO text into a ``Module``.
 
-    ``validate=True`` also decodes every attribute and checks shapes up
-    front.  Bad input raises ``ParseError`` (``path:line:col``) and nothing else.
-    For HLO, result shapes that break a rule (``Module.verify``'s checks) are
-    not bad input: XLA's parser accepts them too.  They are listed in
+    ``dialect="auto"`` reads HLO when the text starts with ``HloModule``, MLIR
+    when it starts like MLIR, and otherwise goes by ``path``'s extension
+    (``.hlo``, ``.mlir``).  ``validate=True`` also decodes every attribute and
+    checks shapes up front.  Bad input raises ``ParseError`` (``path:line:col``)
+    and nothing else; so do empty text (``empty input: no module``) and binary
+    data.  For HLO, result shapes that break a rule (``Module.verify``'s checks)
+    are not bad input: XLA's parser accepts them too.  They are listed in
     ``Module.shape_problems`` with one ``errors.VerificationWarning``.
     """
+    if isinstance(text, str):
+        check_text(text, path)
+    chosen_by = "argument"
     if dialect == "auto":
-        dialect = detect_dialect(text)
+        dialect, chosen_by = choose_dialect(text, path) if isinstance(text, str) else ("stablehlo", "default")
     if dialect == "hlo":
         from .parser.hlo import parse_hlo
 
@@ -88,7 +77,15 @@ def parse(text: str, dialect: str = "auto", validate: bool = False, path: str | 
     if dialect in ("stablehlo", "mlir"):
         from .parser.stablehlo import parse_stablehlo
 
-        return parse_stablehlo(text, path=path, validate=validate)
+        try:
+            return parse_stablehlo(text, path=path, validate=validate)
+        except ParseError as err:
+            if chosen_by != "default":
+                raise
+            # Nothing said MLIR: say why it was read as MLIR, so that a broken HLO dump is not a puzzle.
+            raise ParseError(f"{err.reason} (read as MLIR: the text does not start with 'HloModule')",
+                             path=err.path, line=err.line, column=err.column,
+                             source_line=err.source_line) from None
     raise ValueError(f"unknown dialect {dialect!r}: expected 'auto', 'hlo' or 'stablehlo'")
 
 

@@ -4,12 +4,16 @@
 Exit codes, both scripts:
 
 * ``hlo-rewrite``: 0 success (rewritten or not); 2 bad usage or input (the
-  parse error's ``path:line:col`` message on stderr); 3 a pass or the printer
-  failed (a bug: the traceback's last line on stderr).  When anything fails,
-  nothing is written.
-* ``hlo-lint``: 0 clean; 1 findings; 2 a file could not be linted or bad usage.
+  parse error's ``path:line:col`` message on stderr: empty, binary, too large,
+  not there) or an output that cannot be written (its path named); 3 a bug
+  (``internal error``, one line and a request to report it).  When anything
+  fails, nothing is written.
+* ``hlo-lint``: 0 clean; 1 findings; 2 a file or folder could not be linted,
+  or bad usage (an unknown rule code too); 3 a bug.
 
-Neither imports jax: parsing, rewriting and linting are pure Python.
+No traceback reaches the user (``HLO_PASSES_TRACEBACK=1`` shows it for exit 3).
+Reading and writing are in ``files``.  Neither tool imports jax: parsing,
+rewriting and linting are pure Python.
 """
 from __future__ import annotations
 
@@ -20,11 +24,24 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from .files import (
+    MAX_INPUT_BYTES,
+    InputError,
+    OutputError,
+    Staged,
+    atomic_write,
+    commit,
+    discard,
+    parse_size,
+    read_input,
+    read_stream,
+    stage,
+    write_stdout,
+)
 from .lowering import KERNELS, PLATFORMS
 
 EXIT_OK = 0
@@ -40,82 +57,41 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-# ---------------------------------------------------------------------------
-# Writing files: all or nothing
-
-
-def atomic_write(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the new one, never half.
-
-    The bytes go to a temporary file in the target's directory (the rename
-    must not cross file systems), are flushed to disk, and the temporary file
-    replaces the target in one ``os.replace``.  On any failure the temporary
-    file is removed and the target is left as it was.
-    """
-    _commit([_stage(path, data, mode=mode)])
-
-
-class _Staged:
-    def __init__(self, target: str, tmp: str) -> None:
-        self.target = target
-        self.tmp = tmp
-
-
-def _stage(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> _Staged:
-    """Write ``data`` next to ``path`` in a temporary file (not yet in place)."""
-    target = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+def _size(text: str) -> int:
     try:
-        with os.fdopen(fd, "wb") as f:
-            payload = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
-            _write_all(f, payload)
-            f.flush()
-            os.fsync(f.fileno())
-        if mode is None:
-            mode = os.stat(target).st_mode & 0o7777 if os.path.exists(target) else 0o666 & ~_umask()
-        os.chmod(tmp, mode)
-    except BaseException:
-        _remove_quietly(tmp)
-        raise
-    return _Staged(target, tmp)
+        return parse_size(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
-# Chunked so that a failure (disk full, a signal) can strike between chunks,
-# as it would on a large module; the tests rely on this to fail mid-way.
-_CHUNK = 1 << 16
+def _common_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-input-size", type=_size, default=MAX_INPUT_BYTES, metavar="SIZE",
+                   help="refuse inputs larger than this (e.g. 500M; default 2G)")
+    p.add_argument("--graph", metavar="DIR",
+                   help="write a picture of each site, before and after (Graphviz: SVG, or .dot without dot)")
 
 
-def _write_all(f: Any, payload: bytes) -> None:
-    for i in range(0, len(payload), _CHUNK):
-        f.write(payload[i:i + _CHUNK])
-
-
-def _commit(staged: list[_Staged]) -> None:
+def _guarded(tool: str, main: Any, argv: Sequence[str] | None) -> int:
+    """``main(argv)``, with no traceback ever reaching the user: out of memory and an
+    interrupt are said in one line, anything else is exit 3 asking for a report."""
     try:
-        for s in staged:
-            os.replace(s.tmp, s.target)
-    finally:
-        for s in staged:
-            _remove_quietly(s.tmp)
+        return main(argv)
+    except KeyboardInterrupt:
+        print(f"{tool}: interrupted; nothing was written", file=sys.stderr)
+        return 130
+    except MemoryError:
+        print(f"{tool}: error: out of memory (is the input larger than this machine can hold?); "
+              "nothing was written", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as err:
+        print(f"{tool}: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        print(f"{tool}: this is a bug in hlo_passes; please report it with the command and its input "
+              f"(HLO_PASSES_TRACEBACK=1 shows where it happened)", file=sys.stderr)
+        if os.environ.get("HLO_PASSES_TRACEBACK"):
+            import traceback
 
-
-def _discard(staged: list[_Staged]) -> None:
-    for s in staged:
-        _remove_quietly(s.tmp)
-
-
-def _remove_quietly(path: str) -> None:
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
+            traceback.print_exc()
+        return EXIT_INTERNAL
 
 
 def _load_plugins(specs: Sequence[str]) -> None:
@@ -164,7 +140,9 @@ def _rewrite_parser() -> argparse.ArgumentParser:
     p.add_argument("--list-passes", action="store_true", help="list the available passes and exit")
     p.add_argument("--dialect", choices=("auto", "hlo", "stablehlo"), default="auto")
     p.add_argument("--dry-run", action="store_true", help="report what would change; write no module")
-    p.add_argument("--diff", action="store_true", help="print a unified diff instead of the module")
+    p.add_argument("--diff", action="store_true",
+                   help="print a unified diff of the rewrite on stdout instead of the module "
+                        "(with -o or --in-place the module is still written there)")
     p.add_argument("--report", metavar="FILE",
                    help="write a JSON report: each site, form, location, collectives and bytes before/after")
     p.add_argument("--explain", action="store_true",
@@ -179,6 +157,7 @@ def _rewrite_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no per-site summary on stderr")
     p.add_argument("--strict", action="store_true",
                    help="a pass that raises is an error (exit 3), not an internal-error near miss")
+    _common_options(p)
     return p
 
 
@@ -255,25 +234,23 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
         if unknown:
             parser.error(f"unknown pass(es) {', '.join(unknown)}; available: {', '.join(registry)}")
 
-    if args.input == "-":
-        text = stdin.read()
-        name = "<stdin>"
-    else:
-        try:
-            with open(args.input, encoding="utf-8", errors="surrogateescape", newline="") as f:
-                text = f.read()
-        except OSError as err:
-            print(f"hlo-rewrite: error: cannot read {args.input}: {err.strerror or err}", file=stderr)
-            return EXIT_USAGE
-        name = args.input
-
+    name = "<stdin>" if args.input == "-" else args.input
     try:
+        if args.input == "-":
+            buffer = getattr(stdin, "buffer", None)
+            text = (read_stream(buffer, name, limit=args.max_input_size) if buffer is not None
+                    else stdin.read())
+        else:
+            text = read_input(args.input, limit=args.max_input_size)
         module = parse(text, dialect=args.dialect, path=name)
+    except InputError as err:
+        print(str(err), file=stderr)
+        return EXIT_USAGE
     except ParseError as err:
         print(str(err), file=stderr)
         return EXIT_USAGE
 
-    staged = []
+    staged: list[Staged] = []
     try:
         result = run_passes(module, passes, rewrite=True, copy=False,  # module is not reused: no copy
                             strict=args.strict)
@@ -290,36 +267,43 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
             report = _report(result, input_name=name, dialect=module.dialect,
                              passes=passes if passes is not None else list(registry),
                              lowerings=lowerings, kernel=resolve_kernel(args.kernel, args.platform))
-            staged.append(_stage(args.report, json.dumps(report, indent=2, sort_keys=True, default=str) + "\n"))
+            staged.append(stage(args.report, json.dumps(report, indent=2, sort_keys=True, default=str) + "\n"))
         target = args.input if args.in_place else args.output
         if target and not args.dry_run:
-            staged.append(_stage(target, new_text))
-    except OSError as err:
-        _discard(staged)
-        print(f"hlo-rewrite: error: cannot write: {err}", file=stderr)
-        return EXIT_USAGE
-    except KernelUnavailableError as err:
-        _discard(staged)
+            staged.append(stage(target, new_text))
+    except OutputError as err:
+        discard(staged)
         print(f"hlo-rewrite: error: {err}", file=stderr)
         return EXIT_USAGE
+    except KernelUnavailableError as err:
+        discard(staged)
+        print(f"hlo-rewrite: error: {err}", file=stderr)
+        return EXIT_USAGE
+    except MemoryError:
+        discard(staged)
+        print(f"hlo-rewrite: error: {name}: out of memory rewriting it; nothing was written", file=stderr)
+        return EXIT_USAGE
     except ParseError as err:  # bad input found late: an attribute decoded when a pass read it
-        _discard(staged)
+        discard(staged)
         print(str(err), file=stderr)
         return EXIT_USAGE
     except Exception as err:  # a bug in a pass or the printer, not in the input
-        _discard(staged)
+        discard(staged)
         print(f"hlo-rewrite: internal error: {type(err).__name__}: {err}", file=stderr)
         print("hlo-rewrite: nothing was written", file=stderr)
         return EXIT_INTERNAL
     except BaseException:
-        _discard(staged)
+        discard(staged)
         raise
 
     try:
-        _commit(staged)
-    except OSError as err:
-        print(f"hlo-rewrite: error: cannot write: {err}", file=stderr)
+        commit(staged)
+    except OutputError as err:
+        print(f"hlo-rewrite: error: {err}", file=stderr)
         return EXIT_USAGE
+    for s in staged:
+        for note in s.notes:
+            print(f"hlo-rewrite: note: {note}", file=stderr)
 
     if not args.quiet:
         for site in result.sites:
@@ -334,12 +318,22 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
             print(f"near miss: {miss}", file=stderr)
         if not result.near_misses:
             print("hlo-rewrite: no near misses", file=stderr)
+    if args.graph:
+        _write_graphs("hlo-rewrite", result.sites, args.graph, name, stderr)
     if diff is not None:
-        stdout.write(diff)
+        write_stdout(stdout, diff)
     elif not args.dry_run and not (args.output or args.in_place):
-        stdout.write(new_text)
-    stdout.flush()
+        write_stdout(stdout, new_text)
     return EXIT_OK
+
+
+def _write_graphs(tool: str, sites: Sequence[Any], directory: str, name: str, stderr: TextIO) -> None:
+    from .graph import write_site_graphs
+
+    if not sites:
+        print(f"{tool}: {name}: no site, no picture", file=stderr)
+    for line in write_site_graphs(sites, directory, name):
+        print(f"{tool}: {line}", file=stderr)
 
 
 # ---------------------------------------------------------------------------
@@ -371,6 +365,10 @@ def _lint_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true",
                    help="also name, on stderr, each opcode or attribute a file holds that hlo_passes "
                         "does not know and carried through as text")
+    p.add_argument("--explain", action="store_true",
+                   help="also print near misses on stderr: places that look like a pattern, "
+                        "with the check that failed")
+    _common_options(p)
     return p
 
 
@@ -402,7 +400,8 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
     parser = _lint_parser()
     args = parser.parse_args(argv)
 
-    from .lint import RULES, format_findings, lint_files, rule_id
+    from .graph import write_site_graphs
+    from .lint import RULES, check_codes, format_findings, format_note, lint_files, position, rule_id
     from .passes import available_passes
 
     try:
@@ -423,41 +422,56 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
         parser.error("give at least one PATH")
     if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    select, ignore = _split_list(args.select), _split_list(args.ignore)
+    try:
+        check_codes(select, ignore, names=("--select", "--ignore"))  # a typo in a code must not silence the lint
+    except ValueError as err:
+        parser.error(str(err))
 
     progress = None
     if not args.no_progress and stderr.isatty():
         progress = _Progress(stderr)
     try:
-        run = lint_files(args.paths, select=_split_list(args.select), ignore=_split_list(args.ignore),
-                         dialect=args.dialect, jobs=args.jobs, progress=progress, verbose=args.verbose)
+        run = lint_files(args.paths, select=select, ignore=ignore, dialect=args.dialect, jobs=args.jobs,
+                         progress=progress, explain=args.explain, max_bytes=args.max_input_size,
+                         verbose=args.verbose)
     finally:
         if progress is not None:
             progress.close()
     report = format_findings(run.findings, args.format, files=len(run.files), modules=run.modules)
     if args.output:
         try:
-            atomic_write(args.output, report)
-        except OSError as err:
-            print(f"hlo-lint: error: cannot write {args.output}: {err}", file=stderr)
+            for note in atomic_write(args.output, report):
+                print(f"hlo-lint: note: {note}", file=stderr)
+        except OutputError as err:
+            print(f"hlo-lint: error: {err}", file=stderr)
             return EXIT_USAGE
     else:
-        stdout.write(report)
-        stdout.flush()
-    for note in run.notes:
-        print(f"{note.path}:{note.line}:{note.column}: note: {note.message}", file=stderr)
+        write_stdout(stdout, report)
     if args.format != "text" or args.output:
         # A machine-readable report hides errors from whoever reads the log.
         for err in run.errors:
-            print(f"{err.path}:{err.line}:{err.column}: error: {err.message}", file=stderr)
+            print(f"{position(err)}: error: {err.rule}: {err.message}", file=stderr)
+    for note in run.notes:
+        print(format_note(note), file=stderr)
+    if args.explain and not any(n.message.startswith("near miss: ") for n in run.notes):
+        print("hlo-lint: no near misses", file=stderr)
+    if args.graph:
+        taken: set[str] = set()
+        for path in run.files:
+            found = [f for f in run.findings if f.path == path and not f.is_error]
+            if found:
+                for line in write_site_graphs(found, args.graph, path, taken):
+                    print(f"hlo-lint: {line}", file=stderr)
     return run.exit_code
 
 
 def rewrite_entry() -> None:
-    sys.exit(rewrite_main())
+    sys.exit(_guarded("hlo-rewrite", rewrite_main, None))
 
 
 def lint_entry() -> None:
-    sys.exit(lint_main())
+    sys.exit(_guarded("hlo-lint", lint_main, None))
 
 
 if __name__ == "__main__":  # python -m hlo_passes.cli rewrite|lint ...
@@ -465,4 +479,4 @@ if __name__ == "__main__":  # python -m hlo_passes.cli rewrite|lint ...
         print("usage: python -m hlo_passes.cli rewrite|lint ...", file=sys.stderr)
         sys.exit(EXIT_USAGE)
     tool = sys.argv.pop(1)
-    sys.exit(rewrite_main() if tool == "rewrite" else lint_main())
+    sys.exit(_guarded(f"hlo-{tool}", rewrite_main if tool == "rewrite" else lint_main, None))

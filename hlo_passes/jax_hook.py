@@ -42,7 +42,7 @@ from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
 from .passes import Result, run_passes
 from .prescan import may_have_sites
-from .report import Site
+from .report import Site, shown_source
 
 __all__ = [
     "CacheInfo",
@@ -93,13 +93,36 @@ class RewrittenLowered:
     """
 
     def __init__(self, original: Any, lowered: Any, result: Result | None, error: BaseException | None,
-                 gmm_lowerings: list[GmmLowering] | None = None) -> None:
+                 gmm_lowerings: list[GmmLowering] | None = None, name: str = "fun") -> None:
         self.original = original
         self._lowered = lowered
         self.result = result
         self.error = error
+        self.name = name
         # What lower_gmms did with each grouped matmul (empty: kernel xla, or fell back).
         self.gmm_lowerings = list(gmm_lowerings or []) if error is None else []
+
+    def summary_lines(self) -> list[str]:
+        """What happened to this lowering, one line each: the verdict, then every site,
+        near miss and grouped matmul (what ``explain`` returns and the log shows)."""
+        head = f"hlo_passes.jit({self.name}): "
+        if self.error is not None:
+            lines = [head + f"fell back to jax's own program ({_why(self.error)})"]
+        elif self.rewritten:
+            n = len(self.report)
+            lines = [head + f"rewritten: {n} site{'s' * (n != 1)}"]
+        elif self.result is None:
+            lines = [head + "unchanged: no rule can match this program (not parsed)"]
+        else:
+            lines = [head + "unchanged: no site"]
+        lines += [f"  {site_summary(s)}" for s in self.report]
+        lines += [f"  near miss: {m.rule} refused ({m.check}) at {_where(m.location)}: {m.reason}"
+                  for m in self.near_misses]
+        lines += _gmm_lines(self.gmm_lowerings)
+        return lines
+
+    def __str__(self) -> str:
+        return "\n".join(self.summary_lines())
 
     @property
     def report(self) -> list[Site]:
@@ -133,8 +156,40 @@ class RewrittenLowered:
         return getattr(self._lowered, name)
 
 
+def _where(loc: Any) -> str:
+    """A location in the user's terms: the framework source first, the lowered text's line after."""
+    source = shown_source(loc.source)
+    if source:
+        return f"{source} ({loc.op_name})" if loc.op_name else source
+    return str(loc)
+
+
+def _why(err: BaseException) -> str:
+    return f"{type(err).__name__}: {err}"
+
+
+def _gmm_lines(gmms: Sequence[GmmLowering]) -> list[str]:
+    """Lowered GMMs one line per kernel (``GMMs: 3 gmm + 2 tgmm -> cpu-ffi``), kept ones each with why."""
+    by_kernel: dict[str, dict[str, int]] = {}
+    for g in gmms:
+        if g.lowered:
+            forms = by_kernel.setdefault(g.kernel, {})
+            forms[g.form] = forms.get(g.form, 0) + 1
+    lines = [f"  GMMs: {' + '.join(f'{n} {form}' for form, n in forms.items())} -> {kernel}"
+             for kernel, forms in by_kernel.items()]
+    return lines + [f"  {g}" for g in gmms if not g.lowered]
+
+
+def site_summary(site: Site) -> str:
+    """``MOE001 moe-gather-fusion [concat] at model.py:21 (concatenate): collectives 4 -> 2, ...``."""
+    from .lint import rule_id
+
+    return (f"{rule_id(site.rule)} {site.rule} [{site.form}] at {_where(site.location)}: collectives "
+            f"{site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device")
+
+
 def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
-             platform: str | None = None) -> tuple[Any, Result | None, list[GmmLowering]]:
+             platform: str | None = None, path: str | None = None) -> tuple[Any, Result | None, list[GmmLowering]]:
     """jax's ``Lowered`` with the passes applied and grouped matmuls lowered to ``kernel``
     (the same object when nothing changed; result None when the pre-scan shows that no
     rule can fire and there is no ragged-dot to lower, so nothing was parsed)."""
@@ -157,7 +212,7 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     # The module is parsed for the passes alone: they may edit it in place.  strict: a
     # pass that raises makes the whole program fall back (one RewriteFallbackWarning)
     # rather than run with the other rules' rewrites and a near miss nobody reads.
-    result = run_passes(parse(text, dialect="stablehlo"), passes, copy=False, strict=True)
+    result = run_passes(parse(text, dialect="stablehlo", path=path), passes, copy=False, strict=True)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms
@@ -204,6 +259,12 @@ class Jitted:
         """Lower with jax, run the passes; nothing is cached or compiled."""
         return self._lower(args, kwargs)
 
+    def explain(self, *args: Any, **kwargs: Any) -> str:
+        """What the rewrite does to the program for these arguments, in a few lines: each site
+        with its source location and collectives before -> after, near misses, GMM kernels,
+        or why it fell back.  Lowers (nothing is compiled or run)."""
+        return str(self._lower(args, kwargs))
+
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
         return self._jitted.eval_shape(*args, **kwargs)
 
@@ -227,9 +288,14 @@ class Jitted:
         return f"hlo_passes.jit({getattr(self._fun, '__qualname__', self._fun)!r})"
 
     # ---- internals ------------------------------------------------------------
+    @property
+    def _name(self) -> str:
+        return str(getattr(self._fun, "__name__", self._fun))
+
     def _lower(self, args: tuple, kwargs: dict) -> RewrittenLowered:
         traced = self._jitted.trace(*args, **kwargs)  # user errors surface here, as with jax.jit
         original = traced.lower()
+        path = f"<lowered {self._name}>"
         try:
             platform = compat.lowering_platform(original)
             platform = platform if platform in PLATFORMS else None
@@ -238,14 +304,18 @@ class Jitted:
             if kernel != "xla" and platform == "cpu" and _uses_primitive(traced.jaxpr.jaxpr, "ragged_dot_general"):
                 # jax lowers ragged_dot for CPU as a masked dense dot; a kernel needs the ragged-dot.
                 source = compat.lower_keeping_ragged_dot(traced)
-            lowered, result, gmms = _rewrite(source, self._passes, kernel, platform)
+            lowered, result, gmms = _rewrite(source, self._passes, kernel, platform, path)
             if source is not original and not any(g.lowered for g in gmms):
                 # No kernel took a ragged-dot: XLA:CPU must get jax's own CPU program.
-                lowered, result, _ = _rewrite(original, self._passes)
+                lowered, result, _ = _rewrite(original, self._passes, path=path)
         except Exception as err:
-            self._fallback(f"a pass failed ({type(err).__name__}: {err})")
-            return RewrittenLowered(original, original, None, err)
-        return RewrittenLowered(original, lowered, result, None, gmms)
+            self._fallback(f"a pass failed ({_why(err)})")
+            return RewrittenLowered(original, original, None, err, name=self._name)
+        low = RewrittenLowered(original, lowered, result, None, gmms, name=self._name)
+        level = logging.INFO if _multihost.reports_here() else logging.DEBUG
+        for line in low.summary_lines():
+            log.log(level, "%s%s", _multihost.report_tag(), line.strip())
+        return low
 
     def _entry(self, args: tuple, kwargs: dict) -> _Entry:
         key = self._signature(args, kwargs)
@@ -287,9 +357,9 @@ class Jitted:
             self._fallback(err.agreement.why, category=ProcessesDisagreeWarning, stacklevel=5,
                            then="every process runs the original program")
         elif err is not None:
-            self._fallback(f"XLA rejected the rewritten module ({type(err).__name__}: {err})", stacklevel=5)
+            self._fallback(f"XLA rejected the rewritten module ({_why(err)})", stacklevel=5)
         if err is not None:
-            low = RewrittenLowered(low.original, low.original, low.result, err)
+            low = RewrittenLowered(low.original, low.original, low.result, err, name=self._name)
             compiled = low.compile()
         return low, compiled
 
@@ -304,7 +374,8 @@ class Jitted:
             return low
         self._fallback(f"the processes of this job did not rewrite alike ({agreement.why})",
                        category=ProcessesDisagreeWarning, stacklevel=6, then="every process runs the original program")
-        return RewrittenLowered(low.original, low.original, low.result, _multihost.Disagreement(agreement))
+        return RewrittenLowered(low.original, low.original, low.result, _multihost.Disagreement(agreement),
+                                name=self._name)
 
     def _usable(self, kernel: str) -> str:
         """``kernel``, with its handlers registered; for ``auto``, ``xla`` when they cannot be built."""
@@ -316,15 +387,18 @@ class Jitted:
             if self._kernel != "auto":
                 raise
             # The rewrites still apply; the GMMs stay jax's own CPU program.
-            log.debug("hlo_passes.jit: cpu-ffi kernel unavailable (%s); kernel auto keeps XLA's", err)
+            log.info("hlo_passes.jit: the cpu-ffi kernel is unavailable (%s); kernel auto keeps XLA's", err)
             return "xla"
         return kernel
 
     def _fallback(self, why: str, category: type[Warning] = RewriteFallbackWarning, stacklevel: int = 4,
                   then: str = "running the original program") -> None:
-        log.debug("hlo_passes.jit(%s): %s", getattr(self._fun, "__name__", self._fun), why)
-        # Once per job, not once per host: only process 0 warns (_multihost).
-        if not self._warned and _multihost.reports_here():
+        # Every fallback is logged, the warning issued once per function; both once per job
+        # (process 0), not once per host (_multihost).
+        reports = _multihost.reports_here()
+        log.log(logging.INFO if reports else logging.DEBUG, "%shlo_passes.jit(%s): %s; %s",
+                _multihost.report_tag(), self._name, why, then)
+        if not self._warned and reports:
             self._warned = True
             warnings.warn(
                 f"{_multihost.report_tag()}hlo_passes.jit({getattr(self._fun, '__name__', self._fun)}): "

@@ -16,7 +16,7 @@ from __future__ import annotations
 import glob
 import json
 import os
-import re
+import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -26,7 +26,8 @@ from urllib.parse import quote
 
 from ._copies import group_copies
 from .errors import ParseError
-from .ir import Instruction, Module
+from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input
+from .ir import Module
 from .prescan import BUILTIN_RULES, rules_that_may_fire
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "LintRun",
     "RuleInfo",
     "collect_files",
+    "collect_paths",
     "format_findings",
     "json_schema",
     "lint",
@@ -80,7 +82,12 @@ RULES: dict[str, RuleInfo] = {
 # Files that could not be linted are reported under these pseudo-rules.
 PARSE_ERROR = "parse-error"
 INTERNAL_ERROR = "internal-error"
-ERROR_RULES = (PARSE_ERROR, INTERNAL_ERROR)
+NO_SUCH_FILE = "no-such-file"  # a PATH that does not exist
+NO_MATCH = "no-match"  # a glob that matched no file
+NO_MODULES = "no-modules"  # a folder without any module in it
+NOT_READABLE = "not-readable"  # permission denied, an I/O error, a broken link
+TOO_LARGE = "too-large"  # past --max-input-size
+ERROR_RULES = (PARSE_ERROR, INTERNAL_ERROR, NO_SUCH_FILE, NO_MATCH, NO_MODULES, NOT_READABLE, TOO_LARGE)
 
 FORMATS = ("text", "json", "github", "sarif")
 SCHEMA_FILE = Path(__file__).with_name("schemas") / "lint-findings.schema.json"
@@ -109,7 +116,8 @@ class Finding:
     op_name: str | None = None
     source: str | None = None
     bytes_saved: int = 0
-    severity: str = "warning"  # "warning" for findings, "error" for files that failed, "note" (-v)
+    # "warning" for findings, "error" for files that failed, "note" (near misses, files skipped, -v)
+    severity: str = "warning"
     pass_name: str | None = None
     form: str | None = None
     details: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -118,17 +126,25 @@ class Finding:
     # sorted order; ``paths`` lists every copy (empty: just ``path``).
     copies: int = 1
     paths: tuple[str, ...] = ()
+    # Where the weight is cut into halves (source file:line when known), or how to get locations.
+    notes: tuple[str, ...] = ()
+    picture: Any = field(default=None, compare=False, repr=False)  # report.SitePicture
 
     @property
     def is_error(self) -> bool:
         return self.severity == "error"
 
     @property
+    def is_note(self) -> bool:
+        return self.severity == "note"
+
+    @property
     def all_paths(self) -> tuple[str, ...]:
         return self.paths or (self.path,)
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = {k: v for k, v in asdict(self).items() if k != "picture"}
+        d["notes"] = list(self.notes)
         d["paths"] = list(self.all_paths)
         return d
 
@@ -136,74 +152,6 @@ class Finding:
         text = f"{self.path}:{self.line}:{self.column}: {self.rule} {self.message}"
         extras = [x for x in (self.op_name, self.source) if x]
         return text + (f" [{' @ '.join(extras)}]" if extras else "")
-
-
-# ---------------------------------------------------------------------------
-# Where in the framework code an op came from
-
-_MLIR_ALIAS_DEF = re.compile(r"^#(loc\w*)\s*=\s*(loc\(.*\))\s*$", re.M)
-_MLIR_LOC_REF = re.compile(r"#(loc\w*)")
-_MLIR_NAME = re.compile(r'loc\(\s*"((?:[^"\\]|\\.)*)"\s*\(')
-_MLIR_FILE = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
-
-
-class _SourceLocator:
-    """op_name and source location of instructions of one module."""
-
-    def __init__(self, module: Module) -> None:
-        self.module = module
-        self._aliases: dict[str, str] | None = None
-
-    def _alias_table(self) -> dict[str, str]:
-        if self._aliases is None:
-            source = getattr(self.module, "source", "") or ""
-            self._aliases = dict(_MLIR_ALIAS_DEF.findall(source)) if "#loc" in source else {}
-        return self._aliases
-
-    def _expand(self, loc: str) -> str:
-        # Aliases refer to aliases (name → callsite → file); a few rounds suffice
-        # and a bound keeps a malformed cycle from looping.
-        table = self._alias_table()
-        for _ in range(8):
-            new = _MLIR_LOC_REF.sub(lambda m: table.get(m.group(1), m.group(0)), loc)
-            if new == loc:
-                break
-            loc = new
-        return loc
-
-    def locate(self, instr: Instruction | None, op_name: str | None) -> tuple[str | None, str | None]:
-        if instr is None:
-            return op_name, None
-        source = None
-        if self.module.dialect == "hlo":
-            try:
-                meta = instr.attributes.get("metadata")
-            except ValueError:
-                meta = None
-            if isinstance(meta, dict):
-                op_name = op_name or (str(meta["op_name"]) if meta.get("op_name") else None)
-                if meta.get("source_file"):
-                    source = str(meta["source_file"])
-                    if meta.get("source_line"):
-                        source += f":{meta['source_line']}"
-            return op_name, source
-        loc = instr.dialect_data.get("loc")
-        if isinstance(loc, str) and loc:
-            loc = self._expand(loc)
-            if op_name is None:
-                m = _MLIR_NAME.search(loc)
-                op_name = m.group(1) if m else None
-            m = _MLIR_FILE.search(loc)
-            if m:
-                source = f"{m.group(1)}:{m.group(2)}"
-        return op_name, source
-
-
-def _instruction_at(module: Module, line: int, column: int) -> Instruction | None:
-    for instr in module.instructions():
-        if instr.line == line and instr.column == column:
-            return instr
-    return None
 
 
 # ---------------------------------------------------------------------------
@@ -217,10 +165,31 @@ def _selected(rule: str, select: Sequence[str] | None, ignore: Sequence[str] | N
     return not (ignore and any(rule.startswith(s) for s in ignore))
 
 
+def known_codes(passes: Sequence[str] | None = None) -> list[str]:
+    """Every rule code ``select`` / ``ignore`` can name: the built-in ids and plugin passes."""
+    from .passes import available_passes
+
+    names = list(passes) if passes is not None else list(available_passes())
+    return sorted({info.id for info in RULES.values()} | {rule_id(n) for n in names})
+
+
+def check_codes(select: Sequence[str] | None, ignore: Sequence[str] | None,
+                passes: Sequence[str] | None = None, *, names: tuple[str, str] = ("select", "ignore")) -> None:
+    """``ValueError`` naming the codes (or prefixes) no rule has: a typo must not silence the lint.
+    ``names``: what the two options are called in the message."""
+    codes = known_codes(passes)
+    for option, given in zip(names, (select, ignore)):
+        unknown = [c for c in given or () if not any(k.startswith(c) for k in codes)]
+        if unknown:
+            raise ValueError(f"unknown rule code{'s' * (len(unknown) > 1)} in {option}: {', '.join(unknown)}; "
+                             f"known codes: {', '.join(codes)} (or a prefix such as MOE)")
+
+
 def _passes_for(select: Sequence[str] | None, ignore: Sequence[str] | None,
                 passes: Sequence[str] | None) -> list[str]:
     from .passes import available_passes
 
+    check_codes(select, ignore, passes)
     names = list(passes) if passes is not None else list(available_passes())
     return [n for n in names if _selected(rule_id(n), select, ignore)]
 
@@ -240,6 +209,30 @@ def _site_message(site: Any) -> str:
     return text
 
 
+# How to keep source locations, per dialect, for a module whose text has none.
+_NO_LOCATIONS = {
+    "stablehlo": "this text has no source locations: print it with `lowered.as_text(debug_info=True)` "
+                 "(jax) to see the file:line of each op",
+    "hlo": "this text has no op metadata: XLA's dumps keep it (`--xla_dump_to=DIR --xla_dump_hlo_as_text`), "
+           "and so does `compiled.as_text()`",
+}
+
+
+def _site_notes(site: Any, where: str, dialect: str) -> tuple[str, ...]:
+    """Where the weight is cut into halves (the user's fix is there, not at the meeting op)."""
+    notes = []
+    for k, piece in enumerate(site.pieces, 1):
+        text = f"half {k} starts at {where}:{piece.line}:{piece.column}"
+        if piece.op_name:
+            text += f" ({piece.op_name})"
+        if piece.source:
+            text += f", from {piece.source}"
+        notes.append(text)
+    if not site.location.source and not any(p.source for p in site.pieces):
+        notes.append(_NO_LOCATIONS.get(dialect, _NO_LOCATIONS["stablehlo"]))
+    return tuple(notes)
+
+
 def lint_module(
     module: Module,
     *,
@@ -247,8 +240,13 @@ def lint_module(
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
     passes: Sequence[str] | None = None,
+    explain: bool = False,
 ) -> list[Finding]:
-    """Findings of one parsed module (no rewriting; ``module`` is left untouched)."""
+    """Findings of one parsed module (no rewriting; ``module`` is left untouched).
+
+    ``explain=True`` adds near misses as findings of severity ``"note"``: places
+    that look like a pattern, with the legality check that failed.
+    """
     chosen = _passes_for(select, ignore, passes)
     # Rules whose communicating steps are not spelled anywhere in the text
     # cannot have a site: skip them (the module was parsed and checked already).
@@ -256,42 +254,56 @@ def lint_module(
     if not chosen:
         return []
     where = path or module.path or "<string>"
-    locator = _SourceLocator(module)
     findings = []
-    for site in _detect(module, chosen):
+    sites, misses = _detect(module, chosen)
+    for site in sites:
         rid = rule_id(site.rule)
         if not _selected(rid, select, ignore):
             continue
         loc = site.location
-        instr = _instruction_at(module, loc.line, loc.column)
-        op_name, source = locator.locate(instr, loc.op_name)
         findings.append(Finding(
             rule=rid, path=where, line=loc.line, column=loc.column, message=_site_message(site),
-            op_name=op_name, source=source, bytes_saved=int(site.bytes_saved),
+            op_name=loc.op_name, source=loc.source, bytes_saved=int(site.bytes_saved),
             pass_name=site.rule, form=site.form,
             details={"collectives_before": site.before.count, "collectives_after": site.after.count,
                      "bytes_moved_before": site.before.bytes_moved,
-                     "bytes_moved_after": site.after.bytes_moved, **site.details},
+                     "bytes_moved_after": site.after.bytes_moved, **site.details,
+                     "pieces": [{"line": p.line, "column": p.column, "op_name": p.op_name, "source": p.source}
+                                for p in site.pieces]},
+            notes=_site_notes(site, where, module.dialect), picture=site.picture,
         ))
+    if explain:
+        for miss in misses:
+            rid = rule_id(miss.rule)
+            if _selected(rid, select, ignore):
+                loc = miss.location
+                findings.append(Finding(
+                    rule=rid, path=where, line=loc.line, column=loc.column, severity="note",
+                    message=f"near miss: refused ({miss.check}): {miss.reason}",
+                    op_name=loc.op_name, source=loc.source, pass_name=miss.rule))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return findings
 
 
-def _detect(module: Module, chosen: Sequence[str]) -> list[Any]:
-    """The sites of ``chosen`` in ``module``: ``run_passes(..., rewrite=False)`` without
-    its working copy for the built-in rules, whose detection leaves the module as it is."""
+def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]]:
+    """The sites and near misses of ``chosen`` in ``module``: ``run_passes(..., rewrite=False)``
+    without its working copy for the built-in rules, whose detection leaves the module as it is."""
     from .passes import available_passes, run_passes
 
     builtin = [n for n in chosen if n in BUILTIN_RULES]
     others = [n for n in chosen if n not in BUILTIN_RULES]
     registry = available_passes()
     sites: list[Any] = []
+    misses: list[Any] = []
     for name in builtin:
-        found, _ = registry[name].apply(module, rewrite=False)
+        found, missed = registry[name].apply(module, rewrite=False)
         sites.extend(found)
+        misses.extend(missed)
     if others:  # a plugin's detection might edit: it gets a copy, as run_passes gives it
-        sites.extend(run_passes(module, others, rewrite=False).sites)
-    return sites
+        result = run_passes(module, others, rewrite=False)
+        sites.extend(result.sites)
+        misses.extend(result.near_misses)
+    return sites, misses
 
 
 def lint_text(text: str, *, path: str | None = None, dialect: str = "auto", **options: Any) -> list[Finding]:
@@ -305,6 +317,9 @@ def _error_finding(path: str, err: BaseException) -> Finding:
     if isinstance(err, ParseError):
         return Finding(rule=PARSE_ERROR, path=path, line=err.line, column=err.column,
                        message=err.reason, severity="error")
+    if isinstance(err, InputError):
+        kind = {"too-large": TOO_LARGE, "no-such-file": NO_SUCH_FILE}.get(err.kind, NOT_READABLE)
+        return Finding(rule=kind, path=path, line=0, column=0, message=err.reason, severity="error")
     return Finding(rule=INTERNAL_ERROR, path=path, line=0, column=0,
                    message=f"{type(err).__name__}: {err}", severity="error")
 
@@ -313,21 +328,24 @@ def lint_file(path: str, options: dict[str, Any] | None = None) -> list[Finding]
     """Findings of one file; a file that cannot be read or parsed gives one error finding."""
     from . import parse
 
-    options = options or {}
+    options = dict(options or {})
+    dialect = options.pop("dialect", "auto")
+    limit = options.pop("max_bytes", MAX_INPUT_BYTES)
+    verbose = options.pop("verbose", False)
     try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-        module = parse(text, dialect=options.get("dialect", "auto"), path=path)
-        findings = lint_module(module, path=path, **{k: v for k, v in options.items()
-                                                    if k not in ("dialect", "verbose")})
-        if options.get("verbose"):
+        text = read_input(path, limit=limit)
+        module = parse(text, dialect=dialect, path=path)
+        findings = lint_module(module, path=path, **options)
+        if verbose:
             findings.extend(_unknown_notes(module, path))
         return findings
     except ParseError as err:
         return [_error_finding(path, err.with_path(path) if err.path is None else err)]
-    except OSError as err:
-        return [Finding(rule=PARSE_ERROR, path=path, line=0, column=0,
-                        message=f"cannot read: {err.strerror or err}", severity="error")]
+    except InputError as err:
+        return [_error_finding(path, err)]
+    except MemoryError:
+        return [Finding(rule=TOO_LARGE, path=path, line=0, column=0, severity="error",
+                        message="out of memory linting this file")]
     except Exception as err:  # a pass failing on one file must not stop the others
         return [_error_finding(path, err)]
 
@@ -354,11 +372,9 @@ def _unknown_notes(module: Module, path: str) -> list[Finding]:
 
 
 def _starts_with_hlo_module(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096)
-    except OSError:
-        return False
+    """Whether a ``.txt`` file holds an HLO module; ``OSError`` if it cannot be read."""
+    with open(path, "rb") as f:
+        head = f.read(4096)
     # Comment lines may precede the header in hand-written files.
     for line in head.splitlines():
         stripped = line.strip()
@@ -368,56 +384,104 @@ def _starts_with_hlo_module(path: Path) -> bool:
     return False
 
 
-def _wanted_in_directory(path: Path) -> bool:
-    # In an XLA dump folder, *.txt holds HLO modules but also buffer
-    # assignments and memory reports: only the ones that start with HloModule.
-    if path.suffix == ".txt":
-        return _starts_with_hlo_module(path)
-    return path.suffix in (".mlir", ".hlo")
+_MODULE_SUFFIXES = (".mlir", ".hlo", ".txt")
+
+
+@dataclass
+class _Collected:
+    files: list[str] = field(default_factory=list)
+    errors: list[Finding] = field(default_factory=list)
+    notes: list[Finding] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+
+    def add(self, p: str) -> None:
+        key = os.path.normpath(p)
+        if key not in self.seen:
+            self.seen.add(key)
+            self.files.append(p)
+
+    def error(self, rule: str, path: str, message: str) -> None:
+        self.errors.append(Finding(rule=rule, path=path, line=0, column=0, message=message, severity="error"))
+
+    def note(self, path: str, message: str) -> None:
+        self.notes.append(Finding(rule="skipped", path=path, line=0, column=0, message=message, severity="note"))
+
+
+def _walk(top: str, out: _Collected) -> None:
+    """The modules in folder ``top``: regular ``*.mlir``, ``*.hlo`` and ``*.txt`` files that
+    start with ``HloModule`` (in an ``--xla_dump_to`` folder that is the module dumps, not
+    the buffer assignments); what cannot be read is an error, other file kinds a note."""
+    def unreadable(err: OSError) -> None:
+        out.error(NOT_READABLE, err.filename or top, f"cannot read folder: {_os_reason(err)}")
+
+    for root, dirs, names in os.walk(top, onerror=unreadable):
+        dirs.sort()
+        for name in sorted(names):
+            p = os.path.join(root, name)
+            if not name.endswith(_MODULE_SUFFIXES):
+                continue
+            try:
+                st = os.stat(p)
+            except FileNotFoundError:
+                out.error(NOT_READABLE, p, "broken symbolic link (its target does not exist)")
+                continue
+            except OSError as err:
+                out.error(NOT_READABLE, p, f"cannot read: {_os_reason(err)}")
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                # Reading a FIFO would wait forever, a device might never end.
+                out.note(p, f"skipped: {file_kind(st.st_mode)}, not a regular file")
+                continue
+            if name.endswith(".txt"):
+                try:
+                    if not _starts_with_hlo_module(Path(p)):
+                        continue
+                except OSError as err:
+                    out.error(NOT_READABLE, p, f"cannot read: {_os_reason(err)}")
+                    continue
+            out.add(p)
+
+
+def _os_reason(err: OSError) -> str:
+    return "permission denied" if isinstance(err, PermissionError) else (err.strerror or str(err))
 
 
 def collect_files(paths: Iterable[str]) -> tuple[list[str], list[Finding]]:
+    """``collect_paths`` without its notes: (files, errors)."""
+    files, errors, _ = collect_paths(paths)
+    return files, errors
+
+
+def collect_paths(paths: Iterable[str]) -> tuple[list[str], list[Finding], list[Finding]]:
     """Expand files, directories (recursively) and globs into the files to lint.
 
     A file named explicitly is always linted; inside directories only HLO
     modules (``*.txt`` starting with ``HloModule``, ``*.hlo``) and ``*.mlir``
-    are.  Paths that match nothing come back as error findings.
+    are.  Returns (files, errors, notes): a PATH that does not exist, a glob
+    that matches nothing, a folder without modules and whatever could not be
+    read are errors; files of other kinds skipped in folders are notes.
     """
-    files: list[str] = []
-    missing: list[Finding] = []
-    seen: set[str] = set()
-
-    def add(p: str) -> None:
-        key = os.path.normpath(p)
-        if key not in seen:
-            seen.add(key)
-            files.append(p)
-
+    out = _Collected()
     for arg in paths:
         matches = [arg]
-        if not os.path.exists(arg) and glob.has_magic(arg):
+        if not os.path.lexists(arg) and glob.has_magic(arg):
             matches = sorted(glob.glob(arg, recursive=True))
-        if not matches or not any(os.path.exists(m) for m in matches):
-            missing.append(Finding(rule=PARSE_ERROR, path=arg, line=0, column=0,
-                                   message="no such file or directory", severity="error"))
+            if not matches:
+                out.error(NO_MATCH, arg, "glob matched no file")
+                continue
+        elif not os.path.lexists(arg):
+            out.error(NO_SUCH_FILE, arg, "no such file")
             continue
         for m in matches:
             if os.path.isdir(m):
-                before = len(files)
-                for root, dirs, names in os.walk(m):
-                    dirs.sort()
-                    for name in sorted(names):
-                        p = Path(root) / name
-                        if _wanted_in_directory(p):
-                            add(str(p))
-                if len(files) == before and not glob.has_magic(arg):
+                before = (len(out.files), len(out.errors))
+                _walk(m, out)
+                if (len(out.files), len(out.errors)) == before and not glob.has_magic(arg):
                     # A dump step that wrote nothing must not pass CI as "clean".
-                    missing.append(Finding(rule=PARSE_ERROR, path=m, line=0, column=0,
-                                           message="no HLO or StableHLO modules in this directory",
-                                           severity="error"))
+                    out.error(NO_MODULES, m, "no HLO or StableHLO modules in this directory")
             else:
-                add(m)
-    return files, missing
+                out.add(m)  # named: always read (a FIFO here is the user's choice), up to the limit
+    return out.files, out.errors, out.notes
 
 
 @dataclass
@@ -426,7 +490,8 @@ class LintRun:
 
     files: list[str]
     findings: list[Finding]  # error findings (files that failed) included
-    notes: list[Finding] = field(default_factory=list)  # verbose: what was carried through unread
+    # Near misses (explain), files skipped, what was carried through unread (verbose).
+    notes: list[Finding] = field(default_factory=list)
     modules: int | None = None  # distinct modules among the files (copies folded)
 
     @property
@@ -493,23 +558,28 @@ def lint_files(
     dialect: str = "auto",
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    explain: bool = False,
+    max_bytes: int = MAX_INPUT_BYTES,
     verbose: bool = False,
     fold: bool = True,
 ) -> LintRun:
     """Lint files, directories and globs; files in parallel when there are many.
 
     ``jobs``: worker processes (default: one per CPU; 1 = in this process).
-    ``progress(done, total)`` is called as files finish.  ``fold``: copies of
-    one module (equal without locations, e.g. the dumps of N hosts) are linted
+    ``progress(done, total)`` is called as files finish.  ``explain``: near
+    misses come back in ``LintRun.notes``, and with ``verbose`` what a file holds that
+    was carried through unread.  Files over ``max_bytes`` are errors.  ``fold``: copies
+    of one module (equal without locations, e.g. the dumps of N hosts) are linted
     once and each finding reported once, with ``copies`` and ``paths``.
     """
-    all_files, findings = collect_files(paths)
+    check_codes(select, ignore, passes)
+    all_files, findings, notes = collect_paths(paths)
     groups = group_copies(all_files) if fold else [[p] for p in all_files]
     files = [g[0] for g in groups]
     # Progress counts files: a module stands for each of its copies.
     weight = {g[0]: len(g) for g in groups}
     options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect,
-                               "verbose": verbose}
+                               "explain": explain, "max_bytes": max_bytes, "verbose": verbose}
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     per_file: dict[str, list[Finding]] = {}
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
@@ -536,11 +606,9 @@ def lint_files(
             done += weight[p]
             if progress:
                 progress(done, len(all_files))
-    notes = []
     for group in groups:
-        copies = [_as_copies(f, group) for f in per_file[group[0]]]
-        findings.extend(f for f in copies if f.severity != "note")
-        notes.extend(f for f in copies if f.severity == "note")
+        for f in per_file[group[0]]:
+            (notes if f.is_note else findings).append(_as_copies(f, group))
     return LintRun(files=all_files, findings=findings, notes=notes, modules=len(groups))
 
 
@@ -595,11 +663,22 @@ def _copies_note(f: Finding) -> str:
 _COPIES_SHOWN = 3
 
 
+def position(f: Finding) -> str:
+    """``path:line:col``, or just the path for what concerns a whole file."""
+    return f"{f.path}:{f.line}:{f.column}" if f.line > 0 else f.path
+
+
+def format_note(f: Finding) -> str:
+    """One line for a note (a near miss, a file skipped), as ``hlo-lint`` prints them on stderr."""
+    extras = [x for x in (f.op_name, f.source) if x]
+    return f"{position(f)}: note: {f.message}" + (f" [{', '.join(extras)}]" if extras else "")
+
+
 def format_text(findings: Sequence[Finding], files: int | None = None, modules: int | None = None) -> str:
     lines = []
     for f in findings:
         if f.is_error:
-            lines.append(f"{f.path}:{f.line}:{f.column}: error: {f.rule}: {f.message}{_copies_note(f)}")
+            lines.append(f"{position(f)}: error: {f.rule}: {f.message}{_copies_note(f)}")
             continue
         line = f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}"
         if f.op_name:
@@ -607,6 +686,8 @@ def format_text(findings: Sequence[Finding], files: int | None = None, modules: 
         if f.source:
             line += f"\n    source: {f.source}"
         line += f"\n    fusing saves {f.bytes_saved:,} bytes per device"
+        for note in f.notes:
+            line += f"\n    note: {note}"
         if f.copies > 1:
             line += f"\n    {_copies_note(f)[2:]} (modules equal without locations)"
         lines.append(line)
@@ -691,6 +772,20 @@ def _sarif_location(f: Finding) -> dict[str, Any]:
     return loc
 
 
+def _sarif_related(f: Finding) -> list[dict[str, Any]]:
+    """Where the halves start (the slices): the place a user's fix usually goes."""
+    related = []
+    for k, piece in enumerate(f.details.get("pieces", ()), 1):
+        if piece.get("line", 0) < 1:
+            continue
+        loc = _sarif_location(Finding(rule=f.rule, path=f.path, line=piece["line"], column=piece["column"],
+                                      message="", op_name=piece.get("op_name")))
+        loc["id"] = k
+        loc["message"] = {"text": f"half {k} starts here" + (f" ({piece['source']})" if piece.get("source") else "")}
+        related.append(loc)
+    return related
+
+
 def format_sarif(findings: Sequence[Finding]) -> str:
     rule_ids = sorted({f.rule for f in findings if not f.is_error} | {r.id for r in RULES.values()})
     by_id = {r.id: r for r in RULES.values()}
@@ -729,15 +824,18 @@ def format_sarif(findings: Sequence[Finding]) -> str:
             "message": {"text": message},
             "locations": [_sarif_location(f)],
             "partialFingerprints": {"opName/v1": f"{f.rule}:{f.op_name or f.line}"},
+            "relatedLocations": _sarif_related(f),
             "properties": {"bytesSaved": f.bytes_saved, "opName": f.op_name, "source": f.source,
-                           "form": f.form, "copies": f.copies, "paths": list(f.all_paths)},
+                           "form": f.form, "notes": list(f.notes), "copies": f.copies,
+                           "paths": list(f.all_paths)},
         }
         if f.copies > 1:
             # The other copies: the same module at the same line (SARIF's place for "also here").
-            result["relatedLocations"] = [
-                {"id": i, "message": {"text": f"identical copy {i + 1} of {f.copies}"},
-                 **_sarif_location(replace(f, path=p))}
-                for i, p in enumerate(f.all_paths[1:], 1)]
+            first = len(result["relatedLocations"]) + 1
+            result["relatedLocations"] += [
+                {**_sarif_location(replace(f, path=p)), "id": first + i,
+                 "message": {"text": f"identical copy {i + 2} of {f.copies}"}}
+                for i, p in enumerate(f.all_paths[1:])]
         results.append(result)
     from . import __version__
 

@@ -118,8 +118,10 @@ def _run_rules(work: Module, rules: list[Rule], rewrite: bool, strict: bool,
         for _ in range(_MAX_ROUNDS):
             try:
                 sites, misses = rule.apply(work, rewrite=rewrite)
-            except ParseError:
-                raise  # bad input found late (a lazily decoded attribute): the caller's to report
+            except (ParseError, MemoryError):
+                # Bad input found late (a lazily decoded attribute), or a module too big for
+                # this process: the caller's to report, not a defect of the rule.
+                raise
             except Exception as err:
                 if strict:
                     raise

@@ -8,6 +8,9 @@ lint and the jit hook can all point at the source.
 """
 from __future__ import annotations
 
+import os
+import re
+import weakref
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -23,38 +26,109 @@ COLLECTIVE_OPCODES = frozenset(
 
 @dataclass(frozen=True)
 class Location:
+    """Where an op is: ``path:line:col`` in the text, its framework ``op_name`` and the
+    ``source`` (``file:line`` of the framework code) when metadata or MLIR locations have them."""
+
     path: str | None
     line: int
     column: int
     op_name: str | None = None
     computation: str | None = None
+    source: str | None = None
 
     def __str__(self) -> str:
         where = f"{self.path or '<string>'}:{self.line}:{self.column}"
-        return f"{where} ({self.op_name})" if self.op_name else where
+        extras = [x for x in (self.op_name, shown_source(self.source)) if x]
+        return f"{where} ({', '.join(extras)})" if extras else where
+
+
+def shown_source(source: str | None) -> str | None:
+    """``file:line`` as a user reads it: relative to the working directory when the file is under it
+    (jax records absolute paths)."""
+    if not source or not os.path.isabs(source):
+        return source
+    cwd = os.getcwd()
+    if source.startswith(cwd + os.sep):
+        return source[len(cwd) + 1:]
+    return source
 
 
 def op_name_of(instr: Instruction) -> str | None:
     """The framework-level name of an op (HLO ``metadata.op_name``; MLIR location name)."""
+    return source_info(instr)[0]
+
+
+_MLIR_ALIAS_DEF = re.compile(r"^#(loc\w*)\s*=\s*(loc\(.*\))\s*$", re.M)
+_MLIR_LOC_REF = re.compile(r"#(loc\w*)")
+_MLIR_NAME = re.compile(r'loc\(\s*"((?:[^"\\]|\\.)*)"\s*\(')
+_MLIR_FILE = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+# Per module: its MLIR location aliases (#loc12 = loc(...)), read from the text once.
+_ALIASES: "weakref.WeakKeyDictionary[Any, dict[str, str]]" = weakref.WeakKeyDictionary()
+
+
+def _alias_table(module: Any) -> dict[str, str]:
+    table = _ALIASES.get(module)
+    if table is None:
+        source = getattr(module, "source", "") or ""
+        table = dict(_MLIR_ALIAS_DEF.findall(source)) if "#loc" in source else {}
+        _ALIASES[module] = table
+    return table
+
+
+def _expand(loc: str, table: dict[str, str]) -> str:
+    # Aliases refer to aliases (name → callsite → file); a few rounds suffice
+    # and a bound keeps a malformed cycle from looping.
+    for _ in range(8):
+        new = _MLIR_LOC_REF.sub(lambda m: table.get(m.group(1), m.group(0)), loc)
+        if new == loc:
+            break
+        loc = new
+    return loc
+
+
+def source_info(instr: Any) -> tuple[str | None, str | None]:
+    """``(op_name, "file:line")`` of the framework code an op came from, each None when the
+    text does not say: HLO ``metadata={op_name=... source_file=... source_line=...}``, MLIR
+    ``loc("name"("file":line:col))`` (location aliases followed)."""
+    op_name = source = None
     if "metadata" in instr.attributes:
         try:
             meta = instr.attributes["metadata"]
         except ValueError:
             meta = None
-        if isinstance(meta, dict) and meta.get("op_name"):
-            return str(meta["op_name"])
-    name = instr.dialect_data.get("loc_name")
-    return str(name) if name else None
+        if isinstance(meta, dict):
+            if meta.get("op_name"):
+                op_name = str(meta["op_name"])
+            if meta.get("source_file"):
+                source = str(meta["source_file"])
+                if meta.get("source_line"):
+                    source += f":{meta['source_line']}"
+    dd = instr.dialect_data
+    loc = dd.get("loc")
+    if isinstance(loc, str) and loc and (op_name is None or source is None):
+        module = instr.module
+        loc = _expand(loc, _alias_table(module)) if module is not None and "#loc" in loc else loc
+        if op_name is None:
+            m = _MLIR_NAME.search(loc)
+            op_name = m.group(1) if m else None
+        if source is None:
+            m = _MLIR_FILE.search(loc)
+            source = f"{m.group(1)}:{m.group(2)}" if m else None
+    if op_name is None and dd.get("loc_name"):
+        op_name = str(dd["loc_name"])
+    return op_name, source
 
 
 def location_of(instr: Instruction) -> Location:
     module = instr.module
+    op_name, source = source_info(instr)
     return Location(
         path=module.path if module is not None else None,
         line=instr.line,
         column=instr.column,
-        op_name=op_name_of(instr),
+        op_name=op_name,
         computation=instr.computation.name if instr.computation is not None else None,
+        source=source,
     )
 
 
@@ -85,6 +159,35 @@ def bytes_received(opcode: str, result_bytes: int, operand_bytes: int) -> int:
     return result_bytes
 
 
+@dataclass(frozen=True)
+class PictureNode:
+    id: str
+    label: str  # lines separated by "\n"
+    kind: str  # weight, slice, collective, step, boundary, meet, gmm, use
+
+
+@dataclass(frozen=True)
+class PictureEdge:
+    src: str
+    dst: str
+    label: str  # the value on the edge: shape and bytes
+
+
+@dataclass(frozen=True)
+class Subgraph:
+    nodes: tuple[PictureNode, ...]
+    edges: tuple[PictureEdge, ...]
+
+
+@dataclass(frozen=True)
+class SitePicture:
+    """A site's ops before the rewrite and the ops it puts there (``hlo_passes.graph`` draws it)."""
+
+    title: str
+    before: Subgraph
+    after: Subgraph
+
+
 @dataclass
 class Site:
     rule: str
@@ -95,11 +198,19 @@ class Site:
     bytes_saved: int
     rewritten: bool = True
     details: dict[str, Any] = field(default_factory=dict)
+    # Where the halves are cut off the weight (the slices; for gradients, the GMMs).
+    pieces: list[Location] = field(default_factory=list)
+    picture: SitePicture | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = {k: v for k, v in asdict(self).items() if k != "picture"}
         d["location"] = asdict(self.location)
         return d
+
+    def __str__(self) -> str:
+        from_to = f"collectives {self.before.count} -> {self.after.count}"
+        return (f"{self.location}: {self.rule} [{self.form}] {from_to}, saves {self.bytes_saved:,} bytes "
+                f"per device{'' if self.rewritten else ' (reported, not rewritten)'}")
 
 
 @dataclass

@@ -233,7 +233,7 @@ register(Explode())
 """
 FAILING_WRITE = """
 import errno, os, signal
-import hlo_passes.cli as cli
+import hlo_passes.files as files
 
 def write_then_fail(f, payload):
     f.write(payload[:4096])
@@ -242,7 +242,7 @@ def write_then_fail(f, payload):
         os.kill(os.getpid(), signal.SIGKILL)
     raise OSError(errno.ENOSPC, "No space left on device")
 
-cli._write_all = write_then_fail
+files._write_all = write_then_fail
 """
 
 

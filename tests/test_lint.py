@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 import hlo_passes
-from hlo_passes import cli
+from hlo_passes import cli, files
 from hlo_passes.lint import (
     RULES,
     Finding,
@@ -278,7 +278,7 @@ def test_atomic_write_failing_mid_way_leaves_the_target(tmp_path: Path, monkeypa
         calls.append(len(payload))
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli, "_write_all", failing)
+    monkeypatch.setattr(files, "_write_all", failing)
     with pytest.raises(OSError):
         cli.atomic_write(target, "x" * 100_000)
     assert calls and target.read_text() == "old contents\n"

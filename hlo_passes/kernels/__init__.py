@@ -50,7 +50,7 @@ _INTS = (np.dtype(np.int32), np.dtype(np.int64))
 
 
 def _load_and_register() -> tuple[Path, ctypes.CDLL]:
-    built = build_library(SOURCE)
+    built = build_library(SOURCE, what="the CPU grouped-matmul kernel")
     try:
         lib = ctypes.CDLL(str(built.path))
     except OSError as err:

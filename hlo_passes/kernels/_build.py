@@ -14,6 +14,7 @@ else ``~/.cache/hlo_passes``. Compiler: ``$CXX``, else ``g++``.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import platform
 import shlex
@@ -41,6 +42,7 @@ FLAGS: tuple[str, ...] = (
 )
 
 _lock = threading.Lock()
+log = logging.getLogger("hlo_passes")
 
 
 @dataclass(frozen=True)
@@ -158,9 +160,12 @@ def library_target(source: Path, *, directory: Path | None = None) -> Path:
     return _plan(source, directory).target
 
 
-def build_library(source: Path, *, directory: Path | None = None) -> BuildResult:
+def build_library(source: Path, *, directory: Path | None = None, what: str | None = None) -> BuildResult:
     """The shared library for ``source``, compiled unless an identical build is cached.
 
+    A build logs one INFO line on the ``hlo_passes`` logger first (it takes seconds,
+    and a first call that is slow for no visible reason is a puzzle), naming
+    ``what`` is built and the cache it goes to, and one when it is done.
     Raises ``KernelBuildError`` naming what is missing (compiler, FFI headers,
     a writable cache directory) or with the compiler's stderr when it fails.
     """
@@ -182,6 +187,9 @@ def build_library(source: Path, *, directory: Path | None = None) -> BuildResult
         tmp = Path(tmp_name)
         _remove_stale_temporaries(directory, source.stem, keep=tmp)
         cmd = [*shlex.split(cxx), *FLAGS, "-isystem", str(include), str(source), "-o", str(tmp)]
+        log.info("building %s, once: compiling %s with %s (a few seconds); cached in %s",
+                 what or source.name, source.name, cxx, directory)
+        started = time.perf_counter()
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
             if done.returncode != 0:
@@ -197,4 +205,5 @@ def build_library(source: Path, *, directory: Path | None = None) -> BuildResult
             raise KernelBuildError(f"compiling {source.name} took over {err.timeout:.0f} s") from err
         finally:
             tmp.unlink(missing_ok=True)
+    log.info("built %s in %.1f s: %s", what or source.name, time.perf_counter() - started, target)
     return BuildResult(target, built=True)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from hlo_passes.errors import KernelBuildError
 
-from ._build import cache_dir, ffi_include_dir
+from ._build import cache_dir, ffi_include_dir, log
 
 __all__ = [
     "SOURCE",
@@ -140,6 +140,8 @@ def build(arch: str | None = None) -> Path:
         raise GpuKernelUnavailable(f"kernel cache directory {cache} is not writable ({err}); "
                                    "set $HLO_PASSES_CACHE_DIR to a writable directory") from err
     os.close(fd)
+    log.info("building the CUDA grouped-matmul kernel for sm_%s, once: compiling %s with %s; cached in %s",
+             arch, SOURCE.name, nvcc, cache)
     try:
         try:
             done = subprocess.run(_command(nvcc, arch, include_dir, Path(tmp)), capture_output=True, text=True,

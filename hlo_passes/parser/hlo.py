@@ -11,7 +11,6 @@ that jumps between delimiters, not recursion.
 """
 from __future__ import annotations
 
-import gc
 import re
 import warnings
 from sys import intern
@@ -22,6 +21,7 @@ import networkx as nx
 from ..errors import ParseError, VerificationWarning
 from ..ir import Attributes, Computation, Instruction, Module, Shape
 from . import hlo_compact
+from ._gc import collector_paused
 from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
 from .hlo_infer import DERIVED
 from .hlo_opcodes import KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, async_sugar, known_invalid
@@ -100,26 +100,23 @@ def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Mod
     parser = _HloParser(text, path, strict=validate)
     # A parse allocates ~10 objects per instruction and frees none of them:
     # the cyclic collector would rescan the growing heap again and again
-    # (half the parse time, and super-linear), so it waits until the end.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
+    # (half the parse time, and super-linear), so it waits until the end
+    # (_gc: what happens to the module's objects then, and why that stays bounded).
     try:
-        module = parser.parse()
-        from .hlo_checks import check_structure
+        with collector_paused():
+            module = parser.parse()
+            from .hlo_checks import check_structure
 
-        check_structure(module, parser, strict=validate)
-        if validate:
-            validate_module(module, parser)
-            from ..verify import verify_module
+            check_structure(module, parser, strict=validate)
+            if validate:
+                validate_module(module, parser)
+                from ..verify import verify_module
 
-            module.shape_problems = verify_module(module)
+                module.shape_problems = verify_module(module)
     except _Fail as f:
         raise parser.error(f.reason, f.pos) from None
     except RecursionError:
         raise parser.error("input nested too deeply", parser.pos) from None
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     if module.shape_problems:
         more = len(module.shape_problems) - 1
         warnings.warn(VerificationWarning(

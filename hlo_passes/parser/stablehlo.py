@@ -26,7 +26,6 @@ between the previous op and this one: indentation, comments, block labels).
 """
 from __future__ import annotations
 
-import gc
 import re
 import sys
 from bisect import bisect_left
@@ -38,6 +37,7 @@ from ..errors import ParseError
 from ..ir import Attributes, Computation, Instruction, Module, Shape
 from . import mlir_attrs as A
 from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
+from ._gc import collector_paused
 
 # One alternative per token kind; trailing blanks ride along with each token
 # so that whitespace never costs a match of its own.
@@ -1825,18 +1825,18 @@ def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) 
         raise TypeError("parse_stablehlo expects str")
     limit = sys.getrecursionlimit()
     # The parser allocates many small objects and no reference cycles that
-    # need collecting meanwhile; pausing the cyclic GC saves a third of the time.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
+    # need collecting meanwhile; pausing the cyclic GC saves a third of the time
+    # (_gc says why what it built is then promoted, and how that stays bounded).
     p: _Parser | None = None
     try:
-        p = _Parser(text, path, validate)
-        mod = p.parse()
-        for comp in mod.computations.values():
-            if comp.parent is None:
-                f = comp.dialect_data.get("func")
-                if f is not None:
-                    _func_info(p, f, comp)
+        with collector_paused():
+            p = _Parser(text, path, validate)
+            mod = p.parse()
+            for comp in mod.computations.values():
+                if comp.parent is None:
+                    f = comp.dialect_data.get("func")
+                    if f is not None:
+                        _func_info(p, f, comp)
     except ParseError:
         raise
     except RecursionError:
@@ -1847,28 +1847,8 @@ def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) 
                             path) from None
     finally:
         sys.setrecursionlimit(limit)
-        if gc_was_enabled:
-            _promote_young_objects()
-            gc.enable()
     mod.printer = print_module
     return mod
-
-
-def _promote_young_objects() -> None:
-    """Move every tracked object to the collector's oldest generation.
-
-    With the collector paused, all the parse allocated (the module: hundreds
-    of thousands of objects) sits in the youngest generation, so the first
-    allocation after ``gc.enable()`` would traverse all of it: 10-15% of a
-    parse, paid by whatever runs next.  They are long-lived by construction;
-    ``freeze`` + ``unfreeze`` moves them to the oldest generation in constant
-    time, to be looked at by the next full collection like any old object.
-    Skipped when the application keeps objects frozen itself (unfreeze
-    would release those too).
-    """
-    if gc.get_freeze_count() == 0:
-        gc.freeze()
-        gc.unfreeze()
 
 
 def _func_info(p: _Parser, f: Instruction, comp: Computation) -> None:

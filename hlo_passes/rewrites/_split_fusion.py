@@ -45,6 +45,7 @@ from ._chains import (
     tag_created,
     literal,
 )
+from ._picture import site_picture
 from ._fusions import FusedView, fused_concats, fused_copy, fused_slice
 from ._crossings import (
     Crossing,
@@ -515,7 +516,7 @@ class SplitFusion:
 
         site = Site(
             rule=self.name, form=form, location=location_of(anchor), before=before, after=after,
-            bytes_saved=bytes_saved, rewritten=rewrite,
+            bytes_saved=bytes_saved, rewritten=rewrite, pieces=[location_of(c.slice) for c in chains],
             details={"halves": len(chains), "split_dim": split_dim, "split_sizes": sizes,
                      # The array the halves are cut from (or, for two GMMs, the first GMM).
                      "weight": (chains[0].slice.ref if chains[0].slice.opcode in GMM_OPCODES
@@ -523,6 +524,12 @@ class SplitFusion:
                      "collectives": "explicit" if any(op.opcode in self.collectives for op in chains[0].ops)
                      else "implicit"},
         )
+        try:  # a side product: drawing a site must never stop its rewrite
+            site.picture = site_picture(
+                self.name, form, anchor, chains, gmms, split_dim, split_dims, out_dim,
+                f"collectives {before.count} -> {after.count}, saves {bytes_saved:,} bytes per device")
+        except Exception as err:
+            site.details["picture_error"] = f"{type(err).__name__}: {err}"
         if compiled:
             site.details["not_rewritten"] = ("the slice or concatenate sits inside a fusion of optimized HLO; "
                                              "rewrite the module before optimization (a lowering or an early dump)")

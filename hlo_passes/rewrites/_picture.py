@@ -1,0 +1,216 @@
+"""A site as a picture: the ops of the halves before the rewrite, and the ops it puts there.
+
+Taken from the engine's view of a site (the slices, each half's chain of
+steps, where the halves meet, the GMMs) before anything is replaced, so the
+lint, which never rewrites, draws the same "after" as ``hlo-rewrite``: one
+chain of the same steps on the whole weight.  Edges carry the value that
+flows on them: its shape and how many bytes that is per device.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..device_groups import DeviceGroups
+from ..report import PictureEdge, PictureNode, SitePicture, Subgraph
+from ._chains import resized
+from ._crossings import Crossing, Exit, HloExit
+
+_COLLECTIVE_WORDS = ("all-gather", "all-reduce", "reduce-scatter", "all-to-all", "collective-permute")
+_GMM_OPCODES = ("ragged-dot", "dot")
+
+
+def human_bytes(n: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n} B"
+
+
+def _shape_text(shape: Any) -> str:
+    """``f32[4,64,32]`` in both dialects (no layout), tuples in parentheses."""
+    if shape.is_tuple:
+        return "(" + ", ".join(_shape_text(s) for s in shape.tuple_shapes) + ")"
+    if not shape.is_array:
+        return shape.element_type
+    return f"{shape.element_type}[{','.join(str(d) for d in shape.dims)}]"
+
+
+def _value(shape: Any) -> str:
+    return f"{_shape_text(shape)} · {human_bytes(shape.byte_size)}"
+
+
+# Replica groups with more devices than this are drawn by their sizes, not listed.
+_LISTED_DEVICES = 64
+
+
+def _compact(value: Any) -> str:
+    """An attribute value as HLO writes it: ``{{0,1},{2,3}}`` for nested sequences."""
+    if isinstance(value, DeviceGroups):
+        if value.num_devices > _LISTED_DEVICES:
+            return f"{value.num_groups} groups of {value.group_size or 'several'}"
+        return _compact(value.groups)
+    if isinstance(value, (tuple, list)):
+        return "{" + ",".join(_compact(v) for v in value) + "}"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def _step_shape(step: Any) -> Any:
+    if isinstance(step, Crossing):
+        return step.param.shape
+    if isinstance(step, (Exit, HloExit)):
+        return step.inside.shape
+    return step.shape
+
+
+def _line(instr: Any) -> str:
+    line = getattr(instr, "line", 0)
+    return f"line {line}" if line else ""
+
+
+def _step_label(step: Any, shape: Any) -> tuple[str, str]:
+    """(label, kind) of one step of a half's chain."""
+    if isinstance(step, Crossing):
+        return f"enters {step.caller.opcode}\n(operand {step.index})", "boundary"
+    if isinstance(step, (Exit, HloExit)):
+        return "leaves the shard_map body", "boundary"
+    kind = "collective" if step.opcode.startswith(_COLLECTIVE_WORDS) else "step"
+    if step.opcode in ("sdy.sharding_constraint", "custom-call") and kind == "step":
+        kind = "collective"  # a resharding the partitioner turns into a collective
+    parts = [step.opcode]
+    if kind == "collective":
+        for key in ("replica_groups", "dimensions", "sharding"):
+            text = _attribute(step, key)
+            if text:
+                parts.append(f"{key}={text if len(text) <= 40 else text[:37] + '...'}")
+    line = _line(step)
+    return "\n".join([*parts, *( [line] if line else [])]), kind
+
+
+def _attribute(instr: Any, key: str) -> str | None:
+    attrs = instr.attributes
+    if key not in attrs:
+        return None
+    try:
+        return _compact(attrs[key])
+    except ValueError:  # a value the grammar rejects: the text as written
+        return attrs.raw(key) if hasattr(attrs, "raw") else None
+
+
+def _slice_label(piece: Any, split_dim: int) -> str:
+    if piece.opcode in _GMM_OPCODES:
+        return f"{piece.opcode} (one half's GMM)\n{_line(piece)}".rstrip()
+    try:
+        start, limit, _ = tuple(piece.attributes["slice"])[split_dim]
+        what = f"slice [{start}:{limit}] of dim {split_dim}"
+    except Exception:
+        what = "slice"
+    return f"{what}\n{_line(piece)}".rstrip()
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.nodes: list[PictureNode] = []
+        self.edges: list[PictureEdge] = []
+
+    def node(self, id_: str, label: str, kind: str) -> str:
+        self.nodes.append(PictureNode(id_, label, kind))
+        return id_
+
+    def edge(self, src: str, dst: str, shape: Any) -> None:
+        self.edges.append(PictureEdge(src, dst, _value(shape)))
+
+    def done(self) -> Subgraph:
+        return Subgraph(tuple(self.nodes), tuple(self.edges))
+
+
+def site_picture(rule: str, form: str, anchor: Any, chains: list[Any], gmms: list[Any] | None,
+                 split_dim: int, split_dims: list[int], out_dim: int | None, summary: str) -> SitePicture:
+    """The picture of one site; ``chains`` as the engine found them (nothing replaced yet):
+    ``split_dim`` is where the halves are cut, ``split_dims[k]`` that dimension after step
+    k, ``out_dim`` where it lands in a GMM's result (``two_gmm``); ``summary`` goes in the title."""
+    return SitePicture(
+        title=f"{rule} [{form}]: {summary}",
+        before=_before(form, anchor, chains, gmms, split_dim),
+        after=_after(form, chains, gmms, split_dim, split_dims, out_dim),
+    )
+
+
+def _weight(b: _Builder, chains: list[Any]) -> str | None:
+    first = chains[0].slice
+    if first.opcode in _GMM_OPCODES:
+        return None  # the halves are computed by GMMs: no weight to cut
+    w = first.operands[0]
+    line = _line(w)
+    return b.node("w", f"W = {w.ref}\n({w.opcode}{', ' + line if line else ''})", "weight")
+
+
+def _before(form: str, anchor: Any, chains: list[Any], gmms: list[Any] | None, split_dim: int) -> Subgraph:
+    b = _Builder()
+    w = _weight(b, chains)
+    tops = []
+    for i, chain in enumerate(chains):
+        piece = chain.slice
+        prev = b.node(f"h{i}", _slice_label(piece, split_dim), "slice")
+        if w is not None:
+            b.edge(w, prev, piece.operands[0].shape)
+        shape = piece.shape
+        for k, step in enumerate(chain.ops):
+            label, kind = _step_label(step, _step_shape(step))
+            cur = b.node(f"h{i}s{k}", label, kind)
+            b.edge(prev, cur, shape)
+            prev, shape = cur, _step_shape(step)
+        tops.append((prev, shape))
+    if form in ("concat", "pad_add"):
+        label = "concatenate" if form == "concat" else "pad + add (the halves put back)"
+        meet = b.node("meet", f"{label} (dim {anchor.attributes['dimensions'][0]})\n{_line(anchor)}".rstrip(), "meet")
+        for top, shape in tops:
+            b.edge(top, meet, shape)
+        use = b.node("use", "its users", "use")
+        b.edge(meet, use, anchor.shape)
+    elif form == "two_gmm":
+        for i, ((top, shape), g) in enumerate(zip(tops, gmms or ())):
+            gid = b.node(f"g{i}", f"{g.opcode} (GMM {i + 1})\n{_line(g)}".rstrip(), "gmm")
+            b.edge(top, gid, shape)
+            use = b.node(f"u{i}", f"users of GMM {i + 1}", "use")
+            b.edge(gid, use, g.shape)
+    return b.done()
+
+
+def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int, split_dims: list[int],
+           out_dim: int | None) -> Subgraph:
+    b = _Builder()
+    w = _weight(b, chains)
+    first = chains[0]
+    if w is None:
+        total = sum(c.slice.shape.dims[split_dim] for c in chains)
+        prev = b.node("src", f"{first.slice.opcode} (one GMM on the joined inputs)", "gmm")
+        shape = resized(first.slice.shape, split_dim, total)
+    else:
+        prev, shape = w, first.slice.operands[0].shape
+    for k, step in enumerate(first.ops):
+        size = sum(_step_shape(c.ops[k]).dims[split_dims[k]] for c in chains)
+        full = resized(_step_shape(step), split_dims[k], size)
+        label, kind = _step_label(step, full)
+        label = "\n".join(l for l in label.split("\n") if not l.startswith("line "))  # a new op: no line yet
+        cur = b.node(f"a{k}", label, kind)
+        b.edge(prev, cur, shape)
+        prev, shape = cur, full
+    if form in ("concat", "pad_add"):
+        use = b.node("use", "the concatenate's users" if form == "concat" else "the add's users", "use")
+        b.edge(prev, use, shape)
+    elif form == "two_gmm":
+        gmms = list(gmms or ())
+        fused = b.node("g", f"{gmms[0].opcode} (one GMM on the whole weight)", "gmm")
+        b.edge(prev, fused, shape)
+        whole = resized(gmms[0].shape, out_dim, sum(g.shape.dims[out_dim] for g in gmms))
+        for i, g in enumerate(gmms):
+            piece = b.node(f"p{i}", f"slice: GMM {i + 1}'s part", "slice")
+            b.edge(fused, piece, whole)
+            use = b.node(f"u{i}", f"users of GMM {i + 1}", "use")
+            b.edge(piece, use, g.shape)
+    else:  # split_gather / split_reduction: optimized HLO, reported only
+        use = b.node("use", "(reported only: optimized HLO is not rewritten)", "use")
+        b.edge(prev, use, shape)
+    return b.done()
