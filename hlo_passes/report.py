@@ -248,11 +248,12 @@ def internal_error(rule: str, err: BaseException, module: Any) -> NearMiss:
     import traceback
 
     where = "?"
+    # The innermost frame in this package (not one of a checkout that happens to be named hlo_passes).
+    package = os.path.dirname(os.path.abspath(__file__))
     for frame in traceback.extract_tb(err.__traceback__):
-        path = frame.filename.replace("\\", "/")
-        k = path.rfind("/hlo_passes/")
-        if k >= 0:
-            where = f"{path[k + 1:]}:{frame.lineno}"
+        path = os.path.abspath(frame.filename)
+        if path.startswith(package + os.sep):
+            where = f"hlo_passes/{os.path.relpath(path, package).replace(os.sep, '/')}:{frame.lineno}"
     instr = getattr(err, _NOTED, None)
     if instr is not None:
         location = location_of(instr)
