@@ -24,6 +24,7 @@ import importlib.util
 import json
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -42,7 +43,12 @@ from .files import (
     stage,
     write_stdout,
 )
-from .lowering import KERNELS, PLATFORMS
+from .errors import ParseError
+from .graph import write_site_graphs
+from .lint import FORMATS, RULES, check_codes, format_findings, format_note, lint_files, position, rule_id
+from .lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel
+from .passes import available_passes, run_passes
+from .text import parse
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -88,8 +94,6 @@ def _guarded(tool: str, main: Any, argv: Sequence[str] | None) -> int:
         print(f"{tool}: this is a bug in hlo_passes; please report it with the command and its input "
               f"(HLO_PASSES_TRACEBACK=1 shows where it happened)", file=sys.stderr)
         if os.environ.get("HLO_PASSES_TRACEBACK"):
-            import traceback
-
             traceback.print_exc()
         return EXIT_INTERNAL
 
@@ -162,8 +166,6 @@ def _rewrite_parser() -> argparse.ArgumentParser:
 
 
 def _site_line(site: Any) -> str:
-    from .lint import rule_id
-
     return (f"{site.location}: {rule_id(site.rule)} {site.rule} [{site.form}] "
             f"collectives {site.before.count} -> {site.after.count}, "
             f"saves {site.bytes_saved:,} bytes per device")
@@ -171,8 +173,6 @@ def _site_line(site: Any) -> str:
 
 def _report(result: Any, *, input_name: str, dialect: str, passes: list[str],
             lowerings: list[Any], kernel: str) -> dict[str, Any]:
-    from .lint import rule_id
-
     sites = []
     for s in result.sites:
         d = s.to_json()
@@ -208,10 +208,6 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
     parser = _rewrite_parser()
     args = parser.parse_args(argv)
 
-    from . import ParseError, parse
-    from .lowering import KernelUnavailableError, lower_gmms, resolve_kernel
-    from .passes import available_passes, run_passes
-
     try:
         _load_plugins(args.plugin)
     except Exception as err:
@@ -219,8 +215,6 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
         return EXIT_USAGE
     registry = available_passes()
     if args.list_passes:
-        from .lint import rule_id
-
         for name, rule in registry.items():
             print(f"{name:24} {rule_id(name):8} {getattr(rule, 'description', '')}", file=stdout)
         return EXIT_OK
@@ -328,8 +322,6 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
 
 
 def _write_graphs(tool: str, sites: Sequence[Any], directory: str, name: str, stderr: TextIO) -> None:
-    from .graph import write_site_graphs
-
     if not sites:
         print(f"{tool}: {name}: no site, no picture", file=stderr)
     for line in write_site_graphs(sites, directory, name):
@@ -341,8 +333,6 @@ def _write_graphs(tool: str, sites: Sequence[Any], directory: str, name: str, st
 
 
 def _lint_parser() -> argparse.ArgumentParser:
-    from .lint import FORMATS
-
     p = _Parser(
         prog="hlo-lint",
         description="Report unfused MoE weight gathers (MOE001) and weight-gradient reductions (MOE002) "
@@ -399,10 +389,6 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
     stderr = stderr or sys.stderr
     parser = _lint_parser()
     args = parser.parse_args(argv)
-
-    from .graph import write_site_graphs
-    from .lint import RULES, check_codes, format_findings, format_note, lint_files, position, rule_id
-    from .passes import available_passes
 
     try:
         _load_plugins(args.plugin)

@@ -31,6 +31,7 @@ from typing import Any
 import networkx as nx
 
 from .errors import VerificationError
+from .verify import verify_module
 
 # Bits per element, in HLO spelling.  Sub-byte types are what they say; XLA
 # packs them, so byte sizes round up per array, not per element.
@@ -704,8 +705,6 @@ class Module:
 
     def verify(self) -> None:
         """Raise ``VerificationError`` listing every structural or shape problem."""
-        from .verify import verify_module
-
         problems = verify_module(self)
         if problems:
             raise VerificationError(problems)
@@ -718,3 +717,16 @@ def is_inside(comp: Computation, outer: Computation) -> bool:
             return False
         comp = comp.parent.computation
     return True
+
+
+# The frontend attribute naming the rule (or lowering) that created an op: the rewrites and the
+# lowering tag what they add, and the lowering tells a GMM a rewrite made from one in the input.
+CREATED_BY = "hlo_passes.rule"
+
+
+def tag_created(instr: Instruction, rule: str) -> None:
+    """Mark an op a rule created, in the text too (a frontend attribute survives XLA's passes)."""
+    instr.dialect_data["created_by"] = rule
+    attrs = dict(instr.attributes["frontend_attributes"]) if "frontend_attributes" in instr.attributes else {}
+    attrs[CREATED_BY] = rule
+    instr.attributes["frontend_attributes"] = attrs

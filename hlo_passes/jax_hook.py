@@ -34,15 +34,16 @@ import jax
 import numpy as np
 
 from . import _jax_compat as compat
-from . import _multihost, parse
+from . import _multihost
 from .errors import ParseError
-from .lint import Finding, lint_module
+from .lint import Finding, lint_module, rule_id
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
 from .passes import Result, run_passes
 from .prescan import may_have_sites
 from .report import Site, shown_source
+from .text import parse
 
 __all__ = [
     "CacheInfo",
@@ -182,8 +183,6 @@ def _gmm_lines(gmms: Sequence[GmmLowering]) -> list[str]:
 
 def site_summary(site: Site) -> str:
     """``MOE001 moe-gather-fusion [concat] at model.py:21 (concatenate): collectives 4 -> 2, ...``."""
-    from .lint import rule_id
-
     return (f"{rule_id(site.rule)} {site.rule} [{site.form}] at {_where(site.location)}: collectives "
             f"{site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device")
 

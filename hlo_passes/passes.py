@@ -8,6 +8,8 @@ from typing import Protocol
 from .errors import ParseError
 from .ir import Module
 from .report import NearMiss, Site, internal_error
+from .rewrites import builtin
+from .text import parse
 
 
 class Rule(Protocol):
@@ -50,12 +52,11 @@ def unregister(name: str) -> Rule:
 
 
 def available_passes() -> dict[str, Rule]:
-    _load_builtin_rules()
     return dict(_REGISTRY)
 
 
-def _load_builtin_rules() -> None:
-    from .rewrites import moe_gather_fusion, moe_gradient_fusion  # noqa: F401  (they register themselves)
+for _rule in builtin.RULES:
+    register(_rule)
 
 
 def _select(passes: Iterable[str] | None) -> list[Rule]:
@@ -88,8 +89,6 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
     ``Result.module`` a fresh parse of its text).  ``strict=True`` re-raises
     instead, so tests and the fuzz harness see the bug.
     """
-    from . import parse
-
     rules = _select(passes)
     text = module.to_text()  # free for an unchanged module: its source
     work = parse(text, dialect=module.dialect, path=module.path) if copy else module

@@ -33,6 +33,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .passes import available_passes
+from .rewrites import builtin
+
 __all__ = ["BUILTIN_RULES", "MARKERS", "markers_for", "may_have_sites", "rules_that_may_fire"]
 
 # Custom-call targets and op names of the sharding changes an implicit rule
@@ -50,15 +53,13 @@ _COLLECTIVES = ("all-gather", "all-reduce", "reduce-scatter")
 # Every spelling of a communicating step: HLO opcodes use dashes, MLIR op names underscores.
 MARKERS: tuple[str, ...] = (*_COLLECTIVES, *(c.replace("-", "_") for c in _COLLECTIVES), *SHARDING_MARKERS)
 
-BUILTIN_RULES = frozenset({"moe-gather-fusion", "moe-gradient-fusion"})
+BUILTIN_RULES = frozenset(rule.name for rule in builtin.RULES)
 
 
 def markers_for(rule: str) -> tuple[str, ...] | None:
     """The spellings a site of built-in ``rule`` needs in the text; None for other rules."""
     if rule not in BUILTIN_RULES:
         return None
-    from .passes import available_passes
-
     r = available_passes()[rule]
     spellings = [s for c in sorted(r.collectives) for s in (c, c.replace("-", "_"))]
     # An implicit rule also counts sharding changes as steps (_split_fusion._is_step).
@@ -70,8 +71,6 @@ def markers_for(rule: str) -> tuple[str, ...] | None:
 def rules_that_may_fire(text: str, passes: Sequence[str] | None = None) -> list[str]:
     """The rules of ``passes`` (None: every registered rule) that can have a site in
     ``text``, in order; rules other than the built-in ones are always kept."""
-    from .passes import available_passes
-
     names = list(available_passes()) if passes is None else list(passes)
     kept = []
     for name in names:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import traceback
 import weakref
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -245,8 +246,6 @@ def note_instruction(err: BaseException, instr: Any) -> None:
 
 def internal_error(rule: str, err: BaseException, module: Any) -> NearMiss:
     """The near miss that stands for a rule that raised: the rule refuses this module."""
-    import traceback
-
     where = "?"
     for frame in traceback.extract_tb(err.__traceback__):
         path = frame.filename.replace("\\", "/")

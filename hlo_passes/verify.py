@@ -16,9 +16,12 @@ keeps the findings in ``Module.shape_problems`` and issues one
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .device_groups import DeviceGroups
-from .ir import Instruction, Module, Shape
+
+if TYPE_CHECKING:  # the checks only read the graph; ir calls them (Module.verify)
+    from .ir import Instruction, Module, Shape
 
 
 def verify_module(module: Module) -> list[str]:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..ir import Computation, Instruction, Shape
+from ..ir import Computation, Instruction, Shape, tag_created
 
 GMM = "gmm"
 TGMM = "tgmm"
@@ -302,8 +302,6 @@ def _mlir_layout(rank: int) -> str:
 
 def tag(instr: Instruction) -> None:
     """Mark ``instr`` as added by a GMM lowering (``hlo_passes.rule``), as the rewrites mark theirs."""
-    from ..rewrites._chains import tag_created
-
     tag_created(instr, RULE)
 
 

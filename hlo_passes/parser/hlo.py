@@ -19,17 +19,17 @@ from typing import Any
 import networkx as nx
 
 from ..errors import ParseError, VerificationWarning
-from ..ir import Attributes, Computation, Instruction, Module, Shape
+from ..ir import Attributes, Computation, Instruction, Module
+from ..verify import verify_module
 from . import hlo_compact
+from ._hlo_base import INFERRED_SHAPE, _Fail
 from ._gc import collector_paused
-from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
-from .hlo_infer import DERIVED
+from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute, parse_tree
+from .hlo_checks import check_structure
+from .hlo_infer import DERIVED, infer_shapes
 from .hlo_opcodes import KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, async_sugar, known_invalid
 from .ints import INT64_MAX, NumberError, to_int
 from .hlo_shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
-
-# The shape of an instruction written without one (XLA infers it; we do not).
-INFERRED_SHAPE = Shape("inferred", text="")
 
 _TRIVIA_RE = re.compile(r"(?:[ \t\r\n]+|//[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)*")
 _NAME = r"[A-Za-z_][\w.\-]*"
@@ -81,16 +81,8 @@ _NO_DATA: dict[str, Any] = {}
 _OPCODE_STR = {op: op for op in OPCODES}
 
 
-class _Fail(Exception):
-    """Internal: reason and text offset; turned into ParseError at the top."""
-
-    def __init__(self, reason: str, pos: int) -> None:
-        self.reason = reason
-        self.pos = pos
-
-
-def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Module:
-    """Parse HLO text; ``validate=True`` decodes every attribute and checks shapes too.
+def read_hlo(text: str, path: str | None = None, validate: bool = False) -> Module:
+    """Parse HLO text (the text layer, ``hlo_passes.text``, gives the module its printer); ``validate=True`` decodes every attribute and checks shapes too.
 
     Shape problems do not make the text invalid (XLA's parser accepts them):
     they land in ``Module.shape_problems`` with one ``VerificationWarning``.
@@ -105,13 +97,9 @@ def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Mod
     try:
         with collector_paused():
             module = parser.parse()
-            from .hlo_checks import check_structure
-
             check_structure(module, parser, strict=validate)
             if validate:
                 validate_module(module, parser)
-                from ..verify import verify_module
-
                 module.shape_problems = verify_module(module)
     except _Fail as f:
         raise parser.error(f.reason, f.pos) from None
@@ -390,12 +378,7 @@ class _HloParser:
         self.link_calls(module)
         self.build_graph(module)
         if "inferred" in self.shape_kinds or "derived" in self.shape_kinds:
-            from .hlo_infer import infer_shapes
-
             infer_shapes(module)
-        from ..printer.hlo import print_hlo
-
-        module.printer = print_hlo
         return module
 
     def expect_line_end(self, pos: int, where: str) -> int:
@@ -998,8 +981,6 @@ def _strip_comments(s: str) -> str:
 
 def validate_module(module: Module, parser: _HloParser) -> None:
     """Decode every attribute, shape and header value with the grammar."""
-    from .hlo_attrs import parse_tree
-
     text = parser.text
     h0, h1 = module.dialect_data["header_span"]
     for key, raw in module.attributes.items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..ir import ELEMENT_BITS, Shape
+from .hlo_attrs import AttributeError_, decode_layout
 from .ints import INT64_MAX, NumberError, to_int
 
 ELEMENT_TYPES = frozenset(k for k in ELEMENT_BITS if k != "tuple")
@@ -173,8 +174,6 @@ def _check_layout(layout: str, rank: int, offset: int) -> None:
                 raise ShapeError(e.reason, offset + at) from None
             at += len(x) + 1
     else:
-        from .hlo_attrs import AttributeError_, decode_layout
-
         try:
             minor, sparse, physical = decode_layout(layout)
         except AttributeError_ as e:

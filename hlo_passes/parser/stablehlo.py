@@ -36,6 +36,7 @@ import networkx as nx
 from ..errors import ParseError
 from ..ir import Attributes, Computation, Instruction, Module, Shape
 from . import mlir_attrs as A
+from .mlir_types import hlo_element_type, mlir_element_type, mlir_type  # noqa: F401  (mlir_* re-exported)
 from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
 from ._gc import collector_paused
 
@@ -96,81 +97,6 @@ _CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
 # ---- types → Shape ------------------------------------------------------------
-_ELEM_CACHE: dict[str, str] = {}
-_INT_RE = re.compile(r"(u|s)?i(\d+)$")
-
-
-def hlo_element_type(t: str) -> str:
-    """HLO spelling of an MLIR element type (``i32`` → ``s32``, ``i1`` → ``pred``)."""
-    r = _ELEM_CACHE.get(t)
-    if r is not None:
-        return r
-    m = _INT_RE.match(t)
-    if t == "i1":
-        r = "pred"
-    elif m:
-        r = ("u" if m.group(1) == "u" else "s") + m.group(2)
-    elif t == "complex<f32>":
-        r = "c64"
-    elif t == "complex<f64>":
-        r = "c128"
-    elif t == "!stablehlo.token":
-        r = "token"
-    elif re.match(r"f\d|bf16|tf32", t):
-        r = t.lower()
-    else:
-        r = t
-    _ELEM_CACHE[t] = r
-    return r
-
-
-def mlir_element_type(t: str) -> str:
-    """MLIR spelling of an HLO element type (for shapes a pass built)."""
-    if t == "pred":
-        return "i1"
-    if t[0] == "s" and t[1:].isdigit():
-        return "i" + t[1:]
-    if t[0] == "u" and t[1:].isdigit():
-        return "ui" + t[1:]
-    if t == "c64":
-        return "complex<f32>"
-    if t == "c128":
-        return "complex<f64>"
-    if t.startswith("f8") or t.startswith("f4") or t.startswith("f6"):
-        m = re.match(r"(f\d)(e\d+m\d+)(.*)", t)
-        if m:
-            return m.group(1) + m.group(2).upper() + m.group(3).upper()
-    return t
-
-
-def mlir_type(shape: Shape) -> str:
-    """The MLIR type text of a Shape (its source text when it came from MLIR)."""
-    t = shape.text
-    if t is not None:
-        if t.startswith(("tensor<", "tuple<", "!", "complex<", "vector<", "memref<")):
-            return t
-        if t[:1].isalpha() and "[" not in t and "(" not in t:
-            return t
-    if shape.is_tuple:
-        return "tuple<" + ", ".join(mlir_type(s) for s in shape.tuple_shapes) + ">"
-    if shape.element_type == "token":
-        return "!stablehlo.token"
-    dims = []
-    bounds = []
-    dyn = shape.dynamic or (False,) * len(shape.dims)
-    for d, dy in zip(shape.dims, dyn):
-        if dy or d < 0:
-            dims.append("?")
-            bounds.append(str(d) if d >= 0 else "?")
-        else:
-            dims.append(str(d))
-            bounds.append("?")
-    body = "".join(d + "x" for d in dims) + mlir_element_type(shape.element_type)
-    if any(b != "?" for b in bounds):
-        body += ", #stablehlo.bounds<" + ", ".join(bounds) + ">"
-    return f"tensor<{body}>"
-
-
 def _split_top(s: str, sep: str = ",") -> list[str]:
     out, depth, start = [], 0, 0
     for i, ch in enumerate(s):
@@ -892,7 +818,7 @@ class _Parser:
     def parse_op(self, i: int, comp: Computation | None, scope: list[dict[str, _Value]],
                  top: bool = False) -> tuple[Instruction, int]:
         k, s, e, text = self.k, self.s, self.e, self.text
-        # Where a broken scanner invariant is reported (see parse_stablehlo).
+        # Where a broken scanner invariant is reported (see read_stablehlo).
         self.op_start = s[i]
         if k[i].__class__ is _LineOp:
             return self.parse_line_op(k[i], i, comp, scope, top)
@@ -1813,14 +1739,14 @@ class _Decoder:
                              line=instr.line, column=column, source_line=source_line) from None
 
 
-def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) -> Module:
+def read_stablehlo(text: str, path: str | None = None, validate: bool = False) -> Module:
     """Parse StableHLO/MLIR text into a ``Module``; bad input raises ``ParseError``.
+
+    The text layer (``hlo_passes.text``) gives the module its printer.
 
     ``validate=True`` also runs the lark grammar over every attribute value
     and type and decodes every normalised attribute.
     """
-    from ..printer.stablehlo import print_module
-
     if not isinstance(text, str):
         raise TypeError("parse_stablehlo expects str")
     limit = sys.getrecursionlimit()
@@ -1847,7 +1773,6 @@ def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) 
                             path) from None
     finally:
         sys.setrecursionlimit(limit)
-    mod.printer = print_module
     return mod
 
 

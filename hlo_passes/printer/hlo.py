@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from ..ir import Computation, Instruction, Module, Sharding
+from ..parser.hlo_shapes import parse_shape
 
 # What the parser keeps as an attribute but HLO writes inside the parentheses.
 _PAREN_ATTRS = {"parameter": "parameter_number", "constant": "literal"}
@@ -306,8 +307,6 @@ def _header(comp: Computation, header: str, old_root: Instruction | None) -> str
 
 
 def _signature_holds(signature: tuple[str, str], params: list[Instruction], root: Instruction) -> bool:
-    from ..parser.hlo_shapes import parse_shape
-
     params_text, result_text = signature
     try:
         if parse_shape(result_text) != root.shape:

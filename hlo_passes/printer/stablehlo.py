@@ -20,7 +20,7 @@ import re
 from ..errors import ParseError
 from ..ir import Computation, Instruction, Module
 from ..parser import mlir_attrs as A
-from ..parser.stablehlo import mlir_type
+from ..parser.mlir_types import mlir_type
 
 _NAME_OK = re.compile(r"[^\w$.\-]")
 # chlo.top_k(%x, k=8): the one attribute its custom syntax holds.
