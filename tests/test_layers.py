@@ -4,15 +4,21 @@ The import graph of ``hlo_passes/`` is computed from the source with ``ast``, co
 inside functions as well as those at module level, and must have no cycle.  An import inside a
 function is allowed only when it defers a heavy optional dependency (jax, matplotlib, graphviz...),
 directly or through a module of the package that imports one at its top (``hlo_passes.jax_hook``),
-and it says so in a comment.
+and it says so in a comment.  ``lint-imports`` (import-linter,
+configured in pyproject.toml) checks the layers contract and the independence of rewrites and
+lowering; it runs here so that every test environment runs it.
 """
 from __future__ import annotations
 
 import ast
+import os
 import pathlib
+import subprocess
+import sys
 from dataclasses import dataclass
 
 import networkx as nx
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "hlo_passes"
@@ -160,3 +166,14 @@ def test_function_level_imports_only_defer_heavy_optional_dependencies():
         if not imp.commented:
             bad.append(f"{where} (say in a comment why it is deferred)")
     assert not bad, "function-level imports:\n" + "\n".join(bad)
+
+
+def test_import_linter_contracts_hold():
+    lint_imports = pathlib.Path(sys.executable).with_name("lint-imports")
+    if not lint_imports.exists():
+        pytest.fail(f"{lint_imports} not found: install the test extra (pip install -e '.[test]')")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 broken" in proc.stdout and "kept" in proc.stdout, proc.stdout
