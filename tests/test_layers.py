@@ -15,6 +15,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import sysconfig
 from dataclasses import dataclass
 
 import networkx as nx
@@ -169,9 +170,13 @@ def test_function_level_imports_only_defer_heavy_optional_dependencies():
 
 
 def test_import_linter_contracts_hold():
-    lint_imports = pathlib.Path(sys.executable).with_name("lint-imports")
-    if not lint_imports.exists():
-        pytest.fail(f"{lint_imports} not found: install the test extra (pip install -e '.[test]')")
+    # Beside this interpreter (a venv), else where its installs put scripts (a system Python).
+    candidates = [pathlib.Path(sys.executable).with_name("lint-imports"),
+                  pathlib.Path(sysconfig.get_path("scripts")) / "lint-imports"]
+    lint_imports = next((c for c in candidates if c.exists()), None)
+    if lint_imports is None:
+        pytest.fail(f"lint-imports not found at {', '.join(map(str, candidates))}: "
+                    "install the test extra (pip install -e '.[test]')")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
