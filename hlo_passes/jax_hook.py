@@ -521,7 +521,6 @@ def lint_fn(fun: Callable, *args: Any, select: Sequence[str] | None = None,
 # install(): lint every module XLA compiles
 
 _HOOK_NAME = "hlo_passes.lint"
-_COLLECTIVE_MARKERS = (b"all-gather", b"all-reduce", b"reduce-scatter")
 _state_lock = threading.Lock()
 _installed_mode: str | None = None
 _reported: set[Hashable] = set()
@@ -576,8 +575,8 @@ def _lint_compiled(serialized: bytes) -> None:
     hlo = compat.hlo_module_from_proto(serialized)
     text = hlo.to_string()
     # Most compiled modules (device_put, small helpers) have no collective at
-    # all and cannot hold a pattern; skip parsing them.
-    if not any(m.decode() in text for m in _COLLECTIVE_MARKERS):
+    # all and cannot hold a pattern; skip parsing them (prescan's markers, as lint_module's).
+    if not may_have_sites(text):
         return
     module = parse(text, dialect="hlo", path=f"<compiled {hlo.name}>")
     # Once per job, not once per host: only process 0 reports (_multihost).

@@ -54,11 +54,6 @@ def shown_source(source: str | None) -> str | None:
     return source
 
 
-def op_name_of(instr: Instruction) -> str | None:
-    """The framework-level name of an op (HLO ``metadata.op_name``; MLIR location name)."""
-    return source_info(instr)[0]
-
-
 _MLIR_ALIAS_DEF = re.compile(r"^#(loc\w*)\s*=\s*(loc\(.*\))\s*$", re.M)
 _MLIR_LOC_REF = re.compile(r"#(loc\w*)")
 _MLIR_NAME = re.compile(r'loc\(\s*"((?:[^"\\]|\\.)*)"\s*\(')

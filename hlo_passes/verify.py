@@ -71,14 +71,6 @@ def _attr(instr: Instruction, key: str, default=None):
         return default
 
 
-def _same_type(a: Shape, b: Shape) -> bool:
-    return a.element_type == b.element_type
-
-
-def _dims(s: Shape) -> tuple[int, ...]:
-    return s.dims
-
-
 def _check_slice(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:
     spec = _attr(instr, "slice")
     if spec is None:

@@ -16,10 +16,9 @@ import warnings
 from sys import intern
 from typing import Any
 
-import networkx as nx
 
 from ..errors import ParseError, VerificationWarning
-from ..ir import Attributes, Computation, Instruction, Module
+from ..ir import Attributes, Computation, Instruction, Module, fill_graph
 from ..verify import verify_module
 from . import hlo_compact
 from ._hlo_base import INFERRED_SHAPE, _Fail
@@ -75,7 +74,7 @@ _SELECT_SCATTER_CALLS = frozenset(("select", "scatter"))
 _MAX_NESTING = 100
 _SEEN_VALUES_LIMIT = 4096
 # Read-only stand-in for an instruction's dialect_data that was never created.
-_NO_DATA: dict[str, Any] = {}
+_EMPTY_DIALECT_DATA: dict[str, Any] = {}
 # One string object per opcode: without this every instruction keeps its own
 # copy of "add" (an interned attribute name costs nothing per instruction).
 _OPCODE_STR = {op: op for op in OPCODES}
@@ -893,61 +892,7 @@ class _HloParser:
                 instr.called_computations.append(callee)
 
     def build_graph(self, module: Module) -> None:
-        g = module.graph
-        if type(g) is not nx.MultiDiGraph:
-            nodes = list(module.instructions())
-            g.add_nodes_from(nodes)
-            g.add_edges_from((op, instr, i) for instr in nodes for i, op in enumerate(instr.operands))
-            return
-        # networkx's own add_*_from cost ~10 µs a node; filling its adjacency
-        # dicts directly (same layout as add_edge builds) is several times
-        # faster on modules of 10^5 instructions.  One computation at a time
-        # (operands never cross computations) and without an edge list: a
-        # list of 10^5 edge tuples would be a fifth of the parse's peak memory.
-        # Parsed nodes and edges carry no networkx data; they share one empty,
-        # read-only dict instead of a 64-byte dict each (a sixth of the peak).
-        succ, pred, attrs = g._succ, g._pred, g._node
-        no_data = _NO_DATA
-        for comp in module.computations.values():
-            instrs = comp.instructions
-            for instr in instrs:
-                succ[instr] = {}
-                pred[instr] = {}
-                attrs[instr] = no_data
-            for instr in instrs:
-                key = 0
-                preds = pred[instr]
-                for op in instr.operands:
-                    out = succ[op]
-                    keydict = out.get(instr)
-                    if keydict is None:
-                        keydict = out[instr] = preds[op] = {}
-                    keydict[key] = no_data
-                    key += 1
-        nx._clear_cache(g)
-
-
-class _NoData(dict):
-    """The data dict of parsed nodes and edges: always empty, one shared instance.
-
-    networkx merges attributes into an existing node's or edge's dict with
-    ``update``; an empty update (``add_edge(u, v, k)`` again) is fine, anything
-    else would write into every parsed node and edge at once, so it raises.
-    """
-
-    __slots__ = ()
-
-    def _read_only(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("parsed nodes and edges share one empty data dict; it cannot hold graph attributes")
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        if any(args) or kwargs:
-            self._read_only()
-
-    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = __ior__ = _read_only  # type: ignore[assignment]
-
-
-_NO_DATA = _NoData()
+        fill_graph(module, module.computations.values())
 
 
 def self_fail_at(parser: _HloParser, instr: Instruction, reason: str, needle: str) -> _Fail:
@@ -1012,7 +957,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 k = text.find(key + "=", *instr.span)
                 raise _Fail(f'unexpected attribute "{key}" for {instr.source_op}: ' + NEWER_XLA,
                             k if k >= 0 else instr.span[0])
-            if raw is None or key == "parameter_number" or key in (instr._dialect_data or _NO_DATA).get("inline_calls", ()):
+            if raw is None or key == "parameter_number" or key in (instr._dialect_data or _EMPTY_DIALECT_DATA).get("inline_calls", ()):
                 continue
             try:
                 value = check_attribute(key, raw)

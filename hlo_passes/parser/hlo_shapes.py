@@ -54,30 +54,6 @@ def parse_shape(text: str) -> Shape:
     return shape
 
 
-def shape_end(text: str, pos: int) -> int:
-    """Where the shape that starts at ``pos`` ends, without building it."""
-    if text.startswith("(", pos):
-        depth = 0
-        i = pos
-        n = len(text)
-        while i < n:
-            c = text[i]
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-            elif c == "\n":
-                break
-            i += 1
-        raise ShapeError("unbalanced '(' in tuple shape", 0)
-    m = ARRAY_SHAPE_RE.match(text, pos)
-    if m is None:
-        raise ShapeError("expected a shape such as f32[2,3]{1,0}", 0)
-    return m.end()
-
-
 def _skip_space(text: str, i: int) -> int:
     n = len(text)
     while i < n:

@@ -31,12 +31,12 @@ import sys
 from bisect import bisect_left
 from typing import Any
 
-import networkx as nx
 
 from ..errors import ParseError
-from ..ir import Attributes, Computation, Instruction, Module, Shape
+from ..ir import Attributes, Computation, Instruction, Module, Shape, fill_graph
 from . import mlir_attrs as A
-from .mlir_types import hlo_element_type, mlir_element_type, mlir_type  # noqa: F401  (mlir_* re-exported)
+from .mlir_types import hlo_element_type
+from .split import split_top_level
 from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
 from ._gc import collector_paused
 
@@ -97,20 +97,6 @@ _CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
 # ---- types → Shape ------------------------------------------------------------
-def _split_top(s: str, sep: str = ",") -> list[str]:
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(s):
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            out.append(s[start:i].strip())
-            start = i + 1
-    out.append(s[start:].strip())
-    return out
-
-
 _SHAPES: dict[str, Shape] = {}
 _DIMS_RE = re.compile(r"((?:(?:\d+|\?)x)*)(.*)$", re.S)
 
@@ -121,7 +107,7 @@ def shape_of(t: str) -> Shape:
     if s is not None:
         return s
     if t.startswith("tensor<") and t.endswith(">"):
-        parts = _split_top(t[7:-1])
+        parts = split_top_level(t[7:-1]) or [""]  # tensor<> has an empty body
         body = parts[0]
         if body.startswith("*x"):
             s = Shape(hlo_element_type(body[2:]), (), (), text=t)
@@ -144,7 +130,7 @@ def shape_of(t: str) -> Shape:
             s = Shape(hlo_element_type(m.group(2).strip()), tuple(dims), tuple(dyn), text=t)
     elif t.startswith("tuple<") and t.endswith(">"):
         inner = t[6:-1].strip()
-        members = [shape_of(x) for x in _split_top(inner)] if inner else []
+        members = [shape_of(x) for x in split_top_level(inner)] if inner else []
         s = Shape("tuple", tuple_shapes=tuple(members), text=t)
     else:
         s = Shape(hlo_element_type(t), (), (), text=t)
@@ -642,7 +628,7 @@ class _Parser:
         return j
 
     def _module_attrs(self, inner: str) -> None:
-        for part in _split_top(inner):
+        for part in split_top_level(inner):
             if not part:
                 continue
             key, _, val = part.partition("=")
@@ -1630,71 +1616,12 @@ def _line_template(m: re.Match, parts: list[str]) -> _LineTemplate | None:
 
 
 def _add_computations(mod: Module, order: list[Computation]) -> None:
-    """``mod.add_computation`` for each of ``order``, with the graph filled in bulk.
-
-    networkx's add_node/add_edge cost a tenth of the parse; filling its
-    adjacency dicts directly (the layout add_edge builds, as the HLO parser
-    does) gives the same graph, nodes in the same order.  Unlike HLO, an
-    operand may live in an enclosing region or be defined later (a use
-    before its definition in another block): such a node is created where
-    add_edge would have created it.
-    """
-    g = mod.graph
-    if type(g) is not nx.MultiDiGraph or mod._names is not None:
-        for comp in order:
-            mod.add_computation(comp)
-        return
-    succ, pred, attrs = g._succ, g._pred, g._node
-    none = _NO_DATA
+    """``mod.add_computation`` for each of ``order``, with the graph filled in bulk (``ir.fill_graph``)."""
     comps = mod.computations
     for comp in order:
         comp.module = mod
         comps[comp.name] = comp
-        for instr in comp.instructions:
-            preds = pred.get(instr)
-            if preds is None:
-                succ[instr] = {}
-                preds = pred[instr] = {}
-                attrs[instr] = none
-            key = 0
-            for op in instr.operands:
-                out = succ.get(op)
-                if out is None:
-                    out = succ[op] = {}
-                    pred[op] = {}
-                    attrs[op] = none
-                keydict = out.get(instr)
-                if keydict is None:
-                    keydict = out[instr] = preds[op] = {}
-                keydict[key] = none
-                key += 1
-    nx._clear_cache(g)
-
-
-class _NoData(dict):
-    """The attribute dict of every node and edge a parse adds to the graph.
-
-    The IR keeps nothing on graph nodes or edges (an instruction carries its
-    own fields), and one empty dict per node and per edge was a sixth of a
-    large module's memory, so they all share this one; writing to it raises
-    instead of reaching every node at once.  networkx's own updates with no
-    attributes (``add_node`` of a node already there) pass.
-    """
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("nodes and edges of a parsed StableHLO module's graph carry no attributes; "
-                        "keep per-instruction data on the Instruction")
-
-    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = __ior__ = _refuse
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        if kwargs or any(args):
-            self._refuse()
-
-
-_NO_DATA = _NoData()
+    fill_graph(mod, order)
 
 
 def _callee(ins: Instruction) -> str | None:

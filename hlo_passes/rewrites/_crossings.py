@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
+from ..parser.split import split_top_level
 from ._chains import INCONSISTENT, Refusal, dim_size, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
@@ -223,35 +224,6 @@ def _per_value(entry: Instruction) -> list[str]:
     if start < 0 or end < start:
         raise Refusal("unknown-sharding", f"cannot read the in_shardings of {entry.ref}: {text[:80]}", entry)
     return split_top_level(text[start + 2:end])
-
-
-def split_top_level(text: str) -> list[str]:
-    """Split at commas that sit outside every bracket and string."""
-    parts, depth, cur, quoted = [], 0, [], False
-    prev = ""
-    for ch in text:
-        if quoted:
-            cur.append(ch)
-            if ch == '"' and prev != "\\":
-                quoted = False
-        elif ch == '"':
-            quoted = True
-            cur.append(ch)
-        elif ch in "<[{(":
-            depth += 1
-            cur.append(ch)
-        elif ch in ">]})":
-            depth -= 1
-            cur.append(ch)
-        elif ch == "," and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-        prev = ch
-    if cur and "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
 
 
 @dataclass(eq=False)
