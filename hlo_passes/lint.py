@@ -33,7 +33,7 @@ from .ir import Module
 from ._version import __version__
 from .parser.hlo import unknown_constructs
 from .passes import available_passes, run_passes
-from .prescan import BUILTIN_RULES, rules_that_may_fire
+from .prescan import BUILTIN_RULES, rules_that_may_fire_in
 from .text import parse, parse_file
 
 __all__ = [
@@ -250,9 +250,9 @@ def lint_module(
     that look like a pattern, with the legality check that failed.
     """
     chosen = _passes_for(select, ignore, passes)
-    # Rules whose communicating steps are not spelled anywhere in the text
+    # Rules whose communicating steps are not spelled anywhere in the module
     # cannot have a site: skip them (the module was parsed and checked already).
-    chosen = rules_that_may_fire(module.to_text(), chosen)
+    chosen = rules_that_may_fire_in(module, chosen)
     if not chosen:
         return []
     where = path or module.path or "<string>"

@@ -33,10 +33,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .ir import Module
 from .passes import available_passes
 from .rewrites import builtin
 
-__all__ = ["BUILTIN_RULES", "MARKERS", "markers_for", "may_have_sites", "rules_that_may_fire"]
+__all__ = ["BUILTIN_RULES", "MARKERS", "markers_for", "may_have_sites", "rules_that_may_fire", "rules_that_may_fire_in"]
 
 # Custom-call targets and op names of the sharding changes an implicit rule
 # counts as communication.
@@ -84,3 +85,21 @@ def may_have_sites(text: str, passes: Sequence[str] | None = None) -> bool:
     """False only when no rule in ``passes`` (None: every registered rule) can
     find a site in ``text``; True means "parse and look"."""
     return bool(rules_that_may_fire(text, passes))
+
+
+def rules_that_may_fire_in(module: Module, passes: Sequence[str] | None = None) -> list[str]:
+    """``rules_that_may_fire`` for a parsed module, without printing it: the text it was
+    parsed from while it is unchanged, else the spellings of its ops (opcode, source op,
+    custom-call target), which hold every marker a site needs."""
+    text = module.source if not module.changed else _op_spellings(module)
+    return rules_that_may_fire(text, passes)
+
+
+def _op_spellings(module: Module) -> str:
+    seen: set[str] = set()
+    for instr in module.instructions():
+        seen.add(instr.opcode)
+        seen.add(instr.source_op)
+        if "custom_call_target" in instr.attributes:
+            seen.add(str(instr.attributes.raw("custom_call_target") or instr.attributes["custom_call_target"]))
+    return "\n".join(sorted(seen))

@@ -22,7 +22,7 @@ from ..ir import Attributes, Computation, Instruction, Module, fill_graph
 from ..verify import verify_module
 from . import hlo_compact
 from ._hlo_base import INFERRED_SHAPE, _Fail
-from ._gc import collector_paused
+from .._gc import collector_paused
 from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute, parse_tree
 from .hlo_checks import check_structure
 from .hlo_infer import DERIVED, infer_shapes

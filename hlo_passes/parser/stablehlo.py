@@ -38,7 +38,7 @@ from . import mlir_attrs as A
 from .mlir_types import hlo_element_type
 from .split import split_top_level
 from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
-from ._gc import collector_paused
+from .._gc import collector_paused
 
 # One alternative per token kind; trailing blanks ride along with each token
 # so that whitespace never costs a match of its own.
@@ -1638,6 +1638,10 @@ class _Decoder:
 
     def __init__(self, instr: Instruction) -> None:
         self.instr = instr
+
+    def rebind(self, instr: Instruction) -> "_Decoder":
+        """The decoder of ``instr``'s attributes (``Module.clone``)."""
+        return _Decoder(instr)
 
     def __call__(self, key: str, raw: str) -> Any:
         instr = self.instr
