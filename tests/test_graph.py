@@ -123,7 +123,18 @@ def test_picture_names_do_not_collide_across_inputs(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     shutil.copy(HLO, tmp_path / "a" / "m.hlo")
-    shutil.copy(HLO, tmp_path / "b" / "m.hlo")
+    # Two different modules of one file name (identical ones would be folded into one finding).
+    text = HLO.read_text()
+    (tmp_path / "b" / "m.hlo").write_text(text.replace("HloModule jit_moe_body", "HloModule other_moe_body", 1))
     proc = run("hlo-lint", tmp_path / "a", tmp_path / "b", "--graph", tmp_path / "out", env=_without_dot())
     assert proc.returncode == 1
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["m.MOE001.L61-2.dot", "m.MOE001.L61.dot"]
+
+
+def test_copies_of_one_module_get_one_picture(tmp_path: Path) -> None:
+    for host in ("host0", "host1"):
+        (tmp_path / host).mkdir()
+        shutil.copy(HLO, tmp_path / host / "m.hlo")
+    proc = run("hlo-lint", tmp_path / "host0", tmp_path / "host1", "--graph", tmp_path / "out", env=_without_dot())
+    assert proc.returncode == 1 and "identical in 2 copies" in proc.stdout
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["m.MOE001.L61.dot"]
