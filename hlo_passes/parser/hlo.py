@@ -562,31 +562,7 @@ class _HloParser:
             opcode = m.group(5)
             p = m.end()
         else:
-            h = _INSTR_HEAD_RE.match(text, pos)
-            if h is None:
-                raise _Fail("expected an instruction: [ROOT] name = shape opcode(operands), attributes", pos)
-            is_root = h.group(1) is not None
-            name = h.group(3)
-            shape_pos = p = h.end()
-            bare = None if text.startswith(("(", "b("), p) else _OPCODE_RE.match(text, p)
-            if bare is not None:
-                # No shape written: XLA infers it; we keep it unknown.
-                e = p
-            elif text.startswith("(", p) or text.startswith("b(", p):
-                e = self.scan_value(text.index("(", p) + 1, in_parens=True) + 1
-            else:
-                sm = ARRAY_SHAPE_RE.match(text, p)
-                if sm is None:
-                    if _NAME_RE.match(text, p) and _OPCODE_RE.match(text, _NAME_RE.match(text, p).end()) is None:
-                        raise _Fail("expected a shape such as f32[2,3]{1,0}", p)
-                    raise _Fail("expected the instruction's shape before the opcode", p)
-                e = sm.end()
-            shape_text = text[p:e]
-            om = bare if e == p else _OPCODE_RE.match(text, e)
-            if om is None:
-                raise _Fail("expected an opcode followed by '('", self.skip_trivia(e))
-            opcode = om.group(1)
-            p = om.end()
+            is_root, name, shape_text, shape_pos, opcode, p = self.read_head(pos)
         if shape_text:
             shape = self.shape_at(shape_text, shape_pos)
         else:
@@ -651,17 +627,49 @@ class _HloParser:
             if nested.dialect_data.get("nested_in") is None:
                 nested.dialect_data["nested_in"] = instr
         if self.call_refs_pending:
-            for key in self.call_refs_pending:
-                inline = self.inline_for_attr.pop(key, None)
-                if inline is not None:
-                    instr.dialect_data.setdefault("inline_calls", {})[key] = inline
-                    attributes.set_decoded(key, inline.name)
-                    inline.parent = None
-                    self.call_refs.append((instr, key, inline))
-                else:
-                    self.call_refs.append((instr, key, attrs[key]))
-            self.call_refs_pending.clear()
+            self.link_pending_calls(instr)
         return instr, names, next_pos, is_root
+
+    def read_head(self, pos: int) -> tuple[bool, str, str, int, str, int]:
+        """``[ROOT] name = shape opcode(`` in the forms the fast pattern of
+        ``read_instruction`` does not take (a tuple shape, no shape, odd spacing):
+        (is_root, name, shape text, its offset, opcode, offset after the '(')."""
+        text = self.text
+        h = _INSTR_HEAD_RE.match(text, pos)
+        if h is None:
+            raise _Fail("expected an instruction: [ROOT] name = shape opcode(operands), attributes", pos)
+        p = h.end()
+        bare = None if text.startswith(("(", "b("), p) else _OPCODE_RE.match(text, p)
+        if bare is not None:
+            # No shape written: XLA infers it; we keep it unknown.
+            e = p
+        elif text.startswith("(", p) or text.startswith("b(", p):
+            e = self.scan_value(text.index("(", p) + 1, in_parens=True) + 1
+        else:
+            sm = ARRAY_SHAPE_RE.match(text, p)
+            if sm is None:
+                if _NAME_RE.match(text, p) and _OPCODE_RE.match(text, _NAME_RE.match(text, p).end()) is None:
+                    raise _Fail("expected a shape such as f32[2,3]{1,0}", p)
+                raise _Fail("expected the instruction's shape before the opcode", p)
+            e = sm.end()
+        om = bare if e == p else _OPCODE_RE.match(text, e)
+        if om is None:
+            raise _Fail("expected an opcode followed by '('", self.skip_trivia(e))
+        return h.group(1) is not None, h.group(3), text[p:e], p, om.group(1), om.end()
+
+    def link_pending_calls(self, instr: Instruction) -> None:
+        """Record the computations ``instr``'s attributes call (linked once all are read);
+        an inline ``to_apply={...}`` is the computation itself."""
+        for key in self.call_refs_pending:
+            inline = self.inline_for_attr.pop(key, None)
+            if inline is not None:
+                instr.dialect_data.setdefault("inline_calls", {})[key] = inline
+                instr.attributes.set_decoded(key, inline.name)
+                inline.parent = None
+                self.call_refs.append((instr, key, inline))
+            else:
+                self.call_refs.append((instr, key, instr.attributes._raw[key]))
+        self.call_refs_pending.clear()
 
     def typed_operands(self, pos: int) -> tuple[list[str], int] | None:
         """Names and closing ')' of ``f32[2]{0} %a, f32[2]{0} %b)``, or None.
