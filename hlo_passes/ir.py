@@ -402,6 +402,13 @@ class Instruction:
         module = self.module
         return "%" + self.name if module is not None and module.dialect == "stablehlo" else self.name
 
+    def result_shape(self, result: int) -> Shape:
+        """The shape of result ``result``: its element of a multi-result op's tuple shape,
+        else the op's shape."""
+        if self.num_results > 1 and self.shape.is_tuple:
+            return self.shape.tuple_shapes[result]
+        return self.shape
+
     @property
     def is_root(self) -> bool:
         return self.computation is not None and self.computation.root is self

@@ -64,12 +64,6 @@ def unavailable_reason() -> str | None:
     return megablox.unavailable_reason()
 
 
-def _operand_shape(value: Instruction, result: int) -> Shape:
-    if value.num_results > 1 and value.shape.is_tuple:
-        return value.shape.tuple_shapes[result]
-    return value.shape
-
-
 # ---- splicing a kernel lowered for one shape ------------------------------------
 def splice_kernel(module: Module, spec: GmmSpec, operands: list[Instruction], operand_results: list[int],
                   *, before: Instruction, interpret: bool) -> Instruction:
@@ -267,7 +261,7 @@ def reemit_gmm(call: Instruction, operands: list[Instruction], operand_results: 
     callee = megablox_callee(call)
     if callee is None or _kind(callee) != "gmm":
         raise ValueError(f"{call.ref} does not run megablox gmm")
-    lhs, rhs, groups = (_operand_shape(op, r) for op, r in zip(operands, operand_results))
+    lhs, rhs, groups = (op.result_shape(r) for op, r in zip(operands, operand_results))
     new = GmmSpec("gmm", lhs.dims, lhs.element_type, rhs.dims, rhs.element_type, groups.dims,
                   groups.element_type, call.shape.element_type, (0, 1), (0, 1, 2))
     return splice_kernel(call.module, new, operands, operand_results, before=before, interpret=False)

@@ -41,7 +41,7 @@ _tag = _normalize.tag
 
 def refusal(rd: Instruction) -> str | None:
     """Why megablox cannot run this canonical ragged-dot (element types), or None."""
-    types = [_normalize.operand_shape(o, r).element_type for o, r in zip(rd.operands, rd.operand_results)]
+    types = [o.result_shape(r).element_type for o, r in zip(rd.operands, rd.operand_results)]
     bad = [f"{what} {t}" for what, t in zip(("lhs", "rhs"), types[:2]) if not supported_dtype(t)]
     if not supported_dtype(rd.shape.element_type):
         bad.append(f"result {rd.shape.element_type}")
@@ -73,7 +73,7 @@ def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = Fal
     ``plan`` needs); returns the call."""
     canonical = _normalize.canonical_operands(rd, plan, _tag)
     (lhs, lr), (rhs, rr), (groups, gr) = canonical.operands
-    lhs_s, rhs_s, groups_s = (_normalize.operand_shape(v, r) for v, r in canonical.operands)
+    lhs_s, rhs_s, groups_s = (v.result_shape(r) for v, r in canonical.operands)
     spec = GmmSpec(plan.form, lhs_s.dims, lhs_s.element_type, rhs_s.dims, rhs_s.element_type, groups_s.dims,
                    groups_s.element_type, rd.shape.element_type, (0, 1), tuple(range(rhs_s.rank)))
     call = splice_kernel(rd.module, spec, [lhs, rhs, groups], [lr, rr, gr], before=rd, interpret=interpret)

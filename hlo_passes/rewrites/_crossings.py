@@ -281,7 +281,7 @@ def result_shape(instr: Instruction, result: int) -> Shape:
             raise Refusal(INCONSISTENT, f"{instr.ref} has {len(instr.shape.tuple_shapes)} results, "
                           f"no result {result}", instr)
         return instr.shape.tuple_shapes[result]
-    return instr.shape
+    return instr.shape  # (instr may be a fusion's view, rewrites._fusions, not an Instruction)
 
 
 def result_users(instr: Instruction, result: int) -> list[Instruction]:
