@@ -439,3 +439,54 @@ def test_benchmark_smoke_run_writes_its_fragment(tmp_path: Path, repo_root: Path
     for piece in ("run_passes on chains", "| hlo | 400 |", "| stablehlo | 400 |", "MLIR long dense list",
                   "HLO long result_accuracy (invalid, 10)", "16× the text in at most"):
         assert piece in frag, piece
+
+
+# Found by `make fuzz` at 10^5 mutants (seed 21): each was accepted, or crashed a rule, before.
+_CONCAT_ONE_STAGE = """module @m {
+  func.func public @main(%arg0: tensor<2x2x8xf32>) -> tensor<2x8x8xf32> {
+    %0 = stablehlo.slice %arg0 [0:2, 0:2, 0:4] : (tensor<2x2x8xf32>) -> tensor<2x2x4xf32>
+    %1 = stablehlo.slice %arg0 [0:2, 0:2, 4:8] : (tensor<2x2x8xf32>) -> tensor<2x2x4xf32>
+    %2 = "stablehlo.all_gather"(%0) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> : (tensor<2x2x4xf32>) -> tensor<2x8x4xf32>
+    %3 = "stablehlo.all_gather"(%1) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> : (tensor<2x2x4xf32>) -> tensor<2x8x4xf32>
+    %4 = stablehlo.concatenate %2, %3, dim = 2 : (tensor<2x8x4xf32>, tensor<2x8x4xf32>) -> tensor<2x8x8xf32>
+    return %4 : tensor<2x8x8xf32>
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("header, column", [
+    ("func.func @f(((x)))g(%a: tensor<f32>) -> tensor<f32> {", 22),  # mutant 39891: junk between the lists
+    ("func.func private @f(unknown)(%a: tensor<f32>) -> tensor<f32> {", 32),  # 41591: two argument lists
+    ("func.func @f -> tensor<f32> {", 16),  # no argument list at all
+])
+def test_a_func_header_is_name_arguments_then_results(header: str, column: int) -> None:
+    text = f"module {{\n  {header}\n    return %a : tensor<f32>\n  }}\n}}\n"
+    err = _parse_error(text)
+    assert _at(err) == (2, column), str(err)
+    assert "func.func @f" in err.reason
+
+
+def test_a_func_header_with_attributes_and_locations_still_parses() -> None:
+    text = ('module {\n  func.func public @f(%a: tensor<f32> loc("a")) -> (tensor<f32> {jax.result_info = "r"}) '
+            'attributes {x = 1 : i64} {\n    return %a : tensor<f32>\n  } loc(unknown)\n'
+            '  func.func private @decl(tensor<f32>) -> tensor<f32>\n}\n')
+    assert [c.name for c in hlo_passes.parse(text).computations.values()] == ["f", "decl"]
+
+
+def test_a_tuple_element_needs_its_tuple() -> None:
+    # Mutant 87257: `get_tuple_element tensor0[2]` bound no operand, and the rules indexed it.
+    text = ("module {\n  func.func @f(%t: tuple<tensor<f32>>) -> tensor<f32> {\n"
+            "    %0 = stablehlo.get_tuple_element tensor0[0] : (tuple<tensor<f32>>) -> tensor<f32>\n"
+            "    return %0 : tensor<f32>\n  }\n}\n")
+    err = _parse_error(text)
+    assert _at(err) == (3, 5) and "takes one operand" in err.reason
+
+
+def test_a_concatenate_without_its_dimension_is_refused() -> None:
+    # Mutant 46801: `dim = 2` became an attribute of another name; the rule read attributes["dimensions"].
+    text = _CONCAT_ONE_STAGE.replace("dim = 2", "!undefined = 2")
+    result = run_passes(hlo_passes.parse(text), strict=True)
+    assert not result.sites and [m.check for m in result.near_misses] == ["concat-dim"]
+    assert "none given" in result.near_misses[0].reason
+    assert run_passes(hlo_passes.parse(_CONCAT_ONE_STAGE), strict=True).sites  # the control: a site

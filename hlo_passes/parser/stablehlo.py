@@ -634,6 +634,26 @@ class _Parser:
             key, _, val = part.partition("=")
             self.module.attributes[key.strip()] = val.strip() if val else "unit"
 
+    def check_func_header(self, i: int) -> None:
+        """``func.func [visibility] @name(args) [-> results] [attributes {...}]``: one argument
+        list right after the name, then the results, the attributes or the body.  The op scanner
+        is lenient here; without this check junk between them was dropped and the printed text
+        no longer parsed (fuzz: ``@f(((...)))g(%a: ...)``, ``@f(unknown)(%a: ...)``)."""
+        k = self.k
+        j = i
+        while k[j] not in (SYM, EOF, NL, "{"):
+            j += 1
+        if k[j] != SYM:
+            return  # no symbol: parse_top_op says so
+        name = self.tok(j)
+        if k[j + 1] != "(":
+            raise self.error(f"expected '(' and the argument list after func.func {name}", j + 1)
+        after = self.skip_balanced(j + 1)
+        if k[after] in (ARROW, "{", LOC, NL, EOF) or (k[after] == ID and self.tok(after) in ("attributes", "loc")):
+            return
+        raise self.error(f"expected '->', 'attributes' or the body after the argument list of func.func {name}",
+                         after)
+
     def parse_top_op(self, i: int, body: list[Any]) -> int:
         """A module-level op: func.func becomes a Computation, others stay printable items."""
         scope: list[dict[str, _Value]] = [{}]
@@ -642,6 +662,8 @@ class _Parser:
         if instr.source_op == "func.func":
             if len(instr.called_computations) > 1:
                 raise self.error("func.func has more than one region", i)
+            if not instr.dialect_data.get("generic"):
+                self.check_func_header(i)
             if not instr.called_computations:
                 # A declaration (external function): a computation without body.
                 comp = Computation("")
@@ -928,6 +950,10 @@ class _Parser:
         """Point ``instr``'s operands at the values ``uses`` name (token indices); a name not
         defined yet waits in ``pending``."""
         s, e = self.s, self.e
+        if len(uses) != 1 and instr.opcode == "get-tuple-element":
+            # The rules read a tuple element's tuple; MLIR's parser requires it too.
+            raise self.error_at(f"'{instr.source_op}' takes one operand, the tuple; it has {len(uses)}",
+                                instr.span[0])
         ops: list[Any] = [None] * len(uses)
         # operand_results stays unmade (all zeros, made on first access) unless one is not 0.
         instr.operands = ops

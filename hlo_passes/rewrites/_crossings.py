@@ -110,6 +110,7 @@ def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> 
     fed = call.operands[number]
     if (
         fed.opcode == "get-tuple-element"
+        and fed.operands  # a get-tuple-element without its operand: malformed text carried through
         and fed.operands[0].opcode == "custom-call"
         and fed.operands[0].attributes.get("custom_call_target") == ENTRY_TARGET
     ):

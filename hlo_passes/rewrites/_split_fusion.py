@@ -439,10 +439,12 @@ class SplitFusion:
         if form in ("split_gather", "split_reduction"):
             out_dim = None
         elif form in ("concat", "pad_add"):
-            if tuple(anchor.attributes["dimensions"]) != (split_dims[-1],):
+            # A concatenate without its dimension (malformed text carried through) joins nothing we know.
+            joined = anchor.attributes.get("dimensions")
+            if joined is None or tuple(joined) != (split_dims[-1],):
                 raise Refusal(
                     "concat-dim",
-                    f"concatenate joins dimension {tuple(anchor.attributes['dimensions'])} "
+                    f"concatenate joins dimension {tuple(joined) if joined is not None else 'none given'} "
                     f"but the halves were split on dimension {split_dims[-1]}",
                     anchor,
                 )
