@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from hlo_passes.parser.stablehlo import parse_stablehlo  # noqa: E402
+from hlo_passes.text import parse_stablehlo  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 if not SHARED.is_dir():

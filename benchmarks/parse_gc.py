@@ -2,7 +2,7 @@
 
     python benchmarks/parse_gc.py [--rounds 12] [--repeats 3] [--quick]
 
-A parse runs with the cyclic collector paused (hlo_passes/parser/_gc.py);
+A parse runs with the cyclic collector paused (hlo_passes/_gc.py);
 what it built is then either left in the youngest generation or promoted to
 the oldest one at once.  Three ways, each timed in fresh interpreters
 (alternating, ``--repeats`` processes each):
@@ -47,7 +47,7 @@ sys.path.insert(0, "benchmarks")
 from parse_speed import generated_hlo
 from _stablehlo_speed import generated_stablehlo
 import hlo_passes
-from hlo_passes.parser import _gc
+from hlo_passes import _gc
 
 strategy, dialect, workload, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 sizes = json.loads(sys.argv[5])

@@ -21,6 +21,7 @@ without it still parses, rewrites, compiles and runs everything else.
 """
 from __future__ import annotations
 
+import copy
 import importlib
 import re
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ from typing import Any
 
 import jax
 import jaxlib
+import numpy as np
 
 SUPPORTED_RANGE = ">=0.10.2"
 _MIN = (0, 10, 2)
@@ -312,8 +314,6 @@ def device_list(devices: Sequence[Any]) -> Any:
 
 def compile_options(*, num_partitions: int, devices: Sequence[Any], num_replicas: int = 1, backend: Any = None) -> Any:
     """``CompileOptions`` for SPMD over ``devices`` (``num_replicas × num_partitions``)."""
-    import numpy as np
-
     assignment = np.array(list(devices), dtype=object).reshape(num_replicas, num_partitions)
     return _get_compile_options(
         num_replicas=num_replicas,
@@ -351,8 +351,6 @@ def lowered_with_module(lowered: Any, module: ir.Module) -> Any:
     original program.  The copy keeps jax's argument handling (pytrees,
     static and donated arguments, shardings).
     """
-    import copy
-
     lowering = getattr(lowered, "_lowering", None)
     if lowering is None or not hasattr(lowering, "_hlo") or not hasattr(lowering, "_executable"):
         raise UnsupportedJaxError(

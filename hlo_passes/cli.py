@@ -24,6 +24,7 @@ import importlib.util
 import json
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -42,7 +43,12 @@ from .files import (
     stage,
     write_stdout,
 )
-from .lowering import KERNELS, PLATFORMS
+from .errors import ParseError
+from .graph import write_site_graphs
+from .lint import FORMATS, RULES, check_codes, format_findings, format_note, lint_files, position, rule_id
+from .lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel
+from .passes import available_passes, run_passes
+from .text import parse
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -88,8 +94,6 @@ def _guarded(tool: str, main: Any, argv: Sequence[str] | None) -> int:
         print(f"{tool}: this is a bug in hlo_passes; please report it with the command and its input "
               f"(HLO_PASSES_TRACEBACK=1 shows where it happened)", file=sys.stderr)
         if os.environ.get("HLO_PASSES_TRACEBACK"):
-            import traceback
-
             traceback.print_exc()
         return EXIT_INTERNAL
 
@@ -162,8 +166,6 @@ def _rewrite_parser() -> argparse.ArgumentParser:
 
 
 def _site_line(site: Any) -> str:
-    from .lint import rule_id
-
     return (f"{site.location}: {rule_id(site.rule)} {site.rule} [{site.form}] "
             f"collectives {site.before.count} -> {site.after.count}, "
             f"saves {site.bytes_saved:,} bytes per device")
@@ -171,8 +173,6 @@ def _site_line(site: Any) -> str:
 
 def _report(result: Any, *, input_name: str, dialect: str, passes: list[str],
             lowerings: list[Any], kernel: str) -> dict[str, Any]:
-    from .lint import rule_id
-
     sites = []
     for s in result.sites:
         d = s.to_json()
@@ -207,11 +207,6 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
     stderr = stderr or sys.stderr
     parser = _rewrite_parser()
     args = parser.parse_args(argv)
-
-    from . import ParseError, parse
-    from .lowering import KernelUnavailableError, lower_gmms, resolve_kernel
-    from .passes import available_passes, run_passes
-
     try:
         _load_plugins(args.plugin)
     except Exception as err:
@@ -219,11 +214,46 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
         return EXIT_USAGE
     registry = available_passes()
     if args.list_passes:
-        from .lint import rule_id
-
         for name, rule in registry.items():
             print(f"{name:24} {rule_id(name):8} {getattr(rule, 'description', '')}", file=stdout)
         return EXIT_OK
+    passes = _chosen_passes(parser, args, registry)
+    name = "<stdin>" if args.input == "-" else args.input
+    try:
+        text = _read_rewrite_input(args, name, stdin)
+        module = parse(text, dialect=args.dialect, path=name)
+    except (InputError, ParseError) as err:
+        print(str(err), file=stderr)
+        return EXIT_USAGE
+    staged: list[Staged] = []
+    try:
+        rewritten = _rewrite(args, module, text, name, passes, registry, staged)
+    except BaseException as err:
+        discard(staged)
+        status = _rewrite_failure(err, name, stderr)
+        if status is None:
+            raise
+        return status
+    try:
+        commit(staged)
+    except OutputError as err:
+        print(f"hlo-rewrite: error: {err}", file=stderr)
+        return EXIT_USAGE
+    for s in staged:
+        for note in s.notes:
+            print(f"hlo-rewrite: note: {note}", file=stderr)
+    _tell(args, rewritten, name, stderr)
+    if rewritten.diff is not None:
+        write_stdout(stdout, rewritten.diff)
+    elif not args.dry_run and not (args.output or args.in_place):
+        write_stdout(stdout, rewritten.text)
+    return EXIT_OK
+
+
+def _chosen_passes(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                   registry: dict[str, Any]) -> list[str] | None:
+    """The passes ``--passes`` names (None: all), after the checks of the other arguments
+    (``parser.error`` exits with the usage status)."""
     if args.input is None:
         parser.error("the input file is required ('-' for stdin)")
     if args.in_place and (args.output or args.input == "-"):
@@ -233,78 +263,70 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
         unknown = [p for p in passes if p not in registry]
         if unknown:
             parser.error(f"unknown pass(es) {', '.join(unknown)}; available: {', '.join(registry)}")
+    return passes
 
-    name = "<stdin>" if args.input == "-" else args.input
-    try:
-        if args.input == "-":
-            buffer = getattr(stdin, "buffer", None)
-            text = (read_stream(buffer, name, limit=args.max_input_size) if buffer is not None
-                    else stdin.read())
-        else:
-            text = read_input(args.input, limit=args.max_input_size)
-        module = parse(text, dialect=args.dialect, path=name)
-    except InputError as err:
-        print(str(err), file=stderr)
-        return EXIT_USAGE
-    except ParseError as err:
-        print(str(err), file=stderr)
-        return EXIT_USAGE
 
-    staged: list[Staged] = []
-    try:
-        result = run_passes(module, passes, rewrite=True, copy=False,  # module is not reused: no copy
-                            strict=args.strict)
-        lowerings = lower_gmms(result.module, args.kernel, args.platform)
-        new_text = result.module.to_text()
-        diff = None
-        if args.diff:
-            diff = "".join(difflib.unified_diff(
-                text.splitlines(keepends=True), new_text.splitlines(keepends=True),
-                fromfile=name, tofile=f"{name} (rewritten)",
-            ))
-        # Everything is computed and staged before anything is put in place.
-        if args.report:
-            report = _report(result, input_name=name, dialect=module.dialect,
-                             passes=passes if passes is not None else list(registry),
-                             lowerings=lowerings, kernel=resolve_kernel(args.kernel, args.platform))
-            staged.append(stage(args.report, json.dumps(report, indent=2, sort_keys=True, default=str) + "\n"))
-        target = args.input if args.in_place else args.output
-        if target and not args.dry_run:
-            staged.append(stage(target, new_text))
-    except OutputError as err:
-        discard(staged)
+def _read_rewrite_input(args: argparse.Namespace, name: str, stdin: TextIO) -> str:
+    if args.input != "-":
+        return read_input(args.input, limit=args.max_input_size)
+    buffer = getattr(stdin, "buffer", None)
+    return read_stream(buffer, name, limit=args.max_input_size) if buffer is not None else stdin.read()
+
+
+class _Rewritten:
+    """What ``hlo-rewrite`` made of its input, computed before anything is written."""
+
+    def __init__(self, result: Any, lowerings: list[Any], text: str, diff: str | None) -> None:
+        self.result, self.lowerings, self.text, self.diff = result, lowerings, text, diff
+
+
+def _rewrite(args: argparse.Namespace, module: Any, text: str, name: str, passes: list[str] | None,
+             registry: dict[str, Any], staged: list[Staged]) -> _Rewritten:
+    """Run the passes and the GMM lowering on ``module``; the report and the output are
+    staged (in ``staged``), not yet put in place."""
+    result = run_passes(module, passes, rewrite=True, copy=False,  # module is not reused: no copy
+                        strict=args.strict)
+    lowerings = lower_gmms(result.module, args.kernel, args.platform)
+    new_text = result.module.to_text()
+    diff = None
+    if args.diff:
+        diff = "".join(difflib.unified_diff(
+            text.splitlines(keepends=True), new_text.splitlines(keepends=True),
+            fromfile=name, tofile=f"{name} (rewritten)",
+        ))
+    if args.report:
+        report = _report(result, input_name=name, dialect=module.dialect,
+                         passes=passes if passes is not None else list(registry),
+                         lowerings=lowerings, kernel=resolve_kernel(args.kernel, args.platform))
+        staged.append(stage(args.report, json.dumps(report, indent=2, sort_keys=True, default=str) + "\n"))
+    target = args.input if args.in_place else args.output
+    if target and not args.dry_run:
+        staged.append(stage(target, new_text))
+    return _Rewritten(result, lowerings, new_text, diff)
+
+
+def _rewrite_failure(err: BaseException, name: str, stderr: TextIO) -> int | None:
+    """Say why the rewrite stopped (nothing was written); its exit status, or None for what
+    is not ours to catch (KeyboardInterrupt, SystemExit)."""
+    if isinstance(err, (OutputError, KernelUnavailableError)):
         print(f"hlo-rewrite: error: {err}", file=stderr)
         return EXIT_USAGE
-    except KernelUnavailableError as err:
-        discard(staged)
-        print(f"hlo-rewrite: error: {err}", file=stderr)
-        return EXIT_USAGE
-    except MemoryError:
-        discard(staged)
+    if isinstance(err, MemoryError):
         print(f"hlo-rewrite: error: {name}: out of memory rewriting it; nothing was written", file=stderr)
         return EXIT_USAGE
-    except ParseError as err:  # bad input found late: an attribute decoded when a pass read it
-        discard(staged)
+    if isinstance(err, ParseError):  # bad input found late: an attribute decoded when a pass read it
         print(str(err), file=stderr)
         return EXIT_USAGE
-    except Exception as err:  # a bug in a pass or the printer, not in the input
-        discard(staged)
+    if isinstance(err, Exception):  # a bug in a pass or the printer, not in the input
         print(f"hlo-rewrite: internal error: {type(err).__name__}: {err}", file=stderr)
         print("hlo-rewrite: nothing was written", file=stderr)
         return EXIT_INTERNAL
-    except BaseException:
-        discard(staged)
-        raise
+    return None
 
-    try:
-        commit(staged)
-    except OutputError as err:
-        print(f"hlo-rewrite: error: {err}", file=stderr)
-        return EXIT_USAGE
-    for s in staged:
-        for note in s.notes:
-            print(f"hlo-rewrite: note: {note}", file=stderr)
 
+def _tell(args: argparse.Namespace, rewritten: _Rewritten, name: str, stderr: TextIO) -> None:
+    """The sites, lowerings, near misses and pictures, on stderr (the module goes to stdout)."""
+    result, lowerings = rewritten.result, rewritten.lowerings
     if not args.quiet:
         for site in result.sites:
             print(_site_line(site), file=stderr)
@@ -320,16 +342,9 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
             print("hlo-rewrite: no near misses", file=stderr)
     if args.graph:
         _write_graphs("hlo-rewrite", result.sites, args.graph, name, stderr)
-    if diff is not None:
-        write_stdout(stdout, diff)
-    elif not args.dry_run and not (args.output or args.in_place):
-        write_stdout(stdout, new_text)
-    return EXIT_OK
 
 
 def _write_graphs(tool: str, sites: Sequence[Any], directory: str, name: str, stderr: TextIO) -> None:
-    from .graph import write_site_graphs
-
     if not sites:
         print(f"{tool}: {name}: no site, no picture", file=stderr)
     for line in write_site_graphs(sites, directory, name):
@@ -341,8 +356,6 @@ def _write_graphs(tool: str, sites: Sequence[Any], directory: str, name: str, st
 
 
 def _lint_parser() -> argparse.ArgumentParser:
-    from .lint import FORMATS
-
     p = _Parser(
         prog="hlo-lint",
         description="Report unfused MoE weight gathers (MOE001) and weight-gradient reductions (MOE002) "
@@ -399,10 +412,6 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
     stderr = stderr or sys.stderr
     parser = _lint_parser()
     args = parser.parse_args(argv)
-
-    from .graph import write_site_graphs
-    from .lint import RULES, check_codes, format_findings, format_note, lint_files, position, rule_id
-    from .passes import available_passes
 
     try:
         _load_plugins(args.plugin)

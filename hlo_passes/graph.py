@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .files import OutputError, atomic_write
+from .lint import rule_id
 from .report import SitePicture, Subgraph
 
 # kind → node attributes
@@ -66,7 +67,7 @@ def to_dot(picture: SitePicture, *, where: str = "") -> str:
 def render_svg(dot_text: str) -> bytes | str:
     """SVG bytes, or why they cannot be made here (a sentence)."""
     try:
-        import graphviz
+        import graphviz  # deferred: an optional extra (the graph one); DOT is written without it
     except ImportError:
         return "the Python graphviz package is not installed"
     try:
@@ -94,8 +95,6 @@ def write_site_graphs(sites: Sequence[Any], directory: str, input_name: str,
     ``sites`` are ``Site``s (or ``Finding``s) with ``picture``, a rule and a line;
     ``taken`` holds the stems already written in this run (several inputs, one folder).
     """
-    from .lint import rule_id
-
     os.makedirs(directory, exist_ok=True)
     taken = set() if taken is None else taken
     out: list[str] = []

@@ -22,6 +22,7 @@ and marks what changed, so the printer rewrites only the changed lines.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
@@ -30,7 +31,9 @@ from typing import Any
 
 import networkx as nx
 
+from ._gc import collector_paused
 from .errors import VerificationError
+from .verify import verify_module
 
 # Bits per element, in HLO spelling.  Sub-byte types are what they say; XLA
 # packs them, so byte sizes round up per array, not per element.
@@ -118,11 +121,6 @@ class Shape:
             return sum(s.byte_size for s in self.tuple_shapes)
         bits = ELEMENT_BITS.get(self.element_type, 0)
         return (self.num_elements * bits + 7) // 8
-
-    def with_dims(self, dims: Iterable[int]) -> "Shape":
-        """The same element type with new sizes; the source spelling is dropped."""
-        d = tuple(int(x) for x in dims)
-        return Shape(self.element_type, d, (False,) * len(d))
 
     def with_element_type(self, element_type: str) -> "Shape":
         return replace(self, element_type=element_type, text=None, layout=None)
@@ -404,6 +402,13 @@ class Instruction:
         module = self.module
         return "%" + self.name if module is not None and module.dialect == "stablehlo" else self.name
 
+    def result_shape(self, result: int) -> Shape:
+        """The shape of result ``result``: its element of a multi-result op's tuple shape,
+        else the op's shape."""
+        if self.num_results > 1 and self.shape.is_tuple:
+            return self.shape.tuple_shapes[result]
+        return self.shape
+
     @property
     def is_root(self) -> bool:
         return self.computation is not None and self.computation.root is self
@@ -627,6 +632,19 @@ class Module:
         if self._names is not None:
             self._names.discard(instr.name)
 
+    def clone(self) -> "Module":
+        """A copy that shares no mutable state with this module, made without printing and
+        parsing (``run_passes`` works on one).
+
+        Instructions, computations, attribute and dialect-data containers are copied, and
+        every reference between them points into the copy; shapes, shardings, the source text
+        and the attribute decoders are shared (immutable, or stateless).  Like a fresh parse
+        of the printed text, the copy's fresh names start again from 1 (they never collide).
+        """
+        # Paused collector, as for a parse (_gc): a clone builds as many objects as one.
+        with collector_paused():
+            return _clone_module(self)
+
     def fresh_name(self, hint: str) -> str:
         """A name used by no instruction of the module, derived from ``hint``."""
         base = re.sub(r"\.\d+$", "", hint) or "v"
@@ -647,9 +665,6 @@ class Module:
         """Every instruction of every computation, computations in module order."""
         for comp in self.computations.values():
             yield from comp.instructions
-
-    def computation_of(self, name: str) -> Computation:
-        return self.computations[name]
 
     @property
     def call_graph(self) -> nx.DiGraph:
@@ -704,8 +719,6 @@ class Module:
 
     def verify(self) -> None:
         """Raise ``VerificationError`` listing every structural or shape problem."""
-        from .verify import verify_module
-
         problems = verify_module(self)
         if problems:
             raise VerificationError(problems)
@@ -718,3 +731,203 @@ def is_inside(comp: Computation, outer: Computation) -> bool:
             return False
         comp = comp.parent.computation
     return True
+
+
+# The frontend attribute naming the rule (or lowering) that created an op: the rewrites and the
+# lowering tag what they add, and the lowering tells a GMM a rewrite made from one in the input.
+CREATED_BY = "hlo_passes.rule"
+
+
+def tag_created(instr: Instruction, rule: str) -> None:
+    """Mark an op a rule created, in the text too (a frontend attribute survives XLA's passes)."""
+    instr.dialect_data["created_by"] = rule
+    attrs = dict(instr.attributes["frontend_attributes"]) if "frontend_attributes" in instr.attributes else {}
+    attrs[CREATED_BY] = rule
+    instr.attributes["frontend_attributes"] = attrs
+
+
+class _NoData(dict):
+    """The attribute dict of every node and edge ``fill_graph`` adds.
+
+    The IR keeps nothing on graph nodes or edges (an instruction carries its
+    own fields), and one empty dict per node and per edge was a sixth of a
+    large module's memory, so they all share this one; writing to it raises
+    instead of reaching every node at once.  networkx's own updates with no
+    attributes (``add_node`` of a node already there) pass.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("nodes and edges of a parsed module's graph carry no attributes; "
+                        "keep per-instruction data on the Instruction")
+
+    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = __ior__ = _refuse  # type: ignore[assignment]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs or any(args):
+            self._refuse()
+
+
+_NO_DATA = _NoData()
+
+
+def fill_graph(module: Module, computations: Iterable[Computation]) -> None:
+    """Add the instructions of ``computations`` (already in ``module``) to its graph, with
+    their def→use edges, in bulk.
+
+    networkx's add_node/add_edge cost ~10 µs a node, a tenth of a parse; filling its
+    adjacency dicts directly (the layout add_edge builds) gives the same graph several times
+    faster on modules of 10^5 instructions, and without an edge list (a list of 10^5 edge
+    tuples would be a fifth of a parse's peak memory).  An operand may live in an enclosing
+    region or be defined later (a use before its definition in another block): its node is
+    created where add_edge would have created it.  A graph of another type, or a module
+    whose fresh names are tracked, gets the ordinary calls.
+    """
+    g = module.graph
+    if type(g) is not nx.MultiDiGraph or module._names is not None:
+        for comp in computations:
+            for instr in comp.instructions:
+                module._register(instr)
+        return
+    succ, pred, attrs = g._succ, g._pred, g._node
+    none = _NO_DATA
+    for comp in computations:
+        for instr in comp.instructions:
+            preds = pred.get(instr)
+            if preds is None:
+                succ[instr] = {}
+                preds = pred[instr] = {}
+                attrs[instr] = none
+            key = 0
+            for op in instr.operands:
+                out = succ.get(op)
+                if out is None:
+                    out = succ[op] = {}
+                    pred[op] = {}
+                    attrs[op] = none
+                keydict = out.get(instr)
+                if keydict is None:
+                    keydict = out[instr] = preds[op] = {}
+                keydict[key] = none
+                key += 1
+    nx._clear_cache(g)
+
+
+# ---- Module.clone -----------------------------------------------------------------
+# Values held as they are: immutable ones, whose copy could not differ.
+_ATOMS = frozenset({str, int, float, bool, type(None), bytes, Shape, Sharding})
+_ATOMS_OR_TUPLE = _ATOMS | {tuple}
+
+
+def _clone_value(value: Any, memo: dict[int, Any]) -> Any:
+    """``value`` with containers copied and IR objects mapped to their clones (``memo``: id of
+    an original → its copy, so a container shared by several ops stays shared in the copy);
+    a tuple of atoms is kept.  Other objects get ``copy.deepcopy`` with the same memo."""
+    t = type(value)
+    if t in _ATOMS:
+        return value
+    done = memo.get(id(value))
+    if done is not None:
+        return done
+    if t is tuple or t is list:
+        # Most containers hold atoms, or tuples of atoms (result groups, positions): told
+        # apart with C-level passes over them, and their tuples shared.
+        types = set(map(type, value))
+        flat = types <= _ATOMS or (types <= _ATOMS_OR_TUPLE and set(
+            map(type, itertools.chain.from_iterable([v for v in value if type(v) is tuple]))) <= _ATOMS)
+        if flat:
+            if t is tuple:
+                return value
+            out: Any = value[:]
+        else:
+            out = [v if type(v) in _ATOMS else _clone_value(v, memo) for v in value]
+            if t is tuple:
+                out = tuple(out)
+    elif t is dict:
+        out = dict(value)
+        for k, v in out.items():
+            if type(v) not in _ATOMS:
+                out[k] = _clone_value(v, memo)
+    elif isinstance(value, Instruction):
+        # An op kept outside every computation (a StableHLO func.func, in its body's
+        # dialect_data): copied where it is met.
+        out = memo[id(value)] = Instruction.__new__(Instruction)
+        _clone_instruction(value, out, memo)
+        return out
+    elif isinstance(value, (Computation, Module)):
+        raise ValueError(f"{value!r} is referenced by the module but not part of it: cannot clone")
+    else:
+        return copy.deepcopy(value, memo)
+    memo[id(value)] = out
+    return out
+
+
+def _clone_module(module: Module) -> Module:
+    memo: dict[int, Any] = {}
+    new = Module.__new__(Module)
+    memo[id(module)] = new
+    comps = list(module.computations.values())
+    new_comps = []
+    for comp in comps:
+        c = Computation.__new__(Computation)
+        memo[id(comp)] = c
+        new_comps.append(c)
+        for instr in comp.instructions:
+            i = Instruction.__new__(Instruction)
+            memo[id(instr)] = i
+    for comp, c in zip(comps, new_comps):
+        for key, value in comp.__dict__.items():
+            if key == "instructions":
+                c.instructions = [memo[id(i)] for i in value]
+            elif key == "module":
+                c.module = new
+            else:
+                setattr(c, key, _clone_value(value, memo))
+        for instr in comp.instructions:
+            _clone_instruction(instr, memo[id(instr)], memo)
+    for key, value in module.__dict__.items():
+        if key == "graph":
+            new.graph = type(value)()
+        elif key == "computations":
+            new.computations = {name: memo[id(comp)] for name, comp in value.items()}
+        elif key == "_names":
+            new._names = None
+        elif key == "_counter":
+            new._counter = itertools.count(1)
+        elif key == "printer":
+            new.printer = value
+        elif key == "_foreign_roots":
+            new._foreign_roots = {memo[id(c)] for c in value}
+        else:
+            setattr(new, key, _clone_value(value, memo))
+    fill_graph(new, new_comps)
+    return new
+
+
+def _clone_instruction(instr: Instruction, new: Instruction, memo: dict[int, Any]) -> None:
+    new.name, new.opcode, new.source_op, new.shape = instr.name, instr.opcode, instr.source_op, instr.shape
+    try:
+        new.operands = [memo[id(op)] for op in instr.operands]
+    except KeyError:  # an operand outside every computation
+        new.operands = [_clone_value(op, memo) for op in instr.operands]
+    r = instr._operand_results
+    new._operand_results = None if r is None else list(r)
+    attrs = instr.attributes
+    copied = Attributes.__new__(Attributes)
+    copied._raw = dict(attrs._raw)
+    copied._decoded = None if attrs._decoded is None else _clone_value(attrs._decoded, memo)
+    decode = attrs._decode
+    # A decoder bound to one instruction (it names it in errors) is bound to its clone.
+    rebind = getattr(decode, "rebind", None)
+    copied._decode = rebind(new) if rebind is not None else decode
+    copied._owner = new
+    new.attributes = copied
+    called = instr._called_computations
+    new._called_computations = None if called is None else [memo[id(c)] for c in called]
+    new.computation = memo[id(instr.computation)] if instr.computation is not None else None
+    new.line, new.column, new.span, new.lead = instr.line, instr.column, instr.span, instr.lead
+    new.changed = instr.changed
+    dd = instr._dialect_data
+    new._dialect_data = None if dd is None else _clone_value(dd, memo)
+    new.num_results = instr.num_results

@@ -34,15 +34,16 @@ import jax
 import numpy as np
 
 from . import _jax_compat as compat
-from . import _multihost, parse
+from . import _multihost
 from .errors import ParseError
-from .lint import Finding, lint_module
+from .lint import Finding, lint_module, rule_id
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
 from .passes import Result, run_passes
 from .prescan import may_have_sites
 from .report import Site, shown_source
+from .text import parse
 
 __all__ = [
     "CacheInfo",
@@ -182,8 +183,6 @@ def _gmm_lines(gmms: Sequence[GmmLowering]) -> list[str]:
 
 def site_summary(site: Site) -> str:
     """``MOE001 moe-gather-fusion [concat] at model.py:21 (concatenate): collectives 4 -> 2, ...``."""
-    from .lint import rule_id
-
     return (f"{rule_id(site.rule)} {site.rule} [{site.form}] at {_where(site.location)}: collectives "
             f"{site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device")
 
@@ -522,7 +521,6 @@ def lint_fn(fun: Callable, *args: Any, select: Sequence[str] | None = None,
 # install(): lint every module XLA compiles
 
 _HOOK_NAME = "hlo_passes.lint"
-_COLLECTIVE_MARKERS = (b"all-gather", b"all-reduce", b"reduce-scatter")
 _state_lock = threading.Lock()
 _installed_mode: str | None = None
 _reported: set[Hashable] = set()
@@ -577,8 +575,8 @@ def _lint_compiled(serialized: bytes) -> None:
     hlo = compat.hlo_module_from_proto(serialized)
     text = hlo.to_string()
     # Most compiled modules (device_put, small helpers) have no collective at
-    # all and cannot hold a pattern; skip parsing them.
-    if not any(m.decode() in text for m in _COLLECTIVE_MARKERS):
+    # all and cannot hold a pattern; skip parsing them (prescan's markers, as lint_module's).
+    if not may_have_sites(text):
         return
     module = parse(text, dialect="hlo", path=f"<compiled {hlo.name}>")
     # Once per job, not once per host: only process 0 reports (_multihost).

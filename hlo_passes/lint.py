@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import glob
 import json
+import multiprocessing
 import os
 import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,11 @@ from ._copies import group_copies
 from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input
 from .ir import Module
-from .prescan import BUILTIN_RULES, rules_that_may_fire
+from ._version import __version__
+from .parser.hlo import unknown_constructs
+from .passes import available_passes, run_passes
+from .prescan import BUILTIN_RULES, rules_that_may_fire_in
+from .text import parse, parse_file
 
 __all__ = [
     "FORMATS",
@@ -167,8 +173,6 @@ def _selected(rule: str, select: Sequence[str] | None, ignore: Sequence[str] | N
 
 def known_codes(passes: Sequence[str] | None = None) -> list[str]:
     """Every rule code ``select`` / ``ignore`` can name: the built-in ids and plugin passes."""
-    from .passes import available_passes
-
     names = list(passes) if passes is not None else list(available_passes())
     return sorted({info.id for info in RULES.values()} | {rule_id(n) for n in names})
 
@@ -187,8 +191,6 @@ def check_codes(select: Sequence[str] | None, ignore: Sequence[str] | None,
 
 def _passes_for(select: Sequence[str] | None, ignore: Sequence[str] | None,
                 passes: Sequence[str] | None) -> list[str]:
-    from .passes import available_passes
-
     check_codes(select, ignore, passes)
     names = list(passes) if passes is not None else list(available_passes())
     return [n for n in names if _selected(rule_id(n), select, ignore)]
@@ -248,9 +250,9 @@ def lint_module(
     that look like a pattern, with the legality check that failed.
     """
     chosen = _passes_for(select, ignore, passes)
-    # Rules whose communicating steps are not spelled anywhere in the text
+    # Rules whose communicating steps are not spelled anywhere in the module
     # cannot have a site: skip them (the module was parsed and checked already).
-    chosen = rules_that_may_fire(module.to_text(), chosen)
+    chosen = rules_that_may_fire_in(module, chosen)
     if not chosen:
         return []
     where = path or module.path or "<string>"
@@ -288,8 +290,6 @@ def lint_module(
 def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]]:
     """The sites and near misses of ``chosen`` in ``module``: ``run_passes(..., rewrite=False)``
     without its working copy for the built-in rules, whose detection leaves the module as it is."""
-    from .passes import available_passes, run_passes
-
     builtin = [n for n in chosen if n in BUILTIN_RULES]
     others = [n for n in chosen if n not in BUILTIN_RULES]
     registry = available_passes()
@@ -308,8 +308,6 @@ def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]
 
 def lint_text(text: str, *, path: str | None = None, dialect: str = "auto", **options: Any) -> list[Finding]:
     """Findings of HLO or StableHLO text; ``ParseError`` if it is not a module."""
-    from . import parse
-
     return lint_module(parse(text, dialect=dialect, path=path), path=path, **options)
 
 
@@ -326,8 +324,6 @@ def _error_finding(path: str, err: BaseException) -> Finding:
 
 def lint_file(path: str, options: dict[str, Any] | None = None) -> list[Finding]:
     """Findings of one file; a file that cannot be read or parsed gives one error finding."""
-    from . import parse
-
     options = dict(options or {})
     dialect = options.pop("dialect", "auto")
     limit = options.pop("max_bytes", MAX_INPUT_BYTES)
@@ -358,8 +354,6 @@ def _unknown_notes(module: Module, path: str) -> list[Finding]:
     through as text (``hlo-lint -v``): no rule looks through it."""
     if module.dialect != "hlo":
         return []
-    from .parser.hlo import unknown_constructs
-
     notes, seen = [], set()
     for kind, name, line, column in unknown_constructs(module):
         if (kind, name) in seen:
@@ -540,8 +534,6 @@ def _lint_chunk(paths: list[str], options: dict[str, Any]) -> list[list[Finding]
 
 
 def _pool_context():
-    import multiprocessing
-
     # fork is cheapest, but forking a process that runs jax's threads can
     # deadlock the child; the API may be called from such a process.
     if "jax" in sys.modules:
@@ -583,8 +575,6 @@ def lint_files(
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     per_file: dict[str, list[Finding]] = {}
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
         workers = min(jobs, len(files))
         with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
             futures = {pool.submit(_lint_chunk, chunk, options): chunk
@@ -635,8 +625,6 @@ def lint(
         return lint_module(module_or_path, select=select, ignore=ignore, passes=passes)
     path = os.fspath(module_or_path)
     if os.path.isfile(path):
-        from . import parse_file
-
         return lint_module(parse_file(path), path=path, select=select, ignore=ignore, passes=passes)
     if not os.path.exists(path):
         raise FileNotFoundError(path)
@@ -837,8 +825,6 @@ def format_sarif(findings: Sequence[Finding]) -> str:
                  "message": {"text": f"identical copy {i + 2} of {f.copies}"}}
                 for i, p in enumerate(f.all_paths[1:])]
         results.append(result)
-    from . import __version__
-
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

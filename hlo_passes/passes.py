@@ -8,6 +8,8 @@ from typing import Protocol
 from .errors import ParseError
 from .ir import Module
 from .report import NearMiss, Site, internal_error
+from .rewrites import builtin
+from .text import parse
 
 
 class Rule(Protocol):
@@ -50,12 +52,11 @@ def unregister(name: str) -> Rule:
 
 
 def available_passes() -> dict[str, Rule]:
-    _load_builtin_rules()
     return dict(_REGISTRY)
 
 
-def _load_builtin_rules() -> None:
-    from .rewrites import moe_gather_fusion, moe_gradient_fusion  # noqa: F401  (they register themselves)
+for _rule in builtin.RULES:
+    register(_rule)
 
 
 def _select(passes: Iterable[str] | None) -> list[Rule]:
@@ -74,10 +75,10 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
                copy: bool = True, strict: bool = False) -> Result:
     """Run rules over a copy of ``module`` until none finds anything more.
 
-    The caller's module is left untouched: the rules work on a fresh parse
-    of its text.  ``rewrite=False`` only reports (sites are marked not
+    The caller's module is left untouched: the rules work on ``module.clone()``
+    (no printing and parsing).  ``rewrite=False`` only reports (sites are marked not
     rewritten), which is what the lint does.  ``copy=False`` works on
-    ``module`` itself, for a caller that parsed it only for this (saves a parse).
+    ``module`` itself, for a caller that parsed it only for this (saves the copy).
 
     A rule that raises (a bug, not bad input: a ``ParseError`` from an
     attribute decoded late still propagates) is refused on this module: a
@@ -88,11 +89,16 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
     ``Result.module`` a fresh parse of its text).  ``strict=True`` re-raises
     instead, so tests and the fuzz harness see the bug.
     """
-    from . import parse
-
     rules = _select(passes)
-    text = module.to_text()  # free for an unchanged module: its source
-    work = parse(text, dialect=module.dialect, path=module.path) if copy else module
+    if copy:
+        def fresh() -> Module:
+            return module.clone()
+    else:
+        text = module.to_text()  # free for an unchanged module: its source
+
+        def fresh() -> Module:
+            return parse(text, dialect=module.dialect, path=module.path)
+    work = fresh() if copy else module
     refused: dict[str, NearMiss] = {}
     while True:
         try:
@@ -101,7 +107,7 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
             # The rule may have stopped half-way through a rewrite: start again
             # from the input, without it.
             refused[crash.miss.rule] = crash.miss
-            work = parse(text, dialect=module.dialect, path=module.path)
+            work = fresh()
 
 
 class _RuleCrashed(Exception):

@@ -33,7 +33,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["BUILTIN_RULES", "MARKERS", "markers_for", "may_have_sites", "rules_that_may_fire"]
+from .ir import Module
+from .passes import available_passes
+from .rewrites import builtin
+
+__all__ = ["BUILTIN_RULES", "MARKERS", "markers_for", "may_have_sites", "rules_that_may_fire", "rules_that_may_fire_in"]
 
 # Custom-call targets and op names of the sharding changes an implicit rule
 # counts as communication.
@@ -50,15 +54,13 @@ _COLLECTIVES = ("all-gather", "all-reduce", "reduce-scatter")
 # Every spelling of a communicating step: HLO opcodes use dashes, MLIR op names underscores.
 MARKERS: tuple[str, ...] = (*_COLLECTIVES, *(c.replace("-", "_") for c in _COLLECTIVES), *SHARDING_MARKERS)
 
-BUILTIN_RULES = frozenset({"moe-gather-fusion", "moe-gradient-fusion"})
+BUILTIN_RULES = frozenset(rule.name for rule in builtin.RULES)
 
 
 def markers_for(rule: str) -> tuple[str, ...] | None:
     """The spellings a site of built-in ``rule`` needs in the text; None for other rules."""
     if rule not in BUILTIN_RULES:
         return None
-    from .passes import available_passes
-
     r = available_passes()[rule]
     spellings = [s for c in sorted(r.collectives) for s in (c, c.replace("-", "_"))]
     # An implicit rule also counts sharding changes as steps (_split_fusion._is_step).
@@ -70,8 +72,6 @@ def markers_for(rule: str) -> tuple[str, ...] | None:
 def rules_that_may_fire(text: str, passes: Sequence[str] | None = None) -> list[str]:
     """The rules of ``passes`` (None: every registered rule) that can have a site in
     ``text``, in order; rules other than the built-in ones are always kept."""
-    from .passes import available_passes
-
     names = list(available_passes()) if passes is None else list(passes)
     kept = []
     for name in names:
@@ -85,3 +85,21 @@ def may_have_sites(text: str, passes: Sequence[str] | None = None) -> bool:
     """False only when no rule in ``passes`` (None: every registered rule) can
     find a site in ``text``; True means "parse and look"."""
     return bool(rules_that_may_fire(text, passes))
+
+
+def rules_that_may_fire_in(module: Module, passes: Sequence[str] | None = None) -> list[str]:
+    """``rules_that_may_fire`` for a parsed module, without printing it: the text it was
+    parsed from while it is unchanged, else the spellings of its ops (opcode, source op,
+    custom-call target), which hold every marker a site needs."""
+    text = module.source if not module.changed else _op_spellings(module)
+    return rules_that_may_fire(text, passes)
+
+
+def _op_spellings(module: Module) -> str:
+    seen: set[str] = set()
+    for instr in module.instructions():
+        seen.add(instr.opcode)
+        seen.add(instr.source_op)
+        if "custom_call_target" in instr.attributes:
+            seen.add(str(instr.attributes.raw("custom_call_target") or instr.attributes["custom_call_target"]))
+    return "\n".join(sorted(seen))

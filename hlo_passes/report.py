@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import traceback
 import weakref
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -51,11 +52,6 @@ def shown_source(source: str | None) -> str | None:
     if source.startswith(cwd + os.sep):
         return source[len(cwd) + 1:]
     return source
-
-
-def op_name_of(instr: Instruction) -> str | None:
-    """The framework-level name of an op (HLO ``metadata.op_name``; MLIR location name)."""
-    return source_info(instr)[0]
 
 
 _MLIR_ALIAS_DEF = re.compile(r"^#(loc\w*)\s*=\s*(loc\(.*\))\s*$", re.M)
@@ -245,8 +241,6 @@ def note_instruction(err: BaseException, instr: Any) -> None:
 
 def internal_error(rule: str, err: BaseException, module: Any) -> NearMiss:
     """The near miss that stands for a rule that raised: the rule refuses this module."""
-    import traceback
-
     where = "?"
     # The innermost frame in this package (not one of a checkout that happens to be named hlo_passes).
     package = os.path.dirname(os.path.abspath(__file__))

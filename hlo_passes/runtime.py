@@ -27,6 +27,8 @@ import jax
 import numpy as np
 
 from . import _jax_compat as compat
+from .sniff import detect_dialect
+from .text import parse_hlo
 
 __all__ = [
     "Executable",
@@ -203,8 +205,6 @@ def compile_text(
     if isinstance(text, bytes):
         dialect = "stablehlo"
     elif dialect == "auto":
-        from . import detect_dialect
-
         dialect = detect_dialect(text)
     if dialect not in ("hlo", "stablehlo", "mlir"):
         raise ValueError(f"unknown dialect {dialect!r}: expected 'auto', 'hlo' or 'stablehlo'")
@@ -286,8 +286,6 @@ _PARTITION_ID_RE = re.compile(r"(=\s*u32\[\]\s*)partition-id\(\)")
 def _as_replicas(text: str, num_devices: int | None) -> tuple[str, int]:
     """A partitioned module as one replica per device (see ``compile_text``), and
     how many devices it runs on."""
-    from .parser.hlo import parse_hlo
-
     module = parse_hlo(text)
     for instr in module.instructions():
         if instr.opcode in _COLLECTIVES or instr.opcode.endswith("-start") and instr.opcode[:-6] in _COLLECTIVES:
@@ -318,8 +316,6 @@ def _explicit_device_ids(text: str) -> str:
     """
     if "device_ids=" not in text:
         return text
-    from .parser.hlo import parse_hlo
-
     module = parse_hlo(text)
     changed = False
     for instr in module.instructions():

@@ -16,9 +16,12 @@ keeps the findings in ``Module.shape_problems`` and issues one
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .device_groups import DeviceGroups
-from .ir import Instruction, Module, Shape
+
+if TYPE_CHECKING:  # the checks only read the graph; ir calls them (Module.verify)
+    from .ir import Instruction, Module, Shape
 
 
 def verify_module(module: Module) -> list[str]:
@@ -66,14 +69,6 @@ def _attr(instr: Instruction, key: str, default=None):
         return instr.attributes[key] if key in instr.attributes else default
     except Exception:  # undecodable values are the parser's business, not ours
         return default
-
-
-def _same_type(a: Shape, b: Shape) -> bool:
-    return a.element_type == b.element_type
-
-
-def _dims(s: Shape) -> tuple[int, ...]:
-    return s.dims
 
 
 def _check_slice(instr: Instruction, out: Shape, ops: list[Shape]) -> str | None:

@@ -70,7 +70,7 @@ def lowered(name: str, dialect: str) -> tuple[str, tuple]:
 def _shapes(instr) -> tuple:
     """((element type, dims) of each operand), (element type, dims) of the result."""
     ops = tuple((s.element_type, tuple(s.dims)) for s in
-                (_normalize.operand_shape(o, r) for o, r in zip(instr.operands, instr.operand_results)))
+                (o.result_shape(r) for o, r in zip(instr.operands, instr.operand_results)))
     return ops, (instr.shape.element_type, tuple(instr.shape.dims))
 
 

@@ -30,7 +30,8 @@ from examples import moe
 from examples.moe import MoEConfig, ProgramSpec
 from hlo_passes import _jax_compat as compat
 from hlo_passes.lowering import lower_gmms, pallas_tpu
-from hlo_passes.lowering._megablox import tiling_for
+from hlo_passes.gmm import kernel_calls
+from hlo_passes.gmm.megablox import tiling_for
 from hlo_passes.passes import run_passes
 from moe_cases import DIALECTS, count, run_text, tolerance
 
@@ -180,13 +181,13 @@ def test_tpu_kernels_of_the_fused_shape(dialect: str) -> None:
     assert fused.shape.dims == (m_pad, 2 * cfg.mlp)
     assert (m_pad, cfg.embed) in [o.shape.dims for o in fused.operands]
     if dialect == "stablehlo":
-        assert fused.attributes.raw("kernel_name") == f'"{pallas_tpu.MEGABLOX_KERNEL_NAME}"'
+        assert fused.attributes.raw("kernel_name") == f'"{kernel_calls.MEGABLOX_KERNEL_NAME}"'
     # Mosaic's serialized kernel rides along; megablox's own wrapper function calls it.
     assert '"custom_call_config"' in text.replace("\\22", '"')
     assert re.search(r"hlo_passes_gmm\d+_gmm", text)
     # The call that stands for the ragged-dot carries the lowering's tag.
     calls = [i for i in after.instructions() if i.opcode in ("call", "func.call")
-             and pallas_tpu.SPLICED.match(i.called_computations[0].name)]
+             and kernel_calls.SPLICED.match(i.called_computations[0].name)]
     assert len(calls) == 2
 
 
@@ -203,10 +204,10 @@ def test_added_functions_print_in_both_modes() -> None:
         out = module.to_text()
         names = list(module.computations)
         body = next(c for c in module.computations.values()
-                    if any(i.opcode in ("call", "func.call") and pallas_tpu.SPLICED.match(
+                    if any(i.opcode in ("call", "func.call") and kernel_calls.SPLICED.match(
                         i.called_computations[0].name) for i in c.instructions))
         if dialect == "hlo":
-            kernel_main = next(n for n in names if pallas_tpu.SPLICED.match(n))
+            kernel_main = next(n for n in names if kernel_calls.SPLICED.match(n))
             assert names.index(kernel_main) < names.index(_top(body).name)
             assert out.index(f"{kernel_main} {{") < out.index(f"{_top(body).name} ")
         else:

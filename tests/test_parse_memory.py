@@ -2,7 +2,7 @@
 
 Parsed modules are full of reference cycles that only the cyclic collector
 frees, and the parsers move what they built straight to the collector's
-oldest generation (hlo_passes/parser/_gc.py).  Before issue 19 nothing counted
+oldest generation (hlo_passes/_gc.py).  Before issue 19 nothing counted
 those objects, so the oldest generation was never collected: 40 rounds over 31
 model modules grew a process to 2.4 GB.  Each test runs in a fresh
 interpreter, parses and drops 250 modules without ever calling gc.collect()

@@ -16,7 +16,7 @@ import pytest
 from hlo_passes.device_groups import DeviceGroups
 
 import hlo_passes
-from hlo_passes.parser.stablehlo import parse_stablehlo
+from hlo_passes.text import parse_stablehlo
 
 _POS = re.compile(r'loc\("-":\d+:\d+\)')
 

@@ -15,7 +15,7 @@ import pytest
 
 from hlo_passes.ir import Module
 from hlo_passes.parser import stablehlo
-from hlo_passes.parser.stablehlo import parse_stablehlo
+from hlo_passes.text import parse_stablehlo
 
 # Lines of the shapes JAX prints, with names and locations that differ from
 # line to line, shapes repeated (template hits) and a few that must not take

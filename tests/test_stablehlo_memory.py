@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from hlo_passes.parser.stablehlo import parse_stablehlo
+from hlo_passes.text import parse_stablehlo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from _stablehlo_speed import generated_stablehlo  # noqa: E402

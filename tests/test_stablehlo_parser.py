@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import hlo_passes
 from hlo_passes import ParseError, Shape
-from hlo_passes.parser.stablehlo import parse_stablehlo
+from hlo_passes.text import parse_stablehlo
 
 
 def _jax_parse(text: str) -> str:

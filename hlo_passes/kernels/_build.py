@@ -62,7 +62,7 @@ def cache_dir() -> Path:
 
 def ffi_include_dir() -> Path:
     """jaxlib's XLA FFI headers, checked to be present."""
-    import jax
+    import jax  # deferred: seconds to import; a cached build does not need it
 
     include = Path(jax.ffi.include_dir())
     header = include / "xla" / "ffi" / "api" / "ffi.h"
@@ -138,7 +138,7 @@ class _Plan:
 
 
 def _plan(source: Path, directory: Path | None) -> _Plan:
-    import jaxlib
+    import jaxlib  # deferred: seconds to import, only to key the build
 
     source = Path(source)
     try:

@@ -64,7 +64,7 @@ def find_nvcc() -> str | None:
 
 def cuda_devices() -> list:
     """jax's CUDA devices (empty when jaxlib has no CUDA backend or sees no GPU)."""
-    import jax
+    import jax  # deferred: seconds to import, and only the GPU kernel's users need it
 
     try:
         return list(jax.devices("cuda"))
@@ -171,7 +171,7 @@ def register() -> Path:
     why = unavailable_reason(need_device=True)
     if why is not None:
         raise GpuKernelUnavailable(f"the CUDA grouped-matmul kernel cannot run here: {why}")
-    import jax.ffi
+    import jax.ffi  # deferred: seconds to import, and only the GPU kernel's users need it
 
     library = build()
     lib = ctypes.cdll.LoadLibrary(str(library))

@@ -31,7 +31,8 @@ from dataclasses import asdict, dataclass
 from types import ModuleType
 from typing import Any
 
-from ..ir import Instruction, Module
+from ..gmm.kernel_calls import gmm_kernel
+from ..ir import CREATED_BY, Instruction, Module
 from ..report import Location, location_of
 from . import _normalize
 
@@ -139,8 +140,6 @@ class _Found:
 
 
 def _survey(module: Module) -> list[_Found]:
-    from ..rewrites._split_fusion import gmm_kernel
-
     found: list[_Found] = []
     for instr in module.instructions():
         if instr.opcode == "ragged-dot":
@@ -158,8 +157,6 @@ def _survey(module: Module) -> list[_Found]:
 
 
 def _created_by(instr: Instruction) -> str | None:
-    from ..rewrites._chains import CREATED_BY
-
     if "frontend_attributes" not in instr.attributes:
         return None
     try:

@@ -17,7 +17,7 @@ API_VERSION = {"hlo": "API_VERSION_TYPED_FFI", "stablehlo": "4 : i32"}
 
 def refusal(instr: Instruction, handlers: str) -> str | None:
     """Why ``handlers`` (e.g. ``"CPU"``) cannot run this canonical ragged-dot (element types), or None."""
-    lhs, rhs, sizes = (_normalize.operand_shape(o, r).element_type
+    lhs, rhs, sizes = (o.result_shape(r).element_type
                        for o, r in zip(instr.operands, instr.operand_results))
     out = instr.shape.element_type
     bad = [f"{what} {t}" for what, t, ok in (("lhs", lhs, FLOAT_TYPES), ("rhs", rhs, FLOAT_TYPES),

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..ir import Computation, Instruction, Shape
+from ..ir import Computation, Instruction, Shape, tag_created
 
 GMM = "gmm"
 TGMM = "tgmm"
@@ -82,7 +82,7 @@ def plan(instr: Instruction) -> Plan:
         raise NotCanonical("unsupported", f"ragged-dot with {len(instr.operands)} operands (lhs, rhs, group sizes expected)")
     if _in_fusion(instr):
         raise NotCanonical("unsupported", "inside a fused computation (optimized HLO): a kernel call cannot go there")
-    lhs, rhs, sizes = (operand_shape(o, r) for o, r in zip(instr.operands, instr.operand_results))
+    lhs, rhs, sizes = (o.result_shape(r) for o, r in zip(instr.operands, instr.operand_results))
     out = instr.shape
     if not (lhs.is_array and rhs.is_array and sizes.is_array and out.is_array) or any(
             d < 0 for s in (lhs, rhs, sizes, out) for d in s.dims):
@@ -206,17 +206,11 @@ def canonical_operands(instr: Instruction, p: Plan, tag: Tag) -> Canonical:
     return Canonical([lhs, rhs, ops[2]], out_shape, inserted)
 
 
-def operand_shape(value: Instruction, result: int) -> Shape:
-    if value.num_results > 1 and value.shape.is_tuple:
-        return value.shape.tuple_shapes[result]
-    return value.shape
-
-
 def _arrange(comp: Computation, before: Instruction, operand: tuple[Instruction, int],
              perm: tuple[int, ...] | None, dims: tuple[int, ...], tag: Tag,
              inserted: list[Instruction]) -> tuple[Instruction, int]:
     value, result = operand
-    shape = operand_shape(value, result)
+    shape = value.result_shape(result)
     if perm is not None:
         shape = Shape.array(shape.element_type, [shape.dims[d] for d in perm])
         value = _add(comp, before, "transpose", shape, (value, result), {"dimensions": perm}, tag)
@@ -278,7 +272,7 @@ def pin_default_layouts(call: Instruction) -> None:
     """
     module = call.module
     assert module is not None
-    shapes = [operand_shape(o, r) for o, r in zip(call.operands, call.operand_results)]
+    shapes = [o.result_shape(r) for o, r in zip(call.operands, call.operand_results)]
     if module.dialect == "hlo":
         def spelled(s: Shape) -> str:
             return f"{Shape.array(s.element_type, s.dims)}{_hlo_layout(s.rank)}"
@@ -302,8 +296,6 @@ def _mlir_layout(rank: int) -> str:
 
 def tag(instr: Instruction) -> None:
     """Mark ``instr`` as added by a GMM lowering (``hlo_passes.rule``), as the rewrites mark theirs."""
-    from ..rewrites._chains import tag_created
-
     tag_created(instr, RULE)
 
 

@@ -16,20 +16,19 @@ import warnings
 from sys import intern
 from typing import Any
 
-import networkx as nx
 
 from ..errors import ParseError, VerificationWarning
-from ..ir import Attributes, Computation, Instruction, Module, Shape
+from ..ir import Attributes, Computation, Instruction, Module, fill_graph
+from ..verify import verify_module
 from . import hlo_compact
-from ._gc import collector_paused
-from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute
-from .hlo_infer import DERIVED
+from ._hlo_base import INFERRED_SHAPE, _Fail
+from .._gc import collector_paused
+from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute, parse_tree
+from .hlo_checks import check_structure
+from .hlo_infer import DERIVED, infer_shapes
 from .hlo_opcodes import KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, async_sugar, known_invalid
 from .ints import INT64_MAX, NumberError, to_int
 from .hlo_shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
-
-# The shape of an instruction written without one (XLA infers it; we do not).
-INFERRED_SHAPE = Shape("inferred", text="")
 
 _TRIVIA_RE = re.compile(r"(?:[ \t\r\n]+|//[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)*")
 _NAME = r"[A-Za-z_][\w.\-]*"
@@ -75,22 +74,14 @@ _SELECT_SCATTER_CALLS = frozenset(("select", "scatter"))
 _MAX_NESTING = 100
 _SEEN_VALUES_LIMIT = 4096
 # Read-only stand-in for an instruction's dialect_data that was never created.
-_NO_DATA: dict[str, Any] = {}
+_EMPTY_DIALECT_DATA: dict[str, Any] = {}
 # One string object per opcode: without this every instruction keeps its own
 # copy of "add" (an interned attribute name costs nothing per instruction).
 _OPCODE_STR = {op: op for op in OPCODES}
 
 
-class _Fail(Exception):
-    """Internal: reason and text offset; turned into ParseError at the top."""
-
-    def __init__(self, reason: str, pos: int) -> None:
-        self.reason = reason
-        self.pos = pos
-
-
-def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Module:
-    """Parse HLO text; ``validate=True`` decodes every attribute and checks shapes too.
+def read_hlo(text: str, path: str | None = None, validate: bool = False) -> Module:
+    """Parse HLO text (the text layer, ``hlo_passes.text``, gives the module its printer); ``validate=True`` decodes every attribute and checks shapes too.
 
     Shape problems do not make the text invalid (XLA's parser accepts them):
     they land in ``Module.shape_problems`` with one ``VerificationWarning``.
@@ -105,13 +96,9 @@ def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Mod
     try:
         with collector_paused():
             module = parser.parse()
-            from .hlo_checks import check_structure
-
             check_structure(module, parser, strict=validate)
             if validate:
                 validate_module(module, parser)
-                from ..verify import verify_module
-
                 module.shape_problems = verify_module(module)
     except _Fail as f:
         raise parser.error(f.reason, f.pos) from None
@@ -390,12 +377,7 @@ class _HloParser:
         self.link_calls(module)
         self.build_graph(module)
         if "inferred" in self.shape_kinds or "derived" in self.shape_kinds:
-            from .hlo_infer import infer_shapes
-
             infer_shapes(module)
-        from ..printer.hlo import print_hlo
-
-        module.printer = print_hlo
         return module
 
     def expect_line_end(self, pos: int, where: str) -> int:
@@ -580,31 +562,7 @@ class _HloParser:
             opcode = m.group(5)
             p = m.end()
         else:
-            h = _INSTR_HEAD_RE.match(text, pos)
-            if h is None:
-                raise _Fail("expected an instruction: [ROOT] name = shape opcode(operands), attributes", pos)
-            is_root = h.group(1) is not None
-            name = h.group(3)
-            shape_pos = p = h.end()
-            bare = None if text.startswith(("(", "b("), p) else _OPCODE_RE.match(text, p)
-            if bare is not None:
-                # No shape written: XLA infers it; we keep it unknown.
-                e = p
-            elif text.startswith("(", p) or text.startswith("b(", p):
-                e = self.scan_value(text.index("(", p) + 1, in_parens=True) + 1
-            else:
-                sm = ARRAY_SHAPE_RE.match(text, p)
-                if sm is None:
-                    if _NAME_RE.match(text, p) and _OPCODE_RE.match(text, _NAME_RE.match(text, p).end()) is None:
-                        raise _Fail("expected a shape such as f32[2,3]{1,0}", p)
-                    raise _Fail("expected the instruction's shape before the opcode", p)
-                e = sm.end()
-            shape_text = text[p:e]
-            om = bare if e == p else _OPCODE_RE.match(text, e)
-            if om is None:
-                raise _Fail("expected an opcode followed by '('", self.skip_trivia(e))
-            opcode = om.group(1)
-            p = om.end()
+            is_root, name, shape_text, shape_pos, opcode, p = self.read_head(pos)
         if shape_text:
             shape = self.shape_at(shape_text, shape_pos)
         else:
@@ -669,17 +627,49 @@ class _HloParser:
             if nested.dialect_data.get("nested_in") is None:
                 nested.dialect_data["nested_in"] = instr
         if self.call_refs_pending:
-            for key in self.call_refs_pending:
-                inline = self.inline_for_attr.pop(key, None)
-                if inline is not None:
-                    instr.dialect_data.setdefault("inline_calls", {})[key] = inline
-                    attributes.set_decoded(key, inline.name)
-                    inline.parent = None
-                    self.call_refs.append((instr, key, inline))
-                else:
-                    self.call_refs.append((instr, key, attrs[key]))
-            self.call_refs_pending.clear()
+            self.link_pending_calls(instr)
         return instr, names, next_pos, is_root
+
+    def read_head(self, pos: int) -> tuple[bool, str, str, int, str, int]:
+        """``[ROOT] name = shape opcode(`` in the forms the fast pattern of
+        ``read_instruction`` does not take (a tuple shape, no shape, odd spacing):
+        (is_root, name, shape text, its offset, opcode, offset after the '(')."""
+        text = self.text
+        h = _INSTR_HEAD_RE.match(text, pos)
+        if h is None:
+            raise _Fail("expected an instruction: [ROOT] name = shape opcode(operands), attributes", pos)
+        p = h.end()
+        bare = None if text.startswith(("(", "b("), p) else _OPCODE_RE.match(text, p)
+        if bare is not None:
+            # No shape written: XLA infers it; we keep it unknown.
+            e = p
+        elif text.startswith("(", p) or text.startswith("b(", p):
+            e = self.scan_value(text.index("(", p) + 1, in_parens=True) + 1
+        else:
+            sm = ARRAY_SHAPE_RE.match(text, p)
+            if sm is None:
+                if _NAME_RE.match(text, p) and _OPCODE_RE.match(text, _NAME_RE.match(text, p).end()) is None:
+                    raise _Fail("expected a shape such as f32[2,3]{1,0}", p)
+                raise _Fail("expected the instruction's shape before the opcode", p)
+            e = sm.end()
+        om = bare if e == p else _OPCODE_RE.match(text, e)
+        if om is None:
+            raise _Fail("expected an opcode followed by '('", self.skip_trivia(e))
+        return h.group(1) is not None, h.group(3), text[p:e], p, om.group(1), om.end()
+
+    def link_pending_calls(self, instr: Instruction) -> None:
+        """Record the computations ``instr``'s attributes call (linked once all are read);
+        an inline ``to_apply={...}`` is the computation itself."""
+        for key in self.call_refs_pending:
+            inline = self.inline_for_attr.pop(key, None)
+            if inline is not None:
+                instr.dialect_data.setdefault("inline_calls", {})[key] = inline
+                instr.attributes.set_decoded(key, inline.name)
+                inline.parent = None
+                self.call_refs.append((instr, key, inline))
+            else:
+                self.call_refs.append((instr, key, instr.attributes._raw[key]))
+        self.call_refs_pending.clear()
 
     def typed_operands(self, pos: int) -> tuple[list[str], int] | None:
         """Names and closing ')' of ``f32[2]{0} %a, f32[2]{0} %b)``, or None.
@@ -910,61 +900,7 @@ class _HloParser:
                 instr.called_computations.append(callee)
 
     def build_graph(self, module: Module) -> None:
-        g = module.graph
-        if type(g) is not nx.MultiDiGraph:
-            nodes = list(module.instructions())
-            g.add_nodes_from(nodes)
-            g.add_edges_from((op, instr, i) for instr in nodes for i, op in enumerate(instr.operands))
-            return
-        # networkx's own add_*_from cost ~10 µs a node; filling its adjacency
-        # dicts directly (same layout as add_edge builds) is several times
-        # faster on modules of 10^5 instructions.  One computation at a time
-        # (operands never cross computations) and without an edge list: a
-        # list of 10^5 edge tuples would be a fifth of the parse's peak memory.
-        # Parsed nodes and edges carry no networkx data; they share one empty,
-        # read-only dict instead of a 64-byte dict each (a sixth of the peak).
-        succ, pred, attrs = g._succ, g._pred, g._node
-        no_data = _NO_DATA
-        for comp in module.computations.values():
-            instrs = comp.instructions
-            for instr in instrs:
-                succ[instr] = {}
-                pred[instr] = {}
-                attrs[instr] = no_data
-            for instr in instrs:
-                key = 0
-                preds = pred[instr]
-                for op in instr.operands:
-                    out = succ[op]
-                    keydict = out.get(instr)
-                    if keydict is None:
-                        keydict = out[instr] = preds[op] = {}
-                    keydict[key] = no_data
-                    key += 1
-        nx._clear_cache(g)
-
-
-class _NoData(dict):
-    """The data dict of parsed nodes and edges: always empty, one shared instance.
-
-    networkx merges attributes into an existing node's or edge's dict with
-    ``update``; an empty update (``add_edge(u, v, k)`` again) is fine, anything
-    else would write into every parsed node and edge at once, so it raises.
-    """
-
-    __slots__ = ()
-
-    def _read_only(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("parsed nodes and edges share one empty data dict; it cannot hold graph attributes")
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        if any(args) or kwargs:
-            self._read_only()
-
-    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = __ior__ = _read_only  # type: ignore[assignment]
-
-
-_NO_DATA = _NoData()
+        fill_graph(module, module.computations.values())
 
 
 def self_fail_at(parser: _HloParser, instr: Instruction, reason: str, needle: str) -> _Fail:
@@ -998,8 +934,6 @@ def _strip_comments(s: str) -> str:
 
 def validate_module(module: Module, parser: _HloParser) -> None:
     """Decode every attribute, shape and header value with the grammar."""
-    from .hlo_attrs import parse_tree
-
     text = parser.text
     h0, h1 = module.dialect_data["header_span"]
     for key, raw in module.attributes.items():
@@ -1031,7 +965,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 k = text.find(key + "=", *instr.span)
                 raise _Fail(f'unexpected attribute "{key}" for {instr.source_op}: ' + NEWER_XLA,
                             k if k >= 0 else instr.span[0])
-            if raw is None or key == "parameter_number" or key in (instr._dialect_data or _NO_DATA).get("inline_calls", ()):
+            if raw is None or key == "parameter_number" or key in (instr._dialect_data or _EMPTY_DIALECT_DATA).get("inline_calls", ()):
                 continue
             try:
                 value = check_attribute(key, raw)

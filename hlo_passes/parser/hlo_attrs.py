@@ -514,10 +514,6 @@ def decode_layout(text: str) -> tuple[list[int], bool, bool]:
     return minor, sparse, physical
 
 
-def _c_generic(t: Tree, text: str) -> str:
-    return text
-
-
 def _c_text(t: Tree, text: str) -> str:
     return text
 

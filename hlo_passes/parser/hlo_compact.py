@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..ir import Attributes, Instruction
+from ._hlo_base import INFERRED_SHAPE, _Fail
 
 if TYPE_CHECKING:
     from .hlo import _HloParser
@@ -42,8 +43,6 @@ def read_ref(piece: str, pos: int) -> TupleRef | None:
     not an integer (XLA: "expects integer").  Negative and too large indices
     are refused once the tuple's shape is known (``expand``).
     """
-    from .hlo import _Fail
-
     m = _REF_RE.fullmatch(piece)
     if m is None:
         return None
@@ -65,8 +64,6 @@ def expand(parser: "_HloParser", instrs: list[Instruction], by_name: dict[str, I
     Returns the computation's instructions with the new get-tuple-elements,
     each right before the first instruction that uses it.
     """
-    from .hlo import _Fail, INFERRED_SHAPE
-
     made: dict[tuple[int, int], Instruction] = {}
     out: list[Instruction] = []
     for instr in instrs:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..ir import ELEMENT_BITS, Shape
+from .hlo_attrs import AttributeError_, decode_layout
 from .ints import INT64_MAX, NumberError, to_int
 
 ELEMENT_TYPES = frozenset(k for k in ELEMENT_BITS if k != "tuple")
@@ -51,30 +52,6 @@ def parse_shape(text: str) -> Shape:
         _cache.clear()
     _cache[text] = shape
     return shape
-
-
-def shape_end(text: str, pos: int) -> int:
-    """Where the shape that starts at ``pos`` ends, without building it."""
-    if text.startswith("(", pos):
-        depth = 0
-        i = pos
-        n = len(text)
-        while i < n:
-            c = text[i]
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-            elif c == "\n":
-                break
-            i += 1
-        raise ShapeError("unbalanced '(' in tuple shape", 0)
-    m = ARRAY_SHAPE_RE.match(text, pos)
-    if m is None:
-        raise ShapeError("expected a shape such as f32[2,3]{1,0}", 0)
-    return m.end()
 
 
 def _skip_space(text: str, i: int) -> int:
@@ -173,8 +150,6 @@ def _check_layout(layout: str, rank: int, offset: int) -> None:
                 raise ShapeError(e.reason, offset + at) from None
             at += len(x) + 1
     else:
-        from .hlo_attrs import AttributeError_, decode_layout
-
         try:
             minor, sparse, physical = decode_layout(layout)
         except AttributeError_ as e:

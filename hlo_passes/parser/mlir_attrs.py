@@ -24,6 +24,7 @@ from lark.exceptions import LarkError, UnexpectedInput
 
 from .. import device_groups
 from .ints import NumberError, cut_long_lists, to_int
+from .split import split_top_level
 
 MAX_NESTING = 150
 
@@ -615,28 +616,6 @@ def _groups(v: Any, meshes: dict[str, str] | None = None) -> Any:
     return device_groups.explicit([[e for e in map(_group_entry, g) if e >= 0] for g in v])
 
 
-def _split(s: str) -> list[str]:
-    out, depth, start, i, n = [], 0, 0, 0, len(s)
-    while i < n:
-        ch = s[i]
-        if ch == '"':
-            i += 1
-            while i < n and s[i] != '"':
-                i += 2 if s[i] == "\\" else 1
-        elif ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(s[start:i].strip())
-            start = i + 1
-        i += 1
-    tail = s[start:].strip()
-    if tail:
-        out.append(tail)
-    return out
-
-
 def _sdy_list(key: str, raw: str) -> tuple[str, ...]:
     """sdy.manual_computation's per-operand shardings / manual axes, in either form."""
     value = raw.partition("=")[2].strip()
@@ -645,12 +624,12 @@ def _sdy_list(key: str, raw: str) -> tuple[str, ...]:
             value = value[len("#sdy<manual_axes"):-1]
         if not (value.startswith("{") and value.endswith("}")):
             raise AttrDecodeError("expected {\"axis\", ...} for manual_axes")
-        return tuple(decode_text(a, "attr") for a in _split(value[1:-1]))
+        return tuple(decode_text(a, "attr") for a in split_top_level(value[1:-1]))
     if value.startswith("#sdy.sharding_per_value<"):
         value = value[len("#sdy.sharding_per_value<"):-1]
     if not (value.startswith("[") and value.endswith("]")):
         raise AttrDecodeError(f"expected [<@mesh, ...>, ...] for {key}")
-    items = _split(value[1:-1])
+    items = split_top_level(value[1:-1])
     for it in items:
         check(it, "sharding_body")
     return tuple(items)

@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 from ..ir import Computation, Instruction, Module, Sharding
+from ..parser.hlo_shapes import parse_shape
+from ..parser.split import split_top_level
 
 # What the parser keeps as an attribute but HLO writes inside the parentheses.
 _PAREN_ATTRS = {"parameter": "parameter_number", "constant": "literal"}
@@ -306,13 +308,11 @@ def _header(comp: Computation, header: str, old_root: Instruction | None) -> str
 
 
 def _signature_holds(signature: tuple[str, str], params: list[Instruction], root: Instruction) -> bool:
-    from ..parser.hlo_shapes import parse_shape
-
     params_text, result_text = signature
     try:
         if parse_shape(result_text) != root.shape:
             return False
-        written = _split_params(params_text.strip()[1:-1])
+        written = split_top_level(params_text.strip()[1:-1])
         if len(written) != len(params):
             return False
         for text, p in zip(written, params):
@@ -322,21 +322,6 @@ def _signature_holds(signature: tuple[str, str], params: list[Instruction], root
     except ValueError:
         return False
     return True
-
-
-def _split_params(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    if text[start:].strip():
-        parts.append(text[start:])
-    return parts
 
 
 def _changed_computation(comp: Computation, src: str, percent: bool) -> str:

@@ -20,7 +20,7 @@ import re
 from ..errors import ParseError
 from ..ir import Computation, Instruction, Module
 from ..parser import mlir_attrs as A
-from ..parser.stablehlo import mlir_type
+from ..parser.mlir_types import mlir_type
 
 _NAME_OK = re.compile(r"[^\w$.\-]")
 # chlo.top_k(%x, k=8): the one attribute its custom syntax holds.
@@ -371,73 +371,8 @@ class _Printer:
         src_op = op.source_op
         if "." not in src_op:
             src_op = A.MLIR_OF.get(op.opcode, op.opcode)
-        attrs = op.attributes
-        changed = {k for k in attrs if attrs.raw(k) is None and k != "parameter_number"}
-        props: list[str] = []
-        dicts: list[str] = []
-        done: set[str] = set()
-        uses_props = any(e[2] == "props" for e in dd.get("entries", ()))
-
-        def put(key: str, val: str | None, place: str) -> None:
-            text = key if val is None else f"{_attr_name(key)} = {val}"
-            if val is None:
-                text = _attr_name(key)
-            if place == "props" or (place == "new" and uses_props and "." not in key):
-                props.append(text)
-            else:
-                dicts.append(text)
-
-        for e in dd.get("entries", ()):
-            key, val, place = e[0], e[1], e[2]
-            hk = e[3] if len(e) > 3 else key
-            keys = hk if isinstance(hk, tuple) else (hk,)
-            if key in ("[]", "@", "<>") and hk == key:
-                continue
-            if any(k in changed or k not in attrs for k in keys):
-                continue
-            if place == "pretty":
-                if src_op == "stablehlo.convolution" and key in ("dim_numbers", "window"):
-                    for mk, mv in _conv_entries(key, val or ""):
-                        put(mk, mv, "new")
-                    continue
-                if key == "precision":
-                    if _PRECISION_LIST.fullmatch(val or "") is None:
-                        # Lazily parsed, never checked: printed generic it would not parse again.
-                        raise ParseError.at(f"precision expects [NAME, ...], got {(val or '')[:40]!r}",
-                                            self.src, op.span[0] if op.span else 0, self.m.path)
-                    vals = [v.strip() for v in (val or "").strip("[]").split(",") if v.strip()]
-                    put("precision_config", "[" + ", ".join(f"#stablehlo<precision {v}>" for v in vals) + "]",
-                        "new")
-                    continue
-                for k in keys:
-                    if k in done:
-                        continue
-                    done.update(_GROUP.get(k, (k,)))
-                    for mk, mv in A.encode(src_op, k, attrs[k], attrs):
-                        put(mk, mv, "new")
-                continue
-            put(key, val, place)
-        for k in attrs:
-            if k in changed and k not in done:
-                done.update(_GROUP.get(k, (k,)))
-                for mk, mv in A.encode(src_op, k, attrs[k], attrs):
-                    put(mk, mv, "new")
-        if op.source_op in ("stablehlo.constant", "arith.constant") and not dd.get("generic") and op.span:
-            value = self.src[dd["body_start"]:dd["colon"]].strip()
-            rt = mlir_type(op.shape)
-            props.append(f"value = {value}" + ("" if " : " in value and not value.startswith("dense") else f" : {rt}"))
-        if op.source_op == "stablehlo.composite" and not dd.get("generic") and dd.get("strs"):
-            dicts.append(f"name = {dd['strs'][0]}")
-        if op.source_op == "chlo.top_k" and not dd.get("generic") and op.span:
-            m = _TOPK_K.search(self.src, op.span[0], dd.get("colon", op.span[1]))
-            if m:
-                dicts.append(f"k = {m.group(1)} : i64")
-        if op.source_op == "stablehlo.compare" and not dd.get("generic") and op.span:
-            words = dd.get("words") or []
-            if words:
-                dicts.append(f"comparison_direction = #stablehlo<comparison_direction {words[0]}>")
-            if len(words) > 1:
-                dicts.append(f"compare_type = #stablehlo<comparison_type {words[1]}>")
+        props, dicts = self._generic_attributes(op, src_op)
+        self._implied_attributes(op, props, dicts)
         n_succ = dd.get("n_succ_operands", 0)
         n_ops = len(op.operands) - n_succ
         operands = ", ".join(self.ref(op, i) for i in range(n_ops))
@@ -454,6 +389,94 @@ class _Printer:
                                      for c in regions) + ")"
         if dicts:
             text += " {" + ", ".join(dicts) + "}"
+        text += " : " + self._generic_signature(op, n_ops)
+        if dd.get("loc"):
+            text += " " + dd["loc"]
+        return text
+
+    def _generic_attributes(self, op: Instruction, src_op: str) -> tuple[list[str], list[str]]:
+        """The op's properties (``<{...}>``) and attributes (``{...}``) in the generic form: the
+        source's entries as written where unchanged, changed and pretty-form values encoded."""
+        dd = op.dialect_data
+        attrs = op.attributes
+        changed = {k for k in attrs if attrs.raw(k) is None and k != "parameter_number"}
+        props: list[str] = []
+        dicts: list[str] = []
+        done: set[str] = set()
+        uses_props = any(e[2] == "props" for e in dd.get("entries", ()))
+
+        def put(key: str, val: str | None, place: str) -> None:
+            text = _attr_name(key) if val is None else f"{_attr_name(key)} = {val}"
+            if place == "props" or (place == "new" and uses_props and "." not in key):
+                props.append(text)
+            else:
+                dicts.append(text)
+
+        def encode(k: str) -> None:
+            done.update(_GROUP.get(k, (k,)))
+            for mk, mv in A.encode(src_op, k, attrs[k], attrs):
+                put(mk, mv, "new")
+
+        for e in dd.get("entries", ()):
+            key, val, place = e[0], e[1], e[2]
+            hk = e[3] if len(e) > 3 else key
+            keys = hk if isinstance(hk, tuple) else (hk,)
+            if key in ("[]", "@", "<>") and hk == key:
+                continue
+            if any(k in changed or k not in attrs for k in keys):
+                continue
+            if place != "pretty":
+                put(key, val, place)
+            elif src_op == "stablehlo.convolution" and key in ("dim_numbers", "window"):
+                for mk, mv in _conv_entries(key, val or ""):
+                    put(mk, mv, "new")
+            elif key == "precision":
+                put("precision_config", self._precision_config(op, val or ""), "new")
+            else:
+                for k in keys:
+                    if k not in done:
+                        encode(k)
+        for k in attrs:
+            if k in changed and k not in done:
+                encode(k)
+        return props, dicts
+
+    def _precision_config(self, op: Instruction, val: str) -> str:
+        if _PRECISION_LIST.fullmatch(val) is None:
+            # Lazily parsed, never checked: printed generic it would not parse again.
+            raise ParseError.at(f"precision expects [NAME, ...], got {val[:40]!r}",
+                                self.src, op.span[0] if op.span else 0, self.m.path)
+        vals = [v.strip() for v in val.strip("[]").split(",") if v.strip()]
+        return "[" + ", ".join(f"#stablehlo<precision {v}>" for v in vals) + "]"
+
+    def _implied_attributes(self, op: Instruction, props: list[str], dicts: list[str]) -> None:
+        """Attributes the pretty form writes as syntax, not entries (a constant's value, a
+        composite's name, top_k's k, compare's direction and type)."""
+        dd = op.dialect_data
+        if dd.get("generic"):
+            return
+        if op.source_op in ("stablehlo.constant", "arith.constant") and op.span:
+            value = self.src[dd["body_start"]:dd["colon"]].strip()
+            rt = mlir_type(op.shape)
+            props.append(f"value = {value}" + ("" if " : " in value and not value.startswith("dense") else f" : {rt}"))
+        if op.source_op == "stablehlo.composite" and dd.get("strs"):
+            dicts.append(f"name = {dd['strs'][0]}")
+        if op.source_op == "chlo.top_k" and op.span:
+            m = _TOPK_K.search(self.src, op.span[0], dd.get("colon", op.span[1]))
+            if m:
+                dicts.append(f"k = {m.group(1)} : i64")
+        if op.source_op == "stablehlo.compare" and op.span:
+            words = dd.get("words") or []
+            if words:
+                dicts.append(f"comparison_direction = #stablehlo<comparison_direction {words[0]}>")
+            if len(words) > 1:
+                dicts.append(f"compare_type = #stablehlo<comparison_type {words[1]}>")
+
+    def _generic_signature(self, op: Instruction, n_ops: int) -> str:
+        """``(operand types) -> result types`` of the generic form."""
+        if op.source_op == "func.func" and op.dialect_data.get("generic"):
+            # function_type and the region carry the signature; the op has none.
+            return "() -> ()"
         in_types = ", ".join(self.operand_type(op, i) for i in range(n_ops))
         if op.num_results == 0:
             out_types = "()"
@@ -463,13 +486,7 @@ class _Printer:
                 out_types = "(" + out_types + ")"
         else:
             out_types = "(" + ", ".join(mlir_type(s) for s in op.shape.tuple_shapes) + ")"
-        if op.source_op == "func.func" and dd.get("generic"):
-            # function_type and the region carry the signature; the op has none.
-            in_types, out_types = "", "()"
-        text += f" : ({in_types}) -> {out_types}"
-        if dd.get("loc"):
-            text += " " + dd["loc"]
-        return text
+        return f"({in_types}) -> {out_types}"
 
     def _successors(self, op: Instruction, n_ops: int) -> str:
         text = op.dialect_data["successors"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..ir import Computation, Instruction, Shape
+from ..ir import Computation, Instruction, Shape, tag_created
 
 # Ops that act on each element (or move whole elements) without looking at
 # neighbours: applying them to W and then slicing equals slicing then applying.
@@ -241,17 +241,6 @@ def clone(instr: Instruction, comp: Computation, operands: list[Instruction], sh
     new.dialect_data = {k: v for k, v in instr.dialect_data.items() if k in _CLONED_DIALECT_DATA}
     tag_created(new, tag)
     return new
-
-
-def tag_created(instr: Instruction, rule: str) -> None:
-    """Mark an op a rule created, in the text too (a frontend attribute survives XLA's passes)."""
-    instr.dialect_data["created_by"] = rule
-    attrs = dict(instr.attributes["frontend_attributes"]) if "frontend_attributes" in instr.attributes else {}
-    attrs[CREATED_BY] = rule
-    instr.attributes["frontend_attributes"] = attrs
-
-
-CREATED_BY = "hlo_passes.rule"
 
 
 # Per-dialect data that describes the op itself (its MLIR attribute entries,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
+from ..parser.split import split_top_level
 from ._chains import INCONSISTENT, Refusal, dim_size, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
@@ -226,35 +227,6 @@ def _per_value(entry: Instruction) -> list[str]:
     return split_top_level(text[start + 2:end])
 
 
-def split_top_level(text: str) -> list[str]:
-    """Split at commas that sit outside every bracket and string."""
-    parts, depth, cur, quoted = [], 0, [], False
-    prev = ""
-    for ch in text:
-        if quoted:
-            cur.append(ch)
-            if ch == '"' and prev != "\\":
-                quoted = False
-        elif ch == '"':
-            quoted = True
-            cur.append(ch)
-        elif ch in "<[{(":
-            depth += 1
-            cur.append(ch)
-        elif ch in ">]})":
-            depth -= 1
-            cur.append(ch)
-        elif ch == "," and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-        prev = ch
-    if cur and "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
-
-
 @dataclass(eq=False)
 class Exit:
     """A value leaving a shard_map: operand ``result`` of the body's terminator
@@ -310,7 +282,7 @@ def result_shape(instr: Instruction, result: int) -> Shape:
             raise Refusal(INCONSISTENT, f"{instr.ref} has {len(instr.shape.tuple_shapes)} results, "
                           f"no result {result}", instr)
         return instr.shape.tuple_shapes[result]
-    return instr.shape
+    return instr.shape  # (instr may be a fusion's view, rewrites._fusions, not an Instruction)
 
 
 def result_users(instr: Instruction, result: int) -> list[Instruction]:

@@ -25,7 +25,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..ir import Instruction, Module
+from ..gmm import kernel_calls
+from ..gmm.kernel_calls import gmm_kernel
+from ..ir import Instruction, Module, tag_created
 from ..report import CollectiveCost, NearMiss, Site, bytes_received, location_of, note_instruction
 from ._chains import (
     INCONSISTENT,
@@ -42,7 +44,6 @@ from ._chains import (
     resized,
     same_op,
     same_value,
-    tag_created,
     literal,
 )
 from ._picture import site_picture
@@ -67,11 +68,6 @@ from ._crossings import (
     result_shape,
 )
 
-# Custom-call targets of grouped-matmul kernels: always a GMM, whatever its name.
-GMM_KERNEL_TARGETS = frozenset({"te_grouped_gemm_ffi", "te_grouped_gemm_v2_ffi", "__cublas$lt$groupedMatmul"})
-# Targets that hold many kinds of kernels; a GMM among them says so in its name.
-KERNEL_TARGETS = frozenset({"tpu_custom_call", "__gpu$xla.gpu.triton", "mosaic_gpu", "mosaic_gpu_v2"})
-_GMM_WORDS = re.compile(r"gmm|grouped|ragged", re.IGNORECASE)
 GMM_OPCODES = frozenset({"ragged-dot", "dot"})
 # Copies the rewrite removes: their results are what bytes_saved counts.
 _COPY_OPCODES = frozenset({"slice", "concatenate", "copy"})
@@ -103,28 +99,6 @@ def _is_step(step, collectives: frozenset[str], implicit: bool) -> bool:
     if step.opcode in collectives:
         return True
     return implicit and (step.opcode == "sdy.sharding_constraint" or is_sharding_call(step))
-
-
-def gmm_kernel(instr: Instruction) -> str | None:
-    """What grouped-matmul kernel ``instr`` runs, if it is one (a custom call, or a call of a
-    function such as Pallas megablox's ``gmm`` that wraps one); None otherwise."""
-    if instr.opcode == "custom-call":
-        target = str(instr.attributes.get("custom_call_target", ""))
-        if target in GMM_KERNEL_TARGETS:
-            return target
-        if target in KERNEL_TARGETS:
-            config = instr.attributes.raw("backend_config") if "backend_config" in instr.attributes else ""
-            name = re.search(r'(?:kernel_name|name)\W+(\w+)', config or "")
-            if name and _GMM_WORDS.search(name.group(1)):
-                return f"{target} {name.group(1)}"
-        return None
-    if instr.opcode in ("call", "func.call") and instr.called_computations:
-        callee = instr.called_computations[0]
-        if _GMM_WORDS.search(callee.name) and any(i.opcode == "custom-call" and (
-                str(i.attributes.get("custom_call_target", "")) in GMM_KERNEL_TARGETS | KERNEL_TARGETS)
-                for i in callee.instructions):
-            return f"{instr.source_op} @{callee.name}"
-    return None
 
 
 # Longer chains are not followed: a real one is a few gathers, converts and
@@ -543,11 +517,9 @@ class SplitFusion:
 def _reemit_refusal(gmm: Instruction) -> str | None:
     """None if the grouped-matmul kernel ``gmm`` runs can be emitted for the fused shape
     (Pallas megablox gmm for TPU); otherwise why not."""
-    from ..lowering import pallas_tpu
-
-    if pallas_tpu.megablox_callee(gmm) is None:
+    if kernel_calls.megablox_callee(gmm) is None:
         return "hlo_passes emits no kernel of this kind"
-    return pallas_tpu.reemit_refusal(gmm)
+    return kernel_calls.reemit_refusal(gmm)
 
 
 def _check_slices(chains: list[_Chain]) -> tuple[int, list[int]]:
@@ -674,9 +646,7 @@ def _check_gmms(gmms: list[Instruction], chains: list[_Chain], w_dim: int) -> in
         if g.computation is not first.computation:
             raise Refusal("same-computation", f"{g.ref} is in another computation than {first.ref}", g)
     if gmm_kernel(first) is not None:
-        from ..lowering.pallas_tpu import kernel_output_dim
-
-        out_dim = kernel_output_dim(first, w_dim)
+        out_dim = kernel_calls.kernel_output_dim(first, w_dim)
     else:
         out_dim = _gmm_output_dim(first, w_dim)
     if out_dim is None:
@@ -692,9 +662,7 @@ def _same_gmm(a: Instruction, b: Instruction) -> bool:
     solve the same problem (kind, dtypes, lhs and group sizes): their functions differ
     only in names and, possibly, tiling, which changes no result."""
     if gmm_kernel(a) is not None and gmm_kernel(b) is not None:
-        from ..lowering.pallas_tpu import megablox_spec
-
-        sa, sb = megablox_spec(a), megablox_spec(b)
+        sa, sb = kernel_calls.megablox_spec(a), kernel_calls.megablox_spec(b)
         if not isinstance(sa, str) and not isinstance(sb, str):
             return (sa.mode, sa.lhs_shape, sa.lhs_dtype, sa.rhs_dtype, sa.groups_shape, sa.groups_dtype,
                     sa.out_dtype) == (sb.mode, sb.lhs_shape, sb.lhs_dtype, sb.rhs_dtype, sb.groups_shape,
@@ -883,10 +851,8 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
         results = list(g0.operand_results)
         results[1] = 0
         if gmm_kernel(g0) is not None:
-            from ..lowering.pallas_tpu import reemit_gmm
-
             # A kernel built for the halves' shape: emitted again for the whole weight.
-            fused = reemit_gmm(g0, operands, results, before=anchor)
+            fused = kernel_calls.reemit_gmm(g0, operands, results, before=anchor)
             tag_created(fused, rule)
         else:
             fused = clone(g0, comp, operands, resized(g0.shape, out_dim, total), before=anchor, tag=rule)
@@ -904,10 +870,8 @@ def _replace(rule: str, form: str, anchor: Instruction, chains: list[_Chain], gm
         kernels = [g.called_computations[0] for g in gmms if gmm_kernel(g) is not None and g.called_computations]
         remove_dead(list(gmms))
         if kernels:
-            from ..lowering.pallas_tpu import drop_unused
-
             # The halves' kernels, built for their shape, are dead now.
-            drop_unused(module, kernels)
+            kernel_calls.drop_unused(module, kernels)
     # Operands of a shard_map that only fed the other halves go last, highest
     # index first, so the indices of the ones still to drop stay valid.
     for crossing in sorted(dropped, key=lambda c: (c.index, c.entry_index or 0), reverse=True):

@@ -9,7 +9,6 @@ Rewritten to one gather chain of W, one GMM, and a split of its output
 """
 from __future__ import annotations
 
-from ..passes import register
 from ._split_fusion import SplitFusion
 
 
@@ -19,5 +18,3 @@ class MoeGatherFusion(SplitFusion):
     collectives = frozenset({"all-gather"})
     implicit = True
 
-
-register(MoeGatherFusion())

@@ -12,7 +12,6 @@ and legality checks as the forward rule (``_split_fusion``).
 """
 from __future__ import annotations
 
-from ..passes import register
 from ._split_fusion import SplitFusion
 
 
@@ -23,5 +22,3 @@ class MoeGradientFusion(SplitFusion):
     meet_by_pads = True
     from_gmms = True
 
-
-register(MoeGradientFusion())

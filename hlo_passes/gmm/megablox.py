@@ -74,6 +74,7 @@ def tiling_for(m: int, k: int, n: int, dtype: str) -> tuple[tuple[int, int, int]
 
 
 def _program(spec: GmmSpec, interpret: bool):
+    # deferred: jax (seconds to import) only when a kernel is emitted
     import jax
     import jax.numpy as jnp
     from jax.experimental.pallas.ops.tpu.megablox.gmm import gmm, tgmm
@@ -116,7 +117,7 @@ def kernel_text(spec: GmmSpec, *, interpret: bool, dialect: str) -> str:
 
     ``dialect`` is ``"stablehlo"`` or ``"hlo"``.
     """
-    import jax
+    import jax  # deferred: seconds to import, only when a kernel is emitted
 
     args = (
         jax.ShapeDtypeStruct(spec.lhs_shape, _NP_OF[spec.lhs_dtype]),

@@ -1,0 +1,2 @@
+"""The package's version, below every module that reports it."""
+__version__ = "0.1.0"

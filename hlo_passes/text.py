@@ -1,0 +1,75 @@
+"""The text layer: parse or print a module in either dialect, picking the dialect's parser and printer.
+
+The parsers (``parser/``) build a ``Module`` and know nothing of printing; the printers
+(``printer/``) know nothing of parsing.  This module, above both, gives each parsed module the
+printer of its dialect (``Module.to_text``).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from .errors import ParseError
+from .ir import Module
+from .parser.hlo import read_hlo
+from .parser.stablehlo import read_stablehlo
+from .printer.hlo import print_hlo
+from .printer.stablehlo import print_module as print_stablehlo
+from .sniff import check_text, choose_dialect
+
+PRINTERS: dict[str, Callable[[Module, bool], str]] = {"hlo": print_hlo, "stablehlo": print_stablehlo}
+
+
+def _with_printer(module: Module) -> Module:
+    module.printer = PRINTERS[module.dialect]
+    return module
+
+
+def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Module:
+    """HLO text → ``Module`` (see ``parser.hlo.read_hlo``), printable."""
+    return _with_printer(read_hlo(text, path=path, validate=validate))
+
+
+def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) -> Module:
+    """StableHLO / MLIR text → ``Module`` (see ``parser.stablehlo.read_stablehlo``), printable."""
+    return _with_printer(read_stablehlo(text, path=path, validate=validate))
+
+
+def parse(text: str, dialect: str = "auto", validate: bool = False, path: str | None = None) -> Module:
+    """Parse HLO or StableHLO text into a ``Module``.
+
+    ``dialect="auto"`` reads HLO when the text starts with ``HloModule``, MLIR
+    when it starts like MLIR, and otherwise goes by ``path``'s extension
+    (``.hlo``, ``.mlir``).  ``validate=True`` also decodes every attribute and
+    checks shapes up front.  Bad input raises ``ParseError`` (``path:line:col``)
+    and nothing else; so do empty text (``empty input: no module``) and binary
+    data.  For HLO, result shapes that break a rule (``Module.verify``'s checks)
+    are not bad input: XLA's parser accepts them too.  They are listed in
+    ``Module.shape_problems`` with one ``errors.VerificationWarning``.
+    """
+    if isinstance(text, str):
+        check_text(text, path)
+    chosen_by = "argument"
+    if dialect == "auto":
+        dialect, chosen_by = choose_dialect(text, path) if isinstance(text, str) else ("stablehlo", "default")
+    if dialect == "hlo":
+        return _with_printer(read_hlo(text, path=path, validate=validate))
+    if dialect in ("stablehlo", "mlir"):
+        try:
+            return _with_printer(read_stablehlo(text, path=path, validate=validate))
+        except ParseError as err:
+            if chosen_by != "default":
+                raise
+            # Nothing said MLIR: say why it was read as MLIR, so that a broken HLO dump is not a puzzle.
+            raise ParseError(f"{err.reason} (read as MLIR: the text does not start with 'HloModule')",
+                             path=err.path, line=err.line, column=err.column,
+                             source_line=err.source_line) from None
+    raise ValueError(f"unknown dialect {dialect!r}: expected 'auto', 'hlo' or 'stablehlo'")
+
+
+def parse_file(path: str | os.PathLike[str], dialect: str = "auto", validate: bool = False) -> Module:
+    """Parse a file; ``ParseError`` messages carry its path."""
+    path = os.fspath(path)
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:  # CRLF kept
+        text = f.read()
+    return parse(text, dialect=dialect, validate=validate, path=path)

@@ -1,0 +1,184 @@
+"""The package's imports point down (issue 15).
+
+The import graph of ``hlo_passes/`` is computed from the source with ``ast``, counting imports
+inside functions as well as those at module level, and must have no cycle.  An import inside a
+function is allowed only when it defers a heavy optional dependency (jax, matplotlib, graphviz...),
+directly or through a module of the package that imports one at its top (``hlo_passes.jax_hook``),
+and it says so in a comment.  ``lint-imports`` (import-linter,
+configured in pyproject.toml) checks the layers contract and the independence of rewrites and
+lowering; it runs here so that every test environment runs it.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import pathlib
+import subprocess
+import sys
+import sysconfig
+from dataclasses import dataclass
+
+import networkx as nx
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "hlo_passes"
+
+# What a function may import: dependencies that cost seconds to import or are optional extras.
+HEAVY_OPTIONAL = ("jax", "jaxlib", "matplotlib", "graphviz")
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str  # dotted module name
+    target: str  # a module of the package, or the top name of another distribution
+    line: int
+    in_function: bool
+    commented: bool  # a comment on the import's line or above its block of imports
+    path: str = ""
+
+
+def _modules() -> dict[str, pathlib.Path]:
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _owning_module(name: str, modules: dict[str, pathlib.Path]) -> str | None:
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _under_type_checking(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return True
+    return False
+
+
+def _in_function(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return True
+    return False
+
+
+def _commented(lines: list[str], lineno: int) -> bool:
+    """A comment on line ``lineno`` (1-based) or on the line above the block of imports it is in."""
+    if "#" in lines[lineno - 1]:
+        return True
+    k = lineno - 2
+    while k >= 0 and lines[k].strip().startswith(("import ", "from ")):
+        k -= 1
+    return k >= 0 and lines[k].strip().startswith("#")
+
+
+def _targets(node: ast.Import | ast.ImportFrom, package: str, modules: dict[str, pathlib.Path]) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if node.level:
+        base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+        source = ".".join(base + ([node.module] if node.module else []))
+    else:
+        source = node.module or ""
+    # ``from pkg import sub`` imports the submodule; ``from pkg import name`` imports pkg.
+    targets = []
+    for alias in node.names:
+        full = f"{source}.{alias.name}"
+        targets.append(full if full in modules else source)
+    return targets
+
+
+def imports() -> list[Import]:
+    modules = _modules()
+    found = []
+    for name, path in modules.items():
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        tree = ast.parse(text, filename=str(path))
+        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or _under_type_checking(node, parents):
+                continue
+            commented = _commented(lines, node.lineno)
+            for target in _targets(node, package, modules):
+                if target.split(".")[0] == "hlo_passes":
+                    target = _owning_module(target, modules)
+                    if target is None or target == name:
+                        continue
+                else:
+                    target = target.split(".")[0]
+                found.append(Import(name, target, node.lineno, _in_function(node, parents), commented,
+                                  str(path.relative_to(ROOT))))
+    return found
+
+
+def _import_heavy_at_top() -> set[str]:
+    """Modules of the package that import a heavy optional dependency at module level: deferring
+    the import of one of them defers that dependency."""
+    return {i.importer for i in imports() if not i.in_function and i.target in HEAVY_OPTIONAL}
+
+
+def import_graph() -> nx.DiGraph:
+    graph = nx.DiGraph()
+    for imp in imports():
+        if imp.target.startswith("hlo_passes"):
+            graph.add_edge(imp.importer, imp.target)
+    return graph
+
+
+def test_the_scan_sees_function_level_imports():
+    # The scan itself: it finds the package's own deferred jax imports (so a test of zero cycles
+    # is not zero because function bodies were skipped).
+    deferred = [i for i in imports() if i.in_function]
+    assert any(i.target == "jax" for i in deferred), deferred
+    graph = import_graph()
+    assert graph.has_edge("hlo_passes.passes", "hlo_passes.ir")
+
+
+def test_no_import_cycles():
+    graph = import_graph()
+    cycles = sorted(" -> ".join(c + [c[0]]) for c in nx.simple_cycles(graph))
+    assert not cycles, f"{len(cycles)} import cycles in hlo_passes/:\n" + "\n".join(cycles[:50])
+
+
+def test_function_level_imports_only_defer_heavy_optional_dependencies():
+    bad = []
+    heavy = _import_heavy_at_top()
+    for imp in imports():
+        if not imp.in_function:
+            continue
+        where = f"{imp.path}:{imp.line}: {imp.target}"
+        if imp.target.startswith("hlo_passes"):
+            if imp.target not in heavy:
+                bad.append(f"{where} (a module of the package: import it at the top)")
+                continue
+        elif imp.target not in HEAVY_OPTIONAL:
+            bad.append(f"{where} (not a heavy optional dependency: import it at the top)")
+            continue
+        if not imp.commented:
+            bad.append(f"{where} (say in a comment why it is deferred)")
+    assert not bad, "function-level imports:\n" + "\n".join(bad)
+
+
+def test_import_linter_contracts_hold():
+    # Beside this interpreter (a venv), else where its installs put scripts (a system Python).
+    candidates = [pathlib.Path(sys.executable).with_name("lint-imports"),
+                  pathlib.Path(sysconfig.get_path("scripts")) / "lint-imports"]
+    lint_imports = next((c for c in candidates if c.exists()), None)
+    if lint_imports is None:
+        pytest.fail(f"lint-imports not found at {', '.join(map(str, candidates))}: "
+                    "install the test extra (pip install -e '.[test]')")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 broken" in proc.stdout and "kept" in proc.stdout, proc.stdout
