@@ -122,3 +122,12 @@ def test_campaign_records_findings_with_reduced_reproducers(tmp_path: Path, monk
     lines = (tmp_path / "findings.jsonl").read_text().splitlines()
     assert len(lines) == summary["non_contract"]
     assert all(json.loads(ln)["signature"] == sig for ln in lines)
+
+
+def test_a_campaign_without_the_shared_corpus_must_be_asked_for(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="shared corpus is not at .*--bundled-only"):
+        run_campaign(4, 1, tmp_path / "out", workers=1, shared=tmp_path / "nowhere")
+    assert not (tmp_path / "out").exists()  # refused before anything is written
+    summary = run_campaign(4, 1, tmp_path / "out", workers=1, shared=tmp_path / "nowhere", bundled_only=True,
+                           reduce_each=False)
+    assert summary["mutants"] == 4 and 0 < summary["seed_modules"] < 10

@@ -490,3 +490,33 @@ def test_a_concatenate_without_its_dimension_is_refused() -> None:
     assert not result.sites and [m.check for m in result.near_misses] == ["concat-dim"]
     assert "none given" in result.near_misses[0].reason
     assert run_passes(hlo_passes.parse(_CONCAT_ONE_STAGE), strict=True).sites  # the control: a site
+
+
+# Found by the second `make fuzz` at 10^5 mutants (seed 21, on main).
+@pytest.mark.parametrize("dim", ["dense<[[]]>", "dense<[2, 1]>"])
+def test_a_single_dimension_attribute_holds_one_dimension(dim: str) -> None:
+    # Mutant 60125: `dim = dense<[[]]>` read as no dimensions; printed generic, `dimension = v[0]` raised IndexError.
+    text = _CONCAT_ONE_STAGE.replace("dim = 2", f"dim = {dim}")
+    module = hlo_passes.parse(text)
+    with pytest.raises(ParseError) as info:
+        module.to_text(regenerate=True)
+    column = text.splitlines()[6].index("dim = ") + 1  # at the attribute
+    assert _at(info.value) == (7, column) and "takes one dimension" in info.value.reason
+    assert hlo_passes.parse(_CONCAT_ONE_STAGE).to_text(regenerate=True).count("dimension = 2 : i64") == 1
+
+
+@pytest.mark.parametrize("value, ok", [(",<1.0>", False), ("dense<1.0>, x", False), (", dense<1.0>", False),
+                                       ('dense<"a,b">', True), ("dense<[1.0, 2.0]>", True)])
+def test_a_pretty_constant_printed_generic_is_one_value(value: str, ok: bool) -> None:
+    # Mutant 81111: `stablehlo.constant ,<1.0>` was printed `value = ,<1.0>`, which did not parse again.
+    ty = "tensor<2xf32>" if "[" in value else "tensor<f32>"
+    text = f"func.func @f() -> {ty} {{\n  %c = stablehlo.constant {value} : {ty}\n  return %c : {ty}\n}}\n"
+    module = hlo_passes.parse(text)
+    if ok:
+        regenerated = module.to_text(regenerate=True)
+        assert f"value = {value}" in regenerated
+        hlo_passes.parse(regenerated)
+    else:
+        with pytest.raises(ParseError) as info:
+            module.to_text(regenerate=True)
+        assert _at(info.value)[0] == 2 and "one attribute" in info.value.reason

@@ -737,6 +737,11 @@ def _dense_i64_groups(raw: str) -> device_groups.DeviceGroups | None:
     return device_groups.explicit([[x for x in flat[r * cols:(r + 1) * cols] if x >= 0] for r in range(rows)])
 
 
+_ONE_DIMENSION = frozenset(("stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all",
+                            "stablehlo.concatenate", "stablehlo.get_dimension_size",
+                            "stablehlo.set_dimension_size"))
+
+
 def _decode_attribute(op: str, key: str, raw: str) -> Any:
     if key == "replica_groups":
         groups = _dense_i64_groups(raw)
@@ -781,7 +786,11 @@ def _decode_attribute(op: str, key: str, raw: str) -> Any:
         return ()
     (value,) = e.values() if len(e) == 1 else (list(e.values())[0],)
     if key in ("dimensions", "dynamic_slice_sizes"):
-        return _ints(value)
+        dims = _ints(value)
+        if key == "dimensions" and op in _ONE_DIMENSION and len(dims) != 1:
+            # Printed back it must be one `dimension = d : i64` (fuzz: `dim = dense<[[]]>`).
+            raise AttrDecodeError(f"{op} takes one dimension, got {len(dims)}")
+        return dims
     if key in ("iota_dimension", "index"):
         return _ints(value)[0]
     if key == "replica_groups":

@@ -36,6 +36,29 @@ def print_module(module: Module, regenerate: bool = False) -> str:
 
 
 _PRECISION_LIST = re.compile(r"\[\s*(?:[A-Za-z_]\w*\s*(?:,\s*[A-Za-z_]\w*\s*)*)?\]")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET_OR_COMMA = re.compile(r"[()\[\]{}<>,]")
+
+
+def _one_value(text: str) -> bool:
+    """Whether ``text`` reads as one attribute value in a dictionary: something, not
+    opened by a closing bracket or a comma, with no comma outside brackets."""
+    if not text or text[0] in ",)]}>":
+        return False
+    bare = _STRING.sub('""', text) if '"' in text else text
+    if "," not in bare:
+        return True  # scalars and hex dense constants: no scan
+    depth = 0
+    for m in _BRACKET_OR_COMMA.finditer(bare):
+        c = m.group()
+        if c == ",":
+            if depth == 0:
+                return False
+        elif c in "([{<":
+            depth += 1
+        else:
+            depth -= 1
+    return True
 
 
 def _ssa(name: str) -> str:
@@ -457,6 +480,10 @@ class _Printer:
             return
         if op.source_op in ("stablehlo.constant", "arith.constant") and op.span:
             value = self.src[dd["body_start"]:dd["colon"]].strip()
+            if not _one_value(value):
+                # Kept as written in the pretty form; generic, it must be one value (fuzz).
+                raise ParseError.at(f"a constant's value must be one attribute, got {value[:40]!r}",
+                                    self.src, dd["body_start"], self.m.path)
             rt = mlir_type(op.shape)
             props.append(f"value = {value}" + ("" if " : " in value and not value.startswith("dense") else f" : {rt}"))
         if op.source_op == "stablehlo.composite" and dd.get("strs"):

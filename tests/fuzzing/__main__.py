@@ -19,10 +19,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-reduce", action="store_true", help="keep the mutants as found")
     ap.add_argument("--reduce-seconds", type=float, default=60.0, help="reduction budget per finding class")
     ap.add_argument("--shared", type=Path, default=None, help="the shared folder (default ../shared)")
+    ap.add_argument("--bundled-only", action="store_true",
+                    help="run without the shared corpus, seeded by examples/data alone")
     args = ap.parse_args(argv)
     summary = run_campaign(args.mutants, args.seed, args.out, workers=args.workers, timeout=args.timeout,
                            reduce_each=not args.no_reduce, reduce_seconds=args.reduce_seconds, progress=True,
-                           shared=args.shared)
+                           shared=args.shared, bundled_only=args.bundled_only)
     print(summary_markdown(summary))
     print(f"written: {args.out}/summary.md, summary.json, findings.jsonl, reproducers/")
     return 1 if summary["non_contract"] else 0

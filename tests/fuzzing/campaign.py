@@ -25,6 +25,7 @@ from .reduce import reduce
 REPO = Path(__file__).resolve().parents[2]
 # A hang is an input under this size still running at the timeout (issue 21).
 LARGE_INPUT = 1 << 20
+SHARED_PARTS = ("samples", "corpus/hlo/valid", "corpus/stablehlo")
 
 
 def default_shared() -> Path:
@@ -41,11 +42,18 @@ def _mutants(seeds: list[Seed], count: int, seed: int, start: int = 0) -> Iterat
 
 def run_campaign(mutants: int, seed: int, out: Path, *, workers: int = 2, timeout: float = 10.0,
                  reduce_each: bool = True, reduce_seconds: float = 60.0, max_bytes: int = 120_000,
-                 progress: bool = False, shared: Path | None = None) -> dict[str, Any]:
-    out.mkdir(parents=True, exist_ok=True)
-    seeds = load_seeds(shared or default_shared(), REPO, max_bytes=max_bytes)
+                 progress: bool = False, shared: Path | None = None, bundled_only: bool = False) -> dict[str, Any]:
+    shared = shared or default_shared()
+    if not bundled_only and not all((shared / part).is_dir() for part in SHARED_PARTS):
+        # A campaign seeded by the few bundled examples alone is a weak one (a second 10^5
+        # run from a scratch checkout drew on 2 modules): it must be asked for.
+        raise SystemExit(f"the shared corpus is not at {shared} (needs {', '.join(SHARED_PARTS)}): "
+                         "set HLO_PASSES_SHARED or --shared, or pass --bundled-only to seed from "
+                         "examples/data alone")
+    seeds = load_seeds(shared, REPO, max_bytes=max_bytes)
     if not seeds:
         raise SystemExit("no seed modules found (set HLO_PASSES_SHARED to the shared folder)")
+    out.mkdir(parents=True, exist_ok=True)
     pool = Pool(workers=workers, timeout=timeout)
     outcomes: Counter[str] = Counter()
     late: Counter[str] = Counter()
