@@ -47,7 +47,7 @@ from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input
 from .ir import Module
 from .parser.hlo import unknown_constructs
-from .passes import available_passes, builtin_names, run_passes
+from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, run_passes
 from .prescan import rules_that_may_fire_in
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
@@ -400,7 +400,12 @@ def _chunks(files: list[str], n: int) -> list[list[str]]:
     return [c for c in chunks if c]
 
 
-def _lint_chunk(paths: list[str], options: dict[str, Any]) -> list[list[Finding]]:
+def _lint_chunk(paths: list[str], options: dict[str, Any], plugins: tuple[str, ...] = ()) -> list[list[Finding]]:
+    # A spawned worker starts with the built-in rules only: the parent's plugins are loaded
+    # again (a forked one has them, and skips this).
+    for spec in plugins:
+        if spec not in loaded_plugins():
+            load_plugin(spec)
     return [lint_file(p, options) for p in paths]
 
 
@@ -448,7 +453,7 @@ def lint_files(
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
         workers = min(jobs, len(files))
         with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-            futures = {pool.submit(_lint_chunk, chunk, options): chunk
+            futures = {pool.submit(_lint_chunk, chunk, options, loaded_plugins()): chunk
                        for chunk in _chunks(files, workers * _CHUNKS_PER_WORKER)}
             done = 0
             for fut in as_completed(futures):

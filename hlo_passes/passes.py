@@ -91,6 +91,14 @@ def builtin_names() -> frozenset[str]:
     return frozenset(r.name for r in builtin_rules())
 
 
+# The plugins loaded in this process, in order (lint's worker processes load them again).
+_PLUGINS: list[str] = []
+
+
+def loaded_plugins() -> tuple[str, ...]:
+    return tuple(_PLUGINS)
+
+
 def load_plugin(spec: str) -> list[str]:
     """Import a plugin (a dotted module name, or a path to a ``.py`` file) and register the
     rules it defines; the pass names registered.  A module may also call ``register`` itself
@@ -112,6 +120,8 @@ def load_plugin(spec: str) -> list[str]:
     rules = rules_in_module(module)
     for rule in rules:
         register(rule)
+    if spec not in _PLUGINS:
+        _PLUGINS.append(spec)
     return [r.name for r in rules]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import re
 import string
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
@@ -140,7 +140,7 @@ def message_fields(meta: RuleMeta, site: Any) -> dict[str, Any]:
     }
 
 
-class Rule:
+class Rule(ABC):
     """A base for rules: ``name`` and ``description`` come from ``meta``.
 
     Subclasses set ``meta`` and define ``apply``; the registry needs nothing else.  ``apply``
@@ -158,26 +158,29 @@ class Rule:
     def description(self) -> str:
         return self.meta.listing
 
+    @abstractmethod
     def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
-        raise NotImplementedError(f"{type(self).__name__}.apply")
+        """The sites (rewritten when ``rewrite``) and near misses of this rule in ``module``."""
 
 
 def rules_in_module(module: ModuleType) -> list[Any]:
     """An instance of each rule class ``module`` defines (not those it imports), by code.
 
-    A rule class is one whose ``meta`` is a ``RuleMeta`` and that has an ``apply``;
-    ``TypeError`` for one that cannot be made without arguments.
+    A rule class is one whose ``meta`` is a ``RuleMeta``; ``TypeError`` for one without an
+    ``apply`` or that cannot be made without arguments (a rule left out in silence would
+    read as a clean lint).
     """
     found = []
     for _, cls in inspect.getmembers(module, inspect.isclass):
-        if cls.__module__ != module.__name__ or inspect.isabstract(cls):
+        if cls.__module__ != module.__name__ or not isinstance(getattr(cls, "meta", None), RuleMeta):
             continue
-        if isinstance(getattr(cls, "meta", None), RuleMeta) and callable(getattr(cls, "apply", None)):
-            try:
-                found.append(cls())
-            except TypeError as err:
-                raise TypeError(f"rule class {cls.__name__} of {module.__name__} cannot be made "
-                                f"without arguments: {err}") from None
+        if inspect.isabstract(cls) or not callable(getattr(cls, "apply", None)):
+            raise TypeError(f"rule class {cls.__name__} of {module.__name__} has no apply(module, *, rewrite)")
+        try:
+            found.append(cls())
+        except TypeError as err:
+            raise TypeError(f"rule class {cls.__name__} of {module.__name__} cannot be made "
+                            f"without arguments: {err}") from None
     return sorted(found, key=lambda r: r.meta.code)
 
 
@@ -185,7 +188,3 @@ def metadata_of(rule: Any) -> RuleMeta | None:
     """A registered rule's metadata; None for a pass registered without (an older plugin)."""
     meta = getattr(rule, "meta", None)
     return meta if isinstance(meta, RuleMeta) else None
-
-
-def codes_of(rules: Sequence[Any]) -> list[str]:
-    return [m.code for m in map(metadata_of, rules) if m is not None]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import multiprocessing
 import os
 import sys
 import textwrap
@@ -104,6 +105,20 @@ def test_linted_in_process(loaded: Path) -> None:
         assert found[0].fix == "collectives 1 -> 1, saves 0 bytes per device"
 
 
+def test_linted_by_spawned_workers(loaded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A process that imported jax lints in spawned workers, which start with the built-in rules
+    # only: the plugin must reach them too (before, its findings were silently missing).
+    lint = sys.modules["hlo_passes.lint"]
+    monkeypatch.setattr(lint, "_pool_context", lambda: multiprocessing.get_context("spawn"))
+    copies = []
+    for k in range(4):
+        copy = tmp_path / f"m{k}.mlir"
+        copy.write_text(MLIR.read_text().replace("module @", f"module @m{k}_", 1))
+        copies.append(str(copy))
+    run = lint.lint_files(copies, select=[CODE], jobs=2, fold=False)
+    assert [f.rule for f in run.findings] == [CODE] * SITES * len(copies)
+
+
 def _lint(plugin: Path, fmt: str, *paths: Path) -> str:
     proc = run("hlo-lint", "--plugin", plugin, "--select", "XPL", "--format", fmt, *paths)
     assert proc.returncode == 1, proc.stderr  # findings
@@ -149,6 +164,8 @@ BAD_PLUGINS = {
     "taken-code": (PLUGIN.replace('code="XPL001"', 'code="MOE001"'),
                    "rule code MOE001 of xpl-gather-concat is already the code of moe-gather-fusion"),
     "bad-template": (PLUGIN.replace("({before} collective", "({colectives}"), "message template names colectives"),
+    "no-apply": (PLUGIN.replace("def apply(", "def aply("), "rule class GatherIntoConcat of hlo_passes_plugin_bad_no_apply "
+                 "has no apply(module, *, rewrite)"),
 }
 
 

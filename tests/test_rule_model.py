@@ -115,6 +115,9 @@ def test_register_refuses_a_code_already_taken_and_a_nameless_rule() -> None:
     class Clash(Rule):
         meta = RuleMeta(code="MOE001", pass_name="clash", name="Clash", summary="clash")
 
+        def apply(self, module, *, rewrite):
+            return [], []
+
     with pytest.raises(ValueError, match="MOE001 of clash is already the code of moe-gather-fusion"):
         passes.register(Clash())
     with pytest.raises(ValueError, match="needs a pass name"):
