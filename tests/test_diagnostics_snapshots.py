@@ -108,6 +108,13 @@ def test_rewrite_lines(at_root: None) -> None:
     check_snapshot("rewrite.stderr", "".join(out))
 
 
+def test_rule_listings() -> None:
+    passes, rules = io.StringIO(), io.StringIO()
+    assert cli.rewrite_main(["--list-passes"], stdout=passes) == 0
+    assert cli.lint_main(["--list-rules"], stdout=rules) == 0
+    check_snapshot("listings", f"$ hlo-rewrite --list-passes\n{passes.getvalue()}$ hlo-lint --list-rules\n{rules.getvalue()}")
+
+
 def _results() -> list[tuple[str, object]]:
     results = []
     for path in REWRITTEN:
