@@ -188,50 +188,9 @@ def mesh(axes: Sequence[tuple[str, int]], refs: Sequence[AxisRef],
     if len(set(names)) != len(names):
         raise DeviceGroupsError(f"mesh axis names repeat: {names}")
     total = _product(sizes, "mesh axis size")
-    if device_ids is None:
-        ids: Callable[[], list[int]] | None = None
-    elif isinstance(device_ids, tuple) and len(device_ids) == 2 and isinstance(device_ids[0], (list, tuple)) \
-            and (device_ids[1] is None or isinstance(device_ids[1], (list, tuple))):
-        n, ids = iota_devices(*device_ids)
-        if n != total:
-            raise DeviceGroupsError(f"mesh has {total} devices but device_ids lists {n}")
-    else:
-        listed = [int(x) for x in device_ids]  # type: ignore[union-attr]
-        if len(listed) != total:
-            raise DeviceGroupsError(f"mesh has {total} devices but device_ids lists {len(listed)}")
-        ids = lambda: listed  # noqa: E731
-    # Cut each axis at the sub-axis boundaries the refs use: factors (axis, pre, size).
-    cuts: list[set[int]] = [{1, s} for s in sizes]
-    resolved: list[tuple[int, int, int]] = []  # (axis, pre, size) per ref
-    for name, pre, size in refs:
-        if name in names:
-            a = names.index(name)
-        elif name.isdigit():
-            a = int(name)
-            if a >= len(axes):
-                raise DeviceGroupsError(f"axis index {a} is out of bounds for mesh with {len(axes)} axes")
-        else:
-            raise DeviceGroupsError(f"{name!r} is not a valid axis name or index")
-        full = sizes[a]
-        if pre is None:
-            pre, size = 1, full
-        else:
-            if pre < 1 or size is None or size < 1:
-                raise DeviceGroupsError(f"sub-axis {name}:({pre}){size} needs positive sizes")
-            if size >= full:
-                raise DeviceGroupsError(f"sub-axis size must be strictly less than the full axis size "
-                                        f"({name}:({pre}){size} of an axis of {full})")
-            if full % (pre * size):
-                raise DeviceGroupsError(f"sub-axis {name}:({pre}){size} does not divide the axis size {full}")
-        cuts[a].update((pre, pre * size))
-        resolved.append((a, pre, size))
-    factors: list[tuple[int, int, int]] = []  # (axis, pre, size), major to minor
-    for a, points in enumerate(cuts):
-        ordered = sorted(points)
-        for lo, hi in zip(ordered, ordered[1:]):
-            if hi % lo:
-                raise DeviceGroupsError(f"sub-axes of {names[a]!r} overlap")
-            factors.append((a, lo, hi // lo))
+    ids = _mesh_device_ids(device_ids, total)
+    resolved = [_resolve_ref(ref, names, sizes) for ref in refs]  # (axis, pre, size) per ref
+    factors = _mesh_factors(names, sizes, resolved)
     selected: list[int] = []
     for a, pre, size in resolved:
         picked = [k for k, (fa, fpre, _) in enumerate(factors) if fa == a and pre <= fpre < pre * size]
@@ -253,3 +212,58 @@ def mesh(axes: Sequence[tuple[str, int]], refs: Sequence[AxisRef],
         return tuple(tuple(flat[k:k + group]) for k in range(0, len(flat), group))
 
     return DeviceGroups(total // group, group, "mesh", build)
+
+
+def _mesh_device_ids(device_ids: Any, total: int) -> Callable[[], list[int]] | None:
+    """The device at each mesh position, computed when asked (None: the position itself)."""
+    if device_ids is None:
+        return None
+    if isinstance(device_ids, tuple) and len(device_ids) == 2 and isinstance(device_ids[0], (list, tuple)) \
+            and (device_ids[1] is None or isinstance(device_ids[1], (list, tuple))):
+        n, ids = iota_devices(*device_ids)
+        if n != total:
+            raise DeviceGroupsError(f"mesh has {total} devices but device_ids lists {n}")
+        return ids
+    listed = [int(x) for x in device_ids]
+    if len(listed) != total:
+        raise DeviceGroupsError(f"mesh has {total} devices but device_ids lists {len(listed)}")
+    return lambda: listed
+
+
+def _resolve_ref(ref: AxisRef, names: list[str], sizes: list[int]) -> tuple[int, int, int]:
+    """(axis index, pre-size, size) of an axis or sub-axis reference, checked against the mesh."""
+    name, pre, size = ref
+    if name in names:
+        a = names.index(name)
+    elif name.isdigit():
+        a = int(name)
+        if a >= len(names):
+            raise DeviceGroupsError(f"axis index {a} is out of bounds for mesh with {len(names)} axes")
+    else:
+        raise DeviceGroupsError(f"{name!r} is not a valid axis name or index")
+    full = sizes[a]
+    if pre is None:
+        return a, 1, full
+    if pre < 1 or size is None or size < 1:
+        raise DeviceGroupsError(f"sub-axis {name}:({pre}){size} needs positive sizes")
+    if size >= full:
+        raise DeviceGroupsError(f"sub-axis size must be strictly less than the full axis size "
+                                f"({name}:({pre}){size} of an axis of {full})")
+    if full % (pre * size):
+        raise DeviceGroupsError(f"sub-axis {name}:({pre}){size} does not divide the axis size {full}")
+    return a, pre, size
+
+
+def _mesh_factors(names: list[str], sizes: list[int], resolved: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """Each axis cut at the sub-axis boundaries the refs use: factors (axis, pre, size), major to minor."""
+    cuts: list[set[int]] = [{1, s} for s in sizes]
+    for a, pre, size in resolved:
+        cuts[a].update((pre, pre * size))
+    factors: list[tuple[int, int, int]] = []
+    for a, points in enumerate(cuts):
+        ordered = sorted(points)
+        for lo, hi in zip(ordered, ordered[1:]):
+            if hi % lo:
+                raise DeviceGroupsError(f"sub-axes of {names[a]!r} overlap")
+            factors.append((a, lo, hi // lo))
+    return factors

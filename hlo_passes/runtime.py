@@ -202,14 +202,43 @@ def compile_text(
     name global device ids, ``use_global_device_ids=true``) mean the same
     devices.  Use ``Executable.run_per_device``.
     """
+    dialect = _dialect_of(text, dialect)
+    if partitioned:
+        if dialect != "hlo":
+            raise ValueError("partitioned=True takes HLO text (a dump after SPMD partitioning)")
+        text, copies = _as_replicas(text, num_devices)
+    stablehlo = compat.hlo_text_to_stablehlo(_explicit_device_ids(text)) if dialect == "hlo" else text
+    module = compat.parse_mlir(stablehlo)
+    replicas, partitions = (copies, 1) if partitioned else _replicas_and_partitions(module)
+    devices = _pick_devices(num_devices, devices, replicas * partitions)
+    if replicas != 1 and replicas * partitions != len(devices):
+        raise ValueError(f"module wants {replicas} replicas × {partitions} partitions, got {len(devices)} devices")
+    partitions = len(devices) // replicas
+
+    key = _cache_key(text, dialect, devices)
+    if cache:
+        with _LOCK:
+            hit = _CACHE.get(key)
+        if hit is not None:
+            return hit
+    parameters, results = _main_signature(module)
+    exe = Executable(loaded=_compile(module, text, dialect, devices, replicas, partitions), devices=devices,
+                     parameters=parameters, results=results, source_dialect=dialect, key=key)
+    if cache:
+        with _LOCK:
+            _CACHE[key] = exe
+    return exe
+
+
+def _dialect_of(text: str | bytes, dialect: str) -> str:
+    """``"hlo"`` or ``"stablehlo"`` for ``compile_text``'s ``dialect`` argument; refuses what
+    XLA cannot compile again."""
     if isinstance(text, bytes):
-        dialect = "stablehlo"
-    elif dialect == "auto":
+        return "stablehlo"
+    if dialect == "auto":
         dialect = detect_dialect(text)
     if dialect not in ("hlo", "stablehlo", "mlir"):
         raise ValueError(f"unknown dialect {dialect!r}: expected 'auto', 'hlo' or 'stablehlo'")
-    dialect = "hlo" if dialect == "hlo" else "stablehlo"
-
     if dialect == "hlo" and "is_scheduled=true" in text.split("\n", 1)[0]:
         # XLA's HLO → MHLO import keeps the assigned layouts and then fails on
         # them ("layout minor_to_major field contains 2 elements ...").
@@ -218,15 +247,14 @@ def compile_text(
             "cannot be compiled again; give a module from before optimization "
             "(a lowering, or a dump before optimizations / after SPMD partitioning)"
         )
-    if partitioned:
-        if dialect != "hlo":
-            raise ValueError("partitioned=True takes HLO text (a dump after SPMD partitioning)")
-        text, copies = _as_replicas(text, num_devices)
-    stablehlo = compat.hlo_text_to_stablehlo(_explicit_device_ids(text)) if dialect == "hlo" else text
-    module = compat.parse_mlir(stablehlo)
-    replicas, partitions = (copies, 1) if partitioned else _replicas_and_partitions(module)
+    return "hlo" if dialect == "hlo" else "stablehlo"
+
+
+def _pick_devices(num_devices: int | None, devices: Sequence[Any] | None, wanted: int) -> tuple[Any, ...]:
+    """The devices to run on: those given, else the first ``num_devices`` (default: what the
+    module asks for) of ``jax.devices()``."""
     if devices is None:
-        n = num_devices if num_devices is not None else replicas * partitions
+        n = num_devices if num_devices is not None else wanted
         available = jax.devices()
         if n > len(available):
             raise RuntimeError(
@@ -237,21 +265,19 @@ def compile_text(
     devices = tuple(devices)
     if num_devices is not None and len(devices) != num_devices:
         raise ValueError(f"num_devices={num_devices} but {len(devices)} devices given")
-    if replicas != 1 and replicas * partitions != len(devices):
-        raise ValueError(f"module wants {replicas} replicas × {partitions} partitions, got {len(devices)} devices")
-    partitions = len(devices) // replicas
+    return devices
 
+
+def _cache_key(text: str | bytes, dialect: str, devices: tuple[Any, ...]) -> str:
     digest = hashlib.sha256()
     digest.update(text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape"))
     digest.update(f"|{dialect}|{[d.id for d in devices]}|{devices[0].platform}".encode())
-    key = digest.hexdigest()
-    if cache:
-        with _LOCK:
-            hit = _CACHE.get(key)
-        if hit is not None:
-            return hit
+    return digest.hexdigest()
 
-    parameters, results = _main_signature(module)
+
+def _compile(module: Any, text: str | bytes, dialect: str, devices: tuple[Any, ...], replicas: int,
+             partitions: int) -> Any:
+    """The loaded executable of the parsed MLIR ``module`` (``text`` is what it came from)."""
     backend = compat.get_backend(devices[0].platform)
     options = compat.compile_options(num_partitions=partitions, num_replicas=replicas, devices=devices, backend=backend)
     if dialect == "hlo" and partitions > 1 and _NAMED_SHARDING_RE.search(text) and not _SHARDY_INPUT_RE.search(text):
@@ -261,23 +287,11 @@ def compile_text(
         # (SIGSEGV in compile_and_load on a dump after Shardy import, whose
         # shardings name a mesh: sdy.mesh from the HLO -> StableHLO import).
         options = compat.without_shardy(options)
-    loaded = backend.compile_and_load(
+    return backend.compile_and_load(
         compat.mlir_to_bytecode(module),
         executable_devices=compat.device_list(devices),
         compile_options=options,
     )
-    exe = Executable(
-        loaded=loaded,
-        devices=devices,
-        parameters=parameters,
-        results=results,
-        source_dialect=dialect,
-        key=key,
-    )
-    if cache:
-        with _LOCK:
-            _CACHE[key] = exe
-    return exe
 
 
 _PARTITION_ID_RE = re.compile(r"(=\s*u32\[\]\s*)partition-id\(\)")

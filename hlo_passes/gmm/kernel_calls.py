@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..ir import Computation, Instruction, Module, Shape, is_inside
+from ..parser.hlo_opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
 from ..text import parse_hlo, parse_stablehlo
 from . import megablox
 from .megablox import GmmSpec, groups_dtype_ok, supported_dtype
@@ -31,10 +32,7 @@ SPLICED = re.compile(r"^hlo_passes_(t?gmm)\d+_main(?:\.\d+)?$")
 _FUNC_SYMBOL = re.compile(r"func\.func\s+(?:(?:public|private|nested)\s+)?@([\w$.\-]+)")
 _SYMBOL_REF = re.compile(r"@([\w$.\-]+)")
 # Attributes whose value names a computation (HLO).
-_HLO_CALL_ATTRS = frozenset(
-    "to_apply condition body calls branch_computations true_computation false_computation "
-    "called_computations async_wrapped_computation select scatter".split()
-)
+_HLO_CALL_ATTRS = CALL_ATTRS | SELECT_SCATTER_CALLS
 
 
 def gmm_kernel(instr: Instruction) -> str | None:

@@ -26,7 +26,8 @@ from .._gc import collector_paused
 from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute, parse_tree
 from .hlo_checks import check_structure
 from .hlo_infer import DERIVED, infer_shapes
-from .hlo_opcodes import KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, async_sugar, known_invalid
+from .hlo_opcodes import (CALL_ATTRS, KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, SELECT_SCATTER_CALLS, async_sugar,
+                          known_invalid)
 from .ints import INT64_MAX, NumberError, to_int
 from .hlo_shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
 
@@ -65,12 +66,6 @@ _STACK_TABLES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
 # Said when a failure looks like syntax of a newer XLA.
 NEWER_XLA = "this may be HLO from a newer XLA than hlo_passes reads"
 
-# Attributes whose value names computations that the instruction calls.
-CALL_ATTRS = frozenset(
-    "to_apply condition body calls branch_computations true_computation false_computation "
-    "called_computations async_wrapped_computation".split()
-)
-_SELECT_SCATTER_CALLS = frozenset(("select", "scatter"))
 _MAX_NESTING = 100
 _SEEN_VALUES_LIMIT = 4096
 # Read-only stand-in for an instruction's dialect_data that was never created.
@@ -607,7 +602,7 @@ class _HloParser:
             names = self.operand_names(p, close, om2 is not None)
         end = self.read_attributes(close + 1, attrs, f"instruction {name!r}")
         for key in attrs:
-            if key in CALL_ATTRS or (key in _SELECT_SCATTER_CALLS and opcode == "select-and-scatter"):
+            if key in CALL_ATTRS or (key in SELECT_SCATTER_CALLS and opcode == "select-and-scatter"):
                 self.call_refs_pending.append(key)
         line_end = _LINE_END_RE.match(text, end)
         # Several instructions may share a line; the next one starts right here.

@@ -17,6 +17,8 @@ an inferred shape.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..ir import Instruction, Module, Shape
 from .hlo_shapes import parse_shape
 
@@ -122,80 +124,112 @@ def _infer(instr: Instruction) -> Shape | None:
     if op == "after-all":
         return _TOKEN
     if op == "get-tuple-element":
-        try:
-            index = int(instr.attributes.raw("index"))
-        except (KeyError, TypeError, ValueError):
-            return None
-        if ops and ops[0].is_tuple and 0 <= index < len(ops[0].tuple_shapes):
-            return ops[0].tuple_shapes[index]
-        return None
+        return _tuple_element(instr, ops)
     if not ops:
         return None
     first = ops[0]
     if op in _ELEMENTWISE:
         base = ops[1] if op == "clamp" and len(ops) > 1 else first
         return _array(base.element_type, base.dims, base.dynamic) if base.is_array else base
-    if op in ("real", "imag"):
-        return _array(_COMPLEX_PART.get(first.element_type, first.element_type), first.dims, first.dynamic)
-    if op == "compare":
-        return _array("pred", first.dims, first.dynamic)
-    if op == "select" and len(ops) == 3:
-        return ops[1]
-    if op == "while":
-        return first
-    if op == "conditional":
-        for c in instr.called_computations:
-            if c.root is not None and not _is_unknown(c.root.shape):
-                return c.root.shape
+    rule = _BY_OPCODE.get(op)
+    return None if rule is None else rule(instr, ops, first)
+
+
+def _tuple_element(instr: Instruction, ops: list[Shape]) -> Shape | None:
+    try:
+        index = int(instr.attributes.raw("index"))
+    except (KeyError, TypeError, ValueError):
         return None
-    if op == "concatenate":
-        dims = _ints(instr, "dimensions")
-        if not dims or len(dims) != 1 or not first.is_array:
-            return None
-        d = dims[0]
-        if not 0 <= d < first.rank:
-            return None
-        out = list(first.dims)
-        out[d] = sum(s.dims[d] for s in ops)
-        return _array(first.element_type, out)
-    if op == "pad":
-        try:
-            spec = instr.attributes["padding"]
-        except (KeyError, ValueError):
-            return None
-        if len(spec) != first.rank:
-            return None
-        return _array(first.element_type, [lo + hi + n + max(n - 1, 0) * it
-                                           for n, (lo, hi, it) in zip(first.dims, spec)])
-    if op == "transpose":
-        perm = _ints(instr, "dimensions")
-        if perm is None or sorted(perm) != list(range(first.rank)):
-            return None
-        return _array(first.element_type, [first.dims[p] for p in perm])
-    if op == "dot" and len(ops) == 2:
-        lc, rc = _ints(instr, "lhs_contracting_dims"), _ints(instr, "rhs_contracting_dims")
-        lb, rb = _ints(instr, "lhs_batch_dims"), _ints(instr, "rhs_batch_dims")
-        if None in (lc, rc, lb, rb):
-            return None
-        lhs, rhs = ops
-        try:
-            dims = ([lhs.dims[i] for i in lb]
-                    + [d for i, d in enumerate(lhs.dims) if i not in lc and i not in lb]
-                    + [d for i, d in enumerate(rhs.dims) if i not in rc and i not in rb])
-        except IndexError:
-            return None
-        return _array(lhs.element_type, dims)
-    if op == "reduce-window" and len(ops) == 2 and first.is_array:
-        dims = _windowed(instr, list(first.dims))
-        return None if dims is None else _array(ops[1].element_type, dims)
-    if op == "convolution" and len(ops) == 2:
-        return _convolution(instr, ops[0], ops[1])
-    if op == "reduce" and len(ops) == 2:
-        dims = _ints(instr, "dimensions")
-        if dims is None or not first.is_array:
-            return None
-        return _array(ops[1].element_type, [d for i, d in enumerate(first.dims) if i not in dims])
+    if ops and ops[0].is_tuple and 0 <= index < len(ops[0].tuple_shapes):
+        return ops[0].tuple_shapes[index]
     return None
+
+
+def _conditional(instr: Instruction, ops: list[Shape], first: Shape) -> Shape | None:
+    for c in instr.called_computations:
+        if c.root is not None and not _is_unknown(c.root.shape):
+            return c.root.shape
+    return None
+
+
+def _concatenate(instr: Instruction, ops: list[Shape], first: Shape) -> Shape | None:
+    dims = _ints(instr, "dimensions")
+    if not dims or len(dims) != 1 or not first.is_array:
+        return None
+    d = dims[0]
+    if not 0 <= d < first.rank:
+        return None
+    out = list(first.dims)
+    out[d] = sum(s.dims[d] for s in ops)
+    return _array(first.element_type, out)
+
+
+def _pad(instr: Instruction, ops: list[Shape], first: Shape) -> Shape | None:
+    try:
+        spec = instr.attributes["padding"]
+    except (KeyError, ValueError):
+        return None
+    if len(spec) != first.rank:
+        return None
+    return _array(first.element_type, [lo + hi + n + max(n - 1, 0) * it
+                                       for n, (lo, hi, it) in zip(first.dims, spec)])
+
+
+def _transpose(instr: Instruction, ops: list[Shape], first: Shape) -> Shape | None:
+    perm = _ints(instr, "dimensions")
+    if perm is None or sorted(perm) != list(range(first.rank)):
+        return None
+    return _array(first.element_type, [first.dims[p] for p in perm])
+
+
+def _dot(instr: Instruction, ops: list[Shape], first: Shape) -> Shape | None:
+    if len(ops) != 2:
+        return None
+    lc, rc = _ints(instr, "lhs_contracting_dims"), _ints(instr, "rhs_contracting_dims")
+    lb, rb = _ints(instr, "lhs_batch_dims"), _ints(instr, "rhs_batch_dims")
+    if None in (lc, rc, lb, rb):
+        return None
+    lhs, rhs = ops
+    try:
+        dims = ([lhs.dims[i] for i in lb]
+                + [d for i, d in enumerate(lhs.dims) if i not in lc and i not in lb]
+                + [d for i, d in enumerate(rhs.dims) if i not in rc and i not in rb])
+    except IndexError:
+        return None
+    return _array(lhs.element_type, dims)
+
+
+def _reduce_window(instr: Instruction, ops: list[Shape], first: Shape) -> Shape | None:
+    if len(ops) != 2 or not first.is_array:
+        return None
+    dims = _windowed(instr, list(first.dims))
+    return None if dims is None else _array(ops[1].element_type, dims)
+
+
+def _reduce(instr: Instruction, ops: list[Shape], first: Shape) -> Shape | None:
+    dims = _ints(instr, "dimensions")
+    if len(ops) != 2 or dims is None or not first.is_array:
+        return None
+    return _array(ops[1].element_type, [d for i, d in enumerate(first.dims) if i not in dims])
+
+
+# The result shape of each opcode the text may leave unwritten, from its operands' shapes
+# (None: not inferable here).
+_BY_OPCODE: dict[str, Callable[[Instruction, list[Shape], Shape], Shape | None]] = {
+    "real": lambda i, ops, f: _array(_COMPLEX_PART.get(f.element_type, f.element_type), f.dims, f.dynamic),
+    "imag": lambda i, ops, f: _array(_COMPLEX_PART.get(f.element_type, f.element_type), f.dims, f.dynamic),
+    "compare": lambda i, ops, f: _array("pred", f.dims, f.dynamic),
+    "select": lambda i, ops, f: ops[1] if len(ops) == 3 else None,
+    "while": lambda i, ops, f: f,
+    "conditional": _conditional,
+    "concatenate": _concatenate,
+    "pad": _pad,
+    "transpose": _transpose,
+    "dot": _dot,
+    "reduce-window": _reduce_window,
+    "convolution": lambda i, ops, f: _convolution(i, ops[0], ops[1]) if len(ops) == 2 else None,
+    "reduce": _reduce,
+}
 
 
 def _windowed(instr: Instruction, sizes: list[int]) -> list[int] | None:

@@ -115,3 +115,12 @@ KNOWN_ATTRIBUTES = frozenset(
     start_index_map start_indices_batching_dims statistics to_apply transpose_a true_computation type
     unique_indices unit_diagonal unreduced_dims update_window_dims use_global_device_ids window""".split()
 )
+
+# Attributes whose value names the computations an instruction calls (one table for
+# the parser, the printer and the kernel-call reader); select-and-scatter's two are
+# named like attributes of other ops, so they count only there.
+CALL_ATTRS = frozenset(
+    "to_apply condition body calls branch_computations true_computation false_computation "
+    "called_computations async_wrapped_computation".split()
+)
+SELECT_SCATTER_CALLS = frozenset(("select", "scatter"))

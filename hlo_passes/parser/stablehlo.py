@@ -734,28 +734,11 @@ class _Parser:
             if kk == BLK:
                 if last is not None:
                     last.dialect_data["terminator"] = True
-                label = self.tok(j)
-                j += 1
-                bargs: list[Instruction] = []
-                if k[j] == "(":
-                    j = self.skip_nl(j + 1)
-                    while k[j] != ")":
-                        if k[j] != VAL:
-                            raise self.error("expected a block argument", j)
-                        j, a = self.block_arg(j)
-                        bargs.append(self.make_param(comp, inner[0], a, len(bargs)))
-                        j = self.skip_nl(j)
-                        if k[j] == ",":
-                            j = self.skip_nl(j + 1)
-                        elif k[j] != ")":
-                            raise self.error("expected ',' or ')' in block arguments", j)
-                    j += 1
-                j = self.expect(j, ":")
-                block = {"label": label, "args": bargs, "lead": (prev_end, self.end(j - 1))}
-                prev_end = self.end(j - 1)
+                block, j = self.block_label(j, comp, inner[0], prev_end)
+                prev_end = block["lead"][1]
                 if blk == 0 and last is None and not args and blocks[0]["lead"] is None:
                     blocks[0] = block
-                    comp.dialect_data["entry_args"] = bargs
+                    comp.dialect_data["entry_args"] = block["args"]
                 else:
                     blocks.append(block)
                     blk = len(blocks) - 1
@@ -777,6 +760,30 @@ class _Parser:
         comp.dialect_data["close"] = self.end(j)
         self.depth -= 1
         return comp, j + 1
+
+    def block_label(self, j: int, comp: Computation, scope: dict[str, _Value],
+                    prev_end: int) -> tuple[dict[str, Any], int]:
+        """``^bb1(%a: type, ...):`` at ``j`` → the block (label, arguments, the text that leads
+        to it from ``prev_end``) and the index after its ':'."""
+        k = self.k
+        label = self.tok(j)
+        j += 1
+        bargs: list[Instruction] = []
+        if k[j] == "(":
+            j = self.skip_nl(j + 1)
+            while k[j] != ")":
+                if k[j] != VAL:
+                    raise self.error("expected a block argument", j)
+                j, a = self.block_arg(j)
+                bargs.append(self.make_param(comp, scope, a, len(bargs)))
+                j = self.skip_nl(j)
+                if k[j] == ",":
+                    j = self.skip_nl(j + 1)
+                elif k[j] != ")":
+                    raise self.error("expected ',' or ')' in block arguments", j)
+            j += 1
+        j = self.expect(j, ":")
+        return {"label": label, "args": bargs, "lead": (prev_end, self.end(j - 1))}, j
 
     def block_arg(self, j: int) -> tuple[int, tuple]:
         """``%name: type {attrs} loc(...)`` → (index after, (name, type, attrs, loc, start))."""

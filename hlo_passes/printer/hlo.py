@@ -13,15 +13,13 @@ import re
 from typing import Any
 
 from ..ir import Computation, Instruction, Module, Sharding
+from ..parser.hlo_opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
 from ..parser.hlo_shapes import parse_shape
 from ..parser.split import split_top_level
 
 # What the parser keeps as an attribute but HLO writes inside the parentheses.
 _PAREN_ATTRS = {"parameter": "parameter_number", "constant": "literal"}
-_CALL_ATTRS = frozenset(
-    "to_apply condition body calls branch_computations true_computation false_computation "
-    "called_computations async_wrapped_computation select scatter".split()
-)
+_CALL_ATTRS = CALL_ATTRS | SELECT_SCATTER_CALLS
 _STRING_ATTRS = frozenset(
     "custom_call_target async_execution_thread execution_thread op_name infeed_config "
     "outfeed_config".split()
