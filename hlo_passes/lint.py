@@ -401,11 +401,12 @@ def _chunks(files: list[str], n: int) -> list[list[str]]:
 
 
 def _lint_chunk(paths: list[str], options: dict[str, Any], plugins: tuple[str, ...] = ()) -> list[list[Finding]]:
-    # A spawned worker starts with the built-in rules only: the parent's plugins are loaded
-    # again (a forked one has them, and skips this).
-    for spec in plugins:
-        if spec not in loaded_plugins():
-            load_plugin(spec)
+    # A spawned worker starts with the built-in rules only: when it lacks a pass of the
+    # parent's, the parent's plugins are loaded again (a forked worker has them all).
+    if any(name not in available_passes() for name in options["passes"]):
+        for spec in plugins:
+            if spec not in loaded_plugins():
+                load_plugin(spec)
     return [lint_file(p, options) for p in paths]
 
 
@@ -451,6 +452,8 @@ def lint_files(
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     per_file: dict[str, list[Finding]] = {}
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
+        # The workers run the parent's passes, by name: a worker's registry may differ.
+        options["passes"] = list(passes) if passes is not None else list(available_passes())
         workers = min(jobs, len(files))
         with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
             futures = {pool.submit(_lint_chunk, chunk, options, loaded_plugins()): chunk

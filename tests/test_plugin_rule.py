@@ -105,18 +105,37 @@ def test_linted_in_process(loaded: Path) -> None:
         assert found[0].fix == "collectives 1 -> 1, saves 0 bytes per device"
 
 
-def test_linted_by_spawned_workers(loaded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A process that imported jax lints in spawned workers, which start with the built-in rules
-    # only: the plugin must reach them too (before, its findings were silently missing).
-    lint = sys.modules["hlo_passes.lint"]
-    monkeypatch.setattr(lint, "_pool_context", lambda: multiprocessing.get_context("spawn"))
+def _copies(tmp_path: Path) -> list[str]:
+    """Four files (the pool's least) of the bundled module, each named apart."""
     copies = []
     for k in range(4):
         copy = tmp_path / f"m{k}.mlir"
         copy.write_text(MLIR.read_text().replace("module @", f"module @m{k}_", 1))
         copies.append(str(copy))
+    return copies
+
+
+def test_linted_by_spawned_workers(loaded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A process that imported jax lints in spawned workers, which start with the built-in rules
+    # only: the plugin must reach them too (before, its findings were silently missing).
+    lint = sys.modules["hlo_passes.lint"]
+    monkeypatch.setattr(lint, "_pool_context", lambda: multiprocessing.get_context("spawn"))
+    copies = _copies(tmp_path)
     run = lint.lint_files(copies, select=[CODE], jobs=2, fold=False)
     assert [f.rule for f in run.findings] == [CODE] * SITES * len(copies)
+
+
+def test_spawned_workers_run_the_parents_passes_only(plugin: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A plugin loaded and then unregistered in the parent must not come back in the workers.
+    hlo_passes.load_plugin(str(plugin))
+    unregister(NAME)
+    lint = sys.modules["hlo_passes.lint"]
+    monkeypatch.setattr(lint, "_pool_context", lambda: multiprocessing.get_context("spawn"))
+    copies = _copies(tmp_path)
+    pooled = lint.lint_files(copies, jobs=2, fold=False).findings
+    assert pooled == lint.lint_files(copies, jobs=1, fold=False).findings
+    assert {f.rule for f in pooled} == {"MOE001"}
 
 
 def _lint(plugin: Path, fmt: str, *paths: Path) -> str:
