@@ -245,8 +245,7 @@ class _Parser(MlirLexer):
                     raise self.error_at(f"redefinition of SSA value %{name}", m.start(L_OP))
             scope[-1][name] = _Value(instr, 0, 1)
         if t.raw:
-            attributes._raw = t.raw.copy()
-            attributes._decode = _Decoder(instr)
+            attributes.adopt_source(t.raw.copy(), _Decoder(instr))
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
@@ -751,8 +750,7 @@ class _Parser(MlirLexer):
             self.define_results(instr, results, scope, name_tok)
         raw = _normalised_attributes(src_op, entries)
         if raw:
-            attributes._raw = raw
-            attributes._decode = _Decoder(instr)
+            attributes.adopt_source(raw, _Decoder(instr))
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
@@ -1413,7 +1411,7 @@ class _Parser(MlirLexer):
         compact_groups: list[Instruction] = []
         for comp in order:
             for ins in comp.instructions:
-                rg = ins.attributes._raw.get("replica_groups")
+                rg = ins.attributes.source_texts().get("replica_groups")
                 if rg is not None and "mesh_axes" in rg:
                     compact_groups.append(ins)
                 if ins.source_op == "func.call":
@@ -1527,7 +1525,7 @@ def _line_template(m: re.Match, parts: list[str]) -> _LineTemplate | None:
         return None
     t = _LineTemplate()
     t.proto = dict(dd)
-    t.raw = instr.attributes._raw or None
+    t.raw = instr.attributes.source_texts() or None
     t.opcode, t.src_op, t.shape, t.nres = instr.opcode, instr.source_op, instr.shape, instr.num_results
     t.body_off = None if dd.get("body_start") is None else dd["body_start"] - rest
     t.short = instr.source_op.rsplit(".", 1)[-1]
