@@ -7,7 +7,11 @@ Public API (everything else is private):
 * ``Module``, ``Computation``, ``Instruction``, ``Shape`` — the module graph
 * ``ParseError``, ``VerificationError``
 * ``run_passes(module, passes=None, rewrite=True) -> Result``
-* ``lint(module_or_path) -> list[Finding]``, ``Finding``
+* ``lint(module_or_path) -> list[Finding]``, ``Finding`` (= ``Diagnostic``)
+* writing a rule: ``Rule`` (base class), ``RuleMeta`` (its code, pass name, summary, help,
+  pre-scan markers, message), ``Site``, ``NearMiss``, ``Location``, ``CollectiveCost``,
+  ``location_of(instr)``; ``register(rule)``, ``load_plugin("pkg.mod" | "file.py")``,
+  ``available_passes()``
 * ``jit(fun, *, passes=None, **jax_jit_kwargs)``, ``lint_fn(fun, *args)``,
   ``install(mode="warn")``, ``uninstall()`` — the jax entry points; they
   import jax on first use, so parsing, rewriting and linting never do.
@@ -17,24 +21,37 @@ from __future__ import annotations
 from ._version import __version__  # noqa: F401
 from .errors import ParseError, VerificationError
 from .ir import Computation, Instruction, Module, Shape
+from .report import CollectiveCost, Location, NearMiss, Site, location_of
+from .rule import Rule, RuleMeta
 from .sniff import detect_dialect
 from .text import parse, parse_file
 
 __all__ = [
+    "CollectiveCost",
     "Computation",
+    "Diagnostic",
     "Finding",
     "Instruction",
+    "Location",
     "Module",
+    "NearMiss",
     "ParseError",
+    "Rule",
+    "RuleMeta",
     "Shape",
+    "Site",
     "VerificationError",
+    "available_passes",
     "detect_dialect",
     "install",
     "jit",
     "lint",
     "lint_fn",
+    "load_plugin",
+    "location_of",
     "parse",
     "parse_file",
+    "register",
     "run_passes",
     "uninstall",
 ]
@@ -53,5 +70,6 @@ def __getattr__(name: str):
 
 # Importing the function here makes ``hlo_passes.lint`` the function, not the submodule of that
 # name (``from hlo_passes.lint import ...`` still reaches the submodule).
+from .diagnostics import Diagnostic  # noqa: E402
 from .lint import Finding, lint  # noqa: E402
-from .passes import run_passes  # noqa: E402
+from .passes import available_passes, load_plugin, register, run_passes  # noqa: E402

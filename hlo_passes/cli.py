@@ -19,14 +19,11 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import importlib
-import importlib.util
 import json
 import os
 import sys
 import traceback
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
 from .files import (
@@ -44,10 +41,20 @@ from .files import (
     write_stdout,
 )
 from .errors import ParseError
+from .diagnostics import (
+    NEAR_MISS,
+    format_error,
+    format_note,
+    from_near_miss,
+    from_site,
+    rewrite_line,
+    rewrite_near_miss,
+    rule_id,
+)
 from .graph import write_site_graphs
-from .lint import FORMATS, RULES, check_codes, format_findings, format_note, lint_files, position, rule_id
+from .lint import FORMATS, check_codes, format_findings, lint_files
 from .lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel
-from .passes import available_passes, run_passes
+from .passes import available_passes, builtin_names, load_plugin, rule_meta, run_passes
 from .text import parse
 
 EXIT_OK = 0
@@ -98,21 +105,35 @@ def _guarded(tool: str, main: Any, argv: Sequence[str] | None) -> int:
         return EXIT_INTERNAL
 
 
-def _load_plugins(specs: Sequence[str]) -> None:
-    """Import plugin modules (dotted names or ``.py`` files); they register passes on import."""
+def _load_plugins(tool: str, specs: Sequence[str], stderr: TextIO) -> bool:
+    """Import plugin modules (dotted names or ``.py`` files) and register their rules; False
+    (having said why, naming the plugin) when one cannot be loaded."""
     for spec in specs:
-        if spec.endswith(".py") or os.sep in spec:
-            path = Path(spec)
-            if not path.is_file():
-                raise FileNotFoundError(f"plugin file not found: {spec}")
-            name = f"hlo_passes_plugin_{path.stem}"
-            module_spec = importlib.util.spec_from_file_location(name, path)
-            assert module_spec is not None and module_spec.loader is not None
-            module = importlib.util.module_from_spec(module_spec)
-            sys.modules[name] = module
-            module_spec.loader.exec_module(module)
+        try:
+            load_plugin(spec)
+        except Exception as err:  # anything a plugin's import raises is the plugin's fault: usage
+            print(f"{tool}: error: cannot load plugin {spec}: {type(err).__name__}: {err}", file=stderr)
+            return False
+    return True
+
+
+def _rule_lines(registry: dict[str, Any]) -> list[str]:
+    """``hlo-lint --list-rules``: each rule's code, pass and summary, from its metadata."""
+    lines = []
+    for name in registry:
+        meta = rule_meta(name)
+        if meta is not None:
+            origin = "" if name in builtin_names() else "  (plugin)"
+            lines.append(f"{meta.code}  {name:24} {meta.summary}{origin}")
         else:
-            importlib.import_module(spec)
+            lines.append(f"{name}  {name:24} (plugin)")
+    return lines
+
+
+def _lint_description() -> str:
+    found = ", ".join(f"{m.summary}s ({m.code})" for m in map(rule_meta, sorted(builtin_names())) if m)
+    return (f"Report what the rules find ({found}) in HLO / StableHLO files and XLA dump folders "
+            "(--xla_dump_to).")
 
 
 def _split_list(values: Sequence[str] | None) -> list[str] | None:
@@ -152,7 +173,7 @@ def _rewrite_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="also print near misses: places that look like a pattern, with the check that failed")
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE",
-                   help="import a module (dotted name or .py file) that registers extra passes")
+                   help="import a module (dotted name or .py file) and register the rules it defines")
     p.add_argument("--kernel", choices=KERNELS, default="auto",
                    help="after the passes, lower grouped matmuls (ragged-dot) to this kernel "
                         "(auto: cpu-ffi for --platform cpu, else XLA's own ragged-dot)")
@@ -163,12 +184,6 @@ def _rewrite_parser() -> argparse.ArgumentParser:
                    help="a pass that raises is an error (exit 3), not an internal-error near miss")
     _common_options(p)
     return p
-
-
-def _site_line(site: Any) -> str:
-    return (f"{site.location}: {rule_id(site.rule)} {site.rule} [{site.form}] "
-            f"collectives {site.before.count} -> {site.after.count}, "
-            f"saves {site.bytes_saved:,} bytes per device")
 
 
 def _report(result: Any, *, input_name: str, dialect: str, passes: list[str],
@@ -207,15 +222,14 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
     stderr = stderr or sys.stderr
     parser = _rewrite_parser()
     args = parser.parse_args(argv)
-    try:
-        _load_plugins(args.plugin)
-    except Exception as err:
-        print(f"hlo-rewrite: error: cannot load plugin: {type(err).__name__}: {err}", file=stderr)
+    if not _load_plugins("hlo-rewrite", args.plugin, stderr):
         return EXIT_USAGE
     registry = available_passes()
     if args.list_passes:
         for name, rule in registry.items():
-            print(f"{name:24} {rule_id(name):8} {getattr(rule, 'description', '')}", file=stdout)
+            meta = rule_meta(name)
+            listing = meta.listing if meta is not None else getattr(rule, "description", "")
+            print(f"{name:24} {rule_id(name):8} {listing}", file=stdout)
         return EXIT_OK
     passes = _chosen_passes(parser, args, registry)
     name = "<stdin>" if args.input == "-" else args.input
@@ -329,7 +343,7 @@ def _tell(args: argparse.Namespace, rewritten: _Rewritten, name: str, stderr: Te
     result, lowerings = rewritten.result, rewritten.lowerings
     if not args.quiet:
         for site in result.sites:
-            print(_site_line(site), file=stderr)
+            print(rewrite_line(from_site(site)), file=stderr)
         if resolve_kernel(args.kernel, args.platform) != "xla":
             for lowering in lowerings:
                 print(lowering, file=stderr)
@@ -337,7 +351,7 @@ def _tell(args: argparse.Namespace, rewritten: _Rewritten, name: str, stderr: Te
             print(f"hlo-rewrite: {name}: nothing to rewrite", file=stderr)
     if args.explain:
         for miss in result.near_misses:
-            print(f"near miss: {miss}", file=stderr)
+            print(rewrite_near_miss(from_near_miss(miss)), file=stderr)
         if not result.near_misses:
             print("hlo-rewrite: no near misses", file=stderr)
     if args.graph:
@@ -358,8 +372,7 @@ def _write_graphs(tool: str, sites: Sequence[Any], directory: str, name: str, st
 def _lint_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="hlo-lint",
-        description="Report unfused MoE weight gathers (MOE001) and weight-gradient reductions (MOE002) "
-                    "in HLO / StableHLO files and XLA dump folders (--xla_dump_to).",
+        description=_lint_description(),
         epilog="Exit status: 0 clean, 1 findings, 2 a file could not be linted or bad usage.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files, directories (recursive) or globs")
@@ -372,7 +385,7 @@ def _lint_parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=None,
                    help="worker processes (default: one per CPU; 1 = no pool)")
     p.add_argument("--plugin", action="append", default=[], metavar="MODULE",
-                   help="import a module that registers extra passes")
+                   help="import a module (dotted name or .py file) and register the rules it defines")
     p.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     p.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     p.add_argument("-v", "--verbose", action="store_true",
@@ -413,19 +426,11 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
     parser = _lint_parser()
     args = parser.parse_args(argv)
 
-    try:
-        _load_plugins(args.plugin)
-    except Exception as err:
-        print(f"hlo-lint: error: cannot load plugin: {type(err).__name__}: {err}", file=stderr)
+    if not _load_plugins("hlo-lint", args.plugin, stderr):
         return EXIT_USAGE
     if args.list_rules:
-        registered = available_passes()
-        for info in RULES.values():
-            state = "" if info.pass_name in registered else "  (pass not available yet)"
-            print(f"{info.id}  {info.pass_name:24} {info.summary}{state}", file=stdout)
-        for name in registered:
-            if name not in RULES:
-                print(f"{rule_id(name)}  {name:24} (plugin)", file=stdout)
+        for line in _rule_lines(available_passes()):
+            print(line, file=stdout)
         return EXIT_OK
     if not args.paths:
         parser.error("give at least one PATH")
@@ -460,10 +465,10 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
     if args.format != "text" or args.output:
         # A machine-readable report hides errors from whoever reads the log.
         for err in run.errors:
-            print(f"{position(err)}: error: {err.rule}: {err.message}", file=stderr)
+            print(format_error(err), file=stderr)
     for note in run.notes:
         print(format_note(note), file=stderr)
-    if args.explain and not any(n.message.startswith("near miss: ") for n in run.notes):
+    if args.explain and not any(n.message.startswith(NEAR_MISS) for n in run.notes):
         print("hlo-lint: no near misses", file=stderr)
     if args.graph:
         taken: set[str] = set()

@@ -35,14 +35,16 @@ import numpy as np
 
 from . import _jax_compat as compat
 from . import _multihost
+from .diagnostics import from_near_miss, from_site, hook_warning, jit_summary
+from .diagnostics.lines import jit_site
 from .errors import ParseError
-from .lint import Finding, lint_module, rule_id
+from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
 from .passes import Result, run_passes
 from .prescan import may_have_sites
-from .report import Site, shown_source
+from .report import Site
 from .text import parse
 
 __all__ = [
@@ -106,21 +108,17 @@ class RewrittenLowered:
     def summary_lines(self) -> list[str]:
         """What happened to this lowering, one line each: the verdict, then every site,
         near miss and grouped matmul (what ``explain`` returns and the log shows)."""
-        head = f"hlo_passes.jit({self.name}): "
         if self.error is not None:
-            lines = [head + f"fell back to jax's own program ({_why(self.error)})"]
+            verdict = f"fell back to jax's own program ({_why(self.error)})"
         elif self.rewritten:
             n = len(self.report)
-            lines = [head + f"rewritten: {n} site{'s' * (n != 1)}"]
+            verdict = f"rewritten: {n} site{'s' * (n != 1)}"
         elif self.result is None:
-            lines = [head + "unchanged: no rule can match this program (not parsed)"]
+            verdict = "unchanged: no rule can match this program (not parsed)"
         else:
-            lines = [head + "unchanged: no site"]
-        lines += [f"  {site_summary(s)}" for s in self.report]
-        lines += [f"  near miss: {m.rule} refused ({m.check}) at {_where(m.location)}: {m.reason}"
-                  for m in self.near_misses]
-        lines += _gmm_lines(self.gmm_lowerings)
-        return lines
+            verdict = "unchanged: no site"
+        return jit_summary(self.name, verdict, [from_site(s) for s in self.report],
+                           [from_near_miss(m) for m in self.near_misses], _gmm_lines(self.gmm_lowerings))
 
     def __str__(self) -> str:
         return "\n".join(self.summary_lines())
@@ -157,14 +155,6 @@ class RewrittenLowered:
         return getattr(self._lowered, name)
 
 
-def _where(loc: Any) -> str:
-    """A location in the user's terms: the framework source first, the lowered text's line after."""
-    source = shown_source(loc.source)
-    if source:
-        return f"{source} ({loc.op_name})" if loc.op_name else source
-    return str(loc)
-
-
 def _why(err: BaseException) -> str:
     return f"{type(err).__name__}: {err}"
 
@@ -183,8 +173,7 @@ def _gmm_lines(gmms: Sequence[GmmLowering]) -> list[str]:
 
 def site_summary(site: Site) -> str:
     """``MOE001 moe-gather-fusion [concat] at model.py:21 (concatenate): collectives 4 -> 2, ...``."""
-    return (f"{rule_id(site.rule)} {site.rule} [{site.form}] at {_where(site.location)}: collectives "
-            f"{site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device")
+    return jit_site(from_site(site))
 
 
 def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
@@ -588,10 +577,7 @@ def _lint_compiled(serialized: bytes) -> None:
                 continue
             _reported.add(key)
             _seen_findings.append(finding)
-        where = f"{finding.op_name} " if finding.op_name else ""
-        text_msg = (f"{_multihost.report_tag()}{finding.rule} in {hlo.name}: {where}{finding.message}; "
-                    f"fusing saves {finding.bytes_saved:,} bytes per device "
-                    "(hlo_passes.jit or hlo-rewrite fuses it)")
+        text_msg = hook_warning(finding, hlo.name, _multihost.report_tag())
         if not reports:
             log.debug("%s", text_msg)
         elif mode == "log":

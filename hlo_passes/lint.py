@@ -4,10 +4,12 @@ A finding is a site a pass reports in detect-only mode (``run_passes(...,
 rewrite=False)``): the program could be rewritten there and is not yet.  Near
 misses are not findings: they are places the rewrite must not touch.
 
-Output formats: ``text`` (``path:line:col: RULE message``), ``json`` (a list
-of objects; the schema ships as ``hlo_passes/schemas/lint-findings.schema.json``
-and is returned by ``json_schema()``), ``github`` (workflow annotation
-commands) and ``sarif`` (SARIF 2.1.0, what code scanning uploads take).
+Each finding is a ``diagnostics.Diagnostic`` (``Finding`` here); the output formats are
+the emitters of ``hlo_passes.diagnostics``: ``text`` (``path:line:col: RULE message``),
+``json`` (a list of objects; the schema, generated from the rules' metadata, ships as
+``hlo_passes/schemas/lint-findings.schema.json`` and is returned by ``json_schema()``),
+``github`` (workflow annotation commands) and ``sarif`` (SARIF 2.1.0, what code scanning
+uploads take).  What each rule is called and how its findings read come from its metadata.
 
 Nothing here imports jax: linting is parsing plus graph matching.
 """
@@ -21,19 +23,34 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from ._copies import group_copies
+from .diagnostics import (
+    FORMATS,
+    Diagnostic,
+    format_github,
+    format_json,
+    format_note,
+    format_sarif,
+    format_text,
+    from_near_miss,
+    from_site,
+    position,
+    rule_id,
+)
+from .diagnostics.json_list import SCHEMA_FILE
+from .diagnostics.model import ERROR_RULES
 from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input
 from .ir import Module
-from ._version import __version__
 from .parser.hlo import unknown_constructs
-from .passes import available_passes, run_passes
-from .prescan import BUILTIN_RULES, rules_that_may_fire_in
+from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, run_passes
+from .prescan import rules_that_may_fire_in
+from .rewrites.builtin import builtin_rules
+from .rule import RuleMeta
 from .text import parse, parse_file
 
 __all__ = [
@@ -54,36 +71,13 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class RuleInfo:
-    id: str
-    pass_name: str
-    name: str  # CamelCase, what SARIF shows as the rule's name
-    summary: str
-    help: str
+# What a rule says about itself (lint's name for ``rule.RuleMeta``; ``id`` is its code).
+RuleInfo = RuleMeta
+# A lint finding is a diagnostic (``diagnostics.Diagnostic``).
+Finding = Diagnostic
 
-
-# The one mapping from pass names to rule ids.  A pass that is not listed here
-# (a plugin's) reports under its own name.
-RULES: dict[str, RuleInfo] = {
-    info.pass_name: info
-    for info in (
-        RuleInfo(
-            "MOE001", "moe-gather-fusion", "UnfusedMoeWeightGather",
-            "unfused MoE weight gather",
-            "A prefused MoE weight W[E, D, 2F] is sliced into gate and up halves and each half "
-            "is all-gathered on its own. Gather W once and slice after the gather (or after the "
-            "grouped matmul); `hlo-rewrite` does this: one collective instead of two per stage, "
-            "and no slice or concatenate copies.",
-        ),
-        RuleInfo(
-            "MOE002", "moe-gradient-fusion", "UnfusedMoeWeightGradientReduction",
-            "unfused MoE weight-gradient reduction",
-            "The gradient of a prefused MoE weight is reduced half by half and reassembled. "
-            "Reduce the whole gradient at once.",
-        ),
-    )
-}
+# The built-in rules' metadata by pass name (read off the rules; plugins' are in the registry).
+RULES: dict[str, RuleMeta] = {r.name: r.meta for r in builtin_rules()}
 
 # Files that could not be linted are reported under these pseudo-rules.
 PARSE_ERROR = "parse-error"
@@ -93,71 +87,7 @@ NO_MATCH = "no-match"  # a glob that matched no file
 NO_MODULES = "no-modules"  # a folder without any module in it
 NOT_READABLE = "not-readable"  # permission denied, an I/O error, a broken link
 TOO_LARGE = "too-large"  # past --max-input-size
-ERROR_RULES = (PARSE_ERROR, INTERNAL_ERROR, NO_SUCH_FILE, NO_MATCH, NO_MODULES, NOT_READABLE, TOO_LARGE)
-
-FORMATS = ("text", "json", "github", "sarif")
-SCHEMA_FILE = Path(__file__).with_name("schemas") / "lint-findings.schema.json"
-
-
-def rule_id(pass_name: str) -> str:
-    info = RULES.get(pass_name)
-    return info.id if info is not None else pass_name
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One unfused pattern (or one file that could not be linted).
-
-    ``line``/``column`` are 1-based positions in ``path`` (0 when unknown);
-    ``op_name`` and ``source`` (``file:line`` of the framework code) come from
-    the op's metadata or MLIR location when the text carries them;
-    ``bytes_saved`` is what the rewrite saves per device.
-    """
-
-    rule: str
-    path: str
-    line: int
-    column: int
-    message: str
-    op_name: str | None = None
-    source: str | None = None
-    bytes_saved: int = 0
-    # "warning" for findings, "error" for files that failed, "note" (near misses, files skipped, -v)
-    severity: str = "warning"
-    pass_name: str | None = None
-    form: str | None = None
-    details: dict[str, Any] = field(default_factory=dict, compare=False)
-    # Identical copies of the module (the dump folders of N hosts, compared
-    # without locations): the finding is reported once, at the first path in
-    # sorted order; ``paths`` lists every copy (empty: just ``path``).
-    copies: int = 1
-    paths: tuple[str, ...] = ()
-    # Where the weight is cut into halves (source file:line when known), or how to get locations.
-    notes: tuple[str, ...] = ()
-    picture: Any = field(default=None, compare=False, repr=False)  # report.SitePicture
-
-    @property
-    def is_error(self) -> bool:
-        return self.severity == "error"
-
-    @property
-    def is_note(self) -> bool:
-        return self.severity == "note"
-
-    @property
-    def all_paths(self) -> tuple[str, ...]:
-        return self.paths or (self.path,)
-
-    def to_json(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k != "picture"}
-        d["notes"] = list(self.notes)
-        d["paths"] = list(self.all_paths)
-        return d
-
-    def __str__(self) -> str:
-        text = f"{self.path}:{self.line}:{self.column}: {self.rule} {self.message}"
-        extras = [x for x in (self.op_name, self.source) if x]
-        return text + (f" [{' @ '.join(extras)}]" if extras else "")
+assert ERROR_RULES == (PARSE_ERROR, INTERNAL_ERROR, NO_SUCH_FILE, NO_MATCH, NO_MODULES, NOT_READABLE, TOO_LARGE)
 
 
 # ---------------------------------------------------------------------------
@@ -174,7 +104,7 @@ def _selected(rule: str, select: Sequence[str] | None, ignore: Sequence[str] | N
 def known_codes(passes: Sequence[str] | None = None) -> list[str]:
     """Every rule code ``select`` / ``ignore`` can name: the built-in ids and plugin passes."""
     names = list(passes) if passes is not None else list(available_passes())
-    return sorted({info.id for info in RULES.values()} | {rule_id(n) for n in names})
+    return sorted({rule_id(n) for n in builtin_names()} | {rule_id(n) for n in names})
 
 
 def check_codes(select: Sequence[str] | None, ignore: Sequence[str] | None,
@@ -194,45 +124,6 @@ def _passes_for(select: Sequence[str] | None, ignore: Sequence[str] | None,
     check_codes(select, ignore, passes)
     names = list(passes) if passes is not None else list(available_passes())
     return [n for n in names if _selected(rule_id(n), select, ignore)]
-
-
-def _site_message(site: Any) -> str:
-    info = RULES.get(site.rule)
-    what = info.summary if info is not None else site.rule
-    halves = site.details.get("halves", 2)
-    weight = site.details.get("weight")
-    text = f"{what}: {halves} slices"
-    if weight:
-        text += f" of {weight}"
-    # The gradient rule reduces its halves; the forward rule gathers them.
-    verb = "reduced" if site.rule == "moe-gradient-fusion" else "gathered"
-    text += (f" are {verb} separately ({site.before.count} collectives, "
-             f"{site.after.count} when fused; form {site.form})")
-    return text
-
-
-# How to keep source locations, per dialect, for a module whose text has none.
-_NO_LOCATIONS = {
-    "stablehlo": "this text has no source locations: print it with `lowered.as_text(debug_info=True)` "
-                 "(jax) to see the file:line of each op",
-    "hlo": "this text has no op metadata: XLA's dumps keep it (`--xla_dump_to=DIR --xla_dump_hlo_as_text`), "
-           "and so does `compiled.as_text()`",
-}
-
-
-def _site_notes(site: Any, where: str, dialect: str) -> tuple[str, ...]:
-    """Where the weight is cut into halves (the user's fix is there, not at the meeting op)."""
-    notes = []
-    for k, piece in enumerate(site.pieces, 1):
-        text = f"half {k} starts at {where}:{piece.line}:{piece.column}"
-        if piece.op_name:
-            text += f" ({piece.op_name})"
-        if piece.source:
-            text += f", from {piece.source}"
-        notes.append(text)
-    if not site.location.source and not any(p.source for p in site.pieces):
-        notes.append(_NO_LOCATIONS.get(dialect, _NO_LOCATIONS["stablehlo"]))
-    return tuple(notes)
 
 
 def lint_module(
@@ -259,30 +150,10 @@ def lint_module(
     findings = []
     sites, misses = _detect(module, chosen)
     for site in sites:
-        rid = rule_id(site.rule)
-        if not _selected(rid, select, ignore):
-            continue
-        loc = site.location
-        findings.append(Finding(
-            rule=rid, path=where, line=loc.line, column=loc.column, message=_site_message(site),
-            op_name=loc.op_name, source=loc.source, bytes_saved=int(site.bytes_saved),
-            pass_name=site.rule, form=site.form,
-            details={"collectives_before": site.before.count, "collectives_after": site.after.count,
-                     "bytes_moved_before": site.before.bytes_moved,
-                     "bytes_moved_after": site.after.bytes_moved, **site.details,
-                     "pieces": [{"line": p.line, "column": p.column, "op_name": p.op_name, "source": p.source}
-                                for p in site.pieces]},
-            notes=_site_notes(site, where, module.dialect), picture=site.picture,
-        ))
+        if _selected(rule_id(site.rule), select, ignore):
+            findings.append(from_site(site, where, module.dialect))
     if explain:
-        for miss in misses:
-            rid = rule_id(miss.rule)
-            if _selected(rid, select, ignore):
-                loc = miss.location
-                findings.append(Finding(
-                    rule=rid, path=where, line=loc.line, column=loc.column, severity="note",
-                    message=f"near miss: refused ({miss.check}): {miss.reason}",
-                    op_name=loc.op_name, source=loc.source, pass_name=miss.rule))
+        findings.extend(d for d in (from_near_miss(m, where) for m in misses) if _selected(d.rule, select, ignore))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return findings
 
@@ -290,8 +161,8 @@ def lint_module(
 def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]]:
     """The sites and near misses of ``chosen`` in ``module``: ``run_passes(..., rewrite=False)``
     without its working copy for the built-in rules, whose detection leaves the module as it is."""
-    builtin = [n for n in chosen if n in BUILTIN_RULES]
-    others = [n for n in chosen if n not in BUILTIN_RULES]
+    builtin = [n for n in chosen if n in builtin_names()]
+    others = [n for n in chosen if n not in builtin_names()]
     registry = available_passes()
     sites: list[Any] = []
     misses: list[Any] = []
@@ -529,7 +400,13 @@ def _chunks(files: list[str], n: int) -> list[list[str]]:
     return [c for c in chunks if c]
 
 
-def _lint_chunk(paths: list[str], options: dict[str, Any]) -> list[list[Finding]]:
+def _lint_chunk(paths: list[str], options: dict[str, Any], plugins: tuple[str, ...] = ()) -> list[list[Finding]]:
+    # A spawned worker starts with the built-in rules only: when it lacks a pass of the
+    # parent's, the parent's plugins are loaded again (a forked worker has them all).
+    if any(name not in available_passes() for name in options["passes"]):
+        for spec in plugins:
+            if spec not in loaded_plugins():
+                load_plugin(spec)
     return [lint_file(p, options) for p in paths]
 
 
@@ -575,9 +452,11 @@ def lint_files(
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     per_file: dict[str, list[Finding]] = {}
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
+        # The workers run the parent's passes, by name: a worker's registry may differ.
+        options["passes"] = list(passes) if passes is not None else list(available_passes())
         workers = min(jobs, len(files))
         with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-            futures = {pool.submit(_lint_chunk, chunk, options): chunk
+            futures = {pool.submit(_lint_chunk, chunk, options, loaded_plugins()): chunk
                        for chunk in _chunks(files, workers * _CHUNKS_PER_WORKER)}
             done = 0
             for fut in as_completed(futures):
@@ -638,211 +517,6 @@ def lint(
 def json_schema() -> dict[str, Any]:
     """The JSON schema ``--format json`` output follows."""
     return json.loads(SCHEMA_FILE.read_text())
-
-
-def _copies_note(f: Finding) -> str:
-    """``"; identical in 8 copies: a/m.txt, b/m.txt, ..."``: the folded copies, for one-line formats."""
-    if f.copies <= 1:
-        return ""
-    shown = ", ".join(f.all_paths[:_COPIES_SHOWN]) + (", ..." if f.copies > _COPIES_SHOWN else "")
-    return f"; identical in {f.copies} copies: {shown}"
-
-
-_COPIES_SHOWN = 3
-
-
-def position(f: Finding) -> str:
-    """``path:line:col``, or just the path for what concerns a whole file."""
-    return f"{f.path}:{f.line}:{f.column}" if f.line > 0 else f.path
-
-
-def format_note(f: Finding) -> str:
-    """One line for a note (a near miss, a file skipped), as ``hlo-lint`` prints them on stderr."""
-    extras = [x for x in (f.op_name, f.source) if x]
-    return f"{position(f)}: note: {f.message}" + (f" [{', '.join(extras)}]" if extras else "")
-
-
-def format_text(findings: Sequence[Finding], files: int | None = None, modules: int | None = None) -> str:
-    lines = []
-    for f in findings:
-        if f.is_error:
-            lines.append(f"{position(f)}: error: {f.rule}: {f.message}{_copies_note(f)}")
-            continue
-        line = f"{f.path}:{f.line}:{f.column}: {f.rule} {f.message}"
-        if f.op_name:
-            line += f"\n    op_name: {f.op_name}"
-        if f.source:
-            line += f"\n    source: {f.source}"
-        line += f"\n    fusing saves {f.bytes_saved:,} bytes per device"
-        for note in f.notes:
-            line += f"\n    note: {note}"
-        if f.copies > 1:
-            line += f"\n    {_copies_note(f)[2:]} (modules equal without locations)"
-        lines.append(line)
-    warnings = sum(not f.is_error for f in findings)
-    errors = len(findings) - warnings
-    summary = f"{warnings} finding{'s' * (warnings != 1)}"
-    if errors:
-        summary += f", {errors} error{'s' * (errors != 1)}"
-    if files is not None:
-        summary += f" in {files} file{'s' * (files != 1)}"
-        if modules is not None and modules != files:
-            summary += f" ({modules} distinct module{'s' * (modules != 1)})"
-    lines.append(summary)
-    return "\n".join(lines) + "\n"
-
-
-def format_json(findings: Sequence[Finding]) -> str:
-    return json.dumps([f.to_json() for f in findings], indent=2, sort_keys=True, default=_json_default) + "\n"
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, (tuple, set, frozenset)):
-        return list(value)
-    return str(value)
-
-
-def _gh_escape(text: str, property_value: bool = False) -> str:
-    # GitHub's workflow command escaping: data escapes % CR LF; property
-    # values also : and ,.
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if property_value:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
-def format_github(findings: Sequence[Finding]) -> str:
-    lines = []
-    for f in findings:
-        kind = "error" if f.is_error else "warning"
-        props = [f"file={_gh_escape(f.path, True)}"]
-        if f.line > 0:
-            props.append(f"line={f.line}")
-            if f.column > 0:
-                props.append(f"col={f.column}")
-        props.append(f"title={_gh_escape(f.rule, True)}")
-        message = f.message
-        if f.op_name:
-            message += f" (op_name: {f.op_name})"
-        if not f.is_error:
-            message += f"; fusing saves {f.bytes_saved:,} bytes per device"
-        message += _copies_note(f)
-        lines.append(f"::{kind} {','.join(props)}::{_gh_escape(message)}")
-    return "\n".join(lines) + ("\n" if lines else "")
-
-
-def _artifact_location(path: str) -> dict[str, Any]:
-    p = Path(path)
-    if p.is_absolute():
-        return {"uri": p.as_uri()}
-    # Relative paths resolve against the checkout; code scanning maps
-    # %SRCROOT% to the repository root.
-    return {"uri": quote(p.as_posix()), "uriBaseId": "%SRCROOT%"}
-
-
-def _sarif_region(f: Finding) -> dict[str, int] | None:
-    if f.line < 1:
-        return None
-    region = {"startLine": f.line}
-    if f.column >= 1:
-        region["startColumn"] = f.column
-    return region
-
-
-def _sarif_location(f: Finding) -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": _artifact_location(f.path)}
-    region = _sarif_region(f)
-    if region:
-        physical["region"] = region
-    loc: dict[str, Any] = {"physicalLocation": physical}
-    if f.op_name:
-        loc["logicalLocations"] = [{"fullyQualifiedName": f.op_name, "kind": "function"}]
-    return loc
-
-
-def _sarif_related(f: Finding) -> list[dict[str, Any]]:
-    """Where the halves start (the slices): the place a user's fix usually goes."""
-    related = []
-    for k, piece in enumerate(f.details.get("pieces", ()), 1):
-        if piece.get("line", 0) < 1:
-            continue
-        loc = _sarif_location(Finding(rule=f.rule, path=f.path, line=piece["line"], column=piece["column"],
-                                      message="", op_name=piece.get("op_name")))
-        loc["id"] = k
-        loc["message"] = {"text": f"half {k} starts here" + (f" ({piece['source']})" if piece.get("source") else "")}
-        related.append(loc)
-    return related
-
-
-def format_sarif(findings: Sequence[Finding]) -> str:
-    rule_ids = sorted({f.rule for f in findings if not f.is_error} | {r.id for r in RULES.values()})
-    by_id = {r.id: r for r in RULES.values()}
-    rules = []
-    for rid in rule_ids:
-        info = by_id.get(rid)
-        descriptor: dict[str, Any] = {"id": rid, "defaultConfiguration": {"level": "warning"}}
-        if info is not None:
-            descriptor.update({
-                "name": info.name,
-                "shortDescription": {"text": info.summary},
-                "fullDescription": {"text": info.help},
-                "help": {"text": info.help},
-                "properties": {"pass": info.pass_name},
-            })
-        else:
-            descriptor["shortDescription"] = {"text": rid}
-        rules.append(descriptor)
-    index = {r["id"]: i for i, r in enumerate(rules)}
-    results = []
-    notifications = []
-    for f in findings:
-        if f.is_error:
-            note: dict[str, Any] = {"level": "error", "message": {"text": f"{f.rule}: {f.message}"},
-                                    "descriptor": {"id": f.rule}}
-            note["locations"] = [_sarif_location(f)]
-            if f.copies > 1:
-                note["properties"] = {"copies": f.copies, "paths": list(f.all_paths)}
-            notifications.append(note)
-            continue
-        message = f.message + f"; fusing saves {f.bytes_saved:,} bytes per device" + _copies_note(f)
-        result: dict[str, Any] = {
-            "ruleId": f.rule,
-            "ruleIndex": index[f.rule],
-            "level": "warning",
-            "message": {"text": message},
-            "locations": [_sarif_location(f)],
-            "partialFingerprints": {"opName/v1": f"{f.rule}:{f.op_name or f.line}"},
-            "relatedLocations": _sarif_related(f),
-            "properties": {"bytesSaved": f.bytes_saved, "opName": f.op_name, "source": f.source,
-                           "form": f.form, "notes": list(f.notes), "copies": f.copies,
-                           "paths": list(f.all_paths)},
-        }
-        if f.copies > 1:
-            # The other copies: the same module at the same line (SARIF's place for "also here").
-            first = len(result["relatedLocations"]) + 1
-            result["relatedLocations"] += [
-                {**_sarif_location(replace(f, path=p)), "id": first + i,
-                 "message": {"text": f"identical copy {i + 2} of {f.copies}"}}
-                for i, p in enumerate(f.all_paths[1:])]
-        results.append(result)
-    log = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "hlo-lint",
-                "version": __version__,
-                "rules": rules,
-            }},
-            "invocations": [{
-                "executionSuccessful": not notifications,
-                "toolExecutionNotifications": notifications,
-            }],
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    }
-    return json.dumps(log, indent=2) + "\n"
 
 
 def format_findings(findings: Sequence[Finding], fmt: str = "text", *, files: int | None = None,

@@ -1,19 +1,32 @@
-"""The pass registry and the pipeline that runs rules to a fixed point."""
+"""The pass registry and the pipeline that runs rules to a fixed point.
+
+The registry holds the built-in rules (found by ``rewrites.builtin``, in the order of their
+codes) and whatever plugins add: ``load_plugin`` imports a module or a ``.py`` file and
+registers each rule class it defines (``rule.RuleMeta`` in ``meta``); ``register`` takes one
+rule object (also one without metadata, which then reports under its pass name).
+"""
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import os
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from .errors import ParseError
 from .ir import Module
 from .report import NearMiss, Site, internal_error
-from .rewrites import builtin
+from .rewrites.builtin import builtin_rules
+from .rule import RuleMeta, metadata_of, rules_in_module
 from .text import parse
 
 
 class Rule(Protocol):
-    """A rewrite rule: finds sites, checks legality, rewrites (or only reports)."""
+    """What the registry runs: finds sites, checks legality, rewrites (or only reports).
+    ``rule.Rule`` is the base class that also carries the metadata."""
 
     name: str
     description: str
@@ -42,7 +55,19 @@ _MAX_ROUNDS = 8
 
 
 def register(rule: Rule) -> Rule:
-    _REGISTRY[rule.name] = rule
+    """Add ``rule`` (replacing a rule of its pass name); ``ValueError`` when its code is
+    another registered rule's, or it has no pass name: two rules must not report as one."""
+    name = getattr(rule, "name", None)
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a rule needs a pass name (its 'name'): {rule!r} has none")
+    meta = metadata_of(rule)
+    if meta is not None:
+        if meta.pass_name != name:
+            raise ValueError(f"rule {meta.code}: its name {name!r} is not its metadata's pass {meta.pass_name!r}")
+        taken = [n for n, r in _REGISTRY.items() if n != name and (m := metadata_of(r)) and m.code == meta.code]
+        if taken:
+            raise ValueError(f"rule code {meta.code} of {name} is already the code of {taken[0]}")
+    _REGISTRY[name] = rule
     return rule
 
 
@@ -55,7 +80,52 @@ def available_passes() -> dict[str, Rule]:
     return dict(_REGISTRY)
 
 
-for _rule in builtin.RULES:
+def rule_meta(name: str) -> RuleMeta | None:
+    """The metadata of registered pass ``name``; None for an unknown pass or one without."""
+    rule = _REGISTRY.get(name)
+    return metadata_of(rule) if rule is not None else None
+
+
+def builtin_names() -> frozenset[str]:
+    """The pass names of the built-in rules."""
+    return frozenset(r.name for r in builtin_rules())
+
+
+# The plugins loaded in this process, in order (lint's worker processes load them again).
+_PLUGINS: list[str] = []
+
+
+def loaded_plugins() -> tuple[str, ...]:
+    return tuple(_PLUGINS)
+
+
+def load_plugin(spec: str) -> list[str]:
+    """Import a plugin (a dotted module name, or a path to a ``.py`` file) and register the
+    rules it defines; the pass names registered.  A module may also call ``register`` itself
+    (or change nothing in the registry).  Whatever fails (no such file or module, an error
+    in it, a rule refused by ``register``) raises, naming the plugin."""
+    if spec.endswith(".py") or os.sep in spec:
+        path = Path(spec)
+        if not path.is_file():
+            raise FileNotFoundError(f"plugin file not found: {spec}")
+        name = f"hlo_passes_plugin_{path.stem}"
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        if module_spec is None or module_spec.loader is None:
+            raise ImportError(f"cannot import plugin file {spec}")
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        module_spec.loader.exec_module(module)
+    else:
+        module = importlib.import_module(spec)
+    rules = rules_in_module(module)
+    for rule in rules:
+        register(rule)
+    if spec not in _PLUGINS:
+        _PLUGINS.append(spec)
+    return [r.name for r in rules]
+
+
+for _rule in builtin_rules():
     register(_rule)
 
 

@@ -1,4 +1,4 @@
-"""A text pre-scan that tells when a module cannot hold a site of the built-in rules.
+"""A text pre-scan that tells when a module cannot hold a site of a rule (from the markers in its metadata).
 
 Parsing a large module costs far more than searching its text, and most
 modules a jit hook sees (helpers, single-device programs, inference steps
@@ -26,52 +26,36 @@ none of them has no site of that rule.  The markers are deliberately looser than
 rules (``all_reduce`` also matches ``mhlo.all_reduce_start``...): a false
 "maybe" only costs the parse that would have happened anyway.
 
-Rules other than the built-in ones (plugins) have no markers: with any of
-them selected the answer is always ``True``.
+Each rule declares its markers in its metadata (``RuleMeta.markers``); a rule without
+(``None``, or a plugin registered without metadata) is always looked at.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from .ir import Module
-from .passes import available_passes
-from .rewrites import builtin
+from .passes import available_passes, builtin_names, rule_meta
+from .rule import SHARDING_MARKERS
 
-__all__ = ["BUILTIN_RULES", "MARKERS", "markers_for", "may_have_sites", "rules_that_may_fire", "rules_that_may_fire_in"]
+__all__ = ["BUILTIN_RULES", "MARKERS", "SHARDING_MARKERS", "markers_for", "may_have_sites", "rules_that_may_fire",
+           "rules_that_may_fire_in"]
 
-# Custom-call targets and op names of the sharding changes an implicit rule
-# counts as communication.
-SHARDING_MARKERS: tuple[str, ...] = (
-    "sharding_constraint",
-    "manual_computation",
-    "Sharding",  # custom_call_target="Sharding" / @Sharding
-    "SPMDFullToShardShape",
-    "SPMDShardToFullShape",
-    "GlobalToLocalShape",
-)
-# The collectives of the built-in rules, as HLO opcodes.
-_COLLECTIVES = ("all-gather", "all-reduce", "reduce-scatter")
-# Every spelling of a communicating step: HLO opcodes use dashes, MLIR op names underscores.
-MARKERS: tuple[str, ...] = (*_COLLECTIVES, *(c.replace("-", "_") for c in _COLLECTIVES), *SHARDING_MARKERS)
-
-BUILTIN_RULES = frozenset(rule.name for rule in builtin.RULES)
+BUILTIN_RULES = builtin_names()
 
 
 def markers_for(rule: str) -> tuple[str, ...] | None:
-    """The spellings a site of built-in ``rule`` needs in the text; None for other rules."""
-    if rule not in BUILTIN_RULES:
-        return None
-    r = available_passes()[rule]
-    spellings = [s for c in sorted(r.collectives) for s in (c, c.replace("-", "_"))]
-    # An implicit rule also counts sharding changes as steps (_split_fusion._is_step).
-    if getattr(r, "implicit", False):
-        spellings.extend(SHARDING_MARKERS)
-    return tuple(spellings)
+    """The spellings a site of ``rule`` needs in the text (its metadata's); None: always look."""
+    meta = rule_meta(rule)
+    return meta.markers if meta is not None else None
+
+
+# Every spelling of a communicating step a built-in rule looks for.
+MARKERS: tuple[str, ...] = tuple(dict.fromkeys(m for name in sorted(BUILTIN_RULES) for m in markers_for(name) or ()))
 
 
 def rules_that_may_fire(text: str, passes: Sequence[str] | None = None) -> list[str]:
     """The rules of ``passes`` (None: every registered rule) that can have a site in
-    ``text``, in order; rules other than the built-in ones are always kept."""
+    ``text``, in order; rules without markers are always kept."""
     names = list(available_passes()) if passes is None else list(passes)
     kept = []
     for name in names:

@@ -1,11 +1,29 @@
-"""The built-in rules, in the order ``run_passes`` runs them; ``passes`` registers them.
+"""The built-in rules, found rather than listed: every module of ``hlo_passes.rewrites`` whose
+name does not start with ``_`` is imported and the rule classes it defines (``rule.RuleMeta`` in
+``meta``) are made, in the order of their codes (the order ``run_passes`` runs them).
 
-The rule modules define their rules and register nothing: a rule module is imported for what it
-holds, not for a side effect on the registry above it.
+The rule modules register nothing: ``passes`` registers what this finds.  A new built-in rule
+is a new module here; nothing else lists it.
 """
 from __future__ import annotations
 
-from .moe_gather_fusion import MoeGatherFusion
-from .moe_gradient_fusion import MoeGradientFusion
+import importlib
+import pkgutil
+from functools import cache
 
-RULES = (MoeGatherFusion(), MoeGradientFusion())
+from ..rule import rules_in_module
+
+# Modules of this package that hold no rule (this one).
+_NOT_RULES = frozenset({"builtin"})
+
+
+@cache
+def builtin_rules() -> tuple:
+    """One instance of each built-in rule, by code; made once per process."""
+    package = importlib.import_module(__package__)
+    rules = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if info.name.startswith("_") or info.name in _NOT_RULES:
+            continue
+        rules.extend(rules_in_module(importlib.import_module(f"{__package__}.{info.name}")))
+    return tuple(sorted(rules, key=lambda r: r.meta.code))

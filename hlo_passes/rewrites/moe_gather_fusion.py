@@ -9,12 +9,29 @@ Rewritten to one gather chain of W, one GMM, and a split of its output
 """
 from __future__ import annotations
 
+from ..rule import HALVES_MESSAGE, SHARDING_MARKERS, RuleMeta, collective_markers
 from ._split_fusion import SplitFusion
 
 
 class MoeGatherFusion(SplitFusion):
-    name = "moe-gather-fusion"
-    description = "one all-gather of a prefused MoE weight instead of one per slice (MOE001)"
+    meta = RuleMeta(
+        code="MOE001",
+        pass_name="moe-gather-fusion",
+        name="UnfusedMoeWeightGather",
+        summary="unfused MoE weight gather",
+        help="A prefused MoE weight W[E, D, 2F] is sliced into gate and up halves and each half "
+             "is all-gathered on its own. Gather W once and slice after the gather (or after the "
+             "grouped matmul); `hlo-rewrite` does this: one collective instead of two per stage, "
+             "and no slice or concatenate copies.",
+        description="one all-gather of a prefused MoE weight instead of one per slice (MOE001)",
+        # A site communicates: an all-gather, or (implicit) a sharding change Shardy or GSPMD
+        # turns into one (prescan's docstring says why a substring search is enough).
+        markers=(*collective_markers("all-gather"), *SHARDING_MARKERS),
+        verb="gathered",
+        message=HALVES_MESSAGE,
+    )
+    name = meta.pass_name
+    description = meta.description
     collectives = frozenset({"all-gather"})
     implicit = True
 

@@ -12,12 +12,26 @@ and legality checks as the forward rule (``_split_fusion``).
 """
 from __future__ import annotations
 
+from ..rule import HALVES_MESSAGE, RuleMeta, collective_markers
 from ._split_fusion import SplitFusion
 
 
 class MoeGradientFusion(SplitFusion):
-    name = "moe-gradient-fusion"
-    description = "one reduction of a prefused MoE weight's gradient instead of one per slice (MOE002)"
+    meta = RuleMeta(
+        code="MOE002",
+        pass_name="moe-gradient-fusion",
+        name="UnfusedMoeWeightGradientReduction",
+        summary="unfused MoE weight-gradient reduction",
+        help="The gradient of a prefused MoE weight is reduced half by half and reassembled. "
+             "Reduce the whole gradient at once.",
+        description="one reduction of a prefused MoE weight's gradient instead of one per slice (MOE002)",
+        # Every site has a reduction chain that communicates (no implicit form counts sharding).
+        markers=collective_markers("all-reduce", "reduce-scatter"),
+        verb="reduced",
+        message=HALVES_MESSAGE,
+    )
+    name = meta.pass_name
+    description = meta.description
     collectives = frozenset({"reduce-scatter", "all-reduce"})
     meet_by_pads = True
     from_gmms = True

@@ -1,0 +1,157 @@
+"""The diagnostic: one thing to tell the user, whatever prints it.
+
+A site a rule found (rewritten or not), a near miss, a file that could not be linted: each
+becomes one ``Diagnostic`` (code, ``path:line:col``, message, notes, the fix's summary), and
+each output format is one emitter over diagnostics (``text``, ``json_list``, ``github``,
+``sarif``, and ``lines`` for the console scripts' and the jit hook's own lines).  What a rule
+says about itself (code, summary, how its message reads) comes from its ``RuleMeta``.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..passes import rule_meta
+from ..report import Location, NearMiss, Site
+
+__all__ = ["Diagnostic", "ERROR_RULES", "NEAR_MISS", "fix_summary", "from_near_miss", "from_site", "rule_id"]
+
+# What a file that could not be linted is reported under (``lint`` names each one).
+ERROR_RULES = ("parse-error", "internal-error", "no-such-file", "no-match", "no-modules", "not-readable",
+               "too-large")
+# The prefix of a near miss's message (hlo-lint --explain tells whether it printed any by it).
+NEAR_MISS = "near miss: "
+
+
+def rule_id(pass_name: str) -> str:
+    """The code a pass reports under: its metadata's, else (an older plugin) its name."""
+    meta = rule_meta(pass_name)
+    return meta.code if meta is not None else pass_name
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One unfused pattern, near miss, or file that could not be linted (``lint.Finding``).
+
+    ``line``/``column`` are 1-based positions in ``path`` (0 when unknown);
+    ``op_name`` and ``source`` (``file:line`` of the framework code) come from
+    the op's metadata or MLIR location when the text carries them;
+    ``bytes_saved`` is what the rewrite saves per device; ``fix`` what the rewrite does
+    there (``collectives 4 -> 2, saves 73,728 bytes per device``), None when nothing can.
+    """
+
+    rule: str
+    path: str
+    line: int
+    column: int
+    message: str
+    op_name: str | None = None
+    source: str | None = None
+    bytes_saved: int = 0
+    # "warning" for findings, "error" for files that failed, "note" (near misses, files skipped, -v)
+    severity: str = "warning"
+    pass_name: str | None = None
+    form: str | None = None
+    details: dict[str, Any] = field(default_factory=dict, compare=False)
+    # Identical copies of the module (the dump folders of N hosts, compared
+    # without locations): the finding is reported once, at the first path in
+    # sorted order; ``paths`` lists every copy (empty: just ``path``).
+    copies: int = 1
+    paths: tuple[str, ...] = ()
+    # Where the weight is cut into halves (source file:line when known), or how to get locations.
+    notes: tuple[str, ...] = ()
+    fix: str | None = None
+    picture: Any = field(default=None, compare=False, repr=False)  # report.SitePicture
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    @property
+    def is_note(self) -> bool:
+        return self.severity == "note"
+
+    @property
+    def all_paths(self) -> tuple[str, ...]:
+        return self.paths or (self.path,)
+
+    @property
+    def location(self) -> Location:
+        return Location(self.path, self.line, self.column, self.op_name, source=self.source)
+
+    def to_json(self) -> dict[str, Any]:
+        d = {k: v for k, v in asdict(self).items() if k != "picture"}
+        d["notes"] = list(self.notes)
+        d["paths"] = list(self.all_paths)
+        return d
+
+    def __str__(self) -> str:
+        text = f"{self.path}:{self.line}:{self.column}: {self.rule} {self.message}"
+        extras = [x for x in (self.op_name, self.source) if x]
+        return text + (f" [{' @ '.join(extras)}]" if extras else "")
+
+
+def fix_summary(site: Site) -> str:
+    """What fusing ``site`` does: ``collectives 4 -> 2, saves 73,728 bytes per device``."""
+    return (f"collectives {site.before.count} -> {site.after.count}, "
+            f"saves {int(site.bytes_saved):,} bytes per device")
+
+
+# How to keep source locations, per dialect, for a module whose text has none.
+_NO_LOCATIONS = {
+    "stablehlo": "this text has no source locations: print it with `lowered.as_text(debug_info=True)` "
+                 "(jax) to see the file:line of each op",
+    "hlo": "this text has no op metadata: XLA's dumps keep it (`--xla_dump_to=DIR --xla_dump_hlo_as_text`), "
+           "and so does `compiled.as_text()`",
+}
+
+
+def _site_notes(site: Site, where: str, dialect: str | None) -> tuple[str, ...]:
+    """Where the weight is cut into halves (the user's fix is there, not at the meeting op)."""
+    notes = []
+    for k, piece in enumerate(site.pieces, 1):
+        text = f"half {k} starts at {where}:{piece.line}:{piece.column}"
+        if piece.op_name:
+            text += f" ({piece.op_name})"
+        if piece.source:
+            text += f", from {piece.source}"
+        notes.append(text)
+    if dialect is not None and not site.location.source and not any(p.source for p in site.pieces):
+        notes.append(_NO_LOCATIONS.get(dialect, _NO_LOCATIONS["stablehlo"]))
+    return tuple(notes)
+
+
+def _message(site: Site) -> str:
+    meta = rule_meta(site.rule)
+    if meta is None:  # a pass registered without metadata: its name and form
+        return f"{site.rule} (form {site.form})"
+    return meta.site_message(site)
+
+
+def from_site(site: Site, path: str | None = None, dialect: str | None = None) -> Diagnostic:
+    """The diagnostic of a site; ``path`` (default: the site's) names the file, ``dialect``
+    (None: no note) says how to get source locations when the text has none."""
+    loc = site.location
+    where = path or loc.path or "<string>"
+    details = {"collectives_before": site.before.count, "collectives_after": site.after.count,
+               "bytes_moved_before": site.before.bytes_moved, "bytes_moved_after": site.after.bytes_moved,
+               **site.details,
+               "pieces": [{"line": p.line, "column": p.column, "op_name": p.op_name, "source": p.source}
+                          for p in site.pieces]}
+    return Diagnostic(
+        rule=rule_id(site.rule), path=where, line=loc.line, column=loc.column, message=_message(site),
+        op_name=loc.op_name, source=loc.source, bytes_saved=int(site.bytes_saved), pass_name=site.rule,
+        form=site.form, details=details, notes=_site_notes(site, where, dialect), fix=fix_summary(site),
+        picture=site.picture,
+    )
+
+
+def from_near_miss(miss: NearMiss, path: str | None = None) -> Diagnostic:
+    """A near miss as a note: the check that refused and why (in ``details`` too)."""
+    loc = miss.location
+    return Diagnostic(
+        rule=rule_id(miss.rule), path=path or loc.path or "<string>", line=loc.line, column=loc.column,
+        severity="note", message=f"{NEAR_MISS}refused ({miss.check}): {miss.reason}",
+        op_name=loc.op_name, source=loc.source, pass_name=miss.rule,
+        details={"check": miss.check, "reason": miss.reason},
+    )

@@ -1,0 +1,205 @@
+"""A rule is one module: a plugin written only against ``hlo_passes``'s public API is listed,
+pre-scanned, linted in every output format and run by ``hlo-rewrite``, with no other file edited.
+
+The plugin (``XPL001``) reports each all-gather whose only user is a concatenate; it rewrites
+nothing.  The console scripts run as subprocesses (the scripts beside ``sys.executable``).
+"""
+from __future__ import annotations
+
+import ast
+import json
+import multiprocessing
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import hlo_passes
+from hlo_passes import prescan
+from hlo_passes.lint import json_schema
+from hlo_passes.passes import unregister
+from sarif_structure import check_sarif
+from test_cli import HLO, MLIR, run
+
+PLUGIN = '''
+"""XPL001: an all-gather read only by a concatenate (a plugin, for the tests)."""
+from hlo_passes import CollectiveCost, Rule, RuleMeta, Site, location_of
+
+
+class GatherIntoConcat(Rule):
+    meta = RuleMeta(
+        code="XPL001",
+        pass_name="xpl-gather-concat",
+        name="GatherIntoConcatenate",
+        summary="all-gather read only by a concatenate",
+        help="Gather the concatenated array once instead.",
+        markers=("all-gather", "all_gather"),
+        message="{summary} ({before} collective; form {form})",
+    )
+
+    def apply(self, module, *, rewrite):
+        sites = []
+        for instr in module.instructions():
+            users = instr.users if instr.opcode == "all-gather" else []
+            if len(users) == 1 and users[0].opcode == "concatenate":
+                cost = CollectiveCost()
+                cost.add(instr)
+                sites.append(Site(self.name, "concat", location_of(instr), cost, cost, 0, rewritten=False))
+        return sites, []
+'''
+NAME, CODE = "xpl-gather-concat", "XPL001"
+# In the bundled example each half's last gather feeds the concatenate: two sites per file.
+SITES = 2
+
+
+@pytest.fixture
+def plugin(tmp_path: Path) -> Path:
+    path = tmp_path / "xpl_rule.py"
+    path.write_text(textwrap.dedent(PLUGIN))
+    return path
+
+
+@pytest.fixture
+def loaded(plugin: Path):
+    assert hlo_passes.load_plugin(str(plugin)) == [NAME]
+    yield plugin
+    unregister(NAME)
+
+
+def test_the_plugin_uses_only_the_public_api() -> None:
+    for node in ast.walk(ast.parse(PLUGIN)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            assert isinstance(node, ast.ImportFrom) and node.module == "hlo_passes" and not node.level
+            assert {a.name for a in node.names} <= set(hlo_passes.__all__)
+
+
+def test_listed_by_both_scripts(plugin: Path) -> None:
+    passes = run("hlo-rewrite", "--plugin", plugin, "--list-passes")
+    assert passes.returncode == 0, passes.stderr
+    assert f"{NAME:24} {CODE:8} all-gather read only by a concatenate\n" in passes.stdout
+    rules = run("hlo-lint", "--plugin", plugin, "--list-rules")
+    assert rules.returncode == 0, rules.stderr
+    assert f"{CODE}  {NAME:24} all-gather read only by a concatenate  (plugin)\n" in rules.stdout
+    assert rules.stdout.splitlines()[0].startswith("MOE001  moe-gather-fusion ")
+
+
+def test_pre_scanned_by_its_markers(loaded: Path) -> None:
+    assert prescan.markers_for(NAME) == ("all-gather", "all_gather")
+    text = MLIR.read_text()
+    assert prescan.rules_that_may_fire(text, [NAME]) == [NAME]
+    without = "\n".join(line for line in text.splitlines() if "all_gather" not in line)
+    assert prescan.rules_that_may_fire(without, [NAME]) == []
+    assert not prescan.may_have_sites(without, [NAME])
+    # The built-in markers are the built-in rules' alone.
+    assert set(prescan.MARKERS) == {m for n in prescan.BUILTIN_RULES for m in prescan.markers_for(n)}
+
+
+def test_linted_in_process(loaded: Path) -> None:
+    for path in (HLO, MLIR):
+        found = hlo_passes.lint(path, select=[CODE])
+        assert [(f.rule, f.pass_name, f.form) for f in found] == [(CODE, NAME, "concat")] * SITES
+        assert found[0].message == "all-gather read only by a concatenate (1 collective; form concat)"
+        assert found[0].fix == "collectives 1 -> 1, saves 0 bytes per device"
+
+
+def _copies(tmp_path: Path) -> list[str]:
+    """Four files (the pool's least) of the bundled module, each named apart."""
+    copies = []
+    for k in range(4):
+        copy = tmp_path / f"m{k}.mlir"
+        copy.write_text(MLIR.read_text().replace("module @", f"module @m{k}_", 1))
+        copies.append(str(copy))
+    return copies
+
+
+def test_linted_by_spawned_workers(loaded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A process that imported jax lints in spawned workers, which start with the built-in rules
+    # only: the plugin must reach them too (before, its findings were silently missing).
+    lint = sys.modules["hlo_passes.lint"]
+    monkeypatch.setattr(lint, "_pool_context", lambda: multiprocessing.get_context("spawn"))
+    copies = _copies(tmp_path)
+    run = lint.lint_files(copies, select=[CODE], jobs=2, fold=False)
+    assert [f.rule for f in run.findings] == [CODE] * SITES * len(copies)
+
+
+def test_spawned_workers_run_the_parents_passes_only(plugin: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A plugin loaded and then unregistered in the parent must not come back in the workers.
+    hlo_passes.load_plugin(str(plugin))
+    unregister(NAME)
+    lint = sys.modules["hlo_passes.lint"]
+    monkeypatch.setattr(lint, "_pool_context", lambda: multiprocessing.get_context("spawn"))
+    copies = _copies(tmp_path)
+    pooled = lint.lint_files(copies, jobs=2, fold=False).findings
+    assert pooled == lint.lint_files(copies, jobs=1, fold=False).findings
+    assert {f.rule for f in pooled} == {"MOE001"}
+
+
+def _lint(plugin: Path, fmt: str, *paths: Path) -> str:
+    proc = run("hlo-lint", "--plugin", plugin, "--select", "XPL", "--format", fmt, *paths)
+    assert proc.returncode == 1, proc.stderr  # findings
+    return proc.stdout
+
+
+def test_linted_in_every_format(plugin: Path) -> None:
+    text = _lint(plugin, "text", MLIR)
+    assert text.count(f": {CODE} all-gather read only by a concatenate (1 collective; form concat)\n") == SITES
+    assert text.endswith(f"{SITES} findings in 1 file\n")
+    findings = json.loads(_lint(plugin, "json", HLO, MLIR))
+    jsonschema.validate(findings, json_schema())
+    assert [f["rule"] for f in findings] == [CODE] * 2 * SITES
+    assert {f["pass_name"] for f in findings} == {NAME}
+    github = _lint(plugin, "github", MLIR).splitlines()
+    assert len(github) == SITES and all(f"title={CODE}::all-gather read only" in g for g in github)
+    sarif = json.loads(_lint(plugin, "sarif", MLIR))
+    check_sarif(sarif)
+    rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+    ours = [r for r in rules if r["id"] == CODE]
+    assert ours and ours[0]["name"] == "GatherIntoConcatenate" and ours[0]["properties"] == {"pass": NAME}
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == [CODE] * SITES
+
+
+def test_run_by_hlo_rewrite_as_file_and_as_module(plugin: Path, tmp_path: Path) -> None:
+    by_file = run("hlo-rewrite", "--plugin", plugin, "--passes", NAME, MLIR, "--dry-run")
+    assert by_file.returncode == 0, by_file.stderr
+    lines = [line for line in by_file.stderr.splitlines() if f" {CODE} {NAME} [concat] " in line]
+    assert len(lines) == SITES and lines[0].endswith("collectives 1 -> 1, saves 0 bytes per device")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    report = tmp_path / "r.json"
+    by_module = run("hlo-rewrite", "--plugin", "xpl_rule", "--passes", NAME, HLO, "--dry-run",
+                    "--report", report, env=env)
+    assert by_module.returncode == 0, by_module.stderr
+    sites = json.loads(report.read_text())["sites"]
+    assert [(s["rule"], s["rule_id"], s["rewritten"]) for s in sites] == [(NAME, CODE, False)] * SITES
+
+
+BAD_PLUGINS = {
+    "syntax": ("def broken(:\n", "SyntaxError"),
+    "raises": ("raise RuntimeError('plugin import failed')\n", "RuntimeError: plugin import failed"),
+    "bad-code": (PLUGIN.replace('code="XPL001"', 'code="xpl-1"'), "is not letters then three digits"),
+    "taken-code": (PLUGIN.replace('code="XPL001"', 'code="MOE001"'),
+                   "rule code MOE001 of xpl-gather-concat is already the code of moe-gather-fusion"),
+    "bad-template": (PLUGIN.replace("({before} collective", "({colectives}"), "message template names colectives"),
+    "no-apply": (PLUGIN.replace("def apply(", "def aply("), "rule class GatherIntoConcat of hlo_passes_plugin_bad_no_apply "
+                 "has no apply(module, *, rewrite)"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_PLUGINS))
+def test_a_bad_plugin_is_a_clear_usage_error(kind: str, tmp_path: Path) -> None:
+    code, says = BAD_PLUGINS[kind]
+    bad = tmp_path / f"bad_{kind.replace('-', '_')}.py"
+    bad.write_text(textwrap.dedent(code))
+    for tool, args in (("hlo-rewrite", [MLIR, "--dry-run"]), ("hlo-lint", [MLIR])):
+        proc = run(tool, "--plugin", bad, *args)
+        assert proc.returncode == 2, (tool, proc.stderr)
+        assert f"{tool}: error: cannot load plugin {bad}: " in proc.stderr and says in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_a_missing_plugin_is_a_usage_error(tmp_path: Path) -> None:
+    proc = run("hlo-lint", "--plugin", tmp_path / "nowhere.py", MLIR)
+    assert proc.returncode == 2 and "plugin file not found" in proc.stderr
