@@ -5,8 +5,8 @@ Public API (everything else is private):
 * ``parse(text, dialect="auto", validate=False, path=None) -> Module``
 * ``parse_file(path, dialect="auto", validate=False) -> Module``
 * ``Module``, ``Computation``, ``Instruction``, ``Shape`` — the module graph
-* ``ParseError``, ``VerificationError``
-* ``run_passes(module, passes=None, rewrite=True) -> Result``
+* ``ParseError``, ``VerificationError``, ``InvariantError``
+* ``run_passes(module, passes=None, rewrite=True, check_invariants=None) -> Result``
 * ``lint(module_or_path) -> list[Finding]``, ``Finding`` (= ``Diagnostic``)
 * writing a rule: ``Rule`` (base class), ``RuleMeta`` (its code, pass name, summary, help,
   pre-scan markers, message), ``Site``, ``NearMiss``, ``Location``, ``CollectiveCost``,
@@ -19,7 +19,7 @@ Public API (everything else is private):
 from __future__ import annotations
 
 from ._version import __version__  # noqa: F401
-from .errors import ParseError, VerificationError
+from .errors import InvariantError, ParseError, VerificationError
 from .ir import Computation, Instruction, Module, Shape
 from .report import CollectiveCost, Location, NearMiss, Site, location_of
 from .rule import Rule, RuleMeta
@@ -32,6 +32,7 @@ __all__ = [
     "Diagnostic",
     "Finding",
     "Instruction",
+    "InvariantError",
     "Location",
     "Module",
     "NearMiss",

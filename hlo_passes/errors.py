@@ -76,6 +76,21 @@ class VerificationError(ValueError):
         super().__init__("\n".join(self.problems))
 
 
+class InvariantError(RuntimeError):
+    """A pass left the module failing the verifier: a bug of the pass, not of its input.
+
+    Raised by ``run_passes(..., check_invariants=True)`` (the test suite turns the check
+    on for every run through ``HLO_PASSES_CHECK_INVARIANTS=1``), as XLA's pipelines run
+    their invariant checker after each pass; ``problems`` are the verifier's new findings.
+    """
+
+    def __init__(self, pass_name: str, problems: list[str]) -> None:
+        self.pass_name = pass_name
+        self.problems = list(problems)
+        shown = "\n  ".join(self.problems[:10]) + ("\n  ..." if len(self.problems) > 10 else "")
+        super().__init__(f"pass {pass_name} left the module failing the verifier:\n  {shown}")
+
+
 class VerificationWarning(UserWarning):
     """``parse(..., validate=True)`` found shape problems XLA's parser lets through.
 

@@ -16,12 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from .errors import ParseError
+from .errors import InvariantError, ParseError
 from .ir import Module
 from .report import NearMiss, Site, internal_error
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta, metadata_of, rules_in_module
 from .text import parse
+from .verify import verify_module
+
+# Set to 1 (the test suite does), every run_passes checks the module after each rewriting pass.
+CHECK_INVARIANTS_ENV = "HLO_PASSES_CHECK_INVARIANTS"
 
 
 class Rule(Protocol):
@@ -142,7 +146,7 @@ def _select(passes: Iterable[str] | None) -> list[Rule]:
 
 
 def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: bool = True,
-               copy: bool = True, strict: bool = False) -> Result:
+               copy: bool = True, strict: bool = False, check_invariants: bool | None = None) -> Result:
     """Run rules over a copy of ``module`` until none finds anything more.
 
     The caller's module is left untouched: the rules work on ``module.clone()``
@@ -158,8 +162,14 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
     ``copy=False`` the module passed in may be the half-done one, and
     ``Result.module`` a fresh parse of its text).  ``strict=True`` re-raises
     instead, so tests and the fuzz harness see the bug.
+
+    ``check_invariants`` (default: ``$HLO_PASSES_CHECK_INVARIANTS`` is ``1``) runs the
+    verifier after every round that rewrote, as XLA's invariant checker does, and raises
+    ``InvariantError`` naming the pass when it finds a problem the input did not have.
     """
     rules = _select(passes)
+    if check_invariants is None:
+        check_invariants = os.environ.get(CHECK_INVARIANTS_ENV) == "1"
     if copy:
         def fresh() -> Module:
             return module.clone()
@@ -170,14 +180,28 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
             return parse(text, dialect=module.dialect, path=module.path)
     work = fresh() if copy else module
     refused: dict[str, NearMiss] = {}
+    checker = _InvariantChecker(work) if check_invariants and rewrite else None
     while True:
         try:
-            return _run_rules(work, [r for r in rules if r.name not in refused], rewrite, strict, refused)
+            return _run_rules(work, [r for r in rules if r.name not in refused], rewrite, strict, refused,
+                              checker)
         except _RuleCrashed as crash:
             # The rule may have stopped half-way through a rewrite: start again
             # from the input, without it.
             refused[crash.miss.rule] = crash.miss
             work = fresh()
+
+
+class _InvariantChecker:
+    """The verifier after each rewriting round; what the input already had is not the pass's."""
+
+    def __init__(self, module: Module) -> None:
+        self.before = frozenset(verify_module(module))
+
+    def __call__(self, pass_name: str, module: Module) -> None:
+        new = [p for p in verify_module(module) if p not in self.before]
+        if new:
+            raise InvariantError(pass_name, new)
 
 
 class _RuleCrashed(Exception):
@@ -187,7 +211,7 @@ class _RuleCrashed(Exception):
 
 
 def _run_rules(work: Module, rules: list[Rule], rewrite: bool, strict: bool,
-               refused: dict[str, NearMiss]) -> Result:
+               refused: dict[str, NearMiss], checker: _InvariantChecker | None = None) -> Result:
     result = Result(work)
     result.near_misses.extend(refused.values())
     for rule in rules:
@@ -207,6 +231,8 @@ def _run_rules(work: Module, rules: list[Rule], rewrite: bool, strict: bool,
                 result.near_misses.append(miss)
                 break
             result.sites.extend(sites)
+            if checker is not None and any(s.rewritten for s in sites):
+                checker(rule.name, work)
             if not rewrite or not any(s.rewritten for s in sites):
                 result.near_misses.extend(misses)
                 break

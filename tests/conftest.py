@@ -14,6 +14,10 @@ _flags = os.environ.get("XLA_FLAGS", "")
 if "--xla_force_host_platform_device_count" not in _flags:
     os.environ["XLA_FLAGS"] = f"{_flags} --xla_force_host_platform_device_count=8".strip()
 
+# Every run_passes in the suite runs the verifier after each rewriting pass (XLA's invariant
+# checker): a rewrite that leaves a broken graph fails the test that made it.
+os.environ.setdefault("HLO_PASSES_CHECK_INVARIANTS", "1")
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # ``from examples import moe`` (the repository's runnable programs).
 if str(REPO_ROOT) not in sys.path:
