@@ -261,9 +261,32 @@ class Attributes(MutableMapping[str, Any]):
     def __contains__(self, key: object) -> bool:
         return key in self._raw
 
+    @classmethod
+    def of_source(cls, raw: dict[str, str | None], decode: Callable[[str, str], Any] | None,
+                  owner: "Instruction | None" = None) -> "Attributes":
+        """The parsers' constructor: ``raw`` is adopted, not copied (one dict per instruction
+        of a large module is what parsing allocates most)."""
+        attributes = cls.__new__(cls)
+        attributes._raw = raw
+        attributes._decoded = None
+        attributes._decode = decode
+        attributes._owner = owner
+        return attributes
+
+    def adopt_source(self, raw: dict[str, str | None], decode: Callable[[str, str], Any]) -> None:
+        """Take ``raw`` (not copied) and its decoder, in place of an empty set (parsers that
+        create the instruction before its attributes are read)."""
+        self._raw = raw
+        self._decode = decode
+
     def raw(self, key: str) -> str | None:
         """The attribute's exact source text, or None if it was set by a pass."""
         return self._raw[key]
+
+    def source_texts(self) -> dict[str, str | None]:
+        """Every attribute's source text by name (None: set by a pass); the dict itself, to
+        read, for the parsers' checks and the printers."""
+        return self._raw
 
     def decode_all(self) -> None:
         """Decode every attribute now (``validate=True``); raises what the decoder raises."""

@@ -303,7 +303,7 @@ def _as_replicas(text: str, num_devices: int | None) -> tuple[str, int]:
     module = parse_hlo(text)
     for instr in module.instructions():
         if instr.opcode in _COLLECTIVES or instr.opcode.endswith("-start") and instr.opcode[:-6] in _COLLECTIVES:
-            if instr.attributes._raw.get("use_global_device_ids") != "true":
+            if instr.attributes.source_texts().get("use_global_device_ids") != "true":
                 raise ValueError(f"{instr.name}: a partitioned module runs as replicas here only if its "
                                  "collectives name global device ids (use_global_device_ids=true)")
     # Shardings left on a per-device program would be read as global ones.

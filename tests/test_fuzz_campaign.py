@@ -131,3 +131,30 @@ def test_a_campaign_without_the_shared_corpus_must_be_asked_for(tmp_path: Path) 
     summary = run_campaign(4, 1, tmp_path / "out", workers=1, shared=tmp_path / "nowhere", bundled_only=True,
                            reduce_each=False)
     assert summary["mutants"] == 4 and 0 < summary["seed_modules"] < 10
+
+
+def test_rediscovery_sorts_findings_into_issue_21s_classes(tmp_path: Path) -> None:
+    from fuzzing.rediscovery import CLASSES, report
+
+    def finding(index: int, outcome: str, stage: str, etype: str, where: str, message: str) -> dict:
+        return {"index": index, "outcome": outcome, "stage": stage, "type": etype, "where": where, "message": message}
+
+    findings = [
+        finding(3, "wrong-exception", "parse", "ValueError", "hlo_passes/parser/hlo_shapes.py:138 _parse_at",
+                "Exceeds the limit (4300 digits) for integer string conversion"),
+        finding(5, "wrong-exception", "run_passes", "IndexError", "hlo_passes/rewrites/_crossings.py:41 outside",
+                "tuple index out of range"),
+        finding(8, "hang", "run_passes", "", "hlo_passes/rewrites/_chains.py:10 walk", "no result in 10 s"),
+        finding(9, "wrong-exception", "to_text", "KeyError", "hlo_passes/printer/hlo.py:1 f", "'x'"),
+    ]
+    (tmp_path / "findings.jsonl").write_text("".join(json.dumps(f) + "\n" for f in findings))
+    (tmp_path / "summary.json").write_text(json.dumps({"mutants": 10, "seed": 1, "seed_modules": 3,
+                                                        "late_parse_errors": {"regenerate": 2}}))
+    text, complete = report(tmp_path)
+    assert not complete  # most classes were not found
+    rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ")[1] for line in text.splitlines()
+            if line.startswith("| ") and not line.startswith("| class") and not line.startswith("| ---")}
+    assert rows[CLASSES[0][0]] == "1" and rows[CLASSES[1][0]] == "1" and rows[CLASSES[4][0]] == "1"
+    assert rows[CLASSES[3][0]] == "0"
+    assert "KeyError" in text.split("Findings of no class above:")[1]  # unclaimed findings are listed
+    assert rows["ParseError raised only later (allowed; counted)"] == "2"

@@ -607,10 +607,7 @@ class _HloParser:
         line_end = _LINE_END_RE.match(text, end)
         # Several instructions may share a line; the next one starts right here.
         next_pos = end if line_end is None else line_end.end()
-        attributes = Attributes.__new__(Attributes)
-        attributes._raw = attrs
-        attributes._decoded = None
-        attributes._decode = self.decoder
+        attributes = Attributes.of_source(attrs, self.decoder)
         instr = Instruction(
             name, opcode, shape, None, attributes, source_op=source_op,
             line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos), span=(pos, end),
@@ -663,7 +660,7 @@ class _HloParser:
                 inline.parent = None
                 self.call_refs.append((instr, key, inline))
             else:
-                self.call_refs.append((instr, key, instr.attributes._raw[key]))
+                self.call_refs.append((instr, key, instr.attributes.source_texts()[key]))
         self.call_refs_pending.clear()
 
     def typed_operands(self, pos: int) -> tuple[list[str], int] | None:
@@ -867,10 +864,7 @@ class _HloParser:
         else:
             shape = INFERRED_SHAPE
             self.note_missing_shape(opcode, om.end() - 1)
-        attributes = Attributes.__new__(Attributes)
-        attributes._raw = attrs
-        attributes._decoded = None
-        attributes._decode = self.decoder
+        attributes = Attributes.of_source(attrs, self.decoder)
         instr = Instruction(name, opcode, shape, None, attributes, source_op=source_op,
                             line=self._line_of(p), column=p - text.rfind("\n", 0, p), span=(p, close + 1))
         instr.dialect_data = {"nested": True, "operand_names": names}
@@ -955,7 +949,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
             except AttributeDecodeError as err:
                 raise parser.error_at_instruction(instr, f"bad shape {stext}: {err.reason}", stext) from None
         attrs = instr.attributes
-        for key, raw in list(attrs._raw.items()):
+        for key, raw in list(attrs.source_texts().items()):
             if key not in KNOWN_ATTRIBUTES and key != "parameter_number":
                 k = text.find(key + "=", *instr.span)
                 raise _Fail(f'unexpected attribute "{key}" for {instr.source_op}: ' + NEWER_XLA,
@@ -996,7 +990,7 @@ def unknown_constructs(module: Module) -> list[tuple[str, str, int, int]]:
     for instr in module.instructions():
         if instr.opcode not in OPCODES and async_sugar(instr.source_op) is None:
             out.append(("opcode", instr.source_op, instr.line, instr.column))
-        for key in instr.attributes._raw:
+        for key in instr.attributes.source_texts():
             if key not in KNOWN_ATTRIBUTES and key != "parameter_number":
                 out.append(("attribute", key, instr.line, instr.column))
     return out

@@ -64,7 +64,7 @@ def _instruction_problem(instr: Instruction, strict: bool = False) -> tuple[str,
     op = instr.opcode
     ops = instr.operands
     attrs = instr.attributes
-    raw = attrs._raw
+    raw = attrs.source_texts()
     n = len(ops)
     want = OPERAND_COUNT.get(op)
     if want is not None and n != want:
@@ -151,7 +151,7 @@ def _gte_problem(instr: Instruction) -> tuple[str, str | None] | None:
 
 def _conditional_problem(instr: Instruction) -> tuple[str, str | None] | None:
     pred = instr.operands[0].shape
-    raw = instr.attributes._raw
+    raw = instr.attributes.source_texts()
     if not _known(pred):
         return None
     if pred.rank != 0 or not pred.is_array:
@@ -165,7 +165,7 @@ def _conditional_problem(instr: Instruction) -> tuple[str, str | None] | None:
 
 def _wrapped(instr: Instruction) -> tuple[str | None, str | None]:
     """(called computation name, wrapped opcode) of an async op, as written."""
-    raw = instr.attributes._raw
+    raw = instr.attributes.source_texts()
     calls = raw.get("calls")
     comp = calls.lstrip("%") if calls else None
     wrapped = None
@@ -233,8 +233,8 @@ def _async_problem(instr: Instruction, strict: bool) -> tuple[str, str | None] |
     if instr.source_op != instr.opcode and s_op is not None and wrapped != s_op:
         return f"Expect async wrapped opcode to be {s_op}, but got {wrapped}", None
     # update/done inherit the start's thread unless they name one.
-    thread = instr.attributes._raw.get("async_execution_thread")
-    s_thread = start.attributes._raw.get("async_execution_thread", '"main"').strip('"')
+    thread = instr.attributes.source_texts().get("async_execution_thread")
+    s_thread = start.attributes.source_texts().get("async_execution_thread", '"main"').strip('"')
     if thread is not None and thread.strip('"') != s_thread:
         thread = thread.strip('"')
         return f"Expect async_execution_thread to be {s_thread}, but got {thread}", "async_execution_thread"

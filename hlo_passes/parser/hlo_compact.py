@@ -109,10 +109,7 @@ def _new_gte(parser: "_HloParser", tuple_op: Instruction, index: int, shape: Any
     while candidate in by_name:
         k += 1
         candidate = f"{name}.{k}"
-    attributes = Attributes.__new__(Attributes)
-    attributes._raw = {"index": str(index)}
-    attributes._decoded = None
-    attributes._decode = parser.decoder
+    attributes = Attributes.of_source({"index": str(index)}, parser.decoder)
     text = parser.text
     gte = Instruction(candidate, "get-tuple-element", shape, [tuple_op], attributes,
                       line=user.line + text.count("\n", user.span[0], pos), column=pos - text.rfind("\n", 0, pos),

@@ -35,58 +35,15 @@ from typing import Any
 from ..errors import ParseError
 from ..ir import Attributes, Computation, Instruction, Module, Shape, fill_graph
 from . import mlir_attrs as A
+from .mlir_lexer import (ARROW, BANG, BLK, EOF, HASH, ID, L_LOC, L_OP, L_RES, L_REST, L_SIG, LINE, LOC, NL, NUM, STR,
+                         SYM, TYPE, VAL, MlirLexer)
 from .mlir_types import hlo_element_type
 from .split import split_top_level
 from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
 from .._gc import collector_paused
 
-# One alternative per token kind; trailing blanks ride along with each token
-# so that whitespace never costs a match of its own.
-# Possessive: the two alternatives start apart, so giving characters back never
-# helps, and an unclosed string fails in one pass without a backtracking stack.
-_STR = r'"(?:[^"\\\n]|\\.)*+"'
-# A location with up to three levels of nested parentheses is one token
-# (deeper ones fall back to 'loc' '(' ... ')'); the alternatives inside are
-# disjoint, so matching stays linear (and possessive: no backtracking stack).
-_L0 = rf'(?:[^()"\n]|{_STR})*+'
-_L1 = rf'(?:[^()"\n]|{_STR}|\({_L0}\))*+'
-_L2 = rf'(?:[^()"\n]|{_STR}|\({_L1}\))*+'
-# A whole one-line op in the forms printers use (``%r = op ... : types
-# loc(...)``), matched after a newline: such a line becomes one token instead
-# of twenty (see ``_Parser.line_op``).  The op name and the last ' : ' are
-# possessive or literal, and the text between them bounded, so that a line
-# that is not one fails fast.
-_TY = r'(?:tensor<[\w?]*>|!?[A-Za-z_][\w.]*+)'
-_TYS = rf'{_TY}(?:, {_TY})*'
-_SIG = rf'(?:\((?:{_TYS})?\) -> (?:{_TY}|\((?:{_TYS})?\))|{_TYS})'
-_LINE = (rf'(?:(%[\w$.\-]++) = )?'                       # result
-         r'([A-Za-z_][\w$]*+(?:\.[\w$.]++)?|"[\w$.]++")'  # op name, pretty or generic
-         r'([^\n]{0,1000}?)'                                # operands and attributes
-         rf' : ({_SIG})(?: (loc\({_L2}\)))?')                # signature, location
-_TOKEN = re.compile(
-    r'(//[^\n]*)'                            # 1 comment
-    rf'|({_STR})'                             # 2 string
-    r'|(%[\w$.\-]+(?:\#\d+)?)'                # 3 value
-    r'|(\^[\w$.\-]+)'                         # 4 block
-    rf'|(@(?:[\w$.\-]+|{_STR}))'              # 5 symbol
-    r'|(\#[\w$.\-]+)'                         # 6 attribute alias / dialect attr
-    r'|(![\w$.\-]+)'                          # 7 type alias / dialect type
-    r'|(->)'                                  # 8 arrow
-    r'|([-+]?\d[\w.]*(?:[+-]\d+)?)'           # 9 number
-    r'|(tensor<[\w?]*>)'                      # 10 plain tensor type (no encoding)
-    rf'|(loc\({_L2}\))'                       # 11 location
-    r'|([A-Za-z_][\w$.]*)'                    # 12 identifier
-    r'|(\S)[^\S\n]*'                          # 13 punctuation
-    rf'|(\n)(?:[^\S\n]*+(?=[%A-Za-z_"])({_LINE})[^\S\n]*+(?=\n))?'  # 14 newline, 15 op line
-)
-COMMENT, STR, VAL, BLK, SYM, HASH, BANG, ARROW, NUM, TYPE, LOC, ID, PUNCT, NL, LINE = range(1, 16)
-L_RES, L_OP, L_REST, L_SIG, L_LOC = range(16, 21)
-EOF = 0
 # Operand names inside a one-line op; what lies between them is the op's shape.
 _VAL_SPLIT = re.compile(r'(%[\w$.\-]+(?:\#\d+)?)')
-# A line after one of these tokens continues an op (or is inside brackets);
-# after a blank or comment line the context is unknown: tokens, as before.
-_NO_LINE_AFTER = frozenset((ARROW, ",", ":", "=", "(", "[", "<", NL))
 # What a one-line op's dialect_data may hold for its template to stand for
 # every line of the same shape.
 _LINE_KEYS = frozenset(("results", "generic", "entries", "strs", "sym", "colon", "loc", "region_spans",
@@ -179,78 +136,14 @@ _ONCE = object()
 LINE_OPS_MIN_CHARS = 100_000
 
 
-class _Parser:
+class _Parser(MlirLexer):
+    """The scanner of ops, regions and functions over the lexer's tokens."""
+
     def __init__(self, text: str, path: str | None, validate: bool) -> None:
-        self.text = text
-        self.path = path
         self.validate = validate
-        kinds: list[Any] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        newlines: list[int] = []
-        self.k, self.s, self.e, self.newlines = kinds, starts, ends, newlines
-        ka, sa, ea, na = kinds.append, starts.append, ends.append, newlines.append
         # Templates of one-line ops by shape (None: that shape takes tokens).
         self.templates: dict[tuple, Any] = {}
-        lines = not validate and len(text) >= LINE_OPS_MIN_CHARS
-        # Every call per token shows (a 4 MB module without line ops has half
-        # a million tokens), so the one-character kinds take their end from
-        # the start.  A line op is kept back (``held``: the newlines after it) until the
-        # next line shows that the op does not go on there (``reducer(...)``).
-        pend: _LineOp | None = None
-        held: list[int] = []
-        cont = False
-        for m in _TOKEN.finditer(text):
-            k = m.lastindex
-            st = m.start()
-            if pend is not None:
-                if k == NL:
-                    held.append(st)
-                    continue
-                if k == COMMENT:
-                    continue
-                if k == LINE:
-                    cont = m.group(L_RES) is None and _continues(m.group(L_OP))
-                elif k == ID:
-                    cont = _continues(text[st:m.end(k)])
-                else:
-                    cont = k == ARROW or k == PUNCT and text[st] in ":{"
-                self.put_line(pend, cont, held)
-                pend = None
-                held = []
-            else:
-                cont = False
-            if k == PUNCT:
-                if text[st] == '"':
-                    # A quote the string pattern did not take never closes on its line.  Stop
-                    # here: scanning on, every later quote would start a failing match to the
-                    # end of the line again (quadratic on a run of \" ).
-                    raise self.error_at("unterminated string (strings end on the line they start)", st)
-                ka(text[st])
-                sa(st)
-                ea(st + 1)
-            elif k == NL or k == LINE:
-                # (A line that goes on with the op before it is no op of its own.)
-                if k == LINE and lines and not cont and kinds and kinds[-1] not in _NO_LINE_AFTER:
-                    pend = self.line_op(m, len(newlines) + 2)
-                ka(NL)
-                sa(st)
-                ea(st + 1)
-                na(st)
-                if k == LINE and pend is None:
-                    self.line_tokens(m.start(LINE), m.end(LINE))
-            elif k != COMMENT:
-                ka(k)
-                sa(st)
-                ea(m.end(k))
-        if pend is not None:
-            self.put_line(pend, False, held)
-        # Strings and comments never span lines, so these are all the newlines.
-        self.n = len(kinds)
-        for _ in range(2):
-            ka(EOF)
-            sa(len(text))
-            ea(len(text))
+        super().__init__(text, path, line_ops=not validate and len(text) >= LINE_OPS_MIN_CHARS)
         self.comps: list[Computation] = []
         self.region_counter = 0
         self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
@@ -260,38 +153,6 @@ class _Parser:
         self.func_names: set[str] = set()
 
     # -- one-line ops --
-    def line_tokens(self, a: int, b: int) -> None:
-        """Tokens of the text between ``a`` and ``b`` (within one line)."""
-        text = self.text
-        ka, sa, ea = self.k.append, self.s.append, self.e.append
-        for m in _TOKEN.finditer(text, a, b):
-            k = m.lastindex
-            st = m.start()
-            if k == PUNCT:
-                if text[st] == '"':
-                    raise self.error_at("unterminated string (strings end on the line they start)", st)
-                ka(text[st])
-                sa(st)
-                ea(st + 1)
-            elif k != COMMENT:
-                ka(k)
-                sa(st)
-                ea(m.end(k))
-
-    def put_line(self, op: _LineOp, cont: bool, held: list[int]) -> None:
-        """Emit a kept-back line op (its tokens if the op goes on), then the newlines after it."""
-        if cont:
-            self.line_tokens(*op.m.span(LINE))
-        else:
-            self.k.append(op)
-            self.s.append(op.m.start(LINE))
-            self.e.append(op.m.end(LINE))
-        for st in held:
-            self.k.append(NL)
-            self.s.append(st)
-            self.e.append(st + 1)
-            self.newlines.append(st)
-
     def line_op(self, m: re.Match, line: int) -> _LineOp | None:
         """The token for the op line of match ``m`` (of ``_LINE``), or None if it needs tokens.
 
@@ -384,8 +245,7 @@ class _Parser:
                     raise self.error_at(f"redefinition of SSA value %{name}", m.start(L_OP))
             scope[-1][name] = _Value(instr, 0, 1)
         if t.raw:
-            attributes._raw = t.raw.copy()
-            attributes._decode = _Decoder(instr)
+            attributes.adopt_source(t.raw.copy(), _Decoder(instr))
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
@@ -419,13 +279,6 @@ class _Parser:
     def error(self, reason: str, i: int) -> ParseError:
         pos = self.s[min(i, len(self.s) - 1)]
         return self.error_at(reason, pos)
-
-    def error_at(self, reason: str, pos: int) -> ParseError:
-        return ParseError.at(reason, self.text, pos, self.path)
-
-    def line_col(self, pos: int) -> tuple[int, int]:
-        n = bisect_left(self.newlines, pos)
-        return n + 1, pos - (self.newlines[n - 1] if n else -1)
 
     def skip_nl(self, i: int) -> int:
         k = self.k
@@ -897,8 +750,7 @@ class _Parser:
             self.define_results(instr, results, scope, name_tok)
         raw = _normalised_attributes(src_op, entries)
         if raw:
-            attributes._raw = raw
-            attributes._decode = _Decoder(instr)
+            attributes.adopt_source(raw, _Decoder(instr))
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
@@ -1559,7 +1411,7 @@ class _Parser:
         compact_groups: list[Instruction] = []
         for comp in order:
             for ins in comp.instructions:
-                rg = ins.attributes._raw.get("replica_groups")
+                rg = ins.attributes.source_texts().get("replica_groups")
                 if rg is not None and "mesh_axes" in rg:
                     compact_groups.append(ins)
                 if ins.source_op == "func.call":
@@ -1629,11 +1481,6 @@ def _later_in_block(user: Instruction, value: Instruction) -> bool:
     return at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
 
 
-def _continues(word: str) -> bool:
-    """Does a line starting with ``word`` go on with the op of the line before (``is_continuation``)?"""
-    return "." not in word and word not in ("return", "module", "func", "call")
-
-
 def _line_template(m: re.Match, parts: list[str]) -> _LineTemplate | None:
     """Scan the op line of ``m`` on its own; its results, made relative to the
     line, are the template for every line of its shape (None: this shape
@@ -1678,7 +1525,7 @@ def _line_template(m: re.Match, parts: list[str]) -> _LineTemplate | None:
         return None
     t = _LineTemplate()
     t.proto = dict(dd)
-    t.raw = instr.attributes._raw or None
+    t.raw = instr.attributes.source_texts() or None
     t.opcode, t.src_op, t.shape, t.nres = instr.opcode, instr.source_op, instr.shape, instr.num_results
     t.body_off = None if dd.get("body_start") is None else dd["body_start"] - rest
     t.short = instr.source_op.rsplit(".", 1)[-1]

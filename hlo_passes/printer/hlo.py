@@ -154,7 +154,7 @@ def print_instruction(instr: Instruction, is_root: bool, percent: bool = True, r
     """One instruction line (without indentation or newline), from its fields."""
     pct = "%" if percent else ""
     attrs = instr.attributes
-    raw = attrs._raw
+    raw = attrs.source_texts()
     if instr.opcode == "parameter":
         inside = raw.get("parameter_number")
         if inside is None:
@@ -232,7 +232,7 @@ def _inline_thread(comp: Computation, module: Module) -> str | None:
     # says so with execution_thread, which XLA prints.
     for instr in module.instructions():
         if comp in instr.called_computations:
-            return instr.attributes._raw.get("async_execution_thread")
+            return instr.attributes.source_texts().get("async_execution_thread")
     return None
 
 

@@ -71,7 +71,10 @@ def _worker_main(conn: Any, stage: Any, dump_path: str, memory: int, target: str
         t0 = time.perf_counter()
         result = check(text, set_stage)
         result["seconds"] = round(time.perf_counter() - t0, 4)
-        conn.send((key, result))
+        try:
+            conn.send((key, result))
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the parent gave up on this input (its timeout) as it finished: nothing to tell
 
 
 def _stack_where(dump: str) -> str:
