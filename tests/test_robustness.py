@@ -206,7 +206,7 @@ SAMPLE = "mesh1_concat.stablehlo.mlir"
 
 def test_an_internal_error_in_a_rule_is_a_near_miss_naming_rule_and_instruction(samples_dir: Path,
                                                                              monkeypatch) -> None:
-    from hlo_passes.rewrites import _split_fusion
+    from hlo_passes.rewrites import _sources
 
     module = hlo_passes.parse((samples_dir / SAMPLE).read_text())
     assert run_passes(module).changed  # the sample is rewritten when nothing breaks
@@ -214,7 +214,7 @@ def test_an_internal_error_in_a_rule_is_a_near_miss_naming_rule_and_instruction(
     def broken(chains):
         raise IndexError("planted bug")
 
-    monkeypatch.setattr(_split_fusion, "_check_slices", broken)
+    monkeypatch.setattr(_sources, "check_slices", broken)
     result = run_passes(module)
     (miss,) = [m for m in result.near_misses if m.rule == "moe-gather-fusion"]
     assert miss.check == "internal-error"
@@ -234,8 +234,8 @@ def test_a_rule_that_raises_half_way_through_a_rewrite_leaves_the_module_as_it_w
     text = (samples_dir / SAMPLE).read_text()
     real = _split_fusion._replace
 
-    def half_done(rule, form, anchor, chains, *args, **kwargs):
-        anchor.module.replace_all_uses(anchor, chains[0].slice)  # an edit, then the crash
+    def half_done(rule, meeting, chains, *args, **kwargs):
+        meeting.anchor.module.replace_all_uses(meeting.anchor, chains[0].start)  # an edit, then the crash
         raise RuntimeError("crashed mid-rewrite")
 
     monkeypatch.setattr(_split_fusion, "_replace", half_done)

@@ -4,8 +4,8 @@
     python tools/mutate_checks.py --guards   # also the pattern guards (``if ...: return None``)
     python tools/mutate_checks.py --markdown out.md
 
-A *check* is a ``raise Refusal(...)`` in ``hlo_passes/rewrites/{_split_fusion,
-_chains,_crossings,_fusions}.py``; breaking it means replacing the raise with
+A *check* is a ``raise Refusal(...)`` in the engine's modules (``FILES`` under
+``hlo_passes/rewrites/``); breaking it means replacing the raise with
 ``pass`` (the check always passes).  A *guard* is an ``if`` whose body only
 returns None / an empty list or continues; breaking it means its test is
 ``False``.  Each mutant is a copy of ``hlo_passes`` in a temporary folder put
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-FILES = ["_split_fusion.py", "_chains.py", "_crossings.py", "_fusions.py"]
+FILES = ["_split_fusion.py", "_chains.py", "_crossings.py", "_fusions.py", "_sources.py", "_meetings.py", "_gmms.py"]
 RULES = REPO / "hlo_passes" / "rewrites"
 
 

@@ -11,6 +11,7 @@ attribute, differing only in how much of the split dimension they carry.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 from ..ir import Computation, Instruction, Shape, tag_created
 
@@ -120,8 +121,18 @@ def map_split_dim(instr: Instruction, dim_in: int) -> int:
     return dim_in
 
 
-def behaviour(instr: Instruction) -> tuple:
-    """What an op does, independent of its size: opcode, element type, semantic attributes."""
+class Behaviour(NamedTuple):
+    """What an op does, independent of its size: two ops with equal behaviours do the
+    same thing to arrays of the same element type."""
+
+    opcode: str
+    element_type: str
+    has_channel: bool  # channel kind: a collective with a channel_id and one without differ
+    attributes: tuple  # (name, frozen value) of every semantic attribute, sorted by name
+
+
+def behaviour(instr: Instruction) -> Behaviour:
+    """The ``Behaviour`` of ``instr``: what it does, whatever the size of its operands."""
     attrs = []
     for key in sorted(instr.attributes):
         if key in _IGNORED_ATTRIBUTES:
@@ -132,7 +143,7 @@ def behaviour(instr: Instruction) -> tuple:
             value = instr.attributes.raw(key)
         attrs.append((key, _freeze(value)))
     has_channel = "channel_id" in instr.attributes
-    return (instr.opcode, instr.shape.element_type, has_channel, tuple(attrs))
+    return Behaviour(instr.opcode, instr.shape.element_type, has_channel, tuple(attrs))
 
 
 def same_op(a: Instruction, b: Instruction) -> bool:

@@ -11,12 +11,16 @@ it enters with decides what each device sees.  Spellings:
 * HLO after import or partitioning: per-operand ``SPMDFullToShardShape``
   custom calls (ordinary chain ops) feeding a plain ``call``.
 
-A ``Crossing`` ties a body parameter to the value outside that feeds it, and
-``merge_crossings`` makes one operand out of several (the halves become W).
+Each way a chain crosses a boundary is a ``Boundary``: ``follow`` finds it
+from the instruction a walk down a chain stands on, ``source`` is the value
+the walk goes on with, ``check`` holds it against the other halves' crossings
+of the same boundary, ``merge`` sends the whole array through the first half's
+crossing, and ``drop`` removes the other halves' once nothing uses them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
 from ..parser.split import split_top_level
@@ -25,8 +29,62 @@ from ._chains import INCONSISTENT, Refusal, dim_size, is_sharding_call, resized
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 
 
+class Boundary:
+    """A chain's step from one computation into another (no op of its own).
+
+    ``kind`` names the step in the path two halves must share; ``shape`` is the
+    value's shape after the step, ``after`` the instruction that holds it,
+    ``users`` what reads it there.
+    """
+
+    kind: ClassVar[str]
+    # The opcode of the instruction a walk down stands on when it reaches this boundary.
+    found_at: ClassVar[str]
+
+    @classmethod
+    def follow(cls, instr: Instruction, result: int, callers: dict[str, list[Instruction]]) -> "Boundary | None":
+        raise NotImplementedError
+
+    def source(self, result: int) -> tuple[Instruction, int]:
+        """(value, result) on the other side, where the walk down goes on."""
+        raise NotImplementedError
+
+    @staticmethod
+    def check(steps: list, split_dim: int) -> None:
+        """All halves cross the same way, the split dimension whole; a ``Refusal`` if not."""
+        raise NotImplementedError
+
+    @staticmethod
+    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+        """Send ``value`` (all of the array) through the first step: (the value on the far
+        side, its result, instructions left without a use)."""
+        raise NotImplementedError
+
+    def drop(self) -> list[Instruction]:
+        """Remove this half's crossing once nothing uses it; returns what was cut loose."""
+        raise NotImplementedError
+
+    def drop_order(self) -> tuple[int, ...]:
+        """Sort key: dropping in this order keeps the indices still to drop valid."""
+        raise NotImplementedError
+
+    def entry_sharding(self) -> tuple[str | None, Instruction] | None:
+        """(the sharding text a value enters with, the value outside) if crossing reshards."""
+        return None
+
+    # Whether crossing changes how the value is sharded (an implicit gather or scatter).
+    reshards: bool = False
+
+    shape: Shape
+    after: Instruction
+    ref: str
+    users: list[Instruction]
+
+
 @dataclass(eq=False)
-class Crossing:
+class Crossing(Boundary):
+    """A value entering a called body: operand ``index`` of ``caller`` becomes ``param``."""
+
     caller: Instruction  # sdy.manual_computation, or the HLO call
     index: int  # operand of ``caller`` that becomes ``param``
     param: Instruction
@@ -34,32 +92,44 @@ class Crossing:
     entry_index: int | None = None
     gte: Instruction | None = None
 
-    # Enough of an Instruction's face for the chain helpers.
-    opcode = "crossing"
+    kind: ClassVar[str] = "crossing"
+    found_at: ClassVar[str] = "parameter"
 
     @property
     def outside(self) -> Instruction:
         return self.entry.operands[self.entry_index] if self.entry is not None else self.caller.operands[self.index]
 
-    @property
-    def shape(self) -> Shape:
-        return self.param.shape
-
-    @property
-    def name(self) -> str:
-        return self.param.name
-
-    @property
-    def ref(self) -> str:
-        return self.param.ref
+    shape = property(lambda self: self.param.shape)
+    after = property(lambda self: self.param)
+    ref = property(lambda self: self.param.ref)
+    users = property(lambda self: self.param.users)
 
     @property
     def computation(self) -> Computation:
         return self.param.computation
 
-    @property
-    def operands(self) -> list[Instruction]:
-        return [self.outside]
+    @classmethod
+    def follow(cls, instr: Instruction, result: int, callers: dict[str, list[Instruction]]) -> "Crossing | None":
+        return crossing_into(instr, callers)
+
+    def source(self, result: int) -> tuple[Instruction, int]:
+        return self.outside, result
+
+    check = staticmethod(lambda steps, split_dim: check_crossings(steps, split_dim))
+
+    @staticmethod
+    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+        loose = [steps[0].outside]
+        return merge_crossings(steps, value, split_dim, total), 0, loose
+
+    def drop(self) -> list[Instruction]:
+        return drop_crossing(self)
+
+    def drop_order(self) -> tuple[int, ...]:
+        return (0, -self.index, -(self.entry_index or 0))
+
+    def entry_sharding(self) -> tuple[str | None, Instruction] | None:
+        return (self.in_sharding(), self.outside) if self.reshards else None
 
     @property
     def reshards(self) -> bool:
@@ -228,7 +298,7 @@ def _per_value(entry: Instruction) -> list[str]:
 
 
 @dataclass(eq=False)
-class Exit:
+class Exit(Boundary):
     """A value leaving a shard_map: operand ``result`` of the body's terminator
     becomes result ``result`` of the ``sdy.manual_computation`` (the weight
     gradient's halves leave this way under Shardy)."""
@@ -237,7 +307,31 @@ class Exit:
     result: int
     terminator: Instruction
 
-    opcode = "exit"
+    kind: ClassVar[str] = "exit"
+    found_at: ClassVar[str] = "sdy.manual_computation"
+
+    @classmethod
+    def follow(cls, instr: Instruction, result: int, callers: dict[str, list[Instruction]]) -> "Exit | None":
+        return exit_from(instr, result)
+
+    def source(self, result: int) -> tuple[Instruction, int]:
+        return self.inside, self.inside_result
+
+    check = staticmethod(lambda steps, split_dim: check_exits(steps, split_dim))
+
+    @staticmethod
+    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+        loose = [steps[0].inside]
+        caller, result = merge_exits(steps, value, split_dim, total)
+        return caller, result, loose
+
+    def drop(self) -> list[Instruction]:
+        return [drop_exit(self)]
+
+    def drop_order(self) -> tuple[int, ...]:
+        return (1, -self.result)
+
+    after = property(lambda self: self.caller)
 
     @property
     def inside(self) -> Instruction:
@@ -252,16 +346,8 @@ class Exit:
         return result_shape(self.caller, self.result)
 
     @property
-    def operands(self) -> list[Instruction]:
-        return [self.inside]
-
-    @property
     def computation(self) -> Computation:
         return self.caller.computation
-
-    @property
-    def name(self) -> str:
-        return f"{self.caller.name}#{self.result}"
 
     @property
     def ref(self) -> str:
@@ -370,7 +456,7 @@ EXIT_TARGET = "xla.sdy.LocalToGlobalShape"
 
 
 @dataclass(eq=False)
-class HloExit:
+class HloExit(Boundary):
     """The HLO spelling of leaving a shard_map: the body's root tuple element
     ``element`` → ``get-tuple-element`` of the ``call`` → operand ``result`` of
     ``xla.sdy.LocalToGlobalShape`` → its ``get-tuple-element`` outside."""
@@ -382,7 +468,33 @@ class HloExit:
     result: int
     outer_gte: Instruction
 
-    opcode = "exit"
+    kind: ClassVar[str] = "exit"
+    found_at: ClassVar[str] = "get-tuple-element"
+
+    @classmethod
+    def follow(cls, instr: Instruction, result: int, callers: dict[str, list[Instruction]]) -> "HloExit | None":
+        return hlo_exit_from(instr, callers)
+
+    def source(self, result: int) -> tuple[Instruction, int]:
+        return self.inside, self.inside_result
+
+    check = staticmethod(lambda steps, split_dim: check_hlo_exits(steps, split_dim))
+
+    @staticmethod
+    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+        loose = [steps[0].inside]
+        outside = merge_hlo_exits(steps, value, split_dim, total)
+        # Its old users (the first half's chain outside) are dead code now.
+        loose.extend(outside.users)
+        return outside, 0, loose
+
+    def drop(self) -> list[Instruction]:
+        return [drop_hlo_exit(self)]
+
+    def drop_order(self) -> tuple[int, ...]:
+        return (1, -self.result)
+
+    after = property(lambda self: self.outer_gte)
 
     @property
     def root(self) -> Instruction:
@@ -402,13 +514,8 @@ class HloExit:
 
     shape = property(lambda self: self.outer_gte.shape)
     computation = property(lambda self: self.outer_gte.computation)
-    name = property(lambda self: self.outer_gte.name)
     ref = property(lambda self: self.outer_gte.ref)
     users = property(lambda self: self.outer_gte.users)
-
-    @property
-    def operands(self) -> list[Instruction]:
-        return [self.inside]
 
     def out_sharding(self) -> str:
         if self.exit_call is None:  # after Shardy import: SPMDShardToFullShape ops follow
@@ -544,3 +651,7 @@ def _drop_sharding_element(instr: Instruction, index: int) -> None:
         elements = list(sharding.tuple_shardings)
         del elements[index]
         instr.attributes["sharding"] = replace(sharding, tuple_shardings=tuple(elements))
+
+
+# Where a walk down a chain meets each kind of boundary: by the opcode it stands on.
+BOUNDARY_AT: dict[str, type[Boundary]] = {kind.found_at: kind for kind in (Crossing, Exit, HloExit)}

@@ -125,20 +125,22 @@ class _Builder:
         return Subgraph(tuple(self.nodes), tuple(self.edges))
 
 
-def site_picture(rule: str, form: str, anchor: Any, chains: list[Any], gmms: list[Any] | None,
-                 split_dim: int, split_dims: list[int], out_dim: int | None, summary: str) -> SitePicture:
-    """The picture of one site; ``chains`` as the engine found them (nothing replaced yet):
-    ``split_dim`` is where the halves are cut, ``split_dims[k]`` that dimension after step
-    k, ``out_dim`` where it lands in a GMM's result (``two_gmm``); ``summary`` goes in the title."""
+def site_picture(rule: str, meeting: Any, chains: list[Any], split_dim: int, split_dims: list[int],
+                 out_dim: int | None, summary: str) -> SitePicture:
+    """The picture of one site; ``chains`` as the engine found them (nothing replaced yet),
+    ``meeting`` where they meet (``_meetings``): ``split_dim`` is where the halves are cut,
+    ``split_dims[k]`` that dimension after step k, ``out_dim`` where it lands in a GMM's
+    result (``two_gmm``); ``summary`` goes in the title."""
+    form = meeting.form
     return SitePicture(
         title=f"{rule} [{form}]: {summary}",
-        before=_before(form, anchor, chains, gmms, split_dim),
-        after=_after(form, chains, gmms, split_dim, split_dims, out_dim),
+        before=_before(form, meeting, chains, meeting.gmms, split_dim),
+        after=_after(form, chains, meeting.gmms, split_dim, split_dims, out_dim),
     )
 
 
 def _weight(b: _Builder, chains: list[Any]) -> str | None:
-    first = chains[0].slice
+    first = chains[0].start
     if first.opcode in _GMM_OPCODES:
         return None  # the halves are computed by GMMs: no weight to cut
     w = first.operands[0]
@@ -146,12 +148,12 @@ def _weight(b: _Builder, chains: list[Any]) -> str | None:
     return b.node("w", f"W = {w.ref}\n({w.opcode}{', ' + line if line else ''})", "weight")
 
 
-def _before(form: str, anchor: Any, chains: list[Any], gmms: list[Any] | None, split_dim: int) -> Subgraph:
+def _before(form: str, meeting: Any, chains: list[Any], gmms: list[Any] | None, split_dim: int) -> Subgraph:
     b = _Builder()
     w = _weight(b, chains)
     tops = []
     for i, chain in enumerate(chains):
-        piece = chain.slice
+        piece = chain.start
         prev = b.node(f"h{i}", _slice_label(piece, split_dim), "slice")
         if w is not None:
             b.edge(w, prev, piece.operands[0].shape)
@@ -164,11 +166,11 @@ def _before(form: str, anchor: Any, chains: list[Any], gmms: list[Any] | None, s
         tops.append((prev, shape))
     if form in ("concat", "pad_add"):
         label = "concatenate" if form == "concat" else "pad + add (the halves put back)"
-        meet = b.node("meet", f"{label} (dim {anchor.attributes['dimensions'][0]})\n{_line(anchor)}".rstrip(), "meet")
+        meet = b.node("meet", f"{label} (dim {meeting.dims[0]})\n{_line(meeting.anchor)}".rstrip(), "meet")
         for top, shape in tops:
             b.edge(top, meet, shape)
         use = b.node("use", "its users", "use")
-        b.edge(meet, use, anchor.shape)
+        b.edge(meet, use, meeting.shape)
     elif form == "two_gmm":
         for i, ((top, shape), g) in enumerate(zip(tops, gmms or ())):
             gid = b.node(f"g{i}", f"{g.opcode} (GMM {i + 1})\n{_line(g)}".rstrip(), "gmm")
@@ -184,11 +186,11 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
     w = _weight(b, chains)
     first = chains[0]
     if w is None:
-        total = sum(c.slice.shape.dims[split_dim] for c in chains)
-        prev = b.node("src", f"{first.slice.opcode} (one GMM on the joined inputs)", "gmm")
-        shape = resized(first.slice.shape, split_dim, total)
+        total = sum(c.start.shape.dims[split_dim] for c in chains)
+        prev = b.node("src", f"{first.start.opcode} (one GMM on the joined inputs)", "gmm")
+        shape = resized(first.start.shape, split_dim, total)
     else:
-        prev, shape = w, first.slice.operands[0].shape
+        prev, shape = w, first.start.operands[0].shape
     for k, step in enumerate(first.ops):
         size = sum(_step_shape(c.ops[k]).dims[split_dims[k]] for c in chains)
         full = resized(_step_shape(step), split_dims[k], size)

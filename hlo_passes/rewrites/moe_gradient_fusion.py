@@ -13,6 +13,8 @@ and legality checks as the forward rule (``_split_fusion``).
 from __future__ import annotations
 
 from ..rule import HALVES_MESSAGE, RuleMeta, collective_markers
+from ._meetings import Concatenates, GmmPairs, PadAdds, SplitCollectiveFinder
+from ._sources import GmmSource, SliceSource
 from ._split_fusion import SplitFusion
 
 
@@ -33,6 +35,8 @@ class MoeGradientFusion(SplitFusion):
     name = meta.pass_name
     description = meta.description
     collectives = frozenset({"reduce-scatter", "all-reduce"})
-    meet_by_pads = True
-    from_gmms = True
+    # Halves sliced from dW, or computed by the two weight-gradient GMMs of the two-GMM form.
+    sources = (SliceSource(), GmmSource())
+    # Besides a concatenate, halves meet as pad + pad + add (the transpose of slicing).
+    meetings = (Concatenates, PadAdds, GmmPairs, SplitCollectiveFinder)
 

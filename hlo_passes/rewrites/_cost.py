@@ -1,0 +1,114 @@
+"""What a site's collectives cost, before and after the rewrite.
+
+Counted as XLA runs them after SPMD partitioning and before its combiners
+merge any: an explicit collective of a chain is one (chains are single-operand
+ops, so a combined, tuple-shaped collective would count one per operand); an
+implicit one (Shardy, GSPMD) is one where the sharding a chain's value must
+have differs from the one it has, as ``_layouts.reshard`` derives it — a
+sharding constraint that restates the current layout costs nothing.  The
+fused chain runs the same collectives once, on the whole array.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..report import CollectiveCost, bytes_received, collective_bytes
+from ._chains import is_sharding_call, resized
+from ._crossings import Boundary
+from ._layouts import Layout, Reshard, layout_from_text, reshard, source_layout, stated_layout
+
+# Custom calls that enter or leave a manual region: they state no layout of their own.
+_MANUAL_EDGES = frozenset({"SPMDFullToShardShape", "SPMDShardToFullShape"})
+
+
+def _statement(step, implicit: bool) -> tuple[Layout | None, int] | None:
+    """(the layout ``step`` asks for, the bytes of its whole value) when it is an
+    implicit resharding; None when it asks for nothing."""
+    if not implicit:
+        return None
+    if isinstance(step, Boundary):
+        entering = step.entry_sharding()
+        if entering is None:
+            return None
+        text, value = entering
+        rank = value.shape.rank
+        layout = layout_from_text(text, rank, value.module) if text is not None else None
+        if layout is None and is_sharding_call(value):
+            # jax 0.12's HLO: the operand's own Sharding call carries its in-sharding.
+            layout = stated_layout(value, rank)
+        return layout, value.shape.byte_size
+    if is_sharding_call(step) and step.attributes.get("custom_call_target") in _MANUAL_EDGES:
+        return None
+    layout = stated_layout(step, step.shape.rank) if step.shape.is_array else None
+    # A constraint always asks for a layout (one we may fail to read); any other op
+    # only when annotated: after Shardy's import (GSPMD form) a constraint is a copy
+    # with a sharding, and every op's sharding is the layout of its result.
+    if layout is None and not (step.opcode == "sdy.sharding_constraint" or is_sharding_call(step)):
+        return None
+    return layout, step.shape.byte_size
+
+
+@dataclass(frozen=True)
+class CollectiveModel:
+    """Which ops of a chain are collectives: the rule's explicit ones, and (``implicit``)
+    the reshardings the partitioner turns into collectives."""
+
+    collectives: frozenset[str]
+    implicit: bool
+
+    def communicates(self, step) -> bool:
+        """A step that communicates: one of ``collectives``, or (``implicit``) a change of
+        sharding that the partitioner may turn into one (Shardy, GSPMD)."""
+        if isinstance(step, Boundary):
+            return self.implicit and step.reshards
+        if step.opcode in self.collectives:
+            return True
+        return self.implicit and (step.opcode == "sdy.sharding_constraint" or is_sharding_call(step))
+
+    def chain(self, chain) -> dict[int, Reshard]:
+        """Step index (in ``chain.ops``) → the collective it runs."""
+        found: dict[int, Reshard] = {}
+        layout = source_layout(chain.start.operands[0]) if self.implicit and chain.start.operands else None
+        for k, step in enumerate(chain.ops):
+            if not isinstance(step, Boundary) and step.opcode in self.collectives:
+                found[k] = Reshard(step.opcode, collective_bytes(step))
+                continue
+            stated = _statement(step, self.implicit)
+            if stated is None:
+                continue
+            new, size = stated
+            if new is None or layout is None:
+                # A layout we cannot read: one collective of unknown size, as it may be one.
+                if new is None or new != layout:
+                    found[k] = Reshard("all-gather", 0)
+                layout = new if new is not None else layout
+                continue
+            moved = reshard(layout, new, size)
+            if moved is not None:
+                found[k] = moved
+            layout = new
+        return found
+
+    def site(self, chains: list, split_dims: list[int]) -> tuple[CollectiveCost, CollectiveCost]:
+        """(before, after): every half's collectives, and those of the one fused chain."""
+        per_chain = [self.chain(c) for c in chains]
+        before = CollectiveCost()
+        for found in per_chain:
+            for moved in found.values():
+                before.count += 1
+                before.bytes_moved += moved.bytes_moved
+        after = CollectiveCost()
+        first = chains[0]
+        for k, moved in per_chain[0].items():
+            after.count += 1
+            op = first.ops[k]
+            if not isinstance(op, Boundary) and op.opcode in self.collectives:
+                size = sum(c.ops[k].shape.dims[split_dims[k]] for c in chains)
+                full = resized(op.shape, split_dims[k], size)
+                in_full = resized(op.operands[0].shape, split_dims[k],
+                                  sum(c.ops[k].operands[0].shape.dims[split_dims[k]] for c in chains))
+                after.bytes_moved += bytes_received(op.opcode, full.byte_size, in_full.byte_size)
+            else:
+                # Bytes scale with the array: the whole one moves what its halves moved.
+                after.bytes_moved += sum(found[k].bytes_moved for found in per_chain if k in found)
+        return before, after

@@ -1,0 +1,118 @@
+"""What the engine needs to know of grouped matmuls (GMMs): where a weight's
+dimension lands in the result, whether two GMMs differ only in their weight.
+
+Two GMMs are ``ragged-dot`` / ``dot`` ops, or calls of a grouped-matmul kernel
+(``hlo_passes.gmm.kernel_calls``: Pallas megablox, the CPU and CUDA kernels).
+"""
+from __future__ import annotations
+
+from ..gmm import kernel_calls
+from ..gmm.kernel_calls import gmm_kernel
+from ..ir import Instruction
+from ._chains import Refusal, behaviour, dim_size, same_op, same_value
+
+GMM_OPCODES = frozenset({"ragged-dot", "dot"})
+
+
+def difference(a: Instruction, b: Instruction) -> str:
+    ba, bb = behaviour(a), behaviour(b)
+    if (ba.opcode, ba.element_type) != (bb.opcode, bb.element_type):
+        return f"opcode or element type ({ba.opcode} {ba.element_type} vs {bb.opcode} {bb.element_type})"
+    if ba.has_channel != bb.has_channel:
+        return "channel kind (one has channel_id, the other not)"
+    da, db = dict(ba.attributes), dict(bb.attributes)
+    keys = sorted(k for k in set(da) | set(db) if da.get(k) != db.get(k))
+    return ", ".join(f"{k} ({da.get(k)} vs {db.get(k)})" for k in keys) or "attributes"
+
+
+def check_gmms(gmms: list[Instruction], w_dim: int) -> int:
+    """The GMMs differ only in their weight: same lhs, group sizes and dimension numbers."""
+    first = gmms[0]
+    for g in gmms[1:]:
+        if not same_value(g.operands[0], first.operands[0]):
+            raise Refusal("same-lhs", f"{g.ref} and {first.ref} do not provably share their "
+                          "left-hand side", g)
+        if len(g.operands) != len(first.operands) or not all(
+            same_value(a, b) for a, b in zip(g.operands[2:], first.operands[2:])
+        ):
+            raise Refusal("same-group-sizes", f"{g.ref} and {first.ref} use different group sizes", g)
+        if not same_gmm(g, first):
+            raise Refusal("same-gmm", f"{g.ref} and {first.ref} differ in {difference(first, g)}", g)
+        if g.computation is not first.computation:
+            raise Refusal("same-computation", f"{g.ref} is in another computation than {first.ref}", g)
+    if gmm_kernel(first) is not None:
+        out_dim = kernel_calls.kernel_output_dim(first, w_dim)
+    else:
+        out_dim = gmm_output_dim(first, w_dim)
+    if out_dim is None:
+        raise Refusal("gmm-contracts-split", f"{first.ref} contracts or groups over the split "
+                      "dimension of its weight; the halves cannot be separated after it", first)
+    for g in gmms:
+        dim_size(g.shape, out_dim, g)  # the halves' results are cut (and joined) along it
+    return out_dim
+
+
+def same_gmm(a: Instruction, b: Instruction) -> bool:
+    """The same grouped matmul up to its weight.  Two megablox kernel calls are when they
+    solve the same problem (kind, dtypes, lhs and group sizes): their functions differ
+    only in names and, possibly, tiling, which changes no result."""
+    if gmm_kernel(a) is not None and gmm_kernel(b) is not None:
+        sa, sb = kernel_calls.megablox_spec(a), kernel_calls.megablox_spec(b)
+        if not isinstance(sa, str) and not isinstance(sb, str):
+            return (sa.mode, sa.lhs_shape, sa.lhs_dtype, sa.rhs_dtype, sa.groups_shape, sa.groups_dtype,
+                    sa.out_dtype) == (sb.mode, sb.lhs_shape, sb.lhs_dtype, sb.rhs_dtype, sb.groups_shape,
+                                      sb.groups_dtype, sb.out_dtype)
+    return same_op(a, b)
+
+
+def gmm_output_dim(gmm: Instruction, rhs_dim: int) -> int | None:
+    """Where dimension ``rhs_dim`` of the weight appears in the GMM's result (None if consumed)."""
+    a = gmm.attributes
+    lhs_rank = gmm.operands[0].shape.rank
+    rhs_rank = gmm.operands[1].shape.rank
+    dim_size(gmm.operands[1].shape, rhs_dim, gmm, f"the weight of {gmm.ref}")
+    rhs_contract = tuple(a.get("rhs_contracting_dims", ()))
+    rhs_batch = tuple(a.get("rhs_batch_dims", ()))
+    rhs_group = tuple(a.get("rhs_group_dims", ())) if gmm.opcode == "ragged-dot" else ()
+    if rhs_dim in rhs_contract or rhs_dim in rhs_batch or rhs_dim in rhs_group:
+        return None
+    lhs_contract = tuple(a.get("lhs_contracting_dims", ()))
+    lhs_batch = tuple(a.get("lhs_batch_dims", ()))
+    lhs_free = [d for d in range(lhs_rank) if d not in lhs_contract and d not in lhs_batch]
+    rhs_free = [d for d in range(rhs_rank) if d not in rhs_contract and d not in rhs_batch and d not in rhs_group]
+    return len(lhs_batch) + len(lhs_free) + rhs_free.index(rhs_dim)
+
+
+def gmm_operand_dim(gmm: Instruction, operand: int, out_dim: int) -> int | None:
+    """The free dimension of ``operand`` (0: lhs, 1: rhs) that becomes ``out_dim`` of the result."""
+    if operand not in (0, 1):
+        return None
+    for d in range(gmm.operands[operand].shape.rank):
+        if free_dim_position(gmm, operand, d) == out_dim:
+            return d
+    return None
+
+
+def free_dim_position(gmm: Instruction, operand: int, dim: int) -> int | None:
+    a = gmm.attributes
+    lhs_rank, rhs_rank = gmm.operands[0].shape.rank, gmm.operands[1].shape.rank
+    lhs_contract = tuple(a.get("lhs_contracting_dims", ()))
+    lhs_batch = tuple(a.get("lhs_batch_dims", ()))
+    rhs_contract = tuple(a.get("rhs_contracting_dims", ()))
+    rhs_batch = tuple(a.get("rhs_batch_dims", ()))
+    rhs_group = tuple(a.get("rhs_group_dims", ())) if gmm.opcode == "ragged-dot" else ()
+    # A ragged contracting dimension (the weight-gradient mode) puts the groups first.
+    lead = 1 if gmm.opcode == "ragged-dot" and set(a.get("lhs_ragged_dims", ())) & set(lhs_contract) else 0
+    lhs_free = [d for d in range(lhs_rank) if d not in lhs_contract and d not in lhs_batch]
+    rhs_free = [d for d in range(rhs_rank) if d not in rhs_contract and d not in rhs_batch and d not in rhs_group]
+    if operand == 0:
+        return lead + len(lhs_batch) + lhs_free.index(dim) if dim in lhs_free else None
+    return lead + len(lhs_batch) + len(lhs_free) + rhs_free.index(dim) if dim in rhs_free else None
+
+
+def reemit_refusal(gmm: Instruction) -> str | None:
+    """None if the grouped-matmul kernel ``gmm`` runs can be emitted for the fused shape
+    (Pallas megablox gmm for TPU); otherwise why not."""
+    if kernel_calls.megablox_callee(gmm) is None:
+        return "hlo_passes emits no kernel of this kind"
+    return kernel_calls.reemit_refusal(gmm)

@@ -1,0 +1,400 @@
+"""Where the halves of a site meet again: each a ``Meeting``.
+
+* ``Concat``: a concatenate along the split dimension (or one inside a fusion
+  of optimized HLO, reported only);
+* ``PadAdd``: each half padded back to its place with zeros and the pads
+  added (how jax's transpose of a slice reassembles a gradient);
+* ``TwoGmm``: each half is the weight of its own GMM, with the same left-hand
+  side and group sizes;
+* ``SplitCollectives``: optimized HLO, where whatever consumes the halves is
+  a fusion: the halves' collectives alone, reported as a site (never rewritten).
+
+A meeting checks what it needs of the halves (``check``: a ``Refusal`` or,
+for two GMMs, the dimension of their results the halves land on), says which
+copies go or come with the rewrite (``copy_bytes``), and puts the one fused
+value where the halves met (``replace``).  Finders (``Concatenates``,
+``PadAdds``, ``GmmPairs``, ``SplitCollectiveFinder``) find meetings in a module
+for a rule's pass.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..gmm import kernel_calls
+from ..gmm.kernel_calls import gmm_kernel
+from ..ir import Instruction, Module, Shape, tag_created
+from ._chains import Refusal, clone, literal, remove_dead, resized
+from ._crossings import result_shape
+from ._fusions import FusedView, fused_concats
+from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
+
+
+class Meeting:
+    """Where the halves meet (see the module docstring).  ``anchor``: the instruction
+    the site is reported at; ``pieces``: the (value, result) of each half there."""
+
+    form: str
+    anchor: Instruction
+    dim: int | None = None  # the dimension the halves are joined along, where they are
+    dims: tuple | None = None  # every dimension the joining op names (text may name several)
+    compiled: bool = False  # inside optimized HLO: reported, not rewritten
+    gmms: list[Instruction] | None = None
+
+    @property
+    def shape(self) -> Shape:
+        return self.anchor.shape
+
+    def check(self, chains: list, split_dims: list[int]) -> int | None:
+        return None
+
+    def copy_bytes(self) -> tuple[int, int]:
+        """(bytes of copies the rewrite removes, bytes of those it adds) at the meeting."""
+        return 0, 0
+
+    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
+        raise NotImplementedError
+
+
+class _Joined(Meeting):
+    """Halves joined back into one array: the fused chain's result is read instead."""
+
+    joined: Instruction  # the instruction whose value the fused chain replaces
+
+    def check(self, chains: list, split_dims: list[int]) -> int | None:
+        # A concatenate without its dimension (malformed text carried through) joins nothing we know.
+        if self.dim is None or self.dim != split_dims[-1]:
+            shown = self.dims if self.dims is not None else "none given"
+            raise Refusal("concat-dim", f"concatenate joins dimension {shown} but the halves were split on "
+                          f"dimension {split_dims[-1]}", self.anchor)
+        return None
+
+    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
+        self.joined.module.replace_all_uses(self.joined, value)
+        remove_dead([self.joined])
+
+
+class Concat(_Joined):
+    form = "concat"
+
+    def __init__(self, concat: Instruction | FusedView) -> None:
+        self.anchor = concat
+        self.joined = concat
+        self.compiled = isinstance(concat, FusedView)
+        self.pieces = list(zip(concat.operands, concat.operand_results))
+
+    # Read only once halves were found: a value that does not decode (text carried
+    # through) must not stop the search for other sites.
+    @property
+    def dims(self) -> tuple | None:
+        given = self.anchor.attributes.get("dimensions")
+        return tuple(given) if given is not None else None
+
+    @property
+    def dim(self) -> int | None:
+        dims = self.dims
+        return dims[0] if dims is not None and len(dims) == 1 else None
+
+    def copy_bytes(self) -> tuple[int, int]:
+        return self.anchor.shape.byte_size, 0
+
+
+class PadAdd(_Joined):
+    """``add(pad(a), pad(b), ...)`` that places each piece at its own offset with zeros
+    elsewhere: the same value as ``concatenate(a, b, ...)`` along ``dim``."""
+
+    form = "pad_add"
+
+    def __init__(self, add: Instruction, pads: list[Instruction], dim: int) -> None:
+        self.anchor = add
+        self.joined = add
+        self.pads = pads
+        self.dim = dim
+        self.dims = (dim,)
+        self.pieces = [(p.operands[0], p.operand_results[0] if p.operand_results else 0) for p in pads]
+
+    def copy_bytes(self) -> tuple[int, int]:
+        # The pads and the additions that put the halves back together.
+        return sum(p.shape.byte_size for p in self.pads) + self.anchor.shape.byte_size * (len(self.pads) - 1), 0
+
+
+class TwoGmm(Meeting):
+    """Each half is the weight of its own GMM: one GMM on the whole weight, its result sliced."""
+
+    form = "two_gmm"
+
+    def __init__(self, gmms: list[Instruction]) -> None:
+        self.anchor = gmms[0]
+        self.gmms = gmms
+
+    def check(self, chains: list, split_dims: list[int]) -> int | None:
+        for g in self.gmms:
+            kernel = gmm_kernel(g)
+            if kernel is not None:
+                why = reemit_refusal(g)
+                if why is not None:
+                    raise Refusal("fixed-shape-kernel", f"{g.ref} runs a grouped-matmul kernel built for a fixed "
+                                  f"shape ({kernel}); fusing the GMMs needs the kernel emitted again for the "
+                                  f"fused weight: {why}", g)
+        return check_gmms(self.gmms, split_dims[-1])
+
+    def copy_bytes(self) -> tuple[int, int]:
+        # The activations are now sliced out of one GMM result.
+        return 0, sum(g.shape.byte_size for g in self.gmms)
+
+    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
+        fused = self._fused_gmm(value, rule, out_dim, total)
+        module, comp = self.anchor.module, self.anchor.computation
+        start = 0
+        for g in self.gmms:
+            width = g.shape.dims[out_dim]
+            spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
+                         for d, n in enumerate(fused.shape.dims))
+            piece = comp.add("slice", resized(fused.shape, out_dim, width), [fused], {"slice": spec},
+                             name_hint="slice", before=self.anchor, source_op=_slice_spelling(module))
+            tag_created(piece, rule)
+            start += width
+            module.replace_all_uses(g, piece)
+        kernels = [g.called_computations[0] for g in self.gmms
+                   if gmm_kernel(g) is not None and g.called_computations]
+        remove_dead(list(self.gmms))
+        if kernels:
+            # The halves' kernels, built for their shape, are dead now.
+            kernel_calls.drop_unused(module, kernels)
+
+    def _fused_gmm(self, value: Instruction, rule: str, out_dim: int, total: int) -> Instruction:
+        g0 = self.gmms[0]
+        operands = list(g0.operands)
+        operands[1] = value
+        results = list(g0.operand_results)
+        results[1] = 0
+        if gmm_kernel(g0) is not None:
+            # A kernel built for the halves' shape: emitted again for the whole weight.
+            fused = kernel_calls.reemit_gmm(g0, operands, results, before=self.anchor)
+            tag_created(fused, rule)
+            return fused
+        fused = clone(g0, self.anchor.computation, operands, resized(g0.shape, out_dim, total),
+                      before=self.anchor, tag=rule)
+        fused.operand_results = results
+        return fused
+
+
+class SplitCollectives(Meeting):
+    """Optimized HLO: halves of one array gathered (or reduced) apart, whatever consumes them."""
+
+    compiled = True
+
+    def __init__(self, form: str, top: Instruction) -> None:
+        self.form = form
+        self.anchor = top
+
+
+def _slice_spelling(module: Module) -> str:
+    return "stablehlo.slice" if module.dialect == "stablehlo" else "slice"
+
+
+# ---- finding meetings ----------------------------------------------------------------
+
+class Finder:
+    """Finds one kind of meeting in a module, for one pass of a rule.  ``scan`` gives
+    ``chain(value, result)`` (the half ending there, or None) and what the finders share."""
+
+    def __init__(self, scan) -> None:
+        self.scan = scan
+
+    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+        return iter(())
+
+    def finish(self) -> Iterator[tuple[Meeting, list]]:
+        return iter(())
+
+    def _chains(self, pieces) -> list | None:
+        chains = [self.scan.chain(op, r) for op, r in pieces]
+        return chains if all(c is not None for c in chains) else None
+
+
+class Concatenates(Finder):
+    """Concatenates of halves, also inside fusions of optimized HLO."""
+
+    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+        if instr.opcode == "concatenate" and len(instr.operands) >= 2:
+            views = [instr]
+        elif instr.opcode == "fusion":
+            views = fused_concats(instr)
+        else:
+            return
+        for view in views:
+            meeting = Concat(view)
+            chains = self._chains(meeting.pieces)
+            if chains is not None:
+                self.scan.covered.update(id(op) for c in chains for op in c.ops)
+                yield meeting, chains
+
+
+class PadAdds(Finder):
+    """Adds of zero-pads that put the halves back in their places."""
+
+    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+        if instr.opcode != "add":
+            return
+        meeting = pad_meeting(instr, self.scan.pads)
+        if meeting is not None:
+            chains = self._chains(meeting.pieces)
+            if chains is not None:
+                yield meeting, chains
+
+
+class GmmPairs(Finder):
+    """GMMs (or grouped-matmul kernel calls) whose weights are halves of one array."""
+
+    def __init__(self, scan) -> None:
+        super().__init__(scan)
+        self.by_source: dict[tuple[int, int], list[tuple[Instruction, object]]] = {}
+
+    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+        if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
+            weights = [instr.operands[1]]
+        elif gmm_kernel(instr) is not None:
+            weights = list(instr.operands)
+        else:
+            return iter(())
+        for operand in weights:
+            chain = self.scan.chain(operand, 0)
+            if chain is not None:
+                src = chain.start.operands[0]
+                key = (id(src), chain.start.operand_results[0])
+                self.by_source.setdefault(key, []).append((instr, chain))
+        return iter(())
+
+    def finish(self) -> Iterator[tuple[Meeting, list]]:
+        for group in self.by_source.values():
+            if len(group) >= 2:
+                yield TwoGmm([g for g, _ in group]), [c for _, c in group]
+
+
+class SplitCollectiveFinder(Finder):
+    """Optimized HLO: the halves' collectives, when what consumes them is a fusion.
+
+    After fusion the GMMs and the pads are fusions that cannot be matched op for
+    op; the lint still must see the split collectives, so they are reported as a
+    site of their own (never rewritten).
+    """
+
+    def finish(self) -> Iterator[tuple[Meeting, list]]:
+        scan = self.scan
+        collectives = scan.collectives
+        by_source: dict[int, list] = {}
+        for instr in scan.module.instructions():
+            if instr.opcode not in collectives or any(u.opcode in collectives for u in instr.users):
+                continue
+            if id(instr) in scan.covered:
+                continue  # reported as a concat site
+            chain = scan.chain(instr, 0)
+            if chain is not None and isinstance(chain.start, FusedView):
+                by_source.setdefault(id(chain.start.operands[0]), []).append(chain)
+        form = "split_gather" if "all-gather" in collectives else "split_reduction"
+        for chains in by_source.values():
+            # Between two stages a fusion may convert (bf16 round trips): the
+            # first stage's chain is then a part of the second's, not a half.
+            inner = {id(op) for c in chains for op in c.ops[:-1]}
+            chains = [c for c in chains if id(c.ops[-1]) not in inner]
+            if len(chains) >= 2:
+                chains.sort(key=lambda c: tuple(r[0] for r in c.start.attributes["slice"]))
+                yield SplitCollectives(form, chains[0].top), chains
+
+
+# ---- pad + add as a concatenate ----------------------------------------------------------
+
+def is_zero(instr: Instruction) -> bool:
+    if instr.opcode == "broadcast" and instr.operands:
+        return is_zero(instr.operands[0])
+    if instr.opcode != "constant":
+        return False
+    value = literal(instr)
+    if value is None:
+        return False
+    kind, v = value
+    if kind == "literal":
+        return v in (0, 0.0, False) and not isinstance(v, (tuple, str))
+    return re.fullmatch(r"dense<\s*(-?0(\.0*)?(e[+-]?0+)?|false)\s*>(\s*:.*)?", str(v).strip(), re.IGNORECASE) is not None
+
+
+# An add of more zero-pads than this is not looked at as a reassembly (a
+# weight is cut into a few pieces); the cap keeps the search linear.
+MAX_PIECES = 64
+
+
+def pad_count(add: Instruction, memo: dict[int, int | None]) -> int | None:
+    """How many pads an add tree reassembles: the add's operands are pads or
+    single-use adds of the same kind; None if anything else is in it (or more
+    than MAX_PIECES).  ``memo`` (one per pass) makes every add count once, so a
+    chain of adds costs its length, not its length squared."""
+    stack = [add]
+    while stack:
+        cur = stack[-1]
+        if id(cur) in memo:
+            stack.pop()
+            continue
+        todo = [op for op in cur.operands if op.opcode == "add" and len(op.users) == 1 and id(op) not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        count: int | None = 0
+        for op in cur.operands:
+            if op.opcode == "pad" and len(op.operands) == 2:
+                count += 1
+            elif op.opcode == "add" and len(op.users) == 1 and memo[id(op)] is not None:
+                count += memo[id(op)]
+            else:
+                count = None
+                break
+            if count > MAX_PIECES:
+                count = None
+                break
+        memo[id(cur)] = count
+    return memo[id(add)]
+
+
+def pad_meeting(add: Instruction, memo: dict[int, int | None] | None = None) -> "PadAdd | None":
+    """The pieces an add of zero-pads reassembles, in offset order, if it is one."""
+    count = pad_count(add, {} if memo is None else memo)
+    if count is None or count < 2:
+        return None
+    pads: list[Instruction] = []
+    work = [add]
+    while work:
+        cur = work.pop()
+        if cur.opcode == "add":
+            work.extend(cur.operands)
+        else:
+            pads.append(cur)
+    rank = add.shape.rank
+    for p in pads:
+        if p.shape.dims != add.shape.dims or not is_zero(p.operands[1]) or "padding" not in p.attributes:
+            return None
+        spec = p.attributes["padding"]
+        if not isinstance(spec, (tuple, list)) or len(spec) != rank:
+            return None
+    dims = set()
+    for p in pads:
+        spec = tuple(p.attributes["padding"])
+        moved = [d for d, (lo, hi, interior) in enumerate(spec) if lo or hi or interior]
+        if len(moved) != 1 or spec[moved[0]][2] != 0 or spec[moved[0]][0] < 0 or spec[moved[0]][1] < 0:
+            return None
+        dims.add(moved[0])
+    if len(dims) != 1:
+        return None
+    dim = dims.pop()
+    pads.sort(key=lambda p: p.attributes["padding"][dim][0])
+    offset = 0
+    for p in pads:
+        if p.attributes["padding"][dim][0] != offset:
+            return None  # overlapping or leaving a gap: not a reassembly
+        piece = result_shape(p.operands[0], p.operand_results[0] if p.operand_results else 0)
+        if not piece.is_array or piece.rank != add.shape.rank:
+            return None
+        offset += piece.dims[dim]
+    if offset != add.shape.dims[dim]:
+        return None
+    return PadAdd(add, pads, dim)

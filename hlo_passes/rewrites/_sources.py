@@ -1,0 +1,193 @@
+"""Where the two halves of a site come from: each a ``Source``.
+
+* ``SliceSource``: slices of one weight W, cut along one dimension into
+  adjacent pieces (the forward gather, and the backward reductions of the
+  sliced gradient);
+* ``GmmSource``: the results of GMMs that differ in one operand (the weight
+  gradients of the two-GMM form), joined along a free dimension of it.
+
+A source says where a walk down a chain stops (``starts_chain``), checks the
+halves' starts against each other (``check``: the split dimension and the
+halves' sizes, or a ``Refusal``), names the array the site is about
+(``weight``) and, for the rewrite, makes the whole array the one fused chain
+starts from (``whole``).  A third way, two separate weights gathered apart, is
+one more class with these four methods.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir import Instruction, tag_created
+from ._chains import INCONSISTENT, Refusal, clone, resized, same_op, same_value
+from ._crossings import result_shape
+from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
+
+
+@dataclass
+class SourcePlan:
+    """What ``check`` found: the split dimension, the halves' sizes along it, and
+    whatever ``whole`` needs to build the fused start."""
+
+    split_dim: int
+    sizes: list[int]
+    extra: Any = field(default=None)
+
+
+class Source:
+    """Where halves come from (see the module docstring)."""
+
+    def starts_chain(self, instr: Instruction, steps: int) -> bool:
+        """Whether a walk down that has taken ``steps`` steps stops at ``instr``."""
+        raise NotImplementedError
+
+    def check(self, chains: list, meeting) -> SourcePlan:
+        raise NotImplementedError
+
+    def weight(self, chains: list) -> str:
+        raise NotImplementedError
+
+    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+        """(value, result): all of the array, for the fused chain to start from."""
+        raise NotImplementedError
+
+
+class SliceSource(Source):
+    """Halves sliced out of one weight."""
+
+    def starts_chain(self, instr: Instruction, steps: int) -> bool:
+        return instr.opcode == "slice"
+
+    def check(self, chains: list, meeting) -> SourcePlan:
+        split_dim, sizes = check_slices(chains)
+        return SourcePlan(split_dim, sizes)
+
+    def weight(self, chains: list) -> str:
+        return chains[0].start.operands[0].ref
+
+    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+        first = chains[0].start
+        return first.operands[0], first.operand_results[0]
+
+
+class GmmSource(Source):
+    """Halves computed by GMMs that differ in one operand: one GMM on the joined operand."""
+
+    def starts_chain(self, instr: Instruction, steps: int) -> bool:
+        return steps > 0 and instr.opcode in GMM_OPCODES
+
+    def check(self, chains: list, meeting) -> SourcePlan:
+        if meeting.form not in ("concat", "pad_add"):
+            raise Refusal("gmm-sources", "halves computed by separate GMMs must meet again", meeting.anchor)
+        split_dim = meeting.dim if meeting.dim is not None else (meeting.dims or (None,))[0]
+        if split_dim is None:
+            raise Refusal("concat-dim", f"{meeting.anchor.ref} does not say which dimension it joins", meeting.anchor)
+        sizes, operand = check_gmm_sources(chains, split_dim)
+        return SourcePlan(split_dim, sizes, operand)
+
+    def weight(self, chains: list) -> str:
+        return chains[0].start.ref  # no weight is cut: the first GMM stands for the site
+
+    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+        return fused_gmm_source(rule, chains, plan.extra, sum(plan.sizes)), 0
+
+
+def check_slices(chains: list) -> tuple[int, list[int]]:
+    """The slices cut one source along one dimension into adjacent pieces, in order."""
+    first = chains[0].start
+    source = first.operands[0]
+    for c in chains[1:]:
+        if c.start.operands[0] is not source or c.start.operand_results[0] != first.operand_results[0]:
+            raise Refusal("same-source", f"{c.start.ref} slices {c.start.operands[0].ref}, "
+                          f"not {source.ref} like {first.ref}", c.start)
+    full = result_shape(source, first.operand_results[0]).dims
+    split_dim = None
+    ranges = []
+    for c in chains:
+        spec = tuple(c.start.attributes["slice"])
+        if len(spec) != len(full) or c.start.shape.rank != len(full):
+            raise Refusal(INCONSISTENT, f"{c.start.ref} slices {len(spec)} dimension(s) of "
+                          f"{source.ref} (rank {len(full)}) into a result of rank {c.start.shape.rank}", c.start)
+        ranges.append(spec)
+        for d, (start, limit, stride) in enumerate(spec):
+            if stride != 1:
+                raise Refusal("slice-stride", f"{c.start.ref} has stride {stride} in dimension {d}", c.start)
+            if (start, limit) != (0, full[d]):
+                if split_dim is not None and split_dim != d:
+                    raise Refusal("split-dim", f"the slices cut dimensions {split_dim} and {d}; "
+                                  "only one split dimension can be fused", c.start)
+                split_dim = d
+    if split_dim is None:
+        raise Refusal("split-dim", "every slice takes all of the weight: nothing was split", first)
+    pos = 0
+    for c, spec in zip(chains, ranges):
+        start, limit, _ = spec[split_dim]
+        if start != pos:
+            problem = "overlap" if start < pos else "leave a gap"
+            check = "concat-order" if start > pos and any(
+                s[split_dim][0] == pos for s in ranges) else "slices-adjacent"
+            raise Refusal(check, f"{c.start.ref} starts at {start} in dimension {split_dim}, where the "
+                          f"previous piece ends at {pos}: the pieces {problem} or are out of order", c.start)
+        pos = limit
+    if pos != full[split_dim]:
+        raise Refusal("slices-cover", f"the slices end at {pos} but dimension {split_dim} of "
+                      f"{source.ref} has {full[split_dim]}", chains[-1].start)
+    return split_dim, [s[split_dim][1] - s[split_dim][0] for s in ranges]
+
+
+def check_gmm_sources(chains: list, out_dim: int) -> tuple[list[int], tuple[int, int]]:
+    """Halves that start as GMMs differing in one operand, the one that feeds ``out_dim``.
+
+    ``gmm(A, B0) ++ gmm(A, B1) == gmm(A, B0 ++ B1)`` when B's concatenated
+    dimension is a free dimension that lands on ``out_dim``: the weight
+    gradients of the two-GMM form become one GMM on the concatenated
+    activation gradients.  Returns the halves' sizes and (operand, its dimension).
+    """
+    gmms = [c.start for c in chains]
+    first = gmms[0]
+    for g in gmms[1:]:
+        if not same_op(g, first) or len(g.operands) != len(first.operands):
+            raise Refusal("same-gmm", f"{g.ref} and {first.ref} differ in {difference(first, g)}", g)
+        if g.computation is not first.computation:
+            raise Refusal("same-computation", f"{g.ref} is in another computation than {first.ref}", g)
+    varying = [j for j in range(len(first.operands))
+               if not all(same_value(g.operands[j], first.operands[j]) for g in gmms[1:])]
+    if len(varying) != 1:
+        raise Refusal("same-lhs", f"{first.ref} and {gmms[1].ref} differ in operands {varying}; "
+                      "only one may differ", gmms[1])
+    j = varying[0]
+    dim = gmm_operand_dim(first, j, out_dim)
+    if dim is None:
+        raise Refusal("gmm-contracts-split", f"dimension {out_dim} of {first.ref} does not come from a free "
+                      f"dimension of operand {j}", first)
+    for g in gmms:
+        shape = g.operands[j].shape
+        for other in gmms:
+            if other.operands[j].shape.rank != shape.rank or any(
+                    a != b for d, (a, b) in enumerate(zip(shape.dims, other.operands[j].shape.dims)) if d != dim):
+                raise Refusal("same-gmm", f"operand {j} of {g.ref} and {other.ref} differ beyond dimension {dim}", g)
+    return [g.shape.dims[out_dim] for g in gmms], (j, dim)
+
+
+def fused_gmm_source(rule: str, chains: list, source: tuple[int, int], total: int) -> Instruction:
+    """One GMM on the concatenated varying operands, standing in for the halves' GMMs."""
+    j, dim = source
+    gmms = [c.start for c in chains]
+    first = gmms[0]
+    comp = first.computation
+    # After every half's inputs: right before the last of the GMMs.
+    where = max(gmms, key=comp.instructions.index)
+    parts = [g.operands[j] for g in gmms]
+    joined_shape = resized(parts[0].shape, dim, sum(p.shape.dims[dim] for p in parts))
+    joined = comp.add("concatenate", joined_shape, parts, {"dimensions": (dim,)}, name_hint="concatenate",
+                      before=where, source_op="stablehlo.concatenate" if comp.module.dialect == "stablehlo"
+                      else "concatenate")
+    joined.operand_results = [g.operand_results[j] for g in gmms]
+    tag_created(joined, rule)
+    operands = list(first.operands)
+    operands[j] = joined
+    out_dim = free_dim_position(first, j, dim)
+    fused = clone(first, comp, operands, resized(first.shape, out_dim, total), before=where, tag=rule)
+    fused.operand_results = list(first.operand_results)
+    fused.operand_results[j] = 0
+    return fused

@@ -1,0 +1,91 @@
+"""The collective counts a site reports are the ones XLA runs (issue 16).
+
+For every form the rule tests build (explicit and Shardy-implicit gathers in one stage
+and two, the two-GMM form, the weight gradient's reductions, in HLO and StableHLO) the
+original and the rewritten program are compiled on 8 CPU devices and the collectives of
+the weight counted in XLA's module after SPMD partitioning, before its combiners: the
+sites' reported before -> after counts must equal them.  Implicit gathers are no ops in
+the lowered text: the rule derives them from the shardings; a constraint restating the
+layout a value already has is no collective (they were counted as ones until issue 16:
+"4 collectives, 2 when fused" where XLA runs 2 -> 1).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import hlo_passes
+from examples.moe import ProgramSpec
+from hlo_passes.passes import run_passes
+from moe_cases import DIALECTS, lowered_text
+
+TESTS = Path(__file__).resolve().parent
+
+SPECS = [
+    ProgramSpec(variant=v, mesh=m, form=f, mode=mode)
+    for v in ("concat", "two_gmm")
+    for m in ("mesh1", "mesh2")
+    for f in ("explicit", "implicit")
+    for mode in ("forward", "grad")
+] + [
+    ProgramSpec(variant="concat", mesh="mesh2", form="implicit", constraint=c) for c in ("reshard", "in_specs")
+] + [
+    ProgramSpec(variant="concat", mesh="mesh2", form="implicit", mode="scan_grad"),
+    ProgramSpec(variant="concat", mesh="mesh2", mode="scan"),
+]
+CASES = [(s, d) for s in SPECS for d in DIALECTS]
+
+
+def _others(spec: ProgramSpec) -> set[tuple[int, ...]]:
+    """Results of the program's collectives that are not the weight's: the all-reduces of
+    the gradients of wo [E, F, D] and of the activations [T, D], and scalars.  (Every other
+    argument is replicated, so nothing else communicates.)"""
+    c = spec.cfg
+    return {(c.experts, c.mlp, c.embed), (c.tokens, c.embed), ()}
+
+
+@pytest.fixture(scope="module")
+def spmd_collectives(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[ProgramSpec, str], dict]:
+    """Per case: the sites, and the collectives XLA runs for the original and the rewrite."""
+    out = tmp_path_factory.mktemp("spmd_counts")
+    paths, sites = [], {}
+    for spec, dialect in CASES:
+        text = lowered_text(spec, dialect)
+        result = run_passes(hlo_passes.parse(text))
+        assert result.near_misses == [], (spec.name, result.near_misses)
+        sites[spec, dialect] = result.sites
+        for which, t in (("before", text), ("after", result.module.to_text())):
+            path = out / f"{spec.name}.{dialect}.{which}"
+            path.write_text(t)
+            paths.append(str(path))
+    (out / "list").write_text("\n".join(paths))
+    proc = subprocess.run([sys.executable, str(TESTS / "spmd_counts_worker.py"), str(out / "list"),
+                           str(out / "counts.json")], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    counts = json.loads((out / "counts.json").read_text())
+    return {case: {"sites": sites[case],
+                   **{w: counts[str(out / f"{case[0].name}.{case[1]}.{w}")] for w in ("before", "after")}}
+            for case in CASES}
+
+
+@pytest.mark.parametrize("spec,dialect", CASES, ids=[f"{s.name}-{d}" for s, d in CASES])
+def test_reported_counts_equal_after_spmd_partitioning(spmd_collectives, spec: ProgramSpec, dialect: str) -> None:
+    case = spmd_collectives[spec, dialect]
+    others = _others(spec)
+
+    def of_weight(found: list) -> list[str]:
+        return sorted(op for op, dims in found if not (op == "all-reduce" and tuple(dims) in others))
+
+    before, after = of_weight(case["before"]), of_weight(case["after"])
+    sites = case["sites"]
+    assert sites, "the rules found nothing to rewrite"
+    # The rewrite leaves every other collective where it was.
+    assert len(case["before"]) - len(before) == len(case["after"]) - len(after)
+    reported = (sum(s.before.count for s in sites), sum(s.after.count for s in sites))
+    assert reported == (len(before), len(after)), (
+        f"reported {reported[0]} -> {reported[1]}, XLA runs {before} -> {after}")
+    assert len(after) < len(before)
