@@ -373,6 +373,33 @@ def attribute_value(rng: Random, text: str, dialect: str, donors: list[Seed]) ->
     return text[:m.end()] + rng.choice(table[m.group(1)]) + text[end:]
 
 
+# Device groups that are legal to write and degenerate to compute with: every group empty,
+# one empty, groups of unequal size, a device twice, an id beyond the devices.
+DEGENERATE_GROUPS = {
+    "hlo": ("{{}}", "{{},{}}", "{{0,1},{2}}", "{{0,0}}", "{{0,99}}", "{{0}}"),
+    "stablehlo": ("dense<> : tensor<1x0xi64>", "dense<> : tensor<2x0xi64>", "dense<[[0, 1], [2, -1]]> : tensor<2x2xi64>",
+                  "dense<[[0, 0]]> : tensor<1x2xi64>", "dense<[[0, 99]]> : tensor<1x2xi64>", "dense<0> : tensor<1x1xi64>"),
+}
+_GROUPS_RE = {"hlo": re.compile(r"replica_groups="), "stablehlo": re.compile(r"replica_groups = ")}
+
+
+def degenerate_groups(rng: Random, text: str, dialect: str, donors: list[Seed]) -> str:
+    """A collective's replica groups replaced by degenerate ones (``DEGENERATE_GROUPS``), in HLO
+    half the time on a reduce-scatter made of an all-gather: what the arithmetic on group sizes
+    (scatter sizes, ranks, device counts) must survive."""
+    spots = list(_GROUPS_RE[dialect].finditer(text))
+    if not spots:
+        return text
+    m = rng.choice(spots)
+    head = text[:m.end()]
+    if dialect == "hlo" and rng.random() < 0.5:
+        # The same groups on the collective whose arithmetic divides by the group size (HLO
+        # writes both alike; the corpus has few reduce-scatters and the samples none).
+        line = head.rfind("\n") + 1
+        head = head[:line] + head[line:].replace(" all-gather(", " reduce-scatter(", 1)
+    return head + rng.choice(DEGENERATE_GROUPS[dialect]) + text[_value_end(text, m.end()):]
+
+
 def chain(rng: Random, text: str, dialect: str, donors: list[Seed]) -> str:
     """An op's result passed through a long chain of single-use ops before its users see it."""
     n = rng.choice((500, 1500, 3000, 6000))
@@ -430,6 +457,7 @@ MUTATIONS: dict[str, Mutation] = {
     "rank_edit": rank_edit,
     "interesting_value": interesting_value,
     "attribute_value": attribute_value,
+    "degenerate_groups": degenerate_groups,
     "chain": chain,
 }
 # How often each class is drawn: the structural classes that need a module

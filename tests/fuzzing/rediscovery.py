@@ -35,8 +35,11 @@ CLASSES: tuple[tuple[str, Callable[[Finding], bool]], ...] = (
     ("ZeroDivisionError (an empty replica group)", lambda f: f["type"] == "ZeroDivisionError"),
     ("hang in run_passes (a self-using instruction, long chains)",
      lambda f: f["outcome"] == "hang" and f["stage"] == "run_passes"),
+    # Device groups expanded before they were checked hang, or (a worker's memory is capped)
+    # run out of memory first: the same defect.
     ("hang while parsing (device groups, strings, identifiers, attribute lists)",
-     lambda f: f["outcome"] == "hang" and f["stage"] in ("parse", "validate", "regenerate", "reparse")),
+     lambda f: (f["outcome"] == "hang" and f["stage"] in ("parse", "validate", "regenerate", "reparse"))
+     or (f["type"] == "MemoryError" and "groups" in _where(f))),
     ("internal error masked as a ParseError at 1:1", lambda f: f["outcome"] == "unlocated-parse-error"),
     ("regenerated text that does not parse again", lambda f: f["outcome"] == "regen-unparseable"),
     ("CRLF input printed with mixed line endings", lambda f: f["outcome"] == "crlf-mixed"),
