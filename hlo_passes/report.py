@@ -115,9 +115,12 @@ def source_info(instr: Any) -> tuple[str | None, str | None]:
     return op_name, source
 
 
-def location_of(instr: Instruction) -> Location:
+def location_of(instr: Instruction, provenance: Instruction | None = None) -> Location:
+    """Where ``instr`` is in the text, and where the framework code it came from is;
+    ``provenance``: the op whose metadata says the latter when it is not ``instr`` (an
+    op inside a fusion of optimized HLO, reported at the fusion)."""
     module = instr.module
-    op_name, source = source_info(instr)
+    op_name, source = source_info(provenance if provenance is not None else instr)
     return Location(
         path=module.path if module is not None else None,
         line=instr.line,

@@ -58,3 +58,74 @@ def test_a_rule_is_its_strategies() -> None:
     assert [type(s).__name__ for s in rule.sources] == ["SliceSource", "GmmSource"]
     assert _meetings.PadAdds in rule.meetings
     assert not hasattr(rule, "meet_by_pads") and not hasattr(rule, "from_gmms")
+
+
+# Optimized HLO (``compile().as_text()``): each slice of W in a fusion, each gathered half
+# through a fusion that only copies it (a layout change), the halves joined in a fusion.
+COMPILED = """HloModule compiled_through_fusions, is_scheduled=true
+
+%slice.gate (p.0: f32[2,2,8]) -> f32[2,2,4] {
+  %p.0 = f32[2,2,8]{2,1,0} parameter(0)
+  ROOT %slice.0 = f32[2,2,4]{2,1,0} slice(%p.0), slice={[0:2], [0:2], [0:4]}, metadata={op_name="jit(f)/slice_gate" source_file="model.py" source_line=3}
+}
+
+%slice.up (p.1: f32[2,2,8]) -> f32[2,2,4] {
+  %p.1 = f32[2,2,8]{2,1,0} parameter(0)
+  ROOT %slice.1 = f32[2,2,4]{2,1,0} slice(%p.1), slice={[0:2], [0:2], [4:8]}, metadata={op_name="jit(f)/slice_up" source_file="model.py" source_line=4}
+}
+
+%copy.gate (c.0: f32[2,8,4]) -> f32[2,8,4] {
+  %c.0 = f32[2,8,4]{2,1,0} parameter(0)
+  ROOT %copy.0 = f32[2,8,4]{1,2,0} copy(%c.0)
+}
+
+%copy.up (c.1: f32[2,8,4]) -> f32[2,8,4] {
+  %c.1 = f32[2,8,4]{2,1,0} parameter(0)
+  ROOT %copy.1 = f32[2,8,4]{1,2,0} copy(%c.1)
+}
+
+%concat.body (q.0: f32[2,8,4], q.1: f32[2,8,4]) -> f32[2,8,8] {
+  %q.0 = f32[2,8,4]{1,2,0} parameter(0)
+  %q.1 = f32[2,8,4]{1,2,0} parameter(1)
+  ROOT %concatenate.0 = f32[2,8,8]{2,1,0} concatenate(%q.0, %q.1), dimensions={2}, metadata={op_name="jit(f)/concatenate" source_file="model.py" source_line=7}
+}
+
+ENTRY %main (w: f32[2,2,8]) -> f32[2,8,8] {
+  %w = f32[2,2,8]{2,1,0} parameter(0)
+  %gate.f = f32[2,2,4]{2,1,0} fusion(%w), kind=kLoop, calls=%slice.gate
+  %up.f = f32[2,2,4]{2,1,0} fusion(%w), kind=kLoop, calls=%slice.up
+  %gate.g = f32[2,8,4]{2,1,0} all-gather(%gate.f), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
+  %up.g = f32[2,8,4]{2,1,0} all-gather(%up.f), channel_id=2, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
+  %gate.c = f32[2,8,4]{1,2,0} fusion(%gate.g), kind=kLoop, calls=%copy.gate
+  %up.c = f32[2,8,4]{1,2,0} fusion(%up.g), kind=kLoop, calls=%copy.up
+  ROOT %concat.f = f32[2,8,8]{2,1,0} fusion(%gate.c, %up.c), kind=kLoop, calls=%concat.body
+}
+"""
+
+
+def test_fusions_of_optimized_hlo_are_seen_through_without_look_alikes() -> None:
+    """The chain keeps the module's own fusions: the slice a fusion makes is the chain's
+    ``Cut``, a copying fusion a ``Boundary`` step (no opcode), the fused concatenate a
+    meeting at the fusion; reports name the source lines of the ops inside the fusions."""
+    from hlo_passes.rewrites import _fusions
+    from hlo_passes.rewrites.moe_gather_fusion import MoeGatherFusion
+
+    module = hlo_passes.parse(COMPILED)
+    entry = {i.name: i for i in module.entry.instructions}
+    ((meeting, chains),) = [c for c in MoeGatherFusion()._candidates(module) if c[0].form == "concat"]
+    assert isinstance(meeting, _meetings.FusedConcat) and meeting.anchor is entry["concat.f"]
+    assert meeting.compiled and meeting.dims == (2,)
+    assert [c.start for c in chains] == [entry["gate.f"], entry["up.f"]]
+    assert all(c.cut.fused and c.cut.whole is entry["w"] and c.compiled for c in chains)
+    step = chains[0].ops[-1]
+    assert isinstance(step, _fusions.FusedCopy) and step.after is entry["gate.c"]
+    assert not hasattr(step, "opcode") and not hasattr(step, "operands")
+
+    result = run_passes(module, ["moe-gather-fusion"])
+    (site,) = result.sites
+    assert site.form == "concat" and not site.rewritten and "not_rewritten" in site.details
+    assert (site.location.op_name, site.location.source) == ("jit(f)/concatenate", "model.py:7")
+    assert [p.source for p in site.pieces] == ["model.py:3", "model.py:4"]
+    assert site.details["weight"] == "w"
+    labels = [n.label.split("\n")[0] for n in site.picture.before.nodes]
+    assert labels[:4] == ["W = w", "slice [0:4] of dim 2", "all-gather", "copy"]

@@ -27,13 +27,16 @@ _IGNORED_ATTRIBUTES = frozenset({"metadata", "frontend_attributes", "sharding", 
 
 
 class Refusal(Exception):
-    """A failed legality check: ``check`` names it, ``instr`` is where it failed."""
+    """A failed legality check: ``check`` names it, ``instr`` is where it failed;
+    ``provenance``, when given, the op inside ``instr`` (a fusion) it failed at,
+    whose metadata names the source line (see ``report.location_of``)."""
 
-    def __init__(self, check: str, reason: str, instr: Instruction) -> None:
+    def __init__(self, check: str, reason: str, instr: Instruction, provenance: Instruction | None = None) -> None:
         super().__init__(reason)
         self.check = check
         self.reason = reason
         self.instr = instr
+        self.provenance = provenance
 
 
 # Text can parse with shapes that disagree (a slice with a dimension more than

@@ -68,7 +68,8 @@ class CollectiveModel:
     def chain(self, chain) -> dict[int, Reshard]:
         """Step index (in ``chain.ops``) → the collective it runs."""
         found: dict[int, Reshard] = {}
-        layout = source_layout(chain.start.operands[0]) if self.implicit and chain.start.operands else None
+        base, _ = chain.base
+        layout = source_layout(base) if self.implicit and base is not None else None
         for k, step in enumerate(chain.ops):
             if not isinstance(step, Boundary) and step.opcode in self.collectives:
                 found[k] = Reshard(step.opcode, collective_bytes(step))

@@ -30,12 +30,17 @@ ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 
 
 class Boundary:
-    """A chain's step from one computation into another (no op of its own).
+    """A chain's step from one computation into another (no op of its own in the
+    chain's computation): into or out of a called body, or through a fusion's
+    body in optimized HLO (``_fusions.FusedCopy``).
 
     ``kind`` names the step in the path two halves must share; ``shape`` is the
     value's shape after the step, ``after`` the instruction that holds it,
     ``users`` what reads it there.
     """
+
+    # Seen through a fusion of optimized HLO: the site is reported, not rewritten.
+    compiled: ClassVar[bool] = False
 
     kind: ClassVar[str]
     # The opcode of the instruction a walk down stands on when it reaches this boundary.
@@ -74,6 +79,16 @@ class Boundary:
 
     # Whether crossing changes how the value is sharded (an implicit gather or scatter).
     reshards: bool = False
+
+    @property
+    def origin(self) -> Instruction:
+        """The op whose metadata says where the step came from (for reports)."""
+        return self.after
+
+    @property
+    def copied_bytes(self) -> int:
+        """Bytes of a copy the step makes (one the rewrite removes): none for a crossing."""
+        return 0
 
     shape: Shape
     after: Instruction
@@ -368,7 +383,7 @@ def result_shape(instr: Instruction, result: int) -> Shape:
             raise Refusal(INCONSISTENT, f"{instr.ref} has {len(instr.shape.tuple_shapes)} results, "
                           f"no result {result}", instr)
         return instr.shape.tuple_shapes[result]
-    return instr.shape  # (instr may be a fusion's view, rewrites._fusions, not an Instruction)
+    return instr.shape
 
 
 def result_users(instr: Instruction, result: int) -> list[Instruction]:

@@ -4,16 +4,22 @@ XLA's fusion pass wraps the slice of W into a ``copy_slice_fusion`` and the
 concatenate into a fusion of the gathered halves, so the pattern is no longer
 a chain of plain instructions.  The lint still has to find it there (that is
 what dump folders and ``compile().as_text()`` hold), so these helpers present
-such fusions as the slice or concatenate they contain.  Sites found this way
-are reported, never rewritten: an optimized module cannot be compiled again.
+what such fusions contain: the slice a chain starts with (``fused_slice``, read
+by ``_sources.SliceSource``), a copy a chain goes through (``FusedCopy``, a
+``Boundary`` step), the concatenate where halves meet (``fused_concats``, read
+by ``_meetings.FusedConcat``).  The chain keeps the fusion instructions
+themselves; nothing here imitates an instruction.  Sites found this way are
+reported, never rewritten: an optimized module cannot be compiled again.
 """
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
-from ..ir import Computation, Instruction, Module, Shape
-from ._chains import behaviour
+from ..ir import Computation, Instruction, Module
+from ._chains import Refusal, behaviour
+from ._crossings import Boundary
 
 # Inside a fusion, ops between a parameter and the slice or concatenate that
 # keep every element where it is: layout copies, same-shape bitcasts, and
@@ -27,41 +33,6 @@ def _through_copies(instr: Instruction) -> Instruction:
     while instr.opcode in _IN_PLACE and len(instr.operands) == 1 and instr.operands[0].shape.dims == instr.shape.dims:
         instr = instr.operands[0]
     return instr
-
-
-class FusedView:
-    """A fusion instruction seen as one op of its body (a slice or a concatenate).
-
-    It answers the questions the chain helpers ask of an instruction: its
-    operands are the fusion's operands that feed the inner op, its attributes
-    and shape are the inner op's, its users and position the fusion's.
-    """
-
-    def __init__(self, fusion: Instruction, inner: Instruction, operands: list[Instruction]) -> None:
-        self.fusion = fusion
-        self.inner = inner
-        self.opcode = inner.opcode
-        self.operands = operands
-        self.operand_results = [0] * len(operands)
-        self.attributes = inner.attributes
-        self.shape: Shape = inner.shape
-        self.dialect_data: dict[str, Any] = {}
-        self.num_results = 1
-        self.called_computations: list[Computation] = []
-
-    name = property(lambda self: self.fusion.name)
-    ref = property(lambda self: self.fusion.ref)
-    line = property(lambda self: self.fusion.line)
-    column = property(lambda self: self.fusion.column)
-    users = property(lambda self: self.fusion.users)
-
-    @property
-    def computation(self) -> Computation | None:
-        return self.fusion.computation
-
-    @property
-    def module(self) -> Module | None:
-        return self.fusion.module
 
 
 def _body(fusion: Instruction) -> Computation | None:
@@ -81,36 +52,29 @@ def _fed_by(fusion: Instruction, inner: Instruction) -> Instruction | None:
     return fusion.operands[number]
 
 
-class FusedSource:
+@dataclass(eq=False)
+class FusedValue:
     """The array a fused slice cuts when the fusion computes it from its operands
     first, e.g. one layer's weight read out of the stacked weights of a scan
     (``dynamic-slice`` of the stack at the layer index, then a bitcast).
 
-    Two fusions that compute it the same way from the same operands (XLA
+    It is no instruction of the module (it has no opcode, no users): only what
+    the report and the checks ask of the array a slice cuts, its shape and its
+    name.  Two fusions that compute it the same way from the same operands (XLA
     gives each half of a split weight a fusion of its own) see one
-    ``FusedSource``, so their slices are slices of one source.
+    ``FusedValue``, so their slices are slices of one array.
     """
 
-    opcode = "fused-value"
-    num_results = 1
-    operand_results: list[int] = []
+    fusion: Instruction
+    inner: Instruction  # the op in the fusion's body that computes it
 
-    def __init__(self, fusion: Instruction, inner: Instruction) -> None:
-        self.fusion = fusion
-        self.inner = inner
-        self.shape: Shape = inner.shape
-        self.operands = [op for op in fusion.operands]
-
-    name = property(lambda self: f"{self.fusion.name}/{self.inner.name}")
+    shape = property(lambda self: self.inner.shape)
     ref = property(lambda self: f"{self.fusion.ref} ({self.inner.opcode} inside)")
     line = property(lambda self: self.fusion.line)
-    column = property(lambda self: self.fusion.column)
-    computation = property(lambda self: self.fusion.computation)
-    module = property(lambda self: self.fusion.module)
 
 
-# One FusedSource per (module, way of computing it): looked up by signature.
-_SOURCES: "weakref.WeakKeyDictionary[Module, dict[tuple, FusedSource]]" = weakref.WeakKeyDictionary()
+# One FusedValue per (module, way of computing it): looked up by signature.
+_SOURCES: "weakref.WeakKeyDictionary[Module, dict[tuple, FusedValue]]" = weakref.WeakKeyDictionary()
 _SIGNATURE_DEPTH = 12
 
 
@@ -138,7 +102,7 @@ def _signature(fusion: Instruction, inner: Instruction, depth: int = _SIGNATURE_
     return (behaviour(inner), tuple(inner.shape.dims), tuple(parts))
 
 
-def _fused_source(fusion: Instruction, inner: Instruction) -> FusedSource | None:
+def _fused_value(fusion: Instruction, inner: Instruction) -> FusedValue | None:
     sig = _signature(fusion, inner)
     module = fusion.module
     if sig is None or module is None:
@@ -146,52 +110,95 @@ def _fused_source(fusion: Instruction, inner: Instruction) -> FusedSource | None
     sources = _SOURCES.setdefault(module, {})
     source = sources.get(sig)
     if source is None:
-        source = sources[sig] = FusedSource(fusion, inner)
+        source = sources[sig] = FusedValue(fusion, inner)
     return source
 
 
-def fused_slice(fusion: Instruction) -> FusedView | None:
-    """A fusion whose result is a slice of one of its operands (``copy_slice_fusion``),
-    or of an array it computes from them first (``FusedSource``)."""
+def fused_slice(fusion: Instruction) -> tuple[Instruction, "Instruction | FusedValue"] | None:
+    """(the slice in its body, the array it cuts) of a fusion whose result is a slice
+    of one of its operands (``copy_slice_fusion``), or of an array it computes from
+    them first (a ``FusedValue``)."""
     body = _body(fusion)
     if body is None or body.root is None:
         return None
     root = _through_copies(body.root)
     if root.opcode != "slice" or len(root.operands) != 1:
         return None
-    source: Any = _fed_by(fusion, root.operands[0])
-    if source is None:
-        source = _fused_source(fusion, _through_copies(root.operands[0]))
-    if source is None:
+    whole: Instruction | FusedValue | None = _fed_by(fusion, root.operands[0])
+    if whole is None:
+        whole = _fused_value(fusion, _through_copies(root.operands[0]))
+    if whole is None:
         return None
-    return FusedView(fusion, root, [source])
+    return root, whole
 
 
-def fused_copy(fusion: Instruction) -> FusedView | None:
-    """A fusion that only copies one operand (``wrapped_copy``): a layout change."""
-    body = _body(fusion)
-    if body is None or body.root is None or body.root.opcode == "parameter":
-        return None
-    source = _fed_by(fusion, body.root)
-    if source is None or source.shape.dims != fusion.shape.dims:
-        return None
-    view = FusedView(fusion, body.root, [source])
-    view.opcode = "copy"
-    view.shape = fusion.shape
-    view.attributes = {}
-    return view
+@dataclass(eq=False)
+class FusedCopy(Boundary):
+    """A chain's step through a fusion that only copies one operand (``wrapped_copy``:
+    a layout change).  Optimized HLO only, so the site is reported, never rewritten:
+    the rewriting half of the protocol (``merge``, ``drop``) refuses."""
+
+    fusion: Instruction
+    copy: Instruction  # the root of its body
+    operand: Instruction  # the fusion operand it copies
+
+    kind: ClassVar[str] = "copy"  # the path of a half through it, as of a plain copy
+    found_at: ClassVar[str] = "fusion"
+    compiled: ClassVar[bool] = True
+
+    shape = property(lambda self: self.fusion.shape)
+    after = property(lambda self: self.fusion)
+    origin = property(lambda self: self.copy)
+    ref = property(lambda self: self.fusion.ref)
+    users = property(lambda self: self.fusion.users)
+    copied_bytes = property(lambda self: self.fusion.shape.byte_size)
+
+    @classmethod
+    def follow(cls, instr: Instruction, result: int, callers: dict[str, list[Instruction]]) -> "FusedCopy | None":
+        body = _body(instr)
+        if body is None or body.root is None or body.root.opcode == "parameter":
+            return None
+        operand = _fed_by(instr, body.root)
+        if operand is None or operand.shape.dims != instr.shape.dims:
+            return None
+        return cls(instr, body.root, operand)
+
+    def source(self, result: int) -> tuple[Instruction, int]:
+        return self.operand, 0
+
+    @staticmethod
+    def check(steps: list, split_dim: int) -> None:
+        first = steps[0]
+        for step in steps[1:]:
+            if step.fusion.computation is not first.fusion.computation:
+                raise Refusal("same-computation", f"{step.ref} is in another computation than {first.ref}",
+                              step.fusion, provenance=step.copy)
+
+    @staticmethod
+    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+        raise _NOT_REWRITTEN
+
+    def drop(self) -> list[Instruction]:
+        raise _NOT_REWRITTEN
+
+    def drop_order(self) -> tuple[int, ...]:
+        return (2,)
 
 
-def fused_concats(fusion: Instruction) -> list[FusedView]:
-    """Concatenates inside a fusion whose operands are all fusion operands."""
+_NOT_REWRITTEN = RuntimeError("a site seen through fusions of optimized HLO is reported, never rewritten")
+
+
+def fused_concats(fusion: Instruction) -> list[tuple[Instruction, list[Instruction]]]:
+    """(the concatenate, the fusion operands it joins) for each concatenate inside a
+    fusion whose operands are all fusion operands."""
     body = _body(fusion)
     if body is None:
         return []
-    views = []
+    found = []
     for inner in body.instructions:
         if inner.opcode != "concatenate" or len(inner.operands) < 2:
             continue
         fed = [_fed_by(fusion, op) for op in inner.operands]
         if all(f is not None for f in fed):
-            views.append(FusedView(fusion, inner, fed))
-    return views
+            found.append((inner, fed))
+    return found

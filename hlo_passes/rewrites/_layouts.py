@@ -151,7 +151,7 @@ def source_layout(value: Instruction) -> Layout | None:
     """How ``value`` is laid out: the first annotation found going up through ops that keep
     the layout (a weight cast to the compute dtype is laid out as the weight)."""
     if not isinstance(value, Instruction) or not value.shape.is_array:
-        return None  # a fusion's view of compiled HLO: no annotations left to read
+        return None  # an array a fusion computes (_fusions.FusedValue): no annotations left to read
     rank = value.shape.rank
     cur = value
     for _ in range(16):

@@ -26,7 +26,7 @@ from ..gmm.kernel_calls import gmm_kernel
 from ..ir import Instruction, Module, Shape, tag_created
 from ._chains import Refusal, clone, literal, remove_dead, resized
 from ._crossings import result_shape
-from ._fusions import FusedView, fused_concats
+from ._fusions import fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
 
 
@@ -44,6 +44,11 @@ class Meeting:
     @property
     def shape(self) -> Shape:
         return self.anchor.shape
+
+    @property
+    def origin(self) -> Instruction:
+        """The op whose metadata says where the meeting came from (for reports)."""
+        return self.anchor
 
     def check(self, chains: list, split_dims: list[int]) -> int | None:
         return None
@@ -66,7 +71,7 @@ class _Joined(Meeting):
         if self.dim is None or self.dim != split_dims[-1]:
             shown = self.dims if self.dims is not None else "none given"
             raise Refusal("concat-dim", f"concatenate joins dimension {shown} but the halves were split on "
-                          f"dimension {split_dims[-1]}", self.anchor)
+                          f"dimension {split_dims[-1]}", self.anchor, self.origin)
         return None
 
     def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
@@ -77,17 +82,17 @@ class _Joined(Meeting):
 class Concat(_Joined):
     form = "concat"
 
-    def __init__(self, concat: Instruction | FusedView) -> None:
+    def __init__(self, concat: Instruction) -> None:
         self.anchor = concat
         self.joined = concat
-        self.compiled = isinstance(concat, FusedView)
+        self.concat = concat  # the concatenate op (inside the fusion, for a FusedConcat)
         self.pieces = list(zip(concat.operands, concat.operand_results))
 
     # Read only once halves were found: a value that does not decode (text carried
     # through) must not stop the search for other sites.
     @property
     def dims(self) -> tuple | None:
-        given = self.anchor.attributes.get("dimensions")
+        given = self.concat.attributes.get("dimensions")
         return tuple(given) if given is not None else None
 
     @property
@@ -95,8 +100,29 @@ class Concat(_Joined):
         dims = self.dims
         return dims[0] if dims is not None and len(dims) == 1 else None
 
+    @property
+    def shape(self) -> Shape:
+        return self.concat.shape
+
+    @property
+    def origin(self) -> Instruction:
+        return self.concat
+
     def copy_bytes(self) -> tuple[int, int]:
-        return self.anchor.shape.byte_size, 0
+        return self.concat.shape.byte_size, 0
+
+
+class FusedConcat(Concat):
+    """Optimized HLO: a concatenate inside a fusion, of halves that are fusion operands.
+    Reported at the fusion, never rewritten (``replace`` is not reached)."""
+
+    compiled = True
+
+    def __init__(self, fusion: Instruction, concat: Instruction, fed: list[Instruction]) -> None:
+        self.anchor = fusion
+        self.joined = fusion
+        self.concat = concat
+        self.pieces = [(op, 0) for op in fed]
 
 
 class PadAdd(_Joined):
@@ -218,13 +244,12 @@ class Concatenates(Finder):
 
     def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
         if instr.opcode == "concatenate" and len(instr.operands) >= 2:
-            views = [instr]
+            meetings = [Concat(instr)]
         elif instr.opcode == "fusion":
-            views = fused_concats(instr)
+            meetings = [FusedConcat(instr, concat, fed) for concat, fed in fused_concats(instr)]
         else:
             return
-        for view in views:
-            meeting = Concat(view)
+        for meeting in meetings:
             chains = self._chains(meeting.pieces)
             if chains is not None:
                 self.scan.covered.update(id(op) for c in chains for op in c.ops)
@@ -261,9 +286,8 @@ class GmmPairs(Finder):
         for operand in weights:
             chain = self.scan.chain(operand, 0)
             if chain is not None:
-                src = chain.start.operands[0]
-                key = (id(src), chain.start.operand_results[0])
-                self.by_source.setdefault(key, []).append((instr, chain))
+                src, result = chain.base
+                self.by_source.setdefault((id(src), result), []).append((instr, chain))
         return iter(())
 
     def finish(self) -> Iterator[tuple[Meeting, list]]:
@@ -290,8 +314,8 @@ class SplitCollectiveFinder(Finder):
             if id(instr) in scan.covered:
                 continue  # reported as a concat site
             chain = scan.chain(instr, 0)
-            if chain is not None and isinstance(chain.start, FusedView):
-                by_source.setdefault(id(chain.start.operands[0]), []).append(chain)
+            if chain is not None and chain.cut is not None and chain.cut.fused:
+                by_source.setdefault(id(chain.cut.whole), []).append(chain)
         form = "split_gather" if "all-gather" in collectives else "split_reduction"
         for chains in by_source.values():
             # Between two stages a fusion may convert (bf16 round trips): the
@@ -299,7 +323,7 @@ class SplitCollectiveFinder(Finder):
             inner = {id(op) for c in chains for op in c.ops[:-1]}
             chains = [c for c in chains if id(c.ops[-1]) not in inner]
             if len(chains) >= 2:
-                chains.sort(key=lambda c: tuple(r[0] for r in c.start.attributes["slice"]))
+                chains.sort(key=lambda c: tuple(r[0] for r in c.cut.spec))
                 yield SplitCollectives(form, chains[0].top), chains
 
 

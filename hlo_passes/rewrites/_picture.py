@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..device_groups import DeviceGroups
+from ..ir import Instruction
 from ..report import PictureEdge, PictureNode, SitePicture, Subgraph
 from ._chains import resized
 from ._crossings import Crossing, Exit, HloExit
+from ._fusions import FusedCopy
 
 _COLLECTIVE_WORDS = ("all-gather", "all-reduce", "reduce-scatter", "all-to-all", "collective-permute")
 _GMM_OPCODES = ("ragged-dot", "dot")
@@ -75,6 +77,9 @@ def _step_label(step: Any, shape: Any) -> tuple[str, str]:
         return f"enters {step.caller.opcode}\n(operand {step.index})", "boundary"
     if isinstance(step, (Exit, HloExit)):
         return "leaves the shard_map body", "boundary"
+    if isinstance(step, FusedCopy):
+        line = _line(step.fusion)  # drawn as the copy it is
+        return "\n".join(["copy", *([line] if line else [])]), "step"
     kind = "collective" if step.opcode.startswith(_COLLECTIVE_WORDS) else "step"
     if step.opcode in ("sdy.sharding_constraint", "custom-call") and kind == "step":
         kind = "collective"  # a resharding the partitioner turns into a collective
@@ -98,11 +103,12 @@ def _attribute(instr: Any, key: str) -> str | None:
         return attrs.raw(key) if hasattr(attrs, "raw") else None
 
 
-def _slice_label(piece: Any, split_dim: int) -> str:
+def _slice_label(chain: Any, split_dim: int) -> str:
+    piece = chain.start
     if piece.opcode in _GMM_OPCODES:
         return f"{piece.opcode} (one half's GMM)\n{_line(piece)}".rstrip()
     try:
-        start, limit, _ = tuple(piece.attributes["slice"])[split_dim]
+        start, limit, _ = chain.cut.spec[split_dim]
         what = f"slice [{start}:{limit}] of dim {split_dim}"
     except Exception:
         what = "slice"
@@ -140,12 +146,14 @@ def site_picture(rule: str, meeting: Any, chains: list[Any], split_dim: int, spl
 
 
 def _weight(b: _Builder, chains: list[Any]) -> str | None:
-    first = chains[0].start
-    if first.opcode in _GMM_OPCODES:
+    first = chains[0]
+    if first.start.opcode in _GMM_OPCODES:
         return None  # the halves are computed by GMMs: no weight to cut
-    w = first.operands[0]
+    w = first.cut.whole
     line = _line(w)
-    return b.node("w", f"W = {w.ref}\n({w.opcode}{', ' + line if line else ''})", "weight")
+    # An array a fusion computes before slicing it (_fusions.FusedValue) has no opcode.
+    made_by = w.opcode if isinstance(w, Instruction) else "computed in a fusion"
+    return b.node("w", f"W = {w.ref}\n({made_by}{', ' + line if line else ''})", "weight")
 
 
 def _before(form: str, meeting: Any, chains: list[Any], gmms: list[Any] | None, split_dim: int) -> Subgraph:
@@ -153,11 +161,10 @@ def _before(form: str, meeting: Any, chains: list[Any], gmms: list[Any] | None, 
     w = _weight(b, chains)
     tops = []
     for i, chain in enumerate(chains):
-        piece = chain.start
-        prev = b.node(f"h{i}", _slice_label(piece, split_dim), "slice")
+        prev = b.node(f"h{i}", _slice_label(chain, split_dim), "slice")
         if w is not None:
-            b.edge(w, prev, piece.operands[0].shape)
-        shape = piece.shape
+            b.edge(w, prev, chain.cut.whole.shape)
+        shape = chain.cut.shape if chain.cut is not None else chain.start.shape
         for k, step in enumerate(chain.ops):
             label, kind = _step_label(step, _step_shape(step))
             cur = b.node(f"h{i}s{k}", label, kind)
@@ -190,7 +197,7 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
         prev = b.node("src", f"{first.start.opcode} (one GMM on the joined inputs)", "gmm")
         shape = resized(first.start.shape, split_dim, total)
     else:
-        prev, shape = w, first.start.operands[0].shape
+        prev, shape = w, first.cut.whole.shape
     for k, step in enumerate(first.ops):
         size = sum(_step_shape(c.ops[k]).dims[split_dims[k]] for c in chains)
         full = resized(_step_shape(step), split_dims[k], size)

@@ -21,7 +21,41 @@ from typing import Any
 from ..ir import Instruction, tag_created
 from ._chains import INCONSISTENT, Refusal, clone, resized, same_op, same_value
 from ._crossings import result_shape
+from ._fusions import FusedValue, fused_slice
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
+
+
+@dataclass(frozen=True)
+class Cut:
+    """The slice a chain starts with: ``sliced`` is the slice op (in a fusion's body,
+    for a start seen through a fusion of optimized HLO: ``fused``), cutting result
+    ``result`` of ``whole``."""
+
+    sliced: Instruction
+    whole: Instruction | FusedValue
+    result: int
+    fused: bool
+
+    @property
+    def spec(self) -> tuple:
+        return tuple(self.sliced.attributes["slice"])
+
+    @property
+    def shape(self):
+        return self.sliced.shape
+
+    @property
+    def full(self):
+        """The shape of the array cut."""
+        return self.whole.shape if self.fused else result_shape(self.whole, self.result)
+
+
+def cut_of(start: Instruction) -> Cut | None:
+    """The slice ``start`` is, a plain one or one a fusion makes (None for a GMM start)."""
+    if start.opcode == "slice":
+        return Cut(start, start.operands[0], start.operand_results[0], fused=False)
+    seen = fused_slice(start) if start.opcode == "fusion" else None
+    return Cut(seen[0], seen[1], 0, fused=True) if seen is not None else None
 
 
 @dataclass
@@ -56,18 +90,18 @@ class SliceSource(Source):
     """Halves sliced out of one weight."""
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
-        return instr.opcode == "slice"
+        return instr.opcode == "slice" or (instr.opcode == "fusion" and fused_slice(instr) is not None)
 
     def check(self, chains: list, meeting) -> SourcePlan:
         split_dim, sizes = check_slices(chains)
         return SourcePlan(split_dim, sizes)
 
     def weight(self, chains: list) -> str:
-        return chains[0].start.operands[0].ref
+        return chains[0].cut.whole.ref
 
     def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
-        first = chains[0].start
-        return first.operands[0], first.operand_results[0]
+        cut = chains[0].cut
+        return cut.whole, cut.result
 
 
 class GmmSource(Source):
@@ -95,30 +129,33 @@ class GmmSource(Source):
 def check_slices(chains: list) -> tuple[int, list[int]]:
     """The slices cut one source along one dimension into adjacent pieces, in order."""
     first = chains[0].start
-    source = first.operands[0]
+    cut = chains[0].cut
+    source = cut.whole
     for c in chains[1:]:
-        if c.start.operands[0] is not source or c.start.operand_results[0] != first.operand_results[0]:
-            raise Refusal("same-source", f"{c.start.ref} slices {c.start.operands[0].ref}, "
-                          f"not {source.ref} like {first.ref}", c.start)
-    full = result_shape(source, first.operand_results[0]).dims
+        if c.cut.whole is not source or c.cut.result != cut.result:
+            raise Refusal("same-source", f"{c.start.ref} slices {c.cut.whole.ref}, "
+                          f"not {source.ref} like {first.ref}", c.start, c.cut.sliced)
+    full = cut.full.dims
     split_dim = None
     ranges = []
     for c in chains:
-        spec = tuple(c.start.attributes["slice"])
-        if len(spec) != len(full) or c.start.shape.rank != len(full):
+        spec = c.cut.spec
+        if len(spec) != len(full) or c.cut.shape.rank != len(full):
             raise Refusal(INCONSISTENT, f"{c.start.ref} slices {len(spec)} dimension(s) of "
-                          f"{source.ref} (rank {len(full)}) into a result of rank {c.start.shape.rank}", c.start)
+                          f"{source.ref} (rank {len(full)}) into a result of rank {c.cut.shape.rank}",
+                          c.start, c.cut.sliced)
         ranges.append(spec)
         for d, (start, limit, stride) in enumerate(spec):
             if stride != 1:
-                raise Refusal("slice-stride", f"{c.start.ref} has stride {stride} in dimension {d}", c.start)
+                raise Refusal("slice-stride", f"{c.start.ref} has stride {stride} in dimension {d}",
+                              c.start, c.cut.sliced)
             if (start, limit) != (0, full[d]):
                 if split_dim is not None and split_dim != d:
                     raise Refusal("split-dim", f"the slices cut dimensions {split_dim} and {d}; "
-                                  "only one split dimension can be fused", c.start)
+                                  "only one split dimension can be fused", c.start, c.cut.sliced)
                 split_dim = d
     if split_dim is None:
-        raise Refusal("split-dim", "every slice takes all of the weight: nothing was split", first)
+        raise Refusal("split-dim", "every slice takes all of the weight: nothing was split", first, cut.sliced)
     pos = 0
     for c, spec in zip(chains, ranges):
         start, limit, _ = spec[split_dim]
@@ -127,11 +164,12 @@ def check_slices(chains: list) -> tuple[int, list[int]]:
             check = "concat-order" if start > pos and any(
                 s[split_dim][0] == pos for s in ranges) else "slices-adjacent"
             raise Refusal(check, f"{c.start.ref} starts at {start} in dimension {split_dim}, where the "
-                          f"previous piece ends at {pos}: the pieces {problem} or are out of order", c.start)
+                          f"previous piece ends at {pos}: the pieces {problem} or are out of order",
+                          c.start, c.cut.sliced)
         pos = limit
     if pos != full[split_dim]:
         raise Refusal("slices-cover", f"the slices end at {pos} but dimension {split_dim} of "
-                      f"{source.ref} has {full[split_dim]}", chains[-1].start)
+                      f"{source.ref} has {full[split_dim]}", chains[-1].start, chains[-1].cut.sliced)
     return split_dim, [s[split_dim][1] - s[split_dim][0] for s in ranges]
 
 

@@ -50,11 +50,11 @@ from ._chains import (
 )
 from ._cost import CollectiveModel
 from ._crossings import BOUNDARY_AT, Boundary, callers_of, result_shape
-from ._fusions import FusedView, fused_copy, fused_slice
+from ._fusions import FusedCopy
 from ._gmms import difference
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
 from ._picture import site_picture
-from ._sources import SliceSource, Source, SourcePlan
+from ._sources import Cut, SliceSource, Source, SourcePlan, cut_of
 
 # Copies the rewrite removes: their results are what bytes_saved counts.
 _COPY_OPCODES = frozenset({"slice", "concatenate", "copy"})
@@ -72,17 +72,41 @@ class _Chain:
 
     start: Instruction
     ops: list  # list[Instruction | Boundary]: the start's user first
+    cut: Cut | None = None  # the slice the start is (None for a GMM)
 
     @property
     def top(self) -> Instruction:
         last = self.ops[-1] if self.ops else self.start
         return last.after if isinstance(last, Boundary) else last
 
+    @property
+    def base(self) -> tuple[object, int]:
+        """(value, result) the chain's first op reads: the array its slice cuts, or a GMM's first operand."""
+        if self.cut is not None:
+            return self.cut.whole, self.cut.result
+        return (self.start.operands[0], self.start.operand_results[0]) if self.start.operands else (None, 0)
+
+    @property
+    def origin(self) -> Instruction:
+        """The op whose metadata says where the start came from (inside a fusion, for a fused slice)."""
+        return self.cut.sliced if self.cut is not None else self.start
+
+    @property
+    def compiled(self) -> bool:
+        """Seen through a fusion of optimized HLO somewhere: reported, never rewritten."""
+        return (self.cut is not None and self.cut.fused) or any(
+            isinstance(step, Boundary) and step.compiled for step in self.ops)
+
 
 def step_kind(step) -> str:
     """What a step is, for comparing two halves' paths: an op's opcode, a boundary's kind."""
     return step.kind if isinstance(step, Boundary) else step.opcode
 
+
+# The steps that are not ops of the chain's computation, by the opcode a walk
+# down stands on: shard_map boundaries, and (optimized HLO) a fusion that only
+# copies.  A fusion that slices is where a chain starts (``SliceSource``).
+_STEP_AT: dict[str, type[Boundary]] = {**BOUNDARY_AT, FusedCopy.found_at: FusedCopy}
 
 # Longer chains are not followed: a real one is a few gathers, converts and
 # boundaries long, and the cap keeps every pass linear in the module's size
@@ -128,7 +152,7 @@ def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tu
     ops.reverse()
     if not any(steps.communicates(op) for op in ops):
         return None
-    return _Chain(found, ops)
+    return _Chain(found, ops, cut_of(found))
 
 
 def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result: int, dead: set | None,
@@ -143,23 +167,13 @@ def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result:
             seen.append(key)
         if len(ops) > MAX_CHAIN_STEPS:
             return None
-        boundary = BOUNDARY_AT.get(cur.opcode)
+        boundary = _STEP_AT.get(cur.opcode)
         if boundary is not None:
             step = boundary.follow(cur, result, callers)
             if step is None:
                 return None
             ops.append(step)
             cur, result = step.source(result)
-            continue
-        if cur.opcode == "fusion":
-            view = fused_slice(cur) or fused_copy(cur)
-            if view is None:
-                return None
-            if view.opcode == "copy":
-                ops.append(view)
-                cur = view.operands[0]
-            else:
-                cur = view
             continue
         if not is_chain_op(cur):
             return None
@@ -196,7 +210,8 @@ class SplitFusion:
             try:
                 sites.append(self._fuse(meeting, chains, rewrite=rewrite))
             except Refusal as refusal:
-                misses.append(NearMiss(self.name, refusal.check, refusal.reason, location_of(refusal.instr)))
+                misses.append(NearMiss(self.name, refusal.check, refusal.reason,
+                                       location_of(refusal.instr, refusal.provenance)))
             except Exception as err:
                 # A bug: run_passes turns it into an internal-error near miss at this site.
                 note_instruction(err, meeting.anchor)
@@ -230,8 +245,7 @@ class SplitFusion:
         split_dims = _check_chains(chains, plan.split_dim)
         out_dim = meeting.check(chains, split_dims)
         _check_single_use(chains)
-        compiled = meeting.compiled or any(
-            isinstance(step, FusedView) for c in chains for step in [c.start, *c.ops])
+        compiled = meeting.compiled or any(c.compiled for c in chains)
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.
             rewrite = False
@@ -248,12 +262,15 @@ class SplitFusion:
         """The report of a site: what it costs now and fused, and its picture."""
         before, after = self.steps.site(chains, split_dims)
         removed, added = meeting.copy_bytes()
-        removed += sum(op.shape.byte_size for c in chains for op in [c.start, *c.ops]
-                       if not isinstance(op, Boundary) and op.opcode in _COPY_OPCODES)
+        removed += sum(c.cut.shape.byte_size for c in chains if c.cut is not None)
+        removed += sum(op.copied_bytes if isinstance(op, Boundary) else op.shape.byte_size
+                       for c in chains for op in c.ops
+                       if isinstance(op, Boundary) or op.opcode in _COPY_OPCODES)
         bytes_saved = removed - added + before.bytes_moved - after.bytes_moved
         site = Site(
-            rule=self.name, form=meeting.form, location=location_of(meeting.anchor), before=before, after=after,
-            bytes_saved=bytes_saved, rewritten=rewrite, pieces=[location_of(c.start) for c in chains],
+            rule=self.name, form=meeting.form, location=location_of(meeting.anchor, meeting.origin),
+            before=before, after=after, bytes_saved=bytes_saved, rewritten=rewrite,
+            pieces=[location_of(c.start, c.origin) for c in chains],
             details={"halves": len(chains), "split_dim": plan.split_dim, "split_sizes": plan.sizes,
                      # The array the halves are cut from (or, for two GMMs, the first GMM).
                      "weight": source.weight(chains),
@@ -291,6 +308,8 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
             split_dims.append(dim)
             continue
         for other in steps[1:]:
+            if isinstance(other, Boundary):  # a fusion's copy where the first half has a plain one
+                raise Refusal("same-collectives", f"{other.ref} and {op.ref} differ: one is a fusion", other.after)
             if not same_op(other, op):
                 raise Refusal("same-collectives",
                               f"{other.ref} and {op.ref} differ in {difference(op, other)}", other)
@@ -322,9 +341,11 @@ def _check_single_use(chains: list[_Chain]) -> None:
         for op in [c.start, *c.ops]:
             users = op.users
             if len(users) != 1:
+                where, origin = ((op.after, op.origin) if isinstance(op, Boundary)
+                                 else (op, c.origin if op is c.start else None))
                 raise Refusal("extra-users", f"{op.ref} has {len(users)} users "
                               f"({', '.join(u.ref for u in users[:4])}); fusing would keep "
-                              "the per-half gathers alive", op.after if isinstance(op, Boundary) else op)
+                              "the per-half gathers alive", where, origin)
 
 
 def _replace(rule: str, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
