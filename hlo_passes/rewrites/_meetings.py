@@ -225,6 +225,10 @@ class Finder:
     """Finds one kind of meeting in a module, for one pass of a rule.  ``scan`` gives
     ``chain(value, result)`` (the half ending there, or None) and what the finders share."""
 
+    # The opcodes ``at`` looks at (the scan asks a finder about those only: a question per
+    # instruction and finder is most of a pass on a large module); None: every instruction.
+    opcodes: frozenset[str] | None = frozenset()
+
     def __init__(self, scan) -> None:
         self.scan = scan
 
@@ -241,6 +245,8 @@ class Finder:
 
 class Concatenates(Finder):
     """Concatenates of halves, also inside fusions of optimized HLO."""
+
+    opcodes = frozenset(("concatenate", "fusion"))
 
     def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
         if instr.opcode == "concatenate" and len(instr.operands) >= 2:
@@ -259,6 +265,8 @@ class Concatenates(Finder):
 class PadAdds(Finder):
     """Adds of zero-pads that put the halves back in their places."""
 
+    opcodes = frozenset(("add",))
+
     def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
         if instr.opcode != "add":
             return
@@ -271,6 +279,9 @@ class PadAdds(Finder):
 
 class GmmPairs(Finder):
     """GMMs (or grouped-matmul kernel calls) whose weights are halves of one array."""
+
+    # GMMs, and what gmm_kernel may name: custom calls and calls of kernel-wrapping functions.
+    opcodes = frozenset(GMM_OPCODES | {"custom-call", "call", "func.call"})
 
     def __init__(self, scan) -> None:
         super().__init__(scan)

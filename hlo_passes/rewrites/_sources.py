@@ -71,6 +71,10 @@ class SourcePlan:
 class Source:
     """Where halves come from (see the module docstring)."""
 
+    # The opcodes at which ``starts_chain`` may say yes: the walk down asks only there (it is
+    # the engine's innermost loop, one question per op below every candidate).
+    start_opcodes: frozenset[str] = frozenset()
+
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         """Whether a walk down that has taken ``steps`` steps stops at ``instr``."""
         raise NotImplementedError
@@ -89,6 +93,8 @@ class Source:
 class SliceSource(Source):
     """Halves sliced out of one weight."""
 
+    start_opcodes = frozenset(("slice", "fusion"))
+
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return instr.opcode == "slice" or (instr.opcode == "fusion" and fused_slice(instr) is not None)
 
@@ -106,6 +112,8 @@ class SliceSource(Source):
 
 class GmmSource(Source):
     """Halves computed by GMMs that differ in one operand: one GMM on the joined operand."""
+
+    start_opcodes = frozenset(GMM_OPCODES)
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return steps > 0 and instr.opcode in GMM_OPCODES

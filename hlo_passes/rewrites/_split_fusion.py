@@ -30,6 +30,8 @@ replacement.
 """
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -155,11 +157,17 @@ def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tu
     return _Chain(found, ops, cut_of(found))
 
 
+@functools.lru_cache(maxsize=64)
+def _start_opcodes(sources: tuple[Source, ...]) -> frozenset[str]:
+    return frozenset().union(*(s.start_opcodes for s in sources))
+
+
 def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result: int, dead: set | None,
                ops: list, seen: list) -> Instruction | None:
     """Follow ``value`` down its first operands to where a source starts; the steps go to ``ops``."""
     cur = value
-    while not any(s.starts_chain(cur, len(ops)) for s in sources):
+    starts = _start_opcodes(sources)
+    while not (cur.opcode in starts and any(s.starts_chain(cur, len(ops)) for s in sources)):
         if ops:
             key = (id(cur), result)
             if dead is not None and key in dead:
@@ -222,11 +230,17 @@ class SplitFusion:
     def _candidates(self, module: Module) -> Iterator[tuple[Meeting, list[_Chain]]]:
         scan = _Scan(module, self, callers_of(module))
         finders = [kind(scan) for kind in self.meetings]
+        everywhere = [f for f in finders if f.opcodes is None]
+        by_opcode: dict[str, list[Finder]] = {}
+        for f in finders:
+            for opcode in f.opcodes or ():
+                by_opcode.setdefault(opcode, []).append(f)
         current = None
         try:
             for instr in list(module.instructions()):
                 current = instr
-                for finder in finders:
+                asked = by_opcode.get(instr.opcode)
+                for finder in (asked + everywhere if everywhere else asked) if asked else everywhere:
                     yield from finder.at(instr)
         except Exception as err:
             note_instruction(err, current)
