@@ -75,6 +75,8 @@ class _Chain:
     start: Instruction
     ops: list  # list[Instruction | Boundary]: the start's user first
     cut: Cut | None = None  # the slice the start is (None for a GMM)
+    # A start that is itself the array (``PairSource``): the result of it the first op reads.
+    result: int | None = None
 
     @property
     def top(self) -> Instruction:
@@ -86,6 +88,8 @@ class _Chain:
         """(value, result) the chain's first op reads: the array its slice cuts, or a GMM's first operand."""
         if self.cut is not None:
             return self.cut.whole, self.cut.result
+        if self.result is not None:
+            return self.start, self.result
         return (self.start.operands[0], self.start.operand_results[0]) if self.start.operands else (None, 0)
 
     @property
@@ -154,7 +158,10 @@ def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tu
     ops.reverse()
     if not any(steps.communicates(op) for op in ops):
         return None
-    return _Chain(found, ops, cut_of(found))
+    start, start_result, at_dead_end = found
+    if at_dead_end:
+        return next(s for s in sources if s.at_dead_end).settle(_Chain(start, ops, None, start_result), steps)
+    return _Chain(start, ops, cut_of(start))
 
 
 @functools.lru_cache(maxsize=64)
@@ -163,8 +170,10 @@ def _start_opcodes(sources: tuple[Source, ...]) -> frozenset[str]:
 
 
 def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result: int, dead: set | None,
-               ops: list, seen: list) -> Instruction | None:
-    """Follow ``value`` down its first operands to where a source starts; the steps go to ``ops``."""
+               ops: list, seen: list) -> tuple[Instruction, int, bool] | None:
+    """Follow ``value`` down its first operands to where a source starts; the steps go to ``ops``.
+    Returns (the start, its result, whether the walk stopped only because it could go no further:
+    a start of a source whose chains begin at any array, ``Source.at_dead_end``)."""
     cur = value
     starts = _start_opcodes(sources)
     while not (cur.opcode in starts and any(s.starts_chain(cur, len(ops)) for s in sources)):
@@ -179,17 +188,24 @@ def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result:
         if boundary is not None:
             step = boundary.follow(cur, result, callers)
             if step is None:
-                return None
+                return _dead_end(cur, result, sources, len(ops))
             ops.append(step)
             cur, result = step.source(result)
             continue
         if not is_chain_op(cur):
-            return None
+            return _dead_end(cur, result, sources, len(ops))
         ops.append(cur)
         cur, result = cur.operands[0], cur.operand_results[0]
     if cur.opcode == "slice" and len(cur.operands) != 1:
         return None  # a slice needs its one operand (text that parsed without it)
-    return cur
+    return cur, result, False
+
+
+def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps: int) -> tuple | None:
+    """Where a walk can go no further: a start for a source that takes any array there."""
+    if any(s.at_dead_end and s.starts_chain(cur, steps) for s in sources):
+        return cur, result, True
+    return None
 
 
 class SplitFusion:
@@ -352,7 +368,8 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
 def _check_single_use(chains: list[_Chain]) -> None:
     """Intermediates used elsewhere would keep the old gathers alive: refuse such sites."""
     for c in chains:
-        for op in [c.start, *c.ops]:
+        # A start that is the array itself stays as it is (the fused chain reads it too).
+        for op in ([c.start] if c.result is None else []) + c.ops:
             users = op.users
             if len(users) != 1:
                 where, origin = ((op.after, op.origin) if isinstance(op, Boundary)
