@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 
-import jax
 import numpy as np
 import pytest
 
@@ -60,12 +59,12 @@ def assert_equal_outputs(got: list, want: list, spec: PairSpec) -> None:
             np.testing.assert_allclose(np.asarray(g, np.float32), np.asarray(w, np.float32), **tol)
 
 
-def check_rewrite(spec: PairSpec, dialect: str, form: str) -> hlo_passes.passes.Result:
-    """One site of ``form`` per layer program, rewritten; equal outputs; half the gathers;
-    one GMM fewer per site; a second run changes nothing."""
+def check_rewrite(spec: PairSpec, dialect: str, form: str, missed: tuple[str, ...] = ()) -> hlo_passes.passes.Result:
+    """Every site of ``form`` rewritten; equal outputs; half the gathers; one GMM fewer per
+    site; a second run changes nothing.  ``missed``: the near misses expected (their checks)."""
     text = lowered_text(spec, dialect)
     result = run_passes(hlo_passes.parse(text), [RULE], strict=True)
-    assert result.near_misses == [], [str(m) for m in result.near_misses]
+    assert [m.check for m in result.near_misses] == list(missed), [str(m) for m in result.near_misses]
     assert result.sites and all(s.form == form and s.rewritten for s in result.sites), result.sites
     assert all(s.before.count == 2 * s.after.count for s in result.sites)
     new_text = result.module.to_text()
@@ -74,15 +73,19 @@ def check_rewrite(spec: PairSpec, dialect: str, form: str) -> hlo_passes.passes.
     # axes of an implicit chain in one collective).
     stages = len(gather_stages(spec.mesh))
     before = _gathers(text)
-    assert before in (2 * stages * len(result.sites), 2 * len(result.sites)) or spec.checkpoint, before
-    assert _gathers(new_text) * 2 == before
+    if missed:  # the sites refused keep their gathers
+        assert _gathers(new_text) == before - sum(s.before.count - s.after.count for s in result.sites)
+    else:
+        assert before in (2 * stages * len(result.sites), 2 * len(result.sites)), before
+        assert _gathers(new_text) * 2 == before
     original = hlo_passes.parse(text)
     if form == "two_gmm":
         assert _gmms(result.module) == _gmms(original) - len(result.sites)
     else:  # the concatenate inside is gone: the gathered weight is read directly
         assert _gmms(result.module) == _gmms(original)
     again = run_passes(hlo_passes.parse(new_text), [RULE])
-    assert again.sites == [] and again.near_misses == [] and again.module.to_text() == new_text
+    assert again.sites == [] and again.module.to_text() == new_text
+    assert [m.check for m in again.near_misses] == list(missed)
     return result
 
 
@@ -121,7 +124,14 @@ MORE = [
 
 @pytest.mark.parametrize(("spec", "dialect"), MORE, ids=lambda v: v.name if isinstance(v, PairSpec) else v)
 def test_training_scan_and_bf16_fused_and_equal(spec: PairSpec, dialect: str) -> None:
-    check_rewrite(spec, dialect, _form(spec))
+    check_rewrite(spec, dialect, _form(spec), missed=MISSED.get((spec, dialect), ()))
+
+
+# Under jax.checkpoint the backward's recomputation also hands each gathered weight to the
+# backward as a residual: that gather has a second user, and the site is refused.
+MISSED = {
+    (PairSpec(form="explicit", mesh="mesh2", mode="scan_grad", checkpoint=True), "stablehlo"): ("extra-users",),
+}
 
 
 def test_rewritten_program_computes_what_jax_computes() -> None:
@@ -132,4 +142,3 @@ def test_rewritten_program_computes_what_jax_computes() -> None:
     got = _outputs(result.module.to_text(), spec)
     np.testing.assert_array_equal(got[0], moe_pair.run(spec))
     np.testing.assert_array_equal(got[0], moe_pair.run(spec.replace(variant="fused")))
-    del jax

@@ -128,7 +128,10 @@ class Crossing(Boundary):
         return crossing_into(instr, callers)
 
     def source(self, result: int) -> tuple[Instruction, int]:
-        return self.outside, result
+        # The result of a multi-result value that enters (a barrier's, a tuple's).
+        if self.entry is not None:
+            return self.outside, self.entry.operand_results[self.entry_index]
+        return self.outside, self.caller.operand_results[self.index]
 
     check = staticmethod(lambda steps, split_dim: check_crossings(steps, split_dim))
 

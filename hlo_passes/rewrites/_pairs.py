@@ -17,13 +17,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from ..ir import Instruction, tag_created
+from ..ir import CREATED_BY, Instruction, tag_created
 from ._chains import Refusal, map_split_dim, resized, same_value
 from ._crossings import Boundary, Crossing, Exit, result_shape
 from ._fusions import fused_slice
 from ._gmms import GMM_OPCODES, free_dim_position
 from ._layouts import Layout, layout_from_text, source_layout, stated_layout
-from ._meetings import Finder, TwoGmm
+from ._meetings import Concatenates, Finder, TwoGmm
 from ._sources import Source, SourcePlan
 
 
@@ -85,7 +85,12 @@ class PairSource(Source):
         collectives = steps.chain(chain)
         if not collectives:
             return None
-        first = min(collectives)
+        # Concatenating anywhere on the way is legal while F is whole there (checked); the
+        # later, the less is copied: at the first explicit gather (the local shards), else
+        # at the first sharding change (the sharded globals).
+        explicit = [k for k, op in enumerate(chain.ops)
+                    if not isinstance(op, Boundary) and op.opcode in steps.collectives]
+        first = explicit[0] if explicit else min(collectives)
         if first == 0:
             return chain
         start, result = _start_step(chain.ops[first - 1])
@@ -210,6 +215,10 @@ class SharedLhsGmms(Finder):
             else:
                 groups.append([(gmm, chain)])
         for group in groups:
+            # One weight read twice (a GMM the program repeats) is no pair: not a site.
+            seen: set[tuple[int, int]] = set()
+            group = [(g, c) for g, c in group
+                     if not ((id(c.base[0]), c.base[1]) in seen or seen.add((id(c.base[0]), c.base[1])))]
             if len(group) >= 2:
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
 
@@ -238,4 +247,15 @@ def in_dependency_order(comp) -> None:
     if order != instructions:
         comp.instructions[:] = order
         comp.changed = True
+
+
+class WeightConcatenates(Concatenates):
+    """Concatenates of the two weights, but not the one this rule made: that one joins the
+    shards where a rewritten site's fused chain starts (rewriting twice changes nothing)."""
+
+    def at(self, instr: Instruction) -> Iterator:
+        if instr.opcode == "concatenate" and "frontend_attributes" in instr.attributes and \
+                instr.attributes["frontend_attributes"].get(CREATED_BY) == self.scan.rule.name:
+            return iter(())
+        return super().at(instr)
 
