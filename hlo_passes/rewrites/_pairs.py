@@ -94,7 +94,7 @@ class PairSource(Source):
         if first == 0:
             return chain
         start, result = _start_step(chain.ops[first - 1])
-        return dataclasses.replace(chain, start=start, ops=chain.ops[first:], result=result)
+        return dataclasses.replace(chain, start=start, ops=chain.ops[first:], result=result, walked=chain)
 
     def check(self, chains: list, meeting) -> SourcePlan:
         first = chains[0]
@@ -129,11 +129,20 @@ class PairSource(Source):
             if layout != layouts[0]:
                 raise Refusal("same-sharding", f"{c.start.ref} and {first.start.ref} are sharded "
                               "differently", c.start)
-        _check_concat_dim_unsharded(first, layouts[0], dim)
+        # From where the walk began: F split before the start (a shard_map's in_shardings
+        # on a tensor-parallel axis) is refused too.
+        walked = first.walked or first
+        _check_concat_dim_unsharded(walked, source_layout(walked.start), _dim_at_start(walked, top))
         return SourcePlan(dim, [s.dims[dim] for s in shapes])
 
     def weight(self, chains: list) -> str:
         return ", ".join(c.start.ref for c in chains)
+
+    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+        # The local concatenation: each device copies its shards of both weights.
+        layout = source_layout(chains[0].start)
+        shards = layout.shards if layout is not None and layout.shards else 1
+        return sum(result_shape(c.start, c.result).byte_size for c in chains) // shards
 
     def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
         starts = [c.start for c in chains]
@@ -161,7 +170,7 @@ def _check_concat_dim_unsharded(chain, start_layout: Layout | None, dim: int) ->
     """``F`` split on a mesh axis anywhere on the way: the local concatenation would put
     all of one weight's shard before the other's, not gate before up."""
     why = "as it starts" if _is_sharded(start_layout, dim) else None
-    where = chain.start
+    where = _step_instruction(chain.ops[0]) if chain.ops else chain.start  # a parameter shows no op
     for op in chain.ops:
         if why is not None:
             break

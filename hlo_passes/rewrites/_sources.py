@@ -78,6 +78,10 @@ class Source:
     # separate weights, ``PairSource``), asked there with ``starts_chain`` as well.
     at_dead_end: bool = False
 
+    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+        """Bytes per device of a copy the fused start makes (the rewrite adds it)."""
+        return 0
+
     def settle(self, chain, steps):
         """The chain a dead-end walk found, as this source takes it (None: not one)."""
         return chain

@@ -75,8 +75,10 @@ class _Chain:
     start: Instruction
     ops: list  # list[Instruction | Boundary]: the start's user first
     cut: Cut | None = None  # the slice the start is (None for a GMM)
-    # A start that is itself the array (``PairSource``): the result of it the first op reads.
+    # A start that is itself the array (``PairSource``): the result of it the first op reads,
+    # and the chain as walked when the source moved its start up (``Source.settle``).
     result: int | None = None
+    walked: "_Chain | None" = None
 
     @property
     def top(self) -> Instruction:
@@ -292,6 +294,7 @@ class SplitFusion:
         """The report of a site: what it costs now and fused, and its picture."""
         before, after = self.steps.site(chains, split_dims)
         removed, added = meeting.copy_bytes()
+        added += source.added_bytes(plan, chains)
         removed += sum(c.cut.shape.byte_size for c in chains if c.cut is not None)
         removed += sum(op.copied_bytes if isinstance(op, Boundary) else op.shape.byte_size
                        for c in chains for op in c.ops
