@@ -172,13 +172,13 @@ def own_texts() -> Mapping[tuple[str, str], OwnText]:
     return _LazyTexts()
 
 
-def run_dump_script(out: Path, timeout: float = 300) -> dict[str, dict[str, str]]:
-    """Run examples/dump_programs.py into ``out`` in a fresh process; its manifest."""
+def run_dump_script(out: Path, timeout: float = 300, *, pairs: bool = False) -> dict[str, dict[str, str]]:
+    """Run examples/dump_programs.py (``pairs``: ``--pairs``) into ``out`` in a fresh process; its manifest."""
     env = dict(os.environ)
     # The child adds its own dump flags; it must not inherit a dump folder.
     env["XLA_FLAGS"] = " ".join(f for f in env.get("XLA_FLAGS", "").split() if not f.startswith("--xla_dump"))
     proc = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "examples" / "dump_programs.py"), str(out)],
+        [sys.executable, str(REPO_ROOT / "examples" / "dump_programs.py"), str(out), *(["--pairs"] if pairs else [])],
         cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=timeout,
     )
     if proc.returncode != 0:

@@ -23,7 +23,7 @@ from ._crossings import Boundary, Crossing, Exit, result_shape
 from ._fusions import fused_slice
 from ._gmms import GMM_OPCODES, free_dim_position
 from ._layouts import Layout, layout_from_text, source_layout, stated_layout
-from ._meetings import Concatenates, Finder, TwoGmm
+from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
 from ._sources import Source, SourcePlan
 
 
@@ -109,6 +109,8 @@ class PairSource(Source):
                               f"{first.start.ref}", c.start)
         if meeting.form == "two_gmm":
             top = _weight_free_dim(meeting.gmms[0])
+        elif meeting.compiled and meeting.dim is None:
+            top = meeting.anchor.shape.rank - 1  # optimized HLO: F is the last dimension of [E, D, F]
         elif meeting.dim is None:
             raise Refusal("concat-dim", f"{meeting.anchor.ref} does not say which dimension it joins",
                           meeting.anchor)
@@ -267,4 +269,31 @@ class WeightConcatenates(Concatenates):
                 instr.attributes["frontend_attributes"].get(CREATED_BY) == self.scan.rule.name:
             return iter(())
         return super().at(instr)
+
+
+class CompiledPairs(Finder):
+    """Optimized HLO, where the GMMs are fusions: two weights of an expert dimension each
+    gathered the same way, their last gathers read only by fusions, reported as a site
+    (never rewritten).  Only pairs: three or more weights gathered alike are not gate and up."""
+
+    def finish(self) -> Iterator:
+        scan = self.scan
+        collectives = scan.collectives
+        if not any(i.opcode == "fusion" for i in scan.module.instructions()):
+            return
+        groups: dict[tuple, list] = {}
+        for instr in scan.module.instructions():
+            if instr.opcode not in collectives or instr.shape.rank < 3 or not instr.users or any(
+                    u.opcode != "fusion" for u in instr.users) or id(instr) in scan.covered:
+                continue  # (covered: reported as a concat site)
+            chain = scan.chain(instr, 0)
+            if chain is None or chain.result is None or instr.shape.rank - 1 in tuple(
+                    instr.attributes.get("dimensions", ())):
+                continue
+            key = (id(instr.computation), instr.shape.dims, instr.shape.element_type,
+                   tuple(op.opcode if not isinstance(op, Boundary) else op.kind for op in chain.ops))
+            groups.setdefault(key, []).append(chain)
+        for chains in groups.values():
+            if len(chains) == 2:
+                yield SplitCollectives("split_gather", chains[0].top), chains
 

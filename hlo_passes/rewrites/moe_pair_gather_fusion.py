@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
 from ._chains import Refusal
-from ._pairs import PairSource, SharedLhsGmms, WeightConcatenates, in_dependency_order
+from ._pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates, in_dependency_order
 from ._split_fusion import SplitFusion
 
 # The weights are named in ``weight`` (the two starts, e.g. "%arg2, %arg3").
@@ -44,7 +44,7 @@ class MoePairGatherFusion(SplitFusion):
     collectives = frozenset({"all-gather"})
     implicit = True
     sources = (PairSource(),)
-    meetings = (WeightConcatenates, SharedLhsGmms)
+    meetings = (WeightConcatenates, SharedLhsGmms, CompiledPairs)
 
     def _fuse(self, meeting, chains, *, rewrite):
         touched = {id(c.start.computation): c.start.computation for c in chains}
