@@ -142,3 +142,72 @@ def test_rewritten_program_computes_what_jax_computes() -> None:
     got = _outputs(result.module.to_text(), spec)
     np.testing.assert_array_equal(got[0], moe_pair.run(spec))
     np.testing.assert_array_equal(got[0], moe_pair.run(spec.replace(variant="fused")))
+
+
+# ---- opt-in, the APIs that select it, and MOE001's sites ---------------------------------
+
+def test_opt_in_not_run_by_default_but_when_named() -> None:
+    from hlo_passes.passes import rule_meta
+
+    assert rule_meta(RULE).opt_in and rule_meta(RULE).code == "MOE003"
+    spec = PairSpec(form="explicit")
+    module = hlo_passes.parse(lowered_text(spec, "stablehlo"))
+    assert [s.rule for s in run_passes(module).sites] == []  # not in the default passes
+    assert [s.rule for s in run_passes(module, [RULE]).sites] == [RULE]
+
+
+def test_jit_with_the_pass_named_runs_one_gather_and_jax_s_values() -> None:
+    spec = PairSpec(form="implicit", mesh="mesh2")
+    fn, args = moe_pair.build(spec)
+    fast = hlo_passes.jit(moe_pair.program_fn(spec), passes=[RULE])
+    lowered = fast.lower(*args)
+    assert [s.rule for s in lowered.report] == [RULE] and lowered.rewritten and not lowered.fell_back
+    np.testing.assert_array_equal(np.asarray(fast(*args)), np.asarray(fn(*args)))
+    gathers = lambda c: runtime.count_ops(c.as_text())["all-gather"]  # noqa: E731
+    assert gathers(lowered.compile()) * 2 == gathers(fn.lower(*args).compile())
+    # Without the pass named, hlo_passes.jit leaves the program as jax wrote it.
+    assert [s.rule for s in hlo_passes.jit(moe_pair.program_fn(spec)).lower(*args).report] == []
+
+
+def test_cli_rewrite_with_passes_and_lint_reports_moe003(tmp_path) -> None:
+    import io
+
+    from hlo_passes import cli
+
+    spec = PairSpec(form="concat_inside")
+    src = tmp_path / "pair.mlir"
+    src.write_text(lowered_text(spec, "stablehlo"))
+    out = tmp_path / "out.mlir"
+    assert cli.rewrite_main([str(src), "--passes", RULE, "-o", str(out)], stderr=io.StringIO()) == 0
+    rewritten = out.read_text()
+    assert rewritten != src.read_text()
+    assert_equal_outputs(_outputs(rewritten, spec), _outputs(src.read_text(), spec), spec)
+    default = tmp_path / "default.mlir"
+    assert cli.rewrite_main([str(src), "-o", str(default)], stderr=io.StringIO()) == 0
+    assert default.read_text() == src.read_text()  # opt-in: the default passes leave it
+    report = io.StringIO()
+    cli.lint_main([str(src), "-j", "1"], stdout=report)
+    assert "MOE003" in report.getvalue()
+    (finding,) = hlo_passes.lint(hlo_passes.parse(src.read_text()))
+    assert finding.rule == "MOE003" and finding.bytes_saved > 0
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("variant", ["concat", "two_gmm"])
+def test_prefused_weight_is_moe001_s_site_only(variant: str, dialect: str) -> None:
+    """Slices of one prefused W gathered apart: MOE001 fires, MOE003 finds nothing there."""
+    from examples.moe import ProgramSpec
+    from moe_cases import lowered_text as moe_text
+
+    module = hlo_passes.parse(moe_text(ProgramSpec(variant=variant), dialect))
+    both = run_passes(module, ["moe-gather-fusion", RULE])
+    assert [s.rule for s in both.sites] == ["moe-gather-fusion"] and both.near_misses == []
+    alone = run_passes(module, [RULE])
+    assert alone.sites == [] and alone.near_misses == []
+
+
+def test_hand_fused_program_has_no_site() -> None:
+    for form in PAIR_FORMS:
+        spec = PairSpec(form=form, variant="fused")
+        result = run_passes(hlo_passes.parse(lowered_text(spec, "hlo")), [RULE])
+        assert result.sites == [] and result.near_misses == [], form
