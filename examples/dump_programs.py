@@ -33,7 +33,6 @@ import json
 import re
 from pathlib import Path
 
-from examples import moe_pair
 from examples.moe import MoEConfig, ProgramSpec, lower
 
 BF16_F32_PARAMS = MoEConfig(dtype="bfloat16", param_dtype="float32")
@@ -50,16 +49,6 @@ DUMP_PROGRAMS: dict[str, ProgramSpec] = {
         # The scanned implicit training step: w sliced outside the shard_map,
         # concatenated inside; devices not in id order.
         ProgramSpec(variant="concat", mesh="mesh2", form="implicit", mode="scan_grad", device_order="permuted"),
-    )
-}
-
-# Gate and up as two weights (MOE003), one program per form: ``--pairs`` dumps these instead.
-PAIR_DUMP_PROGRAMS: dict[str, moe_pair.PairSpec] = {
-    spec.name: spec
-    for spec in (
-        moe_pair.PairSpec(form="explicit", mesh="mesh2"),
-        moe_pair.PairSpec(form="implicit", mode="grad"),
-        moe_pair.PairSpec(form="concat_inside", mesh="mesh2"),
     )
 }
 
@@ -84,15 +73,13 @@ def _is_hlo_module(path: Path) -> bool:
         return f.read(9) == b"HloModule"
 
 
-def dump(out: Path, names: list[str] | None = None, *, pairs: bool = False) -> dict[str, dict[str, str]]:
-    """Compile each program (``pairs``: of ``PAIR_DUMP_PROGRAMS``) with ``xla_dump_to=out/<name>``;
-    return the manifest."""
+def dump(out: Path, names: list[str] | None = None) -> dict[str, dict[str, str]]:
+    """Compile each program with ``xla_dump_to=out/<name>``; return the manifest."""
     out.mkdir(parents=True, exist_ok=True)
     manifest: dict[str, dict[str, str]] = {}
-    programs, lower_fn = (PAIR_DUMP_PROGRAMS, moe_pair.lower) if pairs else (DUMP_PROGRAMS, lower)
-    for name in names or list(programs):
+    for name in names or list(DUMP_PROGRAMS):
         folder = out / name
-        lowered = lower_fn(programs[name])
+        lowered = lower(DUMP_PROGRAMS[name])
         lowered.compile(compiler_options={"xla_dump_to": str(folder)})
         stages: dict[str, str] = {}
         texts = {
@@ -127,14 +114,12 @@ def dump(out: Path, names: list[str] | None = None, *, pairs: bool = False) -> d
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="folder to write the dumps into")
-    parser.add_argument("--program", action="append", choices=sorted({*DUMP_PROGRAMS, *PAIR_DUMP_PROGRAMS}),
-                        help="only these (repeatable)")
-    parser.add_argument("--pairs", action="store_true", help="the two-weight programs (PAIR_DUMP_PROGRAMS)")
+    parser.add_argument("--program", action="append", choices=sorted(DUMP_PROGRAMS), help="only these (repeatable)")
     args = parser.parse_args(argv)
     flags = os.environ.get("XLA_FLAGS", "")
     if not all(f in flags for f in DUMP_FLAGS):
         parser.error("run this file as a script: the dump flags must be set before jax is imported")
-    manifest = dump(args.out, args.program, pairs=args.pairs)
+    manifest = dump(args.out, args.program)
     for name, stages in manifest.items():
         print(f"{name}: {len(stages)} stages")
     return 0

@@ -1,5 +1,5 @@
 """moe-pair-gather-fusion (MOE003) on XLA's own dumps of the two-weight programs
-(``examples/dump_programs.py --pairs``: explicit two-stage, implicit training step,
+(``examples/dump_pair_programs.py``: explicit two-stage, implicit training step,
 concatenated inside), in the jax version under test:
 
 * StableHLO and HLO before optimizations and after Shardy import: rewritten, compiled
@@ -15,7 +15,7 @@ import pytest
 
 import hlo_passes
 from examples import moe_pair
-from examples.dump_programs import PAIR_DUMP_PROGRAMS
+from examples.dump_pair_programs import PAIR_DUMP_PROGRAMS
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
 from programs import run_dump_script
@@ -28,7 +28,7 @@ GLOBAL_STAGES = ["stablehlo", "before_optimizations", "after_shardy"]
 @pytest.fixture(scope="module")
 def pair_dumps(tmp_path_factory) -> dict[tuple[str, str], str]:
     out = tmp_path_factory.mktemp("pair_dumps")
-    manifest = run_dump_script(out, pairs=True)
+    manifest = run_dump_script(out, script="dump_pair_programs.py")
     return {(p, s): (out / rel).read_text() for p, stages in manifest.items() for s, rel in stages.items()}
 
 

@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from ..ir import CREATED_BY, Instruction, tag_created
-from ._chains import Refusal, map_split_dim, resized, same_value
+from ._chains import INCONSISTENT, Refusal, map_split_dim, resized, same_value
 from ._crossings import Boundary, Crossing, Exit, result_shape
 from ._fusions import fused_slice
 from ._gmms import GMM_OPCODES, free_dim_position
@@ -40,7 +40,10 @@ def _dim_at_start(chain, top_dim: int) -> int:
     dim = top_dim
     for op in reversed(chain.ops):
         if not isinstance(op, Boundary) and op.opcode == "transpose":
-            dim = tuple(op.attributes["dimensions"])[dim]
+            perm = tuple(op.attributes.get("dimensions", ()))
+            if not 0 <= dim < len(perm):
+                raise Refusal(INCONSISTENT, f"{op.ref} permutes {list(perm)}: no dimension {dim} to follow", op)
+            dim = perm[dim]
     return dim
 
 
@@ -155,7 +158,7 @@ class PairSource(Source):
         # Right after the later start, or (parameters) before the first step: the rule puts
         # the computation in dependency order after the rewrite (``in_dependency_order``).
         if computed or not firsts:
-            place = {"after": max(computed or starts, key=lambda s: order[id(s)])}
+            place = {"after": max(computed or starts, key=lambda s: order.get(id(s), -1))}
         else:
             place = {"before": min(firsts, key=lambda f: order[id(f)])}
         shape0 = result_shape(starts[0], chains[0].result)
