@@ -211,3 +211,25 @@ def test_hand_fused_program_has_no_site() -> None:
         spec = PairSpec(form=form, variant="fused")
         result = run_passes(hlo_passes.parse(lowered_text(spec, "hlo")), [RULE])
         assert result.sites == [] and result.near_misses == [], form
+
+
+def test_lint_json_of_a_two_gmm_site_is_valid_with_its_honest_saving(tmp_path) -> None:
+    """Two GMMs: the rewrite saves a collective and a GMM launch per stage but copies the local
+    concatenation and the output slices: the finding says so (a negative byte saving)."""
+    import io
+    import json
+
+    import jsonschema
+
+    from hlo_passes import cli
+    from hlo_passes.diagnostics import schema
+
+    src = tmp_path / "pair.hlo"
+    src.write_text(lowered_text(PairSpec(form="explicit", mesh="mesh2"), "hlo"))
+    out = io.StringIO()
+    cli.lint_main([str(src), "-j", "1", "--format", "json"], stdout=out)
+    findings = json.loads(out.getvalue())
+    jsonschema.validate(findings, schema.generate())
+    (finding,) = findings
+    assert finding["rule"] == "MOE003" and finding["bytes_saved"] < 0
+    assert "4 collectives, 2 when concatenated first" in finding["message"]
