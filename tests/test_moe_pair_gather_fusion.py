@@ -233,3 +233,35 @@ def test_lint_json_of_a_two_gmm_site_is_valid_with_its_honest_saving(tmp_path) -
     (finding,) = findings
     assert finding["rule"] == "MOE003" and finding["bytes_saved"] < 0
     assert "4 collectives, 2 when concatenated first" in finding["message"]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_weights_read_elsewhere_too_stay_and_the_site_is_rewritten(dialect: str) -> None:
+    """A training step reads the weights outside the shard_map as well (the optimizer's
+    update): the two parameters stay, feeding their other uses, and one concatenate of
+    them enters the shard_map."""
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import PartitionSpec as P
+
+    from examples.moe import gmm
+
+    spec = PairSpec(form="concat_inside")
+    mesh = moe_pair.program_mesh(spec)
+    f = spec.cfg.mlp
+    mapped = jax.shard_map(lambda x, gs, w0, w1: gmm(x, jnp.concatenate([w0, w1], axis=-1), gs)[:, :f],
+                           mesh=mesh, in_specs=(P(), P(), P(), P()), out_specs=P(), check_vma=False)
+
+    def step(x, gs, w0, w1):
+        return mapped(x, gs, w0, w1), w0 * 0.5 + w1  # the weights' other use: an update
+
+    x, gs, w0, w1, _ = moe_pair.inputs(spec, mesh)
+    text = jax.jit(step).lower(x, gs, w0, w1).as_text(dialect=dialect)
+    result = run_passes(hlo_passes.parse(text), [RULE], strict=True)
+    assert [s.form for s in result.sites] == ["concat"] and result.near_misses == []
+    new_text = result.module.to_text()
+    args = [np.asarray(a) for a in (x, gs, w0, w1)]
+    want = runtime.compile_text(text, num_devices=8).run(*args)
+    got = runtime.compile_text(new_text, num_devices=8).run(*args)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))

@@ -106,6 +106,9 @@ class Crossing(Boundary):
     entry: Instruction | None = None  # HLO GlobalToLocalShape custom call
     entry_index: int | None = None
     gte: Instruction | None = None
+    # The value outside is where a chain starts and stays (two weights, ``_pairs``): its
+    # other users keep reading it, so they are no reason to refuse.
+    outside_kept: bool = False
 
     kind: ClassVar[str] = "crossing"
     found_at: ClassVar[str] = "parameter"
@@ -224,7 +227,7 @@ def check_crossings(crossings: list[Crossing], split_dim: int) -> None:
             raise Refusal("split-dim-sharded", f"{c.caller.ref} shards the split dimension {split_dim} of "
                           f"{c.ref} ({outside} outside, {c.param.shape} inside)", c.param)
         users = c.outside.users
-        if len(users) != 1 or (c.gte is not None and len(c.gte.users) != 1):
+        if (len(users) != 1 and not c.outside_kept) or (c.gte is not None and len(c.gte.users) != 1):
             raise Refusal("extra-users", f"{c.outside.ref} is used outside {c.caller.ref} too", c.outside)
 
 

@@ -94,10 +94,15 @@ class PairSource(Source):
         explicit = [k for k, op in enumerate(chain.ops)
                     if not isinstance(op, Boundary) and op.opcode in steps.collectives]
         first = explicit[0] if explicit else min(collectives)
+        ops = list(chain.ops[first:])
+        if isinstance(ops[0], Crossing):
+            # The weight enters the shard_map as it is: it stays, and so do its other uses
+            # (a training step's backward reads it too).
+            ops[0] = dataclasses.replace(ops[0], outside_kept=True)
         if first == 0:
-            return chain
+            return dataclasses.replace(chain, ops=ops)
         start, result = _start_step(chain.ops[first - 1])
-        return dataclasses.replace(chain, start=start, ops=chain.ops[first:], result=result, walked=chain)
+        return dataclasses.replace(chain, start=start, ops=ops, result=result, walked=chain)
 
     def check(self, chains: list, meeting) -> SourcePlan:
         first = chains[0]
