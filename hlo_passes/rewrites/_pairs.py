@@ -77,6 +77,7 @@ class PairSource(Source):
     """Two weights, each its own array: the fused chain starts from their concatenation."""
 
     at_dead_end = True
+    slices_for_other_users = True
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         # Slices of one weight are MOE001's sites, GMM results MOE002's: never both rules on one.

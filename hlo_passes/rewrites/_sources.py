@@ -77,6 +77,9 @@ class Source:
     # Chains that start at whatever array the walk down can go no further from (two
     # separate weights, ``PairSource``), asked there with ``starts_chain`` as well.
     at_dead_end: bool = False
+    # Whether a half's last op may have users besides the meeting: they read its slice of
+    # the fused value after the rewrite (two weights: a gathered weight a checkpoint hands on).
+    slices_for_other_users: bool = False
 
     def added_bytes(self, plan: SourcePlan, chains: list) -> int:
         """Bytes per device of a copy the fused start makes (the rewrite adds it)."""

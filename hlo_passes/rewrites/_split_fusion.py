@@ -35,7 +35,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..ir import Instruction, Module
+from ..ir import Instruction, Module, tag_created
 from ..report import NearMiss, Site, location_of, note_instruction
 from ._chains import (
     INCONSISTENT,
@@ -276,7 +276,7 @@ class SplitFusion:
         plan = source.check(chains, meeting)
         split_dims = _check_chains(chains, plan.split_dim)
         out_dim = meeting.check(chains, split_dims)
-        _check_single_use(chains)
+        _check_single_use(chains, source.slices_for_other_users)
         compiled = meeting.compiled or any(c.compiled for c in chains)
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.
@@ -295,6 +295,8 @@ class SplitFusion:
         before, after = self.steps.site(chains, split_dims)
         removed, added = meeting.copy_bytes()
         added += source.added_bytes(plan, chains)
+        if source.slices_for_other_users:  # each half's other users read its slice of the fused value
+            added += sum(c.ops[-1].shape.byte_size for c in chains if _other_users(c))
         removed += sum(c.cut.shape.byte_size for c in chains if c.cut is not None)
         removed += sum(op.copied_bytes if isinstance(op, Boundary) else op.shape.byte_size
                        for c in chains for op in c.ops
@@ -368,11 +370,24 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
     return split_dims
 
 
-def _check_single_use(chains: list[_Chain]) -> None:
-    """Intermediates used elsewhere would keep the old gathers alive: refuse such sites."""
+def _other_users(chain: _Chain) -> list[Instruction]:
+    """Users of a half's last op besides where the halves meet (the meeting reads it once)."""
+    top = chain.ops[-1] if chain.ops else None
+    if top is None or isinstance(top, Boundary) or len(top.users) < 2:
+        return []
+    return top.users
+
+
+def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> None:
+    """Intermediates used elsewhere would keep the old gathers alive: refuse such sites
+    (``top_may_be_shared``: a half's last op may have other users, which then read its
+    slice of the fused value)."""
     for c in chains:
         # A start that is the array itself stays as it is (the fused chain reads it too).
-        for op in ([c.start] if c.result is None else []) + c.ops:
+        steps = ([c.start] if c.result is None else []) + c.ops
+        if top_may_be_shared and _other_users(c):
+            steps = steps[:-1]
+        for op in steps:
             users = op.users
             if len(users) != 1:
                 where, origin = ((op.after, op.origin) if isinstance(op, Boundary)
@@ -389,11 +404,31 @@ def _replace(rule: str, meeting: Meeting, chains: list[_Chain], source: Source, 
     value, result = source.whole(plan, chains, rule)
     value, dropped, loose = _fused_chain(rule, chains, split_dims, value, result)
     meeting.replace(value, rule, out_dim, total)
+    if source.slices_for_other_users:
+        _slice_for_other_users(rule, chains, split_dims[-1], value)
     # The other halves' boundaries go last, in an order that keeps the indices
     # (of operands, results) of the ones still to drop valid.
     for boundary in sorted(dropped, key=lambda b: b.drop_order()):
         loose.extend(boundary.drop())
     remove_dead(loose)
+
+
+def _slice_for_other_users(rule: str, chains: list[_Chain], dim: int, value: Instruction) -> None:
+    """What still reads a half's last op (besides the meeting, replaced by now) reads that
+    half's slice of the fused value instead, so the half's own chain goes."""
+    start = 0
+    for c in chains:
+        top = c.ops[-1]
+        width = top.shape.dims[dim]
+        if not isinstance(top, Boundary) and top.users:
+            spec = tuple((start, start + width, 1) if d == dim else (0, n, 1) for d, n in enumerate(value.shape.dims))
+            piece = value.computation.add(
+                "slice", top.shape, [value], {"slice": spec}, name_hint="slice", after=value,
+                source_op="stablehlo.slice" if value.module.dialect == "stablehlo" else "slice")
+            tag_created(piece, rule)
+            value.module.replace_all_uses(top, piece)
+            remove_dead([top])
+        start += width
 
 
 def _fused_chain(rule: str, chains: list[_Chain], split_dims: list[int], value: Instruction,
