@@ -231,6 +231,9 @@ def test_lint_json_of_a_two_gmm_site_is_valid_with_its_honest_saving(tmp_path) -
     (finding,) = findings
     assert finding["rule"] == "MOE003" and finding["bytes_saved"] < 0
     assert "4 collectives, 2 when concatenated first" in finding["message"]
+    text = io.StringIO()
+    cli.lint_main([str(src), "-j", "1"], stdout=text)
+    assert f"fusing copies {-finding['bytes_saved']:,} more bytes per device" in text.getvalue()
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
