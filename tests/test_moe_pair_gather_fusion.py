@@ -266,3 +266,50 @@ def test_weights_read_elsewhere_too_stay_and_the_site_is_rewritten(dialect: str)
     got = runtime.compile_text(new_text, num_devices=8).run(*args)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+# ---- MaxText's sharding of the two weights -----------------------------------------------
+
+def test_f_named_on_axes_of_size_one_is_not_sharded() -> None:
+    """MaxText's RoutedMoE (``make check-maxtext``) shards ``wi_0``/``wi_1`` as
+    ``P(expert, (fsdp, ...), (fsdp_transpose, tensor, ...))``: on an FSDP-only mesh the axes
+    on F have size 1 and split nothing, so the weights may be concatenated along F (the rule
+    refused this as ``concat-dim-sharded`` before).  An F really split (size 2) stays refused."""
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import Mesh, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    def program(mesh: Mesh):
+        def body(x, gs, w0, w1):
+            return jax.lax.ragged_dot(x, w0, gs) * jax.lax.ragged_dot(x, w1, gs)
+
+        inner = jax.shard_map(body, mesh=mesh, in_specs=(P(),) * 4, out_specs=P(), check_vma=False)
+
+        def layer(x, gs, w0, w1):
+            # The layer's own constraint drops every axis before the shard_map (MaxText's form).
+            drop = lambda w: jax.lax.with_sharding_constraint(w, NamedSharding(mesh, P()))  # noqa: E731
+            return inner(x, gs, drop(w0), drop(w1))
+
+        return jax.jit(layer)
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((16, 32), dtype=np.float32)
+    gs = np.array([5, 0, 6, 5], np.int32)
+    w0, w1 = (rng.standard_normal((4, 32, 8), dtype=np.float32) for _ in range(2))
+    for shape, refused in (((8, 1), False), ((4, 2), True)):
+        mesh = Mesh(np.array(jax.devices()[:8]).reshape(shape), ("fsdp", "tensor"))
+        w_sharding = NamedSharding(mesh, P(None, "fsdp", "tensor"))
+        args = (jnp.asarray(x), jnp.asarray(gs), jax.device_put(w0, w_sharding), jax.device_put(w1, w_sharding))
+        text = program(mesh).lower(*args).as_text()
+        result = run_passes(hlo_passes.parse(text), [RULE], strict=True)
+        if refused:
+            assert not result.sites and [m.check for m in result.near_misses] == ["concat-dim-sharded"]
+            continue
+        assert [s.rewritten for s in result.sites] == [True], [str(m) for m in result.near_misses]
+        new_text = result.module.to_text()
+        host = (x, gs, w0, w1)
+        want = [np.asarray(a) for a in _compiled(text).run(*host)]
+        got = [np.asarray(a) for a in _compiled(new_text).run(*host)]
+        np.testing.assert_array_equal(got[0], want[0])
+        assert _gathers(new_text) * 2 == _gathers(text) > 0

@@ -30,9 +30,11 @@ from ._sources import Source, SourcePlan
 def _is_sharded(layout: Layout | None, dim: int) -> bool:
     if layout is None:
         return False
-    if layout.axes is not None and dim < len(layout.axes) and layout.axes[dim]:
-        return True
-    return layout.counts is not None and dim < len(layout.counts) and layout.counts[dim] > 1
+    # Where the mesh's sizes are known the shard count decides: an axis of size 1 splits
+    # nothing (MaxText names F's tensor-parallel axes, of size 1 on an FSDP-only mesh).
+    if layout.counts is not None and dim < len(layout.counts):
+        return layout.counts[dim] > 1
+    return layout.axes is not None and dim < len(layout.axes) and bool(layout.axes[dim])
 
 
 def _dim_at_start(chain, top_dim: int) -> int:
