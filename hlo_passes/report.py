@@ -208,8 +208,16 @@ class Site:
 
     def __str__(self) -> str:
         from_to = f"collectives {self.before.count} -> {self.after.count}"
-        return (f"{self.location}: {self.rule} [{self.form}] {from_to}, saves {self.bytes_saved:,} bytes "
-                f"per device{'' if self.rewritten else ' (reported, not rewritten)'}")
+        return (f"{self.location}: {self.rule} [{self.form}] {from_to}, {bytes_phrase(self.bytes_saved)}"
+                f"{'' if self.rewritten else ' (reported, not rewritten)'}")
+
+
+def bytes_phrase(bytes_saved: int) -> str:
+    """``saves N bytes per device``, or for a rewrite that adds copies (MOE003's local
+    concatenation of the two shards) ``copies N more bytes per device``."""
+    if bytes_saved >= 0:
+        return f"saves {bytes_saved:,} bytes per device"
+    return f"copies {-bytes_saved:,} more bytes per device"
 
 
 @dataclass

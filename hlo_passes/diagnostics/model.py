@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..passes import rule_meta
-from ..report import Location, NearMiss, Site
+from ..report import Location, NearMiss, Site, bytes_phrase
 
 __all__ = ["Diagnostic", "ERROR_RULES", "NEAR_MISS", "fix_summary", "from_near_miss", "from_site", "rule_id"]
 
@@ -94,15 +94,13 @@ class Diagnostic:
 def saving(bytes_saved: int) -> str:
     """What fusing saves, in words: a negative figure is the copies a rewrite adds (MOE003's
     local concatenation), which it pays for in collective and GMM launches."""
-    if bytes_saved >= 0:
-        return f"fusing saves {bytes_saved:,} bytes per device"
-    return f"fusing copies {-bytes_saved:,} more bytes per device (it saves collective and GMM launches)"
+    phrase = f"fusing {bytes_phrase(bytes_saved)}"
+    return phrase if bytes_saved >= 0 else f"{phrase} (it saves collective and GMM launches)"
 
 
 def fix_summary(site: Site) -> str:
     """What fusing ``site`` does: ``collectives 4 -> 2, saves 73,728 bytes per device``."""
-    return (f"collectives {site.before.count} -> {site.after.count}, "
-            f"saves {int(site.bytes_saved):,} bytes per device")
+    return f"collectives {site.before.count} -> {site.after.count}, {bytes_phrase(int(site.bytes_saved))}"
 
 
 # How to keep source locations, per dialect, for a module whose text has none.
