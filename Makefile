@@ -16,7 +16,7 @@ VENVS ?= .venv
 PY312 = $(VENVS)/py312/bin/python
 PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 
-.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden fuzz
+.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden fuzz check-maxtext
 
 install:
 	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -73,3 +73,14 @@ FUZZ_SEED ?= 21
 FUZZ_OUT ?= $(CURDIR)/fuzz-out
 fuzz: install-test
 	$(Q)cd tests && $(PYTHON) -m fuzzing --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED) --out $(FUZZ_OUT)
+
+# MaxText's own MoE layer (prefuse_moe_weights=False: gate and up as two weights) through
+# moe-pair-gather-fusion (issue 17).  Optional, not in CI: it downloads MaxText 0.2.5 and what its
+# layer imports into $(VENVS)/maxtext (Python 3.12, newest jax), then runs tools/check_maxtext.py.
+MAXTEXT_PY = $(VENVS)/maxtext/bin/python
+MAXTEXT_DEPS = maxtext==0.2.5 flax tokamax aqtp qwix jinja2 pathwaysutils omegaconf huggingface_hub \
+	transformers grain drjax pillow
+check-maxtext:
+	$(Q)tools/test_env.sh $(VENVS)/maxtext 3.12 jax jaxlib >/dev/null
+	$(Q)$(MAXTEXT_PY) -m pip install $(PIP_FLAGS) $(MAXTEXT_DEPS)
+	$(Q)$(MAXTEXT_PY) tools/check_maxtext.py $(MAXTEXT_ARGS)
