@@ -258,7 +258,7 @@ class SplitFusion:
         plan = source.check(chains, meeting)
         split_dims = _check_chains(chains, plan.split_dim)
         out_dim = meeting.check(chains, split_dims)
-        _check_single_use(chains)
+        _check_single_use(meeting.single_use_part(chains))
         compiled = meeting.compiled or any(c.compiled for c in chains)
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.
