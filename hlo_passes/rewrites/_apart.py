@@ -25,7 +25,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from ..ir import Instruction, tag_created
-from ._chains import (ELEMENTWISE_UNARY, Refusal, dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_op,
+from ._chains import (ELEMENTWISE_UNARY, Refusal, dim_size, is_chain_op, is_sharding_call, remove_dead, resized,
                       same_value)
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
@@ -224,9 +224,10 @@ def _groups(chains: list) -> Iterator[list]:
 
 
 def _alike(a, b) -> bool:
-    """The same kind of GMM with the same steps after it, and an operand provably the same."""
+    """GMMs of one computation with the same steps after them and an operand provably the same
+    (whether they differ in nothing else is a legality check: a near miss with its reason)."""
     ga, gb = a.start, b.start
-    if ga.computation is not gb.computation or len(ga.operands) != len(gb.operands) or not same_op(ga, gb):
+    if ga.computation is not gb.computation or ga.opcode != gb.opcode or len(ga.operands) != len(gb.operands):
         return False
     if [step_kind(op) for op in a.ops] != [step_kind(op) for op in b.ops]:
         return False
