@@ -224,12 +224,15 @@ def _groups(chains: list) -> Iterator[list]:
 
 
 def _alike(a, b) -> bool:
-    """GMMs of one computation with the same steps after them and an operand provably the same
-    (whether they differ in nothing else is a legality check: a near miss with its reason)."""
+    """GMMs of one computation with the same steps after them, whose operands are provably the
+    same but one: the weight gradients of one lhs (a GMM that shares only the group sizes, as
+    wo's gradient does, is another weight's).  Whether the GMMs and the steps agree in
+    everything else is a legality check: a near miss with its reason."""
     ga, gb = a.start, b.start
     if ga.computation is not gb.computation or ga.opcode != gb.opcode or len(ga.operands) != len(gb.operands):
         return False
     if [step_kind(op) for op in a.ops] != [step_kind(op) for op in b.ops]:
         return False
-    return any(x is y or same_value(x, y) for x, y in zip(ga.operands, gb.operands))
+    differing = sum(1 for x, y in zip(ga.operands, gb.operands) if not (x is y or same_value(x, y)))
+    return differing == 1
 
