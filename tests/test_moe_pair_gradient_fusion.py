@@ -124,9 +124,12 @@ def test_site_report_and_lint() -> None:
     (site,) = result.sites
     assert (site.before.count, site.after.count) == (4, 2) and not site.rewritten
     assert site.before.bytes_moved == site.after.bytes_moved > 0
+    # The picture (``--graph``): each half's users read their slice of the one reduced dW.
+    assert "picture_error" not in site.details
+    assert [n.label for n in site.picture.after.nodes if n.kind == "use"] == ["users of half 1", "users of half 2"]
     findings = hlo_passes.lint(hlo_passes.parse(_text(spec, "stablehlo")))
     (finding,) = [f for f in findings if f.rule == "MOE004"]
-    assert finding.line > 0 and "4 collectives, 2 when fused" in finding.message
+    assert finding.line > 0 and "2 weight gradients are reduced separately (4 collectives, 2 when fused" in finding.message
     # The program written the fused way (one GMM, one reduction) is no site.
     fused = spec.replace(variant="fused")
     assert [f for f in hlo_passes.lint(hlo_passes.parse(_text(fused, "stablehlo"))) if f.rule == "MOE004"] == []

@@ -16,7 +16,7 @@ always, the rewrite runs when named.
 """
 from __future__ import annotations
 
-from ..rule import HALVES_MESSAGE, RuleMeta, collective_markers
+from ..rule import RuleMeta, collective_markers
 from ._apart import ApartGmmSource, SeparateEnds
 from ._sources import SliceSource
 from ._split_fusion import SplitFusion
@@ -35,7 +35,8 @@ class MoePairGradientFusion(SplitFusion):
         description="one reduction of the gate and up weights' gradients instead of one per weight (MOE004)",
         markers=collective_markers("all-reduce", "reduce-scatter"),
         verb="reduced",
-        message=HALVES_MESSAGE,
+        message="{summary}: {halves} weight gradients are {verb} separately ({before} collectives, "
+                "{after} when fused; form {form})",
         opt_in=True,
     )
     name = meta.pass_name
