@@ -25,19 +25,16 @@ import dataclasses
 from collections.abc import Iterator
 
 from ..ir import Instruction, tag_created
-from ._chains import (ELEMENTWISE_UNARY, Refusal, dim_size, is_chain_op, is_sharding_call, remove_dead, resized,
-                      same_value)
+from ._chains import Refusal, dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
 from ._meetings import Concatenates, Finder, Meeting, PadAdds, _slice_spelling
 from ._sources import GmmSource, SourcePlan, check_gmm_sources
 from ._split_fusion import step_kind
 
-APART_FORMS = ("two_gmm_apart", "split_apart")
-
-# A chain's end is followed up through these (per-element ops and windows of the
-# reduced array) but not through sharding annotations or barriers, which say
-# where a value lives and stay as they are for each half.
+# A chain's end is followed up through its chain ops (converts, copies, windows of the
+# reduced array, further stages) but not through sharding annotations or barriers,
+# which say where a value lives and stay as they are for each half.
 _NOT_FOLLOWED_UP = frozenset({"opt-barrier", "sdy.sharding_constraint"})
 
 
@@ -70,10 +67,10 @@ class Apart(Meeting):
         self._check_order(chains)
         self.added = sum(t.shape.byte_size for t in self.tops)
         if chains[0].cut is None:
+            # The GMMs' differing operands, concatenated for the one GMM.
             first, second = chains[0].start, chains[1].start
-            self.added += sum(o.shape.byte_size for g in (c.start for c in chains)
-                              for j, o in enumerate(g.operands)
-                              if j < len(second.operands) and not same_value(first.operands[j], second.operands[j]))
+            joined = [j for j, (a, b) in enumerate(zip(first.operands, second.operands)) if not same_value(a, b)]
+            self.added += sum(c.start.operands[j].shape.byte_size for c in chains for j in joined)
         return dim
 
     def _check_order(self, chains: list) -> None:
@@ -191,8 +188,7 @@ def _end_above(instr: Instruction) -> Instruction:
     while len(cur.users) == 1:
         user = cur.users[0]
         if (user.computation is not cur.computation or not is_chain_op(user) or user.operands[0] is not cur
-                or user.opcode in _NOT_FOLLOWED_UP or is_sharding_call(user)
-                or (user.opcode in ELEMENTWISE_UNARY and user.opcode not in ("convert", "copy"))):
+                or user.opcode in _NOT_FOLLOWED_UP or is_sharding_call(user)):
             break
         cur = user
     return cur
