@@ -53,6 +53,10 @@ class Meeting:
     def check(self, chains: list, split_dims: list[int]) -> int | None:
         return None
 
+    def single_use_part(self, chains: list) -> list:
+        """The parts of the chains whose values nothing else may use (all of them, where halves meet)."""
+        return chains
+
     def copy_bytes(self) -> tuple[int, int]:
         """(bytes of copies the rewrite removes, bytes of those it adds) at the meeting."""
         return 0, 0

@@ -158,6 +158,10 @@ def _weight(b: _Builder, chains: list[Any]) -> str | None:
     return b.node("w", f"W = {w.ref}\n({made_by}{', ' + line if line else ''})", "weight")
 
 
+# Halves that never meet (moe-pair-gradient-fusion): each ends at its own users.
+_APART = ("two_gmm_apart", "split_apart")
+
+
 def _before(form: str, meeting: Any, chains: list[Any], gmms: list[Any] | None, split_dim: int) -> Subgraph:
     b = _Builder()
     w = _weight(b, chains)
@@ -186,6 +190,10 @@ def _before(form: str, meeting: Any, chains: list[Any], gmms: list[Any] | None, 
             b.edge(top, gid, shape)
             use = b.node(f"u{i}", f"users of GMM {i + 1}", "use")
             b.edge(gid, use, g.shape)
+    elif form in _APART:
+        for i, (top, shape) in enumerate(tops):
+            use = b.node(f"u{i}", f"users of half {i + 1}", "use")
+            b.edge(top, use, shape)
     return b.done()
 
 
@@ -228,6 +236,14 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
             b.edge(fused, piece, whole)
             use = b.node(f"u{i}", f"users of GMM {i + 1}", "use")
             b.edge(piece, use, g.shape)
+    elif form in _APART:
+        # The halves never meet: each one's users read its slice of the fused chain's result.
+        for i, c in enumerate(chains):
+            top = _step_shape(c.ops[-1]) if c.ops else c.start.shape
+            piece = b.node(f"p{i}", f"slice: half {i + 1}", "slice")
+            b.edge(prev, piece, shape)
+            use = b.node(f"u{i}", f"users of half {i + 1}", "use")
+            b.edge(piece, use, top)
     else:  # split_gather / split_reduction: optimized HLO, reported only
         use = b.node("use", "(reported only: optimized HLO is not rewritten)", "use")
         b.edge(prev, use, shape)

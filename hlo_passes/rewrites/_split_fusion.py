@@ -276,7 +276,7 @@ class SplitFusion:
         plan = source.check(chains, meeting)
         split_dims = _check_chains(chains, plan.split_dim)
         out_dim = meeting.check(chains, split_dims)
-        _check_single_use(chains, source.slices_for_other_users)
+        _check_single_use(meeting.single_use_part(chains), source.slices_for_other_users)
         compiled = meeting.compiled or any(c.compiled for c in chains)
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.

@@ -1,0 +1,234 @@
+"""Halves that never meet again: each ends at its own consumer (MOE004's sites).
+
+Gate and up stored as two weights ``wi_0``, ``wi_1`` have two gradients dW0,
+dW1 that are reduced apart (a reduce-scatter per weight and stage, or an
+all-reduce per half) and then used apart: each is a result of its own, or
+feeds its own optimizer update.  Unlike MOE002's halves nothing joins them, so
+the site is found from the ends: the last step of each reduction chain
+(``SeparateEnds``), paired with the other chains that start where it starts —
+
+* ``two_gmm_apart``: two weight-gradient GMMs that differ only in the
+  activation gradients (``ApartGmmSource``: the ``GmmSource`` of the two-GMM
+  form, with the dimension the halves join along read from the GMMs, since no
+  meeting names it);
+* ``split_apart``: slices of one gradient (TransformerEngine's ``jnp.split`` of
+  the concatenated weight's gradient), each reduced apart.
+
+Rewritten (``Apart.replace``) by the engine's one fused chain, and each end
+replaced for its users by its slice of the fused result: a local slice of the
+reduced array along a dimension no collective works along, so every user reads
+the same values as before and the program's outputs are unchanged.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from ..ir import Instruction, tag_created
+from ._chains import Refusal, dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
+from ._crossings import Boundary
+from ._gmms import GMM_OPCODES, free_dim_position
+from ._meetings import Concatenates, Finder, Meeting, PadAdds, _slice_spelling
+from ._sources import GmmSource, SourcePlan, check_gmm_sources
+from ._split_fusion import step_kind
+
+# A chain's end is followed up through its chain ops (converts, copies, windows of the
+# reduced array, further stages) but not through sharding annotations or barriers,
+# which say where a value lives and stay as they are for each half.
+_NOT_FOLLOWED_UP = frozenset({"opt-barrier", "sdy.sharding_constraint"})
+
+
+class Apart(Meeting):
+    """The halves' ends, each with its own users: the fused chain's result, sliced."""
+
+    def __init__(self, chains: list) -> None:
+        self.chains = chains
+        self.tops = [c.top for c in chains]
+        self.anchor = self.tops[0]
+        self.form = "split_apart" if chains[0].cut is not None else "two_gmm_apart"
+        self.added = 0
+
+    def single_use_part(self, chains: list) -> list:
+        # The ends keep their users (each reads its slice): only what lies below must be single-use.
+        return [dataclasses.replace(c, ops=c.ops[:-1]) if c.ops else c for c in chains]
+
+    def check(self, chains: list, split_dims: list[int]) -> int | None:
+        dim = split_dims[-1]
+        comp = self.anchor.computation
+        for top in self.tops:
+            dim_size(top.shape, dim, top)
+            if top.computation is not comp:
+                raise Refusal("same-computation", f"{top.ref} is in another computation than {self.anchor.ref}",
+                              top)
+        # (A fusion's copy in optimized HLO is one too: such a site is reported, never rewritten.)
+        if any(isinstance(op, Boundary) and not op.compiled for c in chains for op in c.ops):
+            raise Refusal("crosses-boundary", f"the reduction chain of {self.anchor.ref} crosses a call or "
+                          "shard_map boundary; halves that never meet are fused within one computation", self.anchor)
+        self._check_order(chains)
+        self.added = sum(t.shape.byte_size for t in self.tops)
+        if chains[0].cut is None:
+            # The GMMs' differing operands, concatenated for the one GMM.
+            first, second = chains[0].start, chains[1].start
+            joined = [j for j, (a, b) in enumerate(zip(first.operands, second.operands)) if not same_value(a, b)]
+            self.added += sum(c.start.operands[j].shape.byte_size for c in chains for j in joined)
+        return dim
+
+    def _check_order(self, chains: list) -> None:
+        """The fused chain goes at the latest start (or the first chain's steps): every user of an end
+        must come after it, as they will read its slices."""
+        order = {id(i): n for n, i in enumerate(self.anchor.computation.instructions)}
+        latest = max([order.get(id(c.start), -1) for c in chains] + [order.get(id(op), -1) for op in chains[0].ops])
+        for top in self.tops:
+            for user in top.users:
+                if user.computation is top.computation and order.get(id(user), latest + 1) <= latest:
+                    raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed; "
+                                  "the fused chain would come after it", user)
+
+    def copy_bytes(self) -> tuple[int, int]:
+        # New: the slices of the fused result (and, for two GMMs, the joined activation gradients).
+        return 0, self.added
+
+    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
+        comp, module = value.computation, value.module
+        start, after = 0, value
+        for top in self.tops:
+            width = top.shape.dims[out_dim]
+            spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
+                         for d, n in enumerate(value.shape.dims))
+            piece = comp.add("slice", resized(value.shape, out_dim, width), [value], {"slice": spec},
+                             name_hint="slice", after=after, source_op=_slice_spelling(module))
+            tag_created(piece, rule)
+            module.replace_all_uses(top, piece)
+            start, after = start + width, piece
+        remove_dead(list(self.tops))
+
+
+class ApartGmmSource(GmmSource):
+    """Two weight-gradient GMMs reduced apart: joined along the free dimension of the operand they
+    differ in (its last; no meeting says which), one GMM on the joined operand."""
+
+    def check(self, chains: list, meeting) -> SourcePlan:
+        gmms = [c.start for c in chains]
+        first = gmms[0]
+        varying = [j for j in range(len(first.operands))
+                   if not all(len(g.operands) == len(first.operands) and same_value(g.operands[j], first.operands[j])
+                              for g in gmms[1:])]
+        out_dim = 0
+        if len(varying) == 1:
+            free = [free_dim_position(first, varying[0], d) for d in range(first.operands[varying[0]].shape.rank)]
+            free = [p for p in free if p is not None]
+            if not free:
+                raise Refusal("gmm-contracts-split", f"operand {varying[0]} of {first.ref} has no free dimension "
+                              "to join the halves along", first)
+            out_dim = free[-1]
+        # Refuses differing GMMs, lhs or group sizes (more or fewer than one operand differing).
+        sizes, operand = check_gmm_sources(chains, out_dim)
+        return SourcePlan(out_dim, sizes, operand)
+
+
+class SeparateEnds(Finder):
+    """The ends of reduction chains that start where others start and never meet them.
+
+    Every reduction is followed up to the end of its chain; chains that a
+    concatenate or a pad + add joins again are MOE002's and left alone.  The
+    rest are grouped: slices of one array, or GMMs that compute the same thing
+    of one shared operand (the lhs of the weight gradients).
+    """
+
+    def __init__(self, scan) -> None:
+        super().__init__(scan)
+        self.reductions: list[Instruction] = []
+        # MOE002's meetings, found with the same walks: their halves meet, so they are not ours.
+        self.meeting_finders = [Concatenates(scan), PadAdds(scan)]
+        self.opcodes = frozenset(scan.collectives) | frozenset().union(*(f.opcodes for f in self.meeting_finders))
+        self.met: set[int] = set()
+
+    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+        if instr.opcode in self.scan.collectives:
+            self.reductions.append(instr)
+        for finder in self.meeting_finders:
+            if instr.opcode in finder.opcodes:
+                for _, chains in finder.at(instr):
+                    self.met.update(_step_ids(chains))
+        return iter(())
+
+    def finish(self) -> Iterator[tuple[Meeting, list]]:
+        ends: dict[int, object] = {}
+        for reduction in self.reductions:
+            end = _end_above(reduction)
+            if id(end) in ends or reduction.computation is None:
+                continue
+            ends[id(end)] = self.scan.chain(end, 0)
+        chains = [c for c in ends.values() if c is not None and not (_step_ids([c]) & self.met)]
+        for group in _groups(chains):
+            if not _meet(group):
+                yield Apart(group), group
+
+
+def _step_ids(chains: list) -> set[int]:
+    return {id(op.after if isinstance(op, Boundary) else op) for c in chains for op in c.ops}
+
+
+# Users that hold values side by side without computing anything of them: ends read by
+# these still go their own ways (a shard_map's results, a computation's outputs).
+_HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
+
+
+def _meet(group: list) -> bool:
+    """Whether the ends are read together by one op that computes (a fusion of optimized HLO
+    that puts them back together, say): halves that meet are MOE002's."""
+    users = [{id(u) for u in c.top.users if u.opcode not in _HOLDERS and not u.dialect_data.get("terminator")}
+             for c in group]
+    return bool(set.intersection(*users))
+
+
+def _end_above(instr: Instruction) -> Instruction:
+    """Follow ``instr`` up through its only user while that user is a step of the same chain."""
+    cur = instr
+    while len(cur.users) == 1:
+        user = cur.users[0]
+        if (user.computation is not cur.computation or not is_chain_op(user) or user.operands[0] is not cur
+                or user.opcode in _NOT_FOLLOWED_UP or is_sharding_call(user)):
+            break
+        cur = user
+    return cur
+
+
+def _groups(chains: list) -> Iterator[list]:
+    """Chains that may be halves of one site: slices of one array (in slice order), or GMMs of one
+    computation, alike and sharing an operand (in program order)."""
+    by_whole: dict[tuple[int, int], list] = {}
+    gmm_chains: list = []
+    for c in chains:
+        if c.cut is not None:
+            if not c.cut.fused:
+                by_whole.setdefault((id(c.cut.whole), c.cut.result), []).append(c)
+        elif c.start.opcode in GMM_OPCODES:
+            gmm_chains.append(c)
+    for group in by_whole.values():
+        if len(group) >= 2:
+            group.sort(key=lambda c: tuple(r[0] for r in c.cut.spec))
+            yield group
+    taken: set[int] = set()
+    for k, a in enumerate(gmm_chains):
+        if id(a) in taken:
+            continue
+        group = [a] + [b for b in gmm_chains[k + 1:] if id(b) not in taken and _alike(a, b)]
+        if len(group) >= 2:
+            taken.update(id(c) for c in group)
+            yield group
+
+
+def _alike(a, b) -> bool:
+    """GMMs of one computation with the same steps after them, whose operands are provably the
+    same but one: the weight gradients of one lhs (a GMM that shares only the group sizes, as
+    wo's gradient does, is another weight's).  Whether the GMMs and the steps agree in
+    everything else is a legality check: a near miss with its reason."""
+    ga, gb = a.start, b.start
+    if ga.computation is not gb.computation or ga.opcode != gb.opcode or len(ga.operands) != len(gb.operands):
+        return False
+    if [step_kind(op) for op in a.ops] != [step_kind(op) for op in b.ops]:
+        return False
+    differing = sum(1 for x, y in zip(ga.operands, gb.operands) if not (x is y or same_value(x, y)))
+    return differing == 1
+

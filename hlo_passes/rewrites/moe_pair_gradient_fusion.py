@@ -1,0 +1,46 @@
+"""moe-pair-gradient-fusion (MOE004): the gradients of two gate/up weights, reduced once.
+
+The backward mirror of moe-pair-gather-fusion (MOE003).  With gate and up
+stored as two weights ``wi_0``, ``wi_1``, a training step computes dW0 and dW1
+with two weight-gradient GMMs that share the lhs and group sizes (or slices
+one gradient of the concatenated weight, TransformerEngine's ``jnp.split``),
+and reduces each on its own over the FSDP axes (a reduce-scatter per stage, or
+an all-reduce per half).  The two never meet: each goes to its own result or
+optimizer update.  Rewritten to one weight-gradient GMM on the concatenated
+activation gradients (or the unsplit gradient), one reduction chain of
+dW[E, D, 2F], and dW0, dW1 sliced from the reduced array for their users
+(local slices: no communication), so the program's outputs are unchanged.
+Same engine and legality checks as MOE001/MOE002 (``_split_fusion``); the
+site is found from the chains' ends (``_apart``).  Opt-in: the lint reports it
+always, the rewrite runs when named.
+"""
+from __future__ import annotations
+
+from ..rule import RuleMeta, collective_markers
+from ._apart import ApartGmmSource, SeparateEnds
+from ._sources import SliceSource
+from ._split_fusion import SplitFusion
+
+
+class MoePairGradientFusion(SplitFusion):
+    meta = RuleMeta(
+        code="MOE004",
+        pass_name="moe-pair-gradient-fusion",
+        name="UnfusedMoePairGradientReduction",
+        summary="unfused MoE gate/up weight-gradient reductions",
+        help="The gradients of two MoE weights (gate and up, wi_0 and wi_1) are computed by two "
+             "weight-gradient GMMs with the same lhs (or split from one) and reduced one by one. "
+             "Compute them with one GMM on the concatenated activation gradients, reduce the whole "
+             "gradient once and slice dW0 and dW1 out of the reduced array.",
+        description="one reduction of the gate and up weights' gradients instead of one per weight (MOE004, opt-in)",
+        markers=collective_markers("all-reduce", "reduce-scatter"),
+        verb="reduced",
+        message="{summary}: {halves} weight gradients are {verb} separately ({before} collectives, "
+                "{after} when fused; form {form})",
+        opt_in=True,
+    )
+    name = meta.pass_name
+    description = meta.description
+    collectives = frozenset({"reduce-scatter", "all-reduce"})
+    sources = (SliceSource(), ApartGmmSource())
+    meetings = (SeparateEnds,)

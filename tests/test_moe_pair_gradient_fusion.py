@@ -1,0 +1,455 @@
+"""moe-pair-gradient-fusion (MOE004), executed: the gradients of two gate/up weights, reduced once.
+
+The training programs of examples/moe_pair.py (gate and up stored as two weights, each
+gradient reduced on its own) are rewritten, compiled and run on 8 CPU devices against
+the original, in both dialects; the reductions of dW0/dW1 are counted in XLA's module
+after SPMD partitioning; training steps run 5 optimizer updates rewritten and not; near
+misses are refused and explained; MOE002's sites and programs whose gradients are
+reduced once are left alone.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from jax.sharding import NamedSharding
+from jax.sharding import PartitionSpec as P
+
+import hlo_passes
+from examples import moe, moe_pair
+from examples.moe import MoEConfig, ProgramSpec
+from examples.moe_pair import PairSpec
+from hlo_passes import runtime
+from hlo_passes.passes import run_passes
+from moe_cases import DIALECTS
+
+RULE = "moe-pair-gradient-fusion"
+STEPS = 5
+TESTS = Path(__file__).resolve().parent
+BF16 = MoEConfig(dtype="bfloat16")
+
+
+def _tolerance(cfg: MoEConfig) -> dict:
+    """The compute dtype's rounding: the fused reduction may sum in another order."""
+    if "bfloat16" in (cfg.dtype, cfg.param_dtype):
+        return dict(rtol=2 ** -7, atol=2 ** -7)
+    return dict(rtol=1e-6, atol=1e-6)
+
+
+_LOWERED: dict = {}
+
+
+def _text(spec: PairSpec, dialect: str) -> str:
+    if (spec, dialect) not in _LOWERED:
+        _LOWERED[spec, dialect] = moe_pair.lower(spec).as_text(dialect=dialect)
+    return _LOWERED[spec, dialect]
+
+
+def _run(text: str, spec: PairSpec) -> tuple[runtime.Executable, list[np.ndarray]]:
+    exe = runtime.compile_text(text, num_devices=spec.num_devices)
+    return exe, [np.asarray(a, dtype=np.float32) for a in exe.run(*moe_pair.host_inputs(spec))]
+
+
+def _stages(spec: PairSpec) -> int:
+    """Reductions per weight: a reduce-scatter per FSDP stage (explicit), one all-reduce (psum) else."""
+    return len(moe.gather_stages(spec.mesh)) if spec.form == "explicit" else 1
+
+
+def _created(module, opcode: str) -> int:
+    return sum(1 for i in module.instructions()
+               if i.opcode == opcode and i.attributes.get("frontend_attributes", {}).get("hlo_passes.rule") == RULE)
+
+
+# ---- the training programs: value_and_grad w.r.t. wi_0, wi_1, wo ----------------------
+
+GRAD_SPECS = [
+    PairSpec(form="explicit", mesh="mesh1", mode="grad"),
+    PairSpec(form="explicit", mesh="mesh2", mode="grad"),
+    PairSpec(form="explicit", mesh="mesh2", mode="grad", cfg=BF16),
+    PairSpec(form="explicit", mesh="mesh1", mode="grad", checkpoint=True, cfg=BF16),
+    PairSpec(form="explicit", mesh="mesh2", mode="scan_grad", checkpoint=True),
+    PairSpec(form="implicit", mesh="mesh1", mode="grad"),
+    PairSpec(form="implicit", mesh="mesh2", mode="scan_grad", checkpoint=True, cfg=BF16),
+    PairSpec(form="concat_inside", mesh="mesh1", mode="grad"),
+    PairSpec(form="concat_inside", mesh="mesh2", mode="grad", checkpoint=True, cfg=BF16),
+    PairSpec(form="concat_inside", mesh="mesh1", mode="scan_grad"),
+]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("spec", GRAD_SPECS, ids=lambda s: s.name)
+def test_pair_gradients_reduced_once_and_equal(spec: PairSpec, dialect: str) -> None:
+    text = _text(spec, dialect)
+    before = hlo_passes.parse(text)
+    result = run_passes(before, [RULE])
+    (site,) = result.sites
+    assert result.near_misses == []
+    two_gmms = spec.form != "concat_inside"
+    assert site.rule == RULE and site.rewritten and site.form == ("two_gmm_apart" if two_gmms else "split_apart")
+    assert site.before.count == 2 * site.after.count == 2 * _stages(spec)
+    assert site.details["split_dim"] == 2 and site.location.line > 0
+    new_text = result.module.to_text()
+    _, want = _run(text, spec)
+    _, got = _run(new_text, spec)
+    assert len(got) == len(want) == 4  # loss, dW0, dW1, dWo: the outputs are unchanged
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g, w, **_tolerance(spec.cfg))
+    after = hlo_passes.parse(new_text)
+    # One reduction chain of the whole dW; two GMMs became one on the joined activation gradients.
+    reductions = "reduce-scatter" if spec.form == "explicit" else "all-reduce"
+    assert _created(after, reductions) == _stages(spec)
+    if two_gmms:
+        dots = lambda m: sum(1 for i in m.instructions() if i.opcode == "dot")  # noqa: E731
+        assert dots(after) == dots(before) - 1 and _created(after, "dot") == 1
+        assert _created(after, "concatenate") == 1
+    assert _created(after, "slice") == 2  # dW0, dW1: local slices of the reduced dW
+    again = run_passes(after, [RULE])
+    assert again.sites == [] and again.near_misses == [] and again.module.to_text() == new_text
+
+
+def test_site_report_and_lint() -> None:
+    spec = PairSpec(form="explicit", mesh="mesh2", mode="grad")
+    result = run_passes(hlo_passes.parse(_text(spec, "hlo")), [RULE], rewrite=False)
+    (site,) = result.sites
+    assert (site.before.count, site.after.count) == (4, 2) and not site.rewritten
+    assert site.before.bytes_moved == site.after.bytes_moved > 0
+    # The picture (``--graph``): each half's users read their slice of the one reduced dW.
+    assert "picture_error" not in site.details
+    assert [n.label for n in site.picture.after.nodes if n.kind == "use"] == ["users of half 1", "users of half 2"]
+    findings = hlo_passes.lint(hlo_passes.parse(_text(spec, "stablehlo")))
+    (finding,) = [f for f in findings if f.rule == "MOE004"]
+    assert finding.line > 0 and "2 weight gradients are reduced separately (4 collectives, 2 when fused" in finding.message
+    # The program written the fused way (one GMM, one reduction) is no site.
+    fused = spec.replace(variant="fused")
+    assert [f for f in hlo_passes.lint(hlo_passes.parse(_text(fused, "stablehlo"))) if f.rule == "MOE004"] == []
+
+
+def test_opt_in_not_run_by_default() -> None:
+    spec = PairSpec(form="explicit", mode="grad")
+    assert run_passes(hlo_passes.parse(_text(spec, "stablehlo"))).sites == []
+    assert hlo_passes.passes.rule_meta(RULE).opt_in
+
+
+# ---- counted after SPMD partitioning, before XLA:CPU's combiners ----------------------
+
+# F = 16 (D = 64): no shape of a weight-gradient reduction, halves' or fused, is wo's [E, F, D].
+NARROW = MoEConfig(mlp=16)
+COUNT_SPECS = [
+    PairSpec(form="explicit", mesh="mesh1", mode="grad", cfg=NARROW),
+    PairSpec(form="explicit", mesh="mesh2", mode="grad", checkpoint=True, cfg=NARROW),
+    PairSpec(form="implicit", mesh="mesh2", mode="grad", cfg=NARROW),
+    PairSpec(form="concat_inside", mesh="mesh1", mode="grad", cfg=MoEConfig(mlp=16, dtype="bfloat16")),
+]
+COUNT_CASES = [(s, d) for s in COUNT_SPECS for d in DIALECTS]
+
+
+@pytest.fixture(scope="module")
+def spmd_counts(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    out = tmp_path_factory.mktemp("pair_spmd_counts")
+    paths, sites = [], {}
+    for spec, dialect in COUNT_CASES:
+        text = _text(spec, dialect)
+        result = run_passes(hlo_passes.parse(text), [RULE])
+        sites[spec, dialect] = result.sites
+        for which, t in (("before", text), ("after", result.module.to_text())):
+            path = out / f"{spec.name}.{dialect}.{which}"
+            path.write_text(t)
+            paths.append(str(path))
+    (out / "list").write_text("\n".join(paths))
+    proc = subprocess.run([sys.executable, str(TESTS / "spmd_counts_worker.py"), str(out / "list"),
+                           str(out / "counts.json")], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    counts = json.loads((out / "counts.json").read_text())
+    return {case: {"sites": sites[case],
+                   **{w: counts[str(out / f"{case[0].name}.{case[1]}.{w}")] for w in ("before", "after")}}
+            for case in COUNT_CASES}
+
+
+@pytest.mark.parametrize("spec,dialect", COUNT_CASES, ids=[f"{s.name}-{d}" for s, d in COUNT_CASES])
+def test_reductions_halved_after_spmd_partitioning(spmd_counts, spec: PairSpec, dialect: str) -> None:
+    case = spmd_counts[spec, dialect]
+    c = spec.cfg
+    wo = [c.experts, c.mlp, c.embed]
+
+    def of_weights(found: list) -> list:
+        # The reductions of dW0/dW1 (and of the fused dW) are [E, D or its shard, F or 2F]; wo's
+        # gradient, the activations' reductions and the forward's gathers are the program's others.
+        return [[op, dims] for op, dims in found if op in ("reduce-scatter", "all-reduce")
+                and len(dims) == 3 and dims != wo and dims[2] in (c.mlp, 2 * c.mlp)]
+
+    before, after = of_weights(case["before"]), of_weights(case["after"])
+    assert len(before) == 2 * len(after) == 2 * _stages(spec), (before, after)
+    assert all(dims[2] == c.mlp for _, dims in before) and all(dims[2] == 2 * c.mlp for _, dims in after)
+    (site,) = case["sites"]
+    assert (site.before.count, site.after.count) == (len(before), len(after))
+    assert sorted(op for op, _ in after) == sorted(op for op, _ in before)[::2]  # the same kind, once
+    # Nothing else the program communicates changed.
+    others = lambda found: sorted(map(str, (x for x in found if x not in of_weights(found))))  # noqa: E731
+    assert others(case["before"]) == others(case["after"])
+
+
+# ---- a training step: forward, backward, optax update, 5 times ---------------------------
+
+def _train_step(spec: PairSpec):
+    mesh = moe_pair.program_mesh(spec)
+    forward = moe_pair.program_fn(spec.replace(mode="scan" if spec.stacked else "forward"), mesh)
+    optimizer = optax.adam(1e-2)
+
+    def step(params, opt_state, x, gs):
+        def loss(p):
+            out = forward(x, gs, p["wi_0"], p["wi_1"], p["wo"])
+            return jnp.mean(jnp.square(out.astype(jnp.float32)))
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, value
+
+    arrays = moe_pair.inputs(spec, mesh)
+    params = dict(zip(("wi_0", "wi_1", "wo"), arrays[2:]))
+    return step, params, optimizer.init(params), arrays[0], arrays[1]
+
+
+def _all_reduce_operands(compiled_text: str) -> int:
+    """Operands of all all-reduces in an optimized module (XLA:CPU merges them into tuples)."""
+    module = hlo_passes.parse(compiled_text)
+    return sum(len(i.operands) for i in module.instructions() if i.opcode in ("all-reduce", "all-reduce-start"))
+
+
+TRAIN_SPECS = [
+    PairSpec(form="explicit", mesh="mesh1"),
+    PairSpec(form="explicit", mesh="mesh2", checkpoint=True, cfg=BF16),
+    PairSpec(form="implicit", mesh="mesh2"),
+    PairSpec(form="concat_inside", mesh="mesh1", checkpoint=True),
+    PairSpec(form="explicit", mesh="mesh2", mode="scan"),
+]
+
+
+@pytest.mark.parametrize("spec", TRAIN_SPECS, ids=lambda s: s.name)
+def test_training_steps_equal(spec: PairSpec) -> None:
+    step, params, opt_state, x, gs = _train_step(spec)
+    plain = jax.jit(step)
+    fused = hlo_passes.jit(step, passes=[RULE])
+    lowered = fused.lower(params, opt_state, x, gs)
+    assert [s.rule for s in lowered.report] == [RULE]
+    text = lowered.compile().as_text()
+    original_text = plain.lower(params, opt_state, x, gs).compile().as_text()
+    counts, original = runtime.count_ops(text), runtime.count_ops(original_text)
+    if spec.form == "explicit":
+        stages = len(moe.gather_stages(spec.mesh))
+        assert counts["reduce-scatter"] == stages and original["reduce-scatter"] == 2 * stages
+    else:
+        # XLA:CPU reduces the partial sums in one tuple all-reduce: dW0 and dW1 now enter it as one operand.
+        assert _all_reduce_operands(text) == _all_reduce_operands(original_text) - 1
+    p0, s0, p1, s1 = params, opt_state, params, opt_state
+    for _ in range(STEPS):
+        p0, s0, l0 = plain(p0, s0, x, gs)
+        p1, s1, l1 = fused(p1, s1, x, gs)
+        np.testing.assert_allclose(np.float32(l1), np.float32(l0), **_tolerance(spec.cfg))
+    for name in ("wi_0", "wi_1", "wo"):
+        np.testing.assert_allclose(np.asarray(p1[name], np.float32), np.asarray(p0[name], np.float32),
+                                   **_tolerance(spec.cfg))
+        assert p1[name].sharding == p0[name].sharding and p1[name].dtype == p0[name].dtype
+
+
+# ---- optimized HLO: detected and reported, never rewritten ------------------------------
+
+@pytest.mark.parametrize("mesh", moe.MESHES)
+def test_compiled_pair_detected_not_rewritten(mesh: str) -> None:
+    text = moe_pair.lower(PairSpec(form="explicit", mesh=mesh, mode="grad")).compile().as_text()
+    result = run_passes(hlo_passes.parse(text), [RULE])
+    (site,) = result.sites
+    assert site.form == "two_gmm_apart" and not site.rewritten and "not_rewritten" in site.details
+    assert site.before.count == 2 * site.after.count and result.module.to_text() == text
+    assert "reduce-scatter" in text.splitlines()[site.location.line - 1]
+
+
+# ---- no false positives -----------------------------------------------------------------
+
+NOT_OURS = [
+    # MOE002's sites: a prefused weight's gradient, halves that meet again (explicit and implicit).
+    *(ProgramSpec(variant=v, mesh=m, form=f, mode="grad")
+      for v in ("concat", "two_gmm") for m in moe.MESHES for f in ("explicit", "implicit")),
+    ProgramSpec(variant="concat", mesh="mesh2", mode="scan_grad"),
+    # A prefused weight gathered and reduced once.
+    ProgramSpec(variant="fused", mesh="mesh2", mode="grad"),
+]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("spec", NOT_OURS, ids=lambda s: s.name)
+def test_no_site_on_moe002_programs(spec: ProgramSpec, dialect: str) -> None:
+    text = moe.lower(spec).as_text(dialect=dialect)
+    result = run_passes(hlo_passes.parse(text), [RULE])
+    assert result.sites == [] and result.near_misses == [] and result.module.to_text() == text
+    if spec.variant != "fused":  # MOE002 still finds its site with MOE004 run first
+        both = run_passes(hlo_passes.parse(text), [RULE, "moe-gradient-fusion"])
+        assert [s.rule for s in both.sites] == ["moe-gradient-fusion"]
+
+
+@pytest.mark.parametrize("form", moe_pair.PAIR_FORMS)
+def test_no_site_where_the_gradient_is_reduced_once(form: str) -> None:
+    """The hand-fused programs (one gather, one GMM, one reduction of both weights' gradient)."""
+    for dialect in DIALECTS:
+        spec = PairSpec(variant="fused", form=form, mesh="mesh2", mode="grad")
+        result = run_passes(hlo_passes.parse(_text(spec, dialect)), [RULE])
+        assert result.sites == [] and result.near_misses == []
+
+
+# ---- near misses -----------------------------------------------------------------------
+
+def _near_miss_program(kind: str, e: int, d: int, f: int, t: int):
+    """Two weight gradients x^T a, x^T b in a shard_map, each reduced apart, in an illegal way."""
+    mesh_kind = "mesh2" if kind == "groups_differ" else "mesh1"
+    mesh = moe.make_mesh(mesh_kind, 8)
+    axes = moe.gather_stages(mesh_kind)
+
+    def reduce(h, stages=axes, dim=1):
+        for a in stages:
+            h = jax.lax.psum_scatter(h, a, scatter_dimension=dim, tiled=True)
+        return h
+
+    def body(x, a, b):
+        ga = jnp.einsum("etd,etf->edf", x, a)
+        precision = jax.lax.Precision.HIGHEST if kind == "gmm_differs" else None
+        gb = jnp.einsum("etd,etf->edf", x, b, precision=precision)
+        if kind == "scatter_on_split_dim":
+            return reduce(ga, dim=2), reduce(gb, dim=2)
+        if kind == "groups_differ":
+            return reduce(ga), reduce(gb, stages=tuple(reversed(axes)))
+        if kind == "extra_user":
+            return reduce(ga), reduce(gb) + jnp.sum(ga)
+        return reduce(ga), reduce(gb)
+
+    w_spec = (P(None, None, moe.fsdp_axes(mesh_kind)) if kind == "scatter_on_split_dim"
+              else P(None, moe.fsdp_axes(mesh_kind), None))
+    fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(P(), P(), P()), out_specs=(w_spec, w_spec),
+                               check_vma=False))
+    args = [jax.ShapeDtypeStruct(s, jnp.float32, sharding=NamedSharding(mesh, P()))
+            for s in ((e, t, d), (e, t, f), (e, t, f))]
+    return fn.lower(*args)
+
+
+NEAR_MISSES = {
+    "scatter_on_split_dim": "scatter-dim",
+    "groups_differ": "same-collectives",
+    "extra_user": "extra-users",
+    "gmm_differs": "same-gmm",
+}
+
+
+@given(kind=st.sampled_from(sorted(NEAR_MISSES)), dialect=st.sampled_from(DIALECTS),
+       e=st.integers(1, 3), d=st.sampled_from([8, 16]), f=st.sampled_from([8, 16]), t=st.integers(1, 6))
+def test_near_misses_refused_and_explained(kind: str, dialect: str, e: int, d: int, f: int, t: int) -> None:
+    text = _near_miss_program(kind, e, d, f, t).as_text(dialect=dialect)
+    result = run_passes(hlo_passes.parse(text), [RULE])
+    assert result.sites == [] and result.module.to_text() == text
+    checks = [m.check for m in result.near_misses]
+    assert NEAR_MISSES[kind] in checks, [str(m) for m in result.near_misses]
+    miss = result.near_misses[checks.index(NEAR_MISSES[kind])]
+    assert miss.location.line > 0 and miss.reason and miss.rule == RULE
+
+
+def test_the_legal_form_of_the_near_miss_program_is_rewritten() -> None:
+    """The same program with both gradients reduced alike: a site, and the same numbers."""
+    lowered = _near_miss_program("legal", 2, 16, 8, 5)
+    for dialect in DIALECTS:
+        text = lowered.as_text(dialect=dialect)
+        result = run_passes(hlo_passes.parse(text), [RULE])
+        (site,) = result.sites
+        assert site.rewritten and site.form == "two_gmm_apart"
+        rng = np.random.default_rng(1)
+        args = [rng.standard_normal(s).astype(np.float32) for s in ((2, 5, 16), (2, 5, 8), (2, 5, 8))]
+        want = runtime.compile_text(text, num_devices=8).run(*args)
+        got = runtime.compile_text(result.module.to_text(), num_devices=8).run(*args)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-6, atol=1e-6)
+
+
+# ---- properties: equivalence on drawn programs, rewriting twice changes nothing ------------
+
+@st.composite
+def pair_grad_programs(draw):
+    devices = draw(st.sampled_from([2, 4, 8]))
+    cfg = MoEConfig(
+        experts=draw(st.integers(1, 4)),
+        embed=8 * draw(st.integers(1, 2)),
+        mlp=draw(st.sampled_from([4, 8])),
+        tokens=draw(st.integers(1, 16)),
+        empty_groups=draw(st.booleans()),
+        dtype=draw(st.sampled_from(["float32", "bfloat16"])),
+        seed=draw(st.integers(0, 3)),
+    )
+    spec = PairSpec(form=draw(st.sampled_from(moe_pair.PAIR_FORMS)), mesh=draw(st.sampled_from(moe.MESHES)),
+                    num_devices=devices, mode="grad", checkpoint=draw(st.booleans()), cfg=cfg)
+    return spec, draw(st.sampled_from(DIALECTS))
+
+
+@given(pair_grad_programs())
+def test_property_pair_gradients_preserved(case) -> None:
+    spec, dialect = case
+    text = moe_pair.lower(spec).as_text(dialect=dialect)
+    result = run_passes(hlo_passes.parse(text), [RULE])
+    assert len(result.sites) == 1 and result.near_misses == []
+    new_text = result.module.to_text()
+    _, want = _run(text, spec)
+    _, got = _run(new_text, spec)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, **_tolerance(spec.cfg))
+    assert run_passes(hlo_passes.parse(new_text), [RULE]).sites == []
+
+
+# ---- XLA's dumps: before optimizations and after SPMD partitioning, rewritten and executed ---
+
+@pytest.fixture(scope="module")
+def pair_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    out = tmp_path_factory.mktemp("pair_dumps")
+    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
+    proc = subprocess.run([sys.executable, str(TESTS / "pair_dumps_worker.py"), str(out)], capture_output=True,
+                          text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return json.loads((out / "manifest.json").read_text())
+
+
+DUMPED = {
+    "pair_mesh2_explicit_grad": PairSpec(form="explicit", mesh="mesh2", mode="grad"),
+    "pair_mesh1_implicit_grad_remat": PairSpec(form="implicit", mesh="mesh1", mode="grad", checkpoint=True),
+    "pair_mesh1_concat_inside_grad": PairSpec(form="concat_inside", mesh="mesh1", mode="grad"),
+}
+
+
+@pytest.mark.parametrize("stage", ["before_optimizations", "after_spmd_partitioning"])
+@pytest.mark.parametrize("program", sorted(DUMPED))
+def test_pair_gradients_in_xla_dumps(pair_dumps, program: str, stage: str) -> None:
+    spec = DUMPED[program]
+    text = Path(pair_dumps[program][stage]).read_text()
+    result = run_passes(hlo_passes.parse(text), [RULE])
+    (site,) = result.sites
+    assert site.rewritten and result.near_misses == []
+    assert site.before.count == 2 * site.after.count
+    original = runtime.compile_text(text, num_devices=8)
+    rewritten = runtime.compile_text(result.module.to_text(), num_devices=8)
+    if stage == "before_optimizations":
+        want, got = original.run(*moe_pair.host_inputs(spec)), rewritten.run(*moe_pair.host_inputs(spec))
+        pairs = [(np.asarray(g, np.float32), np.asarray(w, np.float32)) for g, w in zip(got, want)]
+    else:
+        # A partitioned module takes each device's shard: the same drawn shards for both.
+        rng = np.random.default_rng(0)
+        args = [[(rng.integers(0, 4, p.shape) if np.issubdtype(p.dtype, np.integer)
+                  else rng.standard_normal(p.shape)).astype(p.dtype) for _ in range(8)]
+                for p in original.parameters]
+        pairs = [(g, w) for gd, wd in zip(rewritten.run_per_device(*args), original.run_per_device(*args))
+                 for g, w in zip(gd, wd)]
+    assert pairs
+    for g, w in pairs:
+        np.testing.assert_allclose(np.asarray(g, np.float32), np.asarray(w, np.float32), **_tolerance(spec.cfg))
