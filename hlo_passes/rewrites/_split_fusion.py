@@ -127,12 +127,14 @@ class _Scan:
     dead: set = field(default_factory=set)  # where a walk down ends nowhere (see chain_below)
     pads: dict = field(default_factory=dict)  # pieces under each add (see _meetings.pad_meeting)
 
-    @property
-    def collectives(self) -> frozenset[str]:
-        return self.rule.steps.collectives
+    def __post_init__(self) -> None:
+        # Read once per pass, not once per walk: ``chain`` is asked for every candidate piece.
+        self.steps = self.rule.steps
+        self.sources = self.rule.sources
+        self.collectives = self.steps.collectives
 
     def chain(self, value: Instruction, result: int = 0) -> _Chain | None:
-        return chain_below(value, self.callers, self.rule.steps, self.rule.sources, result, self.dead)
+        return chain_below(value, self.callers, self.steps, self.sources, result, self.dead)
 
 
 def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tuple[Source, ...],
@@ -152,9 +154,11 @@ def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tu
             dead.update(seen)
         return None
     ops.reverse()
-    if not any(steps.communicates(op) for op in ops):
-        return None
-    return _Chain(found, ops, cut_of(found))
+    communicates = steps.communicates
+    for op in ops:
+        if communicates(op):
+            return _Chain(found, ops, cut_of(found))
+    return None
 
 
 @functools.lru_cache(maxsize=64)
@@ -162,12 +166,21 @@ def _start_opcodes(sources: tuple[Source, ...]) -> frozenset[str]:
     return frozenset().union(*(s.start_opcodes for s in sources))
 
 
+def _starts(sources: tuple[Source, ...], instr: Instruction, steps: int) -> bool:
+    for source in sources:
+        if source.starts_chain(instr, steps):
+            return True
+    return False
+
+
 def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result: int, dead: set | None,
                ops: list, seen: list) -> Instruction | None:
     """Follow ``value`` down its first operands to where a source starts; the steps go to ``ops``."""
     cur = value
     starts = _start_opcodes(sources)
-    while not (cur.opcode in starts and any(s.starts_chain(cur, len(ops)) for s in sources)):
+    while True:
+        if cur.opcode in starts and _starts(sources, cur, len(ops)):
+            break
         if ops:
             key = (id(cur), result)
             if dead is not None and key in dead:
@@ -235,13 +248,16 @@ class SplitFusion:
         for f in finders:
             for opcode in f.opcodes or ():
                 by_opcode.setdefault(opcode, []).append(f)
+        # Who is asked at each opcode: those that asked for it, then those that look everywhere.
+        asking = {opcode: asked + everywhere for opcode, asked in by_opcode.items()}
         current = None
         try:
             for instr in list(module.instructions()):
-                current = instr
-                asked = by_opcode.get(instr.opcode)
-                for finder in (asked + everywhere if everywhere else asked) if asked else everywhere:
-                    yield from finder.at(instr)
+                asked = asking.get(instr.opcode, everywhere)
+                if asked:
+                    current = instr
+                    for finder in asked:
+                        yield from finder.at(instr)
         except Exception as err:
             note_instruction(err, current)
             raise
