@@ -3,7 +3,7 @@
 ``python tests/spmd_counts_worker.py LIST OUT.json``: LIST holds one module path per
 line; each is compiled for 8 CPU devices with XLA dumping the module after its SPMD
 partitioner (``--xla_dump_hlo_pass_re=spmd``), before any combiner merges collectives.
-OUT.json: per path, ``[opcode, [result dims]]`` of every collective there.  The module
+OUT.json: per path, ``[opcode, [result dims], bytes received]`` of every collective there.  The module
 the partitioner was given (after Shardy's export, ``*after_shardy-xla*``) is kept next to
 each input as ``PATH.after_shardy``, where XLA wrote one.  A child process of its own,
 because XLA reads its dump flags once per process.
@@ -23,18 +23,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import hlo_passes  # noqa: E402
 from hlo_passes import runtime  # noqa: E402
+from hlo_passes.report import bytes_received  # noqa: E402
 
 COLLECTIVES = ("all-gather", "all-reduce", "reduce-scatter", "collective-permute", "all-to-all")
 
 
-def collectives(text: str) -> list[tuple[str, list[int]]]:
+def collectives(text: str) -> list[tuple[str, list[int], int]]:
+    """(opcode, result dims, bytes each device receives) of every collective of ``text``."""
     module = hlo_passes.parse(text, dialect="hlo")
     found = []
     for instr in module.instructions():
         base = instr.opcode.removesuffix("-start")
         if base in COLLECTIVES:
             shapes = instr.shape.tuple_shapes if instr.shape.is_tuple else (instr.shape,)
-            found.extend((base, list(s.dims)) for s in shapes)  # a combined one counts per operand
+            # A combined one counts per operand.
+            found.extend((base, list(s.dims), bytes_received(base, s.byte_size, op.shape.byte_size))
+                         for s, op in zip(shapes, instr.operands))
     return found
 
 

@@ -4,10 +4,12 @@ For every form the rule tests build (explicit and Shardy-implicit gathers in one
 and two, the two-GMM form, the weight gradient's reductions, in HLO and StableHLO) the
 original and the rewritten program are compiled on 8 CPU devices and the collectives of
 the weight counted in XLA's module after SPMD partitioning, before its combiners: the
-sites' reported before -> after counts must equal them.  Implicit gathers are no ops in
-the lowered text: the rule derives them from the shardings; a constraint restating the
-layout a value already has is no collective (they were counted as ones until issue 16:
-"4 collectives, 2 when fused" where XLA runs 2 -> 1).
+sites' reported before -> after counts must equal them, and the bytes they report the
+bytes those collectives receive per device (scanned implicit gathers reported 0 or too
+few until the weight's layout was read from the stack the loop indexes).  Implicit
+gathers are no ops in the lowered text: the rule derives them from the shardings; a
+constraint restating the layout a value already has is no collective (they were counted
+as ones until issue 16: "4 collectives, 2 when fused" where XLA runs 2 -> 1).
 
 The same for the module XLA's SPMD partitioner is given (``after_shardy``: Shardy's
 shardings exported onto every op, the dump stage between Shardy and SPMD partitioning):
@@ -43,6 +45,9 @@ SPECS = [
 ] + [
     ProgramSpec(variant="concat", mesh="mesh2", form="implicit", mode="scan_grad"),
     ProgramSpec(variant="concat", mesh="mesh2", mode="scan"),
+    # Scanned implicit gathers: the weight's layout is stated on the stack the loop indexes.
+    ProgramSpec(variant="concat", mesh="mesh1", form="implicit", mode="scan"),
+    ProgramSpec(variant="two_gmm", mesh="mesh2", form="implicit", mode="scan"),
 ]
 # The lowered text in each dialect, and the after-Shardy dump XLA makes of it.
 FORMS = [*DIALECTS, "after_shardy"]
@@ -114,8 +119,11 @@ def test_reported_counts_equal_after_spmd_partitioning(spmd_collectives, spec: P
     case = spmd_collectives[spec, form]
     others = _others(spec)
 
+    def weights(found: list) -> list:
+        return [c for c in found if not (c[0] == "all-reduce" and tuple(c[1]) in others)]
+
     def of_weight(found: list) -> list[str]:
-        return sorted(op for op, dims in found if not (op == "all-reduce" and tuple(dims) in others))
+        return sorted(c[0] for c in weights(found))
 
     before, after = of_weight(case["before"]), of_weight(case["after"])
     sites = case["sites"]
@@ -126,3 +134,6 @@ def test_reported_counts_equal_after_spmd_partitioning(spmd_collectives, spec: P
     assert reported == (len(before), len(after)), (
         f"reported {reported[0]} -> {reported[1]}, XLA runs {before} -> {after}")
     assert len(after) < len(before)
+    moved = (sum(s.before.bytes_moved for s in sites), sum(s.after.bytes_moved for s in sites))
+    runs = tuple(sum(c[2] for c in weights(case[w])) for w in ("before", "after"))
+    assert moved == runs, f"reported {moved[0]} -> {moved[1]} bytes, XLA's collectives receive {runs}"

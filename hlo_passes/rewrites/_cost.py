@@ -81,7 +81,7 @@ class CollectiveModel:
                 continue
             if layout is _UNREAD:
                 base, _ = chain.base
-                layout = source_layout(base) if base is not None else None
+                layout = source_layout(base, chain.callers) if base is not None else None
             new, size = stated
             if new is None or layout is None:
                 # A layout we cannot read: one collective of unknown size, as it may be one.

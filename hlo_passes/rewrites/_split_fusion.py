@@ -75,6 +75,7 @@ class _Chain:
     start: Instruction
     ops: list  # list[Instruction | Boundary]: the start's user first
     cut: Cut | None = None  # the slice the start is (None for a GMM)
+    callers: dict | None = field(default=None, repr=False)  # of the module (callers_of), for the cost
 
     @property
     def top(self) -> Instruction:
@@ -157,7 +158,7 @@ def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tu
     communicates = steps.communicates
     for op in ops:
         if communicates(op):
-            return _Chain(found, ops, cut_of(found))
+            return _Chain(found, ops, cut_of(found), callers)
     return None
 
 
