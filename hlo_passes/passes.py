@@ -136,7 +136,8 @@ for _rule in builtin_rules():
 def _select(passes: Iterable[str] | None) -> list[Rule]:
     registry = available_passes()
     if passes is None:
-        return list(registry.values())
+        # Every pass but the opt-in ones (``RuleMeta.opt_in``: run when named).
+        return [r for r in registry.values() if not getattr(metadata_of(r), "opt_in", False)]
     chosen = []
     for name in passes:
         if name not in registry:

@@ -84,6 +84,8 @@ class RuleMeta:
     markers: tuple[str, ...] | None = None
     verb: str = "found"
     message: str = PLAIN_MESSAGE
+    # Run only when named (``passes=[...]``, ``--passes``); the lint reports it always.
+    opt_in: bool = False
 
     def __post_init__(self) -> None:
         problems = []

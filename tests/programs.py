@@ -172,17 +172,18 @@ def own_texts() -> Mapping[tuple[str, str], OwnText]:
     return _LazyTexts()
 
 
-def run_dump_script(out: Path, timeout: float = 300) -> dict[str, dict[str, str]]:
-    """Run examples/dump_programs.py into ``out`` in a fresh process; its manifest."""
+def run_dump_script(out: Path, timeout: float = 300, *, script: str = "dump_programs.py") -> dict[str, dict[str, str]]:
+    """Run ``examples/<script>`` (dump_programs.py, or dump_pair_programs.py) into ``out`` in a fresh
+    process; its manifest."""
     env = dict(os.environ)
     # The child adds its own dump flags; it must not inherit a dump folder.
     env["XLA_FLAGS"] = " ".join(f for f in env.get("XLA_FLAGS", "").split() if not f.startswith("--xla_dump"))
     proc = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "examples" / "dump_programs.py"), str(out)],
+        [sys.executable, str(REPO_ROOT / "examples" / script), str(out)],
         cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=timeout,
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"dump_programs.py failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+        raise RuntimeError(f"{script} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
     return json.loads((out / "manifest.json").read_text())
 
 

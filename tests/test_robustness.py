@@ -75,6 +75,26 @@ def test_an_instruction_using_itself_is_a_parse_error(robustness: Path, prefix, 
     assert _at(err) == where and name in err.reason and "before its definition (by itself)" in err.reason
 
 
+NESTED_CYCLE = """HloModule m
+
+ENTRY e {
+  p = f32[4] parameter(0)
+  ROOT r = f32[4] multiply(f32[4] convert(r), p)
+}
+"""
+
+
+def test_a_nested_instruction_using_the_one_it_is_written_in_is_a_parse_error() -> None:
+    """Mutant 48674 of the seed-21 campaign: ``convert(r)`` written inside ``r`` parsed, and its
+    regenerated text (``convert.anon`` above ``r``, reading ``r``) did not parse again."""
+    err = _parse_error(NESTED_CYCLE)
+    assert _at(err) == (5, 43) and "'r' is used before its definition (by an instruction nested in it)" in err.reason
+    # Operands nested deeper, and names defined above the outer instruction, stay legal.
+    ok = hlo_passes.parse(NESTED_CYCLE.replace("convert(r)", "convert(f32[4] negate(p))"))
+    regenerated = ok.to_text(regenerate=True)
+    assert "negate.anon = f32[4] negate(p)" in regenerated and hlo_passes.parse(regenerated)
+
+
 def test_09_long_identifier_in_a_dialect_attribute(robustness: Path) -> None:
     text = _read(robustness, "09_")
     t0 = time.perf_counter()

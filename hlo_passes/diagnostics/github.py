@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import Diagnostic
+from .model import Diagnostic, saving
 from .text import copies_note
 
 
@@ -30,7 +30,7 @@ def format_github(diagnostics: Sequence[Diagnostic]) -> str:
         if d.op_name:
             message += f" (op_name: {d.op_name})"
         if not d.is_error:
-            message += f"; fusing saves {d.bytes_saved:,} bytes per device"
+            message += f"; {saving(d.bytes_saved)}"
         message += copies_note(d)
         lines.append(f"::{kind} {','.join(props)}::{_escape(message)}")
     return "\n".join(lines) + ("\n" if lines else "")

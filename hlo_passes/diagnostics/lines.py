@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..report import shown_source
-from .model import Diagnostic
+from .model import Diagnostic, saving
 
 
 def _text_place(d: Diagnostic) -> str:
@@ -59,4 +59,4 @@ def hook_warning(d: Diagnostic, module_name: str, tag: str = "") -> str:
     """One finding of a module XLA compiled (``install()``); ``tag`` names the process."""
     where = f"{d.op_name} " if d.op_name else ""
     return (f"{tag}{d.rule} in {module_name}: {where}{d.message}; "
-            f"fusing saves {d.bytes_saved:,} bytes per device (hlo_passes.jit or hlo-rewrite fuses it)")
+            f"{saving(d.bytes_saved)} (hlo_passes.jit or hlo-rewrite fuses it)")

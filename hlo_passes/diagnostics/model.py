@@ -91,6 +91,14 @@ class Diagnostic:
         return text + (f" [{' @ '.join(extras)}]" if extras else "")
 
 
+def saving(bytes_saved: int) -> str:
+    """What fusing saves, in words: a negative figure is the copies a rewrite adds (MOE003's
+    local concatenation), which it pays for in collective and GMM launches."""
+    if bytes_saved >= 0:
+        return f"fusing saves {bytes_saved:,} bytes per device"
+    return f"fusing copies {-bytes_saved:,} more bytes per device (it saves collective and GMM launches)"
+
+
 def fix_summary(site: Site) -> str:
     """What fusing ``site`` does: ``collectives 4 -> 2, saves 73,728 bytes per device``."""
     return (f"collectives {site.before.count} -> {site.after.count}, "

@@ -15,7 +15,7 @@ from urllib.parse import quote
 from .._version import __version__
 from ..passes import available_passes, builtin_names
 from ..rule import RuleMeta, metadata_of
-from .model import Diagnostic
+from .model import Diagnostic, saving
 from .text import copies_note
 
 
@@ -98,7 +98,7 @@ def _result(d: Diagnostic, index: int) -> dict[str, Any]:
         "ruleId": d.rule,
         "ruleIndex": index,
         "level": "warning",
-        "message": {"text": d.message + f"; fusing saves {d.bytes_saved:,} bytes per device" + copies_note(d)},
+        "message": {"text": d.message + f"; {saving(d.bytes_saved)}" + copies_note(d)},
         "locations": [_location(d)],
         "partialFingerprints": {"opName/v1": f"{d.rule}:{d.op_name or d.line}"},
         "relatedLocations": _related(d),

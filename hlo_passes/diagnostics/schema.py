@@ -60,7 +60,9 @@ def _properties(metas: Sequence[RuleMeta]) -> dict[str, Any]:
         "source": {"description": "file:line of the framework source from metadata, when present.",
                    "type": _NULLABLE_STRING},
         "bytes_saved": {"description": "Bytes per device the rewrite saves (collective traffic and copies); "
-                                       "0 for errors.", "type": "integer", "minimum": 0},
+                                       "negative where it copies more than it removes (MOE003's local "
+                                       "concatenation: it saves collective and GMM launches); 0 for errors.",
+                        "type": "integer"},
         "severity": {"enum": ["warning", "error"]},
         "pass_name": {"description": "The rewrite pass that reports the rule (null for errors).",
                       "type": _NULLABLE_STRING},

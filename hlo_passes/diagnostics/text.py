@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import Diagnostic
+from .model import Diagnostic, saving
 
 # One-line formats name this many of a finding's copies, then "...".
 COPIES_SHOWN = 3
@@ -39,7 +39,7 @@ def _finding(d: Diagnostic) -> str:
         line += f"\n    op_name: {d.op_name}"
     if d.source:
         line += f"\n    source: {d.source}"
-    line += f"\n    fusing saves {d.bytes_saved:,} bytes per device"
+    line += f"\n    {saving(d.bytes_saved)}"
     for note in d.notes:
         line += f"\n    note: {note}"
     if d.copies > 1:

@@ -520,13 +520,18 @@ class _HloParser:
                 raise _Fail(f"instruction does not exist: {missing!r} is not defined in this computation",
                             k if k >= 0 else start) from None
             start = instr.span[0]
+            # A nested instruction is defined where the instruction it is written in starts:
+            # a name it uses must come before that one (its own user, by name, is a cycle too).
+            outer = (instr._dialect_data or _EMPTY_DIALECT_DATA).get("nested_in")
+            defined = start if outer is None else outer.span[0]
             for n, op in zip(names, ops):
                 # An operand is defined above its user (XLA's parser looks names up as it reads);
                 # one used by itself or further up makes a cycle that no pass can walk.
-                if n.__class__ is str and op.span[0] >= start:
+                if n.__class__ is str and op.span[0] >= defined:
                     k = self.text.find(n, self.text.find("(", start, instr.span[1]), instr.span[1])
                     raise _Fail(f"instruction {n!r} is used before its definition"
-                                + (" (by itself)" if op is instr else f" (line {op.line})"),
+                                + (" (by itself)" if op is instr else
+                                   " (by an instruction nested in it)" if op is outer else f" (line {op.line})"),
                                 k if k >= 0 else start)
             instr.operands = ops
 

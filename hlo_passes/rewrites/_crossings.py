@@ -106,6 +106,9 @@ class Crossing(Boundary):
     entry: Instruction | None = None  # HLO GlobalToLocalShape custom call
     entry_index: int | None = None
     gte: Instruction | None = None
+    # The value outside is where a chain starts and stays (two weights, ``_pairs``): its
+    # other users keep reading it, so they are no reason to refuse.
+    outside_kept: bool = False
 
     kind: ClassVar[str] = "crossing"
     found_at: ClassVar[str] = "parameter"
@@ -128,7 +131,10 @@ class Crossing(Boundary):
         return crossing_into(instr, callers)
 
     def source(self, result: int) -> tuple[Instruction, int]:
-        return self.outside, result
+        # The result of a multi-result value that enters (a barrier's, a tuple's).
+        if self.entry is not None:
+            return self.outside, self.entry.operand_results[self.entry_index]
+        return self.outside, self.caller.operand_results[self.index]
 
     check = staticmethod(lambda steps, split_dim: check_crossings(steps, split_dim))
 
@@ -221,7 +227,7 @@ def check_crossings(crossings: list[Crossing], split_dim: int) -> None:
             raise Refusal("split-dim-sharded", f"{c.caller.ref} shards the split dimension {split_dim} of "
                           f"{c.ref} ({outside} outside, {c.param.shape} inside)", c.param)
         users = c.outside.users
-        if len(users) != 1 or (c.gte is not None and len(c.gte.users) != 1):
+        if (len(users) != 1 and not c.outside_kept) or (c.gte is not None and len(c.gte.users) != 1):
             raise Refusal("extra-users", f"{c.outside.ref} is used outside {c.caller.ref} too", c.outside)
 
 

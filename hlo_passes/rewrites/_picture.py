@@ -14,7 +14,7 @@ from ..device_groups import DeviceGroups
 from ..ir import Instruction
 from ..report import PictureEdge, PictureNode, SitePicture, Subgraph
 from ._chains import resized
-from ._crossings import Crossing, Exit, HloExit
+from ._crossings import Crossing, Exit, HloExit, result_shape
 from ._fusions import FusedCopy
 
 _COLLECTIVE_WORDS = ("all-gather", "all-reduce", "reduce-scatter", "all-to-all", "collective-permute")
@@ -105,6 +105,8 @@ def _attribute(instr: Any, key: str) -> str | None:
 
 def _slice_label(chain: Any, split_dim: int) -> str:
     piece = chain.start
+    if chain.cut is None and getattr(chain, "result", None) is not None:
+        return f"weight {piece.ref}\n{_line(piece)}".rstrip()  # two separate weights (MOE003)
     if piece.opcode in _GMM_OPCODES:
         return f"{piece.opcode} (one half's GMM)\n{_line(piece)}".rstrip()
     try:
@@ -147,8 +149,8 @@ def site_picture(rule: str, meeting: Any, chains: list[Any], split_dim: int, spl
 
 def _weight(b: _Builder, chains: list[Any]) -> str | None:
     first = chains[0]
-    if first.start.opcode in _GMM_OPCODES:
-        return None  # the halves are computed by GMMs: no weight to cut
+    if first.start.opcode in _GMM_OPCODES or first.cut is None:
+        return None  # the halves are computed by GMMs, or are two weights: no weight to cut
     w = first.cut.whole
     line = _line(w)
     # An array a fusion computes before slicing it (_fusions.FusedValue) has no opcode.
@@ -192,7 +194,14 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
     b = _Builder()
     w = _weight(b, chains)
     first = chains[0]
-    if w is None:
+    if w is None and getattr(first, "result", None) is not None:
+        # Two weights (MOE003): concatenated where their chains start.
+        starts = [result_shape(c.start, c.result) for c in chains]
+        shape = resized(starts[0], split_dim, sum(s.dims[split_dim] for s in starts))
+        prev = b.node("src", f"concatenate of {', '.join(c.start.ref for c in chains)} (dim {split_dim})", "slice")
+        for i, (c, start) in enumerate(zip(chains, starts)):
+            b.edge(b.node(f"w{i}", f"weight {c.start.ref}", "weight"), prev, start)
+    elif w is None:
         total = sum(c.start.shape.dims[split_dim] for c in chains)
         prev = b.node("src", f"{first.start.opcode} (one GMM on the joined inputs)", "gmm")
         shape = resized(first.start.shape, split_dim, total)

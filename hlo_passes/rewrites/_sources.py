@@ -11,7 +11,7 @@ halves' starts against each other (``check``: the split dimension and the
 halves' sizes, or a ``Refusal``), names the array the site is about
 (``weight``) and, for the rewrite, makes the whole array the one fused chain
 starts from (``whole``).  A third way, two separate weights gathered apart, is
-one more class with these four methods.
+``PairSource`` (``_pairs``).
 """
 from __future__ import annotations
 
@@ -74,6 +74,20 @@ class Source:
     # The opcodes at which ``starts_chain`` may say yes: the walk down asks only there (it is
     # the engine's innermost loop, one question per op below every candidate).
     start_opcodes: frozenset[str] = frozenset()
+    # Chains that start at whatever array the walk down can go no further from (two
+    # separate weights, ``PairSource``), asked there with ``starts_chain`` as well.
+    at_dead_end: bool = False
+    # Whether a half's last op may have users besides the meeting: they read its slice of
+    # the fused value after the rewrite (two weights: a gathered weight a checkpoint hands on).
+    slices_for_other_users: bool = False
+
+    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+        """Bytes per device of a copy the fused start makes (the rewrite adds it)."""
+        return 0
+
+    def settle(self, chain, steps):
+        """The chain a dead-end walk found, as this source takes it (None: not one)."""
+        return chain
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         """Whether a walk down that has taken ``steps`` steps stops at ``instr``."""

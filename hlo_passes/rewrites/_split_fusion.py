@@ -35,7 +35,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..ir import Instruction, Module
+from ..ir import Instruction, Module, tag_created
 from ..report import NearMiss, Site, location_of, note_instruction
 from ._chains import (
     INCONSISTENT,
@@ -75,6 +75,10 @@ class _Chain:
     start: Instruction
     ops: list  # list[Instruction | Boundary]: the start's user first
     cut: Cut | None = None  # the slice the start is (None for a GMM)
+    # A start that is itself the array (``PairSource``): the result of it the first op reads,
+    # and the chain as walked when the source moved its start up (``Source.settle``).
+    result: int | None = None
+    walked: "_Chain | None" = None
     callers: dict | None = field(default=None, repr=False)  # of the module (callers_of), for the cost
 
     @property
@@ -87,6 +91,8 @@ class _Chain:
         """(value, result) the chain's first op reads: the array its slice cuts, or a GMM's first operand."""
         if self.cut is not None:
             return self.cut.whole, self.cut.result
+        if self.result is not None:
+            return self.start, self.result
         return (self.start.operands[0], self.start.operand_results[0]) if self.start.operands else (None, 0)
 
     @property
@@ -158,8 +164,14 @@ def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tu
     communicates = steps.communicates
     for op in ops:
         if communicates(op):
-            return _Chain(found, ops, cut_of(found), callers)
-    return None
+            break
+    else:
+        return None
+    start, start_result, at_dead_end = found
+    if at_dead_end:
+        return next(s for s in sources if s.at_dead_end).settle(
+            _Chain(start, ops, None, start_result, callers=callers), steps)
+    return _Chain(start, ops, cut_of(start), callers=callers)
 
 
 @functools.lru_cache(maxsize=64)
@@ -175,8 +187,10 @@ def _starts(sources: tuple[Source, ...], instr: Instruction, steps: int) -> bool
 
 
 def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result: int, dead: set | None,
-               ops: list, seen: list) -> Instruction | None:
-    """Follow ``value`` down its first operands to where a source starts; the steps go to ``ops``."""
+               ops: list, seen: list) -> tuple[Instruction, int, bool] | None:
+    """Follow ``value`` down its first operands to where a source starts; the steps go to ``ops``.
+    Returns (the start, its result, whether the walk stopped only because it could go no further:
+    a start of a source whose chains begin at any array, ``Source.at_dead_end``)."""
     cur = value
     starts = _start_opcodes(sources)
     while True:
@@ -193,17 +207,24 @@ def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result:
         if boundary is not None:
             step = boundary.follow(cur, result, callers)
             if step is None:
-                return None
+                return _dead_end(cur, result, sources, len(ops))
             ops.append(step)
             cur, result = step.source(result)
             continue
         if not is_chain_op(cur):
-            return None
+            return _dead_end(cur, result, sources, len(ops))
         ops.append(cur)
         cur, result = cur.operands[0], cur.operand_results[0]
     if cur.opcode == "slice" and len(cur.operands) != 1:
         return None  # a slice needs its one operand (text that parsed without it)
-    return cur
+    return cur, result, False
+
+
+def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps: int) -> tuple | None:
+    """Where a walk can go no further: a start for a source that takes any array there."""
+    if any(s.at_dead_end and s.starts_chain(cur, steps) for s in sources):
+        return cur, result, True
+    return None
 
 
 class SplitFusion:
@@ -275,7 +296,7 @@ class SplitFusion:
         plan = source.check(chains, meeting)
         split_dims = _check_chains(chains, plan.split_dim)
         out_dim = meeting.check(chains, split_dims)
-        _check_single_use(chains)
+        _check_single_use(chains, source.slices_for_other_users)
         compiled = meeting.compiled or any(c.compiled for c in chains)
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.
@@ -293,6 +314,9 @@ class SplitFusion:
         """The report of a site: what it costs now and fused, and its picture."""
         before, after = self.steps.site(chains, split_dims)
         removed, added = meeting.copy_bytes()
+        added += source.added_bytes(plan, chains)
+        if source.slices_for_other_users:  # each half's other users read its slice of the fused value
+            added += sum(c.ops[-1].shape.byte_size for c in chains if _other_users(c))
         removed += sum(c.cut.shape.byte_size for c in chains if c.cut is not None)
         removed += sum(op.copied_bytes if isinstance(op, Boundary) else op.shape.byte_size
                        for c in chains for op in c.ops
@@ -366,10 +390,24 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
     return split_dims
 
 
-def _check_single_use(chains: list[_Chain]) -> None:
-    """Intermediates used elsewhere would keep the old gathers alive: refuse such sites."""
+def _other_users(chain: _Chain) -> list[Instruction]:
+    """Users of a half's last op besides where the halves meet (the meeting reads it once)."""
+    top = chain.ops[-1] if chain.ops else None
+    if top is None or isinstance(top, Boundary) or len(top.users) < 2:
+        return []
+    return top.users
+
+
+def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> None:
+    """Intermediates used elsewhere would keep the old gathers alive: refuse such sites
+    (``top_may_be_shared``: a half's last op may have other users, which then read its
+    slice of the fused value)."""
     for c in chains:
-        for op in [c.start, *c.ops]:
+        # A start that is the array itself stays as it is (the fused chain reads it too).
+        steps = ([c.start] if c.result is None else []) + c.ops
+        if top_may_be_shared and _other_users(c):
+            steps = steps[:-1]
+        for op in steps:
             users = op.users
             if len(users) != 1:
                 where, origin = ((op.after, op.origin) if isinstance(op, Boundary)
@@ -386,11 +424,31 @@ def _replace(rule: str, meeting: Meeting, chains: list[_Chain], source: Source, 
     value, result = source.whole(plan, chains, rule)
     value, dropped, loose = _fused_chain(rule, chains, split_dims, value, result)
     meeting.replace(value, rule, out_dim, total)
+    if source.slices_for_other_users:
+        _slice_for_other_users(rule, chains, split_dims[-1], value)
     # The other halves' boundaries go last, in an order that keeps the indices
     # (of operands, results) of the ones still to drop valid.
     for boundary in sorted(dropped, key=lambda b: b.drop_order()):
         loose.extend(boundary.drop())
     remove_dead(loose)
+
+
+def _slice_for_other_users(rule: str, chains: list[_Chain], dim: int, value: Instruction) -> None:
+    """What still reads a half's last op (besides the meeting, replaced by now) reads that
+    half's slice of the fused value instead, so the half's own chain goes."""
+    start = 0
+    for c in chains:
+        top = c.ops[-1]
+        width = top.shape.dims[dim]
+        if not isinstance(top, Boundary) and top.users:
+            spec = tuple((start, start + width, 1) if d == dim else (0, n, 1) for d, n in enumerate(value.shape.dims))
+            piece = value.computation.add(
+                "slice", top.shape, [value], {"slice": spec}, name_hint="slice", after=value,
+                source_op="stablehlo.slice" if value.module.dialect == "stablehlo" else "slice")
+            tag_created(piece, rule)
+            value.module.replace_all_uses(top, piece)
+            remove_dead([top])
+        start += width
 
 
 def _fused_chain(rule: str, chains: list[_Chain], split_dims: list[int], value: Instruction,

@@ -126,7 +126,9 @@ def byte_flip(rng: Random, text: str, dialect: str, donors: list[Seed]) -> str:
 
 def token_delete(rng: Random, text: str, dialect: str, donors: list[Seed]) -> str:
     toks = _tokens(text)
-    del toks[rng.choice(_solid(toks))]
+    i = rng.choice(_solid(toks))
+    if toks:  # an earlier mutation of the same mutant may have left nothing
+        del toks[i]
     return "".join(toks)
 
 

@@ -1,0 +1,308 @@
+"""Two separate weights gathered apart (MOE003): a ``Source`` and a meeting finder.
+
+Gate and up kept as two arrays ``wi_0[E, D, F]`` and ``wi_1[E, D, F]`` take the
+same gather chain each and meet at two GMMs on the same tokens, or at a
+concatenate along ``F``.  Their chains start at two different arrays: where
+the walk down can go no further (a parameter, a loop's tuple element, a
+barrier's result), moved up to just before the first step that communicates
+(``PairSource.settle``), so that the two starts are the local shards in an
+explicit gather, and the sharded globals before the first sharding change in
+an implicit one.  The fused chain starts from ``concatenate(wi_0, wi_1)``
+along ``F`` there: each device concatenates what it holds, no communication,
+as long as ``F`` is split on no mesh axis (``concat-dim-sharded`` otherwise:
+the shards would interleave gate and up).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from ..ir import CREATED_BY, Instruction, tag_created
+from ._chains import INCONSISTENT, Refusal, map_split_dim, resized, same_value
+from ._crossings import Boundary, Crossing, Exit, result_shape
+from ._fusions import fused_slice
+from ._gmms import GMM_OPCODES, free_dim_position
+from ._layouts import Layout, layout_from_text, source_layout, stated_layout
+from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
+from ._sources import Source, SourcePlan
+
+
+def _is_sharded(layout: Layout | None, dim: int) -> bool:
+    if layout is None:
+        return False
+    if layout.axes is not None and dim < len(layout.axes) and layout.axes[dim]:
+        return True
+    return layout.counts is not None and dim < len(layout.counts) and layout.counts[dim] > 1
+
+
+def _dim_at_start(chain, top_dim: int) -> int:
+    """The start's dimension that becomes ``top_dim`` at the top of ``chain``."""
+    dim = top_dim
+    for op in reversed(chain.ops):
+        if not isinstance(op, Boundary) and op.opcode == "transpose":
+            perm = tuple(op.attributes.get("dimensions", ()))
+            if not 0 <= dim < len(perm):
+                raise Refusal(INCONSISTENT, f"{op.ref} permutes {list(perm)}: no dimension {dim} to follow", op)
+            dim = perm[dim]
+    return dim
+
+
+def _weight_free_dim(gmm: Instruction) -> int:
+    """The one dimension of a GMM's weight that lands in its result (F)."""
+    rank = gmm.operands[1].shape.rank
+    free = [d for d in range(rank) if free_dim_position(gmm, 1, d) is not None]
+    if len(free) != 1:
+        raise Refusal("gmm-contracts-split", f"the weight of {gmm.ref} has {len(free)} free dimensions "
+                      f"({free}); the two weights are joined along exactly one", gmm)
+    return free[0]
+
+
+def _start_step(step) -> tuple[Instruction, int]:
+    """(value, result) a step leaves on its far side: where a settled chain starts."""
+    if isinstance(step, Exit):
+        return step.caller, step.result
+    if isinstance(step, Boundary):
+        return step.after, 0
+    return step, 0
+
+
+def _step_instruction(step) -> Instruction:
+    """The instruction of the start's computation a first step is (a crossing: its caller)."""
+    if isinstance(step, Crossing):
+        return step.entry if step.entry is not None else step.caller
+    return step.after if isinstance(step, Boundary) else step
+
+
+class PairSource(Source):
+    """Two weights, each its own array: the fused chain starts from their concatenation."""
+
+    at_dead_end = True
+    slices_for_other_users = True
+
+    def starts_chain(self, instr: Instruction, steps: int) -> bool:
+        # Slices of one weight are MOE001's sites, GMM results MOE002's: never both rules on one.
+        if steps == 0 or instr.opcode in GMM_OPCODES or instr.opcode in ("slice", "constant"):
+            return False
+        return not (instr.opcode == "fusion" and fused_slice(instr) is not None)
+
+    def settle(self, chain, steps):
+        collectives = steps.chain(chain)
+        if not collectives:
+            return None
+        # Concatenating anywhere on the way is legal while F is whole there (checked); the
+        # later, the less is copied: at the first explicit gather (the local shards), else
+        # at the first sharding change (the sharded globals).
+        explicit = [k for k, op in enumerate(chain.ops)
+                    if not isinstance(op, Boundary) and op.opcode in steps.collectives]
+        first = explicit[0] if explicit else min(collectives)
+        ops = list(chain.ops[first:])
+        if isinstance(ops[0], Crossing):
+            # The weight enters the shard_map as it is: it stays, and so do its other uses
+            # (a training step's backward reads it too).
+            ops[0] = dataclasses.replace(ops[0], outside_kept=True)
+        if first == 0:
+            return dataclasses.replace(chain, ops=ops)
+        start, result = _start_step(chain.ops[first - 1])
+        return dataclasses.replace(chain, start=start, ops=ops, result=result, walked=chain)
+
+    def check(self, chains: list, meeting) -> SourcePlan:
+        first = chains[0]
+        seen = set()
+        for c in chains:
+            if (id(c.start), c.result) in seen:
+                raise Refusal("same-weight", f"the pieces both start at {c.start.ref}: one array, "
+                              "nothing to concatenate", c.start)
+            seen.add((id(c.start), c.result))
+            if c.start.computation is not first.start.computation:
+                raise Refusal("same-computation", f"{c.start.ref} is in another computation than "
+                              f"{first.start.ref}", c.start)
+        if meeting.form == "two_gmm":
+            top = _weight_free_dim(meeting.gmms[0])
+        elif meeting.compiled and meeting.dim is None:
+            top = meeting.anchor.shape.rank - 1  # optimized HLO: F is the last dimension of [E, D, F]
+        elif meeting.dim is None:
+            raise Refusal("concat-dim", f"{meeting.anchor.ref} does not say which dimension it joins",
+                          meeting.anchor)
+        else:
+            top = meeting.dim
+        dim = _dim_at_start(first, top)
+        shapes = [result_shape(c.start, c.result) for c in chains]
+        for c, shape in zip(chains, shapes):
+            if shape.element_type != shapes[0].element_type:
+                raise Refusal("same-element-type", f"{c.start.ref} is {shape.element_type}, "
+                              f"{first.start.ref} {shapes[0].element_type}", c.start)
+            if shape.rank != shapes[0].rank or not 0 <= dim < shape.rank or any(
+                    a != b for d, (a, b) in enumerate(zip(shape.dims, shapes[0].dims)) if d != dim):
+                raise Refusal("same-shape", f"{c.start.ref} is {shape}, {first.start.ref} {shapes[0]}: "
+                              f"they may differ only along dimension {dim}", c.start)
+        layouts = [source_layout(c.start) for c in chains]
+        for c, layout in zip(chains, layouts):
+            if layout != layouts[0]:
+                raise Refusal("same-sharding", f"{c.start.ref} and {first.start.ref} are sharded "
+                              "differently", c.start)
+        # From where the walk began: F split before the start (a shard_map's in_shardings
+        # on a tensor-parallel axis) is refused too.
+        walked = first.walked or first
+        _check_concat_dim_unsharded(walked, source_layout(walked.start), _dim_at_start(walked, top))
+        return SourcePlan(dim, [s.dims[dim] for s in shapes])
+
+    def weight(self, chains: list) -> str:
+        return ", ".join(c.start.ref for c in chains)
+
+    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+        # The local concatenation: each device copies its shards of both weights.
+        layout = source_layout(chains[0].start)
+        shards = layout.shards if layout is not None and layout.shards else 1
+        return sum(result_shape(c.start, c.result).byte_size for c in chains) // shards
+
+    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+        starts = [c.start for c in chains]
+        comp = starts[0].computation
+        order = {id(i): n for n, i in enumerate(comp.instructions)}
+        computed = [s for s in starts if s.opcode != "parameter"]
+        firsts = [f for f in (_step_instruction(c.ops[0]) for c in chains) if id(f) in order]
+        # Right after the later start, or (parameters) before the first step: the rule puts
+        # the computation in dependency order after the rewrite (``in_dependency_order``).
+        if computed or not firsts:
+            place = {"after": max(computed or starts, key=lambda s: order.get(id(s), -1))}
+        else:
+            place = {"before": min(firsts, key=lambda f: order[id(f)])}
+        shape0 = result_shape(starts[0], chains[0].result)
+        joined = comp.add("concatenate", resized(shape0, plan.split_dim, sum(plan.sizes)), starts,
+                          {"dimensions": (plan.split_dim,)}, name_hint="concatenate",
+                          source_op="stablehlo.concatenate" if comp.module.dialect == "stablehlo"
+                          else "concatenate", **place)
+        joined.operand_results = [c.result for c in chains]
+        tag_created(joined, rule)
+        return joined, 0
+
+
+def _check_concat_dim_unsharded(chain, start_layout: Layout | None, dim: int) -> None:
+    """``F`` split on a mesh axis anywhere on the way: the local concatenation would put
+    all of one weight's shard before the other's, not gate before up."""
+    why = "as it starts" if _is_sharded(start_layout, dim) else None
+    where = _step_instruction(chain.ops[0]) if chain.ops else chain.start  # a parameter shows no op
+    for op in chain.ops:
+        if why is not None:
+            break
+        if isinstance(op, Boundary):
+            entering = op.entry_sharding()
+            if entering is not None and entering[0] is not None:
+                rank = entering[1].shape.rank
+                if _is_sharded(layout_from_text(entering[0], rank, entering[1].module), dim):
+                    why, where = f"entering {op.caller.ref}", op.after
+            continue
+        if op.shape.is_array and _is_sharded(stated_layout(op, op.shape.rank), dim):
+            why, where = f"at {op.ref}", op
+        dim = map_split_dim(op, dim)
+    if why is not None:
+        raise Refusal("concat-dim-sharded", f"dimension {dim} of {chain.start.ref}, along which the weights "
+                      f"would be concatenated, is sharded on a mesh axis {why}", where)
+
+
+def is_grouped(gmm: Instruction) -> bool:
+    """A grouped matmul, not a dense one: a ragged dot, or a dot whose weight has an expert
+    dimension (jax's CPU lowering of ragged_dot; a batched matmul of experts)."""
+    return gmm.opcode == "ragged-dot" or (gmm.opcode == "dot" and gmm.operands[1].shape.rank >= 3)
+
+
+class SharedLhsGmms(Finder):
+    """GMMs on the same tokens whose weights are two arrays gathered apart."""
+
+    opcodes = frozenset(GMM_OPCODES)
+
+    def __init__(self, scan) -> None:
+        super().__init__(scan)
+        self.found: list[tuple[Instruction, object]] = []
+
+    def at(self, instr: Instruction) -> Iterator:
+        if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2 and is_grouped(instr):
+            chain = self.scan.chain(instr.operands[1], instr.operand_results[1])
+            if chain is not None:
+                self.found.append((instr, chain))
+        return iter(())
+
+    def finish(self) -> Iterator:
+        groups: list[list[tuple[Instruction, object]]] = []
+        for gmm, chain in self.found:
+            for group in groups:
+                other = group[0][0]
+                # The same tokens: group sizes, dimension numbers and the rest are checks
+                # (``check_gmms``), refused as near misses.
+                if other.computation is gmm.computation and same_value(gmm.operands[0], other.operands[0]):
+                    group.append((gmm, chain))
+                    break
+            else:
+                groups.append([(gmm, chain)])
+        for group in groups:
+            # One weight read twice (a GMM the program repeats) is no pair: not a site.
+            seen: set[tuple[int, int]] = set()
+            group = [(g, c) for g, c in group
+                     if not ((id(c.base[0]), c.base[1]) in seen or seen.add((id(c.base[0]), c.base[1])))]
+            if len(group) >= 2:
+                yield TwoGmm([g for g, _ in group]), [c for _, c in group]
+
+
+def in_dependency_order(comp) -> None:
+    """Reorder ``comp``'s instructions so each comes after its operands, moving as little as
+    possible (a stable topological order).  The two weights' chains start wherever the
+    program computes them: the concatenate of both, and the one GMM after it, may sit
+    before the later weight's definition, which then moves up with what it reads."""
+    instructions = comp.instructions
+    here = {id(i) for i in instructions}
+    placed: set[int] = set()
+    order: list[Instruction] = []
+    for instr in instructions:
+        stack = [(instr, False)]
+        while stack:
+            cur, ready = stack.pop()
+            if id(cur) in placed:
+                continue
+            if ready:
+                placed.add(id(cur))
+                order.append(cur)
+                continue
+            stack.append((cur, True))
+            stack.extend((op, False) for op in reversed(cur.operands) if id(op) in here and id(op) not in placed)
+    if order != instructions:
+        comp.instructions[:] = order
+        comp.changed = True
+
+
+class WeightConcatenates(Concatenates):
+    """Concatenates of the two weights, but not the one this rule made: that one joins the
+    shards where a rewritten site's fused chain starts (rewriting twice changes nothing)."""
+
+    def at(self, instr: Instruction) -> Iterator:
+        if instr.opcode == "concatenate" and "frontend_attributes" in instr.attributes and \
+                instr.attributes["frontend_attributes"].get(CREATED_BY) == self.scan.rule.name:
+            return iter(())
+        return super().at(instr)
+
+
+class CompiledPairs(Finder):
+    """Optimized HLO, where the GMMs are fusions: two weights of an expert dimension each
+    gathered the same way, their last gathers read only by fusions, reported as a site
+    (never rewritten).  Only pairs: three or more weights gathered alike are not gate and up."""
+
+    def finish(self) -> Iterator:
+        scan = self.scan
+        collectives = scan.collectives
+        if not any(i.opcode == "fusion" for i in scan.module.instructions()):
+            return
+        groups: dict[tuple, list] = {}
+        for instr in scan.module.instructions():
+            if instr.opcode not in collectives or instr.shape.rank < 3 or not instr.users or any(
+                    u.opcode != "fusion" for u in instr.users) or id(instr) in scan.covered:
+                continue  # (covered: reported as a concat site)
+            chain = scan.chain(instr, 0)
+            if chain is None or chain.result is None or instr.shape.rank - 1 in tuple(
+                    instr.attributes.get("dimensions", ())):
+                continue
+            key = (id(instr.computation), instr.shape.dims, instr.shape.element_type,
+                   tuple(op.opcode if not isinstance(op, Boundary) else op.kind for op in chain.ops))
+            groups.setdefault(key, []).append(chain)
+        for chains in groups.values():
+            if len(chains) == 2:
+                yield SplitCollectives("split_gather", chains[0].top), chains
+
