@@ -4,10 +4,19 @@ For every form the rule tests build (explicit and Shardy-implicit gathers in one
 and two, the two-GMM form, the weight gradient's reductions, in HLO and StableHLO) the
 original and the rewritten program are compiled on 8 CPU devices and the collectives of
 the weight counted in XLA's module after SPMD partitioning, before its combiners: the
-sites' reported before -> after counts must equal them.  Implicit gathers are no ops in
-the lowered text: the rule derives them from the shardings; a constraint restating the
-layout a value already has is no collective (they were counted as ones until issue 16:
-"4 collectives, 2 when fused" where XLA runs 2 -> 1).
+sites' reported before -> after counts must equal them, and the bytes they report the
+bytes those collectives receive per device (scanned implicit gathers reported 0 or too
+few until the weight's layout was read from the stack the loop indexes).  Implicit
+gathers are no ops in the lowered text: the rule derives them from the shardings; a
+constraint restating the layout a value already has is no collective (they were counted
+as ones until issue 16: "4 collectives, 2 when fused" where XLA runs 2 -> 1).
+
+The same for the module XLA's SPMD partitioner is given (``after_shardy``: Shardy's
+shardings exported onto every op, the dump stage between Shardy and SPMD partitioning):
+it is taken from XLA's dump of the original's compile, rewritten, and both compiled
+again.  XLA cannot compile the scanned ones again (see test_moe_gather_fusion_dumps'
+NOT_RECOMPILABLE): their counts are held against the after-SPMD dump of the same
+program, before, and of the program rewritten where jax lowered it, after.
 """
 from __future__ import annotations
 
@@ -36,8 +45,17 @@ SPECS = [
 ] + [
     ProgramSpec(variant="concat", mesh="mesh2", form="implicit", mode="scan_grad"),
     ProgramSpec(variant="concat", mesh="mesh2", mode="scan"),
+    # Scanned implicit gathers: the weight's layout is stated on the stack the loop indexes.
+    ProgramSpec(variant="concat", mesh="mesh1", form="implicit", mode="scan"),
+    ProgramSpec(variant="two_gmm", mesh="mesh2", form="implicit", mode="scan"),
 ]
-CASES = [(s, d) for s in SPECS for d in DIALECTS]
+# The lowered text in each dialect, and the after-Shardy dump XLA makes of it.
+FORMS = [*DIALECTS, "after_shardy"]
+CASES = [(s, f) for s in SPECS for f in FORMS]
+
+
+def _recompilable(spec: ProgramSpec, form: str) -> bool:
+    return form != "after_shardy" or spec.mode not in ("scan", "scan_grad")
 
 
 def _others(spec: ProgramSpec) -> set[tuple[int, ...]]:
@@ -48,37 +66,64 @@ def _others(spec: ProgramSpec) -> set[tuple[int, ...]]:
     return {(c.experts, c.mlp, c.embed), (c.tokens, c.embed), ()}
 
 
+def _rewrite_and_list(cases, text_of, out: Path, sites: dict) -> list[str]:
+    """Rewrite each case's text; write it and the rewrite to ``out``; their paths to compile."""
+    paths = []
+    for spec, form in cases:
+        text = text_of(spec, form)
+        result = run_passes(hlo_passes.parse(text))
+        assert result.near_misses == [], (spec.name, form, result.near_misses)
+        sites[spec, form] = result.sites
+        for which, t in (("before", text), ("after", result.module.to_text())):
+            path = out / f"{spec.name}.{form}.{which}"
+            path.write_text(t)
+            if _recompilable(spec, form):
+                paths.append(str(path))
+    return paths
+
+
+def _spmd_counts(paths: list[str], out: Path, name: str) -> dict[str, list]:
+    (out / f"{name}.list").write_text("\n".join(paths))
+    proc = subprocess.run([sys.executable, str(TESTS / "spmd_counts_worker.py"), str(out / f"{name}.list"),
+                           str(out / f"{name}.json")], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return json.loads((out / f"{name}.json").read_text())
+
+
 @pytest.fixture(scope="module")
 def spmd_collectives(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[ProgramSpec, str], dict]:
     """Per case: the sites, and the collectives XLA runs for the original and the rewrite."""
     out = tmp_path_factory.mktemp("spmd_counts")
-    paths, sites = [], {}
-    for spec, dialect in CASES:
-        text = lowered_text(spec, dialect)
-        result = run_passes(hlo_passes.parse(text))
-        assert result.near_misses == [], (spec.name, result.near_misses)
-        sites[spec, dialect] = result.sites
-        for which, t in (("before", text), ("after", result.module.to_text())):
-            path = out / f"{spec.name}.{dialect}.{which}"
-            path.write_text(t)
-            paths.append(str(path))
-    (out / "list").write_text("\n".join(paths))
-    proc = subprocess.run([sys.executable, str(TESTS / "spmd_counts_worker.py"), str(out / "list"),
-                           str(out / "counts.json")], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    counts = json.loads((out / "counts.json").read_text())
-    return {case: {"sites": sites[case],
-                   **{w: counts[str(out / f"{case[0].name}.{case[1]}.{w}")] for w in ("before", "after")}}
-            for case in CASES}
+    sites: dict = {}
+    lowered = [(s, d) for s, d in CASES if d in DIALECTS]
+    counts = _spmd_counts(_rewrite_and_list(lowered, lowered_text, out, sites), out, "lowered")
+
+    def after_shardy(spec: ProgramSpec, form: str) -> str:
+        # What the partitioner was given when XLA compiled the StableHLO jax lowered.
+        return (out / f"{spec.name}.stablehlo.before.after_shardy").read_text()
+
+    dumped = [(s, f) for s, f in CASES if f == "after_shardy"]
+    counts.update(_spmd_counts(_rewrite_and_list(dumped, after_shardy, out, sites), out, "after_shardy"))
+
+    def of(spec: ProgramSpec, form: str, which: str) -> list:
+        if not _recompilable(spec, form):
+            # The after-SPMD dump of the same program (before), of its rewrite at the lowering (after).
+            form = "stablehlo"
+        return counts[str(out / f"{spec.name}.{form}.{which}")]
+
+    return {case: {"sites": sites[case], **{w: of(*case, w) for w in ("before", "after")}} for case in CASES}
 
 
-@pytest.mark.parametrize("spec,dialect", CASES, ids=[f"{s.name}-{d}" for s, d in CASES])
-def test_reported_counts_equal_after_spmd_partitioning(spmd_collectives, spec: ProgramSpec, dialect: str) -> None:
-    case = spmd_collectives[spec, dialect]
+@pytest.mark.parametrize("spec,form", CASES, ids=[f"{s.name}-{f}" for s, f in CASES])
+def test_reported_counts_equal_after_spmd_partitioning(spmd_collectives, spec: ProgramSpec, form: str) -> None:
+    case = spmd_collectives[spec, form]
     others = _others(spec)
 
+    def weights(found: list) -> list:
+        return [c for c in found if not (c[0] == "all-reduce" and tuple(c[1]) in others)]
+
     def of_weight(found: list) -> list[str]:
-        return sorted(op for op, dims in found if not (op == "all-reduce" and tuple(dims) in others))
+        return sorted(c[0] for c in weights(found))
 
     before, after = of_weight(case["before"]), of_weight(case["after"])
     sites = case["sites"]
@@ -89,3 +134,6 @@ def test_reported_counts_equal_after_spmd_partitioning(spmd_collectives, spec: P
     assert reported == (len(before), len(after)), (
         f"reported {reported[0]} -> {reported[1]}, XLA runs {before} -> {after}")
     assert len(after) < len(before)
+    moved = (sum(s.before.bytes_moved for s in sites), sum(s.after.bytes_moved for s in sites))
+    runs = tuple(sum(c[2] for c in weights(case[w])) for w in ("before", "after"))
+    assert moved == runs, f"reported {moved[0]} -> {moved[1]} bytes, XLA's collectives receive {runs}"

@@ -48,6 +48,9 @@ def _statement(step, implicit: bool) -> tuple[Layout | None, int] | None:
     return layout, step.shape.byte_size
 
 
+_UNREAD = object()
+
+
 @dataclass(frozen=True)
 class CollectiveModel:
     """Which ops of a chain are collectives: the rule's explicit ones, and (``implicit``)
@@ -68,8 +71,7 @@ class CollectiveModel:
     def chain(self, chain) -> dict[int, Reshard]:
         """Step index (in ``chain.ops``) → the collective it runs."""
         found: dict[int, Reshard] = {}
-        base, _ = chain.base
-        layout = source_layout(base) if self.implicit and base is not None else None
+        layout = _UNREAD  # the base's layout, read at the first statement (explicit chains have none)
         for k, step in enumerate(chain.ops):
             if not isinstance(step, Boundary) and step.opcode in self.collectives:
                 found[k] = Reshard(step.opcode, collective_bytes(step))
@@ -77,6 +79,9 @@ class CollectiveModel:
             stated = _statement(step, self.implicit)
             if stated is None:
                 continue
+            if layout is _UNREAD:
+                base, _ = chain.base
+                layout = source_layout(base, chain.callers) if base is not None else None
             new, size = stated
             if new is None or layout is None:
                 # A layout we cannot read: one collective of unknown size, as it may be one.

@@ -147,21 +147,110 @@ def stated_layout(instr: Instruction, rank: int) -> Layout | None:
 _LAYOUT_KEEPING = frozenset({"convert", "copy", "bitcast", "opt-barrier", "slice"})
 
 
-def source_layout(value: Instruction) -> Layout | None:
+def source_layout(value: Instruction, callers: dict[str, list[Instruction]] | None = None) -> Layout | None:
     """How ``value`` is laid out: the first annotation found going up through ops that keep
-    the layout (a weight cast to the compute dtype is laid out as the weight)."""
+    the layout (a weight cast to the compute dtype is laid out as the weight) and, given
+    ``callers`` (computation name → its callers), out of the function or loop body it is
+    computed in: a scanned weight is one step of a stacked array (``dynamic_index_in_dim``:
+    a dynamic-slice of the leading dimension, reshaped without it, in a function of its
+    own, in the loop's body), laid out as the stack without its leading dimensions."""
     if not isinstance(value, Instruction) or not value.shape.is_array:
         return None  # an array a fusion computes (_fusions.FusedValue): no annotations left to read
     rank = value.shape.rank
-    cur = value
-    for _ in range(16):
-        found = stated_layout(cur, rank)
-        if found is not None:
-            return found
-        if cur.opcode not in _LAYOUT_KEEPING or len(cur.operands) != 1 or cur.operands[0].shape.rank != rank:
+    cur, result, dropped = value, 0, 0  # dropped: leading dimensions of cur that value lacks
+    for _ in range(32):
+        if result == 0 and cur.shape.is_array:
+            found = stated_layout(cur, rank + dropped)
+            if found is not None:
+                return _without_leading(found, dropped)
+        if cur.opcode in _LAYOUT_KEEPING and result == 0:
+            if len(cur.operands) != 1 or cur.operands[0].shape.rank != rank + dropped:
+                return None
+            cur = cur.operands[0]
+            continue
+        if callers is None:
             return None
-        cur = cur.operands[0]
+        up = _one_step_up(cur, result, dropped, callers)
+        if up is None:
+            return None
+        cur, result, dropped = up
     return None
+
+
+def _without_leading(layout: Layout, dropped: int) -> Layout | None:
+    """``layout`` of a stack, for one of its elements: its leading ``dropped`` dimensions,
+    which must be whole on every device, left out."""
+    if not dropped:
+        return layout
+    if (layout.axes is not None and any(layout.axes[:dropped])) or (
+            layout.counts is not None and any(n != 1 for n in layout.counts[:dropped])):
+        return None
+    return Layout(layout.axes[dropped:] if layout.axes is not None else None,
+                  layout.counts[dropped:] if layout.counts is not None else None)
+
+
+def _one_step_up(cur: Instruction, result: int, dropped: int,
+                 callers: dict[str, list[Instruction]]) -> tuple[Instruction, int, int] | None:
+    """Where the value (result ``result`` of ``cur``) comes from, one op, call or loop up."""
+    if cur.opcode == "reshape" and len(cur.operands) == 1:
+        # Only a reshape that drops leading dimensions of size 1 (the scanned step's index).
+        dims, below = cur.shape.dims, cur.operands[0].shape.dims
+        extra = len(below) - len(dims)
+        if extra <= 0 or tuple(below[extra:]) != tuple(dims) or any(n != 1 for n in below[:extra]):
+            return None
+        return cur.operands[0], cur.operand_results[0], dropped + extra
+    if cur.opcode == "dynamic-slice" and cur.operands:
+        # Cutting only dimensions the value leaves out anyway.
+        below = cur.operands[0].shape.dims
+        if len(below) != len(cur.shape.dims) or any(
+                a != b for d, (a, b) in enumerate(zip(below, cur.shape.dims)) if d >= dropped):
+            return None
+        return cur.operands[0], cur.operand_results[0], dropped
+    if cur.opcode == "get-tuple-element" and cur.operands and result == 0:
+        index = cur.attributes.get("index")
+        return (cur.operands[0], index, dropped) if isinstance(index, int) else None
+    if cur.opcode == "tuple":
+        return (cur.operands[result], cur.operand_results[result], dropped) if result < len(cur.operands) else None
+    if cur.opcode in ("call", "func.call", "while"):
+        if cur.opcode == "while":  # a value the loop carries: laid out as it went in
+            if cur.shape.is_tuple and len(cur.operands) == 1:  # HLO: one carried tuple
+                return cur.operands[0], result, dropped
+            if result >= len(cur.operands):
+                return None
+            return cur.operands[result], cur.operand_results[result], dropped
+        callee = cur.called_computations[0] if len(cur.called_computations) == 1 else None
+        returned = _returned(callee, result) if callee is not None else None
+        return (returned[0], returned[1], dropped) if returned is not None else None
+    if cur.opcode == "parameter":
+        comp = cur.computation
+        number = cur.attributes.get("parameter_number")
+        if comp is None or not isinstance(number, int):
+            return None
+        sites = [comp.parent] if comp.parent is not None else callers.get(comp.name, [])
+        if len(sites) != 1 or sites[0].opcode not in ("call", "func.call", "while"):
+            return None
+        site = sites[0]
+        if site.opcode == "while" and comp.parent is None:
+            # HLO: the loop's body and condition take its one operand, the carried tuple.
+            number = 0
+        if number >= len(site.operands):
+            return None
+        # ``result`` (an element of a tuple parameter) carries on to the operand fed in.
+        fed, fed_result = site.operands[number], site.operand_results[number]
+        return (fed, fed_result if not result else result, dropped) if not (result and fed_result) else None
+    return None
+
+
+def _returned(callee, result: int) -> tuple[Instruction, int] | None:
+    """(value, result) a called computation returns as its result ``result``."""
+    root = callee.root
+    if root is None:
+        return None
+    if root.opcode in ("tuple", "func.return", "stablehlo.return", "return"):
+        if result >= len(root.operands):
+            return None
+        return root.operands[result], root.operand_results[result]
+    return (root, 0) if result == 0 else None
 
 
 def _dim_change(old, new) -> str:

@@ -19,7 +19,7 @@ for a rule's pass.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
@@ -236,8 +236,8 @@ class Finder:
     def __init__(self, scan) -> None:
         self.scan = scan
 
-    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
-        return iter(())
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+        return ()
 
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         return iter(())
@@ -271,14 +271,16 @@ class PadAdds(Finder):
 
     opcodes = frozenset(("add",))
 
-    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+        # A tuple, not a generator: asked at every add of the module.
         if instr.opcode != "add":
-            return
+            return ()
         meeting = pad_meeting(instr, self.scan.pads)
         if meeting is not None:
             chains = self._chains(meeting.pieces)
             if chains is not None:
-                yield meeting, chains
+                return ((meeting, chains),)
+        return ()
 
 
 class GmmPairs(Finder):
@@ -291,19 +293,19 @@ class GmmPairs(Finder):
         super().__init__(scan)
         self.by_source: dict[tuple[int, int], list[tuple[Instruction, object]]] = {}
 
-    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
             weights = [instr.operands[1]]
         elif gmm_kernel(instr) is not None:
             weights = list(instr.operands)
         else:
-            return iter(())
+            return ()
         for operand in weights:
             chain = self.scan.chain(operand, 0)
             if chain is not None:
                 src, result = chain.base
                 self.by_source.setdefault((id(src), result), []).append((instr, chain))
-        return iter(())
+        return ()
 
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         for group in self.by_source.values():

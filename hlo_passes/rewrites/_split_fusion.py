@@ -79,6 +79,7 @@ class _Chain:
     # and the chain as walked when the source moved its start up (``Source.settle``).
     result: int | None = None
     walked: "_Chain | None" = None
+    callers: dict | None = field(default=None, repr=False)  # of the module (callers_of), for the cost
 
     @property
     def top(self) -> Instruction:
@@ -133,12 +134,14 @@ class _Scan:
     dead: set = field(default_factory=set)  # where a walk down ends nowhere (see chain_below)
     pads: dict = field(default_factory=dict)  # pieces under each add (see _meetings.pad_meeting)
 
-    @property
-    def collectives(self) -> frozenset[str]:
-        return self.rule.steps.collectives
+    def __post_init__(self) -> None:
+        # Read once per pass, not once per walk: ``chain`` is asked for every candidate piece.
+        self.steps = self.rule.steps
+        self.sources = self.rule.sources
+        self.collectives = self.steps.collectives
 
     def chain(self, value: Instruction, result: int = 0) -> _Chain | None:
-        return chain_below(value, self.callers, self.rule.steps, self.rule.sources, result, self.dead)
+        return chain_below(value, self.callers, self.steps, self.sources, result, self.dead)
 
 
 def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tuple[Source, ...],
@@ -158,17 +161,29 @@ def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tu
             dead.update(seen)
         return None
     ops.reverse()
-    if not any(steps.communicates(op) for op in ops):
+    communicates = steps.communicates
+    for op in ops:
+        if communicates(op):
+            break
+    else:
         return None
     start, start_result, at_dead_end = found
     if at_dead_end:
-        return next(s for s in sources if s.at_dead_end).settle(_Chain(start, ops, None, start_result), steps)
-    return _Chain(start, ops, cut_of(start))
+        return next(s for s in sources if s.at_dead_end).settle(
+            _Chain(start, ops, None, start_result, callers=callers), steps)
+    return _Chain(start, ops, cut_of(start), callers=callers)
 
 
 @functools.lru_cache(maxsize=64)
 def _start_opcodes(sources: tuple[Source, ...]) -> frozenset[str]:
     return frozenset().union(*(s.start_opcodes for s in sources))
+
+
+def _starts(sources: tuple[Source, ...], instr: Instruction, steps: int) -> bool:
+    for source in sources:
+        if source.starts_chain(instr, steps):
+            return True
+    return False
 
 
 def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result: int, dead: set | None,
@@ -178,7 +193,9 @@ def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result:
     a start of a source whose chains begin at any array, ``Source.at_dead_end``)."""
     cur = value
     starts = _start_opcodes(sources)
-    while not (cur.opcode in starts and any(s.starts_chain(cur, len(ops)) for s in sources)):
+    while True:
+        if cur.opcode in starts and _starts(sources, cur, len(ops)):
+            break
         if ops:
             key = (id(cur), result)
             if dead is not None and key in dead:
@@ -253,13 +270,16 @@ class SplitFusion:
         for f in finders:
             for opcode in f.opcodes or ():
                 by_opcode.setdefault(opcode, []).append(f)
+        # Who is asked at each opcode: those that asked for it, then those that look everywhere.
+        asking = {opcode: asked + everywhere for opcode, asked in by_opcode.items()}
         current = None
         try:
             for instr in list(module.instructions()):
-                current = instr
-                asked = by_opcode.get(instr.opcode)
-                for finder in (asked + everywhere if everywhere else asked) if asked else everywhere:
-                    yield from finder.at(instr)
+                asked = asking.get(instr.opcode, everywhere)
+                if asked:
+                    current = instr
+                    for finder in asked:
+                        yield from finder.at(instr)
         except Exception as err:
             note_instruction(err, current)
             raise
