@@ -57,12 +57,16 @@ def _bare_newline(text: str) -> bool:
 
 
 @functools.cache
-def _strict_kwargs() -> tuple[tuple[str, bool], ...]:
+def _strict_kwargs() -> tuple[tuple[str, Any], ...]:
     # The pre-fix commit (the rediscovery run) has no ``strict``; its rules raise anyway.
     import inspect
 
-    from hlo_passes.passes import run_passes
-    return (("strict", True),) if "strict" in inspect.signature(run_passes).parameters else ()
+    from hlo_passes import passes
+    kwargs: list[tuple[str, Any]] = [("strict", True)] if "strict" in inspect.signature(passes.run_passes).parameters else []
+    # Every registered rule, the opt-in ones (MOE003, MOE004) too: the default list leaves them out.
+    if hasattr(passes, "available_passes"):
+        kwargs.append(("passes", tuple(passes.available_passes())))
+    return tuple(kwargs)
 
 
 def check(text: str, set_stage: Any = None) -> dict[str, Any]:
