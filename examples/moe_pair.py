@@ -283,3 +283,26 @@ def all_specs(*, meshes: Sequence[str] = MESHES, forms: Sequence[str] = PAIR_FOR
     cfg = cfg or MoEConfig()
     return [PairSpec(variant=v, mesh=m, form=fo, mode=mo, cfg=cfg)
             for v, m, fo, mo in itertools.product(variants, meshes, forms, modes)]
+
+
+def train_program(spec: PairSpec, learning_rate: float = 1e-3) -> tuple[Callable, dict, Any, jax.Array, jax.Array]:
+    """One training step of the layer (scan modes: of the stacked layers): loss, gradients of
+    ``wi_0``, ``wi_1`` and ``wo``, an optax adam update.  ``(step, params, opt_state, x, gs)``,
+    the arrays placed; ``step(params, opt_state, x, gs) -> (params, opt_state, loss)``, not jitted."""
+    import optax  # a test and benchmark dependency, not the package's
+
+    mesh = program_mesh(spec)
+    forward = program_fn(spec.replace(mode="scan" if spec.stacked else "forward"), mesh)
+    optimizer = optax.adam(learning_rate)
+
+    def step(params, opt_state, x, gs):
+        def loss(p):
+            return _loss(forward(x, gs, p["wi_0"], p["wi_1"], p["wo"]))
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, value
+
+    x, gs, wi_0, wi_1, wo = inputs(spec, mesh)
+    params = {"wi_0": wi_0, "wi_1": wi_1, "wo": wo}
+    return step, params, optimizer.init(params), x, gs

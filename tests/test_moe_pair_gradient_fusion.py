@@ -18,7 +18,6 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import numpy as np
-import optax
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -202,22 +201,7 @@ def test_reductions_halved_after_spmd_partitioning(spmd_counts, spec: PairSpec, 
 # ---- a training step: forward, backward, optax update, 5 times ---------------------------
 
 def _train_step(spec: PairSpec):
-    mesh = moe_pair.program_mesh(spec)
-    forward = moe_pair.program_fn(spec.replace(mode="scan" if spec.stacked else "forward"), mesh)
-    optimizer = optax.adam(1e-2)
-
-    def step(params, opt_state, x, gs):
-        def loss(p):
-            out = forward(x, gs, p["wi_0"], p["wi_1"], p["wo"])
-            return jnp.mean(jnp.square(out.astype(jnp.float32)))
-
-        value, grads = jax.value_and_grad(loss)(params)
-        updates, opt_state = optimizer.update(grads, opt_state, params)
-        return optax.apply_updates(params, updates), opt_state, value
-
-    arrays = moe_pair.inputs(spec, mesh)
-    params = dict(zip(("wi_0", "wi_1", "wo"), arrays[2:]))
-    return step, params, optimizer.init(params), arrays[0], arrays[1]
+    return moe_pair.train_program(spec, learning_rate=1e-2)
 
 
 def _all_reduce_operands(compiled_text: str) -> int:
