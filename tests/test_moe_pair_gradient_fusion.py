@@ -184,15 +184,18 @@ def test_reductions_halved_after_spmd_partitioning(spmd_counts, spec: PairSpec, 
     def of_weights(found: list) -> list:
         # The reductions of dW0/dW1 (and of the fused dW) are [E, D or its shard, F or 2F]; wo's
         # gradient, the activations' reductions and the forward's gathers are the program's others.
-        return [[op, dims] for op, dims in found if op in ("reduce-scatter", "all-reduce")
-                and len(dims) == 3 and dims != wo and dims[2] in (c.mlp, 2 * c.mlp)]
+        # Each entry is [opcode, result dims, bytes each device receives] (spmd_counts_worker).
+        return [entry for entry in found if entry[0] in ("reduce-scatter", "all-reduce")
+                and len(entry[1]) == 3 and entry[1] != wo and entry[1][2] in (c.mlp, 2 * c.mlp)]
 
     before, after = of_weights(case["before"]), of_weights(case["after"])
     assert len(before) == 2 * len(after) == 2 * _stages(spec), (before, after)
-    assert all(dims[2] == c.mlp for _, dims in before) and all(dims[2] == 2 * c.mlp for _, dims in after)
+    assert all(dims[2] == c.mlp for _, dims, _ in before) and all(dims[2] == 2 * c.mlp for _, dims, _ in after)
+    # The fused reduction moves what the two moved.
+    assert sum(b for *_, b in after) == sum(b for *_, b in before)
     (site,) = case["sites"]
     assert (site.before.count, site.after.count) == (len(before), len(after))
-    assert sorted(op for op, _ in after) == sorted(op for op, _ in before)[::2]  # the same kind, once
+    assert sorted(op for op, *_ in after) == sorted(op for op, *_ in before)[::2]  # the same kind, once
     # Nothing else the program communicates changed.
     others = lambda found: sorted(map(str, (x for x in found if x not in of_weights(found))))  # noqa: E731
     assert others(case["before"]) == others(case["after"])
