@@ -313,3 +313,25 @@ def test_f_named_on_axes_of_size_one_is_not_sharded() -> None:
         got = [np.asarray(a) for a in _compiled(new_text).run(*host)]
         np.testing.assert_array_equal(got[0], want[0])
         assert _gathers(new_text) * 2 == _gathers(text) > 0
+
+
+@pytest.mark.parametrize("damage", ["no in_shardings", "one in_sharding short"])
+def test_unreadable_shard_map_shardings_are_a_near_miss(damage: str) -> None:
+    """Mutants of the fuzz campaign once all rules ran (seed 21: 1837, 5456, 17511): a shard_map
+    whose in_shardings are missing or too short raised out of the rule's matching (a KeyError;
+    a refusal outside the checks); now the site is refused, saying which shardings."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "fixtures" / RULE / "implicit.mlir").read_text().split("// -----")[0]
+    if damage == "no in_shardings":
+        broken = re.sub(r"in_shardings=\[.*?\] out_shardings", "out_shardings", text, count=1)
+        reason = "has no in_shardings"
+    else:
+        broken = text.replace("<@mesh, [{}, {}, {}]>, <@mesh, [{}, {}, {}]>] out_shardings",
+                              "<@mesh, [{}, {}, {}]>] out_shardings", 1)
+        reason = "lists 3 value(s), none for number 3"
+    assert broken != text
+    result = run_passes(hlo_passes.parse(broken), [RULE], strict=True)
+    assert not result.sites
+    assert [(m.check, reason in m.reason) for m in result.near_misses] == [("unknown-sharding", True)]

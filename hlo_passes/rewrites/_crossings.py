@@ -160,6 +160,8 @@ class Crossing(Boundary):
     def in_sharding(self) -> str | None:
         """The sharding this operand enters with, as source text (None for a plain call)."""
         if self.caller.opcode == "sdy.manual_computation":
+            if "in_shardings" not in self.caller.attributes:
+                raise Refusal("unknown-sharding", f"{self.caller.ref} has no in_shardings", self.caller)
             return _nth(self.caller.attributes["in_shardings"], self.index, self.caller, "in_shardings")
         if self.entry is not None:
             return _nth(_per_value(self.entry), self.entry_index, self.entry, "xla.sdy.in_shardings")

@@ -88,7 +88,12 @@ class PairSource(Source):
         return not (instr.opcode == "fusion" and fused_slice(instr) is not None)
 
     def settle(self, chain, steps):
-        collectives = steps.chain(chain)
+        try:
+            collectives = steps.chain(chain)
+        except Refusal:
+            # Shardings that cannot be read: the chain stays as walked, and the site's cost,
+            # which reads them again, refuses it with the reason (a near miss, not a crash).
+            return chain
         if not collectives:
             return None
         # Concatenating anywhere on the way is legal while F is whole there (checked); the
