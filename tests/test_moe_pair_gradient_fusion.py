@@ -213,6 +213,20 @@ def _all_reduce_operands(compiled_text: str) -> int:
     return sum(len(i.operands) for i in module.instructions() if i.opcode in ("all-reduce", "all-reduce-start"))
 
 
+def _assert_same_after_steps(plain, fused, spec: PairSpec, params, opt_state, x, gs) -> None:
+    """STEPS adam steps of both: the same losses and parameters at the compute dtype's rounding,
+    with the same shardings and dtypes."""
+    p0, s0, p1, s1 = params, opt_state, params, opt_state
+    for _ in range(STEPS):
+        p0, s0, l0 = plain(p0, s0, x, gs)
+        p1, s1, l1 = fused(p1, s1, x, gs)
+        np.testing.assert_allclose(np.float32(l1), np.float32(l0), **_tolerance(spec.cfg))
+    for name in ("wi_0", "wi_1", "wo"):
+        np.testing.assert_allclose(np.asarray(p1[name], np.float32), np.asarray(p0[name], np.float32),
+                                   **_tolerance(spec.cfg))
+        assert p1[name].sharding == p0[name].sharding and p1[name].dtype == p0[name].dtype
+
+
 TRAIN_SPECS = [
     PairSpec(form="explicit", mesh="mesh1"),
     PairSpec(form="explicit", mesh="mesh2", checkpoint=True, cfg=BF16),
@@ -238,15 +252,7 @@ def test_training_steps_equal(spec: PairSpec) -> None:
     else:
         # XLA:CPU reduces the partial sums in one tuple all-reduce: dW0 and dW1 now enter it as one operand.
         assert _all_reduce_operands(text) == _all_reduce_operands(original_text) - 1
-    p0, s0, p1, s1 = params, opt_state, params, opt_state
-    for _ in range(STEPS):
-        p0, s0, l0 = plain(p0, s0, x, gs)
-        p1, s1, l1 = fused(p1, s1, x, gs)
-        np.testing.assert_allclose(np.float32(l1), np.float32(l0), **_tolerance(spec.cfg))
-    for name in ("wi_0", "wi_1", "wo"):
-        np.testing.assert_allclose(np.asarray(p1[name], np.float32), np.asarray(p0[name], np.float32),
-                                   **_tolerance(spec.cfg))
-        assert p1[name].sharding == p0[name].sharding and p1[name].dtype == p0[name].dtype
+    _assert_same_after_steps(plain, fused, spec, params, opt_state, x, gs)
 
 
 FORWARD_RULE = "moe-pair-gather-fusion"
@@ -271,23 +277,15 @@ def test_training_steps_with_both_pair_rules(spec: PairSpec) -> None:
     fused = hlo_passes.jit(step, passes=[FORWARD_RULE, RULE])
     lowered = fused.lower(params, opt_state, x, gs)
     assert {s.rule for s in lowered.report} == {FORWARD_RULE, RULE} and all(s.rewritten for s in lowered.report)
-    counts = runtime.count_ops(lowered.compile().as_text())
+    text = lowered.compile().as_text()
     original_text = plain.lower(params, opt_state, x, gs).compile().as_text()
-    original = runtime.count_ops(original_text)
+    counts, original = runtime.count_ops(text), runtime.count_ops(original_text)
     assert original["all-gather"] == 2 * counts["all-gather"] > 0, (original["all-gather"], counts["all-gather"])
     if spec.form == "explicit":
         assert original["reduce-scatter"] == 2 * counts["reduce-scatter"] > 0
     else:
-        assert _all_reduce_operands(lowered.compile().as_text()) == _all_reduce_operands(original_text) - 1
-    p0, s0, p1, s1 = params, opt_state, params, opt_state
-    for _ in range(STEPS):
-        p0, s0, l0 = plain(p0, s0, x, gs)
-        p1, s1, l1 = fused(p1, s1, x, gs)
-        np.testing.assert_allclose(np.float32(l1), np.float32(l0), **_tolerance(spec.cfg))
-    for name in ("wi_0", "wi_1", "wo"):
-        np.testing.assert_allclose(np.asarray(p1[name], np.float32), np.asarray(p0[name], np.float32),
-                                   **_tolerance(spec.cfg))
-        assert p1[name].sharding == p0[name].sharding and p1[name].dtype == p0[name].dtype
+        assert _all_reduce_operands(text) == _all_reduce_operands(original_text) - 1
+    _assert_same_after_steps(plain, fused, spec, params, opt_state, x, gs)
 
 
 def test_scanned_implicit_training_step_gathers_refused_and_said_why() -> None:
