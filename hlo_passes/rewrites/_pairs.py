@@ -38,14 +38,22 @@ def _is_sharded(layout: Layout | None, dim: int) -> bool:
 
 
 def _dim_at_start(chain, top_dim: int) -> int:
-    """The start's dimension that becomes ``top_dim`` at the top of ``chain``."""
+    """The start's dimension that becomes ``top_dim`` at the top of ``chain``, followed back
+    through transposes; a reshape or bitcast that changes the dimensions on the way is refused
+    there (``reshape-moves-split``): the dimension cannot be followed through it."""
     dim = top_dim
     for op in reversed(chain.ops):
-        if not isinstance(op, Boundary) and op.opcode == "transpose":
+        if isinstance(op, Boundary):
+            continue
+        if op.opcode == "transpose":
             perm = tuple(op.attributes.get("dimensions", ()))
             if not 0 <= dim < len(perm):
                 raise Refusal(INCONSISTENT, f"{op.ref} permutes {list(perm)}: no dimension {dim} to follow", op)
             dim = perm[dim]
+        elif op.opcode in ("reshape", "bitcast") and op.operands and op.operands[0].shape.dims != op.shape.dims:
+            raise Refusal("reshape-moves-split", f"{op.ref} reshapes {op.operands[0].shape} -> {op.shape} between "
+                          f"{chain.start.ref} and where the weights meet: dimension {dim} of {op.ref}, along "
+                          "which they would be joined, cannot be followed back to the weights", op)
     return dim
 
 
@@ -135,10 +143,14 @@ class PairSource(Source):
         dim = _dim_at_start(first, top)
         shapes = [result_shape(c.start, c.result) for c in chains]
         for c, shape in zip(chains, shapes):
+            if not 0 <= dim < shape.rank:
+                raise Refusal(INCONSISTENT, f"{c.start.ref} is {shape} (rank {shape.rank}): it has no "
+                              f"dimension {dim}, the one {meeting.anchor.ref} joins the weights along", c.start)
+        for c, shape in zip(chains[1:], shapes[1:]):
             if shape.element_type != shapes[0].element_type:
                 raise Refusal("same-element-type", f"{c.start.ref} is {shape.element_type}, "
                               f"{first.start.ref} {shapes[0].element_type}", c.start)
-            if shape.rank != shapes[0].rank or not 0 <= dim < shape.rank or any(
+            if shape.rank != shapes[0].rank or any(
                     a != b for d, (a, b) in enumerate(zip(shape.dims, shapes[0].dims)) if d != dim):
                 raise Refusal("same-shape", f"{c.start.ref} is {shape}, {first.start.ref} {shapes[0]}: "
                               f"they may differ only along dimension {dim}", c.start)
