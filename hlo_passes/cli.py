@@ -26,6 +26,7 @@ import traceback
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from .checks import legend
 from .files import (
     MAX_INPUT_BYTES,
     InputError,
@@ -354,8 +355,18 @@ def _tell(args: argparse.Namespace, rewritten: _Rewritten, name: str, stderr: Te
             print(rewrite_near_miss(from_near_miss(miss)), file=stderr)
         if not result.near_misses:
             print("hlo-rewrite: no near misses", file=stderr)
+        _print_legend("hlo-rewrite", (m.check for m in result.near_misses), stderr)
     if args.graph:
         _write_graphs("hlo-rewrite", result.sites, args.graph, name, stderr)
+
+
+def _print_legend(tool: str, checks: Any, stderr: TextIO) -> None:
+    """What each check named by the near misses above requires (``hlo_passes.checks``)."""
+    lines = legend(checks)
+    if lines:
+        print(f"{tool}: the checks named above:", file=stderr)
+        for line in lines:
+            print(f"  {line}", file=stderr)
 
 
 def _write_graphs(tool: str, sites: Sequence[Any], directory: str, name: str, stderr: TextIO) -> None:
@@ -468,8 +479,11 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
             print(format_error(err), file=stderr)
     for note in run.notes:
         print(format_note(note), file=stderr)
-    if args.explain and not any(n.message.startswith(NEAR_MISS) for n in run.notes):
-        print("hlo-lint: no near misses", file=stderr)
+    if args.explain:
+        misses = [n for n in run.notes if n.message.startswith(NEAR_MISS)]
+        if not misses:
+            print("hlo-lint: no near misses", file=stderr)
+        _print_legend("hlo-lint", (n.details.get("check") for n in misses), stderr)
     if args.graph:
         taken: set[str] = set()
         for path in run.files:

@@ -151,3 +151,31 @@ def own_dumps(own_dump_dir: Path):
     import programs
 
     return programs.own_dumps(own_dump_dir)
+
+
+@pytest.fixture(scope="session")
+def pair_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], str]:
+    """``{(program, stage): text}``: XLA's stages of the two-weight programs
+    (``examples/dump_pair_programs.py``), dumped once per session in a fresh process."""
+    import programs
+
+    out = tmp_path_factory.mktemp("pair_dumps")
+    manifest = programs.run_dump_script(out, script="dump_pair_programs.py")
+    return {(p, s): (out / rel).read_text() for p, stages in manifest.items() for s, rel in stages.items()}
+
+
+@pytest.fixture(scope="session")
+def pair_grad_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
+    """``{program: {stage: path}}``: the two-weight training steps of ``tests/pair_dumps_worker.py``
+    before optimizations and after SPMD partitioning, dumped once per session in a fresh process."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("pair_grad_dumps")
+    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
+    proc = subprocess.run([sys.executable, str(Path(__file__).parent / "pair_dumps_worker.py"), str(out)],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return json.loads((out / "manifest.json").read_text())

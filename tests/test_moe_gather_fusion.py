@@ -259,7 +259,13 @@ def programs(draw):
 
 @given(programs())
 def test_property_rewrite_preserves_results(case) -> None:
-    check_one_site_preserves_results(*case, RULE)
+    spec, dialect = case
+    if spec.num_devices == 1:
+        # Gathers over groups of one device move nothing: no collective, no site (issue 27).
+        result = run_passes(hlo_passes.parse(lowered_text(spec, dialect)), [RULE])
+        assert result.sites == [] and result.near_misses == []
+        return
+    check_one_site_preserves_results(spec, dialect, RULE)
 
 
 # ---- GMMs that XLA:CPU cannot compile: checked by XLA's and MLIR's parsers, and run

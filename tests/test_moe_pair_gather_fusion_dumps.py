@@ -18,18 +18,10 @@ from examples import moe_pair
 from examples.dump_pair_programs import PAIR_DUMP_PROGRAMS
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
-from programs import run_dump_script
 
 RULE = "moe-pair-gather-fusion"
 PROGRAMS = sorted(PAIR_DUMP_PROGRAMS)
 GLOBAL_STAGES = ["stablehlo", "before_optimizations", "after_shardy"]
-
-
-@pytest.fixture(scope="module")
-def pair_dumps(tmp_path_factory) -> dict[tuple[str, str], str]:
-    out = tmp_path_factory.mktemp("pair_dumps")
-    manifest = run_dump_script(out, script="dump_pair_programs.py")
-    return {(p, s): (out / rel).read_text() for p, stages in manifest.items() for s, rel in stages.items()}
 
 
 _CACHE: dict[tuple[str, str], object] = {}

@@ -10,7 +10,6 @@ reduced once are left alone.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -450,16 +449,6 @@ def test_property_pair_gradients_preserved(case) -> None:
 
 # ---- XLA's dumps: before optimizations and after SPMD partitioning, rewritten and executed ---
 
-@pytest.fixture(scope="module")
-def pair_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    out = tmp_path_factory.mktemp("pair_dumps")
-    env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"}
-    proc = subprocess.run([sys.executable, str(TESTS / "pair_dumps_worker.py"), str(out)], capture_output=True,
-                          text=True, timeout=600, env=env)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    return json.loads((out / "manifest.json").read_text())
-
-
 DUMPED = {
     "pair_mesh2_explicit_grad": PairSpec(form="explicit", mesh="mesh2", mode="grad"),
     "pair_mesh1_implicit_grad_remat": PairSpec(form="implicit", mesh="mesh1", mode="grad", checkpoint=True),
@@ -469,9 +458,9 @@ DUMPED = {
 
 @pytest.mark.parametrize("stage", ["before_optimizations", "after_spmd_partitioning"])
 @pytest.mark.parametrize("program", sorted(DUMPED))
-def test_pair_gradients_in_xla_dumps(pair_dumps, program: str, stage: str) -> None:
+def test_pair_gradients_in_xla_dumps(pair_grad_dumps, program: str, stage: str) -> None:
     spec = DUMPED[program]
-    text = Path(pair_dumps[program][stage]).read_text()
+    text = Path(pair_grad_dumps[program][stage]).read_text()
     result = run_passes(hlo_passes.parse(text), [RULE])
     (site,) = result.sites
     assert site.rewritten and result.near_misses == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..checks import meaning
 from ..passes import rule_meta
 from ..report import Location, NearMiss, Site, bytes_phrase
 
@@ -159,5 +160,6 @@ def from_near_miss(miss: NearMiss, path: str | None = None) -> Diagnostic:
         rule=rule_id(miss.rule), path=path or loc.path or "<string>", line=loc.line, column=loc.column,
         severity="note", message=f"{NEAR_MISS}refused ({miss.check}): {miss.reason}",
         op_name=loc.op_name, source=loc.source, pass_name=miss.rule,
-        details={"check": miss.check, "reason": miss.reason},
+        details={"check": miss.check, "reason": miss.reason,
+                 **({"meaning": meaning(miss.check)} if meaning(miss.check) else {})},
     )

@@ -46,7 +46,6 @@ class Apart(Meeting):
         self.tops = [c.top for c in chains]
         self.anchor = self.tops[0]
         self.form = "split_apart" if chains[0].cut is not None else "two_gmm_apart"
-        self.added = 0
 
     def single_use_part(self, chains: list) -> list:
         # The ends keep their users (each reads its slice): only what lies below must be single-use.
@@ -65,12 +64,6 @@ class Apart(Meeting):
             raise Refusal("crosses-boundary", f"the reduction chain of {self.anchor.ref} crosses a call or "
                           "shard_map boundary; halves that never meet are fused within one computation", self.anchor)
         self._check_order(chains)
-        self.added = sum(t.shape.byte_size for t in self.tops)
-        if chains[0].cut is None:
-            # The GMMs' differing operands, concatenated for the one GMM.
-            first, second = chains[0].start, chains[1].start
-            joined = [j for j, (a, b) in enumerate(zip(first.operands, second.operands)) if not same_value(a, b)]
-            self.added += sum(c.start.operands[j].shape.byte_size for c in chains for j in joined)
         return dim
 
     def _check_order(self, chains: list) -> None:
@@ -83,10 +76,6 @@ class Apart(Meeting):
                 if user.computation is top.computation and order.get(id(user), latest + 1) <= latest:
                     raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed; "
                                   "the fused chain would come after it", user)
-
-    def copy_bytes(self) -> tuple[int, int]:
-        # New: the slices of the fused result (and, for two GMMs, the joined activation gradients).
-        return 0, self.added
 
     def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
         comp, module = value.computation, value.module

@@ -7,6 +7,13 @@ implicit one (Shardy, GSPMD) is one where the sharding a chain's value must
 have differs from the one it has, as ``_layouts.reshard`` derives it — a
 sharding constraint that restates the current layout costs nothing.  The
 fused chain runs the same collectives once, on the whole array.
+
+A collective over groups of one device moves nothing and is no collective
+(``group_of_one``): a ``psum`` over a mesh axis of size 1 (an expert ×
+tensor-parallel mesh with no FSDP) neither makes a chain nor counts.  Every
+byte figure is per device (``local_bytes``): a value outside a shard_map body
+of a text not yet partitioned is the global array, and one device holds its
+shard of it.
 """
 from __future__ import annotations
 
@@ -14,8 +21,10 @@ from dataclasses import dataclass
 
 from ..report import CollectiveCost, bytes_received, collective_bytes
 from ._chains import is_sharding_call, resized
-from ._crossings import Boundary
-from ._layouts import Layout, Reshard, layout_from_text, reshard, source_layout, stated_layout
+from ._crossings import Boundary, result_shape
+from ._fusions import computed_bytes, computed_type
+from ._layouts import (Layout, Reshard, holds_local, layout_from_text, reshard, shards_of, source_layout,
+                       stated_layout)
 
 # Custom calls that enter or leave a manual region: they state no layout of their own.
 _MANUAL_EDGES = frozenset({"SPMDFullToShardShape", "SPMDShardToFullShape"})
@@ -51,6 +60,44 @@ def _statement(step, implicit: bool) -> tuple[Layout | None, int] | None:
 _UNREAD = object()
 
 
+def _received(step) -> int:
+    """Bytes one device receives for an explicit collective, at the type it computes in."""
+    narrow = computed_type(step)
+    if narrow is None:
+        return collective_bytes(step)
+    return bytes_received(step.opcode, step.shape.with_element_type(narrow).byte_size,
+                          sum(o.shape.with_element_type(narrow).byte_size for o in step.operands))
+
+
+def group_of_one(step) -> bool:
+    """A collective whose every group is one device: it moves nothing (XLA keeps it as a copy)."""
+    if "replica_groups" in step.attributes:
+        try:
+            groups = step.attributes["replica_groups"]
+        except ValueError:
+            groups = None
+        if getattr(groups, "group_size", None) == 1:
+            return True
+    if step.opcode.startswith("all-gather") and step.operands and step.shape.is_array:
+        return step.operands[0].shape.dims == step.shape.dims  # gathers a dimension of one piece
+    return False
+
+
+def local_bytes(value, result: int = 0, *, like=None, callers: dict | None = None) -> int:
+    """Bytes of result ``result`` of ``value`` one device holds: all of it where the text's shape
+    is already a device's (a shard_map body, a partitioned module), else its shard of the global
+    array: split as ``like`` is (the array it is cut from or rebuilt into, whose layout the site
+    knows from the weight and its chain; a partitioner's own annotation on an intermediate, as
+    Shardy's import propagates it, says less about what each device ends up slicing), else as
+    its own annotation or where it comes from say."""
+    shape = result_shape(value, result) if result else value.shape
+    if not shape.is_array:
+        return shape.byte_size
+    if holds_local(value):
+        return computed_bytes(value, shape) if not result else shape.byte_size
+    return shape.byte_size // max(shards_of(like if like is not None else value, callers=callers), 1)
+
+
 @dataclass(frozen=True)
 class CollectiveModel:
     """Which ops of a chain are collectives: the rule's explicit ones, and (``implicit``)
@@ -65,7 +112,7 @@ class CollectiveModel:
         if isinstance(step, Boundary):
             return self.implicit and step.reshards
         if step.opcode in self.collectives:
-            return True
+            return not group_of_one(step)
         return self.implicit and (step.opcode == "sdy.sharding_constraint" or is_sharding_call(step))
 
     def chain(self, chain) -> dict[int, Reshard]:
@@ -74,7 +121,8 @@ class CollectiveModel:
         layout = _UNREAD  # the base's layout, read at the first statement (explicit chains have none)
         for k, step in enumerate(chain.ops):
             if not isinstance(step, Boundary) and step.opcode in self.collectives:
-                found[k] = Reshard(step.opcode, collective_bytes(step))
+                if not group_of_one(step):
+                    found[k] = Reshard(step.opcode, _received(step))
                 continue
             stated = _statement(step, self.implicit)
             if stated is None:
@@ -113,8 +161,34 @@ class CollectiveModel:
                 full = resized(op.shape, split_dims[k], size)
                 in_full = resized(op.operands[0].shape, split_dims[k],
                                   sum(c.ops[k].operands[0].shape.dims[split_dims[k]] for c in chains))
-                after.bytes_moved += bytes_received(op.opcode, full.byte_size, in_full.byte_size)
+                after.bytes_moved += bytes_received(op.opcode, computed_bytes(op, full),
+                                                    computed_bytes(op, in_full))
             else:
                 # Bytes scale with the array: the whole one moves what its halves moved.
                 after.bytes_moved += sum(found[k].bytes_moved for found in per_chain if k in found)
         return before, after
+
+
+def site_bytes(meeting, chains: list, source, plan) -> int:
+    """The copies a site's rewrite removes minus those it adds, in bytes per device
+    (docs/cost-model.md): removed, each half's slice of the weight and, where the halves are
+    put back together (a concatenate, pad + add), the joined array; added, what the fused
+    chain's start concatenates (two weights' shards, two GMMs' differing operands).  Copies a
+    half takes on its way are the fused chain's too (the same bytes); slices of one fused
+    result are read in place by what reads them (XLA fuses a slice into its consumer)."""
+    callers = chains[0].callers
+    removed = sum(_cut_bytes(c, callers) for c in chains if c.cut is not None)
+    if meeting.joins:
+        removed += sum(local_bytes(c.top, callers=callers) for c in chains)
+    return removed - source.added_bytes(plan, chains)
+
+
+def _cut_bytes(chain, callers) -> int:
+    """A half's slice of the weight, per device; in optimized HLO at the type the fusion that
+    cuts it, or the collective it feeds, computes in (``computed_type``)."""
+    cut = chain.cut
+    if not cut.fused:
+        return local_bytes(cut.sliced, like=cut.whole, callers=callers)
+    first = chain.ops[0] if chain.ops and not isinstance(chain.ops[0], Boundary) else None
+    narrow = computed_type(chain.start) or (computed_type(first) if first is not None else None)
+    return cut.shape.with_element_type(narrow).byte_size if narrow else cut.shape.byte_size

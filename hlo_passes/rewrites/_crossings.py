@@ -85,11 +85,6 @@ class Boundary:
         """The op whose metadata says where the step came from (for reports)."""
         return self.after
 
-    @property
-    def copied_bytes(self) -> int:
-        """Bytes of a copy the step makes (one the rewrite removes): none for a crossing."""
-        return 0
-
     shape: Shape
     after: Instruction
     ref: str

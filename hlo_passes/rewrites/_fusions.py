@@ -17,7 +17,7 @@ import weakref
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..ir import Computation, Instruction, Module
+from ..ir import ELEMENT_BITS, Computation, Instruction, Module
 from ._chains import Refusal, behaviour
 from ._crossings import Boundary
 
@@ -33,6 +33,82 @@ def _through_copies(instr: Instruction) -> Instruction:
     while instr.opcode in _IN_PLACE and len(instr.operands) == 1 and instr.operands[0].shape.dims == instr.shape.dims:
         instr = instr.operands[0]
     return instr
+
+
+def _narrower(a: str, b: str) -> bool:
+    return 0 < ELEMENT_BITS.get(a, 0) < ELEMENT_BITS.get(b, 0)
+
+
+def _round_trip(convert: Instruction) -> str | None:
+    """``convert(convert(x) -> N)`` back to ``x``'s wider type: N (how XLA:CPU computes a bf16
+    op in f32: it rounds the f32 result through bf16)."""
+    if convert.opcode != "convert" or len(convert.operands) != 1:
+        return None
+    inner = convert.operands[0]
+    if inner.opcode != "convert" or len(inner.operands) != 1:
+        return None
+    wide, narrow = convert.shape.element_type, inner.shape.element_type
+    return narrow if inner.operands[0].shape.element_type == wide and _narrower(narrow, wide) else None
+
+
+_COLLECTIVES = frozenset({"all-gather", "all-reduce", "reduce-scatter", "collective-permute", "all-to-all"})
+# Ops that move elements without computing: a value keeps the type it is computed in through them.
+_MOVES = frozenset({"slice", "copy", "bitcast", "transpose", "reshape", "concatenate"})
+
+
+def computed_type(instr, depth: int = 16) -> str | None:
+    """The narrower element type a value of optimized HLO is computed in where XLA:CPU holds it
+    wider, or None where the value is what its type says.  XLA:CPU computes bf16 in f32 and
+    rounds each result through bf16 (``convert`` to bf16 and back: a slice, concatenate or
+    gather of a bf16 weight is an f32 array there), and it runs a bf16 reduction in f32
+    (``to_apply`` computations ``*_promoted``, the operand widened first).  The cost model counts
+    the program's own bytes, the same in every text of it (docs/cost-model.md)."""
+    if not isinstance(instr, Instruction) or depth == 0:
+        return None
+    op = instr.opcode
+    if op == "fusion":
+        body = _body(instr)
+        return computed_type(body.root, depth - 1) if body is not None and body.root is not None else None
+    if op == "convert":
+        return _round_trip(instr)
+    if op in _COLLECTIVES and len(instr.operands) == 1:
+        promoted = [c for c in instr.called_computations if c.name.endswith("_promoted")]
+        if promoted:
+            return _widened_from(instr.operands[0], depth - 1)
+        return computed_type(instr.operands[0], depth - 1)
+    if op in _MOVES and instr.operands:
+        found = {computed_type(o, depth - 1) for o in instr.operands}
+        if len(found) == 1 and None not in found:
+            return found.pop()
+    users = instr.users
+    if users and all(u.opcode == "convert" and _narrower(u.shape.element_type, instr.shape.element_type)
+                     and u.users and all(_round_trip(b) for b in u.users) for u in users):
+        narrow = {u.shape.element_type for u in users}
+        return narrow.pop() if len(narrow) == 1 else None
+    return None
+
+
+def _widened_from(instr, depth: int) -> str | None:
+    """The narrower type ``instr``'s value was widened from (a ``convert`` up, under moves and
+    fusions), if it was."""
+    if not isinstance(instr, Instruction) or depth == 0:
+        return None
+    if instr.opcode == "fusion":
+        body = _body(instr)
+        return _widened_from(body.root, depth - 1) if body is not None and body.root is not None else None
+    if instr.opcode == "convert" and len(instr.operands) == 1:
+        narrow = instr.operands[0].shape.element_type
+        return narrow if _narrower(narrow, instr.shape.element_type) else None
+    if instr.opcode in _MOVES and len(instr.operands) == 1:
+        return _widened_from(instr.operands[0], depth - 1)
+    return None
+
+
+def computed_bytes(instr, shape=None) -> int:
+    """Bytes of ``instr``'s value (or ``shape``) at the type it is computed in (``computed_type``)."""
+    shape = shape if shape is not None else instr.shape
+    narrow = computed_type(instr)
+    return shape.with_element_type(narrow).byte_size if narrow is not None else shape.byte_size
 
 
 def _body(fusion: Instruction) -> Computation | None:
@@ -151,7 +227,6 @@ class FusedCopy(Boundary):
     origin = property(lambda self: self.copy)
     ref = property(lambda self: self.fusion.ref)
     users = property(lambda self: self.fusion.users)
-    copied_bytes = property(lambda self: self.fusion.shape.byte_size)
 
     @classmethod
     def follow(cls, instr: Instruction, result: int, callers: dict[str, list[Instruction]]) -> "FusedCopy | None":

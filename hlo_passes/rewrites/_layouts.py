@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from dataclasses import dataclass
 
 from ..ir import Instruction, Module, Sharding
@@ -49,17 +50,138 @@ class Reshard:
     bytes_moved: int  # bytes each device receives
 
 
+# Per module, what is read once: axis sizes, partitioned or not, the computations one device runs.
+_MESHES: "weakref.WeakKeyDictionary[Module, dict[str, int]]" = weakref.WeakKeyDictionary()
+_LOCAL: "weakref.WeakKeyDictionary[Module, frozenset[int]]" = weakref.WeakKeyDictionary()
+_PARTITIONED: "weakref.WeakKeyDictionary[Module, bool]" = weakref.WeakKeyDictionary()
+# ``sdy.mesh @mesh = <["x"=8]>`` and the generic ``"sdy.mesh"() <{mesh = #sdy.mesh<["x"=8]>, ...}>``.
+_SDY_MESH_LINE = re.compile(r"sdy\.mesh\b[^\n]*")
+
+
 def _mesh_sizes(module: Module | None) -> dict[str, int]:
-    """Axis name → size, from the module's ``sdy.mesh`` ops or ``xla.sdy.meshes``."""
+    """Axis name → size, from the module's ``sdy.mesh`` ops (pretty or generic) or ``xla.sdy.meshes``."""
     if module is None:
         return {}
+    found = _MESHES.get(module)
+    if found is not None:
+        return dict(found)
     attrs = getattr(module, "attributes", None) or {}
     texts = list((attrs.get("sdy.meshes") or {}).values()) + [str(attrs.get("frontend_attributes") or "")]
+    if module.dialect == "stablehlo" and not attrs.get("sdy.meshes"):
+        # The generic form declares its meshes in ops the parser keeps no symbol table of.
+        texts += _SDY_MESH_LINE.findall(module.source or "")
     sizes: dict[str, int] = {}
     for text in texts:
         for name, size in _MESH_AXIS_RE.findall(text):
             sizes.setdefault(name, int(size))
-    return sizes
+    _MESHES[module] = sizes
+    return dict(sizes)
+
+
+# Custom calls that exist only before SPMD partitioning.
+_UNPARTITIONED_CALLS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape",
+                        "xla.sdy.GlobalToLocalShape", "xla.sdy.LocalToGlobalShape")
+
+
+def is_partitioned(module: Module | None) -> bool:
+    """Whether ``module`` is HLO after SPMD partitioning (an after-SPMD dump, optimized HLO,
+    ``compiled.as_text()``): every shape in it is what one device holds.  Before partitioning
+    the text still says how values are split: sharding custom calls, Shardy's manual regions,
+    or (after Shardy's import) a ``sharding`` on ops other than the entry's parameters and root."""
+    if module is None or module.dialect != "hlo":
+        return False
+    found = _PARTITIONED.get(module)
+    if found is None:
+        found = _partitioned(module)
+        _PARTITIONED[module] = found
+    return found
+
+
+def _partitioned(module: Module) -> bool:
+    entry = module.entry
+    for instr in module.instructions():
+        if instr.opcode == "custom-call" and instr.attributes.get("custom_call_target") in _UNPARTITIONED_CALLS:
+            return False
+        # (Optimized HLO keeps a parameter's sharding on a copy of it inside a fusion.)
+        if "sharding" in instr.attributes and instr.computation is entry and instr.opcode != "parameter" \
+                and instr is not entry.root:
+            return False
+    return True
+
+
+def holds_local(instr) -> bool:
+    """Whether ``instr``'s shape is one device's piece of the value (inside a shard_map body, or
+    in a partitioned module), not the global array a partitioner still has to split."""
+    module = getattr(instr, "module", None)
+    comp = getattr(instr, "computation", None)
+    if module is None or comp is None:
+        return True  # a fusion's value of optimized HLO (_fusions.FusedValue)
+    if is_partitioned(module) or _is_manual(instr):
+        return True
+    local = _LOCAL.get(module)
+    if local is None:
+        local = _local_computations(module)
+        _LOCAL[module] = local
+    return id(comp) in local
+
+
+def _local_computations(module: Module) -> frozenset[int]:
+    """The computations one device runs on its own pieces: shard_map bodies (StableHLO regions
+    of ``sdy.manual_computation``; HLO ``manual_computation_body`` calls; after Shardy's import,
+    computations of ``sharding={manual}`` ops) and whatever they call or hold."""
+    local: set[int] = set()
+    work = []
+    for comp in module.computations.values():
+        parent = comp.parent
+        if parent is not None and parent.opcode == "sdy.manual_computation":
+            work.append(comp)
+        elif module.dialect == "hlo" and "manual_computation_body" in comp.name:
+            work.append(comp)
+        elif module.dialect == "hlo" and comp.parameters and all(_is_manual(i) for i in comp.parameters):
+            work.append(comp)
+    while work:
+        comp = work.pop()
+        if id(comp) in local:
+            continue
+        local.add(id(comp))
+        for instr in comp.instructions:
+            work.extend(instr.called_computations)
+    if module.dialect == "stablehlo":
+        # Nested regions (a while inside a shard_map body) hang off their op, not a call.
+        for comp in module.computations.values():
+            cur = comp.parent
+            while cur is not None and id(comp) not in local:
+                if cur.computation is not None and id(cur.computation) in local:
+                    local.add(id(comp))
+                cur = cur.computation.parent if cur.computation is not None else None
+    return frozenset(local)
+
+
+def _is_manual(instr: Instruction) -> bool:
+    if "sharding" not in instr.attributes:
+        return False
+    try:
+        sharding = instr.attributes["sharding"]
+    except ValueError:
+        return False
+    return isinstance(sharding, Sharding) and sharding.kind == "manual"
+
+
+def shards_of(instr, layout: "Layout | None" = None, callers: dict | None = None) -> int:
+    """Into how many pieces ``instr``'s value is split across devices: 1 where its shape is
+    already one device's (``holds_local``), else the shard count of its own annotation, of
+    ``layout`` (what the caller knows it is), or of where it comes from (``source_layout``,
+    out of loops and calls given ``callers``)."""
+    if holds_local(instr):
+        return 1
+    if instr.shape.is_array:
+        own = stated_layout(instr, instr.shape.rank)
+        if own is not None and own.shards:
+            return own.shards
+    if layout is not None and layout.shards:
+        return layout.shards
+    found = source_layout(instr, callers)
+    return found.shards if found is not None and found.shards else 1
 
 
 def _axis_name(name: str, pre: str | None, size: str | None) -> str:
@@ -130,7 +252,7 @@ def stated_layout(instr: Instruction, rank: int) -> Layout | None:
             return found
     if instr.opcode == "sdy.sharding_constraint" and "sharding" in instr.attributes:
         return layout_from_text(instr.attributes.raw("sharding") or str(instr.attributes["sharding"]), rank, module)
-    arg_attrs = instr.dialect_data.get("arg_attrs") if instr.opcode == "parameter" else None
+    arg_attrs = _arg_attrs(instr) if instr.opcode == "parameter" else None
     if isinstance(arg_attrs, str) and "sdy.sharding" in arg_attrs:
         return layout_from_text(arg_attrs[arg_attrs.find("sdy.sharding"):], rank, module)
     if "sharding" in instr.attributes:
@@ -141,6 +263,22 @@ def stated_layout(instr: Instruction, rank: int) -> Layout | None:
         if isinstance(sharding, Sharding):
             return layout_from_sharding(sharding, rank, module)
     return None
+
+
+def _arg_attrs(param: Instruction) -> str | None:
+    """A function argument's attributes as text: on the argument (pretty form) or, in the
+    generic form, entry ``parameter_number`` of its ``func.func``'s ``arg_attrs``."""
+    own = param.dialect_data.get("arg_attrs")
+    if own is not None or param.computation is None:
+        return own
+    func = param.computation.dialect_data.get("func")
+    number = param.attributes.get("parameter_number")
+    if func is None or not isinstance(number, int) or "arg_attrs" not in func.attributes:
+        return None
+    text = func.attributes.raw("arg_attrs") or ""
+    start, end = text.find("["), text.rfind("]")
+    entries = split_top_level(text[start + 1:end]) if 0 <= start < end else []
+    return entries[number] if number < len(entries) else None
 
 
 # Ops a value's layout passes through unchanged on its way from the weight to its slice.
@@ -211,6 +349,12 @@ def _one_step_up(cur: Instruction, result: int, dropped: int,
         return (cur.operands[0], index, dropped) if isinstance(index, int) else None
     if cur.opcode == "tuple":
         return (cur.operands[result], cur.operand_results[result], dropped) if result < len(cur.operands) else None
+    if cur.opcode == "opt-barrier":  # a barrier of several values (jax.checkpoint's): each as it went in
+        if len(cur.operands) == 1 and cur.shape.is_tuple:  # HLO: one tuple through
+            return cur.operands[0], result, dropped
+        if result < len(cur.operands):
+            return cur.operands[result], cur.operand_results[result], dropped
+        return None
     if cur.opcode in ("call", "func.call", "while"):
         if cur.opcode == "while":  # a value the loop carries: laid out as it went in
             if cur.shape.is_tuple and len(cur.operands) == 1:  # HLO: one carried tuple

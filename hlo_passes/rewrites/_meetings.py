@@ -11,7 +11,8 @@
 
 A meeting checks what it needs of the halves (``check``: a ``Refusal`` or,
 for two GMMs, the dimension of their results the halves land on), says which
-copies go or come with the rewrite (``copy_bytes``), and puts the one fused
+whether the halves are put back together there (``joins``: that copy goes with the
+rewrite), and puts the one fused
 value where the halves met (``replace``).  Finders (``Concatenates``,
 ``PadAdds``, ``GmmPairs``, ``SplitCollectiveFinder``) find meetings in a module
 for a rule's pass.
@@ -57,9 +58,9 @@ class Meeting:
         """The parts of the chains whose values nothing else may use (all of them, where halves meet)."""
         return chains
 
-    def copy_bytes(self) -> tuple[int, int]:
-        """(bytes of copies the rewrite removes, bytes of those it adds) at the meeting."""
-        return 0, 0
+    # Whether the halves are put back together into one array there (a concatenate, pad + add):
+    # the rewrite removes that copy.  Halves that meet at two GMMs are read where they are.
+    joins: bool = False
 
     def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
         raise NotImplementedError
@@ -69,6 +70,7 @@ class _Joined(Meeting):
     """Halves joined back into one array: the fused chain's result is read instead."""
 
     joined: Instruction  # the instruction whose value the fused chain replaces
+    joins = True
 
     def check(self, chains: list, split_dims: list[int]) -> int | None:
         # A concatenate without its dimension (malformed text carried through) joins nothing we know.
@@ -112,8 +114,6 @@ class Concat(_Joined):
     def origin(self) -> Instruction:
         return self.concat
 
-    def copy_bytes(self) -> tuple[int, int]:
-        return self.concat.shape.byte_size, 0
 
 
 class FusedConcat(Concat):
@@ -143,9 +143,6 @@ class PadAdd(_Joined):
         self.dims = (dim,)
         self.pieces = [(p.operands[0], p.operand_results[0] if p.operand_results else 0) for p in pads]
 
-    def copy_bytes(self) -> tuple[int, int]:
-        # The pads and the additions that put the halves back together.
-        return sum(p.shape.byte_size for p in self.pads) + self.anchor.shape.byte_size * (len(self.pads) - 1), 0
 
 
 class TwoGmm(Meeting):
@@ -168,9 +165,6 @@ class TwoGmm(Meeting):
                                   f"fused weight: {why}", g)
         return check_gmms(self.gmms, split_dims[-1])
 
-    def copy_bytes(self) -> tuple[int, int]:
-        # The activations are now sliced out of one GMM result.
-        return 0, sum(g.shape.byte_size for g in self.gmms)
 
     def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
         fused = self._fused_gmm(value, rule, out_dim, total)
@@ -217,6 +211,9 @@ class SplitCollectives(Meeting):
     def __init__(self, form: str, top: Instruction) -> None:
         self.form = form
         self.anchor = top
+        # The halves of a gradient are put back together in the fusion that reads them; a
+        # weight's halves, seen here, are not joined (a concatenate is a FusedConcat): two GMMs.
+        self.joins = form == "split_reduction"
 
 
 def _slice_spelling(module: Module) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 
 from ..ir import CREATED_BY, Instruction, tag_created
 from ._chains import INCONSISTENT, Refusal, map_split_dim, resized, same_value
+from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape
 from ._fusions import fused_slice
 from ._gmms import GMM_OPCODES, free_dim_position
@@ -170,9 +171,7 @@ class PairSource(Source):
 
     def added_bytes(self, plan: SourcePlan, chains: list) -> int:
         # The local concatenation: each device copies its shards of both weights.
-        layout = source_layout(chains[0].start)
-        shards = layout.shards if layout is not None and layout.shards else 1
-        return sum(result_shape(c.start, c.result).byte_size for c in chains) // shards
+        return sum(local_bytes(c.start, c.result, callers=c.callers) for c in chains)
 
     def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
         starts = [c.start for c in chains]

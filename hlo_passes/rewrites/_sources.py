@@ -147,6 +147,12 @@ class GmmSource(Source):
     def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
         return fused_gmm_source(rule, chains, plan.extra, sum(plan.sizes)), 0
 
+    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+        # The one GMM reads the differing operands concatenated (inside the GMMs' shard_map body
+        # or partitioned module: what one device holds).
+        j = plan.extra[0]
+        return sum(c.start.operands[j].shape.byte_size for c in chains)
+
 
 def check_slices(chains: list) -> tuple[int, list[int]]:
     """The slices cut one source along one dimension into adjacent pieces, in order."""

@@ -50,16 +50,13 @@ from ._chains import (
     resized,
     same_op,
 )
-from ._cost import CollectiveModel
+from ._cost import CollectiveModel, site_bytes
 from ._crossings import BOUNDARY_AT, Boundary, callers_of, result_shape
 from ._fusions import FusedCopy
 from ._gmms import difference
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
 from ._picture import site_picture
 from ._sources import Cut, SliceSource, Source, SourcePlan, cut_of
-
-# Copies the rewrite removes: their results are what bytes_saved counts.
-_COPY_OPCODES = frozenset({"slice", "concatenate", "copy"})
 
 
 @dataclass
@@ -313,15 +310,7 @@ class SplitFusion:
               split_dims: list[int], out_dim: int | None, *, rewrite: bool) -> Site:
         """The report of a site: what it costs now and fused, and its picture."""
         before, after = self.steps.site(chains, split_dims)
-        removed, added = meeting.copy_bytes()
-        added += source.added_bytes(plan, chains)
-        if source.slices_for_other_users:  # each half's other users read its slice of the fused value
-            added += sum(c.ops[-1].shape.byte_size for c in chains if _other_users(c))
-        removed += sum(c.cut.shape.byte_size for c in chains if c.cut is not None)
-        removed += sum(op.copied_bytes if isinstance(op, Boundary) else op.shape.byte_size
-                       for c in chains for op in c.ops
-                       if isinstance(op, Boundary) or op.opcode in _COPY_OPCODES)
-        bytes_saved = removed - added + before.bytes_moved - after.bytes_moved
+        bytes_saved = site_bytes(meeting, chains, source, plan) + before.bytes_moved - after.bytes_moved
         site = Site(
             rule=self.name, form=meeting.form, location=location_of(meeting.anchor, meeting.origin),
             before=before, after=after, bytes_saved=bytes_saved, rewritten=rewrite,

@@ -1,0 +1,70 @@
+"""The legality checks of the rules, by id: one line each saying what the check requires.
+
+A near miss names the check that refused a site (``report.NearMiss.check``) and why, in its
+own words for that site; this table says what the check is for, in one place: ``--explain``
+prints the meaning of each check it names, the JSON report carries it (``details.meaning``),
+and ``docs/checks.md`` lists the same table (``tests/test_checks.py`` holds the two equal and
+every id the rules raise to an entry here).  Ids are stable: tools match on them.
+"""
+from __future__ import annotations
+
+# id -> what the check requires of a site (a sentence without its final period).
+CHECKS: dict[str, str] = {
+    # Where the halves come from: slices of one weight (MOE001, MOE002, MOE004 split_apart).
+    "same-source": "the halves are slices of one array",
+    "slice-stride": "every slice has stride 1",
+    "split-dim": "the slices cut exactly one dimension, the split dimension",
+    "slices-adjacent": "the slices are adjacent pieces of the split dimension, without gap or overlap",
+    "slices-cover": "the slices cover the whole split dimension",
+    "concat-order": "the halves meet again in the order they were cut",
+    # The path each half takes.
+    "same-collectives": "every half takes the same path: the same ops and collectives (replica groups, "
+                        "channel kind, use_global_device_ids, dimension) and the same shard_map crossings",
+    "same-computation": "the halves' ops are in one computation",
+    "gather-dim": "no all-gather works along the split dimension",
+    "scatter-dim": "no reduce-scatter works along the split dimension",
+    "split-dim-sharded": "nothing on the way (a shard_map, a collective) changes the size of the split dimension",
+    "reshape-moves-split": "no reshape or bitcast on the way changes the dimensions, so the split dimension "
+                           "can be followed",
+    "window-split-dim": "a dynamic-slice on the way keeps the split dimension whole",
+    "same-offsets": "the halves' dynamic-slices cut at offsets that are provably the same",
+    "extra-users": "nothing else reads a half's intermediate values (they go with the rewrite)",
+    "unknown-sharding": "every sharding the site's cost and legality depend on can be read",
+    "inconsistent-shapes": "the shapes the text states agree with each other",
+    # Where the halves meet.
+    "concat-dim": "the halves meet along the dimension they were split on",
+    "gmm-sources": "halves computed by separate GMMs meet again (a concatenate or pad + add)",
+    "gmm-contracts-split": "the dimension the halves are joined along is a free dimension of the GMM operand, "
+                           "not a contracting one",
+    "same-lhs": "the GMMs differ in one operand only (the same tokens)",
+    "same-group-sizes": "the GMMs group the tokens the same way",
+    "same-gmm": "the GMMs have the same dimension numbers, precision and result type",
+    "fixed-shape-kernel": "a grouped-matmul kernel built for one shape can be emitted again for the fused weight",
+    # Two weights (MOE003, MOE004).
+    "same-weight": "the two pieces are two different arrays (one weight read twice is no pair)",
+    "same-element-type": "the two weights have one element type",
+    "same-shape": "the two weights have one shape except along the dimension they are joined on",
+    "same-sharding": "the two weights are sharded alike",
+    "concat-dim-sharded": "the dimension the weights are joined along is split on no mesh axis of size > 1 "
+                          "(joined shards would interleave gate and up)",
+    "crosses-boundary": "halves that never meet are fused within one computation",
+    "order": "every user of a half's end comes after the last half is computed",
+    # The price.
+    "does-not-pay": "by the cost model (docs/cost-model.md) the fix saves more than it costs per device",
+    # Not a legality check: the rule raised.
+    "internal-error": "the rule ran to the end (it raised: a bug, reported with where it happened)",
+}
+
+
+def meaning(check: str) -> str | None:
+    """What ``check`` requires, or None for an id this table does not hold (a plugin's own)."""
+    return CHECKS.get(check)
+
+
+def legend(checks) -> list[str]:
+    """``check: meaning`` lines for the distinct known ids among ``checks``, in order of first use."""
+    seen: dict[str, None] = {}
+    for check in checks:
+        if check in CHECKS:
+            seen.setdefault(check, None)
+    return [f"{check}: {CHECKS[check]}" for check in seen]
