@@ -29,6 +29,12 @@ w.r.t. ``wi_0``, ``wi_1`` and ``wo``), ``scan`` (``lax.scan`` over stacked
 layers with a residual), ``scan_grad``.  ``checkpoint=True`` wraps the layer
 in ``jax.checkpoint``, so a training step gathers the weights again for the
 backward.
+
+``tensor=n`` (``mesh1`` only) adds a tensor-parallel mesh axis ``tensor`` of size
+``n`` that splits ``F`` of both weights (and of ``wo``) and stays on it into the
+shard_map (its output is ``psum``-ed over it): the mesh is ``fsdp`` (devices / n)
+× ``tensor`` (n).  ``tensor=1`` is an FSDP-only mesh whose weights still name the
+tensor axis on ``F`` (MaxText's sharding rules do), an axis of size 1.
 """
 from __future__ import annotations
 
@@ -68,6 +74,7 @@ class PairSpec:
     constraint: str = "wsc"
     device_order: str = "iota"
     cfg: MoEConfig = field(default_factory=MoEConfig)
+    tensor: int = 0  # size of a tensor-parallel mesh axis on F (0: none)
 
     def __post_init__(self) -> None:
         for value, allowed, what in ((self.variant, PAIR_VARIANTS, "variant"), (self.mesh, MESHES, "mesh"),
@@ -77,6 +84,10 @@ class PairSpec:
                 raise ValueError(f"unknown {what} {value!r}; expected one of {allowed}")
         if self.lhs != "shared" and self.form != "implicit":
             raise ValueError("lhs='padded_twice' is a form of the implicit programs")
+        if self.tensor and (self.mesh != "mesh1" or self.num_devices % self.tensor or self.cfg.mlp % self.tensor
+                            or (self.variant == "fused" and self.form != "explicit" and self.tensor > 1)):
+            raise ValueError(f"tensor={self.tensor}: mesh1 only, dividing the devices and F (and no hand-fused "
+                             "global concatenation: it would pair the wrong F shards)")
         if self.cfg.embed % int(np.prod(mesh_shape(self.mesh, self.num_devices))):
             raise ValueError(f"embed={self.cfg.embed} is not divisible by {self.num_devices} devices")
 
@@ -94,6 +105,8 @@ class PairSpec:
             parts.append(self.lhs)
         if self.form == "implicit" and self.constraint != "wsc":
             parts.append(self.constraint)
+        if self.tensor:
+            parts.append(f"tp{self.tensor}")
         if self.num_devices != 8:
             parts.append(f"d{self.num_devices}")
         if self.device_order != "iota":
@@ -121,16 +134,33 @@ def host_inputs(spec: PairSpec) -> tuple[np.ndarray, ...]:
             wi_1.astype(cfg.jparam_dtype), wo.astype(cfg.jparam_dtype))
 
 
+TENSOR = "tensor"
+
+
+def _tp(spec: PairSpec) -> str | None:
+    return TENSOR if spec.tensor else None
+
+
 def in_specs(spec: PairSpec) -> tuple[P, ...]:
-    """Global partition specs of the arguments: both weights sharded on ``D``, the rest replicated."""
+    """Global partition specs of the arguments: both weights sharded on ``D`` (and ``F`` on the
+    tensor axis), ``wo`` on ``F`` with them, the rest replicated."""
     lead = (None,) if spec.stacked else ()
-    w_spec = P(*lead, None, fsdp_axes(spec.mesh, spec.device_order), None)
-    return (P(), P(), w_spec, w_spec, P(*lead, None, None, None))
+    w_spec = P(*lead, None, fsdp_axes(spec.mesh, spec.device_order), _tp(spec))
+    return (P(), P(), w_spec, w_spec, P(*lead, None, _tp(spec), None))
 
 
 def program_mesh(spec: PairSpec) -> Mesh:
+    if spec.tensor:
+        return jax.make_mesh((spec.num_devices // spec.tensor, spec.tensor), ("fsdp", TENSOR),
+                             axis_types=(jax.sharding.AxisType.Auto,) * 2, devices=jax.devices()[:spec.num_devices])
     explicit = spec.form == "implicit" and spec.constraint == "reshard"
     return make_mesh(spec.mesh, spec.num_devices, explicit=explicit, device_order=spec.device_order)
+
+
+def _tail(spec: PairSpec, gate: jax.Array, up: jax.Array, gs: jax.Array, wo: jax.Array) -> jax.Array:
+    """The down projection; with F split over the tensor axis, its partial sums added up."""
+    out = _ffn_tail(gate, up, gs, wo.astype(spec.cfg.jdtype))
+    return jax.lax.psum(out, TENSOR) if spec.tensor else out
 
 
 def inputs(spec: PairSpec, mesh: Mesh | None = None) -> tuple[jax.Array, ...]:
@@ -162,7 +192,7 @@ def _gate_up(x: jax.Array, gs: jax.Array, w0: jax.Array, w1: jax.Array, f: int, 
 def _explicit_ffn(spec: PairSpec, mesh: Mesh) -> Callable:
     cfg = spec.cfg
     stages = gather_stages(spec.mesh, spec.device_order)
-    wspec = P(None, fsdp_axes(spec.mesh, spec.device_order), None)
+    wspec = P(None, fsdp_axes(spec.mesh, spec.device_order), _tp(spec))
     fused = spec.variant == "fused"
 
     def body(x, gs, wi_0, wi_1, wo):
@@ -170,14 +200,14 @@ def _explicit_ffn(spec: PairSpec, mesh: Mesh) -> Callable:
         if fused:
             # The shards side by side along F, then one gather of both.
             w = _gather(jnp.concatenate([wi_0, wi_1], axis=-1), stages)
-            gate, up = _gate_up(x, gs, w, w, cfg.mlp, fused=True, concat=False)
+            gate, up = _gate_up(x, gs, w, w, cfg.mlp // (spec.tensor or 1), fused=True, concat=False)
         else:
-            gate, up = _gate_up(x, gs, _gather(wi_0, stages), _gather(wi_1, stages), cfg.mlp, fused=False,
-                                concat=False)
-        return _ffn_tail(gate, up, gs, wo.astype(cfg.jdtype))
+            gate, up = _gate_up(x, gs, _gather(wi_0, stages), _gather(wi_1, stages), cfg.mlp // (spec.tensor or 1),
+                                fused=False, concat=False)
+        return _tail(spec, gate, up, gs, wo)
 
-    return jax.shard_map(body, mesh=mesh, in_specs=(P(), P(), wspec, wspec, P()), out_specs=P(),
-                         check_vma=False)
+    return jax.shard_map(body, mesh=mesh, in_specs=(P(), P(), wspec, wspec, P(None, _tp(spec), None)),
+                         out_specs=P(), check_vma=False)
 
 
 def _implicit_ffn(spec: PairSpec, mesh: Mesh) -> Callable:
@@ -185,23 +215,33 @@ def _implicit_ffn(spec: PairSpec, mesh: Mesh) -> Callable:
     fused = spec.variant == "fused"
     concat = spec.form == "concat_inside"
 
+    f_local = cfg.mlp // (spec.tensor or 1)
+
     def body(x, gs, w0, w1, wo):
-        gate, up = _gate_up(x, gs, w0, w1, cfg.mlp, fused=fused, concat=concat, lhs=spec.lhs)
-        return _ffn_tail(gate, up, gs, wo.astype(cfg.jdtype))
+        gate, up = _gate_up(x, gs, w0, w1, f_local, fused=fused, concat=concat, lhs=spec.lhs)
+        return _tail(spec, gate, up, gs, wo)
 
     operands = 4 if fused else 5
+    w_in = P(None, None, _tp(spec))  # F stays on the tensor axis
+    in_specs_ = (P(), P(), w_in, P(None, _tp(spec), None)) if fused else \
+        (P(), P(), w_in, w_in, P(None, _tp(spec), None))
     mapped = jax.shard_map(body if not fused else (lambda x, gs, w, wo: body(x, gs, w, w, wo)), mesh=mesh,
-                           in_specs=(P(),) * operands, out_specs=P(), check_vma=False)
+                           in_specs=in_specs_, out_specs=P(), check_vma=False)
     # TransformerEngine's block drops the FSDP axes by its in_specs alone.
     drop_by = spec if not concat else spec.replace(constraint="in_specs")
+    if spec.tensor and not concat:
+        # Drop FSDP and keep F on the tensor axis.
+        _drop = lambda w, *_: jax.lax.with_sharding_constraint(w, NamedSharding(mesh, w_in))  # noqa: E731
+    else:
+        _drop = _drop_fsdp
 
     def ffn(x, gs, wi_0, wi_1, wo):
         wi_0, wi_1 = wi_0.astype(cfg.jdtype), wi_1.astype(cfg.jdtype)
         if fused:
             # One concatenate of the two sharded globals (same sharding: the partitioner
             # concatenates the shards locally), one constraint chain, one operand.
-            return mapped(x, gs, _drop_fsdp(jnp.concatenate([wi_0, wi_1], axis=-1), drop_by, mesh), wo)
-        return mapped(x, gs, _drop_fsdp(wi_0, drop_by, mesh), _drop_fsdp(wi_1, drop_by, mesh), wo)
+            return mapped(x, gs, _drop(jnp.concatenate([wi_0, wi_1], axis=-1), drop_by, mesh), wo)
+        return mapped(x, gs, _drop(wi_0, drop_by, mesh), _drop(wi_1, drop_by, mesh), wo)
 
     return ffn
 

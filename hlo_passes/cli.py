@@ -3,11 +3,13 @@
 
 Exit codes, both scripts:
 
-* ``hlo-rewrite``: 0 success (rewritten or not); 2 bad usage or input (the
-  parse error's ``path:line:col`` message on stderr: empty, binary, too large,
-  not there) or an output that cannot be written (its path named); 3 a bug
-  (``internal error``, one line and a request to report it).  When anything
-  fails, nothing is written.
+* ``hlo-rewrite``: 0 success (sites rewritten, or none found); 2 bad usage or
+  input (the parse error's ``path:line:col`` message on stderr: empty, binary,
+  too large, not there) or an output that cannot be written (its path named); 3
+  a bug (``internal error``, one line and a request to report it); 4 sites were
+  found but none was rewritten (optimized HLO, which XLA cannot compile again,
+  or fixes that do not pay by the cost model: each says why on stderr, and the
+  output is the input).  When anything fails, nothing is written.
 * ``hlo-lint``: 0 clean; 1 findings; 2 a file or folder could not be linted,
   or bad usage (an unknown rule code too); 3 a bug.
 
@@ -27,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .checks import legend
+from .cost_model import DEFAULT_PLATFORM, PLATFORMS as COST_PLATFORMS, use_platform
 from .files import (
     MAX_INPUT_BYTES,
     InputError,
@@ -62,6 +65,8 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+# hlo-rewrite: it found sites but rewrote none (each says why: "detected, not rewritten: ...").
+EXIT_NOT_REWRITTEN = 4
 
 
 class _Parser(argparse.ArgumentParser):
@@ -154,8 +159,10 @@ def _rewrite_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="hlo-rewrite",
         description="Run hlo_passes' rewrite passes over an HLO or StableHLO module.",
-        epilog="Exit status: 0 success (with or without rewrites), 2 bad usage or input, "
-               "3 a pass (with --strict; without, it refuses: an internal-error near miss) or the printer failed. "
+        epilog="Exit status: 0 success (sites rewritten, or none found), 2 bad usage or input, "
+               "3 a pass (with --strict; without, it refuses: an internal-error near miss) or the printer failed, "
+               "4 sites found but none rewritten (optimized HLO cannot be compiled again, or the fix does not pay "
+               "by the cost model for --platform, default tpu; each site says why). "
                "Nothing is written when anything fails.",
     )
     p.add_argument("input", nargs="?", help="input module (.hlo, .txt, .mlir); '-' reads stdin")
@@ -179,7 +186,8 @@ def _rewrite_parser() -> argparse.ArgumentParser:
                    help="after the passes, lower grouped matmuls (ragged-dot) to this kernel "
                         "(auto: cpu-ffi for --platform cpu, else XLA's own ragged-dot)")
     p.add_argument("--platform", choices=PLATFORMS, default=None,
-                   help="where the module will run, for --kernel auto (default: not known)")
+                   help="where the module will run: for --kernel auto (default: not known) and for the cost "
+                        "model, which rewrites a site only where the fix pays (default: priced for tpu)")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-site summary on stderr")
     p.add_argument("--strict", action="store_true",
                    help="a pass that raises is an error (exit 3), not an internal-error near miss")
@@ -194,6 +202,8 @@ def _report(result: Any, *, input_name: str, dialect: str, passes: list[str],
         d = s.to_json()
         d["rule_id"] = rule_id(s.rule)
         sites.append(d)
+    # The totals are what the rewrite did: sites only detected are counted apart.
+    done = [s for s in result.sites if s.rewritten]
     return {
         "tool": "hlo-rewrite",
         "input": input_name,
@@ -205,12 +215,13 @@ def _report(result: Any, *, input_name: str, dialect: str, passes: list[str],
         "sites": sites,
         "near_misses": [m.to_json() for m in result.near_misses],
         "totals": {
-            "sites": len(result.sites),
-            "collectives_before": sum(s.before.count for s in result.sites),
-            "collectives_after": sum(s.after.count for s in result.sites),
-            "bytes_moved_before": sum(s.before.bytes_moved for s in result.sites),
-            "bytes_moved_after": sum(s.after.bytes_moved for s in result.sites),
-            "bytes_saved": sum(s.bytes_saved for s in result.sites),
+            "sites": len(done),
+            "detected_not_rewritten": len(result.sites) - len(done),
+            "collectives_before": sum(s.before.count for s in done),
+            "collectives_after": sum(s.after.count for s in done),
+            "bytes_moved_before": sum(s.before.bytes_moved for s in done),
+            "bytes_moved_after": sum(s.after.bytes_moved for s in done),
+            "bytes_saved": sum(s.bytes_saved for s in done),
         },
     }
 
@@ -262,6 +273,9 @@ def rewrite_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = No
         write_stdout(stdout, rewritten.diff)
     elif not args.dry_run and not (args.output or args.in_place):
         write_stdout(stdout, rewritten.text)
+    sites = rewritten.result.sites
+    if sites and not any(s.rewritten for s in sites):
+        return EXIT_NOT_REWRITTEN
     return EXIT_OK
 
 
@@ -299,8 +313,9 @@ def _rewrite(args: argparse.Namespace, module: Any, text: str, name: str, passes
              registry: dict[str, Any], staged: list[Staged]) -> _Rewritten:
     """Run the passes and the GMM lowering on ``module``; the report and the output are
     staged (in ``staged``), not yet put in place."""
-    result = run_passes(module, passes, rewrite=True, copy=False,  # module is not reused: no copy
-                        strict=args.strict)
+    with use_platform(args.platform):  # the cost model prices each site for it
+        result = run_passes(module, passes, rewrite=True, copy=False,  # module is not reused: no copy
+                            strict=args.strict)
     lowerings = lower_gmms(result.module, args.kernel, args.platform)
     new_text = result.module.to_text()
     diff = None
@@ -384,7 +399,11 @@ def _lint_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="hlo-lint",
         description=_lint_description(),
-        epilog="Exit status: 0 clean, 1 findings, 2 a file could not be linted or bad usage.",
+        epilog="Findings by default: the sites of every rule (the opt-in rewrite passes too) where the "
+               "fix pays by the cost model (per device: copies, collective bytes and launches, GMM launches; "
+               f"docs/cost-model.md) for --platform, default {DEFAULT_PLATFORM}. A site whose fix does not pay is a "
+               "near miss (does-not-pay, shown by --explain with its numbers); --select CODE reports every site of "
+               "the rules it names. Exit status: 0 clean, 1 findings, 2 a file could not be linted or bad usage.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files, directories (recursive) or globs")
     p.add_argument("--format", choices=FORMATS, default="text")
@@ -405,6 +424,9 @@ def _lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="also print near misses on stderr: places that look like a pattern, "
                         "with the check that failed")
+    p.add_argument("--platform", choices=sorted(COST_PLATFORMS), default=None,
+                   help=f"price each site's fix for this platform (default {DEFAULT_PLATFORM}); "
+                        "a fix that does not pay is a near miss")
     _common_options(p)
     return p
 
@@ -459,7 +481,7 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
     try:
         run = lint_files(args.paths, select=select, ignore=ignore, dialect=args.dialect, jobs=args.jobs,
                          progress=progress, explain=args.explain, max_bytes=args.max_input_size,
-                         verbose=args.verbose)
+                         verbose=args.verbose, platform=args.platform)
     finally:
         if progress is not None:
             progress.close()

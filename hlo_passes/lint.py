@@ -49,6 +49,8 @@ from .ir import Module
 from .parser.hlo import unknown_constructs
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, run_passes
 from .prescan import rules_that_may_fire_in
+from .cost_model import use_platform
+from .report import does_not_pay
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
 from .text import parse, parse_file
@@ -134,11 +136,15 @@ def lint_module(
     ignore: Sequence[str] | None = None,
     passes: Sequence[str] | None = None,
     explain: bool = False,
+    platform: str | None = None,
 ) -> list[Finding]:
     """Findings of one parsed module (no rewriting; ``module`` is left untouched).
 
     ``explain=True`` adds near misses as findings of severity ``"note"``: places
-    that look like a pattern, with the legality check that failed.
+    that look like a pattern, with the legality check that failed.  A site whose fix
+    does not pay on ``platform`` by the cost model (``cost_model``; default: a TPU) is
+    such a near miss too (check ``does-not-pay``, with the numbers), unless ``select``
+    names its rule: selecting a rule reports all its sites.
     """
     chosen = _passes_for(select, ignore, passes)
     # Rules whose communicating steps are not spelled anywhere in the module
@@ -148,10 +154,16 @@ def lint_module(
         return []
     where = path or module.path or "<string>"
     findings = []
-    sites, misses = _detect(module, chosen)
+    with use_platform(platform):
+        sites, misses = _detect(module, chosen)
     for site in sites:
-        if _selected(rule_id(site.rule), select, ignore):
+        code = rule_id(site.rule)
+        if not _selected(code, select, ignore):
+            continue
+        if site.pays or (select and any(code.startswith(s) for s in select)):
             findings.append(from_site(site, where, module.dialect))
+        else:
+            misses.append(does_not_pay(site))
     if explain:
         findings.extend(d for d in (from_near_miss(m, where) for m in misses) if _selected(d.rule, select, ignore))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
@@ -431,6 +443,7 @@ def lint_files(
     max_bytes: int = MAX_INPUT_BYTES,
     verbose: bool = False,
     fold: bool = True,
+    platform: str | None = None,
 ) -> LintRun:
     """Lint files, directories and globs; files in parallel when there are many.
 
@@ -439,7 +452,8 @@ def lint_files(
     misses come back in ``LintRun.notes``, and with ``verbose`` what a file holds that
     was carried through unread.  Files over ``max_bytes`` are errors.  ``fold``: copies
     of one module (equal without locations, e.g. the dumps of N hosts) are linted
-    once and each finding reported once, with ``copies`` and ``paths``.
+    once and each finding reported once, with ``copies`` and ``paths``.  ``platform``:
+    what the cost model prices sites for (``lint_module``).
     """
     check_codes(select, ignore, passes)
     all_files, findings, notes = collect_paths(paths)
@@ -448,7 +462,8 @@ def lint_files(
     # Progress counts files: a module stands for each of its copies.
     weight = {g[0]: len(g) for g in groups}
     options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect,
-                               "explain": explain, "max_bytes": max_bytes, "verbose": verbose}
+                               "explain": explain, "max_bytes": max_bytes, "verbose": verbose,
+                               "platform": platform}
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     per_file: dict[str, list[Finding]] = {}
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:

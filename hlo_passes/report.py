@@ -15,6 +15,7 @@ import weakref
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .cost_model import Platform, Price, price
 from .ir import Instruction
 
 COLLECTIVE_OPCODES = frozenset(
@@ -189,6 +190,13 @@ class SitePicture:
 
 @dataclass
 class Site:
+    """A place a rule found: what it costs now and fused (per device: docs/cost-model.md).
+
+    ``bytes_saved`` = ``copies_removed`` - ``copies_added`` + the drop in collective bytes;
+    ``gmm_launches_saved``: grouped matmuls the fix runs as one.  ``rewritten`` is False where
+    the site was only detected (``details["not_rewritten"]`` says why: optimized HLO, or a fix
+    that does not pay by the cost model, ``details["pays"]`` False)."""
+
     rule: str
     form: str
     location: Location
@@ -200,6 +208,21 @@ class Site:
     # Where the halves are cut off the weight (the slices; for gradients, the GMMs).
     pieces: list[Location] = field(default_factory=list)
     picture: SitePicture | None = field(default=None, compare=False, repr=False)
+    copies_removed: int = 0
+    copies_added: int = 0
+    gmm_launches_saved: int = 0
+
+    def price(self, platform: Platform | None = None) -> Price:
+        """What the fix saves per device on ``platform`` (default: the active one)."""
+        return price(copies_removed=self.copies_removed, copies_added=self.copies_added,
+                     bytes_before=self.before.bytes_moved, bytes_after=self.after.bytes_moved,
+                     collectives_before=self.before.count, collectives_after=self.after.count,
+                     gmm_launches_saved=self.gmm_launches_saved, platform=platform)
+
+    @property
+    def pays(self) -> bool:
+        """Whether the fix pays, as the rule priced it when it found the site."""
+        return self.details.get("pays", True) is not False
 
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k != "picture"}
@@ -208,8 +231,10 @@ class Site:
 
     def __str__(self) -> str:
         from_to = f"collectives {self.before.count} -> {self.after.count}"
-        return (f"{self.location}: {self.rule} [{self.form}] {from_to}, {bytes_phrase(self.bytes_saved)}"
-                f"{'' if self.rewritten else ' (reported, not rewritten)'}")
+        if not self.rewritten:
+            return (f"{self.location}: {self.rule} [{self.form}] {from_to}, detected, not rewritten: "
+                    f"{self.details.get('not_rewritten', 'detect-only run')}")
+        return f"{self.location}: {self.rule} [{self.form}] {from_to}, {bytes_phrase(self.bytes_saved)}"
 
 
 def bytes_phrase(bytes_saved: int) -> str:
@@ -234,6 +259,20 @@ class NearMiss:
         d = asdict(self)
         d["location"] = asdict(self.location)
         return d
+
+
+DOES_NOT_PAY = "does-not-pay"
+
+
+def does_not_pay(site: Site) -> NearMiss:
+    """The near miss a site whose fix does not pay stands for, with its numbers."""
+    launches = site.gmm_launches_saved
+    saved = f", {launches} GMM launch{'es' if launches > 1 else ''} saved" if launches else ""
+    reason = (f"the fix does not pay by the cost model: collectives {site.before.count} -> {site.after.count} "
+              f"({site.before.bytes_moved:,} -> {site.after.bytes_moved:,} bytes received per device), "
+              f"copies {site.copies_removed:,} bytes removed and {site.copies_added:,} added per device{saved}: "
+              f"it {site.details.get('price') or site.price()}")
+    return NearMiss(site.rule, DOES_NOT_PAY, reason, site.location)
 
 
 # ---- internal errors: a rule that raised ------------------------------------

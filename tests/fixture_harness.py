@@ -16,7 +16,9 @@ FileCheck lines (``filecheck`` from PyPI, a Python port of LLVM's FileCheck;
       near-miss moe-gather-fusion concat-order at up: <the reason> [20:3 jit(f)/slice]
 
   Each names the op its location points at (``w.g``; ``%5`` in MLIR), then
-  ``[line:column op_name]`` last, so CHECK lines can leave the numbers out.
+  ``[line:column op_name]`` last, so CHECK lines can leave the numbers out.  A site is
+  ``rewritten``, ``reported`` (optimized HLO: detected only) or ``does not pay`` (by the
+  cost model: detected only; its price is in the JSON report, not here).
 
 Every comment line is blanked before parsing, so line numbers in the report
 are the fixture file's own.  Besides the CHECK lines each case must hold:
@@ -118,12 +120,13 @@ def render_report(result: Result, source: str) -> str:
     lines = source.split("\n")
     out = [f"sites: {len(result.sites)}, near misses: {len(result.near_misses)}"]
     for s in result.sites:
-        state = "rewritten" if s.rewritten else "reported"
+        state = "rewritten" if s.rewritten else "reported" if s.pays else "does not pay"
         name, at = _where(s.location, lines)
         out.append(f"site {s.rule} {s.form} at {name} in {s.location.computation}: "
                    f"collectives {s.before.count} -> {s.after.count}, "
                    f"bytes {s.before.bytes_moved} -> {s.after.bytes_moved}, saves {s.bytes_saved}, {state} [{at}]")
-        details = " ".join(f"{k}={_value(v)}" for k, v in sorted(s.details.items()) if k != "not_rewritten")
+        details = " ".join(f"{k}={_value(v)}" for k, v in sorted(s.details.items())
+                           if k not in ("not_rewritten", "pays", "price"))
         out.append(f"  details: {details}")
     for m in result.near_misses:
         name, at = _where(m.location, lines)

@@ -139,7 +139,7 @@ def test_report_lists_sites_with_costs(work: Path) -> None:
     assert s["before"]["bytes_moved"] == site.before.bytes_moved > 0
     assert s["bytes_saved"] == 73728
     assert data["totals"] == {
-        "sites": 1, "collectives_before": 4, "collectives_after": 2,
+        "sites": 1, "detected_not_rewritten": 0, "collectives_before": 4, "collectives_after": 2,
         "bytes_moved_before": site.before.bytes_moved, "bytes_moved_after": site.after.bytes_moved,
         "bytes_saved": 73728,
     }

@@ -29,7 +29,7 @@ import pytest
 
 import hlo_passes
 from examples.moe import ProgramSpec
-from hlo_passes.passes import run_passes
+from hlo_passes.passes import available_passes, run_passes
 from moe_cases import DIALECTS, lowered_text
 
 TESTS = Path(__file__).resolve().parent
@@ -137,3 +137,62 @@ def test_reported_counts_equal_after_spmd_partitioning(spmd_collectives, spec: P
     moved = (sum(s.before.bytes_moved for s in sites), sum(s.after.bytes_moved for s in sites))
     runs = tuple(sum(c[2] for c in weights(case[w])) for w in ("before", "after"))
     assert moved == runs, f"reported {moved[0]} -> {moved[1]} bytes, XLA's collectives receive {runs}"
+
+
+# ---- a second FSDP axis on the split dimension (issue 27) ----------------------------------
+# MaxText's two-stage layout: W[E, D, 2F] with D on fsdp and 2F on an fsdp_transpose-like axis
+# (examples/moe_split_sharded.py, a 4 x 2 mesh).  Slicing the halves out of W makes the
+# partitioner move pieces with collective-permutes, and dropping both axes gathers each
+# dimension on its own: XLA runs 6 collectives (4 all-gathers, 2 collective-permutes) where the
+# fused chain runs 2, one stage or two.  Until issue 27 the sites said 2 -> 1 and 4 -> 2.  Two
+# weights sharded so are joined along F before F is gathered: refused, in every form.
+SPLIT_SHARDED = [(w, s, m) for w in ("prefused", "pair") for s in (1, 2) for m in ("forward", "grad")]
+
+
+def _split_sharded_text(case: tuple[str, int, str], dialect: str) -> str:
+    from examples import moe_split_sharded
+
+    fn, args = moe_split_sharded.build(*case)
+    return fn.lower(*args).as_text(dialect=dialect)
+
+
+def _split_name(case: tuple[str, int, str]) -> str:
+    return "split_sharded_{}_s{}_{}".format(*case)
+
+
+@pytest.fixture(scope="module")
+def split_sharded_collectives(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    out = tmp_path_factory.mktemp("split_sharded_counts")
+    found, paths = {}, []
+    for case in SPLIT_SHARDED:
+        for dialect in DIALECTS:
+            text = _split_sharded_text(case, dialect)
+            result = run_passes(hlo_passes.parse(text), list(available_passes()))
+            found[case, dialect] = result
+            for which, t in (("before", text), ("after", result.module.to_text())):
+                path = out / f"{_split_name(case)}.{dialect}.{which}"
+                path.write_text(t)
+                paths.append(str(path))
+    counts = _spmd_counts(paths, out, "split_sharded")
+    return {key: (result, counts[str(out / f"{_split_name(key[0])}.{key[1]}.before")],
+                  counts[str(out / f"{_split_name(key[0])}.{key[1]}.after")]) for key, result in found.items()}
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("case", SPLIT_SHARDED, ids=_split_name)
+def test_split_dimension_on_a_second_axis(split_sharded_collectives, case, dialect: str) -> None:
+    weights, stages, mode = case
+    result, before, after = split_sharded_collectives[case, dialect]
+    gathers = [s for s in result.sites if s.rule in ("moe-gather-fusion", "moe-pair-gather-fusion")]
+    misses = [m for m in result.near_misses if m.rule == "moe-pair-gather-fusion"]
+    # The gate/up weight's collectives, every kind (the gradients' reductions are the other sites').
+    weight = lambda found: sorted(c[0] for c in found if c[0] in ("all-gather", "collective-permute", "all-to-all"))  # noqa: E731
+    if weights == "pair":
+        assert gathers == [] and [m.check for m in misses] == ["concat-dim-sharded"], [str(m) for m in misses]
+        assert weight(before) == weight(after)
+        return
+    (site,) = gathers
+    assert weight(before) == ["all-gather"] * 4 + ["collective-permute"] * 2 and weight(after) == ["all-gather"] * 2
+    assert (site.before.count, site.after.count) == (6, 2)
+    moved = lambda found: sum(c[2] for c in found if c[0] in ("all-gather", "collective-permute"))  # noqa: E731
+    assert (site.before.bytes_moved, site.after.bytes_moved) == (moved(before), moved(after))

@@ -163,15 +163,17 @@ def test_linted_in_every_format(plugin: Path) -> None:
 
 
 def test_run_by_hlo_rewrite_as_file_and_as_module(plugin: Path, tmp_path: Path) -> None:
+    # A detect-only rule: its sites are found, none rewritten (exit 4, each says so; issue 27).
     by_file = run("hlo-rewrite", "--plugin", plugin, "--passes", NAME, MLIR, "--dry-run")
-    assert by_file.returncode == 0, by_file.stderr
+    assert by_file.returncode == 4, by_file.stderr
     lines = [line for line in by_file.stderr.splitlines() if f" {CODE} {NAME} [concat] " in line]
-    assert len(lines) == SITES and lines[0].endswith("collectives 1 -> 1, saves 0 bytes per device")
+    assert len(lines) == SITES and lines[0].endswith("detected, not rewritten: the rule reports this site "
+                                                     "without rewriting it")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
     report = tmp_path / "r.json"
     by_module = run("hlo-rewrite", "--plugin", "xpl_rule", "--passes", NAME, HLO, "--dry-run",
                     "--report", report, env=env)
-    assert by_module.returncode == 0, by_module.stderr
+    assert by_module.returncode == 4, by_module.stderr
     sites = json.loads(report.read_text())["sites"]
     assert [(s["rule"], s["rule_id"], s["rewritten"]) for s in sites] == [(NAME, CODE, False)] * SITES
 

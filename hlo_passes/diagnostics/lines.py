@@ -28,8 +28,16 @@ def user_place(d: Diagnostic) -> str:
     return _text_place(d)
 
 
+def _outcome(d: Diagnostic) -> str:
+    """What became of a site: the fix made (``collectives 4 -> 2, saves ...``), or why it was not."""
+    why = d.details.get("not_rewritten")
+    if not why and d.details.get("rewritten") is False:
+        why = "the rule reports this site without rewriting it"
+    return f"detected, not rewritten: {why}" if why else str(d.fix)
+
+
 def rewrite_line(d: Diagnostic) -> str:
-    return f"{_text_place(d)}: {d.rule} {d.pass_name} [{d.form}] {d.fix}"
+    return f"{_text_place(d)}: {d.rule} {d.pass_name} [{d.form}] {_outcome(d)}"
 
 
 def rewrite_near_miss(d: Diagnostic) -> str:
@@ -38,7 +46,7 @@ def rewrite_near_miss(d: Diagnostic) -> str:
 
 def jit_site(d: Diagnostic) -> str:
     """``MOE001 moe-gather-fusion [concat] at model.py:21 (concatenate): collectives 4 -> 2, ...``."""
-    return f"{d.rule} {d.pass_name} [{d.form}] at {user_place(d)}: {d.fix}"
+    return f"{d.rule} {d.pass_name} [{d.form}] at {user_place(d)}: {_outcome(d)}"
 
 
 def jit_near_miss(d: Diagnostic) -> str:

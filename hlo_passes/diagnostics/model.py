@@ -142,7 +142,7 @@ def from_site(site: Site, path: str | None = None, dialect: str | None = None) -
     where = path or loc.path or "<string>"
     details = {"collectives_before": site.before.count, "collectives_after": site.after.count,
                "bytes_moved_before": site.before.bytes_moved, "bytes_moved_after": site.after.bytes_moved,
-               **site.details,
+               "rewritten": site.rewritten, **site.details,
                "pieces": [{"line": p.line, "column": p.column, "op_name": p.op_name, "source": p.source}
                           for p in site.pieces]}
     return Diagnostic(

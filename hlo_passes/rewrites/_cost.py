@@ -23,8 +23,8 @@ from ..report import CollectiveCost, bytes_received, collective_bytes
 from ._chains import is_sharding_call, resized
 from ._crossings import Boundary, result_shape
 from ._fusions import computed_bytes, computed_type
-from ._layouts import (Layout, Reshard, holds_local, layout_from_text, reshard, shards_of, source_layout,
-                       stated_layout)
+from ._layouts import (Layout, Reshard, holds_local, layout_from_text, reshard, shards_of, slice_permutes,
+                       source_layout, stated_layout)
 
 # Custom calls that enter or leave a manual region: they state no layout of their own.
 _MANUAL_EDGES = frozenset({"SPMDFullToShardShape", "SPMDShardToFullShape"})
@@ -95,7 +95,8 @@ def local_bytes(value, result: int = 0, *, like=None, callers: dict | None = Non
         return shape.byte_size
     if holds_local(value):
         return computed_bytes(value, shape) if not result else shape.byte_size
-    return shape.byte_size // max(shards_of(like if like is not None else value, callers=callers), 1)
+    of = shards_of(like, callers=callers) if like is not None else shards_of(value, callers=callers, result=result)
+    return shape.byte_size // max(of, 1)
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,21 @@ class CollectiveModel:
             return not group_of_one(step)
         return self.implicit and (step.opcode == "sdy.sharding_constraint" or is_sharding_call(step))
 
+    def _slicing(self, chain) -> dict[int, Reshard]:
+        """The collective-permutes that slicing a half out of a global weight sharded along the
+        split dimension costs (``_layouts.slice_permutes``), keyed -1 (before the chain)."""
+        cut = chain.cut
+        if not self.implicit or cut is None or cut.fused or holds_local(cut.sliced):
+            return {}
+        spec = cut.spec
+        dims = [d for d, (lo, hi, _) in enumerate(spec) if (lo, hi) != (0, cut.full.dims[d])]
+        if len(dims) != 1:
+            return {}
+        d = dims[0]
+        moved = slice_permutes(source_layout(cut.whole, chain.callers), d, spec[d][0], spec[d][1],
+                               cut.full.dims[d], cut.shape.byte_size)
+        return {-1: moved} if moved is not None else {}
+
     def chain(self, chain) -> dict[int, Reshard]:
         """Step index (in ``chain.ops``) → the collective it runs."""
         found: dict[int, Reshard] = {}
@@ -129,7 +145,7 @@ class CollectiveModel:
                 continue
             if layout is _UNREAD:
                 base, _ = chain.base
-                layout = source_layout(base, chain.callers) if base is not None else None
+                layout = source_layout(base, chain.callers, chain.base[1]) if base is not None else None
             new, size = stated
             if new is None or layout is None:
                 # A layout we cannot read: one collective of unknown size, as it may be one.
@@ -144,17 +160,19 @@ class CollectiveModel:
         return found
 
     def site(self, chains: list, split_dims: list[int]) -> tuple[CollectiveCost, CollectiveCost]:
-        """(before, after): every half's collectives, and those of the one fused chain."""
+        """(before, after): every half's collectives, and those of the one fused chain; before,
+        also the collective-permutes the partitioner adds to slice the halves out of a weight
+        whose split dimension is itself sharded (the whole weight is not sliced)."""
         per_chain = [self.chain(c) for c in chains]
         before = CollectiveCost()
-        for found in per_chain:
+        for found in [*per_chain, *(self._slicing(c) for c in chains)]:
             for moved in found.values():
-                before.count += 1
+                before.count += moved.count
                 before.bytes_moved += moved.bytes_moved
         after = CollectiveCost()
         first = chains[0]
         for k, moved in per_chain[0].items():
-            after.count += 1
+            after.count += moved.count
             op = first.ops[k]
             if not isinstance(op, Boundary) and op.opcode in self.collectives:
                 size = sum(c.ops[k].shape.dims[split_dims[k]] for c in chains)
@@ -169,8 +187,8 @@ class CollectiveModel:
         return before, after
 
 
-def site_bytes(meeting, chains: list, source, plan) -> int:
-    """The copies a site's rewrite removes minus those it adds, in bytes per device
+def site_bytes(meeting, chains: list, source, plan) -> tuple[int, int]:
+    """(the copies a site's rewrite removes, those it adds), in bytes per device
     (docs/cost-model.md): removed, each half's slice of the weight and, where the halves are
     put back together (a concatenate, pad + add), the joined array; added, what the fused
     chain's start concatenates (two weights' shards, two GMMs' differing operands).  Copies a
@@ -180,7 +198,7 @@ def site_bytes(meeting, chains: list, source, plan) -> int:
     removed = sum(_cut_bytes(c, callers) for c in chains if c.cut is not None)
     if meeting.joins:
         removed += sum(local_bytes(c.top, callers=callers) for c in chains)
-    return removed - source.added_bytes(plan, chains)
+    return removed, source.added_bytes(plan, chains)
 
 
 def _cut_bytes(chain, callers) -> int:

@@ -131,7 +131,7 @@ class Crossing(Boundary):
             return self.outside, self.entry.operand_results[self.entry_index]
         return self.outside, self.caller.operand_results[self.index]
 
-    check = staticmethod(lambda steps, split_dim: check_crossings(steps, split_dim))
+    check = staticmethod(lambda steps, split_dim, blocks=1: check_crossings(steps, split_dim, blocks))
 
     @staticmethod
     def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
@@ -209,8 +209,10 @@ def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> 
     return Crossing(call, number, param)
 
 
-def check_crossings(crossings: list[Crossing], split_dim: int) -> None:
-    """All halves enter the same body the same way, and the split dimension stays whole."""
+def check_crossings(crossings: list[Crossing], split_dim: int, blocks: int = 1) -> None:
+    """All halves enter the same body the same way, and the split dimension stays whole (or,
+    for two weights joined shard by shard, is split into exactly those ``blocks``: each device
+    gets its shard of both)."""
     first = crossings[0]
     for c in crossings:
         if c.caller is not first.caller or c.entry is not first.entry:
@@ -220,7 +222,7 @@ def check_crossings(crossings: list[Crossing], split_dim: int) -> None:
                           f"{first.ref} {first.in_sharding()}", c.param)
         outside = c.outside.shape
         if (dim_size(outside, split_dim, c.param, f"{c.outside.ref} entering {c.caller.ref}")
-                != dim_size(c.param.shape, split_dim, c.param)):
+                != dim_size(c.param.shape, split_dim, c.param) * (blocks if c.reshards else 1)):
             raise Refusal("split-dim-sharded", f"{c.caller.ref} shards the split dimension {split_dim} of "
                           f"{c.ref} ({outside} outside, {c.param.shape} inside)", c.param)
         users = c.outside.users

@@ -44,10 +44,13 @@ class Layout:
 
 @dataclass(frozen=True)
 class Reshard:
-    """A collective the partitioner emits to go from one layout to the next."""
+    """The collectives the partitioner emits to go from one layout to the next: ``count`` of
+    ``opcode`` (an all-gather per dimension that loses shards), receiving ``bytes_moved`` per
+    device in all."""
 
     opcode: str
     bytes_moved: int  # bytes each device receives
+    count: int = 1
 
 
 # Per module, what is read once: axis sizes, partitioned or not, the computations one device runs.
@@ -167,20 +170,20 @@ def _is_manual(instr: Instruction) -> bool:
     return isinstance(sharding, Sharding) and sharding.kind == "manual"
 
 
-def shards_of(instr, layout: "Layout | None" = None, callers: dict | None = None) -> int:
+def shards_of(instr, layout: "Layout | None" = None, callers: dict | None = None, result: int = 0) -> int:
     """Into how many pieces ``instr``'s value is split across devices: 1 where its shape is
     already one device's (``holds_local``), else the shard count of its own annotation, of
     ``layout`` (what the caller knows it is), or of where it comes from (``source_layout``,
     out of loops and calls given ``callers``)."""
     if holds_local(instr):
         return 1
-    if instr.shape.is_array:
+    if instr.shape.is_array and not result:
         own = stated_layout(instr, instr.shape.rank)
         if own is not None and own.shards:
             return own.shards
     if layout is not None and layout.shards:
         return layout.shards
-    found = source_layout(instr, callers)
+    found = source_layout(instr, callers, result)
     return found.shards if found is not None and found.shards else 1
 
 
@@ -190,7 +193,13 @@ def _axis_name(name: str, pre: str | None, size: str | None) -> str:
 
 def layout_from_text(text: str, rank: int, module: Module | None, mesh_text: str = "") -> Layout | None:
     """The layout a Shardy sharding text (``<@mesh, [{...}, ...]>``) states, if it names one
-    per dimension of a rank-``rank`` array."""
+    per dimension of a rank-``rank`` array.  A text that starts with its mesh (jax 0.12's
+    ``{mesh['x'=8,'y'=1], [{}, {'y'}]}``) gives the axes' sizes itself: an axis of size 1
+    splits nothing, whatever the module declares."""
+    if not mesh_text:
+        inline = _NAMED_MESH_RE.match(text.lstrip("{ "))
+        mesh_text = inline.group(0) if inline else ""
+        text = text.lstrip("{ ") if inline else text
     if mesh_text:
         text = text[len(mesh_text):]
     m = _DIMS_RE.search(text)
@@ -285,23 +294,30 @@ def _arg_attrs(param: Instruction) -> str | None:
 _LAYOUT_KEEPING = frozenset({"convert", "copy", "bitcast", "opt-barrier", "slice"})
 
 
-def source_layout(value: Instruction, callers: dict[str, list[Instruction]] | None = None) -> Layout | None:
+def source_layout(value: Instruction, callers: dict[str, list[Instruction]] | None = None,
+                  result: int = 0) -> Layout | None:
     """How ``value`` is laid out: the first annotation found going up through ops that keep
     the layout (a weight cast to the compute dtype is laid out as the weight) and, given
     ``callers`` (computation name → its callers), out of the function or loop body it is
     computed in: a scanned weight is one step of a stacked array (``dynamic_index_in_dim``:
     a dynamic-slice of the leading dimension, reshaped without it, in a function of its
-    own, in the loop's body), laid out as the stack without its leading dimensions."""
-    if not isinstance(value, Instruction) or not value.shape.is_array:
+    own, in the loop's body), laid out as the stack without its leading dimensions.  ``result``:
+    which result of a multi-result op (a barrier's, a tuple's element) the value is."""
+    if not isinstance(value, Instruction):
         return None  # an array a fusion computes (_fusions.FusedValue): no annotations left to read
-    rank = value.shape.rank
-    cur, result, dropped = value, 0, 0  # dropped: leading dimensions of cur that value lacks
+    shape = value.shape.tuple_shapes[result] if value.shape.is_tuple and result < len(value.shape.tuple_shapes) \
+        else value.shape
+    if not shape.is_array or (result and not value.shape.is_tuple and value.num_results <= result):
+        return None
+    rank = shape.rank
+    cur, dropped = value, 0  # dropped: leading dimensions of cur that value lacks
     for _ in range(32):
         if result == 0 and cur.shape.is_array:
             found = stated_layout(cur, rank + dropped)
             if found is not None:
                 return _without_leading(found, dropped)
-        if cur.opcode in _LAYOUT_KEEPING and result == 0:
+        if cur.opcode in _LAYOUT_KEEPING and result == 0 and not (cur.opcode == "opt-barrier"
+                                                                  and len(cur.operands) != 1):
             if len(cur.operands) != 1 or cur.operands[0].shape.rank != rank + dropped:
                 return None
             cur = cur.operands[0]
@@ -397,39 +413,72 @@ def _returned(callee, result: int) -> tuple[Instruction, int] | None:
     return (root, 0) if result == 0 else None
 
 
-def _dim_change(old, new) -> str:
-    """``same``, ``gathered`` (fewer shards: new is a prefix of old), ``sliced`` (more) or ``moved``."""
-    if old == new:
-        return "same"
-    if isinstance(old, tuple):
-        if old[:len(new)] == new:
-            return "gathered"
-        if new[:len(old)] == old:
-            return "sliced"
+def _dim_change(old_axes, new_axes, old_count, new_count) -> str:
+    """``same``, ``gathered`` (fewer shards: new axes a prefix of old), ``sliced`` (more) or
+    ``moved``; where the mesh's sizes are known an axis of size 1 splits nothing."""
+    if old_count is not None and new_count is not None:
+        if old_count == new_count:
+            return "same" if old_count == 1 or old_axes is None or old_axes == new_axes else "moved"
+        if old_axes is None or new_axes is None:
+            return "gathered" if old_count % new_count == 0 else "sliced" if new_count % old_count == 0 else "moved"
+        if new_count == 1 or old_axes[:len(new_axes)] == new_axes:
+            return "gathered" if old_count > new_count else "moved"
+        if old_count == 1 or new_axes[:len(old_axes)] == old_axes:
+            return "sliced" if new_count > old_count else "moved"
         return "moved"
-    if old % new == 0:
+    if old_axes == new_axes:
+        return "same"
+    if old_axes[:len(new_axes)] == new_axes:
         return "gathered"
-    if new % old == 0:
+    if new_axes[:len(old_axes)] == old_axes:
         return "sliced"
     return "moved"
 
 
 def reshard(old: Layout, new: Layout, global_bytes: int) -> Reshard | None:
-    """The collective the partitioner emits to take an array of ``global_bytes`` from
-    ``old`` to ``new``: one all-gather when dimensions only lose (minor) axes, however
-    many; nothing when they only gain some (each device slices what it holds); a
-    collective-permute when shards move between devices.  None: no collective."""
-    if old.axes is not None and new.axes is not None:
-        pairs = list(zip(old.axes, new.axes))
-    elif old.counts is not None and new.counts is not None:
-        pairs = list(zip(old.counts, new.counts))
-    else:
+    """The collectives the partitioner emits to take an array of ``global_bytes`` from
+    ``old`` to ``new``: an all-gather per dimension that only loses (minor) axes, however
+    many (XLA gathers one dimension at a time); nothing when they only gain some (each device
+    slices what it holds); a collective-permute when shards move between devices.  None: no
+    collective."""
+    rank = len(old.axes if old.axes is not None else old.counts or ())
+    if (old.axes is None or new.axes is None) and (old.counts is None or new.counts is None):
         return None if old == new else Reshard("all-gather", 0)  # unknown sizes: one, bytes unknown
-    changes = {_dim_change(a, b) for a, b in pairs}
-    if changes <= {"same", "sliced"}:
+    changes = [_dim_change(old.axes[d] if old.axes is not None and new.axes is not None else None,
+                           new.axes[d] if old.axes is not None and new.axes is not None else None,
+                           old.counts[d] if old.counts is not None and new.counts is not None else None,
+                           new.counts[d] if old.counts is not None and new.counts is not None else None)
+               for d in range(rank)]
+    if set(changes) <= {"same", "sliced"}:
         return None
     before, after = old.shards, new.shards
     if "moved" in changes or "sliced" in changes:
         return Reshard("collective-permute", global_bytes // after if after else 0)
     received = global_bytes // after - global_bytes // before if before and after else 0
-    return Reshard("all-gather", max(received, 0))
+    return Reshard("all-gather", max(received, 0), changes.count("gathered"))
+
+
+def slice_permutes(layout: Layout | None, dim: int, start: int, limit: int, size: int,
+                   piece_bytes: int) -> Reshard | None:
+    """The collective-permutes the partitioner emits to slice ``[start, limit)`` out of a
+    dimension of ``size`` split into shards by ``layout``, the piece split the same way: each
+    device must receive the part of its piece that another device holds, one collective-permute
+    per distinct distance between holder and receiver (XLA's halo exchange), each moving one
+    device's share of the piece (``piece_bytes`` is the whole piece's).  Exact for a dimension
+    in 2 shards (MaxText's ``fsdp_transpose``-like axis on F); for more shards XLA sometimes
+    moves the pieces another way and this is an estimate (docs/cost-model.md)."""
+    if layout is None or layout.counts is None or dim >= len(layout.counts):
+        return None
+    n = layout.counts[dim]
+    if n <= 1 or size % n or (limit - start) % n:
+        return None
+    held, wanted = size // n, (limit - start) // n
+    offsets = set()
+    for i in range(n):
+        lo, hi = start + i * wanted, start + (i + 1) * wanted
+        offsets.update(src - i for src in range(lo // held, (hi - 1) // held + 1))
+    offsets.discard(0)
+    if not offsets:
+        return None
+    shards = layout.shards or n
+    return Reshard("collective-permute", len(offsets) * (piece_bytes // shards), len(offsets))

@@ -61,6 +61,8 @@ class Meeting:
     # Whether the halves are put back together into one array there (a concatenate, pad + add):
     # the rewrite removes that copy.  Halves that meet at two GMMs are read where they are.
     joins: bool = False
+    # Whether each half is the weight of a GMM of its own: the fix runs one GMM instead.
+    gmm_launches: bool = False
 
     def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
         raise NotImplementedError
@@ -149,6 +151,7 @@ class TwoGmm(Meeting):
     """Each half is the weight of its own GMM: one GMM on the whole weight, its result sliced."""
 
     form = "two_gmm"
+    gmm_launches = True
 
     def __init__(self, gmms: list[Instruction]) -> None:
         self.anchor = gmms[0]
@@ -214,6 +217,7 @@ class SplitCollectives(Meeting):
         # The halves of a gradient are put back together in the fusion that reads them; a
         # weight's halves, seen here, are not joined (a concatenate is a FusedConcat): two GMMs.
         self.joins = form == "split_reduction"
+        self.gmm_launches = not self.joins
 
 
 def _slice_spelling(module: Module) -> str:

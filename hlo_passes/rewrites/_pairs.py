@@ -17,25 +17,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from ..ir import CREATED_BY, Instruction, tag_created
-from ._chains import INCONSISTENT, Refusal, map_split_dim, resized, same_value
+from ..ir import CREATED_BY, Instruction, Shape, tag_created
+from ._chains import INCONSISTENT, Refusal, behaviour, map_split_dim, resized, same_op, same_value
 from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape
 from ._fusions import fused_slice
 from ._gmms import GMM_OPCODES, free_dim_position
-from ._layouts import Layout, layout_from_text, source_layout, stated_layout
+from ._layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
 from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
 from ._sources import Source, SourcePlan
-
-
-def _is_sharded(layout: Layout | None, dim: int) -> bool:
-    if layout is None:
-        return False
-    # Where the mesh's sizes are known the shard count decides: an axis of size 1 splits
-    # nothing (MaxText names F's tensor-parallel axes, of size 1 on an FSDP-only mesh).
-    if layout.counts is not None and dim < len(layout.counts):
-        return layout.counts[dim] > 1
-    return layout.axes is not None and dim < len(layout.axes) and bool(layout.axes[dim])
 
 
 def _dim_at_start(chain, top_dim: int) -> int:
@@ -124,11 +114,16 @@ class PairSource(Source):
     def check(self, chains: list, meeting) -> SourcePlan:
         first = chains[0]
         seen = set()
-        for c in chains:
+        for k, c in enumerate(chains):
             if (id(c.start), c.result) in seen:
                 raise Refusal("same-weight", f"the pieces both start at {c.start.ref}: one array, "
                               "nothing to concatenate", c.start)
             seen.add((id(c.start), c.result))
+            for other in chains[:k]:
+                if _same_array(other.start, other.result or 0, c.start, c.result or 0):
+                    raise Refusal("same-weight", f"{c.start.ref} and {other.start.ref} are the same array computed "
+                                  "twice (a gather and its rematerialization): one weight, not gate and up",
+                                  c.start)
             if c.start.computation is not first.start.computation:
                 raise Refusal("same-computation", f"{c.start.ref} is in another computation than "
                               f"{first.start.ref}", c.start)
@@ -155,19 +150,27 @@ class PairSource(Source):
                     a != b for d, (a, b) in enumerate(zip(shape.dims, shapes[0].dims)) if d != dim):
                 raise Refusal("same-shape", f"{c.start.ref} is {shape}, {first.start.ref} {shapes[0]}: "
                               f"they may differ only along dimension {dim}", c.start)
-        layouts = [source_layout(c.start) for c in chains]
+        layouts = [source_layout(c.start, c.callers, c.result or 0) for c in chains]
         for c, layout in zip(chains, layouts):
             if layout != layouts[0]:
                 raise Refusal("same-sharding", f"{c.start.ref} and {first.start.ref} are sharded "
                               "differently", c.start)
-        # From where the walk began: F split before the start (a shard_map's in_shardings
-        # on a tensor-parallel axis) is refused too.
-        walked = first.walked or first
-        _check_concat_dim_unsharded(walked, source_layout(walked.start), _dim_at_start(walked, top))
-        return SourcePlan(dim, [s.dims[dim] for s in shapes])
+        blocks = _join_blocks(first, dim, meeting)
+        for c, shape in zip(chains, shapes):
+            if shape.dims[dim] % blocks:
+                raise Refusal("concat-dim-sharded", f"dimension {dim} of {c.start.ref} ({shape.dims[dim]}) is split "
+                              f"into {blocks} shards that do not divide it", c.start)
+        return SourcePlan(dim, [s.dims[dim] for s in shapes], blocks)
 
     def weight(self, chains: list) -> str:
         return ", ".join(c.start.ref for c in chains)
+
+    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+        if (plan.extra or 1) > 1 and _named_gspmd(chains[0]):
+            return ("the weights are joined shard by shard (reshapes of arrays with mesh shardings), which the "
+                    "GSPMD partitioner of this XLA cannot propagate after Shardy's import (it aborts); "
+                    "rewrite the lowered StableHLO or the dump before optimizations")
+        return None
 
     def added_bytes(self, plan: SourcePlan, chains: list) -> int:
         # The local concatenation: each device copies its shards of both weights.
@@ -186,36 +189,137 @@ class PairSource(Source):
         else:
             place = {"before": min(firsts, key=lambda f: order[id(f)])}
         shape0 = result_shape(starts[0], chains[0].result)
-        joined = comp.add("concatenate", resized(shape0, plan.split_dim, sum(plan.sizes)), starts,
-                          {"dimensions": (plan.split_dim,)}, name_hint="concatenate",
-                          source_op="stablehlo.concatenate" if comp.module.dialect == "stablehlo"
-                          else "concatenate", **place)
-        joined.operand_results = [c.result for c in chains]
+        stablehlo = comp.module.dialect == "stablehlo"
+        dim, blocks = plan.split_dim, plan.extra or 1
+        if blocks == 1:
+            joined = comp.add("concatenate", resized(shape0, dim, sum(plan.sizes)), starts,
+                              {"dimensions": (dim,)}, name_hint="concatenate",
+                              source_op="stablehlo.concatenate" if stablehlo else "concatenate", **place)
+            joined.operand_results = [c.result for c in chains]
+            tag_created(joined, rule)
+            return joined, 0
+        # Shard by shard: [.., F] -> [.., n, F/n] each, joined along the new minor dimension,
+        # [.., n, 2F/n] -> [.., 2F]: shard k of the result is shard k of wi_0 next to wi_1's.
+        def reshaped(value, result, dims, where):
+            new = comp.add("reshape", Shape.array(shape0.element_type, dims), [value], {},
+                           name_hint="reshape", source_op="stablehlo.reshape" if stablehlo else "reshape", **where)
+            new.operand_results = [result]
+            tag_created(new, rule)
+            return new
+
+        dims = list(shape0.dims)
+        split, where = [], place
+        for c, size in zip(chains, plan.sizes):
+            split.append(reshaped(c.start, c.result, dims[:dim] + [blocks, size // blocks] + dims[dim + 1:], where))
+            where = {"after": split[-1]}
+        joined = comp.add("concatenate", Shape.array(shape0.element_type, dims[:dim] + [blocks, sum(plan.sizes) // blocks]
+                                                      + dims[dim + 1:]), split, {"dimensions": (dim + 1,)}, name_hint="concatenate",
+                          source_op="stablehlo.concatenate" if stablehlo else "concatenate", after=split[-1])
         tag_created(joined, rule)
-        return joined, 0
+        whole = reshaped(joined, 0, dims[:dim] + [sum(plan.sizes)] + dims[dim + 1:], {"after": joined})
+        return whole, 0
 
 
-def _check_concat_dim_unsharded(chain, start_layout: Layout | None, dim: int) -> None:
-    """``F`` split on a mesh axis anywhere on the way: the local concatenation would put
-    all of one weight's shard before the other's, not gate before up."""
-    why = "as it starts" if _is_sharded(start_layout, dim) else None
-    where = _step_instruction(chain.ops[0]) if chain.ops else chain.start  # a parameter shows no op
+def _same_array(a: Instruction, ra: int, b: Instruction, rb: int, depth: int = 8) -> bool:
+    """Whether two values are certainly one array computed twice: ``same_value``, and also
+    collectives alike over the same operand (what ``jax.checkpoint`` recomputes for the backward:
+    the forward's gather, or the all-to-all before it, run again)."""
+    if a is b:
+        return ra == rb
+    if ra != rb or depth == 0:
+        return False
+    if a.opcode in ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter") \
+            and a.opcode == b.opcode and behaviour(a) == behaviour(b) and len(a.operands) == len(b.operands):
+        return all(_same_array(x, rx, y, ry, depth - 1) for x, rx, y, ry in
+                   zip(a.operands, a.operand_results, b.operands, b.operand_results))
+    if a.opcode == "fusion" and b.opcode == "fusion" and len(a.operands) == len(b.operands) and a.called_computations \
+            and b.called_computations and same_op(a, b):
+        return all(_same_array(x, rx, y, ry, depth - 1) for x, rx, y, ry in
+                   zip(a.operands, a.operand_results, b.operands, b.operand_results))
+    return not ra and same_value(a, b, depth)
+
+
+def _named_gspmd(chain) -> bool:
+    """HLO after Shardy's import (GSPMD form: ``SPMDFullToShardShape``) whose shardings are
+    written over a mesh (jax 0.12's XLA)."""
+    if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"
+               and op.attributes.get("custom_call_target") == "SPMDFullToShardShape" for op in chain.ops):
+        return False
+    try:
+        sharding = chain.start.attributes.get("sharding")
+    except ValueError:
+        return False
+    return getattr(sharding, "named", None) is not None
+
+
+def _f_split(layout: Layout | None, dim: int) -> tuple | None:
+    """How dimension ``dim`` is split across devices by ``layout``: into how many shards, or
+    (mesh sizes unknown) over which mesh axes; None when the layout is not known."""
+    if layout is None:
+        return None
+    if layout.counts is not None and dim < len(layout.counts):
+        return ("count", layout.counts[dim])
+    if layout.axes is not None and dim < len(layout.axes):
+        return ("axes", layout.axes[dim]) if layout.axes[dim] else ("count", 1)
+    return None
+
+
+def _join_blocks(chain, dim: int, meeting) -> int:
+    """How the two weights are joined along F where the fused chain starts: in one piece (1),
+    or shard by shard (n > 1) where F is split into n shards on the way to GMMs that each device
+    runs on its own pieces (a shard_map's tensor parallelism), and never gathered: then each
+    device's piece of the joined array must be its piece of one weight next to its piece of the
+    other.
+    A start that is already one device's piece (inside a shard_map, or a partitioned module)
+    is joined in one piece: each device joins what it holds.  Refused (``concat-dim-sharded``)
+    where F's split changes on the way (gathered or resharded along F, the joined shards would
+    interleave gate and up), or the GMMs run on the global arrays."""
+    start = chain.start
+    if holds_local(start):
+        return 1
+    split = _f_split(source_layout(start, chain.callers, chain.result or 0), dim)
     for op in chain.ops:
-        if why is not None:
-            break
         if isinstance(op, Boundary):
             entering = op.entry_sharding()
             if entering is not None and entering[0] is not None:
-                rank = entering[1].shape.rank
-                if _is_sharded(layout_from_text(entering[0], rank, entering[1].module), dim):
-                    why, where = f"entering {op.caller.ref}", op.after
+                now = _f_split(layout_from_text(entering[0], entering[1].shape.rank, entering[1].module), dim)
+                split = _same_split(chain, split, now, dim, f"entering {op.caller.ref}", op.after)
             continue
-        if op.shape.is_array and _is_sharded(stated_layout(op, op.shape.rank), dim):
-            why, where = f"at {op.ref}", op
+        if op.shape.is_array:
+            now = _f_split(stated_layout(op, op.shape.rank), dim)
+            if now is not None:
+                split = _same_split(chain, split, now, dim, f"at {op.ref}", op)
         dim = map_split_dim(op, dim)
-    if why is not None:
-        raise Refusal("concat-dim-sharded", f"dimension {dim} of {chain.start.ref}, along which the weights "
-                      f"would be concatenated, is sharded on a mesh axis {why}", where)
+    if split is None or split == ("count", 1):
+        return 1
+    blocks = split[1] if split[0] == "count" else None
+    if blocks is None:
+        raise Refusal("concat-dim-sharded", f"dimension {dim} of {start.ref}, along which the weights would be "
+                      "joined, is split on mesh axes whose sizes the text does not give", start)
+    if not holds_local(meeting.anchor):
+        raise Refusal("concat-dim-sharded", f"dimension {dim} of {start.ref}, along which the weights would be "
+                      f"joined, is split in {blocks} shards and {meeting.anchor.ref} reads the global arrays: "
+                      "joined shard by shard, their halves would not be gate and up", meeting.anchor)
+    return blocks
+
+
+def _same_split(chain, split: tuple | None, now: tuple, dim: int, where: str, at) -> tuple:
+    """F split as before, or into more shards (each device slices what it holds), or first known
+    here; fewer or other shards (gathered or moved along F): the concatenation would interleave."""
+    if split is None or split == now or split[0] != now[0]:  # (axes against a count: sizes unknown)
+        return now
+    if split[0] == "count" and now[1] % split[1] == 0:
+        return now
+    raise Refusal("concat-dim-sharded", f"dimension {dim} of {chain.start.ref}, along which the weights would be "
+                  f"joined, is split {_shown(split)} as it starts and {_shown(now)} {where}: joined before, "
+                  "the gathered shards would interleave gate and up", at)
+
+
+def _shown(split: tuple) -> str:
+    kind, value = split
+    if kind == "count":
+        return f"in {value} shard{'s' * (value != 1)}"
+    return f"on mesh axes {', '.join(value)}" if value else "on no mesh axis"
 
 
 def is_grouped(gmm: Instruction) -> bool:

@@ -80,6 +80,12 @@ class Source:
     # Whether a half's last op may have users besides the meeting: they read its slice of
     # the fused value after the rewrite (two weights: a gathered weight a checkpoint hands on).
     slices_for_other_users: bool = False
+    # Whether the halves are computed by GMMs of their own (the fix runs one GMM instead).
+    gmm_launches: bool = False
+
+    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+        """Why a legal site is reported but not rewritten in this text (None: it is rewritten)."""
+        return None
 
     def added_bytes(self, plan: SourcePlan, chains: list) -> int:
         """Bytes per device of a copy the fused start makes (the rewrite adds it)."""
@@ -128,6 +134,7 @@ class GmmSource(Source):
     """Halves computed by GMMs that differ in one operand: one GMM on the joined operand."""
 
     start_opcodes = frozenset(GMM_OPCODES)
+    gmm_launches = True
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return steps > 0 and instr.opcode in GMM_OPCODES

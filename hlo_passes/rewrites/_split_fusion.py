@@ -51,7 +51,7 @@ from ._chains import (
     same_op,
 )
 from ._cost import CollectiveModel, site_bytes
-from ._crossings import BOUNDARY_AT, Boundary, callers_of, result_shape
+from ._crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
 from ._fusions import FusedCopy
 from ._gmms import difference
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
@@ -291,17 +291,26 @@ class SplitFusion:
     def _fuse(self, meeting: Meeting, chains: list[_Chain], *, rewrite: bool) -> Site:
         source = self._source_of(chains)
         plan = source.check(chains, meeting)
-        split_dims = _check_chains(chains, plan.split_dim)
+        split_dims = _check_chains(chains, plan.split_dim, plan.extra if isinstance(plan.extra, int) else 1)
         out_dim = meeting.check(chains, split_dims)
         _check_single_use(meeting.single_use_part(chains), source.slices_for_other_users)
         compiled = meeting.compiled or any(c.compiled for c in chains)
+        site = self._site(meeting, chains, source, plan, split_dims, out_dim, rewrite=rewrite)
+        # Priced on the platform the passes run for (cost_model.use_platform): a fix that
+        # does not pay is reported, never made (the lint shows it as a near miss).
+        price = site.price()
+        site.details["pays"] = price.pays
+        site.details["price"] = str(price)
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.
-            rewrite = False
-        site = self._site(meeting, chains, source, plan, split_dims, out_dim, rewrite=rewrite)
-        if compiled:
             site.details["not_rewritten"] = ("the slice or concatenate sits inside a fusion of optimized HLO; "
                                              "rewrite the module before optimization (a lowering or an early dump)")
+        elif not price.pays:
+            site.details["not_rewritten"] = f"the fix does not pay by the cost model: it {price}"
+        elif source.not_rewritten(plan, chains):
+            site.details["not_rewritten"] = source.not_rewritten(plan, chains)
+        if "not_rewritten" in site.details:
+            site.rewritten = rewrite = False
         if rewrite:
             _replace(self.name, meeting, chains, source, plan, split_dims, out_dim)
         return site
@@ -310,11 +319,14 @@ class SplitFusion:
               split_dims: list[int], out_dim: int | None, *, rewrite: bool) -> Site:
         """The report of a site: what it costs now and fused, and its picture."""
         before, after = self.steps.site(chains, split_dims)
-        bytes_saved = site_bytes(meeting, chains, source, plan) + before.bytes_moved - after.bytes_moved
+        removed, added = site_bytes(meeting, chains, source, plan)
+        bytes_saved = removed - added + before.bytes_moved - after.bytes_moved
         site = Site(
             rule=self.name, form=meeting.form, location=location_of(meeting.anchor, meeting.origin),
             before=before, after=after, bytes_saved=bytes_saved, rewritten=rewrite,
             pieces=[location_of(c.start, c.origin) for c in chains],
+            copies_removed=removed, copies_added=added,
+            gmm_launches_saved=len(chains) - 1 if meeting.gmm_launches or source.gmm_launches else 0,
             details={"halves": len(chains), "split_dim": plan.split_dim, "split_sizes": plan.sizes,
                      # The array the halves are cut from (or, for two GMMs, the first GMM).
                      "weight": source.weight(chains),
@@ -335,8 +347,10 @@ class SplitFusion:
 ALONG_A_DIMENSION = {"all-gather": "gather", "reduce-scatter": "scatter"}
 
 
-def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
-    """Every half goes through the same ops; nothing gathers or shards along the split dimension."""
+def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1) -> list[int]:
+    """Every half goes through the same ops; nothing gathers or shards along the split dimension
+    (``blocks`` > 1: two weights joined shard by shard, whose split dimension a shard_map's
+    in_shardings split into those shards as they enter, ``_pairs.PairSource``)."""
     first = chains[0]
     for c in chains[1:]:
         if [step_kind(op) for op in c.ops] != [step_kind(op) for op in first.ops]:
@@ -348,7 +362,10 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
     for k, op in enumerate(first.ops):
         steps = [c.ops[k] for c in chains]
         if isinstance(op, Boundary):
-            op.check(steps, dim)
+            if blocks > 1 and isinstance(op, Crossing):
+                op.check(steps, dim, blocks)
+            else:
+                op.check(steps, dim)
             split_dims.append(dim)
             continue
         for other in steps[1:]:
@@ -369,10 +386,13 @@ def _check_chains(chains: list[_Chain], split_dim: int) -> list[int]:
             verb = ALONG_A_DIMENSION[op.opcode]
             raise Refusal(f"{verb}-dim", f"{op.ref} {verb}s along dimension {dim}, the split dimension: "
                           f"{verb}ing the whole array would interleave the halves", op)
+        # Into a shard_map after Shardy's import: the shards two weights are joined by.
+        shrink = blocks if op.opcode == "custom-call" and \
+            op.attributes.get("custom_call_target") == "SPMDFullToShardShape" else 1
         for step in steps:
             before = result_shape(step.operands[0], step.operand_results[0])
             if (dim_size(before, dim_in, step, f"the operand of {step.ref}")
-                    != dim_size(step.shape, dim, step)):
+                    != dim_size(step.shape, dim, step) * shrink):
                 raise Refusal("split-dim-sharded", f"{step.ref} changes the size of the split dimension "
                               f"({before} -> {step.shape})", step)
         split_dims.append(dim)
@@ -410,6 +430,10 @@ def _replace(rule: str, meeting: Meeting, chains: list[_Chain], source: Source, 
              split_dims: list[int], out_dim: int | None) -> None:
     """Apply the chain once to the whole array, where the halves met; drop the rest."""
     total = sum(plan.sizes)
+    if isinstance(plan.extra, int) and plan.extra > 1:
+        # Two weights joined shard by shard: a shard_map splits them on the way, and where they
+        # meet each device holds its shards (read before the fused chain takes their crossings).
+        total = sum(c.top.shape.dims[split_dims[-1]] for c in chains)
     value, result = source.whole(plan, chains, rule)
     value, dropped, loose = _fused_chain(rule, chains, split_dims, value, result)
     meeting.replace(value, rule, out_dim, total)
