@@ -1,7 +1,8 @@
 """Write XLA dumps of the two-weight programs (MOE003): ``python examples/dump_pair_programs.py OUT``.
 
 The same stages, files and manifest as ``dump_programs.py`` (its ``dump`` writes them), for
-the programs of ``examples/moe_pair.py`` in ``PAIR_DUMP_PROGRAMS``: one per form.  A script of
+the programs of ``examples/moe_pair.py`` in ``PAIR_DUMP_PROGRAMS``: one per form, and the implicit
+form with F on a tensor-parallel axis of size 2 and of size 1.  A script of
 its own so that ``dump_programs.py``, whose line numbers are in the golden dumps' stack
 frames, stays as it is.
 """
@@ -24,6 +25,9 @@ PAIR_DUMP_PROGRAMS: dict[str, moe_pair.PairSpec] = {
         moe_pair.PairSpec(form="explicit", mesh="mesh2"),
         moe_pair.PairSpec(form="implicit", mode="grad"),
         moe_pair.PairSpec(form="concat_inside", mesh="mesh2"),
+        # F on a tensor-parallel axis, of size 2 and of size 1 (issue 27: one verdict per site).
+        moe_pair.PairSpec(form="implicit", tensor=2),
+        moe_pair.PairSpec(form="implicit", tensor=1),
     )
 }
 

@@ -508,21 +508,24 @@ def lint(
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
     passes: Sequence[str] | None = None,
+    platform: str | None = None,
 ) -> list[Finding]:
-    """Findings of a parsed module, or of a file or directory of modules.
+    """Findings of a parsed module, or of a file or directory of modules; ``platform``: what
+    the cost model prices each fix for (``lint_module``).
 
     A file that fails to parse raises ``ParseError`` (from a directory, the
     failing files come back as ``parse-error`` findings instead, so one bad
     file does not hide the others).
     """
+    options = {"select": select, "ignore": ignore, "passes": passes, "platform": platform}
     if isinstance(module_or_path, Module):
-        return lint_module(module_or_path, select=select, ignore=ignore, passes=passes)
+        return lint_module(module_or_path, **options)
     path = os.fspath(module_or_path)
     if os.path.isfile(path):
-        return lint_module(parse_file(path), path=path, select=select, ignore=ignore, passes=passes)
+        return lint_module(parse_file(path), path=path, **options)
     if not os.path.exists(path):
         raise FileNotFoundError(path)
-    return lint_files([path], select=select, ignore=ignore, passes=passes, jobs=1).findings
+    return lint_files([path], jobs=1, **options).findings
 
 
 # ---------------------------------------------------------------------------

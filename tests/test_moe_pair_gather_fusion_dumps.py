@@ -1,6 +1,7 @@
 """moe-pair-gather-fusion (MOE003) on XLA's own dumps of the two-weight programs
 (``examples/dump_pair_programs.py``: explicit two-stage, implicit training step,
-concatenated inside), in the jax version under test:
+concatenated inside, and F on a tensor-parallel axis of size 2 and 1, joined shard by shard),
+in the jax version under test:
 
 * StableHLO and HLO before optimizations and after Shardy import: rewritten, compiled
   and run against the original (equal outputs, half the all-gathers);
@@ -59,7 +60,13 @@ def test_global_stage_rewritten_and_equal(pair_dumps, program: str, stage: str) 
     text = pair_dumps[program, stage]
     result = _rewrite(pair_dumps, program, stage)
     assert [s.form for s in result.sites] == [_form(program)] and not result.near_misses
-    assert result.sites[0].rewritten
+    site = result.sites[0]
+    if not site.rewritten:
+        # jax 0.12's XLA aborts propagating mesh shardings through the reshapes of weights joined
+        # shard by shard after Shardy's import: detected, and left as it is, saying so.
+        assert stage == "after_shardy" and spec.tensor > 1 and "GSPMD" in site.details["not_rewritten"]
+        assert result.module.to_text() == text
+        return
     original = runtime.compile_text(text, num_devices=8)
     rewritten = runtime.compile_text(result.module.to_text(), num_devices=8)
     assert _gathers(rewritten) * 2 == _gathers(original) >= 2

@@ -72,9 +72,10 @@ def computed_type(instr, depth: int = 16) -> str | None:
     if op == "convert":
         return _round_trip(instr)
     if op in _COLLECTIVES and len(instr.operands) == 1:
-        promoted = [c for c in instr.called_computations if c.name.endswith("_promoted")]
-        if promoted:
-            return _widened_from(instr.operands[0], depth - 1)
+        widened = _widened_from(instr.operands[0], depth - 1)
+        if widened is not None and (any(c.name.endswith("_promoted") for c in instr.called_computations)
+                                    or _narrowed_back(instr, widened)):
+            return widened  # widened for the collective alone (XLA:CPU's bf16 collectives)
         return computed_type(instr.operands[0], depth - 1)
     if op in _MOVES and instr.operands:
         found = {computed_type(o, depth - 1) for o in instr.operands}
@@ -86,6 +87,29 @@ def computed_type(instr, depth: int = 16) -> str | None:
         narrow = {u.shape.element_type for u in users}
         return narrow.pop() if len(narrow) == 1 else None
     return None
+
+
+def _narrowed_back(instr: Instruction, narrow: str) -> bool:
+    """Whether everything that reads ``instr`` converts it to ``narrow`` first (through layout
+    copies; a fusion's parameter as the fusion reads it)."""
+    users = instr.users
+    if not users:
+        return False
+    for user in users:
+        reads = [user]
+        if user.opcode == "fusion":
+            body = _body(user)
+            if body is None:
+                return False
+            reads = [p for p in body.instructions if p.opcode == "parameter"
+                     and p.attributes.get("parameter_number") in [k for k, o in enumerate(user.operands) if o is instr]]
+        for read in reads:
+            cur = read
+            while cur is not user and cur.opcode in ("copy", "bitcast", "parameter") and len(cur.users) == 1:
+                cur = cur.users[0]
+            if cur.opcode != "convert" or cur.shape.element_type != narrow:
+                return False
+    return True
 
 
 def _widened_from(instr, depth: int) -> str | None:

@@ -52,8 +52,10 @@ class MoePairGatherFusion(SplitFusion):
         try:
             site = super()._fuse(meeting, chains, rewrite=rewrite)
         except Refusal as refusal:
-            # A chain that changes the size of F: a shard_map or a collective splits it.
-            if refusal.check == "split-dim-sharded":
+            # A chain that changes the size of F (a shard_map or a collective splits it), or
+            # gathers along F (after partitioning, the gather an unpartitioned text states as a
+            # sharding): one check whatever the text, F split across devices where joined.
+            if refusal.check in ("split-dim-sharded", "gather-dim"):
                 refusal.check = "concat-dim-sharded"
             raise
         if site.rewritten:
