@@ -96,7 +96,55 @@ def _close(a: int, b: int) -> bool:
     return abs(a - b) <= 0.01 * max(abs(a), abs(b))
 
 
-def assert_same_figures(program: str, figures: dict[str, dict[str, list[tuple]]]) -> None:
+# Programs of issue 27's examples, in the forms jax gives (XLA's dumps of the tensor-parallel ones
+# are among the pair dumps above): (name, build) with ``build() -> (jitted fn, args)``.
+def _example_programs() -> dict[str, object]:
+    from examples import moe_public, moe_remat, moe_split_sharded
+
+    found: dict[str, object] = {}
+    for kind in moe_public.KINDS:
+        for mode in moe_public.MODES:
+            found[f"public_{kind}_{mode}"] = lambda k=kind, m=mode: moe_public.build(k, m)
+    for weights in moe_split_sharded.WEIGHTS:
+        for stages in (1, 2):
+            found[f"split_sharded_{weights}_s{stages}"] = lambda w=weights, s=stages: moe_split_sharded.build(w, s)
+    for layout in moe_remat.LAYOUTS:
+        for form in moe_remat.FORMS:
+            found[f"remat_{layout}_{form}"] = lambda lay=layout, f=form: moe_remat.build(lay, f, "mesh2")
+    return found
+
+
+EXAMPLE_PROGRAMS = ["public_mixtral_forward", "public_mixtral_grad", "public_qwen3_forward", "public_qwen3_grad",
+                    "split_sharded_prefused_s1", "split_sharded_prefused_s2", "split_sharded_pair_s1",
+                    "split_sharded_pair_s2", "remat_prefused_explicit", "remat_prefused_implicit",
+                    "remat_pair_explicit", "remat_pair_implicit"]
+# What optimized HLO of these programs does not show, and why.
+EXAMPLE_GAPS = {
+    # The partitioner slices W's sharded split dimension with collective-permutes, a concatenate
+    # and a dynamic-slice: the halves' slices are no longer slices where the gathers start.
+    "split_sharded_prefused": "MOE001",
+    # XLA's CSE merges the backward's recomputed gathers into the forward's (or their slices).
+    "remat": "MOE001 MOE002 MOE003 MOE004",
+}
+
+
+def _example_gap(program: str, code: str, form: str) -> bool:
+    return form == "compiled" and any(program.startswith(p) and code in codes for p, codes in EXAMPLE_GAPS.items())
+
+
+@pytest.mark.parametrize("program", EXAMPLE_PROGRAMS)
+def test_the_examples_of_issue_27_report_the_same_figures_in_every_form(program: str) -> None:
+    fn, args = _example_programs()[program]()
+    lowered = fn.lower(*args)
+    texts = {"stablehlo": lowered.as_text(), "hlo": lowered.as_text(dialect="hlo"),
+             "compiled": lowered.compile().as_text()}
+    figures = {form: site_figures(text) for form, text in texts.items()}
+    if program.startswith("public"):
+        assert all(found == {} for found in figures.values()), figures
+    assert_same_figures(program, figures, gap=lambda code, form: _example_gap(program, code, form))
+
+
+def assert_same_figures(program: str, figures: dict[str, dict[str, list[tuple]]], gap=None) -> None:
     """Every form's sites agree with the form that finds the most of them, rule by rule."""
     codes = {code for found in figures.values() for code in found}
     for code in sorted(codes):
@@ -106,7 +154,7 @@ def assert_same_figures(program: str, figures: dict[str, dict[str, list[tuple]]]
         for form, found in figures.items():
             sites = found.get(code, [])
             if len(sites) < most:
-                assert (code, form) in KNOWN_GAPS, (
+                assert (code, form) in KNOWN_GAPS or (gap is not None and gap(code, form)), (
                     f"{program}: {code} finds {len(sites)} site(s) in {form}, {most} in {reference_form}")
                 continue
             for got, want in zip(sites, reference):

@@ -127,7 +127,7 @@ class CollectiveModel:
         if len(dims) != 1:
             return {}
         d = dims[0]
-        moved = slice_permutes(source_layout(cut.whole, chain.callers), d, spec[d][0], spec[d][1],
+        moved = slice_permutes(source_layout(cut.whole, chain.callers, cut.result), d, spec[d][0], spec[d][1],
                                cut.full.dims[d], cut.shape.byte_size)
         return {-1: moved} if moved is not None else {}
 
@@ -206,7 +206,9 @@ def _cut_bytes(chain, callers) -> int:
     cuts it, or the collective it feeds, computes in (``computed_type``)."""
     cut = chain.cut
     if not cut.fused:
-        return local_bytes(cut.sliced, like=cut.whole, callers=callers)
+        if holds_local(cut.sliced):
+            return cut.shape.byte_size
+        return cut.shape.byte_size // max(shards_of(cut.whole, callers=callers, result=cut.result), 1)
     first = chain.ops[0] if chain.ops and not isinstance(chain.ops[0], Boundary) else None
     narrow = computed_type(chain.start) or (computed_type(first) if first is not None else None)
     return cut.shape.with_element_type(narrow).byte_size if narrow else cut.shape.byte_size

@@ -318,9 +318,9 @@ def source_layout(value: Instruction, callers: dict[str, list[Instruction]] | No
                 return _without_leading(found, dropped)
         if cur.opcode in _LAYOUT_KEEPING and result == 0 and not (cur.opcode == "opt-barrier"
                                                                   and len(cur.operands) != 1):
-            if len(cur.operands) != 1 or cur.operands[0].shape.rank != rank + dropped:
+            if len(cur.operands) != 1 or result_shape_of(cur.operands[0], cur.operand_results[0]).rank != rank + dropped:
                 return None
-            cur = cur.operands[0]
+            cur, result = cur.operands[0], cur.operand_results[0]
             continue
         if callers is None:
             return None
@@ -329,6 +329,12 @@ def source_layout(value: Instruction, callers: dict[str, list[Instruction]] | No
             return None
         cur, result, dropped = up
     return None
+
+
+def result_shape_of(value: Instruction, result: int):
+    """The shape of result ``result`` of ``value`` (an element of a tuple-shaped op)."""
+    shape = value.shape
+    return shape.tuple_shapes[result] if shape.is_tuple and result < len(shape.tuple_shapes) else shape
 
 
 def _without_leading(layout: Layout, dropped: int) -> Layout | None:
