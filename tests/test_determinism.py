@@ -79,7 +79,8 @@ def test_rewrites_are_the_same_bytes_in_any_interpreter(tmp_path: Path, shared_d
             pytest.fail(f"{name} ({paths[number]}) differs between interpreters:\n{diff[:4000]}")
     # The comparison is about rewrites: most inputs were rewritten, and every one was handled.
     statuses = [first[f"{i:04d}.xla.status"].decode() for i in range(len(paths))]
-    failed = [(str(paths[i]), s[:300]) for i, s in enumerate(statuses) if not s.startswith("exit 0")]
+    # (exit 4: sites found, none rewritten, in optimized HLO: handled, and said so; issue 27)
+    failed = [(str(paths[i]), s[:300]) for i, s in enumerate(statuses) if not s.startswith(("exit 0", "exit 4"))]
     assert not failed, failed
     rewritten = sum(b'"changed": true' in first[f"{i:04d}.xla.json"] for i in range(len(paths)))
     lowered = sum(b'"changed": true' in first[f"{i:04d}.cpu-ffi.json"] for i in range(len(paths)))

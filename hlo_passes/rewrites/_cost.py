@@ -5,15 +5,20 @@ merge any: an explicit collective of a chain is one (chains are single-operand
 ops, so a combined, tuple-shaped collective would count one per operand); an
 implicit one (Shardy, GSPMD) is one where the sharding a chain's value must
 have differs from the one it has, as ``_layouts.reshard`` derives it — a
-sharding constraint that restates the current layout costs nothing.  The
-fused chain runs the same collectives once, on the whole array.
+sharding constraint that restates the current layout costs nothing, one that
+drops axes of several dimensions an all-gather per dimension.  Slicing the
+halves out of a global weight whose split dimension is itself sharded costs
+the collective-permutes the partitioner adds to move the pieces
+(``_layouts.slice_permutes``).  The fused chain runs the same collectives
+once, on the whole array (which is not sliced).
 
 A collective over groups of one device moves nothing and is no collective
 (``group_of_one``): a ``psum`` over a mesh axis of size 1 (an expert ×
 tensor-parallel mesh with no FSDP) neither makes a chain nor counts.  Every
 byte figure is per device (``local_bytes``): a value outside a shard_map body
 of a text not yet partitioned is the global array, and one device holds its
-shard of it.
+shard of it; ``site_bytes`` says which copies a rewrite removes and adds
+(docs/cost-model.md).
 """
 from __future__ import annotations
 
@@ -70,33 +75,31 @@ def _received(step) -> int:
 
 
 def group_of_one(step) -> bool:
-    """A collective whose every group is one device: it moves nothing (XLA keeps it as a copy)."""
+    """A collective whose every group is one device: it moves nothing (XLA keeps it as a copy).
+    A gather or scatter says so by its shapes (it gathers or scatters nothing: the text's own
+    arithmetic, whatever its replica groups claim); an all-reduce by groups of one device."""
+    if step.opcode.startswith(("all-gather", "reduce-scatter")):
+        return bool(step.operands) and step.shape.is_array and step.operands[0].shape.dims == step.shape.dims
     if "replica_groups" in step.attributes:
         try:
             groups = step.attributes["replica_groups"]
         except ValueError:
-            groups = None
-        if getattr(groups, "group_size", None) == 1:
-            return True
-    if step.opcode.startswith("all-gather") and step.operands and step.shape.is_array:
-        return step.operands[0].shape.dims == step.shape.dims  # gathers a dimension of one piece
+            return False
+        return getattr(groups, "group_size", None) == 1
     return False
 
 
-def local_bytes(value, result: int = 0, *, like=None, callers: dict | None = None) -> int:
+def local_bytes(value, result: int = 0, *, callers: dict | None = None) -> int:
     """Bytes of result ``result`` of ``value`` one device holds: all of it where the text's shape
-    is already a device's (a shard_map body, a partitioned module), else its shard of the global
-    array: split as ``like`` is (the array it is cut from or rebuilt into, whose layout the site
-    knows from the weight and its chain; a partitioner's own annotation on an intermediate, as
-    Shardy's import propagates it, says less about what each device ends up slicing), else as
-    its own annotation or where it comes from say."""
+    is already a device's (a shard_map body, a partitioned module; at the type optimized HLO
+    computes it in), else its shard of the global array, by its own annotation or where it
+    comes from (out of calls and loops given ``callers``)."""
     shape = result_shape(value, result) if result else value.shape
     if not shape.is_array:
         return shape.byte_size
     if holds_local(value):
         return computed_bytes(value, shape) if not result else shape.byte_size
-    of = shards_of(like, callers=callers) if like is not None else shards_of(value, callers=callers, result=result)
-    return shape.byte_size // max(of, 1)
+    return shape.byte_size // max(shards_of(value, callers=callers, result=result), 1)
 
 
 @dataclass(frozen=True)

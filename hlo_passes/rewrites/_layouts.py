@@ -448,7 +448,8 @@ def reshard(old: Layout, new: Layout, global_bytes: int) -> Reshard | None:
     slices what it holds); a collective-permute when shards move between devices.  None: no
     collective."""
     rank = len(old.axes if old.axes is not None else old.counts or ())
-    if (old.axes is None or new.axes is None) and (old.counts is None or new.counts is None):
+    if ((old.axes is None or new.axes is None) and (old.counts is None or new.counts is None)) or \
+            rank != len(new.axes if new.axes is not None else new.counts or ()):
         return None if old == new else Reshard("all-gather", 0)  # unknown sizes: one, bytes unknown
     changes = [_dim_change(old.axes[d] if old.axes is not None and new.axes is not None else None,
                            new.axes[d] if old.axes is not None and new.axes is not None else None,

@@ -303,13 +303,14 @@ class SplitFusion:
         site.details["price"] = str(price)
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.
-            site.details["not_rewritten"] = ("the slice or concatenate sits inside a fusion of optimized HLO; "
-                                             "rewrite the module before optimization (a lowering or an early dump)")
+            why = ("the slice or concatenate sits inside a fusion of optimized HLO; "
+                   "rewrite the module before optimization (a lowering or an early dump)")
         elif not price.pays:
-            site.details["not_rewritten"] = f"the fix does not pay by the cost model: it {price}"
-        elif source.not_rewritten(plan, chains):
-            site.details["not_rewritten"] = source.not_rewritten(plan, chains)
-        if "not_rewritten" in site.details:
+            why = f"the fix does not pay by the cost model: it {price}"
+        else:
+            why = source.not_rewritten(plan, chains)
+        if why:
+            site.details["not_rewritten"] = why
             site.rewritten = rewrite = False
         if rewrite:
             _replace(self.name, meeting, chains, source, plan, split_dims, out_dim)
