@@ -8,9 +8,14 @@ barrier's result), moved up to just before the first step that communicates
 (``PairSource.settle``), so that the two starts are the local shards in an
 explicit gather, and the sharded globals before the first sharding change in
 an implicit one.  The fused chain starts from ``concatenate(wi_0, wi_1)``
-along ``F`` there: each device concatenates what it holds, no communication,
-as long as ``F`` is split on no mesh axis (``concat-dim-sharded`` otherwise:
-the shards would interleave gate and up).
+along ``F`` there: each device concatenates what it holds, no communication.
+Where ``F`` of the sharded globals is split into n shards on its way to GMMs
+that each device runs on its pieces (tensor parallelism), the weights are joined
+shard by shard (``[.., F] -> [.., n, F/n]``, joined, ``-> [.., 2F]``) so that
+each device's piece is its piece of gate next to its piece of up; where ``F``
+is gathered on the way the joined shards would interleave gate and up:
+refused (``concat-dim-sharded``).  Two collectives alike over one array (a
+gather and its ``jax.checkpoint`` recomputation) are one weight (``same-weight``).
 """
 from __future__ import annotations
 
