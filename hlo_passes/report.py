@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .ir import Instruction
+from .source_frames import Frame, frame_table, mlir_frames, user_frame
 
 COLLECTIVE_OPCODES = frozenset(
     {
@@ -28,7 +29,8 @@ COLLECTIVE_OPCODES = frozenset(
 @dataclass(frozen=True)
 class Location:
     """Where an op is: ``path:line:col`` in the text, its framework ``op_name`` and the
-    ``source`` (``file:line`` of the framework code) when metadata or MLIR locations have them."""
+    ``source`` (``file:line`` of the framework code) when metadata or MLIR locations have them,
+    with the ``function`` of the frame it was chosen from when the text names it."""
 
     path: str | None
     line: int
@@ -36,6 +38,7 @@ class Location:
     op_name: str | None = None
     computation: str | None = None
     source: str | None = None
+    function: str | None = None
 
     def __str__(self) -> str:
         where = f"{self.path or '<string>'}:{self.line}:{self.column}"
@@ -57,7 +60,6 @@ def shown_source(source: str | None) -> str | None:
 _MLIR_ALIAS_DEF = re.compile(r"^#(loc\w*)\s*=\s*(loc\(.*\))\s*$", re.M)
 _MLIR_LOC_REF = re.compile(r"#(loc\w*)")
 _MLIR_NAME = re.compile(r'loc\(\s*"((?:[^"\\]|\\.)*)"\s*\(')
-_MLIR_FILE = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 # Per module: its MLIR location aliases (#loc12 = loc(...)), read from the text once.
 _ALIASES: "weakref.WeakKeyDictionary[Any, dict[str, str]]" = weakref.WeakKeyDictionary()
 
@@ -71,12 +73,17 @@ def _alias_table(module: Any) -> dict[str, str]:
     return table
 
 
+# A whole traceback nests an alias per frame (jax keeps up to 100 frames; each is a name around
+# a file location, inside a callsite): enough rounds for that, and a bound on rounds and length
+# keeps a malformed cycle from looping or growing without end.
+_EXPAND_ROUNDS = 512
+_EXPAND_CHARS = 1 << 20
+
+
 def _expand(loc: str, table: dict[str, str]) -> str:
-    # Aliases refer to aliases (name → callsite → file); a few rounds suffice
-    # and a bound keeps a malformed cycle from looping.
-    for _ in range(8):
+    for _ in range(_EXPAND_ROUNDS):
         new = _MLIR_LOC_REF.sub(lambda m: table.get(m.group(1), m.group(0)), loc)
-        if new == loc:
+        if new == loc or len(new) > _EXPAND_CHARS:
             break
         loc = new
     return loc
@@ -84,9 +91,19 @@ def _expand(loc: str, table: dict[str, str]) -> str:
 
 def source_info(instr: Any) -> tuple[str | None, str | None]:
     """``(op_name, "file:line")`` of the framework code an op came from, each None when the
-    text does not say: HLO ``metadata={op_name=... source_file=... source_line=...}``, MLIR
-    ``loc("name"("file":line:col))`` (location aliases followed)."""
-    op_name = source = None
+    text does not say (``frame_info`` says which frame the line is from)."""
+    op_name, frame = frame_info(instr)
+    return op_name, frame.source if frame is not None else None
+
+
+def frame_info(instr: Any) -> tuple[str | None, Frame | None]:
+    """``(op_name, frame)`` of the framework code an op came from, each None when the text does
+    not say: HLO ``metadata={op_name=... stack_frame_id=N}`` resolved through the module's
+    stack-frame tables to the user's innermost frame (``source_frames``), or older XLA's
+    ``source_file=... source_line=...``; MLIR ``loc("name"("file":line:col))`` and callsite
+    locations (location aliases followed), the same frame chosen."""
+    op_name: str | None = None
+    frame: Frame | None = None
     if "metadata" in instr.attributes:
         try:
             meta = instr.attributes["metadata"]
@@ -95,24 +112,52 @@ def source_info(instr: Any) -> tuple[str | None, str | None]:
         if isinstance(meta, dict):
             if meta.get("op_name"):
                 op_name = str(meta["op_name"])
-            if meta.get("source_file"):
-                source = str(meta["source_file"])
-                if meta.get("source_line"):
-                    source += f":{meta['source_line']}"
+            frame_id = meta.get("stack_frame_id")
+            if isinstance(frame_id, int) and frame_id > 0 and instr.module is not None:
+                frame = frame_table(instr.module).user_frame(frame_id)
+            if frame is None and meta.get("source_file"):
+                line = meta.get("source_line")
+                frame = Frame(str(meta["source_file"]), line if isinstance(line, int) else 0)
     dd = instr.dialect_data
     loc = dd.get("loc")
-    if isinstance(loc, str) and loc and (op_name is None or source is None):
+    if isinstance(loc, str) and loc and (op_name is None or frame is None):
         module = instr.module
         loc = _expand(loc, _alias_table(module)) if module is not None and "#loc" in loc else loc
         if op_name is None:
             m = _MLIR_NAME.search(loc)
             op_name = m.group(1) if m else None
-        if source is None:
-            m = _MLIR_FILE.search(loc)
-            source = f"{m.group(1)}:{m.group(2)}" if m else None
+        if frame is None:
+            frame = user_frame(mlir_frames(loc, op_name))
     if op_name is None and dd.get("loc_name"):
         op_name = str(dd["loc_name"])
-    return op_name, source
+    return op_name, frame
+
+
+# Why a module's findings have no source line, and how to get one (``source_hint``).
+_NO_MLIR_LOCATIONS = ("this text has no source locations: print it with `lowered.as_text(debug_info=True)` "
+                      "(jax) to see the file:line of each op")
+_NO_HLO_METADATA = ("this text has no op metadata: print it with `lowered.as_text(dialect=\"hlo\", debug_info=True)` "
+                    "(jax); XLA's dumps (`--xla_dump_to=DIR --xla_dump_hlo_as_text`, unless "
+                    "`--xla_dump_disable_metadata`) and `compiled.as_text()` keep it")
+_NO_HLO_LINES = ("this text's op metadata has op names but no source lines (no `stack_frame_id` or "
+                 "`source_file`): jax leaves them out when `jax_traceback_in_locations_limit` is 0")
+_NO_HLO_TABLES = ("this text's op metadata points into stack-frame tables (`stack_frame_id`) that it does not "
+                  "hold: XLA prints them (`FileNames` ... `StackFrames`) after the `HloModule` line; keep the "
+                  "module's whole text")
+_MLIR_FILE_LOCATION = re.compile(r'"(?:[^"\\\n]|\\.)*":\d+:\d+')
+
+
+def source_hint(module: Any) -> str | None:
+    """Why no op of ``module`` has a source line and which flag or call keeps them; None when
+    the text has source lines (a site without one then just has none: XLA made its ops)."""
+    text = getattr(module, "source", None) or ""
+    if module.dialect != "hlo":
+        return None if _MLIR_FILE_LOCATION.search(text) else _NO_MLIR_LOCATIONS
+    if "source_file=" in text or frame_table(module):
+        return None
+    if "stack_frame_id=" in text:
+        return _NO_HLO_TABLES
+    return _NO_HLO_LINES if "metadata={" in text else _NO_HLO_METADATA
 
 
 def location_of(instr: Instruction, provenance: Instruction | None = None) -> Location:
@@ -120,14 +165,15 @@ def location_of(instr: Instruction, provenance: Instruction | None = None) -> Lo
     ``provenance``: the op whose metadata says the latter when it is not ``instr`` (an
     op inside a fusion of optimized HLO, reported at the fusion)."""
     module = instr.module
-    op_name, source = source_info(provenance if provenance is not None else instr)
+    op_name, frame = frame_info(provenance if provenance is not None else instr)
     return Location(
         path=module.path if module is not None else None,
         line=instr.line,
         column=instr.column,
         op_name=op_name,
         computation=instr.computation.name if instr.computation is not None else None,
-        source=source,
+        source=frame.source if frame is not None else None,
+        function=frame.function if frame is not None else None,
     )
 
 
