@@ -20,14 +20,14 @@ innermost frame whose file is not a library's), with the libraries a model's cod
 keeps frames of libraries other than itself.  When every frame is a library's, the innermost one
 is shown: something to look at beats nothing.
 
-The tables are decoded once per module, on the first op that asks (a lint with no finding never
-decodes them).  Nothing here imports jax.
+The tables are read once per module, on the first op that asks (a lint with no finding never
+reads them), and each entry decoded when a frame needs it.  Nothing here imports jax.
 """
 from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,13 +76,15 @@ def is_library_file(path: str) -> bool:
     return any(part in LIBRARIES for part in parts[:-1])
 
 
-def user_frame(frames: Sequence[Frame]) -> Frame | None:
+def user_frame(frames: Iterable[Frame]) -> Frame | None:
     """The innermost frame (``frames`` innermost first) that is not a library's; the innermost
-    frame when all are; None for no frames."""
+    frame when all are; None for no frames.  Frames past the one chosen are not read."""
+    innermost = None
     for frame in frames:
         if not is_library_file(frame.file):
             return frame
-    return frames[0] if frames else None
+        innermost = innermost or frame
+    return innermost
 
 
 # ---- HLO: the stack-frame tables ---------------------------------------------------
@@ -114,48 +116,65 @@ def _c_string(raw: str) -> str:
 
 
 class FrameTable:
-    """An HLO module's stack-frame tables, decoded: ``stack(id)`` and ``user_frame(id)``."""
+    """An HLO module's stack-frame tables: ``stack(id)`` and ``user_frame(id)``.
+
+    The entries stay text until a frame asks for them (a module's tables hold thousands of
+    frames; a finding reads a few)."""
 
     def __init__(self, tables: Sequence[tuple[str, Sequence[tuple[int, str]], Any]]) -> None:
-        by_name = {name: entries for name, entries, _ in tables}
-        files = {i: _c_string(raw) for i, raw in by_name.get("FileNames", ())}
-        functions = {i: _c_string(raw) for i, raw in by_name.get("FunctionNames", ())}
-        self._locations: dict[int, Frame] = {}
-        for i, raw in by_name.get("FileLocations", ()):
-            f = {k: int(v) for k, v in _FIELDS.findall(raw)}
-            file = files.get(f.get("file_name_id", 0))
-            if file is not None:
-                self._locations[i] = Frame(file, f.get("line", 0), f.get("column", 0),
-                                           functions.get(f.get("function_name_id", 0)))
-        # frame id -> (location id, parent frame id; 0: none)
-        self._frames: dict[int, tuple[int, int]] = {}
-        for i, raw in by_name.get("StackFrames", ()):
-            f = {k: int(v) for k, v in _FIELDS.findall(raw)}
-            self._frames[i] = (f.get("file_location_id", 0), f.get("parent_frame_id", 0) - 1)
+        by_name = {name: dict(entries) for name, entries, _ in tables}
+        self._files = by_name.get("FileNames", {})
+        self._functions = by_name.get("FunctionNames", {})
+        self._locations_raw = by_name.get("FileLocations", {})
+        self._frames_raw = by_name.get("StackFrames", {})
+        self._locations: dict[int, Frame | None] = {}
+        self._frames: dict[int, tuple[int, int] | None] = {}
         self._chosen: dict[int, Frame | None] = {}
 
     def __bool__(self) -> bool:
-        return bool(self._frames)
+        return bool(self._frames_raw)
+
+    def _location(self, i: int) -> Frame | None:
+        if i not in self._locations:
+            raw = self._locations_raw.get(i)
+            f = {k: int(v) for k, v in _FIELDS.findall(raw)} if raw is not None else {}
+            file = self._files.get(f.get("file_name_id", 0))
+            function = self._functions.get(f.get("function_name_id", 0))
+            self._locations[i] = None if file is None else Frame(
+                _c_string(file), f.get("line", 0), f.get("column", 0),
+                _c_string(function) if function is not None else None)
+        return self._locations[i]
+
+    def _frame(self, i: int) -> tuple[int, int] | None:
+        """(location id, parent frame id; 0: none) of frame ``i``."""
+        if i not in self._frames:
+            raw = self._frames_raw.get(i)
+            f = {k: int(v) for k, v in _FIELDS.findall(raw)} if raw is not None else None
+            self._frames[i] = None if f is None else (f.get("file_location_id", 0), f.get("parent_frame_id", 0) - 1)
+        return self._frames[i]
+
+    def _walk(self, frame_id: int) -> Iterator[Frame]:
+        """The frames of ``frame_id``, innermost first (a cycle or an unknown id ends it)."""
+        seen: set[int] = set()
+        while frame_id > 0 and frame_id not in seen and len(seen) < _MAX_DEPTH:
+            seen.add(frame_id)
+            entry = self._frame(frame_id)
+            if entry is None:
+                return
+            location, frame_id = entry
+            frame = self._location(location)
+            if frame is not None:
+                yield frame
 
     def stack(self, frame_id: int) -> tuple[Frame, ...]:
-        """The frames of ``frame_id``, innermost first (a cycle or an unknown id ends it)."""
-        out: list[Frame] = []
-        seen: set[int] = set()
-        while frame_id > 0 and frame_id not in seen and len(out) < _MAX_DEPTH:
-            seen.add(frame_id)
-            entry = self._frames.get(frame_id)
-            if entry is None:
-                break
-            location, frame_id = entry
-            frame = self._locations.get(location)
-            if frame is not None:
-                out.append(frame)
-        return tuple(out)
+        """The frames of ``frame_id``, innermost first."""
+        return tuple(self._walk(frame_id))
 
     def user_frame(self, frame_id: int) -> Frame | None:
-        """The frame a finding shows for an op with ``stack_frame_id=frame_id`` (``user_frame``)."""
+        """The frame a finding shows for an op with ``stack_frame_id=frame_id`` (``user_frame``;
+        the frames outside it are never decoded)."""
         if frame_id not in self._chosen:
-            self._chosen[frame_id] = user_frame(self.stack(frame_id))
+            self._chosen[frame_id] = user_frame(self._walk(frame_id))
         return self._chosen[frame_id]
 
 

@@ -98,6 +98,26 @@ def test_folded_copies_in_each_format(at_root: None) -> None:
     check_snapshot("copies.sarif", sarif)
 
 
+# A forward step's dump folder as XLA writes it (tests/train_step_dump_worker.py --forward
+# --relative-sources --xla-only; the StableHLO handed to XLA, before and after optimizations),
+# its stack frames naming examples/moe.py relative to the checkout: the site folded across its
+# stages and, in github and sarif, placed on the source line (issue 27).
+DUMP = "tests/snapshots/inputs/xla_dump"
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "sarif"])
+def test_dump_stages_fold_at_the_source(at_root: None, fmt: str) -> None:
+    out = io.StringIO()
+    code = cli.lint_main([DUMP, "-j", "1", "--no-progress", "--format", fmt, "--source-root", "."], stdout=out,
+                         stderr=io.StringIO())
+    assert code == 1
+    text = out.getvalue()
+    if fmt == "sarif":
+        check_sarif(json.loads(text))
+        text = _stable_sarif(text)
+    check_snapshot(f"stages.{fmt}", text)
+
+
 def _stable_sarif(log: str) -> str:
     """The version changes with every release, the checkout's place with the machine (the
     %SRCROOT% base); the rest of the log must not."""

@@ -11,9 +11,11 @@ annotate each site once.  ``fold`` takes every linted file's findings and:
 
 Two findings of different stages are the same site when they are of one rule (and, for a near
 miss, one check) and the places the text gives agree, strongest evidence first: where the
-halves start (the user's fix goes there; the anchor op can differ between forms, e.g. an
-optimized module reduces in a reduce-scatter where the unoptimized one adds pads), else the
-anchor's source line, else the op names (the last part of the name stack).  A finding whose
+halves start (the user's fix goes there), else the anchor's source line, else the op names (the
+last part of the name stack).  Only the halves' source lines count between findings of two
+forms: in another form the anchor and the halves' ops are other ops (an optimized module
+reduces in a reduce-scatter where the unoptimized one adds pads, gathers inside a fusion where
+it fed two GMMs, starts from parameters where it started from shard_map operands).  A finding whose
 text says nothing of where (a lowering without locations) is matched in order with the
 module's other stages; in a file joined to the module by its name alone (``Stage.joined``),
 only with a finding of the same shape (form, split, collectives before and after).  Each site
@@ -72,11 +74,24 @@ def _with_stages(d: Diagnostic, others: list[tuple[Stage, Diagnostic]]) -> Diagn
 
 @dataclass
 class _Anchor:
-    """A reported finding and the stage of the file it is in."""
+    """A reported finding, the stage of its file, and the findings of other stages folded into it."""
 
     finding: Diagnostic
     stage: Stage
     others: list[tuple[Stage, Diagnostic]] = field(default_factory=list)
+
+    def takes(self, d: Diagnostic, stage: Stage) -> bool:
+        """Whether ``d`` (of ``stage``) is this site: no finding of it says otherwise, and one
+        says so — or, none saying anything comparable, in order (``_fold_module``)."""
+        members = [(self.stage, self.finding), *self.others]
+        verdicts = [_verdict(m, d) for _, m in members]
+        if False in verdicts:
+            return False
+        if True in verdicts:
+            return True
+        # Nothing says where: between XLA's own stages of the module, in order; with a file joined
+        # to it by its module name alone, only for the same shape of site.
+        return any(not (s.joined or stage.joined) or _same_shape(m, d) for s, m in members)
 
 
 def _fold_module(files: list[tuple[Stage, str, list[Diagnostic]]], folded: dict[int, list[tuple[Stage, Diagnostic]]],
@@ -93,9 +108,7 @@ def _fold_module(files: list[tuple[Stage, str, list[Diagnostic]]], folded: dict[
         foldable = [d for d in found if d.pass_name is not None and not d.is_error]
         # Findings that say where they are choose first; those that say nothing take what is left.
         for d in sorted(foldable, key=lambda d: _evidence(d) is None):
-            joined = stage.joined
-            target = next((a for a in anchors if id(a) not in taken
-                           and _same_site(a.finding, d, joined or a.stage.joined)), None)
+            target = next((a for a in anchors if id(a) not in taken and a.takes(d, stage)), None)
             if target is None:
                 target = _Anchor(d, stage)
                 anchors.append(target)
@@ -132,17 +145,29 @@ def _evidence(d: Diagnostic) -> list[tuple[str, Any]] | None:
 _SHAPE = ("form", "split_dim", "split_sizes", "collectives_before", "collectives_after")
 
 
-def _same_site(a: Diagnostic, b: Diagnostic, joined: bool) -> bool:
+def _verdict(a: Diagnostic, b: Diagnostic) -> bool | None:
+    """Whether ``a`` and ``b`` are one site, by the strongest evidence both give; None when
+    nothing they say is comparable."""
     if (a.rule, a.severity, a.details.get("check"), a.details.get("halves")) != \
             (b.rule, b.severity, b.details.get("check"), b.details.get("halves")):
         return False
     ea, eb = dict(_evidence(a) or ()), dict(_evidence(b) or ())
     for kind in ("pieces", "source", "piece names", "name"):
-        if kind in ea and kind in eb:
+        # In another form of the pattern the anchor and the pieces are other ops (a GMM or an
+        # all-gather inside a fusion; shard_map operands or parameters): their names and the
+        # anchor's line say nothing of the other's.  The halves' source lines do.
+        comparable = kind == "pieces" or a.form == b.form
+        if comparable and kind in ea and kind in eb:
             return ea[kind] == eb[kind]
-    # One of them says nothing of where: matched in order, in a file joined by name only when
-    # the two are the same shape of site.
-    return not joined or all(_get(a, k) == _get(b, k) for k in _SHAPE)
+    return None
+
+
+# What a finding says of its site's shape, compared when nothing says where it is.
+_SHAPE = ("form", "split_dim", "split_sizes", "collectives_before", "collectives_after")
+
+
+def _same_shape(a: Diagnostic, b: Diagnostic) -> bool:
+    return all(_get(a, k) == _get(b, k) for k in _SHAPE)
 
 
 def _get(d: Diagnostic, key: str) -> Any:

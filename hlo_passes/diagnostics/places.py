@@ -9,8 +9,9 @@ The repository is ``--source-root`` (default: the git top level of the working d
 the working directory).  jax records absolute paths of the machine that lowered the program; a
 dump made elsewhere (a TPU job, another checkout) names files that do not exist here, so such a
 path is matched by its longest tail that is a file under the root (``/home/runner/work/p/p/
-model/moe.py`` -> ``model/moe.py``).  Files of installed packages (``site-packages``,
-``dist-packages``) are never the repository's.
+model/moe.py`` -> ``model/moe.py``).  A file of an installed package (``site-packages``,
+``dist-packages``) is the repository's only when the repository holds that package path, at its
+top or under ``src/`` (``pip install .`` of the checkout); another library's never is.
 """
 from __future__ import annotations
 
@@ -68,7 +69,14 @@ class SourceRoot:
 
     def _find(self, file: str) -> str | None:
         parts = Path(file.replace("\\", "/")).parts
-        if any(part in _INSTALLED for part in parts):
+        installed = [i for i, part in enumerate(parts) if part in _INSTALLED]
+        if installed:
+            # An installed package: the repository's own when the repository holds that package's
+            # file (``pip install .`` of the checkout), at its top or under src/.
+            package = parts[installed[-1] + 1:]
+            for prefix in ((), ("src",)):
+                if package and self.root.joinpath(*prefix, *package).is_file():
+                    return Path(*prefix, *package).as_posix()
             return None
         if os.path.isabs(file) and os.path.isfile(file):
             # A file of this machine: the repository's only when it is under the root.
