@@ -34,7 +34,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,21 +41,19 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import REPO, fmt, machine_line, md_table, median, shared_dir, utc_now, write_fragment  # noqa: E402
+from _common import (  # noqa: E402
+    IN_TREE, REPO, base_worktree, fmt, interleaved, machine_line, md_table, median, shared_dir, utc_now, write_fragment,
+)
 
 BASE = "4ce19a3"  # main before issue 27
 TIME_TARGET = 1.1
 
-# Run in the tree under test (sys.argv[1]); what it reports is JSON on the last line.
-_FINDINGS = r'''
-import json, sys
-root, *folders = sys.argv[1:]
-sys.path.insert(0, root)
-import hlo_passes
+# Run in the tree under test; what it reports is JSON on the last line.
+_FINDINGS = IN_TREE + r'''
+import json
 from hlo_passes.lint import lint_files
-assert hlo_passes.__file__.startswith(root), hlo_passes.__file__
 out = {}
-for folder in folders:
+for folder in args:
     def rows(run):
         return [{"rule": f.rule, "path": f.path, "source": f.source, "copies": f.copies,
                  "stages": len(getattr(f, "stages", ())),
@@ -65,15 +62,11 @@ for folder in folders:
     out[folder] = {"folded": rows(folded), "unfolded": rows(unfolded), "errors": len(unfolded.errors)}
 print(json.dumps(out))
 '''
-_TIME = r'''
-import gc, json, sys, time
-root, *folders = sys.argv[1:]
-sys.path.insert(0, root)
-import hlo_passes
+_TIME = IN_TREE + r'''
+import gc, json, time
 from hlo_passes.lint import lint_files
-assert hlo_passes.__file__.startswith(root), hlo_passes.__file__
 out = []
-for folder in folders:
+for folder in args:
     lint_files([folder], jobs=1)
     best = []
     for _ in range(3):
@@ -170,20 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="lint_findings.") as tmp_name:
         tmp = Path(tmp_name)
         folders, texts, big = make_inputs(tmp, args.quick)
-        base = tmp / "base"
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
-        try:
+        with base_worktree(args.base, tmp) as base:
             trees = {"base": base, "new": REPO}
             linted = list(map(str, folders.values())) + ([str(texts)] if texts else [])
             found = {name: _child(_FINDINGS, str(root), *linted) for name, root in trees.items()}
             timed = [str(big), str(folders["train_step (XLA_FLAGS + JAX_DUMP_IR_TO)"])]
-            seconds: dict[str, list[list[float]]] = {"base": [], "new": []}
-            for r in range(rounds):
-                for name in (("base", "new") if r % 2 == 0 else ("new", "base")):
-                    seconds[name].append(_child(_TIME, str(trees[name]), *timed))
-                print(f"round {r + 1}: base {seconds['base'][-1]}, new {seconds['new'][-1]}", flush=True)
-        finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(base)], check=False)
+            seconds = interleaved(trees, rounds, lambda tree: _child(_TIME, str(tree), *timed))
         lines = report(folders, texts, found, seconds, timed, args)
     path = write_fragment("lint_findings", lines)
     print("\n".join(lines))

@@ -96,6 +96,16 @@ def source_info(instr: Any) -> tuple[str | None, str | None]:
     return op_name, frame.source if frame is not None else None
 
 
+def _metadata(instr: Any) -> Any:
+    """An HLO op's decoded ``metadata`` (None when it has none or it does not decode)."""
+    if "metadata" not in instr.attributes:
+        return None
+    try:
+        return instr.attributes["metadata"]
+    except ValueError:
+        return None
+
+
 def frame_info(instr: Any) -> tuple[str | None, Frame | None]:
     """``(op_name, frame)`` of the framework code an op came from, each None when the text does
     not say: HLO ``metadata={op_name=... stack_frame_id=N}`` resolved through the module's
@@ -104,20 +114,16 @@ def frame_info(instr: Any) -> tuple[str | None, Frame | None]:
     locations (location aliases followed), the same frame chosen."""
     op_name: str | None = None
     frame: Frame | None = None
-    if "metadata" in instr.attributes:
-        try:
-            meta = instr.attributes["metadata"]
-        except ValueError:
-            meta = None
-        if isinstance(meta, dict):
-            if meta.get("op_name"):
-                op_name = str(meta["op_name"])
-            frame_id = meta.get("stack_frame_id")
-            if isinstance(frame_id, int) and frame_id > 0 and instr.module is not None:
-                frame = frame_table(instr.module).user_frame(frame_id)
-            if frame is None and meta.get("source_file"):
-                line = meta.get("source_line")
-                frame = Frame(str(meta["source_file"]), line if isinstance(line, int) else 0)
+    meta = _metadata(instr)
+    if isinstance(meta, dict):
+        if meta.get("op_name"):
+            op_name = str(meta["op_name"])
+        frame_id = meta.get("stack_frame_id")
+        if isinstance(frame_id, int) and frame_id > 0 and instr.module is not None:
+            frame = frame_table(instr.module).user_frame(frame_id)
+        if frame is None and meta.get("source_file"):
+            line = meta.get("source_line")
+            frame = Frame(str(meta["source_file"]), line if isinstance(line, int) else 0)
     dd = instr.dialect_data
     loc = dd.get("loc")
     if isinstance(loc, str) and loc and (op_name is None or frame is None):
@@ -158,6 +164,19 @@ def source_hint(module: Any) -> str | None:
     if "stack_frame_id=" in text:
         return _NO_HLO_TABLES
     return _NO_HLO_LINES if "metadata={" in text else _NO_HLO_METADATA
+
+
+def stack_of(instr: Any) -> tuple[Frame, ...]:
+    """Every frame the text gives for an op, innermost first (``frame_info`` picks the user's):
+    HLO's stack-frame tables through ``stack_frame_id``, MLIR's callsite locations."""
+    meta = _metadata(instr)
+    if isinstance(meta, dict) and isinstance(meta.get("stack_frame_id"), int) and instr.module is not None:
+        return frame_table(instr.module).stack(meta["stack_frame_id"])
+    loc = instr.dialect_data.get("loc")
+    if isinstance(loc, str) and loc:
+        module = instr.module
+        return mlir_frames(_expand(loc, _alias_table(module)) if module is not None else loc, None)
+    return ()
 
 
 def location_of(instr: Instruction, provenance: Instruction | None = None) -> Location:

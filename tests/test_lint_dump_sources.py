@@ -30,8 +30,7 @@ import pytest
 import hlo_passes
 from hlo_passes import cli
 from hlo_passes.lint import json_schema, lint_files, lint_text
-from hlo_passes.report import _alias_table, _expand, shown_source
-from hlo_passes.source_frames import frame_table, mlir_frames
+from hlo_passes.report import shown_source, stack_of
 from programs import REPO_ROOT
 from sarif_structure import check_sarif
 
@@ -117,23 +116,12 @@ def test_decoded_frames_agree_with_xlas_import(own_dumps) -> None:
 
     for program in sorted({p for p, _ in own_dumps})[:2]:
         text = own_dumps[(program, "before_optimizations")].text
-        module = hlo_passes.parse(text)
-        table = frame_table(module)
-        ours = set()
-        for instr in module.instructions():
-            meta = instr.attributes["metadata"] if "metadata" in instr.attributes else None
-            if isinstance(meta, dict) and meta.get("stack_frame_id"):
-                ours.add(tuple((f.source, f.function) for f in table.stack(meta["stack_frame_id"])))
-        imported = hlo_passes.parse(_mlir_text(compat.hlo_text_to_stablehlo(text)))
-        aliases = _alias_table(imported)
-        xla = set()
-        for instr in imported.instructions():
-            loc = instr.dialect_data.get("loc")
-            if isinstance(loc, str):
-                frames = mlir_frames(_expand(loc, aliases), None)
-                if frames:
-                    xla.add(tuple((f.source, f.function) for f in frames))
-        assert ours and ours == xla, program
+        stacks = {}
+        for which, module in (("ours", hlo_passes.parse(text)),
+                              ("xla", hlo_passes.parse(_mlir_text(compat.hlo_text_to_stablehlo(text))))):
+            stacks[which] = {tuple((f.source, f.function) for f in stack_of(instr)) for instr in module.instructions()}
+            stacks[which].discard(())
+        assert stacks["ours"] and stacks["ours"] == stacks["xla"], program
 
 
 def _mlir_text(bytecode: bytes) -> str:
