@@ -23,7 +23,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,7 @@ from .ir import Module
 from .parser.hlo import unknown_constructs
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, run_passes
 from .prescan import rules_that_may_fire_in
-from .report import source_hint
+from .report import source_hint, with_users_source
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
 from .text import parse, parse_file
@@ -152,6 +152,8 @@ def lint_module(
     where = path or module.path or "<string>"
     findings = []
     sites, misses = _detect(module, chosen)
+    # A site whose op XLA made (no line of its own) is placed at the line that uses what it makes.
+    sites = [s if s.location.source else replace(s, location=with_users_source(module, s.location)) for s in sites]
     # How to get source lines, for a text that has none (read off the module once, if needed).
     hint = source_hint(module) if not all(has_source(s) for s in sites) else None
     for site in sites:

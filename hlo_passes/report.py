@@ -12,7 +12,7 @@ import os
 import re
 import traceback
 import weakref
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .ir import Instruction
@@ -177,6 +177,43 @@ def stack_of(instr: Any) -> tuple[Frame, ...]:
         module = instr.module
         return mlir_frames(_expand(loc, _alias_table(module)) if module is not None else loc, None)
     return ()
+
+
+# How far ``with_users_source`` looks: users of users, a few ops in all.
+_USER_DEPTH = 3
+_USER_OPS = 32
+# Per module: its instructions by (line, column), built when a location asks.
+_AT: "weakref.WeakKeyDictionary[Any, dict[tuple[int, int], Any]]" = weakref.WeakKeyDictionary()
+
+
+def with_users_source(module: Any, location: Location) -> Location:
+    """``location`` with the source line of the nearest op that uses its op's value, when the op
+    has none of its own: XLA makes ops without one (the all-gathers SPMD partitioning inserts
+    for a sharded parameter carry the parameter's name only), and the user's line that consumes
+    what such an op makes is where its site is in the program.  Unchanged when nothing is found."""
+    if location.source or module.dialect != "hlo":
+        return location
+    at = _AT.get(module)
+    if at is None:
+        at = _AT[module] = {(i.line, i.column): i for i in module.instructions()}
+    instr = at.get((location.line, location.column))
+    if instr is None:
+        return location
+    seen = {id(instr)}
+    layer = [instr]
+    for _ in range(_USER_DEPTH):
+        nxt = []
+        for op in layer:
+            for user in op.users:
+                if id(user) in seen or len(seen) >= _USER_OPS:
+                    continue
+                seen.add(id(user))
+                frame = frame_info(user)[1]
+                if frame is not None:
+                    return replace(location, source=frame.source, function=frame.function)
+                nxt.append(user)
+        layer = nxt
+    return location
 
 
 def location_of(instr: Instruction, provenance: Instruction | None = None) -> Location:

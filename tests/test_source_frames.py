@@ -231,3 +231,18 @@ def test_fold_needs_the_same_place(tmp_path: Path) -> None:
     (tmp_path / "module_0001.jit_step.cpu_after_optimizations.txt").write_text(before.replace("ENTRY main", "ENTRY main.2"))
     (f,) = lint_files([str(tmp_path)], jobs=1).findings
     assert f.path.endswith("before_optimizations.txt") and [s.stage for s in f.stages] == ["cpu_after_optimizations"]
+
+
+def test_an_op_xla_made_takes_the_line_that_uses_it() -> None:
+    """SPMD partitioning's all-gathers of a sharded parameter carry only the parameter's name:
+    the site is placed at the line of the nearest op that uses what they make."""
+    stack = [("/repo/model/moe.py", 30, "ffn")]
+    text = _with_frames(_one_stage(), ["/repo/model/moe.py"], stack)
+    # Only the GMM-like user of the concatenate has a frame; the site's own ops none.
+    text = re.sub(r', metadata=\{[^}]*\}', "", text)
+    text = text.replace("  ROOT w.g = f32[2,8,8]{2,1,0} concatenate(gate.g, up.g), dimensions={2}",
+                        "  w.g = f32[2,8,8]{2,1,0} concatenate(gate.g, up.g), dimensions={2}\n"
+                        "  ROOT use = f32[2,8,8]{2,1,0} negate(w.g), metadata={op_name=\"jit(step)/gmm\" stack_frame_id=1}")
+    (f,) = lint_text(text, path="m.hlo")
+    assert (f.source, f.source_function) == ("/repo/model/moe.py:30", "ffn")
+    assert [p["source"] for p in f.details["pieces"]] == [None, None]  # the halves' own ops say nothing
