@@ -89,7 +89,9 @@ def user_frame(frames: Iterable[Frame]) -> Frame | None:
 
 # ---- HLO: the stack-frame tables ---------------------------------------------------
 
-_FIELDS = re.compile(r"(\w+)=(-?\d+)")
+# Ids, lines and columns are int64 in XLA: longer digit strings are not numbers it wrote (and
+# int() of thousands of digits raises).
+_FIELDS = re.compile(r"(\w+)=(-?\d{1,19})\b")
 _ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|(.))", re.S)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
 
@@ -194,7 +196,7 @@ def frame_table(module: Any) -> FrameTable:
 
 _STRING = r'"((?:[^"\\]|\\.)*)"'
 # A file location, with the name location around it when there is one: ``"f"("file":3:4``.
-_MLIR_FRAME = re.compile(rf'(?:{_STRING}\(\s*(?:loc\(\s*)?)?{_STRING}:(\d+):(\d+)')
+_MLIR_FRAME = re.compile(rf'(?:{_STRING}\(\s*(?:loc\(\s*)?)?{_STRING}:(\d{{1,19}}):(\d{{1,19}})\b')
 
 
 def mlir_frames(loc: str, op_name: str | None) -> tuple[Frame, ...]:

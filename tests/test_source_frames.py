@@ -246,3 +246,13 @@ def test_an_op_xla_made_takes_the_line_that_uses_it() -> None:
     (f,) = lint_text(text, path="m.hlo")
     assert (f.source, f.source_function) == ("/repo/model/moe.py:30", "ffn")
     assert [p["source"] for p in f.details["pieces"]] == [None, None]  # the halves' own ops say nothing
+
+
+def test_numbers_past_int64_are_not_lines() -> None:
+    # The fuzz campaign's mutant (huge_number in a location): int() of 5,000 digits raises.
+    digits = "9" * 5000
+    assert mlir_frames(f'loc("f"("a.py":{digits}:3))', None) == ()
+    table = FrameTable([("FileNames", [(1, '"a.py"')], None),
+                        ("FileLocations", [(1, f"{{file_name_id=1 line={digits}}}")], None),
+                        ("StackFrames", [(1, "{file_location_id=1 parent_frame_id=1}")], None)])
+    assert table.stack(1) == (Frame("a.py", 0, 0, None),)
