@@ -24,7 +24,7 @@ stay two.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -72,26 +72,105 @@ def _with_stages(d: Diagnostic, others: list[tuple[Stage, Diagnostic]]) -> Diagn
     return replace(d, stages=sightings, notes=d.notes + tuple(f"also at {s}" for s in sightings))
 
 
+# Kinds of evidence, strongest first (``_evidence``); all but "pieces" count within one form only.
+_KINDS = ("pieces", "source", "piece names", "name")
+
+
+def _key(kind: str, form: str | None) -> tuple[str, str | None]:
+    # In another form of the pattern the anchor and the pieces are other ops (a GMM or an
+    # all-gather inside a fusion; shard_map operands or parameters): their names and the
+    # anchor's line say nothing of the other's.  The halves' source lines do.
+    return (kind, None) if kind == "pieces" else (kind, form)
+
+
 @dataclass
 class _Anchor:
-    """A reported finding, the stage of its file, and the findings of other stages folded into it."""
+    """A reported finding, the stage of its file, the findings of other stages folded into it,
+    and what they say of where the site is (per kind of evidence and form, the first said)."""
 
     finding: Diagnostic
     stage: Stage
     others: list[tuple[Stage, Diagnostic]] = field(default_factory=list)
+    evidence: dict[tuple[str, str | None], Any] = field(default_factory=dict)
+    joined: bool = True  # every finding of it is in a file joined to the module by name only
 
-    def takes(self, d: Diagnostic, stage: Stage) -> bool:
-        """Whether ``d`` (of ``stage``) is this site: no finding of it says otherwise, and one
-        says so — or, none saying anything comparable, in order (``_fold_module``)."""
-        members = [(self.stage, self.finding), *self.others]
-        verdicts = [_verdict(m, d) for _, m in members]
-        if False in verdicts:
-            return False
-        if True in verdicts:
-            return True
-        # Nothing says where: between XLA's own stages of the module, in order; with a file joined
-        # to it by its module name alone, only for the same shape of site.
-        return any(not (s.joined or stage.joined) or _same_shape(m, d) for s, m in members)
+    def add(self, d: Diagnostic, stage: Stage, evidence: dict[str, Any]) -> None:
+        for kind, value in evidence.items():
+            self.evidence.setdefault(_key(kind, d.form), value)
+        self.joined = self.joined and stage.joined
+
+    def verdict(self, d: Diagnostic, evidence: dict[str, Any]) -> bool | None:
+        """Whether ``d`` is this site by the strongest evidence both give; None: none comparable."""
+        for kind in _KINDS:
+            if kind in evidence:
+                said = self.evidence.get(_key(kind, d.form))
+                if said is not None:
+                    return said == evidence[kind]
+        return None
+
+
+class _Module:
+    """The sites found so far in one module's stages, indexed by what says where they are."""
+
+    def __init__(self) -> None:
+        self.anchors: list[_Anchor] = []
+        # (group, kind, form, value) -> anchors; group: rule, severity, check, halves
+        self.by_evidence: dict[tuple[Any, ...], list[_Anchor]] = {}
+        # (group, kind, form) -> how many anchors of the group say something of that kind
+        self.saying: dict[tuple[Any, ...], int] = {}
+        self.groups: dict[Any, list[_Anchor]] = {}
+
+    def find(self, d: Diagnostic, stage: Stage, evidence: dict[str, Any], taken: _Taken) -> _Anchor | None:
+        group = _group(d)
+        for kind in _KINDS:  # one with the same evidence, by the index
+            if kind in evidence:
+                key = (group, *_key(kind, d.form), evidence[kind])
+                for a in taken.untaken(key, self.by_evidence.get(key, ())):
+                    if a.verdict(d, evidence):
+                        return a
+        anchors = self.groups.get(group, [])
+        if any(self.saying.get((group, *_key(kind, d.form)), 0) == len(anchors) for kind in evidence):
+            return None  # every site of the group says where it is, and none is this one
+        # Nothing comparable says where: in order, between XLA's own stages of the module; with a
+        # file joined to it by its module name alone, only the same shape of site.
+        for a in taken.untaken(group, anchors):
+            if a.verdict(d, evidence) is None and (not (a.joined or stage.joined) or _same_shape(a.finding, d)):
+                return a
+        return None
+
+    def add(self, a: _Anchor, d: Diagnostic, stage: Stage, evidence: dict[str, Any]) -> None:
+        group = _group(d)
+        if not a.others and a.finding is d:
+            self.anchors.append(a)
+            self.groups.setdefault(group, []).append(a)
+        before = set(a.evidence)
+        a.add(d, stage, evidence)
+        for key in set(a.evidence) - before:
+            self.by_evidence.setdefault((group, *key, a.evidence[key]), []).append(a)
+            self.saying[(group, *key)] = self.saying.get((group, *key), 0) + 1
+
+
+class _Taken:
+    """The sites a stage's findings folded into (one finding each), and, per list of sites
+    scanned, how many at its start are taken (sites of one name are taken in order: a module
+    of many alike sites is folded in linear time)."""
+
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+        self.skip: dict[Any, int] = {}
+
+    def untaken(self, key: Any, anchors: Sequence[_Anchor]) -> Iterator[_Anchor]:
+        k = self.skip.get(key, 0)
+        while k < len(anchors) and id(anchors[k]) in self.ids:
+            k += 1
+        self.skip[key] = k
+        for a in anchors[k:]:
+            if id(a) not in self.ids:
+                yield a
+
+
+def _group(d: Diagnostic) -> tuple[Any, ...]:
+    return d.rule, d.severity, d.details.get("check"), d.details.get("halves")
 
 
 def _fold_module(files: list[tuple[Stage, str, list[Diagnostic]]], folded: dict[int, list[tuple[Stage, Diagnostic]]],
@@ -102,21 +181,21 @@ def _fold_module(files: list[tuple[Stage, str, list[Diagnostic]]], folded: dict[
         # Among files of one rank, the one whose findings have source lines is reported.
         return stage.rank, not any(d.source for d in found), path
 
-    anchors: list[_Anchor] = []
+    module = _Module()
     for stage, path, found in sorted(files, key=order):
-        taken: set[int] = set()  # the anchors a site of this file folded into (one each)
-        foldable = [d for d in found if d.pass_name is not None and not d.is_error]
+        taken = _Taken()
+        foldable = [(d, _evidence(d)) for d in found if d.pass_name is not None and not d.is_error]
         # Findings that say where they are choose first; those that say nothing take what is left.
-        for d in sorted(foldable, key=lambda d: _evidence(d) is None):
-            target = next((a for a in anchors if id(a) not in taken and a.takes(d, stage)), None)
+        for d, evidence in sorted(foldable, key=lambda de: not de[1]):
+            target = module.find(d, stage, evidence, taken)
             if target is None:
                 target = _Anchor(d, stage)
-                anchors.append(target)
             else:
                 target.others.append((stage, d))
                 dropped.add(id(d))
-            taken.add(id(target))
-    for a in anchors:
+            module.add(target, d, stage, evidence)
+            taken.ids.add(id(target))
+    for a in module.anchors:
         if a.others:
             folded[id(a.finding)] = a.others
 
@@ -133,33 +212,11 @@ def _pieces(d: Diagnostic, key: str) -> tuple[str, ...] | None:
     return tuple(sorted(values)) if values and all(values) else None
 
 
-def _evidence(d: Diagnostic) -> list[tuple[str, Any]] | None:
-    """What a finding's text says about where its site is, strongest first; None: nothing."""
-    evidence = [(kind, value) for kind, value in (
-        ("pieces", _pieces(d, "source")), ("source", d.source),
-        ("piece names", _pieces(d, "op_name")), ("name", _tail(d.op_name))) if value]
-    return evidence or None
-
-
-# What a finding says of its site's shape, compared when nothing says where it is.
-_SHAPE = ("form", "split_dim", "split_sizes", "collectives_before", "collectives_after")
-
-
-def _verdict(a: Diagnostic, b: Diagnostic) -> bool | None:
-    """Whether ``a`` and ``b`` are one site, by the strongest evidence both give; None when
-    nothing they say is comparable."""
-    if (a.rule, a.severity, a.details.get("check"), a.details.get("halves")) != \
-            (b.rule, b.severity, b.details.get("check"), b.details.get("halves")):
-        return False
-    ea, eb = dict(_evidence(a) or ()), dict(_evidence(b) or ())
-    for kind in ("pieces", "source", "piece names", "name"):
-        # In another form of the pattern the anchor and the pieces are other ops (a GMM or an
-        # all-gather inside a fusion; shard_map operands or parameters): their names and the
-        # anchor's line say nothing of the other's.  The halves' source lines do.
-        comparable = kind == "pieces" or a.form == b.form
-        if comparable and kind in ea and kind in eb:
-            return ea[kind] == eb[kind]
-    return None
+def _evidence(d: Diagnostic) -> dict[str, Any]:
+    """What a finding's text says about where its site is, by kind (``_KINDS``); empty: nothing."""
+    said = (("pieces", _pieces(d, "source")), ("source", d.source),
+            ("piece names", _pieces(d, "op_name")), ("name", _tail(d.op_name)))
+    return {kind: value for kind, value in said if value}
 
 
 # What a finding says of its site's shape, compared when nothing says where it is.
