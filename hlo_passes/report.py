@@ -40,6 +40,13 @@ class Location:
     source: str | None = None
     function: str | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The report's location object (``hlo-rewrite --report``): path, line, column, op_name,
+        computation, source; the frame's function is the lint's (``source_function``)."""
+        d = asdict(self)
+        del d["function"]
+        return d
+
     def __str__(self) -> str:
         where = f"{self.path or '<string>'}:{self.line}:{self.column}"
         extras = [x for x in (self.op_name, shown_source(self.source)) if x]
@@ -305,7 +312,8 @@ class Site:
 
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k != "picture"}
-        d["location"] = asdict(self.location)
+        d["location"] = self.location.to_json()
+        d["pieces"] = [p.to_json() for p in self.pieces]
         return d
 
     def __str__(self) -> str:
@@ -334,7 +342,7 @@ class NearMiss:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["location"] = asdict(self.location)
+        d["location"] = self.location.to_json()
         return d
 
 
