@@ -8,7 +8,8 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -114,3 +115,37 @@ def run_json(code: str, *args: str, timeout: float = 1800, env: dict[str, str] |
     if r.returncode != 0:
         raise RuntimeError(f"timer subprocess failed ({r.returncode}):\n{r.stderr[-3000:]}")
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+# The start of a child script that runs in another checkout (its first argument): that tree's
+# hlo_passes, not this one's; the script's own arguments follow in ``args``.
+IN_TREE = r'''
+import sys
+root, *args = sys.argv[1:]
+sys.path.insert(0, root)
+import hlo_passes
+assert hlo_passes.__file__.startswith(root), hlo_passes.__file__
+'''
+
+
+@contextmanager
+def base_worktree(rev: str, folder: Path) -> Iterator[Path]:
+    """``rev`` checked out into ``folder/base`` (a detached git worktree), removed afterwards."""
+    base = folder / "base"
+    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(base), rev], check=True)
+    try:
+        yield base
+    finally:
+        subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(base)], check=False)
+
+
+def interleaved(trees: dict[str, Path], rounds: int, measure: Callable[[Path], list[float]]) -> dict[str, list[list[float]]]:
+    """``measure(tree)`` of every tree in each round, the order flipping each round (so that a
+    machine getting busier or idler favours neither)."""
+    out: dict[str, list[list[float]]] = {name: [] for name in trees}
+    names = list(trees)
+    for r in range(rounds):
+        for name in (names if r % 2 == 0 else names[::-1]):
+            out[name].append(measure(trees[name]))
+        print(f"round {r + 1}: " + ", ".join(f"{n} {out[n][-1]}" for n in names), flush=True)
+    return out

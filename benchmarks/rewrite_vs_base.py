@@ -21,19 +21,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import IN_TREE, REPO, base_worktree, interleaved  # noqa: E402
+
 DIALECTS = ("hlo", "stablehlo")
 
 # Run in the tree under test: its hlo_passes, the texts from files written beforehand.
-_CHILD = r'''
-import gc, sys, time
-root, *paths = sys.argv[1:]
-sys.path.insert(0, root)
-import hlo_passes
+_CHILD = IN_TREE + r'''
+import gc, time
 from hlo_passes.passes import run_passes
-assert hlo_passes.__file__.startswith(root), hlo_passes.__file__
 out = []
-for path in paths:
+for path in args:
     text = open(path, encoding="utf-8").read()
     best = []
     for _ in range(3):
@@ -73,20 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--mb", type=int, default=4, help="size of the generated modules")
     args = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="rewrite_vs_base.") as tmp:
-        base = Path(tmp) / "base"
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(base), args.base],
-                       check=True)
-        try:
-            paths = _generate(Path(tmp), args.mb)
-            trees = {"base": base, "new": REPO}
-            seconds: dict[str, list[list[float]]] = {"base": [], "new": []}
-            for r in range(args.rounds):
-                for name in (("base", "new") if r % 2 == 0 else ("new", "base")):
-                    seconds[name].append(_rewrite_seconds(trees[name], paths))
-                print(f"round {r + 1}: base {seconds['base'][-1]}, new {seconds['new'][-1]}", flush=True)
-        finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(base)], check=False)
+    with tempfile.TemporaryDirectory(prefix="rewrite_vs_base.") as tmp, base_worktree(args.base, Path(tmp)) as base:
+        paths = _generate(Path(tmp), args.mb)
+        seconds = interleaved({"base": base, "new": REPO}, args.rounds, lambda tree: _rewrite_seconds(tree, paths))
     print(f"rewrite CPU time of the generated {args.mb} MB modules, this tree / {args.base}, {args.rounds} rounds:")
     for i, dialect in enumerate(DIALECTS):
         pairs = sorted(n[i] / b[i] for n, b in zip(seconds["new"], seconds["base"]))

@@ -1,22 +1,36 @@
-"""Identical modules in many places: the dump folders of the N hosts of one job.
+"""One module in many places: the dump folders of the N hosts of a job, and the stages of a dump.
 
-Every host of a multi-host job dumps the same modules; linting N copies of a
-folder must report each finding once, not N times.  Two files are copies when
-their texts are equal once locations are removed — HLO ``metadata={...}``
-(op names, source files and lines: absolute paths may differ per host) and
-the stack-frame tables jax >= 0.12 prints (``FileNames`` ... ``StackFrames``),
-MLIR ``loc(...)`` with the ``#loc = ...`` definitions — and nothing else: a
-copy that differs in any instruction, attribute or shape is a module of its own.
+A site in a module is one thing to fix, however many files hold the module; the lint reports it
+once (``diagnostics.fold``).  Two relations between files say where one module appears:
+
+* **Copies** (``group_copies``): every host of a multi-host job dumps the same modules.  Two
+  files are copies when their texts are equal once locations are removed — HLO ``metadata={...}``
+  (op names, source files and lines: absolute paths may differ per host) and the stack-frame
+  tables (``FileNames`` ... ``StackFrames``), MLIR ``loc(...)`` with the ``#loc = ...`` definitions —
+  and nothing else: a copy that differs in any instruction, attribute or shape is a module of its
+  own.  Copies are linted once.
+* **Stages** (``dump_stages``): XLA dumps each module it compiles at several stages, named
+  ``[PREFIX-]module_NNNN.NAME.STAGE.txt`` (``NNNN`` the module's id in the process, at least four
+  digits; ``NAME`` left out when the file name would pass 255 characters): ``before_optimizations``,
+  one ``NNNN.PIPELINE.after_PASS.before_NEXT`` per pass ``--xla_dump_hlo_pass_re`` selects, and
+  ``PLATFORM_after_optimizations``; the StableHLO it was handed goes to
+  ``module_NNNN.NAME/module.mlir``.  jax's own dumps (``JAX_DUMP_IR_TO``) are
+  ``jax_irNNNN_NAME_STAGE.mlir``, numbered by jax, not XLA.  A file whose name carries no XLA
+  module id (jax's, or a lowering saved beside the dump) is a stage of the XLA module of the same
+  module name in its folder when the folder holds exactly one such module; otherwise it stands
+  alone.  Stages are linted one by one, and the same site in several stages folded.
 
 Nothing here imports jax or the parser: it is text.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-__all__ = ["group_copies", "module_key", "without_locations"]
+__all__ = ["Stage", "dump_stages", "group_copies", "group_stages", "module_key", "module_name", "without_locations"]
 
 _STRING = r'"(?:[^"\\]|\\.)*"'
 # HLO: a string (kept whole, it may hold braces) or the start of a metadata attribute.
@@ -76,22 +90,46 @@ def module_key(text: str) -> str:
     return hashlib.sha256(without_locations(text).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def _key_of_file(path: str) -> str | None:
+_HLO_NAME = re.compile(r"^\s*HloModule[ \t]+%?([\w.\-]+)", re.M)
+_MLIR_NAME = re.compile(r'^[ \t]*module[ \t]+@"?([^\s"{]+)|"builtin\.module"\(\)[ \t]*<\{[^}\n]*?sym_name[ \t]*=[ \t]*"([^"]*)"',
+                        re.M)
+# The module name is at the top (after comments, or after MLIR's #loc lines).
+_NAME_WINDOW = 1 << 16
+
+
+def module_name(text: str) -> str | None:
+    """The module's name: ``HloModule NAME``, MLIR ``module @NAME`` (or its generic form)."""
+    head = text[:_NAME_WINDOW]
+    m = _HLO_NAME.search(head)
+    if m is not None and head.lstrip().startswith(("HloModule", "//", "/*")):
+        return m.group(1)
+    m = _MLIR_NAME.search(text[:_NAME_WINDOW * 16] if len(text) > _NAME_WINDOW * 16 else text)
+    if m is None:
+        return None
+    return m.group(1) or m.group(2)
+
+
+def _facts_of_file(path: str) -> tuple[str | None, str | None]:
+    """(``module_key``, ``module_name``) of a file; (None, None) when it cannot be read."""
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            return module_key(f.read())
+            text = f.read()
     except (OSError, MemoryError):
-        return None  # linted on its own, which reports why it cannot be read
+        return None, None  # linted on its own, which reports why it cannot be read
+    return module_key(text), module_name(text)
 
 
-def group_copies(files: Iterable[str]) -> list[list[str]]:
+def group_copies(files: Iterable[str], names: dict[str, str | None] | None = None) -> list[list[str]]:
     """``files`` grouped into copies of one module: each group sorted, the groups in the
-    order their first (sorted) path comes in ``files``."""
+    order their first (sorted) path comes in ``files``.  ``names``, when given, receives
+    each file's module name (read in the same pass, for ``dump_stages``)."""
     files = list(files)
     by_key: dict[str, list[str]] = {}
     groups: list[list[str]] = []
     for path in files:
-        key = _key_of_file(path)
+        key, name = _facts_of_file(path)
+        if names is not None:
+            names[path] = name
         if key is None:
             groups.append([path])
             continue
@@ -104,3 +142,107 @@ def group_copies(files: Iterable[str]) -> list[list[str]]:
     position = {p: i for i, p in enumerate(files)}
     groups.sort(key=lambda g: position[g[0]])
     return groups
+
+
+# ---- stages of one module in a dump folder ------------------------------------------------
+
+# XLA: [PREFIX-]module_NNNN[.NAME].STAGE.txt (dump.cc's FilenameFor).
+_XLA_FILE = re.compile(r"^(?:.*-)?(module_\d{4,})\.(.+)\.txt$")
+# XLA: module_NNNN[.NAME]/module.mlir, the StableHLO the compiler was handed.
+_XLA_MLIR_DIR = re.compile(r"^(?:.*-)?(module_\d{4,})(?:\..*)?$")
+# A pass dump: NNNN.PIPELINE.after_PASS[.before_NEXT].
+_PASS_STAGE = re.compile(r"^(\d+)\.[^.]*\.(after_.+?)(?:\.before_.*)?$")
+# XLA sanitizes these in the module name it puts in a file name.
+_UNSAFE_IN_NAME = re.compile(r"[/\\\[\] ]")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Which module of which dump a file holds, and at which stage of compilation.
+
+    ``module``: the module's identity (its folder and XLA id, ``DIR/module_0002``); for a file
+    that is no stage of a dumped module, the file's own path.  ``rank`` orders the stages
+    (the StableHLO handed to XLA, before optimizations, each pass in order, after
+    optimizations).  ``name``: what a user calls the stage (``before_optimizations``,
+    ``after_spmd-partitioning``, ``module.mlir``, a file's name).  ``joined``: a file whose name
+    carries no XLA module id, taken for a stage by its module name (weaker evidence).
+    """
+
+    module: str
+    rank: tuple[int, int]
+    name: str
+    # A file XLA did not name, joined to the module by its module name alone.
+    joined: bool = False
+
+
+def _xla_stage(stage: str) -> tuple[tuple[int, int], str]:
+    if stage == "before_optimizations":
+        return (1, 0), stage
+    if stage.endswith("after_optimizations"):
+        return (3, 0), stage
+    m = _PASS_STAGE.match(stage)
+    if m is not None:
+        return (2, int(m.group(1))), m.group(2)
+    return (2, 1 << 30), stage
+
+
+def _xla_file(path: str, name: str | None) -> tuple[str, Stage] | None:
+    """(XLA module id, stage) of a file XLA named, None for any other file."""
+    folder, base = os.path.split(path)
+    if base == "module.mlir":
+        parent, sub = os.path.split(folder)
+        m = _XLA_MLIR_DIR.match(sub)
+        if m is None:
+            return None
+        return m.group(1), Stage(os.path.join(parent, m.group(1)), (0, 0), "module.mlir")
+    m = _XLA_FILE.match(base)
+    if m is None:
+        return None
+    rest = m.group(2)
+    if name is not None:
+        safe = _UNSAFE_IN_NAME.sub("_", name)
+        if rest.startswith(safe + "."):
+            rest = rest[len(safe) + 1:]
+    rank, label = _xla_stage(rest)
+    return m.group(1), Stage(os.path.join(folder, m.group(1)), rank, label)
+
+
+def dump_stages(files: Iterable[str], names: dict[str, str | None]) -> dict[str, Stage]:
+    """Each file's ``Stage`` (``names``: each file's module name, as ``group_copies`` reads them)."""
+    stages: dict[str, Stage] = {}
+    # (folder, module name) -> the XLA modules of that name there (by identity)
+    named: dict[tuple[str, str | None], set[str]] = {}
+    others: list[str] = []
+    for path in files:
+        found = _xla_file(path, names.get(path))
+        if found is None:
+            others.append(path)
+            continue
+        stage = found[1]
+        stages[path] = stage
+        named.setdefault((os.path.dirname(stage.module), names.get(path)), set()).add(stage.module)
+    for path in others:
+        name = names.get(path)
+        modules = named.get((os.path.dirname(path), name), set()) if name is not None else set()
+        # A lowering beside the dump: before XLA's stages (StableHLO) or after them (HLO text).
+        rank = (0, 1) if path.endswith(".mlir") else (4, 0)
+        if len(modules) == 1:
+            stages[path] = Stage(next(iter(modules)), rank, os.path.basename(path), joined=True)
+        else:
+            stages[path] = Stage(path, rank, "")
+    return stages
+
+
+def group_stages(groups: Iterable[list[str]], stages: dict[str, Stage]) -> dict[str, Stage]:
+    """The stage of each group of copies, by its first (linted) file: that file's, or, when only
+    its module name joined it to a module, the stage XLA's name gives a copy of it in the same
+    folder (jax's ``jax_ir*.mlir`` beside XLA's identical ``module_NNNN.NAME/module.mlir``)."""
+    out = {}
+    for group in groups:
+        first = stages[group[0]]
+        if first.joined:
+            here = os.path.dirname(group[0])
+            first = next((stages[p] for p in group if not stages[p].joined
+                          and os.path.dirname(stages[p].module) == here), first)
+        out[group[0]] = first
+    return out

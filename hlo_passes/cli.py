@@ -427,6 +427,13 @@ def _lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--platform", choices=sorted(COST_PLATFORMS), default=None,
                    help=f"price each site's fix for this platform (default {DEFAULT_PLATFORM}); "
                         "a fix that does not pay is a near miss")
+    p.add_argument("--no-fold", action="store_true",
+                   help="report every file's findings: no folding of identical copies (the dumps of N hosts) "
+                        "or of the same site in several stages of one module")
+    p.add_argument("--source-root", metavar="DIR",
+                   help="the repository being checked: github and sarif findings whose source line is a file "
+                        "in it point there, the dump position becoming a related location (default: the git "
+                        "top level of the working directory, else the working directory)")
     _common_options(p)
     return p
 
@@ -469,6 +476,8 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
         parser.error("give at least one PATH")
     if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.source_root is not None and not os.path.isdir(args.source_root):
+        parser.error(f"--source-root {args.source_root}: not a directory")
     select, ignore = _split_list(args.select), _split_list(args.ignore)
     try:
         check_codes(select, ignore, names=("--select", "--ignore"))  # a typo in a code must not silence the lint
@@ -481,11 +490,12 @@ def lint_main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None
     try:
         run = lint_files(args.paths, select=select, ignore=ignore, dialect=args.dialect, jobs=args.jobs,
                          progress=progress, explain=args.explain, max_bytes=args.max_input_size,
-                         verbose=args.verbose, platform=args.platform)
+                         verbose=args.verbose, platform=args.platform, fold=not args.no_fold)
     finally:
         if progress is not None:
             progress.close()
-    report = format_findings(run.findings, args.format, files=len(run.files), modules=run.modules)
+    report = format_findings(run.findings, args.format, files=len(run.files), modules=run.modules,
+                             source_root=args.source_root)
     if args.output:
         try:
             for note in atomic_write(args.output, report):

@@ -583,7 +583,17 @@ def _lint_compiled(serialized: bytes) -> None:
         elif mode == "log":
             log.warning("%s", text_msg)
         else:
-            warnings.warn(text_msg, MoELintWarning, stacklevel=2)
+            _warn_at_source(text_msg, finding)
+
+
+def _warn_at_source(message: str, finding: Finding) -> None:
+    """A ``MoELintWarning`` that Python shows at the user's source line when the compiled text
+    names it (``model.py:21: MoELintWarning: ...`` and the line), else at the caller."""
+    file, _, line = (finding.source or "").rpartition(":")
+    if file and line.isdigit():
+        warnings.warn_explicit(message, MoELintWarning, file, int(line))
+    else:
+        warnings.warn(message, MoELintWarning, stacklevel=3)
 
 
 def install(mode: str = "warn") -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ._copies import group_copies
+from ._copies import dump_stages, group_copies, group_stages
 from .diagnostics import (
     FORMATS,
     Diagnostic,
@@ -41,8 +41,10 @@ from .diagnostics import (
     position,
     rule_id,
 )
+from .diagnostics.fold import fold as fold_findings
 from .diagnostics.json_list import SCHEMA_FILE
-from .diagnostics.model import ERROR_RULES
+from .diagnostics.model import ERROR_RULES, has_source
+from .diagnostics.places import SourceRoot
 from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input
 from .ir import Module
@@ -50,7 +52,7 @@ from .parser.hlo import unknown_constructs
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, run_passes
 from .prescan import rules_that_may_fire_in
 from .cost_model import use_platform
-from .report import does_not_pay
+from .report import does_not_pay, source_hint, with_users_source
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
 from .text import parse, parse_file
@@ -156,12 +158,16 @@ def lint_module(
     findings = []
     with use_platform(platform):
         sites, misses = _detect(module, chosen)
+    # A site whose op XLA made (no line of its own) is placed at the line that uses what it makes.
+    sites = [s if s.location.source else replace(s, location=with_users_source(module, s.location)) for s in sites]
+    # How to get source lines, for a text that has none (read off the module once, if needed).
+    hint = source_hint(module) if not all(has_source(s) for s in sites) else None
     for site in sites:
         code = rule_id(site.rule)
         if not _selected(code, select, ignore):
             continue
         if site.pays or (select and any(code.startswith(s) for s in select)):
-            findings.append(from_site(site, where, module.dialect))
+            findings.append(from_site(site, where, hint))
         else:
             misses.append(does_not_pay(site))
     if explain:
@@ -450,14 +456,17 @@ def lint_files(
     ``jobs``: worker processes (default: one per CPU; 1 = in this process).
     ``progress(done, total)`` is called as files finish.  ``explain``: near
     misses come back in ``LintRun.notes``, and with ``verbose`` what a file holds that
-    was carried through unread.  Files over ``max_bytes`` are errors.  ``fold``: copies
-    of one module (equal without locations, e.g. the dumps of N hosts) are linted
-    once and each finding reported once, with ``copies`` and ``paths``.  ``platform``:
-    what the cost model prices sites for (``lint_module``).
+    was carried through unread.  Files over ``max_bytes`` are errors.  ``fold``: each
+    site once (``diagnostics.fold``): copies of one module (equal without locations, e.g.
+    the dumps of N hosts) are linted once, each finding reported once with ``copies`` and
+    ``paths``; the same site in several stages of one module in a dump folder is reported
+    at the earliest, the others in ``stages``.  ``fold=False``: every file on its own.
+    ``platform``: what the cost model prices sites for (``lint_module``).
     """
     check_codes(select, ignore, passes)
     all_files, findings, notes = collect_paths(paths)
-    groups = group_copies(all_files) if fold else [[p] for p in all_files]
+    names: dict[str, str | None] = {}
+    groups = group_copies(all_files, names) if fold else [[p] for p in all_files]
     files = [g[0] for g in groups]
     # Progress counts files: a module stands for each of its copies.
     weight = {g[0]: len(g) for g in groups}
@@ -490,16 +499,10 @@ def lint_files(
             done += weight[p]
             if progress:
                 progress(done, len(all_files))
-    for group in groups:
-        for f in per_file[group[0]]:
-            (notes if f.is_note else findings).append(_as_copies(f, group))
+    stages = group_stages(groups, dump_stages(all_files, names)) if fold else None
+    for f in fold_findings(per_file, groups, stages):
+        (notes if f.is_note else findings).append(f)
     return LintRun(files=all_files, findings=findings, notes=notes, modules=len(groups))
-
-
-def _as_copies(finding: Finding, group: list[str]) -> Finding:
-    if len(group) == 1:
-        return finding
-    return replace(finding, copies=len(group), paths=tuple(group))
 
 
 def lint(
@@ -538,14 +541,16 @@ def json_schema() -> dict[str, Any]:
 
 
 def format_findings(findings: Sequence[Finding], fmt: str = "text", *, files: int | None = None,
-                    modules: int | None = None) -> str:
+                    modules: int | None = None, source_root: str | os.PathLike[str] | None = None) -> str:
+    """``findings`` in format ``fmt``; ``source_root``: the repository the GitHub and SARIF
+    formats point into (default: the git top level of the working directory, else it)."""
     if fmt == "text":
         return format_text(findings, files, modules)
     if fmt == "json":
         return format_json(findings)
     if fmt == "github":
-        return format_github(findings)
+        return format_github(findings, SourceRoot(source_root))
     if fmt == "sarif":
-        return format_sarif(findings)
+        return format_sarif(findings, SourceRoot(source_root))
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 

@@ -12,11 +12,12 @@ import os
 import re
 import traceback
 import weakref
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .cost_model import Platform, Price, price
 from .ir import Instruction
+from .source_frames import Frame, frame_table, mlir_frames, user_frame
 
 COLLECTIVE_OPCODES = frozenset(
     {
@@ -29,7 +30,8 @@ COLLECTIVE_OPCODES = frozenset(
 @dataclass(frozen=True)
 class Location:
     """Where an op is: ``path:line:col`` in the text, its framework ``op_name`` and the
-    ``source`` (``file:line`` of the framework code) when metadata or MLIR locations have them."""
+    ``source`` (``file:line`` of the framework code) when metadata or MLIR locations have them,
+    with the ``function`` of the frame it was chosen from when the text names it."""
 
     path: str | None
     line: int
@@ -37,6 +39,14 @@ class Location:
     op_name: str | None = None
     computation: str | None = None
     source: str | None = None
+    function: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The report's location object (``hlo-rewrite --report``): path, line, column, op_name,
+        computation, source; the frame's function is the lint's (``source_function``)."""
+        d = asdict(self)
+        del d["function"]
+        return d
 
     def __str__(self) -> str:
         where = f"{self.path or '<string>'}:{self.line}:{self.column}"
@@ -58,7 +68,6 @@ def shown_source(source: str | None) -> str | None:
 _MLIR_ALIAS_DEF = re.compile(r"^#(loc\w*)\s*=\s*(loc\(.*\))\s*$", re.M)
 _MLIR_LOC_REF = re.compile(r"#(loc\w*)")
 _MLIR_NAME = re.compile(r'loc\(\s*"((?:[^"\\]|\\.)*)"\s*\(')
-_MLIR_FILE = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 # Per module: its MLIR location aliases (#loc12 = loc(...)), read from the text once.
 _ALIASES: "weakref.WeakKeyDictionary[Any, dict[str, str]]" = weakref.WeakKeyDictionary()
 
@@ -72,12 +81,17 @@ def _alias_table(module: Any) -> dict[str, str]:
     return table
 
 
+# A whole traceback nests an alias per frame (jax keeps up to 100 frames; each is a name around
+# a file location, inside a callsite): enough rounds for that, and a bound on rounds and length
+# keeps a malformed cycle from looping or growing without end.
+_EXPAND_ROUNDS = 512
+_EXPAND_CHARS = 1 << 20
+
+
 def _expand(loc: str, table: dict[str, str]) -> str:
-    # Aliases refer to aliases (name → callsite → file); a few rounds suffice
-    # and a bound keeps a malformed cycle from looping.
-    for _ in range(8):
+    for _ in range(_EXPAND_ROUNDS):
         new = _MLIR_LOC_REF.sub(lambda m: table.get(m.group(1), m.group(0)), loc)
-        if new == loc:
+        if new == loc or len(new) > _EXPAND_CHARS:
             break
         loc = new
     return loc
@@ -85,35 +99,129 @@ def _expand(loc: str, table: dict[str, str]) -> str:
 
 def source_info(instr: Any) -> tuple[str | None, str | None]:
     """``(op_name, "file:line")`` of the framework code an op came from, each None when the
-    text does not say: HLO ``metadata={op_name=... source_file=... source_line=...}``, MLIR
-    ``loc("name"("file":line:col))`` (location aliases followed)."""
-    op_name = source = None
-    if "metadata" in instr.attributes:
-        try:
-            meta = instr.attributes["metadata"]
-        except ValueError:
-            meta = None
-        if isinstance(meta, dict):
-            if meta.get("op_name"):
-                op_name = str(meta["op_name"])
-            if meta.get("source_file"):
-                source = str(meta["source_file"])
-                if meta.get("source_line"):
-                    source += f":{meta['source_line']}"
+    text does not say (``frame_info`` says which frame the line is from)."""
+    op_name, frame = frame_info(instr)
+    return op_name, frame.source if frame is not None else None
+
+
+def _metadata(instr: Any) -> Any:
+    """An HLO op's decoded ``metadata`` (None when it has none or it does not decode)."""
+    if "metadata" not in instr.attributes:
+        return None
+    try:
+        return instr.attributes["metadata"]
+    except ValueError:
+        return None
+
+
+def frame_info(instr: Any) -> tuple[str | None, Frame | None]:
+    """``(op_name, frame)`` of the framework code an op came from, each None when the text does
+    not say: HLO ``metadata={op_name=... stack_frame_id=N}`` resolved through the module's
+    stack-frame tables to the user's innermost frame (``source_frames``), or older XLA's
+    ``source_file=... source_line=...``; MLIR ``loc("name"("file":line:col))`` and callsite
+    locations (location aliases followed), the same frame chosen."""
+    op_name: str | None = None
+    frame: Frame | None = None
+    meta = _metadata(instr)
+    if isinstance(meta, dict):
+        if meta.get("op_name"):
+            op_name = str(meta["op_name"])
+        frame_id = meta.get("stack_frame_id")
+        if isinstance(frame_id, int) and frame_id > 0 and instr.module is not None:
+            frame = frame_table(instr.module).user_frame(frame_id)
+        if frame is None and meta.get("source_file"):
+            line = meta.get("source_line")
+            frame = Frame(str(meta["source_file"]), line if isinstance(line, int) else 0)
     dd = instr.dialect_data
     loc = dd.get("loc")
-    if isinstance(loc, str) and loc and (op_name is None or source is None):
+    if isinstance(loc, str) and loc and (op_name is None or frame is None):
         module = instr.module
         loc = _expand(loc, _alias_table(module)) if module is not None and "#loc" in loc else loc
         if op_name is None:
             m = _MLIR_NAME.search(loc)
             op_name = m.group(1) if m else None
-        if source is None:
-            m = _MLIR_FILE.search(loc)
-            source = f"{m.group(1)}:{m.group(2)}" if m else None
+        if frame is None:
+            frame = user_frame(mlir_frames(loc, op_name))
     if op_name is None and dd.get("loc_name"):
         op_name = str(dd["loc_name"])
-    return op_name, source
+    return op_name, frame
+
+
+# Why a module's findings have no source line, and how to get one (``source_hint``).
+_NO_MLIR_LOCATIONS = ("this text has no source locations: print it with `lowered.as_text(debug_info=True)` "
+                      "(jax) to see the file:line of each op")
+_NO_HLO_METADATA = ("this text has no op metadata: print it with `lowered.as_text(dialect=\"hlo\", debug_info=True)` "
+                    "(jax); XLA's dumps (`--xla_dump_to=DIR --xla_dump_hlo_as_text`, unless "
+                    "`--xla_dump_disable_metadata`) and `compiled.as_text()` keep it")
+_NO_HLO_LINES = ("this text's op metadata has op names but no source lines (no `stack_frame_id` or "
+                 "`source_file`): jax leaves them out when `jax_traceback_in_locations_limit` is 0")
+_NO_HLO_TABLES = ("this text's op metadata points into stack-frame tables (`stack_frame_id`) that it does not "
+                  "hold: XLA prints them (`FileNames` ... `StackFrames`) after the `HloModule` line; keep the "
+                  "module's whole text")
+_MLIR_FILE_LOCATION = re.compile(r'"(?:[^"\\\n]|\\.)*":\d+:\d+')
+
+
+def source_hint(module: Any) -> str | None:
+    """Why no op of ``module`` has a source line and which flag or call keeps them; None when
+    the text has source lines (a site without one then just has none: XLA made its ops)."""
+    text = getattr(module, "source", None) or ""
+    if module.dialect != "hlo":
+        return None if _MLIR_FILE_LOCATION.search(text) else _NO_MLIR_LOCATIONS
+    if "source_file=" in text or frame_table(module):
+        return None
+    if "stack_frame_id=" in text:
+        return _NO_HLO_TABLES
+    return _NO_HLO_LINES if "metadata={" in text else _NO_HLO_METADATA
+
+
+def stack_of(instr: Any) -> tuple[Frame, ...]:
+    """Every frame the text gives for an op, innermost first (``frame_info`` picks the user's):
+    HLO's stack-frame tables through ``stack_frame_id``, MLIR's callsite locations."""
+    meta = _metadata(instr)
+    if isinstance(meta, dict) and isinstance(meta.get("stack_frame_id"), int) and instr.module is not None:
+        return frame_table(instr.module).stack(meta["stack_frame_id"])
+    loc = instr.dialect_data.get("loc")
+    if isinstance(loc, str) and loc:
+        module = instr.module
+        return mlir_frames(_expand(loc, _alias_table(module)) if module is not None else loc, None)
+    return ()
+
+
+# How far ``with_users_source`` looks: users of users, a few ops in all.
+_USER_DEPTH = 3
+_USER_OPS = 32
+# Per module: its instructions by (line, column), built when a location asks.
+_AT: "weakref.WeakKeyDictionary[Any, dict[tuple[int, int], Any]]" = weakref.WeakKeyDictionary()
+
+
+def with_users_source(module: Any, location: Location) -> Location:
+    """``location`` with the source line of the nearest op that uses its op's value, when the op
+    has none of its own: XLA makes ops without one (the all-gathers SPMD partitioning inserts
+    for a sharded parameter carry the parameter's name only), and the user's line that consumes
+    what such an op makes is where its site is in the program.  Unchanged when nothing is found."""
+    if location.source or module.dialect != "hlo":
+        return location
+    at = _AT.get(module)
+    if at is None:
+        at = _AT[module] = {(i.line, i.column): i for i in module.instructions()}
+    instr = at.get((location.line, location.column))
+    if instr is None:
+        return location
+    seen = {id(instr)}
+    layer = [instr]
+    for _ in range(_USER_DEPTH):
+        nxt = []
+        for op in layer:
+            for user in op.users:
+                if id(user) in seen or len(seen) >= _USER_OPS:
+                    continue
+                seen.add(id(user))
+                frame = frame_info(user)[1]
+                if frame is not None:
+                    return replace(location, source=frame.source, function=frame.function)
+                nxt.append(user)
+        layer = nxt
+    return location
 
 
 def location_of(instr: Instruction, provenance: Instruction | None = None) -> Location:
@@ -121,14 +229,15 @@ def location_of(instr: Instruction, provenance: Instruction | None = None) -> Lo
     ``provenance``: the op whose metadata says the latter when it is not ``instr`` (an
     op inside a fusion of optimized HLO, reported at the fusion)."""
     module = instr.module
-    op_name, source = source_info(provenance if provenance is not None else instr)
+    op_name, frame = frame_info(provenance if provenance is not None else instr)
     return Location(
         path=module.path if module is not None else None,
         line=instr.line,
         column=instr.column,
         op_name=op_name,
         computation=instr.computation.name if instr.computation is not None else None,
-        source=source,
+        source=frame.source if frame is not None else None,
+        function=frame.function if frame is not None else None,
     )
 
 
@@ -226,7 +335,8 @@ class Site:
 
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k != "picture"}
-        d["location"] = asdict(self.location)
+        d["location"] = self.location.to_json()
+        d["pieces"] = [p.to_json() for p in self.pieces]
         return d
 
     def __str__(self) -> str:
@@ -257,7 +367,7 @@ class NearMiss:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["location"] = asdict(self.location)
+        d["location"] = self.location.to_json()
         return d
 
 

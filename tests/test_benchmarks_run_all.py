@@ -77,7 +77,8 @@ def test_unknown_benchmark_is_refused(tmp_path: Path) -> None:
     assert r.returncode == 2 and "unknown benchmark(s) nonsense" in r.stderr
 
 
-@pytest.mark.parametrize("script", ["tool_speed.py", "lint_throughput.py", "hook_overhead.py", "parse_gc.py", "run_all.py"])
+@pytest.mark.parametrize("script", ["tool_speed.py", "lint_throughput.py", "hook_overhead.py", "parse_gc.py", "run_all.py",
+                                    "lint_findings.py"])
 def test_each_script_documents_its_command(script: str) -> None:
     text = (REPO / "benchmarks" / script).read_text()
     assert f"python benchmarks/{script}" in text.split('"""', 2)[1]

@@ -441,7 +441,8 @@ VISIBLE_STAGES = ("before_optimizations", "after_shardy", "after_spmd_partitioni
 
 def test_lint_xla_dump_folder(xla_dump: tuple[Path, dict]) -> None:
     out, manifest = xla_dump
-    proc = run("hlo-lint", out, "--format", "json", "-j", "2")
+    # Every stage's own finding (--no-fold); folded, the site is one finding (below).
+    proc = run("hlo-lint", out, "--format", "json", "-j", "2", "--no-fold")
     assert proc.returncode == 1, proc.stderr
     data = json.loads(proc.stdout)
     jsonschema.validate(data, json_schema())
@@ -457,17 +458,21 @@ def test_lint_xla_dump_folder(xla_dump: tuple[Path, dict]) -> None:
         assert f["line"] == _expected_line(path.read_text()), stage
         assert f["bytes_saved"] == 73728
         assert f["op_name"], stage  # dumps carry metadata
-    # The StableHLO jax lowered for it (written beside the dumps, *.mlir) holds the site too; its
-    # debug-info print is the same module with locations: one finding for both (copies, issue 20).
-    # Reported at the first path in sorted order (X.stablehlo.debuginfo.mlir).
-    first, second = sorted([str(out / unfused["stablehlo"]), str(out / unfused["stablehlo_debuginfo"])])
-    for path in (first, str(out / unfused["stablehlo_generic"])):
-        (f,) = by_path.pop(path)
-        assert f["rule"] == "MOE001" and f["form"] == "concat", path
-    assert by_path.get(second) is None and f["copies"] == 1
-    assert data[[d["path"] for d in data].index(first)]["paths"] == [first, second]
+    # The StableHLO jax lowered for it (written beside the dumps, *.mlir) holds the site too.
+    for form in ("stablehlo", "stablehlo_debuginfo", "stablehlo_generic"):
+        (f,) = by_path.pop(str(out / unfused[form]))
+        assert f["rule"] == "MOE001" and f["form"] == "concat", form
     # Whatever the optimized stage yields, it may only be the unfused program's.
     assert set(by_path) <= {str(out / unfused["after_optimizations"])}
+    # Folded (the default): one finding, at the earliest stage, the lowered StableHLO; its
+    # debug-info print is the same module with locations (copies, issue 20), the other stages
+    # are listed (issue 27).
+    folded = json.loads(run("hlo-lint", out / "mesh2_concat_explicit_forward", "--format", "json", "-j", "2").stdout)
+    (f,) = folded
+    first, second = sorted([str(out / unfused["stablehlo"]), str(out / unfused["stablehlo_debuginfo"])])
+    assert f["path"] == first and f["paths"] == [first, second] and f["copies"] == 2
+    assert sorted(s["path"] for s in f["stages"]) == sorted(
+        str(out / unfused[s]) for s in (*VISIBLE_STAGES, "stablehlo_generic", "after_optimizations"))
     fused = manifest["mesh2_fused_explicit_forward"]
     clean = run("hlo-lint", out / "mesh2_fused_explicit_forward")
     assert clean.returncode == 0, clean.stdout

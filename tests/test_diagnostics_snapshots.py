@@ -80,8 +80,7 @@ def test_lint_formats(at_root: None, fmt: str) -> None:
         jsonschema.validate(json.loads(out), json_schema())
     if fmt == "sarif":
         check_sarif(json.loads(out))
-        # The version changes with every release; the rest of the log must not.
-        out = out.replace(f'"version": "{__version__}"', '"version": "<version>"')
+        out = _stable_sarif(out)
     check_snapshot(f"lint.{fmt}", out)
     # stderr: the errors again (for a machine-readable format) and the near misses.
     check_snapshot(f"lint.{fmt}.stderr" if fmt == "text" else "lint.machine.stderr", err)
@@ -93,10 +92,37 @@ def test_folded_copies_in_each_format(at_root: None) -> None:
               for f in run.findings]
     text = diagnostics.format_text(copies, files=8, modules=2)
     github = diagnostics.format_github(copies)
-    sarif = diagnostics.format_sarif(copies).replace(f'"version": "{__version__}"', '"version": "<version>"')
+    sarif = _stable_sarif(diagnostics.format_sarif(copies))
     check_snapshot("copies.text", text)
     check_snapshot("copies.github", github)
     check_snapshot("copies.sarif", sarif)
+
+
+# A forward step's dump folder as XLA writes it (tests/train_step_dump_worker.py --forward
+# --relative-sources --xla-only; the StableHLO handed to XLA, before and after optimizations),
+# its stack frames naming examples/moe.py relative to the checkout: the site folded across its
+# stages and, in github and sarif, placed on the source line (issue 27).
+DUMP = "tests/snapshots/inputs/xla_dump"
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "sarif"])
+def test_dump_stages_fold_at_the_source(at_root: None, fmt: str) -> None:
+    out = io.StringIO()
+    code = cli.lint_main([DUMP, "-j", "1", "--no-progress", "--format", fmt, "--source-root", "."], stdout=out,
+                         stderr=io.StringIO())
+    assert code == 1
+    text = out.getvalue()
+    if fmt == "sarif":
+        check_sarif(json.loads(text))
+        text = _stable_sarif(text)
+    check_snapshot(f"stages.{fmt}", text)
+
+
+def _stable_sarif(log: str) -> str:
+    """The version changes with every release, the checkout's place with the machine (the
+    %SRCROOT% base); the rest of the log must not."""
+    return (log.replace(f'"version": "{__version__}"', '"version": "<version>"')
+            .replace(f'"{REPO_ROOT.resolve().as_uri()}/"', '"file:///<checkout>/"'))
 
 
 def test_rewrite_lines(at_root: None) -> None:

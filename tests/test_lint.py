@@ -25,7 +25,8 @@ from hlo_passes.lint import (
 from hlo_passes.passes import run_passes
 from sarif_structure import check_sarif
 
-DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "examples" / "data"
 HLO = DATA / "moe_mesh2_concat.hlo"
 MLIR = DATA / "moe_mesh2_concat.mlir"
 
@@ -198,7 +199,7 @@ def test_json_output_follows_the_shipped_schema(tmp_path: Path) -> None:
 
 def test_sarif_output_has_every_required_structure(tmp_path: Path) -> None:
     findings = _findings(tmp_path)
-    log = json.loads(format_findings(findings, "sarif"))
+    log = json.loads(format_findings(findings, "sarif", source_root=REPO))
     check_sarif(log)
     run = log["runs"][0]
     results = run["results"]
@@ -206,7 +207,9 @@ def test_sarif_output_has_every_required_structure(tmp_path: Path) -> None:
     region = results[0]["locations"][0]["physicalLocation"]["region"]
     assert region == {"startLine": findings[0].line, "startColumn": findings[0].column}
     art = results[0]["locations"][0]["physicalLocation"]["artifactLocation"]
-    assert art == {"uri": HLO.as_uri()}
+    # A file of the repository (--source-root) is written relative to it.
+    assert art == {"uri": HLO.relative_to(REPO).as_posix(), "uriBaseId": "%SRCROOT%"}
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == REPO.as_uri() + "/"
     assert results[0]["properties"]["bytesSaved"] == 73728
     invocation = run["invocations"][0]
     assert invocation["executionSuccessful"] is False

@@ -34,7 +34,19 @@ def _host_copy(text: str, host: int) -> str:
     text = re.sub(r'( source_file="[^"]*"| source_line=\d+)', "", text)
     text = re.sub(r'(metadata=\{[^{}]*?op_name="(?:[^"\\]|\\.)*")',
                   lambda m: f'{m.group(1)} source_file="/hosts/h{host}/src/model.py" source_line={100 + host}', text)
+    # jax >= 0.10's stack-frame tables: each host's own checkout path, as in its MLIR locations.
+    text = re.sub(r'^FileNames\n(?:\d+ "[^"\n]*"\n)*',
+                  lambda m: re.sub(r'^(\d+) "', rf'\1 "/hosts/h{host}/', m.group(), flags=re.M), text, flags=re.M)
     return re.sub(r'loc\("([^"()]*)":(\d+)', lambda m: f'loc("/hosts/h{host}/{m.group(1)}":{m.group(2)}', text)
+
+
+# The lowered modules each host also keeps, in a folder of their own (beside the dump, they would
+# be taken for stages of the dump's module of the same name: another program's).
+LOWERED = (DATA / "moe_mesh2_concat.hlo", DATA / "moe_mesh2_concat.mlir")
+
+
+def _host_folder(root: Path, host: int, module: Path) -> Path:
+    return root / f"host{host}" / ("lowered" if module in LOWERED else "xla_dump")
 
 
 @pytest.fixture
@@ -42,12 +54,12 @@ def host_dumps(tmp_path: Path, shared_dir: Path) -> tuple[Path, list[Path]]:
     """``HOSTS`` dump folders of one job (host 3 also has a module only it compiled)."""
     modules = [p for src in SOURCES for p in sorted((shared_dir / src).iterdir())
                if p.suffix in (".txt", ".mlir") and p.read_text().lstrip().startswith(("HloModule", "module", "#loc"))]
-    modules += [DATA / "moe_mesh2_concat.hlo", DATA / "moe_mesh2_concat.mlir"]
+    modules += list(LOWERED)
     root = tmp_path / "job"
     for host in range(HOSTS):
-        folder = root / f"host{host}" / "xla_dump"
-        folder.mkdir(parents=True)
         for m in modules:
+            folder = _host_folder(root, host, m)
+            folder.mkdir(parents=True, exist_ok=True)
             (folder / m.name).write_text(_host_copy(m.read_text(), host))
     only_here = root / "host3" / "xla_dump" / "module_9999.jit_other.before_optimizations.txt"
     only_here.write_text((DATA / "moe_mesh2_concat.hlo").read_text().replace("HloModule jit_moe_body", "HloModule jit_other", 1))
@@ -60,60 +72,81 @@ def _lint(*argv: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
+def _dump_stages(modules: list[Path]) -> list[Path]:
+    """The files of the sample dump folder: the stages of one module (``module.mlir`` and XLA's)."""
+    return [m for m in modules if m not in LOWERED]
+
+
 def test_copies_are_folded_in_every_format(host_dumps) -> None:
     root, modules = host_dumps
     # The hosts' copies differ in their locations (the dumps with metadata, the MLIR with file locations).
     differ = [m for m in modules
-              if (root / "host0" / "xla_dump" / m.name).read_text() != (root / "host1" / "xla_dump" / m.name).read_text()]
+              if _host_folder(root, 0, m).joinpath(m.name).read_text() != _host_folder(root, 1, m).joinpath(m.name).read_text()]
     assert len(differ) >= 5, [m.name for m in differ]
+    # One site per distinct module: the dump's stages are one module (one site, folded across
+    # its stages, issue 27), each lowered module another, and host 3's own.
+    sites = 1 + len(LOWERED) + 1
     distinct = len(modules) + 1
     files = HOSTS * len(modules) + 1
 
     code, text = _lint(str(root))
     assert code == 1
     findings = [line for line in text.splitlines() if re.match(r"\S+:\d+:\d+: MOE", line)]
-    assert len(findings) == distinct, text
+    assert len(findings) == sites, text
     # Reported at the first path in sorted order: host0's copy, with the number of copies.
-    assert sum(f"{root}/host0/" in line for line in findings) == len(modules)
-    assert text.count(f"identical in {HOSTS} copies: {root}/host0/") == len(modules)
-    assert text.splitlines()[-1] == f"{distinct} findings in {files} files ({distinct} distinct modules)"
+    assert sum(f"{root}/host0/" in line for line in findings) == sites - 1
+    assert text.count(f"identical in {HOSTS} copies: {root}/host0/") == sites - 1
+    assert text.splitlines()[-1] == f"{sites} findings in {files} files ({distinct} distinct modules)"
 
     code, out = _lint(str(root), "--format", "json")
     data = json.loads(out)
     jsonschema.validate(data, json_schema())
-    assert len(data) == distinct
+    assert len(data) == sites
     folded = [f for f in data if f["copies"] == HOSTS]
-    assert len(folded) == len(modules)
+    assert len(folded) == sites - 1
     for f in folded:
         name = Path(f["path"]).name
-        assert f["paths"] == sorted(str(root / f"host{h}" / "xla_dump" / name) for h in range(HOSTS))
+        folder = Path(f["path"]).parent.name
+        assert f["paths"] == sorted(str(root / f"host{h}" / folder / name) for h in range(HOSTS))
         assert f["path"] == f["paths"][0]
+    # The dump's site: at the earliest stage (the StableHLO XLA was handed), the others its stages.
+    (dumped,) = [f for f in data if f["stages"]]
+    assert Path(dumped["path"]).name == "module.mlir"
+    assert sorted(Path(s["path"]).name for s in dumped["stages"]) == sorted(
+        m.name for m in _dump_stages(modules) if m.name != "module.mlir")
+    assert all(s["path"].startswith(f"{root}/host0/") for s in dumped["stages"])
     (single,) = [f for f in data if f["copies"] == 1]
     assert single["paths"] == [single["path"]] and "jit_other" in single["path"]
 
-    code, out = _lint(str(root), "--format", "sarif")
+    code, out = _lint(str(root), "--format", "sarif", "--source-root", str(root))
     log = json.loads(out)
     check_sarif(log)
     results = log["runs"][0]["results"]
-    assert len(results) == distinct
+    assert len(results) == sites
     for r in results:
         paths = r["properties"]["paths"]
         assert r["properties"]["copies"] == len(paths)
-        # Related locations: where the halves start (issue 19), then the other copies.
-        related = [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in r.get("relatedLocations", [])
+        # Related locations: where the halves start (issue 19), then the other stages, then the other copies.
+        related = [loc["physicalLocation"]["artifactLocation"] for loc in r.get("relatedLocations", [])
                    if loc["message"]["text"].startswith("identical copy")]
-        assert related == [Path(p).as_uri() for p in paths[1:]]
-        assert r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == Path(paths[0]).as_uri()
+        # Under --source-root, relative to it.
+        assert related == [{"uri": str(Path(p).relative_to(root)), "uriBaseId": "%SRCROOT%"} for p in paths[1:]]
+        assert r["locations"][0]["physicalLocation"]["artifactLocation"] == {
+            "uri": str(Path(paths[0]).relative_to(root)), "uriBaseId": "%SRCROOT%"}
 
     code, out = _lint(str(root), "--format", "github")
     lines = out.splitlines()
-    assert len(lines) == distinct
-    assert sum(f"identical in {HOSTS} copies" in line for line in lines) == len(modules)
+    assert len(lines) == sites
+    assert sum(f"identical in {HOSTS} copies" in line for line in lines) == sites - 1
+
+    # --no-fold: every file on its own.
+    code, out = _lint(str(root), "--format", "json", "--no-fold")
+    assert len(json.loads(out)) == files
 
 
 def test_modules_that_differ_beyond_locations_are_not_folded(host_dumps) -> None:
     root, modules = host_dumps
-    hlo = root / "host2" / "xla_dump" / "moe_mesh2_concat.hlo"
+    hlo = root / "host2" / "lowered" / "moe_mesh2_concat.hlo"
     # One host compiled another program (here: another module name).
     hlo.write_text(hlo.read_text().replace("HloModule jit_moe_body", "HloModule jit_moe_body_v2", 1))
     run = lint_files([str(root)], jobs=1)

@@ -51,7 +51,9 @@ def test_notes_give_the_slice_lines_and_their_source(tmp_path: Path) -> None:
 
 def test_without_locations_the_notes_say_how_to_get_them() -> None:
     hlo = run("hlo-lint", HLO).stdout
-    assert "note: this text has no op metadata: XLA's dumps keep it (`--xla_dump_to=DIR --xla_dump_hlo_as_text`)" in hlo
+    assert ("note: this text has no op metadata: print it with `lowered.as_text(dialect=\"hlo\", debug_info=True)` "
+            "(jax); XLA's dumps (`--xla_dump_to=DIR --xla_dump_hlo_as_text`, unless `--xla_dump_disable_metadata`) "
+            "and `compiled.as_text()` keep it") in hlo
     mlir = run("hlo-lint", MLIR).stdout
     assert "note: this text has no source locations: print it with `lowered.as_text(debug_info=True)`" in mlir
     assert re.search(rf"note: half 1 starts at {re.escape(str(MLIR))}:\d+:\d+\n", mlir)

@@ -3,7 +3,8 @@
 ``model``: the ``Diagnostic`` and how sites and near misses become one.  Emitters:
 ``text``, ``json_list``, ``github``, ``sarif`` (the lint's formats) and ``lines`` (the console
 scripts' and the jit hook's own lines).  ``schema``: the JSON schema, generated from the rules'
-metadata.
+metadata.  ``fold``: one finding per site over a module's copies and dump stages; ``places``:
+which source files are the repository's (``--source-root``), where GitHub and SARIF point.
 """
 from __future__ import annotations
 

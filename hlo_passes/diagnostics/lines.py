@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ..report import shown_source
 from .model import Diagnostic, saving
+from .text import source_place
 
 
 def _text_place(d: Diagnostic) -> str:
@@ -64,7 +65,9 @@ def jit_summary(name: str, verdict: str, sites: Sequence[Diagnostic], near_misse
 
 
 def hook_warning(d: Diagnostic, module_name: str, tag: str = "") -> str:
-    """One finding of a module XLA compiled (``install()``); ``tag`` names the process."""
-    where = f"{d.op_name} " if d.op_name else ""
-    return (f"{tag}{d.rule} in {module_name}: {where}{d.message}; "
+    """One finding of a module XLA compiled (``install()``); ``tag`` names the process.
+    ``MOE001 in jit_step at model.py:21 (in ffn), op jit(step)/concatenate: unfused ...``."""
+    at = f" at {source_place(d)}" if d.source else ""
+    op = f", op {d.op_name}" if d.op_name else ""
+    return (f"{tag}{d.rule} in {module_name}{at}{op}: {d.message}; "
             f"{saving(d.bytes_saved)} (hlo_passes.jit or hlo-rewrite fuses it)")

@@ -13,9 +13,10 @@ from typing import Any
 
 from ..checks import meaning
 from ..passes import rule_meta
-from ..report import Location, NearMiss, Site, bytes_phrase
+from ..report import Location, NearMiss, Site, bytes_phrase, shown_source
 
-__all__ = ["Diagnostic", "ERROR_RULES", "NEAR_MISS", "fix_summary", "from_near_miss", "from_site", "rule_id"]
+__all__ = ["Diagnostic", "ERROR_RULES", "NEAR_MISS", "Sighting", "fix_summary", "from_near_miss", "from_site",
+           "has_source", "rule_id"]
 
 # What a file that could not be linted is reported under (``lint`` names each one).
 ERROR_RULES = ("parse-error", "internal-error", "no-such-file", "no-match", "no-modules", "not-readable",
@@ -28,6 +29,20 @@ def rule_id(pass_name: str) -> str:
     """The code a pass reports under: its metadata's, else (an older plugin) its name."""
     meta = rule_meta(pass_name)
     return meta.code if meta is not None else pass_name
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """The same site in another stage of the module (a folded finding's other places)."""
+
+    stage: str
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        named = self.stage and not self.path.endswith(self.stage)  # a file beside the dump: its name says it
+        return f"{self.path}:{self.line}:{self.column}" + (f" ({self.stage})" if named else "")
 
 
 @dataclass(frozen=True)
@@ -63,6 +78,10 @@ class Diagnostic:
     notes: tuple[str, ...] = ()
     fix: str | None = None
     picture: Any = field(default=None, compare=False, repr=False)  # report.SitePicture
+    # The function of the frame ``source`` was chosen from (``source_frames.user_frame``).
+    source_function: str | None = None
+    # The same site in the module's other dump stages, folded into this finding (``fold``).
+    stages: tuple[Sighting, ...] = ()
 
     @property
     def is_error(self) -> bool:
@@ -78,12 +97,14 @@ class Diagnostic:
 
     @property
     def location(self) -> Location:
-        return Location(self.path, self.line, self.column, self.op_name, source=self.source)
+        return Location(self.path, self.line, self.column, self.op_name, source=self.source,
+                        function=self.source_function)
 
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k != "picture"}
         d["notes"] = list(self.notes)
         d["paths"] = list(self.all_paths)
+        d["stages"] = [asdict(s) for s in self.stages]
         return d
 
     def __str__(self) -> str:
@@ -104,16 +125,12 @@ def fix_summary(site: Site) -> str:
     return f"collectives {site.before.count} -> {site.after.count}, {bytes_phrase(int(site.bytes_saved))}"
 
 
-# How to keep source locations, per dialect, for a module whose text has none.
-_NO_LOCATIONS = {
-    "stablehlo": "this text has no source locations: print it with `lowered.as_text(debug_info=True)` "
-                 "(jax) to see the file:line of each op",
-    "hlo": "this text has no op metadata: XLA's dumps keep it (`--xla_dump_to=DIR --xla_dump_hlo_as_text`), "
-           "and so does `compiled.as_text()`",
-}
+def has_source(site: Site) -> bool:
+    """Whether the text gave the site, or where its halves start, a source line."""
+    return bool(site.location.source) or any(p.source for p in site.pieces)
 
 
-def _site_notes(site: Site, where: str, dialect: str | None) -> tuple[str, ...]:
+def _site_notes(site: Site, where: str, hint: str | None) -> tuple[str, ...]:
     """Where the weight is cut into halves (the user's fix is there, not at the meeting op)."""
     notes = []
     for k, piece in enumerate(site.pieces, 1):
@@ -121,10 +138,10 @@ def _site_notes(site: Site, where: str, dialect: str | None) -> tuple[str, ...]:
         if piece.op_name:
             text += f" ({piece.op_name})"
         if piece.source:
-            text += f", from {piece.source}"
+            text += f", from {shown_source(piece.source)}"
         notes.append(text)
-    if dialect is not None and not site.location.source and not any(p.source for p in site.pieces):
-        notes.append(_NO_LOCATIONS.get(dialect, _NO_LOCATIONS["stablehlo"]))
+    if hint is not None and not has_source(site):
+        notes.append(hint)
     return tuple(notes)
 
 
@@ -135,9 +152,9 @@ def _message(site: Site) -> str:
     return meta.site_message(site)
 
 
-def from_site(site: Site, path: str | None = None, dialect: str | None = None) -> Diagnostic:
-    """The diagnostic of a site; ``path`` (default: the site's) names the file, ``dialect``
-    (None: no note) says how to get source locations when the text has none."""
+def from_site(site: Site, path: str | None = None, hint: str | None = None) -> Diagnostic:
+    """The diagnostic of a site; ``path`` (default: the site's) names the file, ``hint``
+    (``report.source_hint``; None: no note) says how to get source lines when the text has none."""
     loc = site.location
     where = path or loc.path or "<string>"
     details = {"collectives_before": site.before.count, "collectives_after": site.after.count,
@@ -148,8 +165,8 @@ def from_site(site: Site, path: str | None = None, dialect: str | None = None) -
     return Diagnostic(
         rule=rule_id(site.rule), path=where, line=loc.line, column=loc.column, message=_message(site),
         op_name=loc.op_name, source=loc.source, bytes_saved=int(site.bytes_saved), pass_name=site.rule,
-        form=site.form, details=details, notes=_site_notes(site, where, dialect), fix=fix_summary(site),
-        picture=site.picture,
+        form=site.form, details=details, notes=_site_notes(site, where, hint), fix=fix_summary(site),
+        picture=site.picture, source_function=loc.function,
     )
 
 
@@ -162,4 +179,5 @@ def from_near_miss(miss: NearMiss, path: str | None = None) -> Diagnostic:
         op_name=loc.op_name, source=loc.source, pass_name=miss.rule,
         details={"check": miss.check, "reason": miss.reason,
                  **({"meaning": meaning(miss.check)} if meaning(miss.check) else {})},
+        source_function=loc.function,
     )

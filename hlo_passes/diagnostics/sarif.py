@@ -1,13 +1,18 @@
 """The SARIF 2.1.0 emitter (what ``github/codeql-action/upload-sarif`` takes).
 
 The rule descriptors come from the rules' metadata: every built-in rule, and every other rule
-a finding names (a plugin's, with its own metadata when it has some).
+a finding names (a plugin's, with its own metadata when it has some).  Files of the repository
+(``places.SourceRoot``) are written relative to it, against the base ``%SRCROOT%`` that
+``originalUriBaseIds`` defines, so that code scanning maps them to the checkout; other files as
+absolute ``file:`` URIs.  A result's location is the user's source line when it is a file of the
+repository, and the dump position is then its first related location; otherwise the dump
+position.  Related locations also hold where each half starts, the module's other stages the
+site was found in, and its identical copies.
 """
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -16,7 +21,10 @@ from .._version import __version__
 from ..passes import available_passes, builtin_names
 from ..rule import RuleMeta, metadata_of
 from .model import Diagnostic, saving
-from .text import copies_note
+from .places import SourceRoot
+from .text import copies_note, position
+
+SRCROOT = "%SRCROOT%"
 
 
 def _known_rules() -> dict[str, RuleMeta]:
@@ -40,58 +48,79 @@ def _descriptor(code: str, meta: RuleMeta | None) -> dict[str, Any]:
     return descriptor
 
 
-def _artifact_location(path: str) -> dict[str, Any]:
-    p = Path(path)
-    if p.is_absolute():
-        return {"uri": p.as_uri()}
-    # Relative paths resolve against the checkout; code scanning maps
-    # %SRCROOT% to the repository root.
-    return {"uri": quote(p.as_posix()), "uriBaseId": "%SRCROOT%"}
+class _Places:
+    """SARIF locations of one log, paths relative to the repository where they are in it."""
+
+    def __init__(self, root: SourceRoot) -> None:
+        self.root = root
+
+    def artifact(self, path: str) -> dict[str, Any]:
+        rel = self.root.relative(path)
+        if rel is not None:
+            return {"uri": quote(rel), "uriBaseId": SRCROOT}
+        return {"uri": Path(path).resolve().as_uri()}
+
+    def at(self, path: str, line: int, column: int = 0, op_name: str | None = None,
+           artifact: dict[str, Any] | None = None) -> dict[str, Any]:
+        physical: dict[str, Any] = {"artifactLocation": artifact or self.artifact(path)}
+        if line >= 1:
+            region = {"startLine": line}
+            if column >= 1:
+                region["startColumn"] = column
+            physical["region"] = region
+        loc: dict[str, Any] = {"physicalLocation": physical}
+        if op_name:
+            loc["logicalLocations"] = [{"fullyQualifiedName": op_name, "kind": "function"}]
+        return loc
+
+    def source(self, source: str | None, op_name: str | None = None) -> dict[str, Any] | None:
+        """The location of a ``file:line`` of the repository; None when it is not one."""
+        found = self.root.source(source)
+        if found is None:
+            return None
+        return self.at("", found[1], op_name=op_name, artifact={"uri": quote(found[0]), "uriBaseId": SRCROOT})
+
+    def dump(self, d: Diagnostic) -> dict[str, Any]:
+        return self.at(d.path, d.line, d.column, d.op_name)
+
+    def primary(self, d: Diagnostic) -> dict[str, Any]:
+        return self.source(d.source, d.op_name) or self.dump(d)
+
+    def related(self, d: Diagnostic) -> list[dict[str, Any]]:
+        """The dump position (when the source line is the primary location), where the halves
+        start (the place a user's fix usually goes), the module's other stages, the other copies."""
+        related: list[tuple[dict[str, Any], str]] = []
+        if self.root.source(d.source) is not None:
+            related.append((self.dump(d), f"found at {position(d)}"))
+        for k, piece in enumerate(d.details.get("pieces", ()), 1):
+            text = f"half {k} starts here"
+            loc = self.source(piece.get("source"), piece.get("op_name"))
+            if loc is None and piece.get("line", 0) >= 1:
+                loc = self.at(d.path, piece["line"], piece["column"], piece.get("op_name"))
+                text += f" ({piece['source']})" if piece.get("source") else ""
+            if loc is not None:
+                related.append((loc, text))
+        for s in d.stages:
+            related.append((self.at(s.path, s.line, s.column), f"the same site in another stage: {s}"))
+        for i, p in enumerate(d.all_paths[1:]):
+            related.append((self.at(p, d.line, d.column, d.op_name), f"identical copy {i + 2} of {d.copies}"))
+        return [{**loc, "id": k, "message": {"text": text}} for k, (loc, text) in enumerate(related, 1)]
 
 
-def _location(d: Diagnostic) -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": _artifact_location(d.path)}
-    if d.line >= 1:
-        region = {"startLine": d.line}
-        if d.column >= 1:
-            region["startColumn"] = d.column
-        physical["region"] = region
-    loc: dict[str, Any] = {"physicalLocation": physical}
-    if d.op_name:
-        loc["logicalLocations"] = [{"fullyQualifiedName": d.op_name, "kind": "function"}]
-    return loc
-
-
-def _related(d: Diagnostic) -> list[dict[str, Any]]:
-    """Where the halves start (the slices): the place a user's fix usually goes; then the
-    other copies of the module (SARIF's place for "also here")."""
-    related = []
-    for k, piece in enumerate(d.details.get("pieces", ()), 1):
-        if piece.get("line", 0) < 1:
-            continue
-        loc = _location(Diagnostic(rule=d.rule, path=d.path, line=piece["line"], column=piece["column"],
-                                   message="", op_name=piece.get("op_name")))
-        loc["id"] = k
-        loc["message"] = {"text": f"half {k} starts here" + (f" ({piece['source']})" if piece.get("source") else "")}
-        related.append(loc)
-    first = len(related) + 1
-    related += [{**_location(replace(d, path=p)), "id": first + i,
-                 "message": {"text": f"identical copy {i + 2} of {d.copies}"}}
-                for i, p in enumerate(d.all_paths[1:])]
-    return related
-
-
-def _notification(d: Diagnostic) -> dict[str, Any]:
+def _notification(d: Diagnostic, places: _Places) -> dict[str, Any]:
     note: dict[str, Any] = {"level": "error", "message": {"text": f"{d.rule}: {d.message}"},
-                            "descriptor": {"id": d.rule}, "locations": [_location(d)]}
+                            "descriptor": {"id": d.rule}, "locations": [places.dump(d)]}
     if d.copies > 1:
         note["properties"] = {"copies": d.copies, "paths": list(d.all_paths)}
     return note
 
 
-def _result(d: Diagnostic, index: int) -> dict[str, Any]:
+def _result(d: Diagnostic, index: int, places: _Places) -> dict[str, Any]:
     properties = {"bytesSaved": d.bytes_saved, "opName": d.op_name, "source": d.source, "form": d.form,
-                  "notes": list(d.notes), "copies": d.copies, "paths": list(d.all_paths)}
+                  "notes": list(d.notes), "copies": d.copies, "paths": list(d.all_paths),
+                  "stages": [str(s) for s in d.stages]}
+    if d.source_function:
+        properties["sourceFunction"] = d.source_function
     if d.fix is not None:
         properties["fix"] = d.fix
     return {
@@ -99,21 +128,23 @@ def _result(d: Diagnostic, index: int) -> dict[str, Any]:
         "ruleIndex": index,
         "level": "warning",
         "message": {"text": d.message + f"; {saving(d.bytes_saved)}" + copies_note(d)},
-        "locations": [_location(d)],
+        "locations": [places.primary(d)],
         "partialFingerprints": {"opName/v1": f"{d.rule}:{d.op_name or d.line}"},
-        "relatedLocations": _related(d),
+        "relatedLocations": places.related(d),
         "properties": properties,
     }
 
 
-def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
+def format_sarif(diagnostics: Sequence[Diagnostic], source_root: SourceRoot | None = None) -> str:
+    """The SARIF log; ``source_root``: the repository (default: ``SourceRoot()``)."""
+    places = _Places(source_root if source_root is not None else SourceRoot())
     known = _known_rules()
     builtin = {c for c, m in known.items() if m.pass_name in builtin_names()}
     codes = sorted({d.rule for d in diagnostics if not d.is_error} | builtin)
     rules = [_descriptor(code, known.get(code)) for code in codes]
     index = {code: i for i, code in enumerate(codes)}
-    results = [_result(d, index[d.rule]) for d in diagnostics if not d.is_error]
-    notifications = [_notification(d) for d in diagnostics if d.is_error]
+    results = [_result(d, index[d.rule], places) for d in diagnostics if not d.is_error]
+    notifications = [_notification(d, places) for d in diagnostics if d.is_error]
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -123,6 +154,8 @@ def format_sarif(diagnostics: Sequence[Diagnostic]) -> str:
                 "executionSuccessful": not notifications,
                 "toolExecutionNotifications": notifications,
             }],
+            "originalUriBaseIds": {SRCROOT: {"uri": places.root.root.as_uri() + "/",
+                                             "description": {"text": "The repository checked (--source-root)."}}},
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],

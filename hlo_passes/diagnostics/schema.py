@@ -57,7 +57,9 @@ def _properties(metas: Sequence[RuleMeta]) -> dict[str, Any]:
         "message": {"type": "string", "minLength": 1},
         "op_name": {"description": "The framework op name from HLO metadata or the MLIR location, when the text "
                                    "has one.", "type": _NULLABLE_STRING},
-        "source": {"description": "file:line of the framework source from metadata, when present.",
+        "source": {"description": "file:line of the framework source, when the text has it: HLO op metadata "
+                                  "(stack_frame_id resolved through the module's stack-frame tables, or "
+                                  "source_file/source_line), MLIR locations.",
                    "type": _NULLABLE_STRING},
         "bytes_saved": {"description": "Bytes per device the rewrite saves (collective traffic and copies); "
                                        "negative where it copies more than it removes (MOE003's local "
@@ -80,6 +82,19 @@ def _properties(metas: Sequence[RuleMeta]) -> dict[str, Any]:
                                   "first path in sorted order.", "type": "integer", "minimum": 1},
         "paths": {"description": "Every copy's path, sorted; the first is path.", "type": "array",
                   "items": {"type": "string", "minLength": 1}, "minItems": 1},
+        "source_function": {"description": "The function of the stack frame source was chosen from (the "
+                                           "innermost frame outside jax, flax, optax and the standard library), "
+                                           "when the text names it.", "type": _NULLABLE_STRING},
+        "stages": {"description": "The same site in the module's other dump stages (StableHLO handed to XLA, "
+                                  "before optimizations, after a pass, after optimizations), folded into this "
+                                  "finding, which is reported at the earliest stage; empty when none.",
+                   "type": "array",
+                   "items": {"type": "object", "required": ["stage", "path", "line", "column"],
+                             "properties": {"stage": {"type": "string"},
+                                            "path": {"type": "string", "minLength": 1},
+                                            "line": {"type": "integer", "minimum": 0},
+                                            "column": {"type": "integer", "minimum": 0}},
+                             "additionalProperties": False}},
     }
 
 

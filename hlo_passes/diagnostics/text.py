@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..report import shown_source
 from .model import Diagnostic, saving
 
 # One-line formats name this many of a finding's copies, then "...".
@@ -15,6 +16,13 @@ def copies_note(d: Diagnostic) -> str:
         return ""
     shown = ", ".join(d.all_paths[:COPIES_SHOWN]) + (", ..." if d.copies > COPIES_SHOWN else "")
     return f"; identical in {d.copies} copies: {shown}"
+
+
+def source_place(d: Diagnostic) -> str:
+    """``model.py:21 (in MoE.__call__)``: the source line (relative to the working directory when
+    under it) and the function of the frame it was chosen from."""
+    place = shown_source(d.source) or ""
+    return f"{place} (in {d.source_function})" if d.source_function else place
 
 
 def position(d: Diagnostic) -> str:
@@ -38,7 +46,7 @@ def _finding(d: Diagnostic) -> str:
     if d.op_name:
         line += f"\n    op_name: {d.op_name}"
     if d.source:
-        line += f"\n    source: {d.source}"
+        line += f"\n    source: {source_place(d)}"
     line += f"\n    {saving(d.bytes_saved)}"
     for note in d.notes:
         line += f"\n    note: {note}"

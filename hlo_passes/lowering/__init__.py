@@ -87,7 +87,7 @@ class GmmLowering:
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
-        d["location"] = asdict(self.location)
+        d["location"] = self.location.to_json()
         return d
 
 
