@@ -44,12 +44,13 @@ def test_missing_output_directory_names_the_users_path(src: Path, tmp_path: Path
     assert ".tmp" not in proc.stderr
 
 
-def test_output_that_is_a_directory_names_the_users_path(src: Path, tmp_path: Path) -> None:
+def test_output_that_is_a_directory_gets_the_module_under_its_name(src: Path, tmp_path: Path) -> None:
+    # As cp does (and -o DIR with several inputs): the folder gets the input's file name.
     (tmp_path / "out").mkdir()
     proc = run("hlo-rewrite", src, "-o", "out/", cwd=tmp_path)
-    assert proc.returncode == 2
-    assert proc.stderr == "hlo-rewrite: error: cannot write out/: is a directory (give a file name)\n"
-    assert list((tmp_path / "out").iterdir()) == []
+    assert proc.returncode == 0, proc.stderr
+    assert [p.name for p in (tmp_path / "out").iterdir()] == [src.name]
+    assert (tmp_path / "out" / src.name).read_text() == _rewritten()
 
 
 def test_disk_full_names_the_users_path(src: Path, tmp_path: Path) -> None:
