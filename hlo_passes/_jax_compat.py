@@ -179,6 +179,11 @@ def internals_markdown() -> str:
 
 check_version()
 
+# jax's own jit, as jax defines it when hlo_passes is imported: ``jax.jit = hlo_passes.jit``
+# (the one-line way to rewrite a whole trainer) must not make hlo_passes.jit call itself.
+# (Evaluating ``hlo_passes.jit`` imports this module, so jax.jit is still jax's here.)
+jax_jit = jax.jit
+
 # Found only after the version check, so that an old jax fails with the
 # message above rather than an AttributeError from deep inside.
 _make_ir_context = find("jax._src.interpreters.mlir:make_ir_context")
@@ -209,6 +214,7 @@ __all__ = [
     "clear_module_transformation",
     "hlo_module_from_proto",
     "internals_markdown",
+    "jax_jit",
     "kv_dir",
     "kv_post",
     "kv_wait",
