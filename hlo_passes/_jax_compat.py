@@ -16,7 +16,7 @@ the installed versions and the releases this module was checked on
 in ``INTERNALS``) is looked up when that feature is used instead, so a release
 without it still parses, rewrites, compiles and runs everything else.
 
-``INTERNALS`` lists every internal with its purpose; the README's list is
+``INTERNALS`` lists every internal with its purpose; docs/internals.md's list is
 ``internals_markdown()`` (a test keeps the two equal).
 """
 from __future__ import annotations
@@ -167,7 +167,7 @@ def find(spec: str) -> Any:
 
 
 def internals_markdown() -> str:
-    """The README's list of internals: one bullet per entry of ``INTERNALS``."""
+    """docs/internals.md's list of internals: one bullet per entry of ``INTERNALS``."""
     checked = ", ".join(CHECKED_ON)
     lines = [f"Checked on jax/jaxlib {checked} (each entry on each release):", ""]
     for i in INTERNALS:

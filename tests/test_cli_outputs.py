@@ -202,8 +202,8 @@ def test_diff_with_output_writes_the_module_and_prints_the_diff_as_documented(sr
     assert proc.stdout.startswith(f"--- {src}\n+++ {src} (rewritten)\n")
     alone = run("hlo-rewrite", src, "--diff")
     assert alone.stdout == proc.stdout  # without -o: the diff instead of the module
-    # The README and --help say the same.
-    readme = (REPO_ROOT / "README.md").read_text()
+    # docs/cli.md and --help say the same.
+    readme = (REPO_ROOT / "docs" / "cli.md").read_text()
     (line,) = [l for l in readme.splitlines() if l.startswith("hlo-rewrite") and "--diff" in l and "#" in l]
     documented = line.split("#", 1)[1]
     assert "instead of the module" in documented and "-o" in documented and "still written" in documented
