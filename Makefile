@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   install, then parse a bundled MoE module and show what hlo_passes sees
 #   make test   install with the test extras, then run the whole test suite
+# and one makes a release: make dist (the sdist and wheel, in dist/).
 # Recipes are quiet (make prints no command twice); `make V=1 ...` shows them.
 PYTHON ?= python3
 PIP_FLAGS ?= --quiet --disable-pip-version-check
@@ -16,7 +17,7 @@ VENVS ?= .venv
 PY312 = $(VENVS)/py312/bin/python
 PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 
-.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden fuzz check-maxtext
+.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden fuzz check-maxtext dist
 
 install:
 	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -47,6 +48,15 @@ test-py312:
 test-py312-jax011:
 	$(Q)tools/test_env.sh $(VENVS)/py312-jax011 3.12 jax==0.11.2 jaxlib==0.11.2 >/dev/null
 	$(Q)$(PY312_JAX011) -m pytest -q -m jax_facing
+
+# A release's sdist and wheel in dist/ (docs/install.md: the release step), built in an isolated
+# environment as pip builds it for a user; tests/test_wheel.py installs such a wheel in a fresh
+# environment and runs it outside the checkout.
+dist:
+	$(Q)rm -rf dist
+	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) 'build>=1.2'
+	$(Q)$(PYTHON) -m build --outdir dist .
+	$(Q)ls dist
 
 # The longer Hypothesis profile (more examples per property).
 test-long: install-test

@@ -1,20 +1,37 @@
 """hlo_passes: graph-rewrite passes over XLA HLO and StableHLO text.
 
-Public API (everything else is private):
+Public API (everything else is private); the signatures below are checked
+against the functions by tests/test_api_docs.py.
 
-* ``parse(text, dialect="auto", validate=False, path=None) -> Module``
-* ``parse_file(path, dialect="auto", validate=False) -> Module``
+Text and the module graph (no jax):
+
+* ``parse(text, dialect="auto", validate=False, path=None)`` -> ``Module``
+* ``parse_file(path, dialect="auto", validate=False)`` -> ``Module``
+* ``detect_dialect(text)`` -> ``"hlo"`` or ``"stablehlo"``
 * ``Module``, ``Computation``, ``Instruction``, ``Shape`` — the module graph
 * ``ParseError``, ``VerificationError``, ``InvariantError``
-* ``run_passes(module, passes=None, rewrite=True, check_invariants=None) -> Result``
-* ``lint(module_or_path) -> list[Finding]``, ``Finding`` (= ``Diagnostic``)
+
+Rewriting and linting (no jax):
+
+* ``run_passes(module, passes=None, *, rewrite=True, copy=True, strict=False, check_invariants=None)``
+  -> ``Result`` (``.module``, ``.sites``, ``.near_misses``); ``passes`` are pass names or rule codes
+  (``"MOE003"``), None the default set (the opt-in MOE003 and MOE004 run only when named)
+* ``lint(module_or_path, *, select=None, ignore=None, passes=None)`` -> ``list[Finding]``;
+  ``Finding`` (= ``Diagnostic``)
 * writing a rule: ``Rule`` (base class), ``RuleMeta`` (its code, pass name, summary, help,
   pre-scan markers, message), ``Site``, ``NearMiss``, ``Location``, ``CollectiveCost``,
-  ``location_of(instr)``; ``register(rule)``, ``load_plugin("pkg.mod" | "file.py")``,
-  ``available_passes()``
-* ``jit(fun, *, passes=None, **jax_jit_kwargs)``, ``lint_fn(fun, *args)``,
-  ``install(mode="warn")``, ``uninstall()`` — the jax entry points; they
-  import jax on first use, so parsing, rewriting and linting never do.
+  ``location_of(instr, provenance=None)``; ``register(rule)``, ``load_plugin(spec)`` (a dotted
+  module name or a ``.py`` file), ``available_passes()``
+
+The jax entry points, loaded on first use (they import jax, which takes seconds; parsing,
+rewriting and linting never do; dir(hlo_passes) and help(hlo_passes) list them):
+
+* ``jit(fun=None, *, passes=None, kernel="auto", **jit_kwargs)`` — ``jax.jit`` that rewrites the
+  program before XLA compiles it; ``kernel`` lowers grouped matmuls (``auto``, ``xla``,
+  ``cpu-ffi``, ``pallas``, ``gpu-ffi``)
+* ``lint_fn(fun, *args, select=None, ignore=None, **kwargs)`` -> ``list[Finding]`` of ``fun``'s
+  lowered program, for a model's unit tests
+* ``install(mode="warn")``, ``uninstall()`` — lint every module XLA compiles in this process
 """
 from __future__ import annotations
 
@@ -67,6 +84,11 @@ def __getattr__(name: str):
 
         return getattr(jax_hook, name)
     raise AttributeError(f"module 'hlo_passes' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # The jax entry points too, so that help(hlo_passes) and completion show them.
+    return sorted(set(globals()) | _JAX_ENTRY_POINTS)
 
 
 # Importing the function here makes ``hlo_passes.lint`` the function, not the submodule of that

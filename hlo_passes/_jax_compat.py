@@ -16,7 +16,7 @@ the installed versions and the releases this module was checked on
 in ``INTERNALS``) is looked up when that feature is used instead, so a release
 without it still parses, rewrites, compiles and runs everything else.
 
-``INTERNALS`` lists every internal with its purpose; the README's list is
+``INTERNALS`` lists every internal with its purpose; docs/internals.md's list is
 ``internals_markdown()`` (a test keeps the two equal).
 """
 from __future__ import annotations
@@ -167,7 +167,7 @@ def find(spec: str) -> Any:
 
 
 def internals_markdown() -> str:
-    """The README's list of internals: one bullet per entry of ``INTERNALS``."""
+    """docs/internals.md's list of internals: one bullet per entry of ``INTERNALS``."""
     checked = ", ".join(CHECKED_ON)
     lines = [f"Checked on jax/jaxlib {checked} (each entry on each release):", ""]
     for i in INTERNALS:
@@ -178,6 +178,11 @@ def internals_markdown() -> str:
 
 
 check_version()
+
+# jax's own jit, as jax defines it when hlo_passes is imported: ``jax.jit = hlo_passes.jit``
+# (the one-line way to rewrite a whole trainer) must not make hlo_passes.jit call itself.
+# (Evaluating ``hlo_passes.jit`` imports this module, so jax.jit is still jax's here.)
+jax_jit = jax.jit
 
 # Found only after the version check, so that an old jax fails with the
 # message above rather than an AttributeError from deep inside.
@@ -209,6 +214,7 @@ __all__ = [
     "clear_module_transformation",
     "hlo_module_from_proto",
     "internals_markdown",
+    "jax_jit",
     "kv_dir",
     "kv_post",
     "kv_wait",

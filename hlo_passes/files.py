@@ -87,7 +87,7 @@ def read_input(path: str, *, limit: int = MAX_INPUT_BYTES) -> str:
     if stat.S_ISDIR(st.st_mode):
         raise InputError(path, "is-a-directory", "is a directory, not a module file")
     if stat.S_ISREG(st.st_mode) and st.st_size > limit:
-        raise InputError(path, "too-large", _too_large(st.st_size, limit))
+        raise too_large(path, st.st_size, limit)
     try:
         with open(path, "rb") as f:
             return read_stream(f, path, limit=limit)
@@ -109,7 +109,7 @@ def read_stream(f: BinaryIO, name: str, *, limit: int = MAX_INPUT_BYTES) -> str:
                 raise binary_error(b"".join(chunks) + chunk, total + offset, name)
             total += len(chunk)
             if total > limit:
-                raise InputError(name, "too-large", _too_large(None, limit))
+                raise too_large(name, None, limit)
             chunks.append(chunk)
         return b"".join(chunks).decode("utf-8", "surrogateescape")
     except MemoryError:
@@ -117,9 +117,10 @@ def read_stream(f: BinaryIO, name: str, *, limit: int = MAX_INPUT_BYTES) -> str:
         raise InputError(name, "too-large", f"out of memory after reading {total:,} bytes") from None
 
 
-def _too_large(size: int | None, limit: int) -> str:
+def too_large(path: str, size: int | None, limit: int) -> InputError:
+    """The error for an input over ``limit`` bytes (``size``: None when only known to be more)."""
     what = f"{size:,} bytes" if size is not None else "more"
-    return f"input too large: {what}, the limit is {limit:,} bytes (--max-input-size)"
+    return InputError(path, "too-large", f"input too large: {what}, the limit is {limit:,} bytes (--max-input-size)")
 
 
 def write_stdout(stream: IO[str], text: str) -> None:
@@ -219,6 +220,35 @@ def _existing(target: str, real: str) -> os.stat_result | None:
     if not st.st_mode & 0o222:
         raise OutputError(target, f"is read-only (mode {stat.S_IMODE(st.st_mode):04o}); not replacing it")
     return st
+
+
+def check_directory(path: str) -> None:
+    """``OutputError`` (``cannot write PATH: why``) unless ``path`` is a folder this process can
+    write files into, or one it can create: checked before any work, so that nothing is spent
+    on a run whose output has nowhere to go.  Nothing is created here."""
+    probe = os.path.abspath(path)
+    while not os.path.lexists(probe):
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    try:
+        st = os.stat(probe)
+    except OSError as err:  # a broken link, a loop, a folder we may not look into
+        raise OutputError(path, _reason(err)) from None
+    if not stat.S_ISDIR(st.st_mode):
+        where = "it" if probe == os.path.abspath(path) else probe
+        raise OutputError(path, f"{where} is not a directory")
+    inside = "" if probe == os.path.abspath(path) else f" in {probe}"
+    if not os.access(probe, os.W_OK | os.X_OK):
+        read_only = bool(os.statvfs(probe).f_flag & os.ST_RDONLY)
+        raise OutputError(path, ("read-only file system" if read_only else "permission denied") + inside)
+    try:  # what access() cannot tell (root, /proc, a full disk): make a file there and remove it
+        fd, probe_file = tempfile.mkstemp(prefix=".hlo_passes-probe.", dir=probe)
+    except OSError as err:
+        raise OutputError(path, _reason(err) + inside) from None
+    os.close(fd)
+    _remove_quietly(probe_file)
 
 
 def _keep_owner(tmp: str, st: os.stat_result) -> None:
@@ -334,6 +364,7 @@ def file_kind(mode: int) -> str:
 
 
 __all__ = [
-    "MAX_INPUT_BYTES", "InputError", "OutputError", "Staged", "atomic_write", "commit", "discard",
-    "file_kind", "is_regular_file", "parse_size", "read_input", "read_stream", "stage", "write_stdout",
+    "MAX_INPUT_BYTES", "InputError", "OutputError", "Staged", "atomic_write", "check_directory", "commit", "discard",
+    "file_kind", "is_regular_file", "parse_size", "read_input", "read_stream", "stage", "too_large",
+    "write_stdout",
 ]

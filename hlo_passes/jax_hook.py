@@ -1,8 +1,8 @@
 """hlo_passes inside jax: a ``jax.jit`` that rewrites, a lint for functions, and
 a process-wide compile hook.
 
-* ``jit(fun, *, passes=None, **jit_kwargs)`` — ``jax.jit`` with the rewrite
-  passes run on the lowered StableHLO before XLA compiles it.  Arguments,
+* ``jit(fun, *, passes=None, kernel="auto", **jit_kwargs)`` — ``jax.jit`` with the
+  rewrite passes run on the lowered StableHLO before XLA compiles it.  Arguments,
   pytrees, static and donated arguments and shardings are jax's own: the
   rewritten module is handed to jax's ``Lowered`` (through ``_jax_compat``)
   and jax compiles and calls it.  If a pass raises or XLA rejects the
@@ -10,6 +10,10 @@ a process-wide compile hook.
   program runs: a rewrite can cost a warning, never a wrong result or a crash.
   In a multi-process job the processes agree on what they compile first
   (``_multihost``): one that would differ makes all compile the original.
+  A trainer's ahead-of-time ``step.lower(*args).compile()`` puts its executable
+  in the cache the calls use (one compile per signature, as with ``jax.jit``);
+  ``jax.jit = hlo_passes.jit`` works (jax's own ``jit`` is kept from import time,
+  ``_jax_compat.jax_jit``), and a call inside another trace is jax's nested jit.
 * ``lint_fn(fun, *args)`` — the findings of ``fun``'s lowered program, for a
   model's unit tests (``assert not hlo_passes.lint_fn(step, *batch)``).
 * ``install(mode="warn")`` / ``uninstall()`` — lint every module XLA compiles
@@ -42,7 +46,7 @@ from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
-from .passes import Result, run_passes
+from .passes import Result, resolve_passes, run_passes
 from .prescan import may_have_sites
 from .report import Site
 from .text import parse
@@ -96,7 +100,8 @@ class RewrittenLowered:
     """
 
     def __init__(self, original: Any, lowered: Any, result: Result | None, error: BaseException | None,
-                 gmm_lowerings: list[GmmLowering] | None = None, name: str = "fun") -> None:
+                 gmm_lowerings: list[GmmLowering] | None = None, name: str = "fun",
+                 owner: Jitted | None = None, key: Hashable | None = None) -> None:
         self.original = original
         self._lowered = lowered
         self.result = result
@@ -104,6 +109,10 @@ class RewrittenLowered:
         self.name = name
         # What lower_gmms did with each grouped matmul (empty: kernel xla, or fell back).
         self.gmm_lowerings = list(gmm_lowerings or []) if error is None else []
+        # The hlo_passes.jit that lowered it and the signature of the arguments: compile()
+        # puts the executable where that function's calls find it.
+        self._owner = owner
+        self._key = key
 
     def summary_lines(self) -> list[str]:
         """What happened to this lowering, one line each: the verdict, then every site,
@@ -143,7 +152,13 @@ class RewrittenLowered:
         return self._lowered.as_text(*args, **kwargs)
 
     def compile(self, *args: Any, **kwargs: Any) -> Any:
-        return self._lowered.compile(*args, **kwargs)
+        """jax's ``Compiled`` of this program.  From ``hlo_passes.jit(f).lower(...)``: as a call
+        compiles it (XLA rejecting the rewrite falls back to the original program, with one
+        warning), and a later call of ``f`` with the same signature runs this executable:
+        a trainer that compiles ahead of time compiles its step once."""
+        if self._owner is None:
+            return self._lowered.compile(*args, **kwargs)
+        return self._owner._compiled_for(self, args, kwargs)
 
     def compiler_ir(self, *args: Any, **kwargs: Any) -> Any:
         return self._lowered.compiler_ir(*args, **kwargs)
@@ -226,9 +241,11 @@ class Jitted:
             raise ValueError(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}")
         self._fun = fun
         self._kernel = kernel
-        self._passes = tuple(passes) if passes is not None else None
+        # Rule codes (MOE003) or pass names, checked here: a typo fails at the decorator.
+        self._passes = tuple(resolve_passes(passes)) if passes is not None else None
         self._jit_kwargs = dict(jit_kwargs)
-        self._jitted = jax.jit(fun, **jit_kwargs)
+        # jax's own jit, kept from import time: jax.jit may be this module's jit by now.
+        self._jitted = compat.jax_jit(fun, **jit_kwargs)
         self._static_nums, self._static_names = _static_arguments(fun, jit_kwargs)
         self._cache: dict[Hashable, _Entry] = {}
         self._lock = threading.Lock()
@@ -239,13 +256,26 @@ class Jitted:
 
     # ---- jax.jit's surface -------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _traced(args, kwargs):
+            # Called while another function is traced (jax.jit = hlo_passes.jit makes every
+            # jitted helper one of these): jax's nested jit; the outer program is what is
+            # rewritten when it is compiled.
+            return self._jitted(*args, **kwargs)
         entry = self._entry(args, kwargs)
         dyn_args, dyn_kwargs = self._dynamic(args, kwargs)
         return entry.compiled(*dyn_args, **dyn_kwargs)
 
     def lower(self, *args: Any, **kwargs: Any) -> RewrittenLowered:
-        """Lower with jax, run the passes; nothing is cached or compiled."""
-        return self._lower(args, kwargs)
+        """Lower with jax, run the passes; nothing is compiled or logged.  Its ``compile()``
+        gives the executable the calls with these arguments' signature then use."""
+        low = self._lower(args, kwargs)
+        if not _traced(args, kwargs):
+            try:
+                low._key = self._signature(args, kwargs)
+            except ValueError:  # a static argument jax accepts and this cache cannot key on
+                low._key = None
+            low._owner = self
+        return low
 
     def explain(self, *args: Any, **kwargs: Any) -> str:
         """What the rewrite does to the program for these arguments, in a few lines: each site
@@ -297,13 +327,18 @@ class Jitted:
                 # No kernel took a ragged-dot: XLA:CPU must get jax's own CPU program.
                 lowered, result, _ = _rewrite(original, self._passes, path=path)
         except Exception as err:
-            self._fallback(f"a pass failed ({_why(err)})")
+            # Said (warned and logged) when it is compiled, not each time it is explained.
             return RewrittenLowered(original, original, None, err, name=self._name)
-        low = RewrittenLowered(original, lowered, result, None, gmms, name=self._name)
+        return RewrittenLowered(original, lowered, result, None, gmms, name=self._name)
+
+    def _log(self, low: RewrittenLowered) -> None:
+        """What the rewrite did to a program about to be compiled, on the ``hlo_passes`` logger
+        (INFO; once per job, by process 0), and the fallback warning if a pass failed."""
+        if low.fell_back:
+            self._fallback(f"a pass failed ({_why(low.error)})", stacklevel=5)
         level = logging.INFO if _multihost.reports_here() else logging.DEBUG
         for line in low.summary_lines():
             log.log(level, "%s%s", _multihost.report_tag(), line.strip())
-        return low
 
     def _entry(self, args: tuple, kwargs: dict) -> _Entry:
         key = self._signature(args, kwargs)
@@ -313,14 +348,31 @@ class Jitted:
                 self._hits += 1
                 return entry
         low = self._lower(args, kwargs)
+        self._log(low)
         low, compiled = self._compile(low)
-        entry = _Entry(compiled, low)
+        return self._remember(key, _Entry(compiled, low))
+
+    def _remember(self, key: Hashable, entry: _Entry) -> _Entry:
         with self._lock:
             self._misses += 1
-            self._cache.setdefault(key, entry)
-        return entry
+            return self._cache.setdefault(key, entry)
 
-    def _compile(self, low: RewrittenLowered) -> tuple[RewrittenLowered, Any]:
+    def _compiled_for(self, low: RewrittenLowered, args: tuple, kwargs: dict) -> Any:
+        """``low.compile(*args, **kwargs)`` for a lowering of this function: what a call with
+        its signature would run, compiled once and kept for those calls."""
+        key = low._key
+        if key is not None and not args and not kwargs:
+            with self._lock:
+                entry = self._cache.get(key)
+            if entry is not None:
+                return entry.compiled
+        self._log(low)
+        done, compiled = self._compile(low, *args, **kwargs)
+        if key is not None and not args and not kwargs:  # compiled as a call would compile it
+            compiled = self._remember(key, _Entry(compiled, done)).compiled
+        return compiled
+
+    def _compile(self, low: RewrittenLowered, *options: Any, **kw_options: Any) -> tuple[RewrittenLowered, Any]:
         """Compile ``low``, or the original program if XLA rejects the rewrite.
 
         In a multi-process job (``_multihost``) the processes first agree on
@@ -332,7 +384,7 @@ class Jitted:
         if job is not None:
             low = self._agreed(job, key, low)
         try:
-            compiled, err = low.compile(), None
+            compiled, err = low._lowered.compile(*options, **kw_options), None
         except Exception as error:
             if not low.rewritten:
                 raise  # jax's own program does not compile: jax.jit would raise too
@@ -348,7 +400,7 @@ class Jitted:
             self._fallback(f"XLA rejected the rewritten module ({_why(err)})", stacklevel=5)
         if err is not None:
             low = RewrittenLowered(low.original, low.original, low.result, err, name=self._name)
-            compiled = low.compile()
+            compiled = low.original.compile(*options, **kw_options)
         return low, compiled
 
     def _agreed(self, job: _multihost.Job, key: str, low: RewrittenLowered) -> RewrittenLowered:
@@ -413,6 +465,11 @@ class Jitted:
                {k: v for k, v in kwargs.items() if k not in self._static_names})
         leaves, tree = jax.tree_util.tree_flatten(dyn)
         return (tree, static, tuple(_leaf_signature(x) for x in leaves), bool(jax.config.jax_enable_x64))
+
+
+def _traced(args: tuple, kwargs: dict) -> bool:
+    """Whether any argument is a tracer: the call happens while another function is traced."""
+    return any(isinstance(x, jax.core.Tracer) for x in jax.tree_util.tree_leaves((args, kwargs)))
 
 
 def _uses_primitive(jaxpr: Any, name: str) -> bool:
@@ -499,7 +556,7 @@ def lint_fn(fun: Callable, *args: Any, select: Sequence[str] | None = None,
     elif hasattr(fun, "lower"):
         lowered = fun.lower(*args, **kwargs)
     else:
-        lowered = jax.jit(fun).lower(*args, **kwargs)
+        lowered = compat.jax_jit(fun).lower(*args, **kwargs)
     text = lowered.as_text(debug_info=True)
     name = getattr(fun, "__name__", type(fun).__name__)
     path = f"<lowered {name}>"

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ._copies import dump_stages, group_copies, group_stages
 from .diagnostics import (
@@ -46,7 +46,7 @@ from .diagnostics.json_list import SCHEMA_FILE
 from .diagnostics.model import ERROR_RULES, has_source
 from .diagnostics.places import SourceRoot
 from .errors import ParseError
-from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input
+from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input, read_stream, too_large
 from .ir import Module
 from .parser.hlo import unknown_constructs
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, run_passes
@@ -63,6 +63,8 @@ __all__ = [
     "Finding",
     "LintRun",
     "RuleInfo",
+    "STDIN",
+    "STDIN_NAME",
     "collect_files",
     "collect_paths",
     "format_findings",
@@ -91,6 +93,10 @@ NO_MATCH = "no-match"  # a glob that matched no file
 NO_MODULES = "no-modules"  # a folder without any module in it
 NOT_READABLE = "not-readable"  # permission denied, an I/O error, a broken link
 TOO_LARGE = "too-large"  # past --max-input-size
+
+# The PATH that means standard input, and the name its findings carry (as hlo-rewrite names it).
+STDIN = "-"
+STDIN_NAME = "<stdin>"
 assert ERROR_RULES == (PARSE_ERROR, INTERNAL_ERROR, NO_SUCH_FILE, NO_MATCH, NO_MODULES, NOT_READABLE, TOO_LARGE)
 
 
@@ -211,14 +217,20 @@ def _error_finding(path: str, err: BaseException) -> Finding:
                    message=f"{type(err).__name__}: {err}", severity="error")
 
 
-def lint_file(path: str, options: dict[str, Any] | None = None) -> list[Finding]:
-    """Findings of one file; a file that cannot be read or parsed gives one error finding."""
+def lint_file(path: str, options: dict[str, Any] | None = None, stdin: BinaryIO | None = None) -> list[Finding]:
+    """Findings of one file (``-``: ``stdin``, default this process's); a file that cannot be read
+    or parsed gives one error finding."""
     options = dict(options or {})
     dialect = options.pop("dialect", "auto")
     limit = options.pop("max_bytes", MAX_INPUT_BYTES)
     verbose = options.pop("verbose", False)
+    if path == STDIN:
+        path = STDIN_NAME
     try:
-        text = read_input(path, limit=limit)
+        if path == STDIN_NAME:
+            text = read_stream(stdin if stdin is not None else sys.stdin.buffer, path, limit=limit)
+        else:
+            text = read_input(path, limit=limit)
         module = parse(text, dialect=dialect, path=path)
         findings = lint_module(module, path=path, **options)
         if verbose:
@@ -297,11 +309,14 @@ def _walk(top: str, out: _Collected) -> None:
     def unreadable(err: OSError) -> None:
         out.error(NOT_READABLE, err.filename or top, f"cannot read folder: {_os_reason(err)}")
 
+    protos: list[str] = []
     for root, dirs, names in os.walk(top, onerror=unreadable):
         dirs.sort()
         for name in sorted(names):
             p = os.path.join(root, name)
             if not name.endswith(_MODULE_SUFFIXES):
+                if name.endswith(".pb"):
+                    protos.append(p)
                 continue
             try:
                 st = os.stat(p)
@@ -323,6 +338,12 @@ def _walk(top: str, out: _Collected) -> None:
                     out.error(NOT_READABLE, p, f"cannot read: {_os_reason(err)}")
                     continue
             out.add(p)
+    if protos:
+        # XLA's --xla_dump_hlo_as_proto writes binary HloModuleProtos: say why they are not read.
+        many = f"{len(protos)} .pb files (binary HloModuleProto dumps, first {protos[0]})" if len(protos) > 1 \
+            else "a .pb file (a binary HloModuleProto dump)"
+        out.note(top, f"skipped {many}: hlo-lint reads text; dump it with "
+                      "XLA_FLAGS=--xla_dump_hlo_as_text as well")
 
 
 def _os_reason(err: OSError) -> str:
@@ -346,6 +367,9 @@ def collect_paths(paths: Iterable[str]) -> tuple[list[str], list[Finding], list[
     """
     out = _Collected()
     for arg in paths:
+        if arg == STDIN:
+            out.add(arg)
+            continue
         matches = [arg]
         if not os.path.lexists(arg) and glob.has_magic(arg):
             matches = sorted(glob.glob(arg, recursive=True))
@@ -450,6 +474,7 @@ def lint_files(
     verbose: bool = False,
     fold: bool = True,
     platform: str | None = None,
+    stdin: BinaryIO | None = None,
 ) -> LintRun:
     """Lint files, directories and globs; files in parallel when there are many.
 
@@ -461,12 +486,18 @@ def lint_files(
     the dumps of N hosts) are linted once, each finding reported once with ``copies`` and
     ``paths``; the same site in several stages of one module in a dump folder is reported
     at the earliest, the others in ``stages``.  ``fold=False``: every file on its own.
-    ``platform``: what the cost model prices sites for (``lint_module``).
+    ``platform``: what the cost model prices sites for (``lint_module``).  The PATH ``-``
+    is ``stdin`` (default: this process's), read here.
     """
     check_codes(select, ignore, passes)
     all_files, findings, notes = collect_paths(paths)
+    # Refused before anything reads them (the copies' grouping would): a size is one stat away.
+    findings.extend(_over_limit(all_files, max_bytes))
+    readable = [p for p in all_files if p == STDIN or not _too_large(p, max_bytes)]
+    read_here = [p for p in readable if p == STDIN]  # stdin: read by this process, never a copy
+    others = [p for p in readable if p != STDIN]
     names: dict[str, str | None] = {}
-    groups = group_copies(all_files, names) if fold else [[p] for p in all_files]
+    groups = [[p] for p in read_here] + (group_copies(others, names) if fold else [[p] for p in others])
     files = [g[0] for g in groups]
     # Progress counts files: a module stands for each of its copies.
     weight = {g[0]: len(g) for g in groups}
@@ -474,7 +505,8 @@ def lint_files(
                                "explain": explain, "max_bytes": max_bytes, "verbose": verbose,
                                "platform": platform}
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    per_file: dict[str, list[Finding]] = {}
+    per_file: dict[str, list[Finding]] = {p: lint_file(p, options, stdin) for p in read_here}
+    files = [p for p in files if p != STDIN]
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
         # The workers run the parent's passes, by name: a worker's registry may differ.
         options["passes"] = list(passes) if passes is not None else list(available_passes())
@@ -482,7 +514,7 @@ def lint_files(
         with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
             futures = {pool.submit(_lint_chunk, chunk, options, loaded_plugins()): chunk
                        for chunk in _chunks(files, workers * _CHUNKS_PER_WORKER)}
-            done = 0
+            done = len(read_here)
             for fut in as_completed(futures):
                 chunk = futures[fut]
                 try:
@@ -493,16 +525,35 @@ def lint_files(
                 if progress:
                     progress(done, len(all_files))
     else:
-        done = 0
+        done = len(read_here)
         for p in files:
             per_file[p] = lint_file(p, options)
             done += weight[p]
             if progress:
                 progress(done, len(all_files))
-    stages = group_stages(groups, dump_stages(all_files, names)) if fold else None
+    stages = group_stages(groups, dump_stages([p for g in groups for p in g], names)) if fold else None
     for f in fold_findings(per_file, groups, stages):
         (notes if f.is_note else findings).append(f)
     return LintRun(files=all_files, findings=findings, notes=notes, modules=len(groups))
+
+
+def _size(path: str) -> int | None:
+    """The size of a regular file (None: not one, or not there: ``lint_file`` says why)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) else None
+
+
+def _too_large(path: str, limit: int) -> bool:
+    size = _size(path)
+    return size is not None and size > limit
+
+
+def _over_limit(paths: Sequence[str], limit: int) -> list[Finding]:
+    """A ``too-large`` error for each regular file over ``limit`` bytes, from its size alone."""
+    return [_error_finding(p, too_large(p, _size(p), limit)) for p in paths if p != STDIN and _too_large(p, limit)]
 
 
 def lint(

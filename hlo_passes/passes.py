@@ -133,17 +133,42 @@ for _rule in builtin_rules():
     register(_rule)
 
 
+def default_passes() -> list[str]:
+    """What runs when no pass is named: every registered pass but the opt-in ones
+    (``RuleMeta.opt_in``: run only when named)."""
+    return [n for n, r in available_passes().items() if not getattr(metadata_of(r), "opt_in", False)]
+
+
+def opt_in_passes() -> list[str]:
+    """The registered passes that run only when named."""
+    defaults = set(default_passes())
+    return [n for n in available_passes() if n not in defaults]
+
+
+def resolve_passes(passes: Iterable[str]) -> list[str]:
+    """The pass names ``passes`` stand for: each a pass name (``moe-pair-gather-fusion``) or
+    its rule code (``MOE003``, any case); ``ValueError`` naming what is unknown and what is."""
+    registry = available_passes()
+    by_code = {m.code.upper(): n for n in registry if (m := rule_meta(n)) is not None}
+    names, unknown = [], []
+    for given in passes:
+        name = given if given in registry else by_code.get(given.upper())
+        if name is None:
+            unknown.append(given)
+        else:
+            names.append(name)
+    if unknown:
+        known = ", ".join(f"{by_code_name} ({code})" for code, by_code_name in sorted(by_code.items()))
+        others = [n for n in registry if n not in by_code.values()]
+        raise ValueError(f"unknown pass{'es' * (len(unknown) > 1)} {', '.join(map(repr, unknown))}; "
+                         f"available: {', '.join([known, *others]) if known else ', '.join(others)}")
+    return names
+
+
 def _select(passes: Iterable[str] | None) -> list[Rule]:
     registry = available_passes()
-    if passes is None:
-        # Every pass but the opt-in ones (``RuleMeta.opt_in``: run when named).
-        return [r for r in registry.values() if not getattr(metadata_of(r), "opt_in", False)]
-    chosen = []
-    for name in passes:
-        if name not in registry:
-            raise ValueError(f"unknown pass {name!r}; available: {', '.join(sorted(registry))}")
-        chosen.append(registry[name])
-    return chosen
+    names = default_passes() if passes is None else resolve_passes(passes)
+    return [registry[n] for n in names]
 
 
 def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: bool = True,

@@ -88,12 +88,27 @@ def binary_error(data: bytes, offset: int, path: str | None) -> ParseError:
     return ParseError(f"not a text module (binary data at byte {offset})", path=path, line=line, column=column)
 
 
+# Surrogates ``surrogateescape`` did not make (it makes U+DC80..U+DCFF, one per undecodable byte).
+_LONE_SURROGATE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
+
+
+def _as_read(text: str) -> bytes:
+    """The bytes ``text`` was decoded from (``surrogateescape``); a lone surrogate no decoder
+    made (a ``str`` built in Python) is encoded as itself, so that offsets never raise."""
+    out, pos = [], 0
+    for m in _LONE_SURROGATE.finditer(text):
+        out += [text[pos:m.start()].encode("utf-8", "surrogateescape"), m.group().encode("utf-8", "surrogatepass")]
+        pos = m.end()
+    out.append(text[pos:].encode("utf-8", "surrogateescape"))
+    return b"".join(out)
+
+
 def check_text(text: str, path: str | None) -> None:
     """``ParseError`` for text that holds no module: empty (or only whitespace and
     comments), or binary."""
     offset = binary_offset(text)
     if offset is not None:
-        head = text[:offset].encode("utf-8", "surrogateescape")
+        head = _as_read(text[:offset])
         raise binary_error(head, len(head), path)
     if first_token_offset(text) >= len(text):
         raise ParseError("empty input: no module", path=path, line=1, column=1)

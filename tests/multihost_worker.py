@@ -170,14 +170,25 @@ def _xla_rejects_in_process_1(args, step, inputs, hlo_passes, jax_hook, runtime)
         return step(*a)
 
     if args.process == 1:
-        real = jax_hook.RewrittenLowered.compile
+        real = jax_hook._rewrite
 
-        def refuse(self, *a, **k):
-            if self.rewritten:
+        class Refused:
+            """jax's Lowered of the rewritten module, whose compile XLA refuses (as out of memory)."""
+
+            def __init__(self, lowered):
+                self._lowered = lowered
+
+            def compile(self, *a, **k):
                 raise RuntimeError("RESOURCE_EXHAUSTED: test: out of memory compiling the rewrite")
-            return real(self, *a, **k)
 
-        jax_hook.RewrittenLowered.compile = refuse
+            def __getattr__(self, name):
+                return getattr(self._lowered, name)
+
+        def refuse(lowered, *a, **k):
+            new, result, gmms = real(lowered, *a, **k)
+            return (Refused(new) if new is not lowered else new), result, gmms
+
+        jax_hook._rewrite = refuse
     fused = hlo_passes.jit(rejected_step, passes=["moe-gather-fusion", "moe-gradient-fusion"])
     want = jax.jit(rejected_step)(*inputs)
     got = fused(*inputs)

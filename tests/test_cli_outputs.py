@@ -44,12 +44,13 @@ def test_missing_output_directory_names_the_users_path(src: Path, tmp_path: Path
     assert ".tmp" not in proc.stderr
 
 
-def test_output_that_is_a_directory_names_the_users_path(src: Path, tmp_path: Path) -> None:
+def test_output_that_is_a_directory_gets_the_module_under_its_name(src: Path, tmp_path: Path) -> None:
+    # As cp does (and -o DIR with several inputs): the folder gets the input's file name.
     (tmp_path / "out").mkdir()
     proc = run("hlo-rewrite", src, "-o", "out/", cwd=tmp_path)
-    assert proc.returncode == 2
-    assert proc.stderr == "hlo-rewrite: error: cannot write out/: is a directory (give a file name)\n"
-    assert list((tmp_path / "out").iterdir()) == []
+    assert proc.returncode == 0, proc.stderr
+    assert [p.name for p in (tmp_path / "out").iterdir()] == [src.name]
+    assert (tmp_path / "out" / src.name).read_text() == _rewritten()
 
 
 def test_disk_full_names_the_users_path(src: Path, tmp_path: Path) -> None:
@@ -201,8 +202,8 @@ def test_diff_with_output_writes_the_module_and_prints_the_diff_as_documented(sr
     assert proc.stdout.startswith(f"--- {src}\n+++ {src} (rewritten)\n")
     alone = run("hlo-rewrite", src, "--diff")
     assert alone.stdout == proc.stdout  # without -o: the diff instead of the module
-    # The README and --help say the same.
-    readme = (REPO_ROOT / "README.md").read_text()
+    # docs/cli.md and --help say the same.
+    readme = (REPO_ROOT / "docs" / "cli.md").read_text()
     (line,) = [l for l in readme.splitlines() if l.startswith("hlo-rewrite") and "--diff" in l and "#" in l]
     documented = line.split("#", 1)[1]
     assert "instead of the module" in documented and "-o" in documented and "still written" in documented

@@ -161,8 +161,8 @@ def test_failing_pass_falls_back_with_one_warning(exploding_pass: str) -> None:
     assert _gathers(lowered.compile()) == 4
 
 
-def test_module_xla_rejects_falls_back(monkeypatch) -> None:
-    fn, args = _program(UNFUSED)
+def rewrites_xla_rejects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every rewrite of hlo_passes.jit one that XLA refuses to compile."""
     real_rewrite = jax_hook._rewrite
 
     def broken_rewrite(lowered, passes, *kernel_and_platform):
@@ -178,9 +178,14 @@ def test_module_xla_rejects_falls_back(monkeypatch) -> None:
         return compat.lowered_with_module(lowered, compat.parse_mlir(text)), result, gmms
 
     monkeypatch.setattr(jax_hook, "_rewrite", broken_rewrite)
+
+
+def test_module_xla_rejects_falls_back(monkeypatch) -> None:
+    fn, args = _program(UNFUSED)
+    rewrites_xla_rejects(monkeypatch)
     fast = hlo_passes.jit(fn)
     with pytest.raises(Exception):
-        fast.lower(*args).compile()  # the broken module really does not compile
+        fast.lower(*args)._lowered.compile()  # the broken module really does not compile
     with pytest.warns(jax_hook.RewriteFallbackWarning, match="XLA rejected the rewritten module"):
         got = fast(*args)
     _assert_same(got, jax.jit(fn)(*args))

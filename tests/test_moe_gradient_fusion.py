@@ -160,9 +160,10 @@ def test_training_step_both_rules(spec: ProgramSpec) -> None:
                                    **tolerance(spec.cfg))
         assert p1[name].sharding == p0[name].sharding
     # Compiled as often as jax.jit compiles the same step (the first outputs may
-    # carry other shardings or weak types than the initial inputs).
+    # carry other shardings or weak types than the initial inputs); the compile()
+    # above is the executable the first call runs, so it counts as that signature's miss.
     info = fused.cache_info()
-    assert info.misses == plain._cache_size() and info.hits == STEPS - info.misses
+    assert info.misses == plain._cache_size() and info.hits + info.misses == STEPS + 1
 
 
 # ---- properties -----------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .github import format_github
 from .json_list import format_json
-from .lines import hook_warning, jit_summary, rewrite_line, rewrite_near_miss
+from .lines import hook_warning, jit_summary, rewrite_line
 from .model import NEAR_MISS, Diagnostic, fix_summary, from_near_miss, from_site, rule_id
 from .sarif import format_sarif
 from .text import copies_note, format_error, format_note, format_text, position
@@ -35,6 +35,5 @@ __all__ = [
     "jit_summary",
     "position",
     "rewrite_line",
-    "rewrite_near_miss",
     "rule_id",
 ]

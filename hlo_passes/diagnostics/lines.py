@@ -2,7 +2,6 @@
 
 * ``rewrite_line``: what ``hlo-rewrite`` prints on stderr per site
   (``path:line:col (op_name, source): MOE001 moe-gather-fusion [concat] collectives 4 -> 2, ...``);
-* ``rewrite_near_miss``: per near miss with ``--explain``;
 * ``jit_summary``: what ``hlo_passes.jit(...).explain()`` returns and the log shows (the
   source file:line first: the user reads the program, not the lowered text);
 * ``hook_warning``: what ``hlo_passes.install()`` warns or logs per finding of a compiled module.
@@ -39,10 +38,6 @@ def _outcome(d: Diagnostic) -> str:
 
 def rewrite_line(d: Diagnostic) -> str:
     return f"{_text_place(d)}: {d.rule} {d.pass_name} [{d.form}] {_outcome(d)}"
-
-
-def rewrite_near_miss(d: Diagnostic) -> str:
-    return f"near miss: {_text_place(d)}: {d.pass_name}: refused ({d.details['check']}): {d.details['reason']}"
 
 
 def jit_site(d: Diagnostic) -> str:
