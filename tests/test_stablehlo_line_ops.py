@@ -92,21 +92,47 @@ def _texts(shared: Path) -> list[Path]:
     return files + sorted((shared / "samples").rglob("*.mlir"))
 
 
+def _count_paths(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
+    """Lines filled from a template and lines scanned by tokens, as the parser reads them."""
+    filled: list[str] = []
+    scanned: list[str] = []
+    fill, scan = stablehlo._Parser.fill_line, stablehlo._Parser.line_by_tokens
+
+    def counted_fill(self, t, m, *args):
+        filled.append(m.group(stablehlo.LINE).strip())
+        return fill(self, t, m, *args)
+
+    def counted_scan(self, m, *args):
+        scanned.append(m.group(stablehlo.LINE).strip())
+        return scan(self, m, *args)
+
+    monkeypatch.setattr(stablehlo._Parser, "fill_line", counted_fill)
+    monkeypatch.setattr(stablehlo._Parser, "line_by_tokens", counted_scan)
+    return filled, scanned
+
+
 def test_generated_module_uses_line_templates(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _generated(6)
     p = stablehlo._Parser(text, None, False)
-    line_ops = sum(1 for k in p.k if k.__class__ is stablehlo._LineOp)
-    # A layer has 18 op lines; 13 of them take templates.  Not: the result
-    # count, the comment, the name inside an attribute value (they must take
-    # tokens), the reduce whose region follows on the next lines (its first
-    # line looks like a whole op) and the constant (its value differs from
-    # layer to layer: each a shape seen once).  Layer 0's lines are their
-    # shapes' first sightings, and so are the all_gathers of layers 1 and 2
-    # (the channel handle cycles through 3 values).  main's calls name
-    # different functions: each a shape of its own.
-    assert line_ops == 5 * 13 - 2
-    assert [t for t in p.templates.values() if t is None] == [None]  # the custom_call shape
-    fast, slow = parse_stablehlo(text), _slow(text, monkeypatch)
+    line_ops = sum(1 for k in p.k if k.__class__ is stablehlo._LINE_TOKEN)
+    # A layer has 18 op lines; 15 are one-line op tokens.  Not: the result count, the
+    # comment and the reduce whose region follows on the next lines (the lexer leaves
+    # them to the token scanner).  main has 6 calls and a return.
+    assert line_ops == 6 * 15 + 7
+    filled, scanned = _count_paths(monkeypatch)
+    fast = parse_stablehlo(text)
+    # Scanned by tokens: the first line of each shape (layer 0's, but for the second
+    # convert: a signature is no part of a shape; main's first call and its return: the
+    # callee is no part of a call's shape either), the all_gathers of layers 1 and 2
+    # (the channel handle cycles through 3 values) and every custom_call (a name inside
+    # an attribute value: its shape takes tokens).  Constants of other values are filled.
+    assert len(scanned) == 14 + 2 + 2 + 5
+    assert sum(1 for line in scanned if "custom_call" in line) == 6
+    assert len(filled) == line_ops - len(scanned)
+    assert sum(1 for line in filled if "stablehlo.constant" in line) == 5
+    assert sum(1 for line in filled if "func.call" in line) == 5
+    monkeypatch.undo()
+    slow = _slow(text, monkeypatch)
     assert _fields(fast) == _fields(slow)
     assert fast.to_text() == text
     assert fast.to_text(regenerate=True) == slow.to_text(regenerate=True)
@@ -118,7 +144,7 @@ def test_small_texts_take_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(small) < 100_000 <= len(large)
     for text, expect in ((small, False), (large, True)):
         p = stablehlo._Parser(text, None, False)
-        assert any(k.__class__ is stablehlo._LineOp for k in p.k) is expect
+        assert any(k.__class__ is stablehlo._LINE_TOKEN for k in p.k) is expect
 
 
 def test_every_text_parses_alike_with_and_without_line_templates(

@@ -55,7 +55,33 @@ _TYPED_OPERAND_RE = re.compile(
 # A brace value without nested brackets; strings may hold anything.  One
 # character or one whole string per repetition, and the two alternatives
 # start with different characters, so a failing match backtracks linearly.
-_FLAT_BRACES_RE = re.compile(r'\{(?:[^{}\[\]()"\n/]|"[^"\\\n]*(?:\\.[^"\\\n]*)*")*\}')
+_FLAT_BRACES = r'\{(?:[^{}\[\]()"\n/]++|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")*+\}'
+_FLAT_BRACES_RE = re.compile(_FLAT_BRACES)
+# An attribute as XLA's printer writes most of them: ``, name=value`` with a value of one
+# word, a string, or a brace group nested at most four deep (metadata={...},
+# slice={[0:8], [0:4]}, backend_config={"a":{"b":[]}}): what ``read_attributes`` makes of
+# the same text, since every bracket in it is matched and no comment or newline is inside.
+_STR_ON_LINE = r'"(?:[^"\\\n]++|\\.)*+"'
+_NEST0 = r'(?:[^{}\[\]()"\n/]++|' + _STR_ON_LINE + r')*+'
+
+
+def _nested(inner: str) -> str:
+    return r'(?:[^{}\[\]()"\n/]++|' + _STR_ON_LINE + r"|\{" + inner + r"\}|\[" + inner + r"\]|\(" + inner + r"\))*+"
+
+
+_ATTR_PAIR = (r', ([A-Za-z_][\w.\-]*)=([^(){}\[\]",\n/ \t\r]++|' + _STR_ON_LINE
+              + r"|\{" + _nested(_nested(_nested(_NEST0))) + r"\})")
+_ATTR_PAIR_RE = re.compile(_ATTR_PAIR)
+# A whole instruction line in that form (an array shape, operands without brackets, every
+# attribute such a pair, nothing after it on the line) in one match: most lines of a
+# module from XLA.  Any other line, and a line whose pieces need a closer look, take the
+# general path.
+_WHOLE_INSTR_RE = re.compile(
+    r"(ROOT[ \t]+)?(%?)(" + _NAME + r")[ \t]*=[ \t]*"
+    r"([a-z][a-z0-9]*\[[^\]\n]*\](?:\{[^{}\n]*\})?)[ \t]+([a-z][a-z0-9\-]*)\("
+    r"([^()\"{}\[\]/\n]*)\)"
+    r"((?:" + _ATTR_PAIR + r")*)(?=\n|\Z)"
+)
 _DEVICE_IDS_RE = re.compile(r"[ \t]*,[ \t]*device_ids[ \t]*=")
 _DELIM_RE = re.compile(r"[(){}\[\]\",\n]|/[*/]")
 _STRING_REST_RE = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
@@ -551,6 +577,11 @@ class _HloParser:
     # ---- instructions --------------------------------------------------------
     def read_instruction(self, pos: int, lead: int) -> tuple[Instruction, list[str], int, bool]:
         text = self.text
+        w = _WHOLE_INSTR_RE.match(text, pos)
+        if w is not None:
+            whole = self.read_whole_line(w, pos, lead)
+            if whole is not None:
+                return whole
         m = _FAST_INSTR_RE.match(text, pos)
         if m is not None:
             is_root = m.group(1) is not None
@@ -626,6 +657,65 @@ class _HloParser:
         if self.call_refs_pending:
             self.link_pending_calls(instr)
         return instr, names, next_pos, is_root
+
+    def read_whole_line(self, w: re.Match, pos: int, lead: int) -> tuple[Instruction, list[str], int, bool] | None:
+        """``read_instruction`` for a line ``_WHOLE_INSTR_RE`` took whole (``w``), or None where
+        the line needs the general path (a constant's or parameter's contents, an opcode the
+        parser does not know, a duplicate attribute, a called computation written inline):
+        what the general path makes of the same line."""
+        opcode = _OPCODE_STR.get(w.group(5))
+        if opcode is None:
+            return None
+        attrs: dict[str, Any] = {}
+        operands = w.group(6)
+        names: list[str] = []
+        if opcode == "parameter":
+            operands = operands.strip()
+            if not operands.isdigit():
+                return None
+            attrs["parameter_number"] = operands
+        elif opcode == "constant":
+            operands = operands.strip()
+            if not operands:
+                return None
+            attrs["literal"] = operands
+        elif operands:
+            if _NAME_LIST_RE.fullmatch(operands) is None:
+                return None
+            names = _NAME_RE.findall(operands)
+        tail = w.group(7)
+        if tail:
+            seen = self.seen_values
+            for name, value in _ATTR_PAIR_RE.findall(tail):
+                name = intern(name)
+                if name in attrs or name in CALL_ATTRS and value[0] == "{":
+                    return None
+                shared = seen.get(value)
+                if shared is None:
+                    if len(seen) >= _SEEN_VALUES_LIMIT:
+                        seen.clear()
+                    seen[value] = value
+                else:
+                    value = shared
+                attrs[name] = value
+                if name in CALL_ATTRS or (name in SELECT_SCATTER_CALLS and opcode == "select-and-scatter"):
+                    self.call_refs_pending.append(name)
+        text = self.text
+        if self.percent is None:
+            self.percent = bool(w.group(2))
+        shape = self.shape_at(w.group(4), w.start(4))
+        if opcode in DERIVED:
+            self.shape_kinds.add("derived")
+        end = w.end()
+        name = w.group(3)
+        instr = Instruction(
+            name, opcode, shape, None, Attributes.of_source(attrs, self.decoder), source_op=opcode,
+            line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos), span=(pos, end),
+        )
+        instr.lead = lead
+        if self.call_refs_pending:
+            self.link_pending_calls(instr)
+        return instr, names, end + 1 if end < len(text) else end, w.group(1) is not None
 
     def read_head(self, pos: int) -> tuple[bool, str, str, int, str, int]:
         """``[ROOT] name = shape opcode(`` in the forms the fast pattern of

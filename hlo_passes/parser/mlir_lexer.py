@@ -5,7 +5,8 @@ its kind (``ID``, ``VAL``, ``NUM``, ... or the punctuation character itself), it
 start and its end, in three parallel lists (``k``, ``s``, ``e``), plus the
 offsets of the newlines (``line_col``).  A parser builds on ``MlirLexer``: with
 ``line_ops`` a whole one-line op may stand as one token, made by the parser's
-``line_op`` hook (the lexer alone makes none).
+``line_op`` hook (the lexer alone makes none), and a location alias definition
+on a line of its own is always one ``ALIAS`` token.
 """
 from __future__ import annotations
 
@@ -19,13 +20,15 @@ from ..errors import ParseError
 # so that whitespace never costs a match of its own.
 # Possessive: the two alternatives start apart, so giving characters back never
 # helps, and an unclosed string fails in one pass without a backtracking stack.
-_STR = r'"(?:[^"\\\n]|\\.)*+"'
+# Runs of plain characters are taken whole (a fifth of the lexer's regex time
+# on a text with debug info went to taking them one by one).
+_STR = r'"(?:[^"\\\n]++|\\.)*+"'
 # A location with up to three levels of nested parentheses is one token
 # (deeper ones fall back to 'loc' '(' ... ')'); the alternatives inside are
 # disjoint, so matching stays linear (and possessive: no backtracking stack).
-_L0 = rf'(?:[^()"\n]|{_STR})*+'
-_L1 = rf'(?:[^()"\n]|{_STR}|\({_L0}\))*+'
-_L2 = rf'(?:[^()"\n]|{_STR}|\({_L1}\))*+'
+_L0 = rf'(?:[^()"\n]++|{_STR})*+'
+_L1 = rf'(?:[^()"\n]++|{_STR}|\({_L0}\))*+'
+_L2 = rf'(?:[^()"\n]++|{_STR}|\({_L1}\))*+'
 # A whole one-line op in the forms printers use (``%r = op ... : types
 # loc(...)``), matched after a newline: such a line becomes one token instead
 # of twenty (see ``_Parser.line_op``).  The op name and the last ' : ' are
@@ -35,36 +38,53 @@ _TY = r'(?:tensor<[\w?]*>|!?[A-Za-z_][\w.]*+)'
 _TYS = rf'{_TY}(?:, {_TY})*'
 _SIG = rf'(?:\((?:{_TYS})?\) -> (?:{_TY}|\((?:{_TYS})?\))|{_TYS})'
 _LINE = (rf'(?:(%[\w$.\-]++) = )?'                       # result
-         r'([A-Za-z_][\w$]*+(?:\.[\w$.]++)?|"[\w$.]++")'  # op name, pretty or generic
+         r'([A-Za-z_][\w$]*+\.[\w$.]++|(?:return|call)(?![\w$.])|"[\w$.]++")'  # op name
          r'([^\n]{0,1000}?)'                                # operands and attributes
          rf' : ({_SIG})(?: (loc\({_L2}\)))?')                # signature, location
-_TOKEN = re.compile(
-    r'(//[^\n]*)'                            # 1 comment
-    rf'|({_STR})'                             # 2 string
-    r'|(%[\w$.\-]+(?:\#\d+)?)'                # 3 value
-    r'|(\^[\w$.\-]+)'                         # 4 block
-    rf'|(@(?:[\w$.\-]+|{_STR}))'              # 5 symbol
-    r'|(\#[\w$.\-]+)'                         # 6 attribute alias / dialect attr
-    r'|(![\w$.\-]+)'                          # 7 type alias / dialect type
-    r'|(->)'                                  # 8 arrow
-    r'|([-+]?\d[\w.]*(?:[+-]\d+)?)'           # 9 number
-    r'|(tensor<[\w?]*>)'                      # 10 plain tensor type (no encoding)
-    rf'|(loc\({_L2}\))'                       # 11 location
-    r'|([A-Za-z_][\w$.]*)'                    # 12 identifier
-    r'|(\S)[^\S\n]*'                          # 13 punctuation
-    rf'|(\n)(?:[^\S\n]*+(?=[%A-Za-z_"])({_LINE})[^\S\n]*+(?=\n))?'  # 14 newline, 15 op line
-)
+# After a one-line op, the next line must start what cannot go on with it (an op, a
+# result, a block, a '}', an alias, return) or the text must end.  Otherwise
+# (``reducer(...)``, ``cond {``, ``-> type``, a blank or comment line) the line takes
+# tokens and the scanner decides: the rule of ``is_continuation``, made stricter.
+_NEXT_STARTS_OP = r'(?=\n(?:[^\S\n]*+(?:[%"^}#]|[A-Za-z_][\w$]*+\.|(?:return|module|func|call)(?![\w$.]))|\Z))'
+
+
+def _token_pattern(line_ops: bool) -> re.Pattern[str]:
+    """The token regular expression, with whole op lines (``line_ops``) or without: then the
+    op-line branch fails at once, its groups kept for the numbering below."""
+    op_line = '(?=[%A-Za-z_"])' if line_ops else "(?!)"
+    return re.compile(
+        r'(//[^\n]*)'                            # 1 comment
+        rf'|({_STR})'                             # 2 string
+        r'|(%[\w$.\-]+(?:\#\d+)?)'                # 3 value
+        r'|(\^[\w$.\-]+)'                         # 4 block
+        rf'|(@(?:[\w$.\-]+|{_STR}))'              # 5 symbol
+        r'|(\#[\w$.\-]+)'                         # 6 attribute alias / dialect attr
+        r'|(![\w$.\-]+)'                          # 7 type alias / dialect type
+        r'|(->)'                                  # 8 arrow
+        r'|([-+]?\d[\w.]*(?:[+-]\d+)?)'           # 9 number
+        r'|(tensor<[\w?]*>)'                      # 10 plain tensor type (no encoding)
+        rf'|(loc\({_L2}\))'                       # 11 location
+        r'|([A-Za-z_][\w$.]*)'                    # 12 identifier
+        r'|(\S)[^\S\n]*'                          # 13 punctuation
+        rf'|(\n)(?:[^\S\n]*+{op_line}({_LINE})[^\S\n]*+{_NEXT_STARTS_OP}'  # 14 newline, 15 op line
+        rf'|(\#[\w$.\-]+) = (loc\({_L2}\))[^\S\n]*+(?=\n))?'          # 21, 22 location alias line
+    )
+
+
+_TOKEN = _token_pattern(True)
+# Without op lines (a small text, validate=True, a text read again by tokens): a line the
+# op-line branch took would only be taken apart again.
+_TOKEN_NO_LINES = _token_pattern(False)
 COMMENT, STR, VAL, BLK, SYM, HASH, BANG, ARROW, NUM, TYPE, LOC, ID, PUNCT, NL, LINE = range(1, 16)
 L_RES, L_OP, L_REST, L_SIG, L_LOC = range(16, 21)
+# ``#loc12 = loc(...)`` on a line of its own after a newline (what MLIR prints after the
+# module, a third to a half of the lines of a text with debug info): one ALIAS token
+# from the name to the end of the location, where an alias may stand (see ``MlirLexer``).
+A_NAME, ALIAS = 21, 22
 EOF = 0
 # A line after one of these tokens continues an op (or is inside brackets);
 # after a blank or comment line the context is unknown: tokens, as before.
 _NO_LINE_AFTER = frozenset((ARROW, ",", ":", "=", "(", "[", "<", NL))
-
-
-def _continues(word: str) -> bool:
-    """Does a line starting with ``word`` go on with the op of the line before (``is_continuation``)?"""
-    return "." not in word and word not in ("return", "module", "func", "call")
 
 
 class MlirLexer:
@@ -79,34 +99,15 @@ class MlirLexer:
         newlines: list[int] = []
         self.k, self.s, self.e, self.newlines = kinds, starts, ends, newlines
         ka, sa, ea, na = kinds.append, starts.append, ends.append, newlines.append
-        lines = line_ops
+        self.line_ops = lines = line_ops
+        # Line-op tokens made (the parser reads each as an op: ``_Parser.parse``).
+        made = 0
         # Every call per token shows (a 4 MB module without line ops has half
         # a million tokens), so the one-character kinds take their end from
-        # the start.  A line op is kept back (``held``: the newlines after it) until the
-        # next line shows that the op does not go on there (``reducer(...)``).
-        pend: Any = None
-        held: list[int] = []
-        cont = False
-        for m in _TOKEN.finditer(text):
+        # the start.
+        for m in (_TOKEN if lines else _TOKEN_NO_LINES).finditer(text):
             k = m.lastindex
             st = m.start()
-            if pend is not None:
-                if k == NL:
-                    held.append(st)
-                    continue
-                if k == COMMENT:
-                    continue
-                if k == LINE:
-                    cont = m.group(L_RES) is None and _continues(m.group(L_OP))
-                elif k == ID:
-                    cont = _continues(text[st:m.end(k)])
-                else:
-                    cont = k == ARROW or k == PUNCT and text[st] in ":{"
-                self.put_line(pend, cont, held)
-                pend = None
-                held = []
-            else:
-                cont = False
             if k == PUNCT:
                 if text[st] == '"':
                     # A quote the string pattern did not take never closes on its line.  Stop
@@ -116,22 +117,45 @@ class MlirLexer:
                 ka(text[st])
                 sa(st)
                 ea(st + 1)
-            elif k == NL or k == LINE:
-                # (A line that goes on with the op before it is no op of its own.)
-                if k == LINE and lines and not cont and kinds and kinds[-1] not in _NO_LINE_AFTER:
-                    pend = self.line_op(m, len(newlines) + 2)
+            elif k == LINE:
                 ka(NL)
                 sa(st)
                 ea(st + 1)
                 na(st)
-                if k == LINE and pend is None:
+                # (A line that goes on with the op before it is no op of its own.)
+                op = None
+                if lines and len(kinds) > 1 and kinds[-2] not in _NO_LINE_AFTER:
+                    op = self.line_op(m, len(newlines) + 1)
+                if op is None:
                     self.line_tokens(m.start(LINE), m.end(LINE))
+                else:
+                    made += 1
+                    ka(op)
+                    sa(m.start(LINE))
+                    ea(m.end(LINE))
+            elif k == ALIAS:
+                # Its tokens are balanced, so the token stands for them wherever the scanners
+                # only count brackets; not where a line goes on with what came before.
+                ka(NL)
+                sa(st)
+                ea(st + 1)
+                na(st)
+                if len(kinds) > 1 and kinds[-2] not in _NO_LINE_AFTER:
+                    ka(ALIAS)
+                    sa(m.start(A_NAME))
+                    ea(m.end(ALIAS))
+                else:
+                    self.line_tokens(m.start(A_NAME), m.end(ALIAS))
+            elif k == NL:
+                ka(NL)
+                sa(st)
+                ea(st + 1)
+                na(st)
             elif k != COMMENT:
                 ka(k)
                 sa(st)
                 ea(m.end(k))
-        if pend is not None:
-            self.put_line(pend, False, held)
+        self.line_ops_made = made
         # Strings and comments never span lines, so these are all the newlines.
         self.n = len(kinds)
         for _ in range(2):
@@ -148,7 +172,7 @@ class MlirLexer:
         """Tokens of the text between ``a`` and ``b`` (within one line)."""
         text = self.text
         ka, sa, ea = self.k.append, self.s.append, self.e.append
-        for m in _TOKEN.finditer(text, a, b):
+        for m in _TOKEN_NO_LINES.finditer(text, a, b):
             k = m.lastindex
             st = m.start()
             if k == PUNCT:
@@ -161,20 +185,6 @@ class MlirLexer:
                 ka(k)
                 sa(st)
                 ea(m.end(k))
-
-    def put_line(self, op: Any, cont: bool, held: list[int]) -> None:
-        """Emit a kept-back line op (its tokens if the op goes on), then the newlines after it."""
-        if cont:
-            self.line_tokens(*op.m.span(LINE))
-        else:
-            self.k.append(op)
-            self.s.append(op.m.start(LINE))
-            self.e.append(op.m.end(LINE))
-        for st in held:
-            self.k.append(NL)
-            self.s.append(st)
-            self.e.append(st + 1)
-            self.newlines.append(st)
 
     def error_at(self, reason: str, pos: int) -> ParseError:
         return ParseError.at(reason, self.text, pos, self.path)

@@ -10,13 +10,15 @@ are cut out as source text; ``mlir_attrs`` decodes them with the lark grammar
 (``mlir.lark``) when a pass asks, or all of them up front with
 ``validate=True``.
 
-Most lines of a large module are whole ops of a few shapes (the same op,
-attributes and types; other names and locations).  The tokenizer takes such
-a line as one match; the first line of a shape is scanned token by token, the
-second once more on its own to make the shape's template, and every later one
-is built from the template plus its own names and positions (``line_op``),
-which is what makes large modules fast.  tests/test_stablehlo_line_ops.py
-holds both ways to the same result.
+Most lines of a large module are whole ops of a few shapes (the same op and
+attributes; other names, types and locations).  The tokenizer takes such a
+line as one match (a line-op token); the parser scans the first line of a
+shape by tokens where it stands and makes the shape's template of the result,
+and builds every later one from the template plus its own names, types and
+positions (``parse_line_op``), which is what makes large modules fast.  A
+line-op token that turns out not to be a whole op (or a bad text) sends the
+parse back to the start, on tokens only: the token scanner is the reference,
+and tests/test_stablehlo_line_ops.py holds both ways to the same result.
 
 What each op keeps for the printer (``Instruction.dialect_data``):
 ``results`` (SSA names and counts), ``generic`` (source form), ``entries``
@@ -35,8 +37,8 @@ from typing import Any
 from ..errors import ParseError
 from ..ir import Attributes, Computation, Instruction, Module, Shape, fill_graph
 from . import mlir_attrs as A
-from .mlir_lexer import (ARROW, BANG, BLK, EOF, HASH, ID, L_LOC, L_OP, L_RES, L_REST, L_SIG, LINE, LOC, NL, NUM, STR,
-                         SYM, TYPE, VAL, MlirLexer)
+from .mlir_lexer import (ALIAS, ARROW, BANG, BLK, EOF, HASH, ID, L_LOC, L_OP, L_RES, L_REST, L_SIG, LINE, LOC,
+                         NL, NUM, STR, SYM, TYPE, VAL, MlirLexer)
 from .mlir_types import hlo_element_type
 from .split import split_top_level
 from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
@@ -114,36 +116,84 @@ class _Value:
 class _LineTemplate:
     """What every one-line op of one shape shares: the dialect_data and
     attributes the token scanner made of one such line, with the places that
-    differ from line to line (names, positions, location) left to fill in."""
+    differ from line to line (names, positions, types, location) left to fill in."""
 
-    __slots__ = ("proto", "raw", "opcode", "src_op", "shape", "nres", "body_off", "short", "fill")
-
-
-class _LineOp:
-    """The token standing for a whole one-line op (``_Parser.line_op``)."""
-
-    __slots__ = ("tmpl", "m", "vals", "line")
-
-    def __init__(self, tmpl: _LineTemplate, m: re.Match, vals: list[str], line: int) -> None:
-        self.tmpl, self.m, self.vals, self.line = tmpl, m, vals, line
+    __slots__ = ("proto", "raw", "opcode", "src_op", "nres", "body_off", "short", "fill", "sym_entry")
 
 
-# A line shape seen once so far (``_Parser.templates``).
-_ONCE = object()
+class _Sig:
+    """A one-line op's type signature (the text after its last ' : '), read once per text:
+    its form (what the token scanner's checks depend on) and, for an op with or without a
+    result, the result types and shape it gives."""
+
+    __slots__ = ("form", "res_types", "shape")
+
+    def __init__(self, form: tuple, res_types: list[str], shape: Shape) -> None:
+        self.form, self.res_types, self.shape = form, res_types, shape
+
+
+def _read_sig(sig: str, nres: int) -> _Sig | None:
+    """The ``_Sig`` of a signature ``_SIG`` matched (None: the token scanner reports what is
+    wrong with it).  ``_TY`` holds no comma, so ', ' splits type lists; the form keeps what
+    the scanner decides on (function type or list, how many types, parenthesised results,
+    token kinds), so that one template stands for every signature of its form."""
+    if sig[0] == "(":
+        close = sig.index(") -> ")
+        ops = sig[1:close].split(", ") if close > 1 else []
+        rest = sig[close + 5:]
+        paren = rest[0] == "("
+        if paren:
+            res = rest[1:-1].split(", ") if len(rest) > 2 else []
+        else:
+            res = [rest]
+        is_fn = True
+    else:
+        ops, res, is_fn, paren = [], sig.split(", "), False, False
+    if is_fn or nres > 1:
+        if len(res) != nres:
+            return None
+        res_types = res
+    else:
+        res_types = res[-1:] if nres == 1 else []
+    try:
+        shape = shape_of(res_types[0]) if nres == 1 and res_types else _NO_RESULTS
+    except (ValueError, IndexError):
+        return None
+    kinds = tuple(t.startswith("tensor<") for t in ops + res)
+    return _Sig((is_fn, len(ops), len(res), paren, kinds), res_types, shape)
+
+
+# Not looked up yet (``_Parser.sigs``, ``_Parser.templates``).
+_NOT_READ = object()
+# A leading symbol of a one-line op (``func.call @f(``), and a scalar constant's value:
+# no part of the line's shape (``_Parser.parse_line_op``).
+_SYM_HEAD = re.compile(r" @([\w$.\-]+)\(")
+_SCALAR_DENSE = re.compile(r" dense<[-+\w.]+>\Z")
+# The token standing for a whole one-line op is the lexer's match of its line.
+_LINE_TOKEN = type(re.match("", ""))
 # Below this size a text takes tokens throughout: a small text repeats few
 # line shapes, and looking for them cost a tenth more than it saved on the
 # corpus files (tests set it to 0 to hold both ways to the same result).
 LINE_OPS_MIN_CHARS = 100_000
+# A one-line op whose token scan needs more than its line (a line the pattern
+# took for a whole op that is not one): the parse starts again on tokens only.
+_AGAIN = (ParseError, ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError)
+
+
+class _TokensOnly(ValueError):
+    """A parse with line ops met a line that must be read in context after all."""
 
 
 class _Parser(MlirLexer):
     """The scanner of ops, regions and functions over the lexer's tokens."""
 
-    def __init__(self, text: str, path: str | None, validate: bool) -> None:
+    def __init__(self, text: str, path: str | None, validate: bool, line_ops: bool = True) -> None:
         self.validate = validate
         # Templates of one-line ops by shape (None: that shape takes tokens).
-        self.templates: dict[tuple, Any] = {}
-        super().__init__(text, path, line_ops=not validate and len(text) >= LINE_OPS_MIN_CHARS)
+        self.templates: dict[tuple, _LineTemplate | None] = {}
+        # One-line ops' signatures by (text, no result): many lines share one.
+        self.sigs: dict[tuple[str, bool], _Sig | None] = {}
+        super().__init__(text, path, line_ops=line_ops and not validate and len(text) >= LINE_OPS_MIN_CHARS)
         self.comps: list[Computation] = []
         self.region_counter = 0
         self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
@@ -151,37 +201,91 @@ class _Parser(MlirLexer):
         self._bind_pos = 0
         self.op_start = 0
         self.func_names: set[str] = set()
+        self.line_ops_read = 0
 
     # -- one-line ops --
-    def line_op(self, m: re.Match, line: int) -> _LineOp | None:
-        """The token for the op line of match ``m`` (of ``_LINE``), or None if it needs tokens.
+    def line_op(self, m: re.Match, line: int) -> re.Match | None:
+        """The token for the op line of match ``m`` (of ``_LINE``): the match itself, read
+        when the parser comes to it (``parse_line_op``); None would give the line tokens."""
+        return m
 
-        Lines of one shape (same op, same text between the operand names,
-        same signature) parse alike; the second one of a shape goes through
-        the token scanner on its own and becomes the template (the first
-        takes tokens: a shape seen once is not worth a template).
-        """
-        parts = _VAL_SPLIT.split(m.group(L_REST))
-        key = (m.group(L_RES) is None, m.group(L_OP), m.group(L_SIG), m.group(L_LOC) is None, *parts[::2])
-        templates = self.templates
-        t = templates.get(key)
-        if t.__class__ is not _LineTemplate:
-            if t is not _ONCE:
-                templates[key] = None if key in templates else _ONCE
-                return None
-            t = templates[key] = _line_template(m, parts)
-            if t is None:
-                return None
-        return _LineOp(t, m, parts, line)
-
-    def parse_line_op(self, lo: _LineOp, i: int, comp: Computation | None,
+    def parse_line_op(self, m: re.Match, i: int, comp: Computation | None,
                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
-        """``parse_op`` for a one-line op token: its template with this line's names and places."""
-        t, m = lo.tmpl, lo.m
+        """``parse_op`` for a one-line op token (token ``i``, the match ``m`` of its line).
+
+        Lines of one shape (same op, same text between the operand names, a signature of
+        the same form; a scalar constant's value and a leading ``@symbol`` are no part of
+        the shape) parse alike: the first of a shape is scanned by tokens where it stands
+        (``line_by_tokens``) and its result, made relative to the line, becomes the
+        shape's template; every later one is the template filled in with its own names,
+        types and places (``fill_line``).
+        """
+        # The match is done with after this; held to the end of the parse, matches were a
+        # fifth of its peak memory.
+        self.k[i] = LINE
+        self.line_ops_read += 1
+        no_res = m.group(L_RES) is None
+        sk = (m.group(L_SIG), no_res)
+        sig = self.sigs.get(sk, _NOT_READ)
+        if sig is _NOT_READ:
+            sig = self.sigs[sk] = _read_sig(sk[0], 0 if no_res else 1)
+        if sig is None:
+            return self.line_by_tokens(m, i, comp, scope, top)
+        parts = _VAL_SPLIT.split(m.group(L_REST))
+        op = m.group(L_OP)
+        head = parts[0]
+        sym = None
+        if head.startswith(" @"):
+            hm = _SYM_HEAD.match(head)
+            if hm is not None:
+                sym = hm.group(1)
+                head = " @(" + head[hm.end():]
+        elif op == "stablehlo.constant" and len(parts) == 1 and _SCALAR_DENSE.match(head):
+            head = " dense<>"
+        key = (no_res, op, sig.form, m.group(L_LOC) is None, head, *parts[2::2])
+        templates = self.templates
+        t = templates.get(key, _NOT_READ)
+        if t.__class__ is _LineTemplate:
+            return self.fill_line(t, m, sig, parts, sym, i, comp, scope, top)
+        instr, j = self.line_by_tokens(m, i, comp, scope, top)
+        if t is _NOT_READ:
+            templates[key] = _line_template(instr, m, parts, sig, sym, head == " dense<>")
+        return instr, j
+
+    def line_by_tokens(self, m: re.Match, i: int, comp: Computation | None,
+                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
+        """The op line of match ``m`` scanned by tokens where it stands (its own token list,
+        positions in the text).  A scan that fails or does not end with the line would have
+        gone on over the next lines in a parse by tokens: raises ``_TokensOnly``."""
+        a, b = m.span(LINE)
+        k, s, e = self.k, self.s, self.e
+        lk: list[Any] = []
+        ls: list[int] = []
+        le: list[int] = []
+        self.k, self.s, self.e = lk, ls, le
+        try:
+            self.line_tokens(a, b)
+            n = len(self.text)
+            lk += (NL, EOF, EOF)
+            ls += (b, n, n)
+            le += (b + 1, n, n)
+            instr, j = self.parse_op(0, comp, scope, top)
+        finally:
+            self.k, self.s, self.e = k, s, e
+        if lk[j] != NL:
+            raise _TokensOnly
+        return instr, i + 1
+
+    def fill_line(self, t: _LineTemplate, m: re.Match, sig: _Sig, parts: list[str], sym: str | None, i: int,
+                  comp: Computation | None, scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
+        """The instruction of a one-line op from its shape's template: this line's names,
+        types, places and location."""
         start, end = m.span(LINE)
         res = m.group(L_RES)
-        line = lo.line
-        col = start - self.newlines[line - 2]
+        newlines = self.newlines
+        nl = bisect_left(newlines, start)
+        line = nl + 1
+        col = start - newlines[nl - 1]
         if res is not None:
             name = res[1:]
             results = [(name, 1)]
@@ -189,13 +293,14 @@ class _Parser(MlirLexer):
             name = f"{t.short}.L{line}"
             results = []
         attributes = Attributes(None, None, None)
-        instr = Instruction(name, t.opcode, t.shape, None, attributes, source_op=t.src_op, line=line,
+        instr = Instruction(name, t.opcode, sig.shape, None, attributes, source_op=t.src_op, line=line,
                             column=col, span=(start, end), num_results=t.nres)
         # The template's entries, words, strs and result types are shared by
         # every line of its shape (like a clone's, they are never edited in
         # place): a copy each was a twentieth of a large module's memory.
         dd = instr.dialect_data = t.proto.copy()
         dd["results"] = results
+        dd["result_types"] = sig.res_types
         sig_start = m.start(L_SIG)
         has_colon, has_loc, has_sig = t.fill
         if has_colon:
@@ -207,16 +312,27 @@ class _Parser(MlirLexer):
         rest = m.start(L_REST)
         if t.body_off is not None:
             dd["body_start"] = rest + t.body_off
+        raw = t.raw
+        if sym is not None:
+            # The template's symbol is this line's.
+            at = "@" + sym
+            dd["sym"] = sym
+            entries = dd["entries"] = list(dd["entries"])
+            hk = entries[t.sym_entry][3]
+            entries[t.sym_entry] = ["@", at, "pretty", hk]
+            raw = raw.copy()
+            raw[hk] = at
+        elif raw:
+            raw = raw.copy()
         # Operands: names at the offsets of the template's shape.
-        vals = lo.vals
-        nuses = len(vals) >> 1
+        nuses = len(parts) >> 1
         ops: list[Any] = [None] * nuses
         instr.operands = ops
         pos = []
         p = rest
         for idx in range(nuses):
-            p += len(vals[2 * idx])
-            ref = vals[2 * idx + 1]
+            p += len(parts[2 * idx])
+            ref = parts[2 * idx + 1]
             q = p + len(ref)
             pos.append((p, q))
             if "#" not in ref:
@@ -236,16 +352,13 @@ class _Parser(MlirLexer):
                     self.pending.append((instr, idx, ref, p, scope))
             p = q
         dd["opnd_pos"] = pos
-        # The token's match and pieces are dead now; held until the end of the
-        # parse they were a fifth of its peak memory.
-        lo.m = lo.vals = None
         if res is not None and not top:
             for sc in scope:
                 if name in sc:
                     raise self.error_at(f"redefinition of SSA value %{name}", m.start(L_OP))
             scope[-1][name] = _Value(instr, 0, 1)
-        if t.raw:
-            attributes.adopt_source(t.raw.copy(), _Decoder(instr))
+        if raw:
+            attributes.adopt_source(raw, _Decoder(instr))
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
@@ -356,7 +469,9 @@ class _Parser(MlirLexer):
         seen_module = False
         while k[i] != EOF:
             kk = k[i]
-            if kk in (HASH, BANG) and k[i + 1] == "=":
+            if kk == ALIAS:
+                i = self.alias_line(i)
+            elif kk in (HASH, BANG) and k[i + 1] == "=":
                 i = self.parse_alias(i)
             elif kk == ID and self.tok(i) == "module" and not seen_module:
                 seen_module = True
@@ -364,7 +479,7 @@ class _Parser(MlirLexer):
             elif kk == STR and self.tok(i) == '"builtin.module"' and not seen_module:
                 seen_module = True
                 i = self.parse_module_op(i, body)
-            elif kk == ID or kk == STR or kk == VAL or kk.__class__ is _LineOp:
+            elif kk == ID or kk == STR or kk == VAL or kk.__class__ is _LINE_TOKEN:
                 if seen_module:
                     raise self.error("unexpected operation after the module", i)
                 mod.dialect_data.setdefault("implicit", True)
@@ -372,11 +487,16 @@ class _Parser(MlirLexer):
             else:
                 raise self.error("expected an operation, a module or an alias definition", i)
             i = self.skip_nl(i)
+        if self.line_ops_read != self.line_ops_made:
+            # A line-op token was taken for part of something else (an attribute, a type):
+            # that line is no op of its own.
+            raise _TokensOnly("a line-op token read as other than an op")
         self.resolve_pending(final=True)
         # The tokens are done with; the graph that finish() builds would
         # otherwise sit on top of them at the parse's peak.
         self.k = self.s = self.e = self.newlines = None
         self.templates = {}
+        self.sigs = {}
         self.finish()
         return mod
 
@@ -405,6 +525,15 @@ class _Parser(MlirLexer):
             raise self.error(f"redefinition of {name}", i)
         aliases[name] = self.text[start:self.end(j - 1)]
         return j
+
+    def alias_line(self, i: int) -> int:
+        """An ALIAS token (``#name = loc(...)``, the lexer's): its definition; the index after."""
+        name, _, value = self.text[self.s[i]:self.e[i]].partition(" = ")
+        aliases = self.module.dialect_data["aliases"]
+        if name in aliases:
+            raise self.error(f"redefinition of {name}", i)
+        aliases[name] = value
+        return i + 1
 
     def parse_module_op(self, i: int, body: list[Any]) -> int:
         """``module @name attributes {...} {`` ops ``}`` (or the generic builtin.module)."""
@@ -450,7 +579,7 @@ class _Parser(MlirLexer):
                 break
             if kk == EOF:
                 raise self.error("unexpected end of input: the module is not closed", j)
-            if kk in (HASH, BANG) and k[j + 1] == "=":
+            if kk in (HASH, BANG) and k[j + 1] == "=" or kk == ALIAS:
                 raise self.error("alias definitions must precede the module", j)
             before = len(body)
             j = self.parse_top_op(j, body)
@@ -474,7 +603,7 @@ class _Parser(MlirLexer):
         if le > 0:
             j = le
         mod.dialect_data["foot"] = (self.s[close], self.end(j - 1))
-        if k[self.skip_nl(j)] not in (EOF, HASH):
+        if k[self.skip_nl(j)] not in (EOF, HASH, ALIAS):
             nxt = self.skip_nl(j)
             if not (k[nxt] == HASH and k[nxt + 1] == "="):
                 raise self.error("unexpected text after the module", nxt)
@@ -688,7 +817,7 @@ class _Parser(MlirLexer):
         k, s, e, text = self.k, self.s, self.e, self.text
         # Where a broken scanner invariant is reported (see read_stablehlo).
         self.op_start = s[i]
-        if k[i].__class__ is _LineOp:
+        if k[i].__class__ is _LINE_TOKEN:
             return self.parse_line_op(k[i], i, comp, scope, top)
         start = s[i]
         results: list[tuple[str, int]] = []
@@ -1018,7 +1147,7 @@ class _Parser(MlirLexer):
         kk = k[j]
         if kk == "}":
             return saw_nl
-        if kk in (VAL, BLK) or kk.__class__ is _LineOp:
+        if kk in (VAL, BLK) or kk.__class__ is _LINE_TOKEN:
             return True
         if kk == STR:
             return k[j + 1] == "("
@@ -1481,52 +1610,62 @@ def _later_in_block(user: Instruction, value: Instruction) -> bool:
     return at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
 
 
-def _line_template(m: re.Match, parts: list[str]) -> _LineTemplate | None:
-    """Scan the op line of ``m`` on its own; its results, made relative to the
-    line, are the template for every line of its shape (None: this shape
-    needs the token scanner, e.g. a name inside an attribute value)."""
-    base = m.start(LINE)
-    line = m.group(LINE)
-    try:
-        sub = _Parser(line + "\n", None, True)
-        sub.validate = False
-        instr, j = sub.parse_op(0, None, [{}])
-    except (ParseError, ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError):
-        return None
-    if sub.k[j] != NL or sub.k[j + 1] != EOF or instr._called_computations:
-        return None
+def _line_template(instr: Instruction, m: re.Match, parts: list[str], sig: _Sig, sym: str | None,
+                   const_value: bool) -> _LineTemplate | None:
+    """The template of the line shape of ``m``, made of ``instr``, the token scan of its
+    first line (``parts``: the text between and the operand names; ``sig``: what
+    ``_read_sig`` made of its signature); None when the shape needs the token scanner
+    (a name inside an attribute value, a region, a part of the op's data the template
+    cannot fill in).  With ``sym`` the line's leading symbol must be the op's one symbol
+    entry; with ``const_value`` (a scalar constant) the value must be kept nowhere."""
     dd = instr.dialect_data
-    if not _LINE_KEYS.issuperset(dd):
+    if instr._called_computations or not _LINE_KEYS.issuperset(dd):
         return None
     res = m.group(L_RES)
     if dd["results"] != ([(res[1:], 1)] if res is not None else []):
         return None
-    rest = m.start(L_REST) - base
     # Every operand name of the line is a use, in order, and nothing else is.
     offs = []
-    p = rest
+    p = m.start(L_REST)
     for n, part in enumerate(parts):
         if n % 2:
             offs.append((p, p + len(part)))
         p += len(part)
     if dd["opnd_pos"] != offs or len(instr.operands) != len(offs):
         return None
-    for e in dd["entries"]:
+    entries = dd["entries"]
+    for e in entries:
         if e[1] is not None and "%" in e[1]:
             return None
     if any("%" in x for x in dd.get("strs", ())) or "%" in dd.get("sym", ""):
         return None
-    sig = m.start(L_SIG) - base
-    if "colon" in dd and dd["colon"] != sig - 2:
+    sig_at = m.start(L_SIG)
+    if "colon" in dd and dd["colon"] != sig_at - 2:
         return None
     if dd.get("loc") != m.group(L_LOC):
         return None
-    if "sig" in dd and dd["sig"] != (sig, m.end(L_SIG) - base):
+    if "sig" in dd and dd["sig"] != (sig_at, m.end(L_SIG)):
         return None
+    if dd["result_types"] != sig.res_types or instr.shape != sig.shape:
+        return None
+    raw = instr.attributes.source_texts()
     t = _LineTemplate()
+    t.sym_entry = None
+    if sym is not None:
+        at = "@" + sym
+        where = [n for n, e in enumerate(entries) if e[1] is not None and sym in e[1]]
+        if (dd.get("sym") != sym or len(where) != 1 or entries[where[0]][:3] != ["@", at, "pretty"]
+                or not isinstance(entries[where[0]][3], str) or raw.get(entries[where[0]][3]) != at
+                or sum(1 for v in raw.values() if v is not None and sym in v) != 1
+                or any(sym in x for x in [*dd.get("strs", ()), *dd.get("words", ())])):
+            return None
+        t.sym_entry = where[0]
+    if const_value and (entries or raw or "strs" in dd or dd.get("words") != ["dense"]):
+        return None
     t.proto = dict(dd)
-    t.raw = instr.attributes.source_texts() or None
-    t.opcode, t.src_op, t.shape, t.nres = instr.opcode, instr.source_op, instr.shape, instr.num_results
+    t.raw = raw or None
+    t.opcode, t.src_op, t.nres = instr.opcode, instr.source_op, instr.num_results
+    rest = m.start(L_REST)
     t.body_off = None if dd.get("body_start") is None else dd["body_start"] - rest
     t.short = instr.source_op.rsplit(".", 1)[-1]
     # Which of the line's own values its dialect_data holds.
@@ -1627,7 +1766,15 @@ def read_stablehlo(text: str, path: str | None = None, validate: bool = False) -
     try:
         with collector_paused():
             p = _Parser(text, path, validate)
-            mod = p.parse()
+            try:
+                mod = p.parse()
+            except _AGAIN:
+                if not p.line_ops:
+                    raise
+                # A line-op token stood where no op starts, or the text is bad: read by
+                # tokens only, which say what is wrong where the scanner meets it.
+                p = _Parser(text, path, validate, line_ops=False)
+                mod = p.parse()
             for comp in mod.computations.values():
                 if comp.parent is None:
                     f = comp.dialect_data.get("func")
