@@ -31,14 +31,15 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_left
+from collections.abc import Callable
 from typing import Any
 
 
 from ..errors import ParseError
 from ..ir import Attributes, Computation, Instruction, Module, Shape, fill_graph
 from . import mlir_attrs as A
-from .mlir_lexer import (ALIAS, ARROW, BANG, BLK, EOF, HASH, ID, L_LOC, L_OP, L_RES, L_REST, L_SIG, LINE, LOC,
-                         NL, NUM, STR, SYM, TYPE, VAL, MlirLexer)
+from .mlir_lexer import (_BARG_PARTS, MARKS, ALIAS, ARROW, BANG, BARG, BLK, DICT, EOF, G_LINE, HASH, ID, L_LOC,
+                         L_OP, L_RES, L_REST, L_SIG, LINE, LOC, NL, NUM, SIG, STR, SYM, TYPE, VAL, MlirLexer)
 from .mlir_types import hlo_element_type
 from .split import split_top_level
 from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
@@ -104,13 +105,8 @@ def shape_of(t: str) -> Shape:
 _NO_RESULTS = Shape("tuple")
 
 
-class _Value:
-    """What an SSA name denotes: a defining instruction and its first result index."""
-
-    __slots__ = ("instr", "base", "count")
-
-    def __init__(self, instr: Instruction, base: int, count: int) -> None:
-        self.instr, self.base, self.count = instr, base, count
+# What an SSA name denotes: (defining instruction, its first result index, result count).
+_Value = tuple  # tuple[Instruction, int, int]: a tuple is made and read faster than an object
 
 
 class _LineTemplate:
@@ -169,12 +165,27 @@ _NOT_READ = object()
 # no part of the line's shape (``_Parser.parse_line_op``).
 _SYM_HEAD = re.compile(r" @([\w$.\-]+)\(")
 _SCALAR_DENSE = re.compile(r" dense<[-+\w.]+>\Z")
-# The token standing for a whole one-line op is the lexer's match of its line.
-_LINE_TOKEN = type(re.match("", ""))
-# Below this size a text takes tokens throughout: a small text repeats few
-# line shapes, and looking for them cost a tenth more than it saved on the
-# corpus files (tests set it to 0 to hold both ways to the same result).
+# A line shape whose first line the parser has not read yet (``_Parser.templates``).
+_PENDING = object()
+
+
+class _LineOp:
+    """The token standing for a whole one-line op: the lexer's match of its line and what
+    ``_Parser.line_op`` read from it."""
+
+    __slots__ = ("m", "sig", "parts", "sym", "key", "line", "res")
+
+    def __init__(self, m: re.Match, sig: _Sig, parts: list[str], sym: str | None, key: tuple, line: int,
+                 res: str | None) -> None:
+        self.m, self.sig, self.parts, self.sym, self.key, self.line, self.res = m, sig, parts, sym, key, line, res
+# Below this size a text takes no line ops (but coarse tokens): a small text repeats few
+# line shapes, and looking for them cost a tenth more than it saved on the StableHLO lit
+# tests of the corpus (tests set it to 0 to hold both ways to the same result) ...
 LINE_OPS_MIN_CHARS = 100_000
+# ... unless its ops name their locations by alias: what MLIR prints for a lowered program
+# with debug info, line after line in one printer's forms (line ops were a tenth faster
+# on the 10 KB samples of a MoE layer).
+_ALIASED_LOC = "loc(#loc"
 # A one-line op whose token scan needs more than its line (a line the pattern
 # took for a whole op that is not one): the parse starts again on tokens only.
 _AGAIN = (ParseError, ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError)
@@ -184,16 +195,24 @@ class _TokensOnly(ValueError):
     """A parse with line ops met a line that must be read in context after all."""
 
 
+def scan_mode(text: str) -> str:
+    """The lexer's scan for a text parsed without ``validate``: "lines" (line ops and coarse
+    tokens) or "coarse" (see ``mlir_lexer``; tests hold both to the reference, "plain")."""
+    return "lines" if len(text) >= LINE_OPS_MIN_CHARS or _ALIASED_LOC in text else "coarse"
+
+
 class _Parser(MlirLexer):
     """The scanner of ops, regions and functions over the lexer's tokens."""
 
-    def __init__(self, text: str, path: str | None, validate: bool, line_ops: bool = True) -> None:
+    def __init__(self, text: str, path: str | None, validate: bool, fast: bool = True) -> None:
         self.validate = validate
         # Templates of one-line ops by shape (None: that shape takes tokens).
-        self.templates: dict[tuple, _LineTemplate | None] = {}
+        self.templates: dict[tuple, Any] = {}
+        # The first line of each shape, by the index of its first token (``line_op``).
+        self.first_sight: dict[int, _LineOp] = {}
         # One-line ops' signatures by (text, no result): many lines share one.
         self.sigs: dict[tuple[str, bool], _Sig | None] = {}
-        super().__init__(text, path, line_ops=line_ops and not validate and len(text) >= LINE_OPS_MIN_CHARS)
+        super().__init__(text, path, scan_mode(text) if fast and not validate else "plain")
         self.comps: list[Computation] = []
         self.region_counter = 0
         self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
@@ -202,35 +221,29 @@ class _Parser(MlirLexer):
         self.op_start = 0
         self.func_names: set[str] = set()
         self.line_ops_read = 0
+        self.bargs_read = 0
+        # Function-type tokens read (``sig_types``): few texts, many ops.
+        self.fn_sigs: dict[str, tuple[list[str], list[str]]] = {}
 
     # -- one-line ops --
-    def line_op(self, m: re.Match, line: int) -> re.Match | None:
-        """The token for the op line of match ``m`` (of ``_LINE``): the match itself, read
-        when the parser comes to it (``parse_line_op``); None would give the line tokens."""
-        return m
-
-    def parse_line_op(self, m: re.Match, i: int, comp: Computation | None,
-                      scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
-        """``parse_op`` for a one-line op token (token ``i``, the match ``m`` of its line).
+    def line_op(self, m: re.Match, line: int) -> _LineOp | None:
+        """The token for the op line of match ``m`` (of ``_LINE``), or None for its tokens.
 
         Lines of one shape (same op, same text between the operand names, a signature of
         the same form; a scalar constant's value and a leading ``@symbol`` are no part of
-        the shape) parse alike: the first of a shape is scanned by tokens where it stands
-        (``line_by_tokens``) and its result, made relative to the line, becomes the
-        shape's template; every later one is the template filled in with its own names,
-        types and places (``fill_line``).
+        the shape) parse alike.  The first line of a shape takes tokens where it stands and
+        the parser makes the shape's template of what it reads from them (``first_sight``,
+        ``parse_op``); every later one is a token the parser fills the template in with
+        (``parse_line_op``): its names, types, places and location.
         """
-        # The match is done with after this; held to the end of the parse, matches were a
-        # fifth of its peak memory.
-        self.k[i] = LINE
-        self.line_ops_read += 1
-        no_res = m.group(L_RES) is None
+        res = m.group(L_RES)
+        no_res = res is None
         sk = (m.group(L_SIG), no_res)
         sig = self.sigs.get(sk, _NOT_READ)
         if sig is _NOT_READ:
             sig = self.sigs[sk] = _read_sig(sk[0], 0 if no_res else 1)
         if sig is None:
-            return self.line_by_tokens(m, i, comp, scope, top)
+            return None
         parts = _VAL_SPLIT.split(m.group(L_REST))
         op = m.group(L_OP)
         head = parts[0]
@@ -243,76 +256,61 @@ class _Parser(MlirLexer):
         elif op == "stablehlo.constant" and len(parts) == 1 and _SCALAR_DENSE.match(head):
             head = " dense<>"
         key = (no_res, op, sig.form, m.group(L_LOC) is None, head, *parts[2::2])
-        templates = self.templates
-        t = templates.get(key, _NOT_READ)
-        if t.__class__ is _LineTemplate:
-            return self.fill_line(t, m, sig, parts, sym, i, comp, scope, top)
-        instr, j = self.line_by_tokens(m, i, comp, scope, top)
+        t = self.templates.get(key, _NOT_READ)
         if t is _NOT_READ:
-            templates[key] = _line_template(instr, m, parts, sig, sym, head == " dense<>")
-        return instr, j
+            # Tokens; the op read from them (starting at the next token) makes the template.
+            self.templates[key] = _PENDING
+            self.first_sight[len(self.k)] = _LineOp(m, sig, parts, sym, key, line, res)
+            return None
+        if t is None:
+            return None  # this shape takes tokens
+        return _LineOp(m, sig, parts, sym, key, line, res)
 
-    def line_by_tokens(self, m: re.Match, i: int, comp: Computation | None,
-                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
-        """The op line of match ``m`` scanned by tokens where it stands (its own token list,
-        positions in the text).  A scan that fails or does not end with the line would have
-        gone on over the next lines in a parse by tokens: raises ``_TokensOnly``."""
-        a, b = m.span(LINE)
-        k, s, e = self.k, self.s, self.e
-        lk: list[Any] = []
-        ls: list[int] = []
-        le: list[int] = []
-        self.k, self.s, self.e = lk, ls, le
-        try:
-            self.line_tokens(a, b)
-            n = len(self.text)
-            lk += (NL, EOF, EOF)
-            ls += (b, n, n)
-            le += (b + 1, n, n)
-            instr, j = self.parse_op(0, comp, scope, top)
-        finally:
-            self.k, self.s, self.e = k, s, e
-        if lk[j] != NL:
-            raise _TokensOnly
-        return instr, i + 1
-
-    def fill_line(self, t: _LineTemplate, m: re.Match, sig: _Sig, parts: list[str], sym: str | None, i: int,
-                  comp: Computation | None, scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
-        """The instruction of a one-line op from its shape's template: this line's names,
-        types, places and location."""
-        start, end = m.span(LINE)
-        res = m.group(L_RES)
-        newlines = self.newlines
-        nl = bisect_left(newlines, start)
-        line = nl + 1
-        col = start - newlines[nl - 1]
+    def parse_line_op(self, lo: _LineOp, i: int, comp: Computation | None,
+                      scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
+        """``parse_op`` for a one-line op token (token ``i``): its shape's template filled in
+        with this line's names, types, places and location, or its own tokens where the shape
+        has no template (yet).  The parser's hottest function on a large text."""
+        # The token is done with after this; held to the end of the parse, matches were a
+        # fifth of its peak memory.
+        self.k[i] = LINE
+        self.line_ops_read += 1
+        t = self.templates[lo.key]
+        if t.__class__ is not _LineTemplate:
+            instr, j = self.line_by_tokens(lo.m, i, comp, scope, top)
+            if t is _PENDING:
+                # The shape's first line was read as part of something else (no op there).
+                self.templates[lo.key] = _line_template(instr, lo)
+            return instr, j
+        m, sig, parts, res = lo.m, lo.sig, lo.parts, lo.res
+        start, end = self.s[i], self.e[i]
+        line = lo.line
         if res is not None:
             name = res[1:]
             results = [(name, 1)]
         else:
             name = f"{t.short}.L{line}"
             results = []
-        attributes = Attributes(None, None, None)
-        instr = Instruction(name, t.opcode, sig.shape, None, attributes, source_op=t.src_op, line=line,
-                            column=col, span=(start, end), num_results=t.nres)
         # The template's entries, words, strs and result types are shared by
         # every line of its shape (like a clone's, they are never edited in
         # place): a copy each was a twentieth of a large module's memory.
-        dd = instr.dialect_data = t.proto.copy()
+        dd = t.proto.copy()
         dd["results"] = results
         dd["result_types"] = sig.res_types
-        sig_start = m.start(L_SIG)
         has_colon, has_loc, has_sig = t.fill
-        if has_colon:
-            dd["colon"] = sig_start - 2
+        if has_colon or has_sig:
+            sig_start = m.start(L_SIG)
+            if has_colon:
+                dd["colon"] = sig_start - 2
+            if has_sig:
+                dd["sig"] = (sig_start, m.end(L_SIG))
         if has_loc:
             dd["loc"] = m.group(L_LOC)
-        if has_sig:
-            dd["sig"] = (sig_start, m.end(L_SIG))
         rest = m.start(L_REST)
         if t.body_off is not None:
             dd["body_start"] = rest + t.body_off
         raw = t.raw
+        sym = lo.sym
         if sym is not None:
             # The template's symbol is this line's.
             at = "@" + sym
@@ -324,15 +322,21 @@ class _Parser(MlirLexer):
             raw[hk] = at
         elif raw:
             raw = raw.copy()
+        else:
+            raw = {}
+        attributes = Attributes.of_source(raw, None)
         # Operands: names at the offsets of the template's shape.
-        nuses = len(parts) >> 1
-        ops: list[Any] = [None] * nuses
-        instr.operands = ops
+        ops: list[Any] = [None] * (len(parts) >> 1)
+        instr = Instruction.parsed(name, t.opcode, t.src_op, sig.shape, ops, attributes, line,
+                                   start - self.newlines[line - 2], (start, end), t.nres, dd)
+        if raw:
+            attributes._decode = _Decoder(instr)
         pos = []
         p = rest
-        for idx in range(nuses):
-            p += len(parts[2 * idx])
-            ref = parts[2 * idx + 1]
+        idx = 0
+        for n in range(1, len(parts), 2):
+            p += len(parts[n - 1])
+            ref = parts[n]
             q = p + len(ref)
             pos.append((p, q))
             if "#" not in ref:
@@ -340,9 +344,9 @@ class _Parser(MlirLexer):
                 for sc in reversed(scope):
                     v = sc.get(vname)
                     if v is not None:
-                        ops[idx] = v.instr
-                        if v.base:
-                            instr.operand_results[idx] = v.base
+                        ops[idx] = v[0]
+                        if v[1]:
+                            instr.operand_results[idx] = v[1]
                         break
                 else:
                     self.pending.append((instr, idx, ref, p, scope))
@@ -351,18 +355,44 @@ class _Parser(MlirLexer):
                 if not self.bind(instr, idx, ref, scope):
                     self.pending.append((instr, idx, ref, p, scope))
             p = q
+            idx += 1
         dd["opnd_pos"] = pos
         if res is not None and not top:
             for sc in scope:
                 if name in sc:
                     raise self.error_at(f"redefinition of SSA value %{name}", m.start(L_OP))
-            scope[-1][name] = _Value(instr, 0, 1)
-        if raw:
-            attributes.adopt_source(raw, _Decoder(instr))
+            scope[-1][name] = (instr, 0, 1)
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
         return instr, i + 1
+
+    def line_by_tokens(self, m: re.Match, i: int, comp: Computation | None,
+                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
+        """The op line of match ``m`` scanned by tokens where it stands (its own token list,
+        positions in the text).  A scan that fails or does not end with the line would have
+        gone on over the next lines in a parse by tokens: raises ``_TokensOnly``."""
+        a, b = m.span(G_LINE)
+        (instr, j), own = self.in_own_tokens(a, b, self.sub_pattern, lambda: self.parse_op(0, comp, scope, top))
+        if own[j] != NL:
+            raise _TokensOnly("a line-op token was not a whole op")
+        self.bargs_made += own.count(BARG)
+        return instr, i + 1
+
+    def in_own_tokens(self, a: int, b: int, pattern: re.Pattern[str], read: Callable[[], Any]) -> tuple[Any, list]:
+        """``read()`` over the tokens of text[a:b] alone (a newline and the end after them, every
+        position in the text), and those token kinds; the parser's own tokens are back after."""
+        k, s, e = self.k, self.s, self.e
+        self.k, self.s, self.e = lk, ls, le = [], [], []
+        try:
+            self.line_tokens(a, b, pattern)
+            n = len(self.text)
+            lk += (NL, EOF, EOF)
+            ls += (b, n, n)
+            le += (b + 1, n, n)
+            return read(), lk
+        finally:
+            self.k, self.s, self.e = k, s, e
 
     def shape_in(self, typ: str, lo: int, hi: int) -> Shape:
         """``shape_of(typ)``; a number in it out of range is an error where it is written (in lo..hi)."""
@@ -400,8 +430,10 @@ class _Parser(MlirLexer):
         return i
 
     def skip_balanced(self, i: int) -> int:
-        """Index after the bracket group opened at ``i``."""
+        """Index after the bracket group opened at ``i`` (or the attribute dictionary token there)."""
         k = self.k
+        if k[i] == DICT:
+            return i + 1
         stack = [k[i]]
         i += 1
         while stack:
@@ -429,6 +461,8 @@ class _Parser(MlirLexer):
         """Index after one type starting at ``i``."""
         k = self.k
         kk = k[i]
+        if kk == SIG:
+            return i + 1
         if kk == "(":
             j = self.skip_balanced(i)
             if k[j] == ARROW:
@@ -479,7 +513,7 @@ class _Parser(MlirLexer):
             elif kk == STR and self.tok(i) == '"builtin.module"' and not seen_module:
                 seen_module = True
                 i = self.parse_module_op(i, body)
-            elif kk == ID or kk == STR or kk == VAL or kk.__class__ is _LINE_TOKEN:
+            elif kk == ID or kk == STR or kk == VAL or kk.__class__ is _LineOp:
                 if seen_module:
                     raise self.error("unexpected operation after the module", i)
                 mod.dialect_data.setdefault("implicit", True)
@@ -487,10 +521,10 @@ class _Parser(MlirLexer):
             else:
                 raise self.error("expected an operation, a module or an alias definition", i)
             i = self.skip_nl(i)
-        if self.line_ops_read != self.line_ops_made:
+        if self.line_ops_read != self.line_ops_made or self.bargs_read != self.bargs_made:
             # A line-op token was taken for part of something else (an attribute, a type):
             # that line is no op of its own.
-            raise _TokensOnly("a line-op token read as other than an op")
+            raise _TokensOnly("a line-op or block-argument token read as something else")
         self.resolve_pending(final=True)
         # The tokens are done with; the graph that finish() builds would
         # otherwise sit on top of them at the parse's peak.
@@ -560,7 +594,7 @@ class _Parser(MlirLexer):
                 j += 1
             if k[j] == ID and self.tok(j) == "attributes":
                 j += 1
-                if k[j] != "{":
+                if k[j] != "{" and k[j] != DICT:
                     raise self.error("expected '{' after 'attributes'", j)
                 dj = self.skip_balanced(j)
                 mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
@@ -592,7 +626,7 @@ class _Parser(MlirLexer):
         if k[i] == STR:
             j = self.expect(j, ")")
             j = self.skip_nl(j)
-            if k[j] == "{":
+            if k[j] == "{" or k[j] == DICT:
                 dj = self.skip_balanced(j)
                 mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
                 self._module_attrs(self.text[self.s[j] + 1:self.end(dj - 1) - 1])
@@ -725,7 +759,12 @@ class _Parser(MlirLexer):
                     blocks.append(block)
                     blk = len(blocks) - 1
                 continue
-            instr, j = self.parse_op(j, comp, new_scope)
+            tok = k[j]
+            if tok.__class__ is _LineOp:
+                self.op_start = self.s[j]
+                instr, j = self.parse_line_op(tok, j, comp, new_scope, False)
+            else:
+                instr, j = self.parse_op(j, comp, new_scope)
             span = instr.span
             dd = instr.dialect_data
             dd["pre"] = (prev_end, span[0])
@@ -754,7 +793,7 @@ class _Parser(MlirLexer):
         if k[j] == "(":
             j = self.skip_nl(j + 1)
             while k[j] != ")":
-                if k[j] != VAL:
+                if k[j] != VAL and k[j] != BARG:
                     raise self.error("expected a block argument", j)
                 j, a = self.block_arg(j)
                 bargs.append(self.make_param(comp, scope, a, len(bargs)))
@@ -770,6 +809,12 @@ class _Parser(MlirLexer):
     def block_arg(self, j: int) -> tuple[int, tuple]:
         """``%name: type {attrs} loc(...)`` → (index after, (name, type, attrs, loc, start))."""
         k = self.k
+        if k[j] == BARG:
+            # One token of the fast scan: its pieces are what the tokens below would give.
+            self.bargs_read += 1
+            start = self.s[j]
+            name, typ, attrs, loc = _BARG_PARTS.match(self.text, start, self.e[j]).groups()
+            return j + 1, (name, typ, attrs, loc, start)
         name = self.tok(j)[1:]
         start = self.s[j]
         j += 1
@@ -779,7 +824,7 @@ class _Parser(MlirLexer):
         j = tj
         attrs = None
         loc = None
-        if k[j] == "{":
+        if k[j] == "{" or k[j] == DICT:
             dj = self.skip_balanced(j)
             attrs = self.text[self.s[j]:self.end(dj - 1)]
             j = dj
@@ -798,15 +843,13 @@ class _Parser(MlirLexer):
             except A.AttrDecodeError as err:
                 raise self.error_at(f"type of %{name}: {err.reason}", start) from None
         line, col = self.line_col(start)
-        p = Instruction(name, "parameter", shape, [], {"parameter_number": number},
-                        source_op="parameter", line=line, column=col, span=(start, start))
-        p.dialect_data["arg_attrs"] = attrs
-        p.dialect_data["loc"] = loc
-        p.dialect_data["type"] = typ
-        p.dialect_data["results"] = [(name, 1)]
+        attributes = Attributes.of_source({"parameter_number": None}, None)
+        attributes._decoded = {"parameter_number": number}
+        p = Instruction.parsed(name, "parameter", "parameter", shape, [], attributes, line, col, (start, start), 1,
+                               {"arg_attrs": attrs, "loc": loc, "type": typ, "results": [(name, 1)]})
         if name in scope:
             raise self.error_at(f"redefinition of SSA value %{name}", start)
-        scope[name] = _Value(p, 0, 1)
+        scope[name] = (p, 0, 1)
         comp.instructions.append(p)
         p.computation = comp
         return p
@@ -817,8 +860,9 @@ class _Parser(MlirLexer):
         k, s, e, text = self.k, self.s, self.e, self.text
         # Where a broken scanner invariant is reported (see read_stablehlo).
         self.op_start = s[i]
-        if k[i].__class__ is _LINE_TOKEN:
+        if k[i].__class__ is _LineOp:
             return self.parse_line_op(k[i], i, comp, scope, top)
+        first = self.first_sight.pop(i, None) if self.first_sight else None
         start = s[i]
         results: list[tuple[str, int]] = []
         if k[i] == VAL:
@@ -851,18 +895,16 @@ class _Parser(MlirLexer):
         line = nl + 1
         col = start - (newlines[nl - 1] if nl else -1)
         iname = results[0][0] if results else f"{src_op.rsplit('.', 1)[-1]}.L{line}"
-        # The Attributes object is filled in below: handing one in spares
-        # Instruction from building an empty one that would be replaced.
-        attributes = Attributes(None, None, None)
-        instr = Instruction(iname, A.OPCODES.get(src_op, src_op),
-                            _NO_RESULTS, None, attributes, source_op=src_op, line=line, column=col,
-                            span=(start, start), num_results=nres)
         uses: list[tuple[str, int]] = []  # (name, token index)
         entries: list[list[Any]] = []
         regions: list[Computation] = []
         # Keys with their default value (False, empty) are left out: readers
         # use .get, and a dict of more than ten keys takes twice the memory.
-        dd = instr.dialect_data = {"results": results, "entries": entries}
+        dd = {"results": results, "entries": entries}
+        # The Attributes object is filled in below.
+        attributes = Attributes.of_source({}, None)
+        instr = Instruction.parsed(iname, A.OPCODES.get(src_op, src_op), src_op, _NO_RESULTS, [], attributes, line,
+                                   col, (start, start), nres, dd)
         if generic:
             dd["generic"] = True
         if generic:
@@ -885,6 +927,11 @@ class _Parser(MlirLexer):
             comp.instructions.append(instr)
         if self.validate:
             self.validate_op(instr, entries, res_types)
+        if first is not None:
+            # The first line of a shape, read by tokens: the shape's template, if it ends
+            # with its line (the next token the newline right after the line's match).
+            self.templates[first.key] = (_line_template(instr, first) if k[j] == NL and s[j] == first.m.end()
+                                         else None)
         return instr, j
 
     def result_types(self, instr: Instruction, sig_types: tuple | None, name_tok: int) -> list[str]:
@@ -954,9 +1001,9 @@ class _Parser(MlirLexer):
                 for sc in reversed(scope):
                     v = sc.get(name)
                     if v is not None:
-                        ops[idx] = v.instr
-                        if v.base:
-                            instr.operand_results[idx] = v.base
+                        ops[idx] = v[0]
+                        if v[1]:
+                            instr.operand_results[idx] = v[1]
                         break
                 else:
                     self.pending.append((instr, idx, ref, s[ti], scope))
@@ -973,7 +1020,7 @@ class _Parser(MlirLexer):
             for sc in scope:
                 if name in sc:
                     raise self.error(f"redefinition of SSA value %{name}", name_tok)
-            cur[name] = _Value(instr, base, count)
+            cur[name] = (instr, base, count)
             base += count
 
     def bind(self, instr: Instruction, idx: int, ref: str, scope: list[dict[str, _Value]]) -> bool:
@@ -985,11 +1032,11 @@ class _Parser(MlirLexer):
                     r = to_int(num, 0, INT64_MAX, "result number") if num else 0
                 except NumberError as err:
                     raise self.error_at(err.reason, self._bind_pos + len(name) + 2) from None
-                if r >= v.count:
-                    raise self.error_at(f"result #{r} of %{name} does not exist ({v.count} results)",
+                if r >= v[2]:
+                    raise self.error_at(f"result #{r} of %{name} does not exist ({v[2]} results)",
                                         self._bind_pos)
-                instr.operands[idx] = v.instr
-                instr.operand_results[idx] = v.base + r
+                instr.operands[idx] = v[0]
+                instr.operand_results[idx] = v[1] + r
                 return True
         return False
 
@@ -1036,7 +1083,7 @@ class _Parser(MlirLexer):
                     uses.append((self.tok(t), t))
             dd["n_succ_operands"] = sum(1 for t in range(i, j) if k[t] == VAL)
             i = self.skip_nl(j)
-        if k[i] == "<" and k[i + 1] == "{":
+        if k[i] == "<" and (k[i + 1] == "{" or k[i + 1] == DICT):
             i = self.parse_dict(i + 1, entries, "props")
             i = self.skip_nl(self.expect(i, ">"))
         if k[i] == "(" and k[self.skip_nl(i + 1)] == "{":
@@ -1052,11 +1099,14 @@ class _Parser(MlirLexer):
                 break
             i = self.expect(i, ")")
         i = self.skip_nl(i)
-        if k[i] == "{":
+        if k[i] == "{" or k[i] == DICT:
             i = self.parse_dict(i, entries, "attrs")
             i = self.skip_nl(i)
         i = self.expect(i, ":")
         i = self.skip_nl(i)
+        if k[i] == SIG:
+            operand_types, res_types = self.sig_types(i)
+            return self.generic_tail(i, i + 1, instr, uses, operand_types, res_types)
         if k[i] != "(":
             raise self.error("expected a function type '(...) -> ...'", i)
         j = self.skip_balanced(i)
@@ -1074,6 +1124,12 @@ class _Parser(MlirLexer):
             r = self.parse_type_at(j)
             res_types = [self.text[self.s[j]:self.end(r - 1)]]
             j = r
+        return self.generic_tail(i, j, instr, uses, operand_types, res_types)
+
+    def generic_tail(self, i: int, j: int, instr: Instruction, uses: list, operand_types: list[str],
+                     res_types: list[str]) -> tuple[int, tuple]:
+        """A generic op after its function type (tokens ``i`` to ``j``): location, operand count."""
+        dd = instr.dialect_data
         dd["sig"] = (self.s[i], self.end(j - 1))
         jn = self.skip_nl(j)
         lj = self.loc_end(jn)
@@ -1085,6 +1141,19 @@ class _Parser(MlirLexer):
                              f"{len(operand_types)}", i)
         return j, (operand_types, res_types, True)
 
+    def sig_types(self, i: int) -> tuple[list[str], list[str]]:
+        """Operand and result types of a function-type token (``_TY`` holds no comma or blank,
+        so ', ' splits the lists); read once per text of a signature."""
+        text = self.text[self.s[i]:self.e[i]]
+        got = self.fn_sigs.get(text)
+        if got is None:
+            close = text.index(") -> ")
+            ops = text[1:close].split(", ") if close > 1 else []
+            rest = text[close + 5:]
+            res = (rest[1:-1].split(", ") if len(rest) > 2 else []) if rest[0] == "(" else [rest]
+            got = self.fn_sigs[text] = (ops, res)
+        return got
+
     def types_between(self, a: int, b: int) -> list[str]:
         if a >= b:
             return []
@@ -1094,8 +1163,15 @@ class _Parser(MlirLexer):
         return out
 
     def parse_dict(self, i: int, entries: list, place: str) -> int:
-        """Attribute dictionary at '{' → entries [name, value text or None, place]."""
+        """Attribute dictionary at '{' (or a dictionary token) → entries [name, value text or None,
+        place]; the index after it."""
         k = self.k
+        if k[i] == DICT:
+            got = _dict_entries(self.text, self.s[i], self.e[i], place)
+            if got is None:
+                raise _TokensOnly("an attribute dictionary the token scanner reads otherwise")
+            entries += got
+            return i + 1
         i += 1
         while True:
             i = self.skip_nl(i)
@@ -1147,7 +1223,7 @@ class _Parser(MlirLexer):
         kk = k[j]
         if kk == "}":
             return saw_nl
-        if kk in (VAL, BLK) or kk.__class__ is _LINE_TOKEN:
+        if kk in (VAL, BLK) or kk.__class__ is _LineOp:
             return True
         if kk == STR:
             return k[j + 1] == "("
@@ -1208,6 +1284,22 @@ class _Parser(MlirLexer):
                     i += 2
                     continue
                 uses.append((text[s[i]:e[i]], i))
+            elif kk == BARG:
+                # (Read only as an argument: anywhere else the count check of ``parse`` sends
+                # the text back to the token scanner.)
+                if stack and stack[-1] == "(":
+                    j, a = self.block_arg(i)
+                    pending_args.append(a)
+                    last = j - 1
+                    i = j
+                    continue
+            elif kk == DICT and not stack:
+                if src == "func.func" and k[i - 1] != ID:
+                    raise _TokensOnly("a one-line function body")
+                self.parse_dict(i, entries, "attrs")
+                last = i
+                i += 1
+                continue
             elif kk.__class__ is str:
                 if kk == "{":
                     if self.is_region(i) or (src == "func.func" and not stack and k[i - 1] != ID):
@@ -1341,6 +1433,9 @@ class _Parser(MlirLexer):
         k, text, s, e = self.k, self.text, self.s, self.e
         sig = None
         j = self.skip_nl(colon + 1)
+        if k[j] == SIG:
+            ops, res = self.sig_types(j)
+            return ops, res, True
         if k[j] == "(":
             pj = self.skip_balanced(j)
             if k[pj] == ARROW:
@@ -1395,6 +1490,9 @@ class _Parser(MlirLexer):
                     break
             elif t in (NL, EOF):
                 break
+            elif t == DICT:
+                if j > vs:
+                    break  # a '{' after the value starts ends it
             elif t == ID and k[j + 1] == "=":
                 break
             elif t == ID and text[s[j]:e[j]] == "x" and j > vs:
@@ -1429,7 +1527,7 @@ class _Parser(MlirLexer):
         if kk == ID:
             t = self.tok(j)
             return "." not in t and t not in ("return", "module", "func", "call")
-        return kk in (":", ARROW, "{")
+        return kk in (":", ARROW, "{", DICT)
 
     # -- validation --
     def validate_op(self, instr: Instruction, entries: list, res_types: list[str]) -> None:
@@ -1595,6 +1693,58 @@ class _Parser(MlirLexer):
                         raise self.error_at(f"type: {err.reason}", p.span[0]) from None
 
 
+_DICT_KEY = re.compile(r'\s*+(?:([A-Za-z_][\w$.]*+)|"((?:[^"\\\n]++|\\.)*+)")?\s*+')
+
+
+def _dict_entries(text: str, start: int, end: int, place: str) -> list[list[Any]] | None:
+    """The entries ``parse_dict`` makes of the dictionary token text[start:end] (one line,
+    braces balanced), read without tokens: names, then values up to a ',' or closing bracket
+    outside brackets and strings.  None where that scan would fail or read otherwise (a
+    bracket out of order, a missing name or value): the token scanner then says what."""
+    out: list[list[Any]] = []
+    pos = start + 1
+    last = end - 1  # the closing '}'
+    key_at = _DICT_KEY.match
+    marks = MARKS.search
+    while True:
+        km = key_at(text, pos, last + 1)
+        name, quoted = km.group(1), km.group(2)
+        pos = km.end()
+        if name is None and quoted is None:
+            # No name: the end (an empty dictionary, or a ',' before the '}').
+            return out if pos == last else None
+        val = None
+        if text[pos] == "=":
+            vs = pos = pos + 1
+            stack: list[str] = []
+            while True:
+                m = marks(text, pos, end)
+                if m is None:
+                    return None
+                c = m.group()
+                pos = m.end()
+                if c in "([{<":
+                    stack.append(c)
+                elif c in ")]}>":
+                    if not stack:
+                        pos = m.start()
+                        break
+                    if _CLOSE[c] != stack.pop():
+                        return None
+                elif c == "," and not stack:
+                    pos = m.start()
+                    break
+            val = text[vs:pos].strip()
+            if not val:
+                return None
+        out.append([name if name is not None else quoted, val, place])
+        if pos == last:
+            return out
+        if text[pos] != ",":
+            return None
+        pos += 1
+
+
 def _later_in_block(user: Instruction, value: Instruction) -> bool:
     """Whether ``value``, found only after ``user`` was read, sits in the block that holds
     ``user`` (or the op whose region holds it): a use before the definition."""
@@ -1610,14 +1760,15 @@ def _later_in_block(user: Instruction, value: Instruction) -> bool:
     return at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
 
 
-def _line_template(instr: Instruction, m: re.Match, parts: list[str], sig: _Sig, sym: str | None,
-                   const_value: bool) -> _LineTemplate | None:
-    """The template of the line shape of ``m``, made of ``instr``, the token scan of its
-    first line (``parts``: the text between and the operand names; ``sig``: what
+def _line_template(instr: Instruction, lo: _LineOp) -> _LineTemplate | None:
+    """The template of the line shape of ``lo``, made of ``instr``, the token scan of that
+    line (``lo.parts``: the text between and the operand names; ``lo.sig``: what
     ``_read_sig`` made of its signature); None when the shape needs the token scanner
     (a name inside an attribute value, a region, a part of the op's data the template
-    cannot fill in).  With ``sym`` the line's leading symbol must be the op's one symbol
-    entry; with ``const_value`` (a scalar constant) the value must be kept nowhere."""
+    cannot fill in).  With a leading symbol (``lo.sym``) it must be the op's one symbol
+    entry; a scalar constant's value must be kept nowhere."""
+    m, parts, sig, sym = lo.m, lo.parts, lo.sig, lo.sym
+    const_value = lo.key[4] == " dense<>"
     dd = instr.dialect_data
     if instr._called_computations or not _LINE_KEYS.issuperset(dd):
         return None
@@ -1769,11 +1920,11 @@ def read_stablehlo(text: str, path: str | None = None, validate: bool = False) -
             try:
                 mod = p.parse()
             except _AGAIN:
-                if not p.line_ops:
+                if not p.fast:
                     raise
                 # A line-op token stood where no op starts, or the text is bad: read by
                 # tokens only, which say what is wrong where the scanner meets it.
-                p = _Parser(text, path, validate, line_ops=False)
+                p = _Parser(text, path, validate, fast=False)
                 mod = p.parse()
             for comp in mod.computations.values():
                 if comp.parent is None:
