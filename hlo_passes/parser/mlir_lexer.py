@@ -25,12 +25,21 @@ from ..errors import ParseError
 # Runs of plain characters are taken whole (a fifth of the lexer's regex time
 # on a text with debug info went to taking them one by one).
 _STR = r'"(?:[^"\\\n]++|\\.)*+"'
+
+
+def _nested(plain: str, open_: str, close: str, depth: int) -> str:
+    """What may stand inside ``open_`` ... ``close`` nested ``depth`` more levels deep: runs of
+    ``plain`` characters, strings, bracket pairs.  The alternatives start apart, so matching
+    stays linear (and possessive: no backtracking stack)."""
+    inner = rf'(?:{plain}++|{_STR})*+'
+    for _ in range(depth):
+        inner = rf'(?:{plain}++|{_STR}|{open_}{inner}{close})*+'
+    return inner
+
+
 # A location with up to three levels of nested parentheses is one token
-# (deeper ones fall back to 'loc' '(' ... ')'); the alternatives inside are
-# disjoint, so matching stays linear (and possessive: no backtracking stack).
-_L0 = rf'(?:[^()"\n]++|{_STR})*+'
-_L1 = rf'(?:[^()"\n]++|{_STR}|\({_L0}\))*+'
-_L2 = rf'(?:[^()"\n]++|{_STR}|\({_L1}\))*+'
+# (deeper ones fall back to 'loc' '(' ... ')').
+_L2 = _nested(r'[^()"\n]', r'\(', r'\)', 2)
 # A whole one-line op in the forms printers use (``%r = op ... : types
 # loc(...)``), matched after a newline: such a line becomes one token instead
 # of twenty (see ``_Parser.line_op``).  The op name and the last ' : ' are
@@ -54,9 +63,7 @@ _NEXT_STARTS_OP = r'(?=\n(?:[^\S\n]*+(?:[%"^}#]|[A-Za-z_][\w$]*+\.|(?:return|mod
 # only ever takes whole, one match instead of five to twenty-five.
 # An attribute dictionary on one line, nested at most three deep, without SSA values or
 # blocks (so that no scanner could take it for a region) or comments: ``{name = ..., name}``.
-_D0 = rf'(?:[^{{}}"\n%^/]++|{_STR})*+'
-_D1 = rf'(?:[^{{}}"\n%^/]++|{_STR}|\{{{_D0}\}})*+'
-_D2 = rf'(?:[^{{}}"\n%^/]++|{_STR}|\{{{_D1}\}})*+'
+_D2 = _nested(r'[^{}"\n%^/]', r'\{', r'\}', 2)
 _DICT = rf'\{{(?=(?:[A-Za-z_][\w$.]*|{_STR})[^\S\n]*[=,}}]){_D2}\}}'
 # A block or function argument ``%x: type {attributes} loc(...)`` before its ',' or ')'.
 _BARG = rf'%[\w$.\-]+: {_TY}(?: {_DICT})?(?: loc\({_L2}\))?(?=[,)])'
