@@ -41,6 +41,7 @@ BENCHMARKS: dict[str, tuple[str, object]] = {
     "big_mesh": ("big_mesh.py", lambda d: []),
     "robustness": ("robustness.py", lambda d: []),
     "parse_gc": ("parse_gc.py", lambda d: []),
+    "real_text": ("real_text.py", lambda d: []),
 }
 TITLE = "# hlo_passes benchmarks"
 _VERDICT = re.compile(r"\*\*(met|not met)\*\*")
