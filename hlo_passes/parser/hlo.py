@@ -122,7 +122,10 @@ def read_hlo(text: str, path: str | None = None, validate: bool = False) -> Modu
                 validate_module(module, parser)
                 module.shape_problems = verify_module(module)
     except _Fail as f:
-        raise parser.error(f.reason, f.pos) from None
+        reason, pos = f.reason, f.pos
+        if not reason.startswith("unexpected end of input") and _cut_short(text, pos):
+            reason, pos = f"unexpected end of input: {reason} at {parser.where(pos)}", len(text)
+        raise parser.error(reason, pos) from None
     except RecursionError:
         raise parser.error("input nested too deeply", parser.pos) from None
     if module.shape_problems:
@@ -182,6 +185,8 @@ class _HloParser:
         self.jumps: dict[int, int] | None = None
         # Whether some operand was written ``%tuple#index`` (see hlo_compact).
         self.compact_refs = False
+        # The last attribute value that ran over lines (name, offset), for an error's hint.
+        self.spanning: tuple[str, int] | None = None
 
     # ---- errors ----------------------------------------------------------
     def error(self, reason: str, pos: int) -> ParseError:
@@ -196,6 +201,20 @@ class _HloParser:
             if k >= 0:
                 pos = k + offset
         return self.error(reason, pos)
+
+    def where(self, pos: int) -> str:
+        """``line:column`` of text offset ``pos`` (for messages that name a second place)."""
+        text = self.text
+        return f"{text.count(chr(10), 0, pos) + 1}:{pos - text.rfind(chr(10), 0, pos)}"
+
+    def line_end(self, pos: int) -> int:
+        """Offset just after the last non-blank character of the line holding ``pos``."""
+        text = self.text
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        while end > pos and text[end - 1] in " \t\r":
+            end -= 1
+        return end
 
     def _line_of(self, pos: int) -> int:
         # Instructions arrive in text order, so counting forward stays linear.
@@ -215,13 +234,17 @@ class _HloParser:
         unmatched closing bracket (with ``in_parens``, only the unmatched ')')."""
         text = self.text
         depth = 0
+        # Where the brackets still open were opened (for the message if one never closes).
+        opened: list[int] = []
         search = _DELIM_RE.search
         start = pos
         while True:
             m = search(text, pos)
             if m is None:
                 if depth or in_parens:
-                    raise _Fail("unbalanced brackets: value never closed", start)
+                    at = opened[-1] if opened else start - 1
+                    raise _Fail(f"unexpected end of input: the {text[at]!r} opened at {self.where(at)} is not "
+                                "closed", len(text))
                 return len(text)
             i = m.start()
             c = text[i]
@@ -241,13 +264,16 @@ class _HloParser:
                 pos = j + 2
             elif c in "({[":
                 depth += 1
+                opened.append(i)
                 pos = i + 1
             elif c in ")}]":
                 if depth == 0:
                     if in_parens and c != ")":
-                        raise _Fail(f"unbalanced {c!r}", i)
+                        raise _Fail(f"unbalanced {c!r} (expected ')' to close the '(' opened at "
+                                    f"{self.where(start - 1)})", i)
                     return i
                 depth -= 1
+                opened.pop()
                 pos = i + 1
             else:  # ',' or newline
                 if depth == 0 and not in_parens:
@@ -329,6 +355,8 @@ class _HloParser:
             value = text[vstart:e].rstrip(" \t\r")
             if not value:
                 raise _Fail(f"attribute {name!r} has no value", vstart)
+            if "\n" in value:
+                self.spanning = (name, vstart)
             if name in CALL_ATTRS and value[0] == "{" and _COMP_LIST_RE.fullmatch(value) is None:
                 self.read_inline_computation(name, vstart, e)
             if name in attrs:
@@ -489,7 +517,14 @@ class _HloParser:
         while True:
             q = self.skip_trivia(p)
             if q >= len(text):
-                raise _Fail(f"computation {name!r} is not closed with '}}'", head_start)
+                hint = ""
+                if self.spanning is not None:
+                    # An attribute value that ran over lines took the '}' along (a bracket of
+                    # it not closed on its line): say where.
+                    key, at = self.spanning
+                    hint = f"; the value of {key} at {self.where(at)} runs over several lines"
+                raise _Fail(f"unexpected end of input: computation {name!r} (opened at {self.where(head_start)}) "
+                            f"is not closed with '}}'{hint}", len(text))
             if text[q] == "}":
                 p = q + 1
                 break
@@ -619,7 +654,10 @@ class _HloParser:
         elif opcode != "constant" and opcode != "parameter" and (typed := self.typed_operands(p)) is not None:
             close = typed[1]
         else:
-            close = self.scan_value(p, in_parens=True)
+            try:
+                close = self.scan_value(p, in_parens=True)
+            except _Fail as f:
+                raise self.unclosed_operands(p, opcode, f) from None
         attrs: dict[str, Any] = {}
         names: list[str] = []
         if typed is not None:
@@ -717,6 +755,15 @@ class _HloParser:
             self.link_pending_calls(instr)
         return instr, names, end + 1 if end < len(text) else end, w.group(1) is not None
 
+    def unclosed_operands(self, p: int, opcode: str, f: _Fail) -> _Fail:
+        """The failure of an operand list (from just after its '(' at ``p``) that ran past its line
+        without closing: said where the ')' is missing, at the end of that line, as XLA does."""
+        end = self.line_end(p)
+        if f.pos <= end:
+            return f
+        return _Fail(f"expected ')' at the end of the operands of {opcode} (the list opened at "
+                     f"{self.where(p - 1)})", end)
+
     def read_head(self, pos: int) -> tuple[bool, str, str, int, str, int]:
         """``[ROOT] name = shape opcode(`` in the forms the fast pattern of
         ``read_instruction`` does not take (a tuple shape, no shape, odd spacing):
@@ -792,12 +839,18 @@ class _HloParser:
             if _NAME_LIST_RE.fullmatch(text, start, end) is not None:
                 return _NAME_RE.findall(text, start, end)
             out = []
-            for piece in text[start:end].split(","):
-                piece = piece.strip()
+            at = start
+            for raw in text[start:end].split(","):
+                piece = raw.strip()
+                if not piece:
+                    # (Where the name is missing: the ',' or ')' that follows.)
+                    nxt = at + len(raw)
+                    raise _Fail(f"expected an operand name, found {text[nxt]!r}", nxt)
+                at += len(raw) + 1
                 if piece.startswith("%"):
                     piece = piece[1:]
-                if not piece or _NAME_RE.fullmatch(piece) is None:
-                    k = text.find(piece, start, end) if piece else start
+                if _NAME_RE.fullmatch(piece) is None:
+                    k = text.find(piece, start, end)
                     ref = hlo_compact.read_ref(piece, max(k, start)) if piece else None
                     if ref is None:
                         raise _Fail(f"cannot parse operand {piece!r} as an instruction name", max(k, start))
@@ -1010,6 +1063,12 @@ def _computation_names(raw: str) -> list[str] | None:
 
 
 _COMMENT_RE = re.compile(r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*")
+
+
+def _cut_short(text: str, pos: int) -> bool:
+    """Whether a failure at ``pos`` looks like the text ending early: it is on the last line,
+    which does not end the module (no newline after it, no closing '}' on or after it)."""
+    return "\n" not in text[pos:] and "}" not in text[pos:] and not text.endswith("\n")
 
 
 def _strip_comments(s: str) -> str:

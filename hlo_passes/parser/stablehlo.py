@@ -52,6 +52,8 @@ _VAL_SPLIT = re.compile(r'(%[\w$.\-]+(?:\#\d+)?)')
 _LINE_KEYS = frozenset(("results", "generic", "entries", "strs", "sym", "colon", "loc", "region_spans",
                         "words", "simple", "body_start", "sig", "result_types", "opnd_pos"))
 MAX_DEPTH = 120
+# What cannot follow a ',' among an op's operands (``%a, : type``): an operand is missing there.
+_NO_OPERAND_AFTER_COMMA = frozenset((":", ")", "]", "}", ">", EOF))
 _OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
 
@@ -429,12 +431,32 @@ class _Parser(MlirLexer):
             i += 1
         return i
 
+    def opened_at(self, i: int, lo: int = 0) -> str:
+        """``line:column`` of the innermost bracket opened before token ``i`` (from token ``lo``)
+        and not closed: the place an error about it names (found when it is raised)."""
+        k = self.k
+        depth = 0
+        j = i - 1
+        while j > lo:
+            kk = k[j]
+            if kk.__class__ is str:
+                if kk in _CLOSE:
+                    depth += 1
+                elif kk in _OPEN:
+                    if depth == 0:
+                        break
+                    depth -= 1
+            j -= 1
+        line, col = self.line_col(self.s[j])
+        return f"{line}:{col}"
+
     def skip_balanced(self, i: int) -> int:
         """Index after the bracket group opened at ``i`` (or the attribute dictionary token there)."""
         k = self.k
         if k[i] == DICT:
             return i + 1
         stack = [k[i]]
+        lo = i
         i += 1
         while stack:
             kk = k[i]
@@ -445,12 +467,19 @@ class _Parser(MlirLexer):
                         raise self.error("nesting too deep", i)
                 elif kk in _CLOSE:
                     if stack[-1] != _CLOSE[kk]:
-                        raise self.error(f"unbalanced '{kk}' (expected '{_OPEN[stack[-1]]}')", i)
+                        raise self.error(self.unbalanced(kk, stack[-1], i, lo), i)
                     stack.pop()
             elif kk == EOF:
-                raise self.error(f"unexpected end of input: unclosed '{stack[-1]}'", i)
+                raise self.error(self.unclosed(stack[-1], i, lo), i)
             i += 1
         return i
+
+    def unbalanced(self, close: str, open_: str, i: int, lo: int) -> str:
+        return (f"unbalanced '{close}' (expected '{_OPEN[open_]}' to close the '{open_}' opened at "
+                f"{self.opened_at(i, lo - 1)})")
+
+    def unclosed(self, open_: str, i: int, lo: int) -> str:
+        return f"unexpected end of input: the '{open_}' opened at {self.opened_at(i, lo - 1)} is not closed"
 
     def expect(self, i: int, what: str) -> int:
         if self.k[i] != what:
@@ -612,7 +641,8 @@ class _Parser(MlirLexer):
             if kk == "}":
                 break
             if kk == EOF:
-                raise self.error("unexpected end of input: the module is not closed", j)
+                line, col = self.line_col(self.s[region_open])
+                raise self.error(f"unexpected end of input: the module opened at {line}:{col} is not closed", j)
             if kk in (HASH, BANG) and k[j + 1] == "=" or kk == ALIAS:
                 raise self.error("alias definitions must precede the module", j)
             before = len(body)
@@ -746,7 +776,7 @@ class _Parser(MlirLexer):
             if kk == "}":
                 break
             if kk == EOF:
-                raise self.error("unexpected end of input: region not closed", j)
+                raise self.error(f"unexpected end of input: the region opened at {line}:{col} is not closed", j)
             if kk == BLK:
                 if last is not None:
                     last.dialect_data["terminator"] = True
@@ -1062,18 +1092,22 @@ class _Parser(MlirLexer):
         k = self.k
         dd = instr.dialect_data
         i = self.expect(self.skip_nl(i), "(")
+        open_ = i - 1
         i = self.skip_nl(i)
         while k[i] != ")":
             if k[i] != VAL:
-                raise self.error("expected an operand", i)
+                raise self.error(f"expected an SSA operand, found '{self.tok(i)}'", i)
             uses.append((self.tok(i), i))
             i = self.skip_nl(i + 1)
             if k[i] == ",":
                 i = self.skip_nl(i + 1)
                 if k[i] != VAL:
-                    raise self.error("expected an operand", i)
+                    raise self.error(f"expected an SSA operand after ',', found '{self.tok(i)}'", i)
             elif k[i] != ")":
-                raise self.error("expected ',' or ')' after an operand", i)
+                line, col = self.line_col(self.s[open_])
+                what = "the end of input" if k[i] == EOF else f"'{self.tok(i)}'"
+                raise self.error(f"expected ',' or ')' after an operand, found {what} (the operand list "
+                                 f"opened at {line}:{col})", i)
         i = self.skip_nl(i + 1)
         if k[i] == "[":
             j = self.skip_balanced(i)
@@ -1268,7 +1302,7 @@ class _Parser(MlirLexer):
                 continue
             if kk == EOF:
                 if stack:
-                    raise self.error(f"unexpected end of input: unclosed '{stack[-1]}'", i)
+                    raise self.error(self.unclosed(stack[-1], i, first), i)
                 break
             if kk == VAL:
                 nxt = k[i + 1]
@@ -1342,8 +1376,10 @@ class _Parser(MlirLexer):
                             break
                         raise self.error(f"unbalanced '{kk}'", i)
                     if stack[-1] != _CLOSE[kk]:
-                        raise self.error(f"unbalanced '{kk}' (expected '{_OPEN[stack[-1]]}')", i)
+                        raise self.error(self.unbalanced(kk, stack[-1], i, first), i)
                     stack.pop()
+                elif kk == "," and not stack and k[i + 1] in _NO_OPERAND_AFTER_COMMA:
+                    raise self.error(f"expected an SSA operand after ',', found '{self.tok(i + 1)}'", i + 1)
                 elif kk == ":" and not stack:
                     colon = i
                     dd["colon"] = s[i]
@@ -1373,7 +1409,7 @@ class _Parser(MlirLexer):
             last = i
             i += 1
         if stack:
-            raise self.error(f"unclosed '{stack[-1]}'", i)
+            raise self.error(self.unclosed(stack[-1], i, first), i)
         if words:
             dd["words"] = words
         dd["simple"] = simple and not region_spans and not pending_args and not iter_args
@@ -1394,6 +1430,8 @@ class _Parser(MlirLexer):
             else:
                 j += 1
                 break
+        if j > i and k[j - 1] == "," and k[j] in _NO_OPERAND_AFTER_COMMA:
+            raise self.error(f"expected an SSA operand after ',', found '{self.tok(j)}'", j)
         if not (k[j] == ":" and k[j + 1] == TYPE and (k[j + 2] == NL or k[j + 2] == LOC and k[j + 3] == NL)):
             return None
         dd = instr.dialect_data
