@@ -46,12 +46,11 @@ from .diagnostics.model import ERROR_RULES
 from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input
 from .ir import Module
-from .parser.hlo import unknown_constructs
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, run_passes
 from .prescan import rules_that_may_fire_in
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
-from .text import parse, parse_file
+from .text import parse, parse_file, unknown_constructs
 
 __all__ = [
     "FORMATS",
@@ -221,10 +220,10 @@ UNKNOWN = "unknown-construct"
 
 
 def _unknown_notes(module: Module, path: str) -> list[Finding]:
-    """One note per opcode or attribute name the parser did not know and carried
-    through as text (``hlo-lint -v``): no rule looks through it."""
-    if module.dialect != "hlo":
-        return []
+    """One note per opcode, attribute name or op (of a dialect it knows) the parser did not
+    know and carried through as text (``hlo-lint -v``): no rule looks through it."""
+    maybe = "it may be syntax of a newer XLA" if module.dialect == "hlo" else \
+        "a misspelling, or an op newer than hlo_passes knows"
     notes, seen = [], set()
     for kind, name, line, column in unknown_constructs(module):
         if (kind, name) in seen:
@@ -232,7 +231,7 @@ def _unknown_notes(module: Module, path: str) -> list[Finding]:
         seen.add((kind, name))
         notes.append(Finding(rule=UNKNOWN, path=path, line=line, column=column, severity="note",
                              message=f"carried through unknown {kind} {name!r} (no rule looks through it; "
-                                     "it may be syntax of a newer XLA)"))
+                                     f"{maybe})"))
     return notes
 
 

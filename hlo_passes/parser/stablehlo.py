@@ -40,6 +40,7 @@ from ..ir import Attributes, Computation, Instruction, Module, Shape, fill_graph
 from . import mlir_attrs as A
 from .mlir_lexer import (_BARG_PARTS, MARKS, ALIAS, ARROW, BANG, BARG, BLK, DICT, EOF, G_LINE, HASH, ID, L_LOC,
                          L_OP, L_RES, L_REST, L_SIG, LINE, LOC, NL, NUM, SIG, STR, SYM, TYPE, VAL, MlirLexer)
+from .mlir_dialects import is_unknown_op
 from .mlir_types import hlo_element_type
 from .split import split_top_level
 from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
@@ -920,6 +921,8 @@ class _Parser(MlirLexer):
             # (this is what stops prose from parsing as a module).
             raise self.error(f"unknown operation '{op_name}': expected a dialect-qualified name "
                              "such as stablehlo.add", i)
+        if self.validate and is_unknown_op(src_op):
+            raise self.error(_unknown_op(src_op), i)
         newlines = self.newlines
         nl = bisect_left(newlines, start)
         line = nl + 1
@@ -1618,6 +1621,8 @@ class _Parser(MlirLexer):
         if k + 1 >= len(words):
             return None
         body_op = words[k + 1]
+        if self.validate and is_unknown_op(body_op):
+            raise self.error_at(_unknown_op(body_op), ins.span[0])
         ins.dialect_data["applies"] = body_op
         init = ins.operands[1]
         shape = init.shape if init.num_results == 1 else init.shape.tuple_shapes[ins.operand_results[1]]
@@ -1781,6 +1786,27 @@ def _dict_entries(text: str, start: int, end: int, place: str) -> list[list[Any]
         if text[pos] != ",":
             return None
         pos += 1
+
+
+def _unknown_op(name: str) -> str:
+    return (f"unknown operation '{name}': the {name.partition('.')[0]} dialect has no op of that name "
+            "(a misspelling, or an op newer than hlo_passes knows)")
+
+
+def unknown_ops(module: Module) -> list[tuple[str, str, int, int]]:
+    """(``op``, name, line, column) of each op a StableHLO module names in the namespace of a
+    dialect hlo_passes knows (stablehlo, mhlo, chlo, sdy, func) that the dialect has no op of
+    (``mlir_dialects``): carried through as text with ``validate=False``, like an unknown HLO
+    opcode (``hlo-lint -v`` names them)."""
+    out = []
+    for item in module.dialect_data.get("body", ()):
+        op = item.get("op") or (item["func"].dialect_data["func"] if "func" in item else None)
+        if op is not None and is_unknown_op(op.source_op):
+            out.append(("op", op.source_op, op.line, op.column))
+    for instr in module.instructions():
+        if is_unknown_op(instr.source_op):
+            out.append(("op", instr.source_op, instr.line, instr.column))
+    return out
 
 
 def _later_in_block(user: Instruction, value: Instruction) -> bool:
