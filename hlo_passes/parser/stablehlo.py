@@ -709,7 +709,7 @@ class _Parser(MlirLexer):
         if instr.source_op == "func.func":
             if len(instr.called_computations) > 1:
                 raise self.error("func.func has more than one region", i)
-            if not instr.dialect_data.get("generic"):
+            if not instr._dialect_data.get("generic"):
                 self.check_func_header(i)
             if not instr.called_computations:
                 # A declaration (external function): a computation without body.
@@ -718,9 +718,9 @@ class _Parser(MlirLexer):
                 self.comps.append(comp)
                 instr.called_computations = [comp]
             comp = instr.called_computations[0]
-            name = instr.dialect_data.get("sym")
+            name = instr._dialect_data.get("sym")
             if not name:
-                for e in instr.dialect_data["entries"]:
+                for e in instr._dialect_data["entries"]:
                     if e[0] == "sym_name" and e[1] and e[1].startswith('"'):
                         name = e[1][1:-1]
             if not name:
@@ -736,8 +736,8 @@ class _Parser(MlirLexer):
             self.resolve_pending(final=False)
         else:
             item["op"] = instr
-            if instr.source_op == "sdy.mesh" and instr.dialect_data.get("sym"):
-                self.module.attributes.setdefault("sdy.meshes", {})[instr.dialect_data["sym"]] = \
+            if instr.source_op == "sdy.mesh" and instr._dialect_data.get("sym"):
+                self.module.attributes.setdefault("sdy.meshes", {})[instr._dialect_data["sym"]] = \
                     self.text[instr.span[0]:instr.span[1]]
         body.append(item)
         return j
@@ -780,7 +780,7 @@ class _Parser(MlirLexer):
                 raise self.error(f"unexpected end of input: the region opened at {line}:{col} is not closed", j)
             if kk == BLK:
                 if last is not None:
-                    last.dialect_data["terminator"] = True
+                    last._dialect_data["terminator"] = True
                 block, j = self.block_label(j, comp, inner[0], prev_end)
                 prev_end = block["lead"][1]
                 if blk == 0 and last is None and not args and blocks[0]["lead"] is None:
@@ -797,7 +797,7 @@ class _Parser(MlirLexer):
             else:
                 instr, j = self.parse_op(j, comp, new_scope)
             span = instr.span
-            dd = instr.dialect_data
+            dd = instr._dialect_data
             dd["pre"] = (prev_end, span[0])
             if blk:  # (0, the first block, is the printer's default)
                 dd["blk"] = blk
@@ -805,7 +805,7 @@ class _Parser(MlirLexer):
             last = instr
         comp.dialect_data["blocks"] = blocks
         if last is not None:
-            last.dialect_data["terminator"] = True
+            last._dialect_data["terminator"] = True
             comp.root = last
             comp.dialect_data["term"] = last
         comp.dialect_data["tail"] = (prev_end, self.s[j])
@@ -974,7 +974,7 @@ class _Parser(MlirLexer):
         res_types: list[str] = []
         if sig_types is not None:
             if self.validate:
-                instr.dialect_data["operand_types"] = sig_types[0]
+                instr._dialect_data["operand_types"] = sig_types[0]
             _, listed, is_fn = sig_types
             if is_fn or nres > 1:
                 if len(listed) != nres:
@@ -1025,7 +1025,7 @@ class _Parser(MlirLexer):
         ops: list[Any] = [None] * len(uses)
         # operand_results stays unmade (all zeros, made on first access) unless one is not 0.
         instr.operands = ops
-        instr.dialect_data["opnd_pos"] = [(s[ti], e[ti]) for _, ti in uses]
+        instr._dialect_data["opnd_pos"] = [(s[ti], e[ti]) for _, ti in uses]
         for idx, (ref, ti) in enumerate(uses):
             if "#" not in ref:
                 # The common case of bind(), inline: a plain name (result 0
@@ -1093,7 +1093,7 @@ class _Parser(MlirLexer):
     def scan_generic(self, i: int, instr: Instruction, scope, uses, entries, regions):
         """``("ops") [succ] <{props}> ({regions}) {attrs} : (types) -> types loc(...)``."""
         k = self.k
-        dd = instr.dialect_data
+        dd = instr._dialect_data
         i = self.expect(self.skip_nl(i), "(")
         open_ = i - 1
         i = self.skip_nl(i)
@@ -1166,7 +1166,7 @@ class _Parser(MlirLexer):
     def generic_tail(self, i: int, j: int, instr: Instruction, uses: list, operand_types: list[str],
                      res_types: list[str]) -> tuple[int, tuple]:
         """A generic op after its function type (tokens ``i`` to ``j``): location, operand count."""
-        dd = instr.dialect_data
+        dd = instr._dialect_data
         dd["sig"] = (self.s[i], self.end(j - 1))
         jn = self.skip_nl(j)
         lj = self.loc_end(jn)
@@ -1281,7 +1281,7 @@ class _Parser(MlirLexer):
         if simple_line is not None:
             return simple_line
         k, text, s, e = self.k, self.text, self.s, self.e
-        dd = instr.dialect_data
+        dd = instr._dialect_data
         stack: list[str] = []
         colon = -1
         pending_args: list[tuple] = []
@@ -1437,7 +1437,7 @@ class _Parser(MlirLexer):
             raise self.error(f"expected an SSA operand after ',', found '{self.tok(j)}'", j)
         if not (k[j] == ":" and k[j + 1] == TYPE and (k[j + 2] == NL or k[j + 2] == LOC and k[j + 3] == NL)):
             return None
-        dd = instr.dialect_data
+        dd = instr._dialect_data
         for t in range(i, j, 2):
             uses.append((text[s[t]:e[t]], t))
         dd["colon"] = s[j]
@@ -1614,7 +1614,7 @@ class _Parser(MlirLexer):
         The short form leaves the reducer implicit; the graph gets it
         explicitly (HLO's to_apply), built from the init value's type.
         """
-        words = ins.dialect_data.get("words") or []
+        words = ins._dialect_data.get("words") or []
         if "applies" not in words or len(ins.operands) != 2:
             return None
         k = words.index("applies")
@@ -1623,7 +1623,7 @@ class _Parser(MlirLexer):
         body_op = words[k + 1]
         if self.validate and is_unknown_op(body_op):
             raise self.error_at(_unknown_op(body_op), ins.span[0])
-        ins.dialect_data["applies"] = body_op
+        ins._dialect_data["applies"] = body_op
         init = ins.operands[1]
         shape = init.shape if init.num_results == 1 else init.shape.tuple_shapes[ins.operand_results[1]]
         comp = Computation(f"{ins.name}.reducer")
@@ -1686,7 +1686,7 @@ class _Parser(MlirLexer):
                     compact_groups.append(ins)
                 if ins.source_op == "func.call":
                     # The callee, like HLO's call to_apply=, for the call graph.
-                    callee = by_name.get(ins.dialect_data.get("sym") or _callee(ins))
+                    callee = by_name.get(ins._dialect_data.get("sym") or _callee(ins))
                     if callee is not None:
                         ins.called_computations = ins.called_computations + [callee]
             term = comp.dialect_data.get("term")
@@ -2008,13 +2008,15 @@ def read_stablehlo(text: str, path: str | None = None, validate: bool = False) -
     return mod
 
 
+_VISIBILITY = re.compile(r"\s*func\.func\s+(public|private|nested)?")
+
+
 def _func_info(p: _Parser, f: Instruction, comp: Computation) -> None:
     """Visibility, result types and attributes of a func.func, for the printer."""
     dd = f.dialect_data
     comp.dialect_data["visibility"] = None
     if not dd.get("generic"):
-        body = p.text[f.span[0]:comp.dialect_data.get("open", f.span[1])]
-        m = re.match(r"\s*func\.func\s+(public|private|nested)?", body)
+        m = _VISIBILITY.match(p.text, f.span[0], comp.dialect_data.get("open", f.span[1]))
         if m and m.group(1):
             comp.dialect_data["visibility"] = m.group(1)
             dd["visibility"] = m.group(1)
