@@ -514,9 +514,12 @@ class _HloParser:
         instrs: list[Instruction] = []
         root: Instruction | None = None
         saved_nested = self.nested_pending
+        self.nested_pending = []
+        trivia = _TRIVIA_RE.match
+        n = len(text)
         while True:
-            q = self.skip_trivia(p)
-            if q >= len(text):
+            q = trivia(text, p).end()
+            if q >= n:
                 hint = ""
                 if self.spanning is not None:
                     # An attribute value that ran over lines took the '}' along (a bracket of
@@ -528,16 +531,17 @@ class _HloParser:
             if text[q] == "}":
                 p = q + 1
                 break
-            self.nested_pending = []
             instr, names, p, is_root = self.read_instruction(q, p)
             last_next = p
-            for nested in self.nested_pending:
-                if nested.name in by_name:
-                    raise _Fail(f"duplicate instruction name {nested.name!r}", nested.span[0])
-                by_name[nested.name] = nested
-                nested.computation = comp
-                instrs.append(nested)
-                operand_names.append(nested.dialect_data.pop("operand_names"))
+            if self.nested_pending:
+                for nested in self.nested_pending:
+                    if nested.name in by_name:
+                        raise _Fail(f"duplicate instruction name {nested.name!r}", nested.span[0])
+                    by_name[nested.name] = nested
+                    nested.computation = comp
+                    instrs.append(nested)
+                    operand_names.append(nested.dialect_data.pop("operand_names"))
+                self.nested_pending = []
             if instr.name in by_name:
                 raise _Fail(f"duplicate instruction name {instr.name!r}", q)
             by_name[instr.name] = instr
@@ -701,11 +705,11 @@ class _HloParser:
         the line needs the general path (a constant's or parameter's contents, an opcode the
         parser does not know, a duplicate attribute, a called computation written inline):
         what the general path makes of the same line."""
-        opcode = _OPCODE_STR.get(w.group(5))
+        root, percent, name, shape_text, opcode, operands, tail = w.group(1, 2, 3, 4, 5, 6, 7)
+        opcode = _OPCODE_STR.get(opcode)
         if opcode is None:
             return None
         attrs: dict[str, Any] = {}
-        operands = w.group(6)
         names: list[str] = []
         if opcode == "parameter":
             operands = operands.strip()
@@ -721,12 +725,11 @@ class _HloParser:
             if _NAME_LIST_RE.fullmatch(operands) is None:
                 return None
             names = _NAME_RE.findall(operands)
-        tail = w.group(7)
         if tail:
             seen = self.seen_values
-            for name, value in _ATTR_PAIR_RE.findall(tail):
-                name = intern(name)
-                if name in attrs or name in CALL_ATTRS and value[0] == "{":
+            for key, value in _ATTR_PAIR_RE.findall(tail):
+                key = intern(key)
+                if key in attrs or key in CALL_ATTRS and value[0] == "{":
                     return None
                 shared = seen.get(value)
                 if shared is None:
@@ -735,25 +738,25 @@ class _HloParser:
                     seen[value] = value
                 else:
                     value = shared
-                attrs[name] = value
-                if name in CALL_ATTRS or (name in SELECT_SCATTER_CALLS and opcode == "select-and-scatter"):
-                    self.call_refs_pending.append(name)
+                attrs[key] = value
+                if key in CALL_ATTRS or (key in SELECT_SCATTER_CALLS and opcode == "select-and-scatter"):
+                    self.call_refs_pending.append(key)
         text = self.text
         if self.percent is None:
-            self.percent = bool(w.group(2))
-        shape = self.shape_at(w.group(4), w.start(4))
+            self.percent = bool(percent)
+        try:
+            shape = parse_shape(shape_text)
+        except ShapeError as e:
+            raise _Fail(str(e), w.start(4) + e.offset) from None
         if opcode in DERIVED:
             self.shape_kinds.add("derived")
         end = w.end()
-        name = w.group(3)
-        instr = Instruction(
-            name, opcode, shape, None, Attributes.of_source(attrs, self.decoder), source_op=opcode,
-            line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos), span=(pos, end),
-        )
+        instr = Instruction.parsed(name, opcode, opcode, shape, [], Attributes.of_source(attrs, self.decoder),
+                                   self._line_of(pos), pos - text.rfind("\n", 0, pos), (pos, end), 1, None)
         instr.lead = lead
         if self.call_refs_pending:
             self.link_pending_calls(instr)
-        return instr, names, end + 1 if end < len(text) else end, w.group(1) is not None
+        return instr, names, end + 1 if end < len(text) else end, root is not None
 
     def unclosed_operands(self, p: int, opcode: str, f: _Fail) -> _Fail:
         """The failure of an operand list (from just after its '(' at ``p``) that ran past its line
