@@ -176,11 +176,13 @@ class _LineOp:
     """The token standing for a whole one-line op: the lexer's match of its line and what
     ``_Parser.line_op`` read from it."""
 
-    __slots__ = ("m", "sig", "parts", "sym", "key", "line", "res")
+    __slots__ = ("m", "sig", "parts", "sym", "key", "line", "res", "loc", "tmpl")
 
     def __init__(self, m: re.Match, sig: _Sig, parts: list[str], sym: str | None, key: tuple, line: int,
-                 res: str | None) -> None:
-        self.m, self.sig, self.parts, self.sym, self.key, self.line, self.res = m, sig, parts, sym, key, line, res
+                 res: str | None, loc: str | None, tmpl: Any) -> None:
+        self.m, self.sig, self.parts, self.sym, self.key, self.line = m, sig, parts, sym, key, line
+        # The template when the lexer saw one (else the parser looks it up: _PENDING then).
+        self.res, self.loc, self.tmpl = res, loc, tmpl
 # Below this size a text takes no line ops (but coarse tokens): a small text repeats few
 # line shapes, and looking for them cost a tenth more than it saved on the StableHLO lit
 # tests of the corpus (tests set it to 0 to hold both ways to the same result) ...
@@ -214,7 +216,7 @@ class _Parser(MlirLexer):
         # The first line of each shape, by the index of its first token (``line_op``).
         self.first_sight: dict[int, _LineOp] = {}
         # One-line ops' signatures by (text, no result): many lines share one.
-        self.sigs: dict[tuple[str, bool], _Sig | None] = {}
+        self.sigs: dict[bool, dict[str, _Sig | None]] = {False: {}, True: {}}
         super().__init__(text, path, scan_mode(text) if fast and not validate else "plain")
         self.comps: list[Computation] = []
         self.region_counter = 0
@@ -239,16 +241,15 @@ class _Parser(MlirLexer):
         ``parse_op``); every later one is a token the parser fills the template in with
         (``parse_line_op``): its names, types, places and location.
         """
-        res = m.group(L_RES)
+        res, op, rest, sig_text, loc = m.group(L_RES, L_OP, L_REST, L_SIG, L_LOC)
         no_res = res is None
-        sk = (m.group(L_SIG), no_res)
-        sig = self.sigs.get(sk, _NOT_READ)
+        sigs = self.sigs[no_res]
+        sig = sigs.get(sig_text, _NOT_READ)
         if sig is _NOT_READ:
-            sig = self.sigs[sk] = _read_sig(sk[0], 0 if no_res else 1)
+            sig = sigs[sig_text] = _read_sig(sig_text, 0 if no_res else 1)
         if sig is None:
             return None
-        parts = _VAL_SPLIT.split(m.group(L_REST))
-        op = m.group(L_OP)
+        parts = _VAL_SPLIT.split(rest)
         head = parts[0]
         sym = None
         if head.startswith(" @"):
@@ -258,16 +259,16 @@ class _Parser(MlirLexer):
                 head = " @(" + head[hm.end():]
         elif op == "stablehlo.constant" and len(parts) == 1 and _SCALAR_DENSE.match(head):
             head = " dense<>"
-        key = (no_res, op, sig.form, m.group(L_LOC) is None, head, *parts[2::2])
+        key = (no_res, op, sig.form, loc is None, head, *parts[2::2])
         t = self.templates.get(key, _NOT_READ)
         if t is _NOT_READ:
             # Tokens; the op read from them (starting at the next token) makes the template.
             self.templates[key] = _PENDING
-            self.first_sight[len(self.k)] = _LineOp(m, sig, parts, sym, key, line, res)
+            self.first_sight[len(self.k)] = _LineOp(m, sig, parts, sym, key, line, res, loc, None)
             return None
         if t is None:
             return None  # this shape takes tokens
-        return _LineOp(m, sig, parts, sym, key, line, res)
+        return _LineOp(m, sig, parts, sym, key, line, res, loc, t)
 
     def parse_line_op(self, lo: _LineOp, i: int, comp: Computation | None,
                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
@@ -278,7 +279,9 @@ class _Parser(MlirLexer):
         # fifth of its peak memory.
         self.k[i] = LINE
         self.line_ops_read += 1
-        t = self.templates[lo.key]
+        t = lo.tmpl
+        if t.__class__ is not _LineTemplate:
+            t = self.templates[lo.key]
         if t.__class__ is not _LineTemplate:
             instr, j = self.line_by_tokens(lo.m, i, comp, scope, top)
             if t is _PENDING:
@@ -308,7 +311,7 @@ class _Parser(MlirLexer):
             if has_sig:
                 dd["sig"] = (sig_start, m.end(L_SIG))
         if has_loc:
-            dd["loc"] = m.group(L_LOC)
+            dd["loc"] = lo.loc
         rest = m.start(L_REST)
         if t.body_off is not None:
             dd["body_start"] = rest + t.body_off
@@ -560,7 +563,7 @@ class _Parser(MlirLexer):
         # otherwise sit on top of them at the parse's peak.
         self.k = self.s = self.e = self.newlines = None
         self.templates = {}
-        self.sigs = {}
+        self.sigs = {False: {}, True: {}}
         self.finish()
         return mod
 
@@ -591,13 +594,21 @@ class _Parser(MlirLexer):
         return j
 
     def alias_line(self, i: int) -> int:
-        """An ALIAS token (``#name = loc(...)``, the lexer's): its definition; the index after."""
-        name, _, value = self.text[self.s[i]:self.e[i]].partition(" = ")
+        """ALIAS tokens from ``i`` (``#name = loc(...)``, the lexer's; the block MLIR prints after
+        the module, a third to a half of a text with debug info): their definitions; the index
+        after the last."""
+        k, s, e, text = self.k, self.s, self.e, self.text
         aliases = self.module.dialect_data["aliases"]
-        if name in aliases:
-            raise self.error(f"redefinition of {name}", i)
-        aliases[name] = value
-        return i + 1
+        while True:
+            name, _, value = text[s[i]:e[i]].partition(" = ")
+            if name in aliases:
+                raise self.error(f"redefinition of {name}", i)
+            aliases[name] = value
+            i += 1
+            while k[i] == NL:
+                i += 1
+            if k[i] != ALIAS:
+                return i
 
     def parse_module_op(self, i: int, body: list[Any]) -> int:
         """``module @name attributes {...} {`` ops ``}`` (or the generic builtin.module)."""
