@@ -963,9 +963,10 @@ class _Parser(MlirLexer):
         self.bind_operands(instr, uses, scope)
         if results and not top:
             self.define_results(instr, results, scope, name_tok)
-        raw = _normalised_attributes(src_op, entries)
-        if raw:
-            attributes.adopt_source(raw, _Decoder(instr))
+        if entries:
+            raw = _normalised_attributes(src_op, entries)
+            if raw:
+                attributes.adopt_source(raw, _Decoder(instr))
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
