@@ -42,6 +42,7 @@ BENCHMARKS: dict[str, tuple[str, object]] = {
     "robustness": ("robustness.py", lambda d: []),
     "parse_gc": ("parse_gc.py", lambda d: []),
     "lint_findings": ("lint_findings.py", lambda d: []),
+    "real_text": ("real_text.py", lambda d: []),
 }
 TITLE = "# hlo_passes benchmarks"
 _VERDICT = re.compile(r"\*\*(met|not met)\*\*")

@@ -48,14 +48,13 @@ from .diagnostics.places import SourceRoot
 from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input, read_stream, too_large
 from .ir import Module
-from .parser.hlo import unknown_constructs
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, run_passes
 from .prescan import rules_that_may_fire_in
 from .cost_model import use_platform
 from .report import does_not_pay, source_hint, with_users_source
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
-from .text import parse, parse_file
+from .text import parse, parse_file, unknown_constructs
 
 __all__ = [
     "FORMATS",
@@ -251,10 +250,10 @@ UNKNOWN = "unknown-construct"
 
 
 def _unknown_notes(module: Module, path: str) -> list[Finding]:
-    """One note per opcode or attribute name the parser did not know and carried
-    through as text (``hlo-lint -v``): no rule looks through it."""
-    if module.dialect != "hlo":
-        return []
+    """One note per opcode, attribute name or op (of a dialect it knows) the parser did not
+    know and carried through as text (``hlo-lint -v``): no rule looks through it."""
+    maybe = "it may be syntax of a newer XLA" if module.dialect == "hlo" else \
+        "a misspelling, or an op newer than hlo_passes knows"
     notes, seen = [], set()
     for kind, name, line, column in unknown_constructs(module):
         if (kind, name) in seen:
@@ -262,7 +261,7 @@ def _unknown_notes(module: Module, path: str) -> list[Finding]:
         seen.add((kind, name))
         notes.append(Finding(rule=UNKNOWN, path=path, line=line, column=column, severity="note",
                              message=f"carried through unknown {kind} {name!r} (no rule looks through it; "
-                                     "it may be syntax of a newer XLA)"))
+                                     f"{maybe})"))
     return notes
 
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from .errors import ParseError
 from .ir import Module
-from .parser.hlo import read_hlo
-from .parser.stablehlo import read_stablehlo
+from .parser.hlo import read_hlo, unknown_constructs as hlo_unknown
+from .parser.stablehlo import read_stablehlo, unknown_ops
 from .printer.hlo import print_hlo
 from .printer.stablehlo import print_module as print_stablehlo
 from .sniff import check_text, choose_dialect
@@ -65,6 +65,13 @@ def parse(text: str, dialect: str = "auto", validate: bool = False, path: str | 
                              path=err.path, line=err.line, column=err.column,
                              source_line=err.source_line) from None
     raise ValueError(f"unknown dialect {dialect!r}: expected 'auto', 'hlo' or 'stablehlo'")
+
+
+def unknown_constructs(module: Module) -> list[tuple[str, str, int, int]]:
+    """(kind, name, line, column) of what a parsed module holds that its parser does not know and
+    carried through as text (``validate=False``): HLO opcodes and attribute names, ops of the
+    StableHLO, MHLO, CHLO, Shardy and func dialects that these do not define."""
+    return hlo_unknown(module) if module.dialect == "hlo" else unknown_ops(module)
 
 
 def parse_file(path: str | os.PathLike[str], dialect: str = "auto", validate: bool = False) -> Module:

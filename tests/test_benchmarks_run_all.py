@@ -77,8 +77,28 @@ def test_unknown_benchmark_is_refused(tmp_path: Path) -> None:
     assert r.returncode == 2 and "unknown benchmark(s) nonsense" in r.stderr
 
 
+def test_quick_real_text_reports_families_of_both_dialects(tmp_path: Path) -> None:
+    """benchmarks/real_text.py --quick: the family table (both dialects, a ratio to jaxlib, a verdict
+    per dialect), the per-file table and the pre-scan table, from the committed trainer texts."""
+    env = dict(__import__("os").environ, HLO_PASSES_BENCH_RESULTS=str(tmp_path))
+    r = subprocess.run([sys.executable, str(REPO / "benchmarks" / "real_text.py"), "--quick"], cwd=REPO,
+                       capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    frag = (tmp_path / "real_text.md").read_text()
+    assert frag.startswith("## Real text: parse + print against jaxlib's C++, per text family")
+    families = [line.split("|")[1:3] for line in frag.split("### Per file")[0].splitlines()
+                if line.startswith("| ") and "family" not in line]
+    names = {f.strip() for f, _ in families}
+    assert {d.strip() for _, d in families} == {"hlo", "stablehlo"}
+    for want in ("trainer, jax", "samples, debug info", "samples, no locations", "corpus, HLO (largest)"):
+        assert any(n.startswith(want) for n in names), want
+    for dialect in ("hlo", "stablehlo"):
+        assert re.search(rf"- {dialect}: parse\+print of real text ≤ 2× jaxlib: \*\*(met|not met)\*\*", frag)
+    assert "### Per file" in frag and "### Pre-scan against one substring search" in frag
+
+
 @pytest.mark.parametrize("script", ["tool_speed.py", "lint_throughput.py", "hook_overhead.py", "parse_gc.py", "run_all.py",
-                                    "lint_findings.py"])
+                                    "lint_findings.py", "real_text.py"])
 def test_each_script_documents_its_command(script: str) -> None:
     text = (REPO / "benchmarks" / script).read_text()
     assert f"python benchmarks/{script}" in text.split('"""', 2)[1]

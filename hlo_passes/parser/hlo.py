@@ -55,7 +55,33 @@ _TYPED_OPERAND_RE = re.compile(
 # A brace value without nested brackets; strings may hold anything.  One
 # character or one whole string per repetition, and the two alternatives
 # start with different characters, so a failing match backtracks linearly.
-_FLAT_BRACES_RE = re.compile(r'\{(?:[^{}\[\]()"\n/]|"[^"\\\n]*(?:\\.[^"\\\n]*)*")*\}')
+_FLAT_BRACES = r'\{(?:[^{}\[\]()"\n/]++|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+")*+\}'
+_FLAT_BRACES_RE = re.compile(_FLAT_BRACES)
+# An attribute as XLA's printer writes most of them: ``, name=value`` with a value of one
+# word, a string, or a brace group nested at most four deep (metadata={...},
+# slice={[0:8], [0:4]}, backend_config={"a":{"b":[]}}): what ``read_attributes`` makes of
+# the same text, since every bracket in it is matched and no comment or newline is inside.
+_STR_ON_LINE = r'"(?:[^"\\\n]++|\\.)*+"'
+_NEST0 = r'(?:[^{}\[\]()"\n/]++|' + _STR_ON_LINE + r')*+'
+
+
+def _nested(inner: str) -> str:
+    return r'(?:[^{}\[\]()"\n/]++|' + _STR_ON_LINE + r"|\{" + inner + r"\}|\[" + inner + r"\]|\(" + inner + r"\))*+"
+
+
+_ATTR_PAIR = (r', ([A-Za-z_][\w.\-]*)=([^(){}\[\]",\n/ \t\r]++|' + _STR_ON_LINE
+              + r"|\{" + _nested(_nested(_nested(_NEST0))) + r"\})")
+_ATTR_PAIR_RE = re.compile(_ATTR_PAIR)
+# A whole instruction line in that form (an array shape, operands without brackets, every
+# attribute such a pair, nothing after it on the line) in one match: most lines of a
+# module from XLA.  Any other line, and a line whose pieces need a closer look, take the
+# general path.
+_WHOLE_INSTR_RE = re.compile(
+    r"(ROOT[ \t]+)?(%?)(" + _NAME + r")[ \t]*=[ \t]*"
+    r"([a-z][a-z0-9]*\[[^\]\n]*\](?:\{[^{}\n]*\})?)[ \t]+([a-z][a-z0-9\-]*)\("
+    r"([^()\"{}\[\]/\n]*)\)"
+    r"((?:" + _ATTR_PAIR + r")*)(?=\n|\Z)"
+)
 _DEVICE_IDS_RE = re.compile(r"[ \t]*,[ \t]*device_ids[ \t]*=")
 _DELIM_RE = re.compile(r"[(){}\[\]\",\n]|/[*/]")
 _STRING_REST_RE = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
@@ -96,7 +122,10 @@ def read_hlo(text: str, path: str | None = None, validate: bool = False) -> Modu
                 validate_module(module, parser)
                 module.shape_problems = verify_module(module)
     except _Fail as f:
-        raise parser.error(f.reason, f.pos) from None
+        reason, pos = f.reason, f.pos
+        if not reason.startswith("unexpected end of input") and _cut_short(text, pos):
+            reason, pos = f"unexpected end of input: {reason} at {parser.where(pos)}", len(text)
+        raise parser.error(reason, pos) from None
     except RecursionError:
         raise parser.error("input nested too deeply", parser.pos) from None
     if module.shape_problems:
@@ -156,6 +185,8 @@ class _HloParser:
         self.jumps: dict[int, int] | None = None
         # Whether some operand was written ``%tuple#index`` (see hlo_compact).
         self.compact_refs = False
+        # The last attribute value that ran over lines (name, offset), for an error's hint.
+        self.spanning: tuple[str, int] | None = None
 
     # ---- errors ----------------------------------------------------------
     def error(self, reason: str, pos: int) -> ParseError:
@@ -170,6 +201,20 @@ class _HloParser:
             if k >= 0:
                 pos = k + offset
         return self.error(reason, pos)
+
+    def where(self, pos: int) -> str:
+        """``line:column`` of text offset ``pos`` (for messages that name a second place)."""
+        text = self.text
+        return f"{text.count(chr(10), 0, pos) + 1}:{pos - text.rfind(chr(10), 0, pos)}"
+
+    def line_end(self, pos: int) -> int:
+        """Offset just after the last non-blank character of the line holding ``pos``."""
+        text = self.text
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        while end > pos and text[end - 1] in " \t\r":
+            end -= 1
+        return end
 
     def _line_of(self, pos: int) -> int:
         # Instructions arrive in text order, so counting forward stays linear.
@@ -189,13 +234,17 @@ class _HloParser:
         unmatched closing bracket (with ``in_parens``, only the unmatched ')')."""
         text = self.text
         depth = 0
+        # Where the brackets still open were opened (for the message if one never closes).
+        opened: list[int] = []
         search = _DELIM_RE.search
         start = pos
         while True:
             m = search(text, pos)
             if m is None:
                 if depth or in_parens:
-                    raise _Fail("unbalanced brackets: value never closed", start)
+                    at = opened[-1] if opened else start - 1
+                    raise _Fail(f"unexpected end of input: the {text[at]!r} opened at {self.where(at)} is not "
+                                "closed", len(text))
                 return len(text)
             i = m.start()
             c = text[i]
@@ -215,13 +264,16 @@ class _HloParser:
                 pos = j + 2
             elif c in "({[":
                 depth += 1
+                opened.append(i)
                 pos = i + 1
             elif c in ")}]":
                 if depth == 0:
                     if in_parens and c != ")":
-                        raise _Fail(f"unbalanced {c!r}", i)
+                        raise _Fail(f"unbalanced {c!r} (expected ')' to close the '(' opened at "
+                                    f"{self.where(start - 1)})", i)
                     return i
                 depth -= 1
+                opened.pop()
                 pos = i + 1
             else:  # ',' or newline
                 if depth == 0 and not in_parens:
@@ -303,6 +355,8 @@ class _HloParser:
             value = text[vstart:e].rstrip(" \t\r")
             if not value:
                 raise _Fail(f"attribute {name!r} has no value", vstart)
+            if "\n" in value:
+                self.spanning = (name, vstart)
             if name in CALL_ATTRS and value[0] == "{" and _COMP_LIST_RE.fullmatch(value) is None:
                 self.read_inline_computation(name, vstart, e)
             if name in attrs:
@@ -460,23 +514,34 @@ class _HloParser:
         instrs: list[Instruction] = []
         root: Instruction | None = None
         saved_nested = self.nested_pending
+        self.nested_pending = []
+        trivia = _TRIVIA_RE.match
+        n = len(text)
         while True:
-            q = self.skip_trivia(p)
-            if q >= len(text):
-                raise _Fail(f"computation {name!r} is not closed with '}}'", head_start)
+            q = trivia(text, p).end()
+            if q >= n:
+                hint = ""
+                if self.spanning is not None:
+                    # An attribute value that ran over lines took the '}' along (a bracket of
+                    # it not closed on its line): say where.
+                    key, at = self.spanning
+                    hint = f"; the value of {key} at {self.where(at)} runs over several lines"
+                raise _Fail(f"unexpected end of input: computation {name!r} (opened at {self.where(head_start)}) "
+                            f"is not closed with '}}'{hint}", len(text))
             if text[q] == "}":
                 p = q + 1
                 break
-            self.nested_pending = []
             instr, names, p, is_root = self.read_instruction(q, p)
             last_next = p
-            for nested in self.nested_pending:
-                if nested.name in by_name:
-                    raise _Fail(f"duplicate instruction name {nested.name!r}", nested.span[0])
-                by_name[nested.name] = nested
-                nested.computation = comp
-                instrs.append(nested)
-                operand_names.append(nested.dialect_data.pop("operand_names"))
+            if self.nested_pending:
+                for nested in self.nested_pending:
+                    if nested.name in by_name:
+                        raise _Fail(f"duplicate instruction name {nested.name!r}", nested.span[0])
+                    by_name[nested.name] = nested
+                    nested.computation = comp
+                    instrs.append(nested)
+                    operand_names.append(nested.dialect_data.pop("operand_names"))
+                self.nested_pending = []
             if instr.name in by_name:
                 raise _Fail(f"duplicate instruction name {instr.name!r}", q)
             by_name[instr.name] = instr
@@ -551,6 +616,11 @@ class _HloParser:
     # ---- instructions --------------------------------------------------------
     def read_instruction(self, pos: int, lead: int) -> tuple[Instruction, list[str], int, bool]:
         text = self.text
+        w = _WHOLE_INSTR_RE.match(text, pos)
+        if w is not None:
+            whole = self.read_whole_line(w, pos, lead)
+            if whole is not None:
+                return whole
         m = _FAST_INSTR_RE.match(text, pos)
         if m is not None:
             is_root = m.group(1) is not None
@@ -588,7 +658,10 @@ class _HloParser:
         elif opcode != "constant" and opcode != "parameter" and (typed := self.typed_operands(p)) is not None:
             close = typed[1]
         else:
-            close = self.scan_value(p, in_parens=True)
+            try:
+                close = self.scan_value(p, in_parens=True)
+            except _Fail as f:
+                raise self.unclosed_operands(p, opcode, f) from None
         attrs: dict[str, Any] = {}
         names: list[str] = []
         if typed is not None:
@@ -626,6 +699,73 @@ class _HloParser:
         if self.call_refs_pending:
             self.link_pending_calls(instr)
         return instr, names, next_pos, is_root
+
+    def read_whole_line(self, w: re.Match, pos: int, lead: int) -> tuple[Instruction, list[str], int, bool] | None:
+        """``read_instruction`` for a line ``_WHOLE_INSTR_RE`` took whole (``w``), or None where
+        the line needs the general path (a constant's or parameter's contents, an opcode the
+        parser does not know, a duplicate attribute, a called computation written inline):
+        what the general path makes of the same line."""
+        root, percent, name, shape_text, opcode, operands, tail = w.group(1, 2, 3, 4, 5, 6, 7)
+        opcode = _OPCODE_STR.get(opcode)
+        if opcode is None:
+            return None
+        attrs: dict[str, Any] = {}
+        names: list[str] = []
+        if opcode == "parameter":
+            operands = operands.strip()
+            if not operands.isdigit():
+                return None
+            attrs["parameter_number"] = operands
+        elif opcode == "constant":
+            operands = operands.strip()
+            if not operands:
+                return None
+            attrs["literal"] = operands
+        elif operands:
+            if _NAME_LIST_RE.fullmatch(operands) is None:
+                return None
+            names = _NAME_RE.findall(operands)
+        if tail:
+            seen = self.seen_values
+            for key, value in _ATTR_PAIR_RE.findall(tail):
+                key = intern(key)
+                if key in attrs or key in CALL_ATTRS and value[0] == "{":
+                    return None
+                shared = seen.get(value)
+                if shared is None:
+                    if len(seen) >= _SEEN_VALUES_LIMIT:
+                        seen.clear()
+                    seen[value] = value
+                else:
+                    value = shared
+                attrs[key] = value
+                if key in CALL_ATTRS or (key in SELECT_SCATTER_CALLS and opcode == "select-and-scatter"):
+                    self.call_refs_pending.append(key)
+        text = self.text
+        if self.percent is None:
+            self.percent = bool(percent)
+        try:
+            shape = parse_shape(shape_text)
+        except ShapeError as e:
+            raise _Fail(str(e), w.start(4) + e.offset) from None
+        if opcode in DERIVED:
+            self.shape_kinds.add("derived")
+        end = w.end()
+        instr = Instruction.parsed(name, opcode, opcode, shape, [], Attributes.of_source(attrs, self.decoder),
+                                   self._line_of(pos), pos - text.rfind("\n", 0, pos), (pos, end), 1, None)
+        instr.lead = lead
+        if self.call_refs_pending:
+            self.link_pending_calls(instr)
+        return instr, names, end + 1 if end < len(text) else end, root is not None
+
+    def unclosed_operands(self, p: int, opcode: str, f: _Fail) -> _Fail:
+        """The failure of an operand list (from just after its '(' at ``p``) that ran past its line
+        without closing: said where the ')' is missing, at the end of that line, as XLA does."""
+        end = self.line_end(p)
+        if f.pos <= end:
+            return f
+        return _Fail(f"expected ')' at the end of the operands of {opcode} (the list opened at "
+                     f"{self.where(p - 1)})", end)
 
     def read_head(self, pos: int) -> tuple[bool, str, str, int, str, int]:
         """``[ROOT] name = shape opcode(`` in the forms the fast pattern of
@@ -702,12 +842,18 @@ class _HloParser:
             if _NAME_LIST_RE.fullmatch(text, start, end) is not None:
                 return _NAME_RE.findall(text, start, end)
             out = []
-            for piece in text[start:end].split(","):
-                piece = piece.strip()
+            at = start
+            for raw in text[start:end].split(","):
+                piece = raw.strip()
+                if not piece:
+                    # (Where the name is missing: the ',' or ')' that follows.)
+                    nxt = at + len(raw)
+                    raise _Fail(f"expected an operand name, found {text[nxt]!r}", nxt)
+                at += len(raw) + 1
                 if piece.startswith("%"):
                     piece = piece[1:]
-                if not piece or _NAME_RE.fullmatch(piece) is None:
-                    k = text.find(piece, start, end) if piece else start
+                if _NAME_RE.fullmatch(piece) is None:
+                    k = text.find(piece, start, end)
                     ref = hlo_compact.read_ref(piece, max(k, start)) if piece else None
                     if ref is None:
                         raise _Fail(f"cannot parse operand {piece!r} as an instruction name", max(k, start))
@@ -920,6 +1066,12 @@ def _computation_names(raw: str) -> list[str] | None:
 
 
 _COMMENT_RE = re.compile(r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*")
+
+
+def _cut_short(text: str, pos: int) -> bool:
+    """Whether a failure at ``pos`` looks like the text ending early: it is on the last line,
+    which does not end the module (no newline after it, no closing '}' on or after it)."""
+    return "\n" not in text[pos:] and "}" not in text[pos:] and not text.endswith("\n")
 
 
 def _strip_comments(s: str) -> str:

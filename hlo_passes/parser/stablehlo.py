@@ -10,13 +10,15 @@ are cut out as source text; ``mlir_attrs`` decodes them with the lark grammar
 (``mlir.lark``) when a pass asks, or all of them up front with
 ``validate=True``.
 
-Most lines of a large module are whole ops of a few shapes (the same op,
-attributes and types; other names and locations).  The tokenizer takes such
-a line as one match; the first line of a shape is scanned token by token, the
-second once more on its own to make the shape's template, and every later one
-is built from the template plus its own names and positions (``line_op``),
-which is what makes large modules fast.  tests/test_stablehlo_line_ops.py
-holds both ways to the same result.
+Most lines of a large module are whole ops of a few shapes (the same op and
+attributes; other names, types and locations).  The tokenizer takes such a
+line as one match (a line-op token); the parser scans the first line of a
+shape by tokens where it stands and makes the shape's template of the result,
+and builds every later one from the template plus its own names, types and
+positions (``parse_line_op``), which is what makes large modules fast.  A
+line-op token that turns out not to be a whole op (or a bad text) sends the
+parse back to the start, on tokens only: the token scanner is the reference,
+and tests/test_stablehlo_line_ops.py holds both ways to the same result.
 
 What each op keeps for the printer (``Instruction.dialect_data``):
 ``results`` (SSA names and counts), ``generic`` (source form), ``entries``
@@ -29,14 +31,16 @@ from __future__ import annotations
 import re
 import sys
 from bisect import bisect_left
+from collections.abc import Callable
 from typing import Any
 
 
 from ..errors import ParseError
 from ..ir import Attributes, Computation, Instruction, Module, Shape, fill_graph
 from . import mlir_attrs as A
-from .mlir_lexer import (ARROW, BANG, BLK, EOF, HASH, ID, L_LOC, L_OP, L_RES, L_REST, L_SIG, LINE, LOC, NL, NUM, STR,
-                         SYM, TYPE, VAL, MlirLexer)
+from .mlir_lexer import (_BARG_PARTS, MARKS, ALIAS, ARROW, BANG, BARG, BLK, DICT, EOF, G_LINE, HASH, ID, L_LOC,
+                         L_OP, L_RES, L_REST, L_SIG, LINE, LOC, NL, NUM, SIG, STR, SYM, TYPE, VAL, MlirLexer)
+from .mlir_dialects import is_unknown_op
 from .mlir_types import hlo_element_type
 from .split import split_top_level
 from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
@@ -49,6 +53,8 @@ _VAL_SPLIT = re.compile(r'(%[\w$.\-]+(?:\#\d+)?)')
 _LINE_KEYS = frozenset(("results", "generic", "entries", "strs", "sym", "colon", "loc", "region_spans",
                         "words", "simple", "body_start", "sig", "result_types", "opnd_pos"))
 MAX_DEPTH = 120
+# What cannot follow a ',' among an op's operands (``%a, : type``): an operand is missing there.
+_NO_OPERAND_AFTER_COMMA = frozenset((":", ")", "]", "}", ">", EOF))
 _OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
 
@@ -102,48 +108,116 @@ def shape_of(t: str) -> Shape:
 _NO_RESULTS = Shape("tuple")
 
 
-class _Value:
-    """What an SSA name denotes: a defining instruction and its first result index."""
-
-    __slots__ = ("instr", "base", "count")
-
-    def __init__(self, instr: Instruction, base: int, count: int) -> None:
-        self.instr, self.base, self.count = instr, base, count
+# What an SSA name denotes: (defining instruction, its first result index, result count).
+_Value = tuple  # tuple[Instruction, int, int]: a tuple is made and read faster than an object
 
 
 class _LineTemplate:
     """What every one-line op of one shape shares: the dialect_data and
     attributes the token scanner made of one such line, with the places that
-    differ from line to line (names, positions, location) left to fill in."""
+    differ from line to line (names, positions, types, location) left to fill in."""
 
-    __slots__ = ("proto", "raw", "opcode", "src_op", "shape", "nres", "body_off", "short", "fill")
+    __slots__ = ("proto", "raw", "opcode", "src_op", "nres", "body_off", "short", "fill", "sym_entry")
+
+
+class _Sig:
+    """A one-line op's type signature (the text after its last ' : '), read once per text:
+    its form (what the token scanner's checks depend on) and, for an op with or without a
+    result, the result types and shape it gives."""
+
+    __slots__ = ("form", "res_types", "shape")
+
+    def __init__(self, form: tuple, res_types: list[str], shape: Shape) -> None:
+        self.form, self.res_types, self.shape = form, res_types, shape
+
+
+def _read_sig(sig: str, nres: int) -> _Sig | None:
+    """The ``_Sig`` of a signature ``_SIG`` matched (None: the token scanner reports what is
+    wrong with it).  ``_TY`` holds no comma, so ', ' splits type lists; the form keeps what
+    the scanner decides on (function type or list, how many types, parenthesised results,
+    token kinds), so that one template stands for every signature of its form."""
+    if sig[0] == "(":
+        close = sig.index(") -> ")
+        ops = sig[1:close].split(", ") if close > 1 else []
+        rest = sig[close + 5:]
+        paren = rest[0] == "("
+        if paren:
+            res = rest[1:-1].split(", ") if len(rest) > 2 else []
+        else:
+            res = [rest]
+        is_fn = True
+    else:
+        ops, res, is_fn, paren = [], sig.split(", "), False, False
+    if is_fn or nres > 1:
+        if len(res) != nres:
+            return None
+        res_types = res
+    else:
+        res_types = res[-1:] if nres == 1 else []
+    try:
+        shape = shape_of(res_types[0]) if nres == 1 and res_types else _NO_RESULTS
+    except (ValueError, IndexError):
+        return None
+    kinds = tuple(t.startswith("tensor<") for t in ops + res)
+    return _Sig((is_fn, len(ops), len(res), paren, kinds), res_types, shape)
+
+
+# Not looked up yet (``_Parser.sigs``, ``_Parser.templates``).
+_NOT_READ = object()
+# A leading symbol of a one-line op (``func.call @f(``), and a scalar constant's value:
+# no part of the line's shape (``_Parser.parse_line_op``).
+_SYM_HEAD = re.compile(r" @([\w$.\-]+)\(")
+_SCALAR_DENSE = re.compile(r" dense<[-+\w.]+>\Z")
+# A line shape whose first line the parser has not read yet (``_Parser.templates``).
+_PENDING = object()
 
 
 class _LineOp:
-    """The token standing for a whole one-line op (``_Parser.line_op``)."""
+    """The token standing for a whole one-line op: the lexer's match of its line and what
+    ``_Parser.line_op`` read from it."""
 
-    __slots__ = ("tmpl", "m", "vals", "line")
+    __slots__ = ("m", "sig", "parts", "sym", "key", "line", "res", "loc", "tmpl")
 
-    def __init__(self, tmpl: _LineTemplate, m: re.Match, vals: list[str], line: int) -> None:
-        self.tmpl, self.m, self.vals, self.line = tmpl, m, vals, line
-
-
-# A line shape seen once so far (``_Parser.templates``).
-_ONCE = object()
-# Below this size a text takes tokens throughout: a small text repeats few
-# line shapes, and looking for them cost a tenth more than it saved on the
-# corpus files (tests set it to 0 to hold both ways to the same result).
+    def __init__(self, m: re.Match, sig: _Sig, parts: list[str], sym: str | None, key: tuple, line: int,
+                 res: str | None, loc: str | None, tmpl: Any) -> None:
+        self.m, self.sig, self.parts, self.sym, self.key, self.line = m, sig, parts, sym, key, line
+        # The template when the lexer saw one (else the parser looks it up: _PENDING then).
+        self.res, self.loc, self.tmpl = res, loc, tmpl
+# Below this size a text takes no line ops (but coarse tokens): a small text repeats few
+# line shapes, and looking for them cost a tenth more than it saved on the StableHLO lit
+# tests of the corpus (tests set it to 0 to hold both ways to the same result) ...
 LINE_OPS_MIN_CHARS = 100_000
+# ... unless its ops name their locations by alias: what MLIR prints for a lowered program
+# with debug info, line after line in one printer's forms (line ops were a tenth faster
+# on the 10 KB samples of a MoE layer).
+_ALIASED_LOC = "loc(#loc"
+# A one-line op whose token scan needs more than its line (a line the pattern
+# took for a whole op that is not one): the parse starts again on tokens only.
+_AGAIN = (ParseError, ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError)
+
+
+class _TokensOnly(ValueError):
+    """A parse with line ops met a line that must be read in context after all."""
+
+
+def scan_mode(text: str) -> str:
+    """The lexer's scan for a text parsed without ``validate``: "lines" (line ops and coarse
+    tokens) or "coarse" (see ``mlir_lexer``; tests hold both to the reference, "plain")."""
+    return "lines" if len(text) >= LINE_OPS_MIN_CHARS or _ALIASED_LOC in text else "coarse"
 
 
 class _Parser(MlirLexer):
     """The scanner of ops, regions and functions over the lexer's tokens."""
 
-    def __init__(self, text: str, path: str | None, validate: bool) -> None:
+    def __init__(self, text: str, path: str | None, validate: bool, fast: bool = True) -> None:
         self.validate = validate
         # Templates of one-line ops by shape (None: that shape takes tokens).
         self.templates: dict[tuple, Any] = {}
-        super().__init__(text, path, line_ops=not validate and len(text) >= LINE_OPS_MIN_CHARS)
+        # The first line of each shape, by the index of its first token (``line_op``).
+        self.first_sight: dict[int, _LineOp] = {}
+        # One-line ops' signatures by (text, no result): many lines share one.
+        self.sigs: dict[bool, dict[str, _Sig | None]] = {False: {}, True: {}}
+        super().__init__(text, path, scan_mode(text) if fast and not validate else "plain")
         self.comps: list[Computation] = []
         self.region_counter = 0
         self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
@@ -151,72 +225,124 @@ class _Parser(MlirLexer):
         self._bind_pos = 0
         self.op_start = 0
         self.func_names: set[str] = set()
+        self.line_ops_read = 0
+        self.bargs_read = 0
+        # Function-type tokens read (``sig_types``): few texts, many ops.
+        self.fn_sigs: dict[str, tuple[list[str], list[str]]] = {}
 
     # -- one-line ops --
     def line_op(self, m: re.Match, line: int) -> _LineOp | None:
-        """The token for the op line of match ``m`` (of ``_LINE``), or None if it needs tokens.
+        """The token for the op line of match ``m`` (of ``_LINE``), or None for its tokens.
 
-        Lines of one shape (same op, same text between the operand names,
-        same signature) parse alike; the second one of a shape goes through
-        the token scanner on its own and becomes the template (the first
-        takes tokens: a shape seen once is not worth a template).
+        Lines of one shape (same op, same text between the operand names, a signature of
+        the same form; a scalar constant's value and a leading ``@symbol`` are no part of
+        the shape) parse alike.  The first line of a shape takes tokens where it stands and
+        the parser makes the shape's template of what it reads from them (``first_sight``,
+        ``parse_op``); every later one is a token the parser fills the template in with
+        (``parse_line_op``): its names, types, places and location.
         """
-        parts = _VAL_SPLIT.split(m.group(L_REST))
-        key = (m.group(L_RES) is None, m.group(L_OP), m.group(L_SIG), m.group(L_LOC) is None, *parts[::2])
-        templates = self.templates
-        t = templates.get(key)
-        if t.__class__ is not _LineTemplate:
-            if t is not _ONCE:
-                templates[key] = None if key in templates else _ONCE
-                return None
-            t = templates[key] = _line_template(m, parts)
-            if t is None:
-                return None
-        return _LineOp(t, m, parts, line)
+        res, op, rest, sig_text, loc = m.group(L_RES, L_OP, L_REST, L_SIG, L_LOC)
+        no_res = res is None
+        sigs = self.sigs[no_res]
+        sig = sigs.get(sig_text, _NOT_READ)
+        if sig is _NOT_READ:
+            sig = sigs[sig_text] = _read_sig(sig_text, 0 if no_res else 1)
+        if sig is None:
+            return None
+        parts = _VAL_SPLIT.split(rest)
+        head = parts[0]
+        sym = None
+        if head.startswith(" @"):
+            hm = _SYM_HEAD.match(head)
+            if hm is not None:
+                sym = hm.group(1)
+                head = " @(" + head[hm.end():]
+        elif op == "stablehlo.constant" and len(parts) == 1 and _SCALAR_DENSE.match(head):
+            head = " dense<>"
+        key = (no_res, op, sig.form, loc is None, head, *parts[2::2])
+        t = self.templates.get(key, _NOT_READ)
+        if t is _NOT_READ:
+            # Tokens; the op read from them (starting at the next token) makes the template.
+            self.templates[key] = _PENDING
+            self.first_sight[len(self.k)] = _LineOp(m, sig, parts, sym, key, line, res, loc, None)
+            return None
+        if t is None:
+            return None  # this shape takes tokens
+        return _LineOp(m, sig, parts, sym, key, line, res, loc, t)
 
     def parse_line_op(self, lo: _LineOp, i: int, comp: Computation | None,
                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
-        """``parse_op`` for a one-line op token: its template with this line's names and places."""
-        t, m = lo.tmpl, lo.m
-        start, end = m.span(LINE)
-        res = m.group(L_RES)
+        """``parse_op`` for a one-line op token (token ``i``): its shape's template filled in
+        with this line's names, types, places and location, or its own tokens where the shape
+        has no template (yet).  The parser's hottest function on a large text."""
+        # The token is done with after this; held to the end of the parse, matches were a
+        # fifth of its peak memory.
+        self.k[i] = LINE
+        self.line_ops_read += 1
+        t = lo.tmpl
+        if t.__class__ is not _LineTemplate:
+            t = self.templates[lo.key]
+        if t.__class__ is not _LineTemplate:
+            instr, j = self.line_by_tokens(lo.m, i, comp, scope, top)
+            if t is _PENDING:
+                # The shape's first line was read as part of something else (no op there).
+                self.templates[lo.key] = _line_template(instr, lo)
+            return instr, j
+        m, sig, parts, res = lo.m, lo.sig, lo.parts, lo.res
+        start, end = self.s[i], self.e[i]
         line = lo.line
-        col = start - self.newlines[line - 2]
         if res is not None:
             name = res[1:]
             results = [(name, 1)]
         else:
             name = f"{t.short}.L{line}"
             results = []
-        attributes = Attributes(None, None, None)
-        instr = Instruction(name, t.opcode, t.shape, None, attributes, source_op=t.src_op, line=line,
-                            column=col, span=(start, end), num_results=t.nres)
         # The template's entries, words, strs and result types are shared by
         # every line of its shape (like a clone's, they are never edited in
         # place): a copy each was a twentieth of a large module's memory.
-        dd = instr.dialect_data = t.proto.copy()
+        dd = t.proto.copy()
         dd["results"] = results
-        sig_start = m.start(L_SIG)
+        dd["result_types"] = sig.res_types
         has_colon, has_loc, has_sig = t.fill
-        if has_colon:
-            dd["colon"] = sig_start - 2
+        if has_colon or has_sig:
+            sig_start = m.start(L_SIG)
+            if has_colon:
+                dd["colon"] = sig_start - 2
+            if has_sig:
+                dd["sig"] = (sig_start, m.end(L_SIG))
         if has_loc:
-            dd["loc"] = m.group(L_LOC)
-        if has_sig:
-            dd["sig"] = (sig_start, m.end(L_SIG))
+            dd["loc"] = lo.loc
         rest = m.start(L_REST)
         if t.body_off is not None:
             dd["body_start"] = rest + t.body_off
+        raw = t.raw
+        sym = lo.sym
+        if sym is not None:
+            # The template's symbol is this line's.
+            at = "@" + sym
+            dd["sym"] = sym
+            entries = dd["entries"] = list(dd["entries"])
+            hk = entries[t.sym_entry][3]
+            entries[t.sym_entry] = ["@", at, "pretty", hk]
+            raw = raw.copy()
+            raw[hk] = at
+        elif raw:
+            raw = raw.copy()
+        else:
+            raw = {}
+        attributes = Attributes.of_source(raw, None)
         # Operands: names at the offsets of the template's shape.
-        vals = lo.vals
-        nuses = len(vals) >> 1
-        ops: list[Any] = [None] * nuses
-        instr.operands = ops
+        ops: list[Any] = [None] * (len(parts) >> 1)
+        instr = Instruction.parsed(name, t.opcode, t.src_op, sig.shape, ops, attributes, line,
+                                   start - self.newlines[line - 2], (start, end), t.nres, dd)
+        if raw:
+            attributes._decode = _Decoder(instr)
         pos = []
         p = rest
-        for idx in range(nuses):
-            p += len(vals[2 * idx])
-            ref = vals[2 * idx + 1]
+        idx = 0
+        for n in range(1, len(parts), 2):
+            p += len(parts[n - 1])
+            ref = parts[n]
             q = p + len(ref)
             pos.append((p, q))
             if "#" not in ref:
@@ -224,9 +350,9 @@ class _Parser(MlirLexer):
                 for sc in reversed(scope):
                     v = sc.get(vname)
                     if v is not None:
-                        ops[idx] = v.instr
-                        if v.base:
-                            instr.operand_results[idx] = v.base
+                        ops[idx] = v[0]
+                        if v[1]:
+                            instr.operand_results[idx] = v[1]
                         break
                 else:
                     self.pending.append((instr, idx, ref, p, scope))
@@ -235,21 +361,44 @@ class _Parser(MlirLexer):
                 if not self.bind(instr, idx, ref, scope):
                     self.pending.append((instr, idx, ref, p, scope))
             p = q
+            idx += 1
         dd["opnd_pos"] = pos
-        # The token's match and pieces are dead now; held until the end of the
-        # parse they were a fifth of its peak memory.
-        lo.m = lo.vals = None
         if res is not None and not top:
             for sc in scope:
                 if name in sc:
                     raise self.error_at(f"redefinition of SSA value %{name}", m.start(L_OP))
-            scope[-1][name] = _Value(instr, 0, 1)
-        if t.raw:
-            attributes.adopt_source(t.raw.copy(), _Decoder(instr))
+            scope[-1][name] = (instr, 0, 1)
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
         return instr, i + 1
+
+    def line_by_tokens(self, m: re.Match, i: int, comp: Computation | None,
+                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
+        """The op line of match ``m`` scanned by tokens where it stands (its own token list,
+        positions in the text).  A scan that fails or does not end with the line would have
+        gone on over the next lines in a parse by tokens: raises ``_TokensOnly``."""
+        a, b = m.span(G_LINE)
+        (instr, j), own = self.in_own_tokens(a, b, self.sub_pattern, lambda: self.parse_op(0, comp, scope, top))
+        if own[j] != NL:
+            raise _TokensOnly("a line-op token was not a whole op")
+        self.bargs_made += own.count(BARG)
+        return instr, i + 1
+
+    def in_own_tokens(self, a: int, b: int, pattern: re.Pattern[str], read: Callable[[], Any]) -> tuple[Any, list]:
+        """``read()`` over the tokens of text[a:b] alone (a newline and the end after them, every
+        position in the text), and those token kinds; the parser's own tokens are back after."""
+        k, s, e = self.k, self.s, self.e
+        self.k, self.s, self.e = lk, ls, le = [], [], []
+        try:
+            self.line_tokens(a, b, pattern)
+            n = len(self.text)
+            lk += (NL, EOF, EOF)
+            ls += (b, n, n)
+            le += (b + 1, n, n)
+            return read(), lk
+        finally:
+            self.k, self.s, self.e = k, s, e
 
     def shape_in(self, typ: str, lo: int, hi: int) -> Shape:
         """``shape_of(typ)``; a number in it out of range is an error where it is written (in lo..hi)."""
@@ -286,10 +435,32 @@ class _Parser(MlirLexer):
             i += 1
         return i
 
-    def skip_balanced(self, i: int) -> int:
-        """Index after the bracket group opened at ``i``."""
+    def opened_at(self, i: int, lo: int = 0) -> str:
+        """``line:column`` of the innermost bracket opened before token ``i`` (from token ``lo``)
+        and not closed: the place an error about it names (found when it is raised)."""
         k = self.k
+        depth = 0
+        j = i - 1
+        while j > lo:
+            kk = k[j]
+            if kk.__class__ is str:
+                if kk in _CLOSE:
+                    depth += 1
+                elif kk in _OPEN:
+                    if depth == 0:
+                        break
+                    depth -= 1
+            j -= 1
+        line, col = self.line_col(self.s[j])
+        return f"{line}:{col}"
+
+    def skip_balanced(self, i: int) -> int:
+        """Index after the bracket group opened at ``i`` (or the attribute dictionary token there)."""
+        k = self.k
+        if k[i] == DICT:
+            return i + 1
         stack = [k[i]]
+        lo = i
         i += 1
         while stack:
             kk = k[i]
@@ -300,12 +471,19 @@ class _Parser(MlirLexer):
                         raise self.error("nesting too deep", i)
                 elif kk in _CLOSE:
                     if stack[-1] != _CLOSE[kk]:
-                        raise self.error(f"unbalanced '{kk}' (expected '{_OPEN[stack[-1]]}')", i)
+                        raise self.error(self.unbalanced(kk, stack[-1], i, lo), i)
                     stack.pop()
             elif kk == EOF:
-                raise self.error(f"unexpected end of input: unclosed '{stack[-1]}'", i)
+                raise self.error(self.unclosed(stack[-1], i, lo), i)
             i += 1
         return i
+
+    def unbalanced(self, close: str, open_: str, i: int, lo: int) -> str:
+        return (f"unbalanced '{close}' (expected '{_OPEN[open_]}' to close the '{open_}' opened at "
+                f"{self.opened_at(i, lo - 1)})")
+
+    def unclosed(self, open_: str, i: int, lo: int) -> str:
+        return f"unexpected end of input: the '{open_}' opened at {self.opened_at(i, lo - 1)} is not closed"
 
     def expect(self, i: int, what: str) -> int:
         if self.k[i] != what:
@@ -316,6 +494,8 @@ class _Parser(MlirLexer):
         """Index after one type starting at ``i``."""
         k = self.k
         kk = k[i]
+        if kk == SIG:
+            return i + 1
         if kk == "(":
             j = self.skip_balanced(i)
             if k[j] == ARROW:
@@ -356,7 +536,9 @@ class _Parser(MlirLexer):
         seen_module = False
         while k[i] != EOF:
             kk = k[i]
-            if kk in (HASH, BANG) and k[i + 1] == "=":
+            if kk == ALIAS:
+                i = self.alias_line(i)
+            elif kk in (HASH, BANG) and k[i + 1] == "=":
                 i = self.parse_alias(i)
             elif kk == ID and self.tok(i) == "module" and not seen_module:
                 seen_module = True
@@ -372,11 +554,16 @@ class _Parser(MlirLexer):
             else:
                 raise self.error("expected an operation, a module or an alias definition", i)
             i = self.skip_nl(i)
+        if self.line_ops_read != self.line_ops_made or self.bargs_read != self.bargs_made:
+            # A line-op token was taken for part of something else (an attribute, a type):
+            # that line is no op of its own.
+            raise _TokensOnly("a line-op or block-argument token read as something else")
         self.resolve_pending(final=True)
         # The tokens are done with; the graph that finish() builds would
         # otherwise sit on top of them at the parse's peak.
         self.k = self.s = self.e = self.newlines = None
         self.templates = {}
+        self.sigs = {False: {}, True: {}}
         self.finish()
         return mod
 
@@ -406,6 +593,23 @@ class _Parser(MlirLexer):
         aliases[name] = self.text[start:self.end(j - 1)]
         return j
 
+    def alias_line(self, i: int) -> int:
+        """ALIAS tokens from ``i`` (``#name = loc(...)``, the lexer's; the block MLIR prints after
+        the module, a third to a half of a text with debug info): their definitions; the index
+        after the last."""
+        k, s, e, text = self.k, self.s, self.e, self.text
+        aliases = self.module.dialect_data["aliases"]
+        while True:
+            name, _, value = text[s[i]:e[i]].partition(" = ")
+            if name in aliases:
+                raise self.error(f"redefinition of {name}", i)
+            aliases[name] = value
+            i += 1
+            while k[i] == NL:
+                i += 1
+            if k[i] != ALIAS:
+                return i
+
     def parse_module_op(self, i: int, body: list[Any]) -> int:
         """``module @name attributes {...} {`` ops ``}`` (or the generic builtin.module)."""
         k = self.k
@@ -431,7 +635,7 @@ class _Parser(MlirLexer):
                 j += 1
             if k[j] == ID and self.tok(j) == "attributes":
                 j += 1
-                if k[j] != "{":
+                if k[j] != "{" and k[j] != DICT:
                     raise self.error("expected '{' after 'attributes'", j)
                 dj = self.skip_balanced(j)
                 mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
@@ -449,8 +653,9 @@ class _Parser(MlirLexer):
             if kk == "}":
                 break
             if kk == EOF:
-                raise self.error("unexpected end of input: the module is not closed", j)
-            if kk in (HASH, BANG) and k[j + 1] == "=":
+                line, col = self.line_col(self.s[region_open])
+                raise self.error(f"unexpected end of input: the module opened at {line}:{col} is not closed", j)
+            if kk in (HASH, BANG) and k[j + 1] == "=" or kk == ALIAS:
                 raise self.error("alias definitions must precede the module", j)
             before = len(body)
             j = self.parse_top_op(j, body)
@@ -463,7 +668,7 @@ class _Parser(MlirLexer):
         if k[i] == STR:
             j = self.expect(j, ")")
             j = self.skip_nl(j)
-            if k[j] == "{":
+            if k[j] == "{" or k[j] == DICT:
                 dj = self.skip_balanced(j)
                 mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
                 self._module_attrs(self.text[self.s[j] + 1:self.end(dj - 1) - 1])
@@ -474,7 +679,7 @@ class _Parser(MlirLexer):
         if le > 0:
             j = le
         mod.dialect_data["foot"] = (self.s[close], self.end(j - 1))
-        if k[self.skip_nl(j)] not in (EOF, HASH):
+        if k[self.skip_nl(j)] not in (EOF, HASH, ALIAS):
             nxt = self.skip_nl(j)
             if not (k[nxt] == HASH and k[nxt + 1] == "="):
                 raise self.error("unexpected text after the module", nxt)
@@ -515,7 +720,7 @@ class _Parser(MlirLexer):
         if instr.source_op == "func.func":
             if len(instr.called_computations) > 1:
                 raise self.error("func.func has more than one region", i)
-            if not instr.dialect_data.get("generic"):
+            if not instr._dialect_data.get("generic"):
                 self.check_func_header(i)
             if not instr.called_computations:
                 # A declaration (external function): a computation without body.
@@ -524,9 +729,9 @@ class _Parser(MlirLexer):
                 self.comps.append(comp)
                 instr.called_computations = [comp]
             comp = instr.called_computations[0]
-            name = instr.dialect_data.get("sym")
+            name = instr._dialect_data.get("sym")
             if not name:
-                for e in instr.dialect_data["entries"]:
+                for e in instr._dialect_data["entries"]:
                     if e[0] == "sym_name" and e[1] and e[1].startswith('"'):
                         name = e[1][1:-1]
             if not name:
@@ -542,8 +747,8 @@ class _Parser(MlirLexer):
             self.resolve_pending(final=False)
         else:
             item["op"] = instr
-            if instr.source_op == "sdy.mesh" and instr.dialect_data.get("sym"):
-                self.module.attributes.setdefault("sdy.meshes", {})[instr.dialect_data["sym"]] = \
+            if instr.source_op == "sdy.mesh" and instr._dialect_data.get("sym"):
+                self.module.attributes.setdefault("sdy.meshes", {})[instr._dialect_data["sym"]] = \
                     self.text[instr.span[0]:instr.span[1]]
         body.append(item)
         return j
@@ -583,10 +788,10 @@ class _Parser(MlirLexer):
             if kk == "}":
                 break
             if kk == EOF:
-                raise self.error("unexpected end of input: region not closed", j)
+                raise self.error(f"unexpected end of input: the region opened at {line}:{col} is not closed", j)
             if kk == BLK:
                 if last is not None:
-                    last.dialect_data["terminator"] = True
+                    last._dialect_data["terminator"] = True
                 block, j = self.block_label(j, comp, inner[0], prev_end)
                 prev_end = block["lead"][1]
                 if blk == 0 and last is None and not args and blocks[0]["lead"] is None:
@@ -596,9 +801,14 @@ class _Parser(MlirLexer):
                     blocks.append(block)
                     blk = len(blocks) - 1
                 continue
-            instr, j = self.parse_op(j, comp, new_scope)
+            tok = k[j]
+            if tok.__class__ is _LineOp:
+                self.op_start = self.s[j]
+                instr, j = self.parse_line_op(tok, j, comp, new_scope, False)
+            else:
+                instr, j = self.parse_op(j, comp, new_scope)
             span = instr.span
-            dd = instr.dialect_data
+            dd = instr._dialect_data
             dd["pre"] = (prev_end, span[0])
             if blk:  # (0, the first block, is the printer's default)
                 dd["blk"] = blk
@@ -606,7 +816,7 @@ class _Parser(MlirLexer):
             last = instr
         comp.dialect_data["blocks"] = blocks
         if last is not None:
-            last.dialect_data["terminator"] = True
+            last._dialect_data["terminator"] = True
             comp.root = last
             comp.dialect_data["term"] = last
         comp.dialect_data["tail"] = (prev_end, self.s[j])
@@ -625,7 +835,7 @@ class _Parser(MlirLexer):
         if k[j] == "(":
             j = self.skip_nl(j + 1)
             while k[j] != ")":
-                if k[j] != VAL:
+                if k[j] != VAL and k[j] != BARG:
                     raise self.error("expected a block argument", j)
                 j, a = self.block_arg(j)
                 bargs.append(self.make_param(comp, scope, a, len(bargs)))
@@ -641,6 +851,12 @@ class _Parser(MlirLexer):
     def block_arg(self, j: int) -> tuple[int, tuple]:
         """``%name: type {attrs} loc(...)`` → (index after, (name, type, attrs, loc, start))."""
         k = self.k
+        if k[j] == BARG:
+            # One token of the fast scan: its pieces are what the tokens below would give.
+            self.bargs_read += 1
+            start = self.s[j]
+            name, typ, attrs, loc = _BARG_PARTS.match(self.text, start, self.e[j]).groups()
+            return j + 1, (name, typ, attrs, loc, start)
         name = self.tok(j)[1:]
         start = self.s[j]
         j += 1
@@ -650,7 +866,7 @@ class _Parser(MlirLexer):
         j = tj
         attrs = None
         loc = None
-        if k[j] == "{":
+        if k[j] == "{" or k[j] == DICT:
             dj = self.skip_balanced(j)
             attrs = self.text[self.s[j]:self.end(dj - 1)]
             j = dj
@@ -669,15 +885,13 @@ class _Parser(MlirLexer):
             except A.AttrDecodeError as err:
                 raise self.error_at(f"type of %{name}: {err.reason}", start) from None
         line, col = self.line_col(start)
-        p = Instruction(name, "parameter", shape, [], {"parameter_number": number},
-                        source_op="parameter", line=line, column=col, span=(start, start))
-        p.dialect_data["arg_attrs"] = attrs
-        p.dialect_data["loc"] = loc
-        p.dialect_data["type"] = typ
-        p.dialect_data["results"] = [(name, 1)]
+        attributes = Attributes.of_source({"parameter_number": None}, None)
+        attributes._decoded = {"parameter_number": number}
+        p = Instruction.parsed(name, "parameter", "parameter", shape, [], attributes, line, col, (start, start), 1,
+                               {"arg_attrs": attrs, "loc": loc, "type": typ, "results": [(name, 1)]})
         if name in scope:
             raise self.error_at(f"redefinition of SSA value %{name}", start)
-        scope[name] = _Value(p, 0, 1)
+        scope[name] = (p, 0, 1)
         comp.instructions.append(p)
         p.computation = comp
         return p
@@ -690,6 +904,7 @@ class _Parser(MlirLexer):
         self.op_start = s[i]
         if k[i].__class__ is _LineOp:
             return self.parse_line_op(k[i], i, comp, scope, top)
+        first = self.first_sight.pop(i, None) if self.first_sight else None
         start = s[i]
         results: list[tuple[str, int]] = []
         if k[i] == VAL:
@@ -717,23 +932,23 @@ class _Parser(MlirLexer):
             # (this is what stops prose from parsing as a module).
             raise self.error(f"unknown operation '{op_name}': expected a dialect-qualified name "
                              "such as stablehlo.add", i)
+        if self.validate and is_unknown_op(src_op):
+            raise self.error(_unknown_op(src_op), i)
         newlines = self.newlines
         nl = bisect_left(newlines, start)
         line = nl + 1
         col = start - (newlines[nl - 1] if nl else -1)
         iname = results[0][0] if results else f"{src_op.rsplit('.', 1)[-1]}.L{line}"
-        # The Attributes object is filled in below: handing one in spares
-        # Instruction from building an empty one that would be replaced.
-        attributes = Attributes(None, None, None)
-        instr = Instruction(iname, A.OPCODES.get(src_op, src_op),
-                            _NO_RESULTS, None, attributes, source_op=src_op, line=line, column=col,
-                            span=(start, start), num_results=nres)
         uses: list[tuple[str, int]] = []  # (name, token index)
         entries: list[list[Any]] = []
         regions: list[Computation] = []
         # Keys with their default value (False, empty) are left out: readers
         # use .get, and a dict of more than ten keys takes twice the memory.
-        dd = instr.dialect_data = {"results": results, "entries": entries}
+        dd = {"results": results, "entries": entries}
+        # The Attributes object is filled in below.
+        attributes = Attributes.of_source({}, None)
+        instr = Instruction.parsed(iname, A.OPCODES.get(src_op, src_op), src_op, _NO_RESULTS, [], attributes, line,
+                                   col, (start, start), nres, dd)
         if generic:
             dd["generic"] = True
         if generic:
@@ -748,14 +963,20 @@ class _Parser(MlirLexer):
         self.bind_operands(instr, uses, scope)
         if results and not top:
             self.define_results(instr, results, scope, name_tok)
-        raw = _normalised_attributes(src_op, entries)
-        if raw:
-            attributes.adopt_source(raw, _Decoder(instr))
+        if entries:
+            raw = _normalised_attributes(src_op, entries)
+            if raw:
+                attributes.adopt_source(raw, _Decoder(instr))
         if comp is not None:
             instr.computation = comp
             comp.instructions.append(instr)
         if self.validate:
             self.validate_op(instr, entries, res_types)
+        if first is not None:
+            # The first line of a shape, read by tokens: the shape's template, if it ends
+            # with its line (the next token the newline right after the line's match).
+            self.templates[first.key] = (_line_template(instr, first) if k[j] == NL and s[j] == first.m.end()
+                                         else None)
         return instr, j
 
     def result_types(self, instr: Instruction, sig_types: tuple | None, name_tok: int) -> list[str]:
@@ -765,7 +986,7 @@ class _Parser(MlirLexer):
         res_types: list[str] = []
         if sig_types is not None:
             if self.validate:
-                instr.dialect_data["operand_types"] = sig_types[0]
+                instr._dialect_data["operand_types"] = sig_types[0]
             _, listed, is_fn = sig_types
             if is_fn or nres > 1:
                 if len(listed) != nres:
@@ -816,7 +1037,7 @@ class _Parser(MlirLexer):
         ops: list[Any] = [None] * len(uses)
         # operand_results stays unmade (all zeros, made on first access) unless one is not 0.
         instr.operands = ops
-        instr.dialect_data["opnd_pos"] = [(s[ti], e[ti]) for _, ti in uses]
+        instr._dialect_data["opnd_pos"] = [(s[ti], e[ti]) for _, ti in uses]
         for idx, (ref, ti) in enumerate(uses):
             if "#" not in ref:
                 # The common case of bind(), inline: a plain name (result 0
@@ -825,9 +1046,9 @@ class _Parser(MlirLexer):
                 for sc in reversed(scope):
                     v = sc.get(name)
                     if v is not None:
-                        ops[idx] = v.instr
-                        if v.base:
-                            instr.operand_results[idx] = v.base
+                        ops[idx] = v[0]
+                        if v[1]:
+                            instr.operand_results[idx] = v[1]
                         break
                 else:
                     self.pending.append((instr, idx, ref, s[ti], scope))
@@ -844,7 +1065,7 @@ class _Parser(MlirLexer):
             for sc in scope:
                 if name in sc:
                     raise self.error(f"redefinition of SSA value %{name}", name_tok)
-            cur[name] = _Value(instr, base, count)
+            cur[name] = (instr, base, count)
             base += count
 
     def bind(self, instr: Instruction, idx: int, ref: str, scope: list[dict[str, _Value]]) -> bool:
@@ -856,11 +1077,11 @@ class _Parser(MlirLexer):
                     r = to_int(num, 0, INT64_MAX, "result number") if num else 0
                 except NumberError as err:
                     raise self.error_at(err.reason, self._bind_pos + len(name) + 2) from None
-                if r >= v.count:
-                    raise self.error_at(f"result #{r} of %{name} does not exist ({v.count} results)",
+                if r >= v[2]:
+                    raise self.error_at(f"result #{r} of %{name} does not exist ({v[2]} results)",
                                         self._bind_pos)
-                instr.operands[idx] = v.instr
-                instr.operand_results[idx] = v.base + r
+                instr.operands[idx] = v[0]
+                instr.operand_results[idx] = v[1] + r
                 return True
         return False
 
@@ -884,20 +1105,24 @@ class _Parser(MlirLexer):
     def scan_generic(self, i: int, instr: Instruction, scope, uses, entries, regions):
         """``("ops") [succ] <{props}> ({regions}) {attrs} : (types) -> types loc(...)``."""
         k = self.k
-        dd = instr.dialect_data
+        dd = instr._dialect_data
         i = self.expect(self.skip_nl(i), "(")
+        open_ = i - 1
         i = self.skip_nl(i)
         while k[i] != ")":
             if k[i] != VAL:
-                raise self.error("expected an operand", i)
+                raise self.error(f"expected an SSA operand, found '{self.tok(i)}'", i)
             uses.append((self.tok(i), i))
             i = self.skip_nl(i + 1)
             if k[i] == ",":
                 i = self.skip_nl(i + 1)
                 if k[i] != VAL:
-                    raise self.error("expected an operand", i)
+                    raise self.error(f"expected an SSA operand after ',', found '{self.tok(i)}'", i)
             elif k[i] != ")":
-                raise self.error("expected ',' or ')' after an operand", i)
+                line, col = self.line_col(self.s[open_])
+                what = "the end of input" if k[i] == EOF else f"'{self.tok(i)}'"
+                raise self.error(f"expected ',' or ')' after an operand, found {what} (the operand list "
+                                 f"opened at {line}:{col})", i)
         i = self.skip_nl(i + 1)
         if k[i] == "[":
             j = self.skip_balanced(i)
@@ -907,7 +1132,7 @@ class _Parser(MlirLexer):
                     uses.append((self.tok(t), t))
             dd["n_succ_operands"] = sum(1 for t in range(i, j) if k[t] == VAL)
             i = self.skip_nl(j)
-        if k[i] == "<" and k[i + 1] == "{":
+        if k[i] == "<" and (k[i + 1] == "{" or k[i + 1] == DICT):
             i = self.parse_dict(i + 1, entries, "props")
             i = self.skip_nl(self.expect(i, ">"))
         if k[i] == "(" and k[self.skip_nl(i + 1)] == "{":
@@ -923,11 +1148,14 @@ class _Parser(MlirLexer):
                 break
             i = self.expect(i, ")")
         i = self.skip_nl(i)
-        if k[i] == "{":
+        if k[i] == "{" or k[i] == DICT:
             i = self.parse_dict(i, entries, "attrs")
             i = self.skip_nl(i)
         i = self.expect(i, ":")
         i = self.skip_nl(i)
+        if k[i] == SIG:
+            operand_types, res_types = self.sig_types(i)
+            return self.generic_tail(i, i + 1, instr, uses, operand_types, res_types)
         if k[i] != "(":
             raise self.error("expected a function type '(...) -> ...'", i)
         j = self.skip_balanced(i)
@@ -945,6 +1173,12 @@ class _Parser(MlirLexer):
             r = self.parse_type_at(j)
             res_types = [self.text[self.s[j]:self.end(r - 1)]]
             j = r
+        return self.generic_tail(i, j, instr, uses, operand_types, res_types)
+
+    def generic_tail(self, i: int, j: int, instr: Instruction, uses: list, operand_types: list[str],
+                     res_types: list[str]) -> tuple[int, tuple]:
+        """A generic op after its function type (tokens ``i`` to ``j``): location, operand count."""
+        dd = instr._dialect_data
         dd["sig"] = (self.s[i], self.end(j - 1))
         jn = self.skip_nl(j)
         lj = self.loc_end(jn)
@@ -956,6 +1190,19 @@ class _Parser(MlirLexer):
                              f"{len(operand_types)}", i)
         return j, (operand_types, res_types, True)
 
+    def sig_types(self, i: int) -> tuple[list[str], list[str]]:
+        """Operand and result types of a function-type token (``_TY`` holds no comma or blank,
+        so ', ' splits the lists); read once per text of a signature."""
+        text = self.text[self.s[i]:self.e[i]]
+        got = self.fn_sigs.get(text)
+        if got is None:
+            close = text.index(") -> ")
+            ops = text[1:close].split(", ") if close > 1 else []
+            rest = text[close + 5:]
+            res = (rest[1:-1].split(", ") if len(rest) > 2 else []) if rest[0] == "(" else [rest]
+            got = self.fn_sigs[text] = (ops, res)
+        return got
+
     def types_between(self, a: int, b: int) -> list[str]:
         if a >= b:
             return []
@@ -965,8 +1212,15 @@ class _Parser(MlirLexer):
         return out
 
     def parse_dict(self, i: int, entries: list, place: str) -> int:
-        """Attribute dictionary at '{' → entries [name, value text or None, place]."""
+        """Attribute dictionary at '{' (or a dictionary token) → entries [name, value text or None,
+        place]; the index after it."""
         k = self.k
+        if k[i] == DICT:
+            got = _dict_entries(self.text, self.s[i], self.e[i], place)
+            if got is None:
+                raise _TokensOnly("an attribute dictionary the token scanner reads otherwise")
+            entries += got
+            return i + 1
         i += 1
         while True:
             i = self.skip_nl(i)
@@ -1039,7 +1293,7 @@ class _Parser(MlirLexer):
         if simple_line is not None:
             return simple_line
         k, text, s, e = self.k, self.text, self.s, self.e
-        dd = instr.dialect_data
+        dd = instr._dialect_data
         stack: list[str] = []
         colon = -1
         pending_args: list[tuple] = []
@@ -1063,7 +1317,7 @@ class _Parser(MlirLexer):
                 continue
             if kk == EOF:
                 if stack:
-                    raise self.error(f"unexpected end of input: unclosed '{stack[-1]}'", i)
+                    raise self.error(self.unclosed(stack[-1], i, first), i)
                 break
             if kk == VAL:
                 nxt = k[i + 1]
@@ -1079,6 +1333,22 @@ class _Parser(MlirLexer):
                     i += 2
                     continue
                 uses.append((text[s[i]:e[i]], i))
+            elif kk == BARG:
+                # (Read only as an argument: anywhere else the count check of ``parse`` sends
+                # the text back to the token scanner.)
+                if stack and stack[-1] == "(":
+                    j, a = self.block_arg(i)
+                    pending_args.append(a)
+                    last = j - 1
+                    i = j
+                    continue
+            elif kk == DICT and not stack:
+                if src == "func.func" and k[i - 1] != ID:
+                    raise _TokensOnly("a one-line function body")
+                self.parse_dict(i, entries, "attrs")
+                last = i
+                i += 1
+                continue
             elif kk.__class__ is str:
                 if kk == "{":
                     if self.is_region(i) or (src == "func.func" and not stack and k[i - 1] != ID):
@@ -1121,8 +1391,10 @@ class _Parser(MlirLexer):
                             break
                         raise self.error(f"unbalanced '{kk}'", i)
                     if stack[-1] != _CLOSE[kk]:
-                        raise self.error(f"unbalanced '{kk}' (expected '{_OPEN[stack[-1]]}')", i)
+                        raise self.error(self.unbalanced(kk, stack[-1], i, first), i)
                     stack.pop()
+                elif kk == "," and not stack and k[i + 1] in _NO_OPERAND_AFTER_COMMA:
+                    raise self.error(f"expected an SSA operand after ',', found '{self.tok(i + 1)}'", i + 1)
                 elif kk == ":" and not stack:
                     colon = i
                     dd["colon"] = s[i]
@@ -1152,7 +1424,7 @@ class _Parser(MlirLexer):
             last = i
             i += 1
         if stack:
-            raise self.error(f"unclosed '{stack[-1]}'", i)
+            raise self.error(self.unclosed(stack[-1], i, first), i)
         if words:
             dd["words"] = words
         dd["simple"] = simple and not region_spans and not pending_args and not iter_args
@@ -1173,9 +1445,11 @@ class _Parser(MlirLexer):
             else:
                 j += 1
                 break
+        if j > i and k[j - 1] == "," and k[j] in _NO_OPERAND_AFTER_COMMA:
+            raise self.error(f"expected an SSA operand after ',', found '{self.tok(j)}'", j)
         if not (k[j] == ":" and k[j + 1] == TYPE and (k[j + 2] == NL or k[j + 2] == LOC and k[j + 3] == NL)):
             return None
-        dd = instr.dialect_data
+        dd = instr._dialect_data
         for t in range(i, j, 2):
             uses.append((text[s[t]:e[t]], t))
         dd["colon"] = s[j]
@@ -1212,6 +1486,9 @@ class _Parser(MlirLexer):
         k, text, s, e = self.k, self.text, self.s, self.e
         sig = None
         j = self.skip_nl(colon + 1)
+        if k[j] == SIG:
+            ops, res = self.sig_types(j)
+            return ops, res, True
         if k[j] == "(":
             pj = self.skip_balanced(j)
             if k[pj] == ARROW:
@@ -1266,6 +1543,9 @@ class _Parser(MlirLexer):
                     break
             elif t in (NL, EOF):
                 break
+            elif t == DICT:
+                if j > vs:
+                    break  # a '{' after the value starts ends it
             elif t == ID and k[j + 1] == "=":
                 break
             elif t == ID and text[s[j]:e[j]] == "x" and j > vs:
@@ -1300,7 +1580,7 @@ class _Parser(MlirLexer):
         if kk == ID:
             t = self.tok(j)
             return "." not in t and t not in ("return", "module", "func", "call")
-        return kk in (":", ARROW, "{")
+        return kk in (":", ARROW, "{", DICT)
 
     # -- validation --
     def validate_op(self, instr: Instruction, entries: list, res_types: list[str]) -> None:
@@ -1346,14 +1626,16 @@ class _Parser(MlirLexer):
         The short form leaves the reducer implicit; the graph gets it
         explicitly (HLO's to_apply), built from the init value's type.
         """
-        words = ins.dialect_data.get("words") or []
+        words = ins._dialect_data.get("words") or []
         if "applies" not in words or len(ins.operands) != 2:
             return None
         k = words.index("applies")
         if k + 1 >= len(words):
             return None
         body_op = words[k + 1]
-        ins.dialect_data["applies"] = body_op
+        if self.validate and is_unknown_op(body_op):
+            raise self.error_at(_unknown_op(body_op), ins.span[0])
+        ins._dialect_data["applies"] = body_op
         init = ins.operands[1]
         shape = init.shape if init.num_results == 1 else init.shape.tuple_shapes[ins.operand_results[1]]
         comp = Computation(f"{ins.name}.reducer")
@@ -1416,7 +1698,7 @@ class _Parser(MlirLexer):
                     compact_groups.append(ins)
                 if ins.source_op == "func.call":
                     # The callee, like HLO's call to_apply=, for the call graph.
-                    callee = by_name.get(ins.dialect_data.get("sym") or _callee(ins))
+                    callee = by_name.get(ins._dialect_data.get("sym") or _callee(ins))
                     if callee is not None:
                         ins.called_computations = ins.called_computations + [callee]
             term = comp.dialect_data.get("term")
@@ -1466,6 +1748,79 @@ class _Parser(MlirLexer):
                         raise self.error_at(f"type: {err.reason}", p.span[0]) from None
 
 
+_DICT_KEY = re.compile(r'\s*+(?:([A-Za-z_][\w$.]*+)|"((?:[^"\\\n]++|\\.)*+)")?\s*+')
+
+
+def _dict_entries(text: str, start: int, end: int, place: str) -> list[list[Any]] | None:
+    """The entries ``parse_dict`` makes of the dictionary token text[start:end] (one line,
+    braces balanced), read without tokens: names, then values up to a ',' or closing bracket
+    outside brackets and strings.  None where that scan would fail or read otherwise (a
+    bracket out of order, a missing name or value): the token scanner then says what."""
+    out: list[list[Any]] = []
+    pos = start + 1
+    last = end - 1  # the closing '}'
+    key_at = _DICT_KEY.match
+    marks = MARKS.search
+    while True:
+        km = key_at(text, pos, last + 1)
+        name, quoted = km.group(1), km.group(2)
+        pos = km.end()
+        if name is None and quoted is None:
+            # No name: the end (an empty dictionary, or a ',' before the '}').
+            return out if pos == last else None
+        val = None
+        if text[pos] == "=":
+            vs = pos = pos + 1
+            stack: list[str] = []
+            while True:
+                m = marks(text, pos, end)
+                if m is None:
+                    return None
+                c = m.group()
+                pos = m.end()
+                if c in "([{<":
+                    stack.append(c)
+                elif c in ")]}>":
+                    if not stack:
+                        pos = m.start()
+                        break
+                    if _CLOSE[c] != stack.pop():
+                        return None
+                elif c == "," and not stack:
+                    pos = m.start()
+                    break
+            val = text[vs:pos].strip()
+            if not val:
+                return None
+        out.append([name if name is not None else quoted, val, place])
+        if pos == last:
+            return out
+        if text[pos] != ",":
+            return None
+        pos += 1
+
+
+def _unknown_op(name: str) -> str:
+    return (f"unknown operation '{name}': the {name.partition('.')[0]} dialect has no op of that name "
+            "(a misspelling, or an op newer than hlo_passes knows)")
+
+
+def unknown_ops(module: Module) -> list[tuple[str, str, int, int]]:
+    """(``op``, name, line, column) of each op a StableHLO module names in the namespace of a
+    dialect hlo_passes knows (stablehlo, mhlo, chlo, sdy, func) that the dialect has no op of
+    (``mlir_dialects``): carried through as text with ``validate=False``, like an unknown HLO
+    opcode (``hlo-lint -v`` names them)."""
+    out = []
+    for item in module.dialect_data.get("body", ()):
+        op = item.get("op") or (item["func"].dialect_data["func"] if "func" in item else None)
+        if op is not None and is_unknown_op(op.source_op):
+            out.append(("op", op.source_op, op.line, op.column))
+    for instr in module.instructions():
+        if is_unknown_op(instr.source_op):
+            out.append(("op", instr.source_op, instr.line, instr.column))
+    return out
+
+
 def _later_in_block(user: Instruction, value: Instruction) -> bool:
     """Whether ``value``, found only after ``user`` was read, sits in the block that holds
     ``user`` (or the op whose region holds it): a use before the definition."""
@@ -1481,52 +1836,63 @@ def _later_in_block(user: Instruction, value: Instruction) -> bool:
     return at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
 
 
-def _line_template(m: re.Match, parts: list[str]) -> _LineTemplate | None:
-    """Scan the op line of ``m`` on its own; its results, made relative to the
-    line, are the template for every line of its shape (None: this shape
-    needs the token scanner, e.g. a name inside an attribute value)."""
-    base = m.start(LINE)
-    line = m.group(LINE)
-    try:
-        sub = _Parser(line + "\n", None, True)
-        sub.validate = False
-        instr, j = sub.parse_op(0, None, [{}])
-    except (ParseError, ValueError, IndexError, KeyError, TypeError, AttributeError, RecursionError):
-        return None
-    if sub.k[j] != NL or sub.k[j + 1] != EOF or instr._called_computations:
-        return None
+def _line_template(instr: Instruction, lo: _LineOp) -> _LineTemplate | None:
+    """The template of the line shape of ``lo``, made of ``instr``, the token scan of that
+    line (``lo.parts``: the text between and the operand names; ``lo.sig``: what
+    ``_read_sig`` made of its signature); None when the shape needs the token scanner
+    (a name inside an attribute value, a region, a part of the op's data the template
+    cannot fill in).  With a leading symbol (``lo.sym``) it must be the op's one symbol
+    entry; a scalar constant's value must be kept nowhere."""
+    m, parts, sig, sym = lo.m, lo.parts, lo.sig, lo.sym
+    const_value = lo.key[4] == " dense<>"
     dd = instr.dialect_data
-    if not _LINE_KEYS.issuperset(dd):
+    if instr._called_computations or not _LINE_KEYS.issuperset(dd):
         return None
     res = m.group(L_RES)
     if dd["results"] != ([(res[1:], 1)] if res is not None else []):
         return None
-    rest = m.start(L_REST) - base
     # Every operand name of the line is a use, in order, and nothing else is.
     offs = []
-    p = rest
+    p = m.start(L_REST)
     for n, part in enumerate(parts):
         if n % 2:
             offs.append((p, p + len(part)))
         p += len(part)
     if dd["opnd_pos"] != offs or len(instr.operands) != len(offs):
         return None
-    for e in dd["entries"]:
+    entries = dd["entries"]
+    for e in entries:
         if e[1] is not None and "%" in e[1]:
             return None
     if any("%" in x for x in dd.get("strs", ())) or "%" in dd.get("sym", ""):
         return None
-    sig = m.start(L_SIG) - base
-    if "colon" in dd and dd["colon"] != sig - 2:
+    sig_at = m.start(L_SIG)
+    if "colon" in dd and dd["colon"] != sig_at - 2:
         return None
     if dd.get("loc") != m.group(L_LOC):
         return None
-    if "sig" in dd and dd["sig"] != (sig, m.end(L_SIG) - base):
+    if "sig" in dd and dd["sig"] != (sig_at, m.end(L_SIG)):
         return None
+    if dd["result_types"] != sig.res_types or instr.shape != sig.shape:
+        return None
+    raw = instr.attributes.source_texts()
     t = _LineTemplate()
+    t.sym_entry = None
+    if sym is not None:
+        at = "@" + sym
+        where = [n for n, e in enumerate(entries) if e[1] is not None and sym in e[1]]
+        if (dd.get("sym") != sym or len(where) != 1 or entries[where[0]][:3] != ["@", at, "pretty"]
+                or not isinstance(entries[where[0]][3], str) or raw.get(entries[where[0]][3]) != at
+                or sum(1 for v in raw.values() if v is not None and sym in v) != 1
+                or any(sym in x for x in [*dd.get("strs", ()), *dd.get("words", ())])):
+            return None
+        t.sym_entry = where[0]
+    if const_value and (entries or raw or "strs" in dd or dd.get("words") != ["dense"]):
+        return None
     t.proto = dict(dd)
-    t.raw = instr.attributes.source_texts() or None
-    t.opcode, t.src_op, t.shape, t.nres = instr.opcode, instr.source_op, instr.shape, instr.num_results
+    t.raw = raw or None
+    t.opcode, t.src_op, t.nres = instr.opcode, instr.source_op, instr.num_results
+    rest = m.start(L_REST)
     t.body_off = None if dd.get("body_start") is None else dd["body_start"] - rest
     t.short = instr.source_op.rsplit(".", 1)[-1]
     # Which of the line's own values its dialect_data holds.
@@ -1627,7 +1993,15 @@ def read_stablehlo(text: str, path: str | None = None, validate: bool = False) -
     try:
         with collector_paused():
             p = _Parser(text, path, validate)
-            mod = p.parse()
+            try:
+                mod = p.parse()
+            except _AGAIN:
+                if not p.fast:
+                    raise
+                # A line-op token stood where no op starts, or the text is bad: read by
+                # tokens only, which say what is wrong where the scanner meets it.
+                p = _Parser(text, path, validate, fast=False)
+                mod = p.parse()
             for comp in mod.computations.values():
                 if comp.parent is None:
                     f = comp.dialect_data.get("func")
@@ -1646,13 +2020,15 @@ def read_stablehlo(text: str, path: str | None = None, validate: bool = False) -
     return mod
 
 
+_VISIBILITY = re.compile(r"\s*func\.func\s+(public|private|nested)?")
+
+
 def _func_info(p: _Parser, f: Instruction, comp: Computation) -> None:
     """Visibility, result types and attributes of a func.func, for the printer."""
     dd = f.dialect_data
     comp.dialect_data["visibility"] = None
     if not dd.get("generic"):
-        body = p.text[f.span[0]:comp.dialect_data.get("open", f.span[1])]
-        m = re.match(r"\s*func\.func\s+(public|private|nested)?", body)
+        m = _VISIBILITY.match(p.text, f.span[0], comp.dialect_data.get("open", f.span[1]))
         if m and m.group(1):
             comp.dialect_data["visibility"] = m.group(1)
             dd["visibility"] = m.group(1)
