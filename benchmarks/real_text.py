@@ -1,6 +1,6 @@
 """Parse + print of real text against jaxlib's C++ parse + print, per text family, in one run.
 
-    python benchmarks/real_text.py [--rounds 7] [--processes 2] [--baseline REV ...] [--quick]
+    python benchmarks/real_text.py [--rounds 7] [--processes 2] [--baseline REV ...] [--also-under PY ...] [--quick]
     python benchmarks/real_text.py --regenerate [--python PY ...]
 
 Families (both dialects): the trainer's training step as each jax version
@@ -22,7 +22,10 @@ rounds: ours (``hlo_passes.parse(text).to_text()``) then jaxlib's (HLO:
 every tree meets the same machine; a file's ratio is the median of its
 per-round ratios (ours ÷ jaxlib of the same round), a family's is Σ ours ÷
 Σ jaxlib over its files' medians.  A text this jaxlib does not read (HLO of a
-newer XLA) has no ratio.  The generated modules of ``parse_speed.py`` are the
+newer XLA) has no ratio; ``--also-under PY`` measures this checkout again with
+another interpreter (its jax and jaxlib, e.g. Python 3.12 with jax 0.12) in
+the same run, a column of its own, and the verdicts take every interpreter's
+ratios.  The generated modules of ``parse_speed.py`` are the
 second table, measured the same way; the pre-scan (``prescan.rules_that_may_fire``)
 is timed against one ``str.find`` over the same text.
 """
@@ -175,13 +178,15 @@ def _rounds(hlo_passes, ref: dict[str, Callable[[str], object]], rounds: int,
     return out
 
 
-def run_workers(trees: dict[str, Path], jobs: list[tuple[str, str]], rounds: int, processes: int) -> dict[str, dict]:
-    """tree label → file → {"ours": [...], "ref": [...]}, the trees' workers alternating."""
+def run_workers(trees: dict[str, tuple[str, Path]], jobs: list[tuple[str, str]], rounds: int,
+                processes: int) -> dict[str, dict]:
+    """label → file → {"ours": [...], "ref": [...]} for each (interpreter, tree) of ``trees``,
+    the workers alternating."""
     merged: dict[str, dict] = {label: {} for label in trees}
     per = max(1, rounds // processes)
     for n in range(processes):
-        for label, tree in trees.items():
-            r = subprocess.run([sys.executable, __file__, "--worker", str(tree), "--rounds", str(per),
+        for label, (python, tree) in trees.items():
+            r = subprocess.run([python, __file__, "--worker", str(tree), "--rounds", str(per),
                                 "--jobs", json.dumps(jobs)], capture_output=True, text=True, cwd=REPO)
             if r.returncode != 0:
                 raise RuntimeError(f"worker for {label} failed:\n{r.stderr[-3000:]}")
@@ -198,6 +203,18 @@ def run_workers(trees: dict[str, Path], jobs: list[tuple[str, str]], rounds: int
                 if acc["ref"] is not None and row.get("ref") is not None:
                     acc["ref"] += row["ref"]
     return merged
+
+
+def _ask(python: str, code: str) -> str:
+    return subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _jax_version(python: str) -> str:
+    return _ask(python, "import jax; print(jax.__version__)")
+
+
+def _python_version(python: str) -> str:
+    return "Python " + _ask(python, "import platform; print(platform.python_version())")
 
 
 def summary(row: dict) -> dict:
@@ -251,7 +268,10 @@ def prescan_rows(files: list[tuple[str, Path]], repeats: int) -> list[list[objec
 
 # ---- the report ----------------------------------------------------------------------------------
 def report(fams: list[tuple[str, str, list[Path]]], results: dict[str, dict], trees: list[str],
-           gen: list[tuple[str, str, list[Path]]], pre: list[list[object]], args: argparse.Namespace) -> list[str]:
+           gen: list[tuple[str, str, list[Path]]], pre: list[list[object]], args: argparse.Namespace,
+           ours: list[str], described: list[str]) -> list[str]:
+    """``trees``: every label measured, this checkout under the running interpreter first;
+    ``ours``: the labels that are this checkout (under any interpreter), judged by the target."""
     main = trees[0]
     base_cols = [f"÷ jaxlib, {t}" for t in trees[1:]]
     lines = [
@@ -263,7 +283,7 @@ def report(fams: list[tuple[str, str, list[Path]]], results: dict[str, dict], tr
         "jaxlib interleaved in each (HLO `hlo_module_from_text` + `to_string()`, StableHLO `ir.Module.parse` + "
         "`get_asm(enable_debug_info=True)`); a file's ratio is the median of per-round ratios, a family's "
         "Σ ours ÷ Σ jaxlib of the files' medians; trees alternate, so each ratio meets the same machine",
-        f"- {main} = this checkout" + "".join(f"; {t} = `git archive {t}`" for t in trees[1:]),
+        f"- {main} = this checkout" + "".join(f"; {d}" for d in described),
         "",
     ]
     fam_rows, verdicts = [], {"hlo": [], "stablehlo": []}
@@ -284,8 +304,9 @@ def report(fams: list[tuple[str, str, list[Path]]], results: dict[str, dict], tr
                          "–" if cells[0] is None else f"**{cells[0]:.2f}**",
                          "–" if not worst else f"{worst:.2f}",
                          *("–" if c is None else f"{c:.2f}" for c in cells[1:])])
-        if cells[0] is not None:
-            verdicts[dialect].append((cells[0], fam))
+        for label, c in zip(trees, cells):
+            if label in ours and c is not None:
+                verdicts[dialect].append((c, f"{fam} ({label})"))
     lines += md_table(["family", "dialect", "files", "KB", "ours ms", "jaxlib ms", f"÷ jaxlib, {main}",
                        "worst file", *base_cols], fam_rows)
     lines.append("")
@@ -295,9 +316,11 @@ def report(fams: list[tuple[str, str, list[Path]]], results: dict[str, dict], tr
             ok = "**met**" if worst <= TARGET else "**not met**"
             lines.append(f"- {dialect}: parse+print of real text ≤ {TARGET:g}× jaxlib: {ok} (families "
                          f"{min(g for g, _ in got):.2f}–{worst:.2f}×, worst: {fam})")
-    unread = sorted({Path(p).name for p, row in results[main].items() if row.get("ref") is None and "error" not in row})
-    if unread:
-        lines.append(f"- not read by this jaxlib (no ratio; run under the newer jax): {', '.join(unread)}")
+    for label in ours:
+        unread = sorted({Path(p).name for p, row in results[label].items()
+                         if row.get("ref") is None and "error" not in row})
+        if unread:
+            lines.append(f"- not read by the jaxlib of {label} (no ratio there): {', '.join(unread)}")
     errors = {t: sorted(Path(p).name for p, row in results[t].items() if "error" in row) for t in trees}
     for t, names in errors.items():
         if names:
@@ -344,6 +367,8 @@ def main() -> None:
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--baseline", action="append", default=[], metavar="REV",
                     help="also measure this commit (git archive), e.g. 4ce19a3")
+    ap.add_argument("--also-under", action="append", default=[], metavar="PY",
+                    help="also measure this checkout with this interpreter (its jax), e.g. .venv/py312/bin/python")
     ap.add_argument("--sizes", default="1,4", help="generated modules, MB ('' for none)")
     ap.add_argument("--quick", action="store_true", help="one small file per family, one round (CI smoke)")
     ap.add_argument("--regenerate", action="store_true", help="write benchmarks/data/trainer_* again")
@@ -358,23 +383,31 @@ def main() -> None:
         regenerate(args.python or [sys.executable])
         return
     if args.quick:
-        args.rounds, args.processes, args.sizes, args.baseline = 1, 1, "", []
+        args.rounds, args.processes, args.sizes, args.baseline, args.also_under = 1, 1, "", [], []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         fams = [(f, d, unpacked(ps, tmp)) for f, d, ps in families(shared_dir(), args.quick)]
         gen = generated(tmp, [float(s) for s in args.sizes.split(",") if s])
-        trees = {"branch": REPO}
+        trees = {"branch": (sys.executable, REPO)}
+        described = []
         for rev in args.baseline:
             out = tmp / f"tree-{rev}"
             out.mkdir()
             archive = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=True).stdout
             subprocess.run(["tar", "-x", "-C", str(out)], input=archive, check=True)
-            trees[rev] = out
+            trees[rev] = (sys.executable, out)
+            described.append(f"{rev} = `git archive {rev}`")
+        ours = ["branch"]
+        for py in args.also_under:
+            label = f"branch, jax {_jax_version(py)}"
+            trees[label] = (py, REPO)
+            ours.append(label)
+            described.append(f"{label} = this checkout under `{py}` ({_python_version(py)})")
         jobs = [(str(p), d) for _, d, ps in fams + gen for p in ps]
         results = run_workers(trees, jobs, args.rounds, args.processes)
         pre_files = [(p.name, p) for f, d, ps in fams if f.startswith(("trainer", "corpus, HLO")) for p in ps]
         pre = prescan_rows(pre_files, 1 if args.quick else 5)
-        lines = report(fams, results, list(trees), gen, pre, args)
+        lines = report(fams, results, list(trees), gen, pre, args, ours, described)
     path = write_fragment("real_text", lines)
     print("\n".join(lines))
     print(f"\nwrote {path}")

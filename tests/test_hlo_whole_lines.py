@@ -126,3 +126,22 @@ def test_lines_the_one_match_path_leaves_alone(monkeypatch: pytest.MonkeyPatch) 
         for validate in (False, True):
             assert (_outcome(lambda t: parse_hlo(t, validate=validate), text)
                     == _outcome(lambda t: _general(t, monkeypatch, validate), text)), line
+
+
+def test_parsed_sets_every_field_init_sets() -> None:
+    """``Instruction.parsed`` (the parsers' __init__ without checks) writes each field ``__init__``
+    writes, with a parsed instruction's values: a field added to one and not the other fails here."""
+    from hlo_passes.ir import Attributes, Shape
+
+    shape = Shape.array("f32", [4])
+    made = Instruction("a", "add", shape, [], Attributes(), line=3, column=5, span=(0, 10))
+    parsed = Instruction.parsed("a", "add", "add", shape, [], Attributes(), 3, 5, (0, 10), 1, None)
+    slots = [name for cls in Instruction.__mro__ for name in getattr(cls, "__slots__", ())]
+    assert "attributes" in slots and "_dialect_data" in slots
+
+    def fields(instr: Instruction) -> dict[str, object]:
+        return {name: getattr(instr, name, "<unset>") for name in slots if name != "attributes"}
+
+    assert fields(parsed) == fields(made)
+    assert "<unset>" not in fields(parsed).values()
+    assert parsed.attributes._owner is parsed and made.attributes._owner is made
