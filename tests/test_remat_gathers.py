@@ -42,14 +42,19 @@ def _moe003_about_gate_and_up(findings) -> bool:
     return all(f.details.get("split_sizes") == [F, F] for f in findings if f.rule == "MOE003")
 
 
-@pytest.mark.parametrize("layout,form", CASES)
-def test_rematerialized_gathers_are_one_weight_in_every_text(layout: str, form: str) -> None:
-    fn, args = moe_remat.build(layout, form, "mesh2")
+def _moe003_in_every_text(built) -> dict[str, tuple[str, list]]:
+    """Per text of the jitted step (its StableHLO, HLO and compiled module): the text and its
+    MOE003 findings (``--select``: paying or not)."""
+    fn, args = built
     lowered = fn.lower(*args)
     texts = {"stablehlo": lowered.as_text(), "hlo": lowered.as_text(dialect="hlo"),
              "compiled": lowered.compile().as_text()}
-    for name, text in texts.items():
-        findings = hlo_passes.lint(hlo_passes.parse(text), select=["MOE003"])
+    return {name: (text, hlo_passes.lint(hlo_passes.parse(text), select=["MOE003"])) for name, text in texts.items()}
+
+
+@pytest.mark.parametrize("layout,form", CASES)
+def test_rematerialized_gathers_are_one_weight_in_every_text(layout: str, form: str) -> None:
+    for name, (_, findings) in _moe003_in_every_text(moe_remat.build(layout, form, "mesh2")).items():
         assert _moe003_about_gate_and_up(findings), (name, [(f.message, f.details.get("split_sizes"))
                                                             for f in findings])
         if layout == "prefused":
@@ -83,16 +88,12 @@ def test_install_warns_of_no_rematerialized_pair(program: str) -> None:
 @pytest.mark.parametrize("weights", moe_split_sharded.WEIGHTS)
 @pytest.mark.parametrize("stages", [1, 2])
 def test_rematerialized_weights_on_two_fsdp_axes_are_no_pair(weights: str, stages: int) -> None:
-    fn, args = moe_split_sharded.build(weights, stages, "remat_grad")
-    lowered = fn.lower(*args)
-    texts = {"stablehlo": lowered.as_text(), "hlo": lowered.as_text(dialect="hlo"),
-             "compiled": lowered.compile().as_text()}
-    for name, text in texts.items():
-        findings = hlo_passes.lint(hlo_passes.parse(text), select=["MOE003"])
+    linted = _moe003_in_every_text(moe_split_sharded.build(weights, stages, "remat_grad"))
+    for name, (_, findings) in linted.items():
         assert findings == [], (name, [(f.message, f.details.get("split_sizes")) for f in findings])
     if stages == 2:
         # The case that was reported: wo's pieces, tuple elements of two all-to-alls.
-        compiled = texts["compiled"]
+        compiled = linted["compiled"][0]
         assert "all-to-all(" in compiled
         misses = run_passes(hlo_passes.parse(compiled), ["moe-pair-gather-fusion"]).near_misses
         assert any(m.check == "same-weight" and "rematerialization" in m.reason for m in misses), [
