@@ -14,6 +14,12 @@ and drops both axes with sharding constraints before a shard_map that runs the G
 
 For two weights, joining them along ``F`` before the gathers would interleave gate and up
 (``F`` is gathered on the way): the rule refuses it (``concat-dim-sharded``) in every form.
+
+``mode``: ``forward``, ``grad`` (a training step's value and gradients) or ``remat_grad`` (the
+same under ``jax.checkpoint``, as trainers run their decoder layers; the down projection
+``wo[E, F, D]`` is then FSDP-sharded too, as MaxText shards it (``F`` on ``fsdp_transpose``, ``D``
+on ``fsdp``), and dropped in the same stages — its first stage moves ``fsdp`` from ``D`` to ``F``
+— and the backward gathers every weight again).
 ``build(weights, stages, mode)`` gives ``(jitted function, device arguments)`` on a 4 × 2 mesh of
 8 CPU devices.
 """
@@ -30,7 +36,7 @@ from jax.sharding import PartitionSpec as P
 from examples.moe import MoEConfig, gmm, make_group_sizes
 
 WEIGHTS = ("prefused", "pair")
-MODES = ("forward", "grad")
+MODES = ("forward", "grad", "remat_grad")
 
 
 def mesh(shape: tuple[int, int] = (4, 2)) -> jax.sharding.Mesh:
@@ -38,8 +44,9 @@ def mesh(shape: tuple[int, int] = (4, 2)) -> jax.sharding.Mesh:
                          devices=jax.devices()[:8])
 
 
-def layer_fn(m, weights: str, stages: int, f: int) -> Callable:
-    """``(x, gs, W, wo)`` or ``(x, gs, wi_0, wi_1, wo)`` -> ``[T, D]``."""
+def layer_fn(m, weights: str, stages: int, f: int, gather_wo: bool = False) -> Callable:
+    """``(x, gs, W, wo)`` or ``(x, gs, wi_0, wi_1, wo)`` -> ``[T, D]``; ``gather_wo``: ``wo`` is
+    FSDP-sharded and dropped like the gate/up weights."""
     constrain = lambda a, s: jax.lax.with_sharding_constraint(a, NamedSharding(m, s))  # noqa: E731
 
     def drop(w):
@@ -56,9 +63,10 @@ def layer_fn(m, weights: str, stages: int, f: int) -> Callable:
         return gmm(jax.nn.silu(gate) * up, wo, gs)
 
     mapped = jax.shard_map(body, mesh=m, in_specs=(P(),) * 5, out_specs=P(), check_vma=False)
+    down = drop if gather_wo else (lambda wo: wo)
     if weights == "prefused":
-        return lambda x, gs, w, wo: mapped(x, gs, drop(w[..., :f]), drop(w[..., f:]), wo)
-    return lambda x, gs, w0, w1, wo: mapped(x, gs, drop(w0), drop(w1), wo)
+        return lambda x, gs, w, wo: mapped(x, gs, drop(w[..., :f]), drop(w[..., f:]), down(wo))
+    return lambda x, gs, w0, w1, wo: mapped(x, gs, drop(w0), drop(w1), down(wo))
 
 
 def build(weights: str = "prefused", stages: int = 2, mode: str = "forward",
@@ -67,14 +75,16 @@ def build(weights: str = "prefused", stages: int = 2, mode: str = "forward",
         raise ValueError(f"weights in {WEIGHTS}, stages 1 or 2, mode in {MODES}")
     cfg = cfg or MoEConfig()
     m = mesh()
-    layer = layer_fn(m, weights, stages, cfg.mlp)
+    layer = layer_fn(m, weights, stages, cfg.mlp, gather_wo=mode == "remat_grad")
+    if mode == "remat_grad":
+        layer = jax.checkpoint(layer)
     fn = layer
-    if mode == "grad":
+    if mode != "forward":
         def fn(x, gs, *ws):
             loss = lambda *w: jnp.mean(jnp.square(layer(x, gs, *w)))  # noqa: E731
             return jax.value_and_grad(loss, argnums=tuple(range(len(ws))))(*ws)
 
-    return jax.jit(fn), inputs(m, weights, cfg)
+    return jax.jit(fn), inputs(m, weights, cfg, wo_sharded=mode == "remat_grad")
 
 
 def host_inputs(weights: str, cfg: MoEConfig | None = None) -> tuple[np.ndarray, ...]:
@@ -88,8 +98,9 @@ def host_inputs(weights: str, cfg: MoEConfig | None = None) -> tuple[np.ndarray,
     return (x, make_group_sizes(cfg), *ws, wo)
 
 
-def inputs(m, weights: str, cfg: MoEConfig) -> tuple[jax.Array, ...]:
+def inputs(m, weights: str, cfg: MoEConfig, wo_sharded: bool = False) -> tuple[jax.Array, ...]:
     host = host_inputs(weights, cfg)
     w_sharding = NamedSharding(m, P(None, "fsdp", "fsdp_transpose"))
-    return tuple(jax.device_put(a, w_sharding if a.ndim == 3 and k < len(host) - 1 else NamedSharding(m, P()))
-                 for k, a in enumerate(host))
+    shardings = [NamedSharding(m, P())] * 2 + [w_sharding] * (len(host) - 3) + [
+        NamedSharding(m, P(None, "fsdp_transpose", "fsdp") if wo_sharded else P())]
+    return tuple(jax.device_put(a, s) for a, s in zip(host, shardings))

@@ -145,7 +145,8 @@ def test_reported_counts_equal_after_spmd_partitioning(spmd_collectives, spec: P
 # partitioner move pieces with collective-permutes, and dropping both axes gathers each
 # dimension on its own: XLA runs 6 collectives (4 all-gathers, 2 collective-permutes) where the
 # fused chain runs 2, one stage or two.  Until issue 27 the sites said 2 -> 1 and 4 -> 2.  Two
-# weights sharded so are joined along F before F is gathered: refused, in every form.
+# weights sharded so are joined along F before F is gathered: refused, in every form.  The
+# training steps' gate/up gradients are reduced as the gradient sites say (2 all-reduces -> 1).
 SPLIT_SHARDED = [(w, s, m) for w in ("prefused", "pair") for s in (1, 2) for m in ("forward", "grad")]
 
 
@@ -185,7 +186,17 @@ def test_split_dimension_on_a_second_axis(split_sharded_collectives, case, diale
     result, before, after = split_sharded_collectives[case, dialect]
     gathers = [s for s in result.sites if s.rule in ("moe-gather-fusion", "moe-pair-gather-fusion")]
     misses = [m for m in result.near_misses if m.rule == "moe-pair-gather-fusion"]
-    # The gate/up weight's collectives, every kind (the gradients' reductions are the other sites').
+    # The gate/up weight's gradient: its reductions (wo's gradient [E, F, D] is reduced apart).
+    cfg = ProgramSpec().cfg
+    reductions = lambda found: [c for c in found if c[0] in ("all-reduce", "reduce-scatter")  # noqa: E731
+                                and tuple(c[1]) != (cfg.experts, cfg.mlp, cfg.embed)]
+    grads = [s for s in result.sites if s.rule in ("moe-gradient-fusion", "moe-pair-gradient-fusion")]
+    assert (sum(s.before.count for s in grads), sum(s.after.count for s in grads)) == (
+        len(reductions(before)), len(reductions(after))), (before, after)
+    assert (sum(s.before.bytes_moved for s in grads), sum(s.after.bytes_moved for s in grads)) == (
+        sum(c[2] for c in reductions(before)), sum(c[2] for c in reductions(after)))
+    assert (len(grads), len(reductions(before))) == ((1, 2) if mode == "grad" else (0, 0))
+    # The gate/up weight's collectives, every kind.
     weight = lambda found: sorted(c[0] for c in found if c[0] in ("all-gather", "collective-permute", "all-to-all"))  # noqa: E731
     if weights == "pair":
         assert gathers == [] and [m.check for m in misses] == ["concat-dim-sharded"], [str(m) for m in misses]

@@ -108,6 +108,8 @@ def _example_programs() -> dict[str, object]:
     for weights in moe_split_sharded.WEIGHTS:
         for stages in (1, 2):
             found[f"split_sharded_{weights}_s{stages}"] = lambda w=weights, s=stages: moe_split_sharded.build(w, s)
+            found[f"split_sharded_{weights}_s{stages}_remat"] = (
+                lambda w=weights, s=stages: moe_split_sharded.build(w, s, "remat_grad"))
     for layout in moe_remat.LAYOUTS:
         for form in moe_remat.FORMS:
             found[f"remat_{layout}_{form}"] = lambda lay=layout, f=form: moe_remat.build(lay, f, "mesh2")
@@ -116,8 +118,9 @@ def _example_programs() -> dict[str, object]:
 
 EXAMPLE_PROGRAMS = ["public_mixtral_forward", "public_mixtral_grad", "public_qwen3_forward", "public_qwen3_grad",
                     "split_sharded_prefused_s1", "split_sharded_prefused_s2", "split_sharded_pair_s1",
-                    "split_sharded_pair_s2", "remat_prefused_explicit", "remat_prefused_implicit",
-                    "remat_pair_explicit", "remat_pair_implicit"]
+                    "split_sharded_pair_s2", "split_sharded_prefused_s1_remat", "split_sharded_prefused_s2_remat",
+                    "split_sharded_pair_s1_remat", "split_sharded_pair_s2_remat", "remat_prefused_explicit",
+                    "remat_prefused_implicit", "remat_pair_explicit", "remat_pair_implicit"]
 # What optimized HLO of these programs does not show, and why.
 EXAMPLE_GAPS = {
     # The partitioner slices W's sharded split dimension with collective-permutes, a concatenate

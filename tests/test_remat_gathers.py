@@ -9,6 +9,16 @@ array computed twice (``same-weight``): ``tests/fixtures/moe-pair-gather-fusion/
 holds that optimized module; here the training steps of ``examples/moe_remat.py`` (every
 weight FSDP-gathered, the down projection too, under ``jax.checkpoint``), in both layouts and
 both forms, are linted in every text and at compile time: MOE003 speaks only of gate and up.
+
+The trainer's case itself: ``examples/moe_split_sharded.py``'s ``remat_grad`` step (MaxText's
+layout on a 4 x 2 mesh, every weight FSDP-sharded on two axes, ``wo`` too, dropped in one or two
+stages under ``jax.checkpoint``).  In its optimized two-stage step XLA moves ``wo``'s shards
+with tuple all-to-alls, and the forward's and the recomputation's pieces are each a
+``get-tuple-element`` of one: MOE003 reported them as "gate and up weights gathered apart: 2
+weights (copy_bitcast_fusion.6, copy_bitcast_fusion.1)" (split sizes [D, D]: ``wo``'s, not
+gate and up's) until the tuple element was followed to the collective.  Neither layout has an
+MOE003 finding there in any text (the prefused weight is MOE001's; the two weights' F is split
+on ``fsdp_transpose``, ``concat-dim-sharded``).
 """
 from __future__ import annotations
 
@@ -17,9 +27,10 @@ import warnings
 import pytest
 
 import hlo_passes
-from examples import moe_remat
+from examples import moe_remat, moe_split_sharded
 from examples.moe import MoEConfig
 from hlo_passes import jax_hook
+from hlo_passes.passes import run_passes
 
 CASES = [(layout, form) for layout in moe_remat.LAYOUTS for form in moe_remat.FORMS]
 F = MoEConfig().mlp
@@ -31,23 +42,35 @@ def _moe003_about_gate_and_up(findings) -> bool:
     return all(f.details.get("split_sizes") == [F, F] for f in findings if f.rule == "MOE003")
 
 
-@pytest.mark.parametrize("layout,form", CASES)
-def test_rematerialized_gathers_are_one_weight_in_every_text(layout: str, form: str) -> None:
-    fn, args = moe_remat.build(layout, form, "mesh2")
+def _moe003_in_every_text(built) -> dict[str, tuple[str, list]]:
+    """Per text of the jitted step (its StableHLO, HLO and compiled module): the text and its
+    MOE003 findings (``--select``: paying or not)."""
+    fn, args = built
     lowered = fn.lower(*args)
     texts = {"stablehlo": lowered.as_text(), "hlo": lowered.as_text(dialect="hlo"),
              "compiled": lowered.compile().as_text()}
-    for name, text in texts.items():
-        findings = hlo_passes.lint(hlo_passes.parse(text), select=["MOE003"])
+    return {name: (text, hlo_passes.lint(hlo_passes.parse(text), select=["MOE003"])) for name, text in texts.items()}
+
+
+@pytest.mark.parametrize("layout,form", CASES)
+def test_rematerialized_gathers_are_one_weight_in_every_text(layout: str, form: str) -> None:
+    for name, (_, findings) in _moe003_in_every_text(moe_remat.build(layout, form, "mesh2")).items():
         assert _moe003_about_gate_and_up(findings), (name, [(f.message, f.details.get("split_sizes"))
                                                             for f in findings])
         if layout == "prefused":
             assert findings == [], (name, [f.message for f in findings])
 
 
-@pytest.mark.parametrize("layout", moe_remat.LAYOUTS)
-def test_install_warns_of_no_rematerialized_pair(layout: str) -> None:
-    fn, args = moe_remat.build(layout, "implicit", "mesh2")
+INSTALLED = {**{f"remat_{layout}": (lambda layout=layout: moe_remat.build(layout, "implicit", "mesh2"))
+                for layout in moe_remat.LAYOUTS},
+             # Gate and up are no MOE003 site here at all (MOE001's; concat-dim-sharded).
+             **{f"split_sharded_{w}": (lambda w=w: moe_split_sharded.build(w, 2, "remat_grad"))
+                for w in moe_split_sharded.WEIGHTS}}
+
+
+@pytest.mark.parametrize("program", INSTALLED)
+def test_install_warns_of_no_rematerialized_pair(program: str) -> None:
+    fn, args = INSTALLED[program]()
     hlo_passes.install()
     try:
         with warnings.catch_warnings(record=True) as record:
@@ -57,6 +80,21 @@ def test_install_warns_of_no_rematerialized_pair(layout: str) -> None:
         hlo_passes.uninstall()
     moe003 = [str(w.message) for w in record if issubclass(w.category, jax_hook.MoELintWarning)
               and "MOE003" in str(w.message)]
-    if layout == "prefused":
+    if program != "remat_pair":
         assert moe003 == []
     assert len(moe003) <= 1, moe003  # gate and up, once: the rematerialized gathers are no pair
+
+
+@pytest.mark.parametrize("weights", moe_split_sharded.WEIGHTS)
+@pytest.mark.parametrize("stages", [1, 2])
+def test_rematerialized_weights_on_two_fsdp_axes_are_no_pair(weights: str, stages: int) -> None:
+    linted = _moe003_in_every_text(moe_split_sharded.build(weights, stages, "remat_grad"))
+    for name, (_, findings) in linted.items():
+        assert findings == [], (name, [(f.message, f.details.get("split_sizes")) for f in findings])
+    if stages == 2:
+        # The case that was reported: wo's pieces, tuple elements of two all-to-alls.
+        compiled = linted["compiled"][0]
+        assert "all-to-all(" in compiled
+        misses = run_passes(hlo_passes.parse(compiled), ["moe-pair-gather-fusion"]).near_misses
+        assert any(m.check == "same-weight" and "rematerialization" in m.reason for m in misses), [
+            (m.check, m.reason) for m in misses]

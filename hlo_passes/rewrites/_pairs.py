@@ -228,7 +228,11 @@ class PairSource(Source):
 def _same_array(a: Instruction, ra: int, b: Instruction, rb: int, depth: int = 8) -> bool:
     """Whether two values are certainly one array computed twice: ``same_value``, and also
     collectives alike over the same operand (what ``jax.checkpoint`` recomputes for the backward:
-    the forward's gather, or the all-to-all before it, run again)."""
+    the forward's gather, or the all-to-all before it, run again), through the fusions and
+    tuple elements optimized HLO puts between them, and past ``jax.checkpoint``'s barrier (the
+    recomputation reads the weight through it)."""
+    a, ra = _past_barriers(a, ra)
+    b, rb = _past_barriers(b, rb)
     if a is b:
         return ra == rb
     if ra != rb or depth == 0:
@@ -237,11 +241,33 @@ def _same_array(a: Instruction, ra: int, b: Instruction, rb: int, depth: int = 8
             and a.opcode == b.opcode and behaviour(a) == behaviour(b) and len(a.operands) == len(b.operands):
         return all(_same_array(x, rx, y, ry, depth - 1) for x, rx, y, ry in
                    zip(a.operands, a.operand_results, b.operands, b.operand_results))
+    if a.opcode == "get-tuple-element" and b.opcode == "get-tuple-element" and behaviour(a) == behaviour(b):
+        # One piece of a tuple collective (XLA combines an all-to-all's pieces into one op).
+        return _same_array(a.operands[0], a.operand_results[0], b.operands[0], b.operand_results[0], depth - 1)
     if a.opcode == "fusion" and b.opcode == "fusion" and len(a.operands) == len(b.operands) and a.called_computations \
             and b.called_computations and same_op(a, b):
         return all(_same_array(x, rx, y, ry, depth - 1) for x, rx, y, ry in
                    zip(a.operands, a.operand_results, b.operands, b.operand_results))
     return not ra and same_value(a, b, depth)
+
+
+def _past_barriers(value: Instruction, result: int) -> tuple[Instruction, int]:
+    """The value an optimization barrier (or a tuple, or a tuple's element) passes on as it got
+    it: a barrier computes nothing."""
+    for _ in range(16):
+        if value.opcode == "get-tuple-element" and value.operands and not result \
+                and value.operands[0].opcode in ("tuple", "opt-barrier"):
+            index = value.attributes.get("index")
+            if not isinstance(index, int):
+                break
+            value, result = value.operands[0], index
+        elif value.opcode == "opt-barrier" and len(value.operands) == 1 and value.shape.is_tuple:
+            value = value.operands[0]  # HLO: one tuple through, the same element
+        elif value.opcode in ("tuple", "opt-barrier") and result < len(value.operands):
+            value, result = value.operands[result], value.operand_results[result]
+        else:
+            break
+    return value, result
 
 
 def _named_gspmd(chain) -> bool:
