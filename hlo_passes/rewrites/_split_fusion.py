@@ -163,7 +163,10 @@ def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tu
         if communicates(op):
             break
     else:
-        return None
+        # Collectives over groups of one device only (a mesh axis of size 1): nothing to fuse,
+        # but the chain is kept so that the rule says so (a near miss, ``group-of-one``).
+        if not any(steps.over_one_device(op) for op in ops):
+            return None
     start, start_result, at_dead_end = found
     if at_dead_end:
         return next(s for s in sources if s.at_dead_end).settle(
@@ -215,6 +218,23 @@ def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result:
     if cur.opcode == "slice" and len(cur.operands) != 1:
         return None  # a slice needs its one operand (text that parsed without it)
     return cur, result, False
+
+
+def _check_communicates(chains: list[_Chain], steps: CollectiveModel) -> None:
+    """Every half runs a collective: one whose collectives all run over groups of one device
+    (a psum or gather over a mesh axis of size 1) moves nothing, and fusing saves nothing."""
+    for chain in chains:
+        lonely = next((op for op in chain.ops if steps.over_one_device(op)), None)
+        if lonely is None:
+            continue
+        try:
+            if steps.chain(chain):  # it runs a collective too: a real one
+                continue
+        except Refusal:
+            continue  # shardings it cannot read: the site's cost refuses it, saying so
+        raise Refusal("group-of-one", f"{lonely.ref} runs over replica groups of one device (a mesh axis of "
+                                      "size 1): it moves nothing and XLA keeps it as a copy, so there is no "
+                                      "collective to fuse", lonely)
 
 
 def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps: int) -> tuple | None:
@@ -289,6 +309,7 @@ class SplitFusion:
         return next(s for s in self.sources if s.starts_chain(start, 1))
 
     def _fuse(self, meeting: Meeting, chains: list[_Chain], *, rewrite: bool) -> Site:
+        _check_communicates(chains, self.steps)
         source = self._source_of(chains)
         plan = source.check(chains, meeting)
         split_dims = _check_chains(chains, plan.split_dim, plan.extra if isinstance(plan.extra, int) else 1)
