@@ -66,10 +66,10 @@ def test_property_rewrite_preserves_results(case) -> None:
     # Over one device a gather is no collective (issue 27): explicit ones make no site; an
     # implicit one is a site only where a sharding the rule cannot read might be a collective
     # (jax 0.12's HLO); the rewrite is legal either way.
-    # The explicit gathers over groups of one device are said so: a group-of-one near miss.
+    # Collectives over one device are said so: a group-of-one or no-collective near miss.
     if spec.num_devices // (spec.tensor or 1) == 1:
         sites = (0,) if spec.form == "explicit" else (0, 1)
-        misses = {"group-of-one"} if spec.form == "explicit" else set()
+        misses = {"group-of-one", "no-collective"}
     else:
         sites, misses = (1,), set()
     assert len(result.sites) in sites, [str(s) for s in result.sites]

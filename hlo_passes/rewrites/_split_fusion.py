@@ -220,21 +220,17 @@ def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result:
     return cur, result, False
 
 
-def _check_communicates(chains: list[_Chain], steps: CollectiveModel) -> None:
-    """Every half runs a collective: one whose collectives all run over groups of one device
-    (a psum or gather over a mesh axis of size 1) moves nothing, and fusing saves nothing."""
-    for chain in chains:
-        lonely = next((op for op in chain.ops if steps.over_one_device(op)), None)
-        if lonely is None:
-            continue
-        try:
-            if steps.chain(chain):  # it runs a collective too: a real one
-                continue
-        except Refusal:
-            continue  # shardings it cannot read: the site's cost refuses it, saying so
-        raise Refusal("group-of-one", f"{lonely.ref} runs over replica groups of one device (a mesh axis of "
-                                      "size 1): it moves nothing and XLA keeps it as a copy, so there is no "
-                                      "collective to fuse", lonely)
+def _nothing_moves(chains: list[_Chain], steps: CollectiveModel, anchor: Instruction) -> Refusal:
+    """Why a site whose halves run no collective is none: its collectives run over groups of
+    one device (a psum or gather over a mesh axis of size 1), or its sharding changes move
+    nothing on this mesh; fusing would save no collective."""
+    lonely = next((op for c in chains for op in c.ops if steps.over_one_device(op)), None)
+    if lonely is not None:
+        return Refusal("group-of-one", f"{lonely.ref} runs over replica groups of one device (a mesh axis of "
+                                       "size 1): it moves nothing and XLA keeps it as a copy, so there is no "
+                                       "collective to fuse", lonely)
+    return Refusal("no-collective", f"the halves reach {anchor.ref} without a collective: their sharding "
+                                    "changes move nothing on this mesh, so there is no gather to fuse", anchor)
 
 
 def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps: int) -> tuple | None:
@@ -309,7 +305,6 @@ class SplitFusion:
         return next(s for s in self.sources if s.starts_chain(start, 1))
 
     def _fuse(self, meeting: Meeting, chains: list[_Chain], *, rewrite: bool) -> Site:
-        _check_communicates(chains, self.steps)
         source = self._source_of(chains)
         plan = source.check(chains, meeting)
         split_dims = _check_chains(chains, plan.split_dim, plan.extra if isinstance(plan.extra, int) else 1)
@@ -317,6 +312,8 @@ class SplitFusion:
         _check_single_use(meeting.single_use_part(chains), source.slices_for_other_users)
         compiled = meeting.compiled or any(c.compiled for c in chains)
         site = self._site(meeting, chains, source, plan, split_dims, out_dim, rewrite=rewrite)
+        if site.before.count == 0:
+            raise _nothing_moves(chains, self.steps, meeting.anchor)
         # Priced on the platform the passes run for (cost_model.use_platform): a fix that
         # does not pay is reported, never made (the lint shows it as a near miss).
         price = site.price()
