@@ -18,6 +18,10 @@ CHECKS: dict[str, str] = {
     "slices-cover": "the slices cover the whole split dimension",
     "concat-order": "the halves meet again in the order they were cut",
     # The path each half takes.
+    "group-of-one": "every half runs a collective over more than one device (over groups of one device, "
+                    "a mesh axis of size 1, nothing moves: there is nothing to fuse)",
+    "no-collective": "the halves run a collective on the way, or a sharding change the partitioner makes one "
+                     "(one that moves nothing on the mesh is none)",
     "same-collectives": "every half takes the same path: the same ops and collectives (replica groups, "
                         "channel kind, use_global_device_ids, dimension) and the same shard_map crossings",
     "same-computation": "the halves' ops are in one computation",

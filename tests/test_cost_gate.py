@@ -128,11 +128,17 @@ def test_optimized_hlo_is_detected_not_rewritten_exit_4(tmp_path: Path) -> None:
     assert "4 sites found but none rewritten" in cli._rewrite_parser().format_help().replace("\n", " ")
 
 
+def case_rule(fixture: str) -> str:
+    return fixture.split("/")[0]
+
+
 @pytest.mark.parametrize("fixture", ["moe-pair-gradient-fusion/split.hlo", "moe-pair-gather-fusion/two_gmm.hlo"])
 def test_groups_of_one_device_are_no_collectives(fixture: str) -> None:
     """A psum over a mesh axis of size 1 (all-reduces over replica groups of one device) and
     all-gathers that gather one piece (a group of one: the result is the operand): no
-    collective, so no site for any rule, where the same program over 4 devices has one."""
+    collective, so no site for any rule, where the same program over 4 devices has one; the
+    rule says why it stops (a near miss, ``group-of-one``, what ``--explain`` shows) and the
+    lint reports nothing."""
     case = cases_of(FIXTURES / fixture)[0]
     assert run_passes(hlo_passes.parse(case.module_text), list(available_passes()), rewrite=False).sites
     text = re.sub(r"replica_groups=\{\{0,1,2,3\}\}", "replica_groups={{0},{1},{2},{3}}", case.module_text)
@@ -142,7 +148,12 @@ def test_groups_of_one_device_are_no_collectives(fixture: str) -> None:
         "f32[2,16,4]{2,1,0} parameter", "f32[2,4,4]{2,1,0} parameter").replace("f32[8,16]", "f32[8,4]")
     assert text != case.module_text
     result = run_passes(hlo_passes.parse(text, validate=True), list(available_passes()), rewrite=False)
-    assert result.sites == [] and result.near_misses == [], [str(s) for s in result.sites]
+    assert result.sites == [], [str(s) for s in result.sites]
+    assert [m.check for m in result.near_misses] == ["group-of-one"], result.near_misses
+    (miss,) = result.near_misses
+    assert "over replica groups of one device (a mesh axis of size 1)" in miss.reason
+    assert miss.location.line is not None and miss.rule == case_rule(fixture)
+    assert hlo_passes.lint(hlo_passes.parse(text)) == []
 
 
 def test_default_findings_are_stated_in_the_help() -> None:

@@ -66,11 +66,14 @@ def test_property_rewrite_preserves_results(case) -> None:
     # Over one device a gather is no collective (issue 27): explicit ones make no site; an
     # implicit one is a site only where a sharding the rule cannot read might be a collective
     # (jax 0.12's HLO); the rewrite is legal either way.
+    # Collectives over one device are said so: a group-of-one or no-collective near miss.
     if spec.num_devices // (spec.tensor or 1) == 1:
         sites = (0,) if spec.form == "explicit" else (0, 1)
+        misses = {"group-of-one", "no-collective"}
     else:
-        sites = (1,)
-    assert len(result.sites) in sites and result.near_misses == [], [str(m) for m in result.near_misses]
+        sites, misses = (1,), set()
+    assert len(result.sites) in sites, [str(s) for s in result.sites]
+    assert {m.check for m in result.near_misses} <= misses, [str(m) for m in result.near_misses]
     if not result.sites:
         assert result.module.to_text() == text
         return

@@ -119,6 +119,11 @@ class CollectiveModel:
             return not group_of_one(step)
         return self.implicit and (step.opcode == "sdy.sharding_constraint" or is_sharding_call(step))
 
+    def over_one_device(self, step) -> bool:
+        """A step that is one of ``collectives`` but runs over groups of one device: no
+        collective (``group_of_one``), yet what the user wrote as one."""
+        return not isinstance(step, Boundary) and step.opcode in self.collectives and group_of_one(step)
+
     def _slicing(self, chain) -> dict[int, Reshard]:
         """The collective-permutes that slicing a half out of a global weight sharded along the
         split dimension costs (``_layouts.slice_permutes``), keyed -1 (before the chain)."""

@@ -99,7 +99,8 @@ class PairSource(Source):
             # which reads them again, refuses it with the reason (a near miss, not a crash).
             return chain
         if not collectives:
-            return None
+            # Only collectives over groups of one device: kept, for the rule to say so (group-of-one).
+            return chain if any(steps.over_one_device(op) for op in chain.ops) else None
         # Concatenating anywhere on the way is legal while F is whole there (checked); the
         # later, the less is copied: at the first explicit gather (the local shards), else
         # at the first sharding change (the sharded globals).

@@ -163,7 +163,10 @@ def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tu
         if communicates(op):
             break
     else:
-        return None
+        # Collectives over groups of one device only (a mesh axis of size 1): nothing to fuse,
+        # but the chain is kept so that the rule says so (a near miss, ``group-of-one``).
+        if not any(steps.over_one_device(op) for op in ops):
+            return None
     start, start_result, at_dead_end = found
     if at_dead_end:
         return next(s for s in sources if s.at_dead_end).settle(
@@ -215,6 +218,19 @@ def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result:
     if cur.opcode == "slice" and len(cur.operands) != 1:
         return None  # a slice needs its one operand (text that parsed without it)
     return cur, result, False
+
+
+def _nothing_moves(chains: list[_Chain], steps: CollectiveModel, anchor: Instruction) -> Refusal:
+    """Why a site whose halves run no collective is none: its collectives run over groups of
+    one device (a psum or gather over a mesh axis of size 1), or its sharding changes move
+    nothing on this mesh; fusing would save no collective."""
+    lonely = next((op for c in chains for op in c.ops if steps.over_one_device(op)), None)
+    if lonely is not None:
+        return Refusal("group-of-one", f"{lonely.ref} runs over replica groups of one device (a mesh axis of "
+                                       "size 1): it moves nothing and XLA keeps it as a copy, so there is no "
+                                       "collective to fuse", lonely)
+    return Refusal("no-collective", f"the halves reach {anchor.ref} without a collective: their sharding "
+                                    "changes move nothing on this mesh, so there is no gather to fuse", anchor)
 
 
 def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps: int) -> tuple | None:
@@ -296,6 +312,8 @@ class SplitFusion:
         _check_single_use(meeting.single_use_part(chains), source.slices_for_other_users)
         compiled = meeting.compiled or any(c.compiled for c in chains)
         site = self._site(meeting, chains, source, plan, split_dims, out_dim, rewrite=rewrite)
+        if site.before.count == 0:
+            raise _nothing_moves(chains, self.steps, meeting.anchor)
         # Priced on the platform the passes run for (cost_model.use_platform): a fix that
         # does not pay is reported, never made (the lint shows it as a near miss).
         price = site.price()
