@@ -6,6 +6,18 @@ compilers and linters use, so that editors and CI annotate the right line.
 from __future__ import annotations
 
 
+def _printable(line: str) -> str:
+    """``line`` as a terminal can show it: a byte no decoder could read (the lone surrogate
+    ``surrogateescape`` makes of it, as stdin in a POSIX locale does) as ``\\xNN``, another lone
+    surrogate as ``\\uXXXX``; printing either would raise UnicodeEncodeError or show Python's
+    internals."""
+    if not any("\ud800" <= c <= "\udfff" for c in line):
+        return line
+    return "".join(
+        (f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff" else f"\\u{ord(c):04x}")
+        if "\ud800" <= c <= "\udfff" else c for c in line)
+
+
 class ParseError(ValueError):
     """Text that is not a valid HLO or StableHLO module.
 
@@ -33,8 +45,11 @@ class ParseError(ValueError):
         where = f"{self.path or '<string>'}:{self.line}:{self.column}"
         text = f"{where}: error: {self.reason}"
         if self.source_line is not None:
-            shown = self.source_line[:300]
-            caret_col = min(max(self.column, 1), len(shown) + 1)
+            line = self.source_line[:300]
+            shown = _printable(line)
+            # The caret under the same character, after whatever the escapes widened before it.
+            caret_col = len(_printable(line[:max(self.column, 1) - 1])) + 1
+            caret_col = min(caret_col, len(shown) + 1)
             text += f"\n  {shown}\n  {' ' * (caret_col - 1)}^"
         return text
 

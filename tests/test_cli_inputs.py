@@ -144,6 +144,22 @@ def test_text_with_lone_surrogates_is_a_located_parse_error(text: str, where: tu
     assert "not a text module (binary data at byte" in info.value.reason
 
 
+def test_undecodable_bytes_are_shown_as_bytes_under_the_caret() -> None:
+    """stdin in a POSIX locale turns bytes that are not UTF-8 into lone surrogates: the error's
+    line shows them as \\xNN (not Python's \\udcNN), with the caret still under its character."""
+    bad = b"HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] add(p, p) \xff\xfe\n}\n"
+    proc = subprocess.run([*_script("hlo-rewrite"), "-"], input=bad, capture_output=True, timeout=120,
+                          env={**os.environ, "LC_ALL": "C", "PYTHONIOENCODING": ""})
+    assert proc.returncode == 2, proc
+    stderr = proc.stderr.decode("ascii")
+    assert "\\udc" not in stderr
+    (shown, caret) = stderr.splitlines()[1:3]
+    assert shown.endswith("add(p, p) \\xff\\xfe") and caret.index("^") == shown.index("\\xff")
+    # Escapes before the column move the caret with them.
+    err = hlo_passes.ParseError("expected ')'", path="m.hlo", line=1, column=6, source_line="a\udce9\ud800b c")
+    assert str(err).splitlines()[1:] == ["  a\\xe9\\ud800b c", "  " + " " * len("a\\xe9\\ud800b ") + "^"]
+
+
 def test_device_is_refused_at_once(tmp_path: Path) -> None:
     proc = run("hlo-rewrite", "/dev/zero", "-o", tmp_path / "out.hlo")
     assert proc.returncode == 2 and "not a text module (binary data at byte 0)" in proc.stderr

@@ -1,5 +1,5 @@
 """What the command-line tools write: the user's path in every error, links and modes kept,
-stale temporary files cleaned, stdout as the bytes read, --diff as the README says.
+stale temporary files cleaned, stdout as the bytes read, --diff as docs/cli.md says.
 
 Subprocesses on real files (issue 19, "Messages that mislead" and "Files and faults").
 """

@@ -2,7 +2,7 @@
 
 ``make fuzz`` runs the same campaign at scale (10^5 mutants).  The CI budget
 is CI_MUTANTS mutants of a fixed seed, two workers, 10 s per input: about
-two minutes on the 2-core development machine (README, "Robustness").
+two minutes on the 2-core development machine (docs/robustness.md).
 """
 from __future__ import annotations
 

@@ -211,7 +211,7 @@ def _expected_sites(program: str, form: str) -> set[tuple[str, str]]:
             found.add(("moe-gradient-fusion", "pad_add"))
         elif spec.variant == "concat":
             found.add(("moe-gradient-fusion", "split_reduction"))
-        # Not found in optimized HLO yet: the two-GMM gradient (README).
+        # Not found in optimized HLO yet: the two-GMM gradient (README, "Limitations").
     return found
 
 

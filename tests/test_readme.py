@@ -78,6 +78,20 @@ def test_readme_is_for_users_and_the_rest_is_under_docs() -> None:
     assert "../shared" in setup and "HLO_PASSES_SHARED" in setup and "skipped" in setup
 
 
+def test_the_install_lines_name_this_release() -> None:
+    """The install lines name the release this checkout builds (its tag and its wheel's file name,
+    tests/test_wheel.py builds that wheel), so that bumping the version cannot leave them behind."""
+    from hlo_passes._version import __version__
+
+    install = _sections(README.read_text())["Install"]
+    assert f'pip install "hlo_passes @ git+https://<host>/<owner>/hlo_passes@v{__version__}"' in install
+    assert f"pip install hlo_passes-{__version__}-py3-none-any.whl" in install
+    for page in (README, DOCS / "install.md", REPO_ROOT / "examples" / "ci" / "hlo-lint.yml"):
+        tags = set(re.findall(r"@v(\d+\.\d+\.\d+\S*?)[\s\"`]", page.read_text()))
+        wheels = set(re.findall(r"hlo_passes-(\d+\.\d+\.\d+\S*?)-py3", page.read_text()))
+        assert tags | wheels == {__version__}, (page.name, tags, wheels)
+
+
 # The docs this README's restructuring wrote (others add their own docs/*.md and a line here).
 _OWN_DOCS = {"install.md", "cli.md", "python-api.md", "rules.md", "kernels.md", "multi-host.md", "robustness.md",
              "benchmarks.md", "architecture.md", "internals.md", "testing.md", "status.md"}
