@@ -16,8 +16,8 @@ Rewriting and linting (no jax):
 * ``run_passes(module, passes=None, *, rewrite=True, copy=True, strict=False, check_invariants=None)``
   -> ``Result`` (``.module``, ``.sites``, ``.near_misses``); ``passes`` are pass names or rule codes
   (``"MOE003"``), None the default set (the opt-in MOE003 and MOE004 run only when named)
-* ``lint(module_or_path, *, select=None, ignore=None, passes=None)`` -> ``list[Finding]``;
-  ``Finding`` (= ``Diagnostic``)
+* ``lint(module_or_path, *, select=None, ignore=None, passes=None, platform=None)`` -> ``list[Finding]``;
+  ``Finding`` (= ``Diagnostic``); ``platform``: what the cost model prices each fix for (default a TPU)
 * writing a rule: ``Rule`` (base class), ``RuleMeta`` (its code, pass name, summary, help,
   pre-scan markers, message), ``Site``, ``NearMiss``, ``Location``, ``CollectiveCost``,
   ``location_of(instr, provenance=None)``; ``register(rule)``, ``load_plugin(spec)`` (a dotted

@@ -615,7 +615,7 @@ def _tell(args: argparse.Namespace, rewritten: _Rewritten, stderr: TextIO, taken
             hint = f" by the default passes; {rewritten.hint}" if rewritten.hint else ""
             print(f"hlo-rewrite: {name}: nothing to rewrite{hint}", file=stderr)
     if args.explain:
-        # One format for near misses, hlo-lint's: path:line:col: note: near miss: refused (check): why
+        # One format for near misses, hlo-lint's: path:line:col: note: CODE near miss: refused (check): why
         for miss in rewritten.near_misses:
             print(format_note(from_near_miss(miss)), file=stderr)
         if not rewritten.near_misses:

@@ -125,11 +125,9 @@ def test_decoded_frames_agree_with_xlas_import(own_dumps) -> None:
 
 
 def _mlir_text(bytecode: bytes) -> str:
-    from jax._src.interpreters import mlir
-    from jax._src.lib.mlir import ir
+    from hlo_passes import _jax_compat as compat
 
-    with mlir.make_ir_context():
-        return ir.Module.parse(bytecode).operation.get_asm(enable_debug_info=True)
+    return compat.mlir_print(compat.parse_mlir(bytecode), debug_info=True)
 
 
 @pytest.mark.jax_facing

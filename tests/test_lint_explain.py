@@ -83,7 +83,7 @@ def test_lint_explain_prints_near_misses(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr  # a near miss is not a finding
     assert proc.stdout == "0 findings in 1 file\n"
     (near,) = [l for l in proc.stderr.splitlines() if "near miss" in l]
-    assert re.match(rf"{re.escape(str(swapped))}:\d+:\d+: note: near miss: refused \(concat-order\): ", near)
+    assert re.match(rf"{re.escape(str(swapped))}:\d+:\d+: note: MOE001 near miss: refused \(concat-order\): ", near)
     json_run = run("hlo-lint", swapped, "--explain", "--format", "json")
     assert json.loads(json_run.stdout) == [] and "concat-order" in json_run.stderr
     quiet = run("hlo-lint", swapped)

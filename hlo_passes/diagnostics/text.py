@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..report import shown_source
-from .model import Diagnostic, saving
+from .model import NEAR_MISS, Diagnostic, saving
 
 # One-line formats name this many of a finding's copies, then "...".
 COPIES_SHOWN = 3
@@ -31,9 +31,11 @@ def position(d: Diagnostic) -> str:
 
 
 def format_note(d: Diagnostic) -> str:
-    """One line for a note (a near miss, a file skipped), as ``hlo-lint`` prints them on stderr."""
+    """One line for a note (a near miss, a file skipped), as ``hlo-lint`` prints them on stderr;
+    a near miss names its rule's code, as a finding does."""
     extras = [x for x in (d.op_name, d.source) if x]
-    return f"{position(d)}: note: {d.message}" + (f" [{', '.join(extras)}]" if extras else "")
+    rule = f"{d.rule} " if d.message.startswith(NEAR_MISS) else ""
+    return f"{position(d)}: note: {rule}{d.message}" + (f" [{', '.join(extras)}]" if extras else "")
 
 
 def format_error(d: Diagnostic) -> str:
