@@ -32,6 +32,7 @@ import re
 import sys
 from bisect import bisect_left
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 
@@ -172,17 +173,27 @@ _SCALAR_DENSE = re.compile(r" dense<[-+\w.]+>\Z")
 _PENDING = object()
 
 
-class _LineOp:
+class _LineOp(tuple):
     """The token standing for a whole one-line op: the lexer's match of its line and what
-    ``_Parser.line_op`` read from it."""
+    ``_Parser.line_op`` read from it: ``(m, sig, parts, sym, key, line, res, loc, tmpl)``, the
+    template when the lexer saw one (else the parser looks it up: _PENDING then).  A tuple:
+    made without a Python-level ``__init__`` (one per line of a large text) and unpacked in
+    one step by ``_Parser.parse_line_op``."""
 
-    __slots__ = ("m", "sig", "parts", "sym", "key", "line", "res", "loc", "tmpl")
+    __slots__ = ()
+    # A token kind: hashed and compared as itself, as the object it was (its parts hold lists).
+    __hash__ = object.__hash__
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
 
-    def __init__(self, m: re.Match, sig: _Sig, parts: list[str], sym: str | None, key: tuple, line: int,
-                 res: str | None, loc: str | None, tmpl: Any) -> None:
-        self.m, self.sig, self.parts, self.sym, self.key, self.line = m, sig, parts, sym, key, line
-        # The template when the lexer saw one (else the parser looks it up: _PENDING then).
-        self.res, self.loc, self.tmpl = res, loc, tmpl
+    m = property(itemgetter(0))
+    sig = property(itemgetter(1))
+    parts = property(itemgetter(2))
+    sym = property(itemgetter(3))
+    key = property(itemgetter(4))
+    line = property(itemgetter(5))
+
+
 # Below this size a text takes no line ops (but coarse tokens): a small text repeats few
 # line shapes, and looking for them cost a tenth more than it saved on the StableHLO lit
 # tests of the corpus (tests set it to 0 to hold both ways to the same result) ...
@@ -264,11 +275,11 @@ class _Parser(MlirLexer):
         if t is _NOT_READ:
             # Tokens; the op read from them (starting at the next token) makes the template.
             self.templates[key] = _PENDING
-            self.first_sight[len(self.k)] = _LineOp(m, sig, parts, sym, key, line, res, loc, None)
+            self.first_sight[len(self.k)] = _LineOp((m, sig, parts, sym, key, line, res, loc, None))
             return None
         if t is None:
             return None  # this shape takes tokens
-        return _LineOp(m, sig, parts, sym, key, line, res, loc, t)
+        return _LineOp((m, sig, parts, sym, key, line, res, loc, t))
 
     def parse_line_op(self, lo: _LineOp, i: int, comp: Computation | None,
                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
@@ -279,18 +290,16 @@ class _Parser(MlirLexer):
         # fifth of its peak memory.
         self.k[i] = LINE
         self.line_ops_read += 1
-        t = lo.tmpl
+        m, sig, parts, sym, key, line, res, loc, t = lo
         if t.__class__ is not _LineTemplate:
-            t = self.templates[lo.key]
+            t = self.templates[key]
         if t.__class__ is not _LineTemplate:
-            instr, j = self.line_by_tokens(lo.m, i, comp, scope, top)
+            instr, j = self.line_by_tokens(m, i, comp, scope, top)
             if t is _PENDING:
                 # The shape's first line was read as part of something else (no op there).
-                self.templates[lo.key] = _line_template(instr, lo)
+                self.templates[key] = _line_template(instr, lo)
             return instr, j
-        m, sig, parts, res = lo.m, lo.sig, lo.parts, lo.res
         start, end = self.s[i], self.e[i]
-        line = lo.line
         if res is not None:
             name = res[1:]
             results = [(name, 1)]
@@ -311,12 +320,11 @@ class _Parser(MlirLexer):
             if has_sig:
                 dd["sig"] = (sig_start, m.end(L_SIG))
         if has_loc:
-            dd["loc"] = lo.loc
+            dd["loc"] = loc
         rest = m.start(L_REST)
         if t.body_off is not None:
             dd["body_start"] = rest + t.body_off
         raw = t.raw
-        sym = lo.sym
         if sym is not None:
             # The template's symbol is this line's.
             at = "@" + sym
@@ -782,14 +790,21 @@ class _Parser(MlirLexer):
         blocks: list[dict[str, Any]] = [{"label": None, "args": list(params), "lead": None}]
         blk = 0
         last: Instruction | None = None
+        s = self.s
         while True:
-            j = self.skip_nl(j)
             kk = k[j]
-            if kk == "}":
+            if kk == NL:
+                j = self.skip_nl(j)
+                kk = k[j]
+            # (A one-line op first: most ops of a large text.)
+            if kk.__class__ is _LineOp:
+                self.op_start = s[j]
+                instr, j = self.parse_line_op(kk, j, comp, new_scope, False)
+            elif kk == "}":
                 break
-            if kk == EOF:
+            elif kk == EOF:
                 raise self.error(f"unexpected end of input: the region opened at {line}:{col} is not closed", j)
-            if kk == BLK:
+            elif kk == BLK:
                 if last is not None:
                     last._dialect_data["terminator"] = True
                 block, j = self.block_label(j, comp, inner[0], prev_end)
@@ -801,10 +816,6 @@ class _Parser(MlirLexer):
                     blocks.append(block)
                     blk = len(blocks) - 1
                 continue
-            tok = k[j]
-            if tok.__class__ is _LineOp:
-                self.op_start = self.s[j]
-                instr, j = self.parse_line_op(tok, j, comp, new_scope, False)
             else:
                 instr, j = self.parse_op(j, comp, new_scope)
             span = instr.span
@@ -1683,24 +1694,27 @@ class _Parser(MlirLexer):
         for comp in self.comps:
             if comp.parent is not None:
                 order.append(comp)
-        for comp in list(order):
+        by_name = {f.name: f for f in funcs}
+        compact_groups: list[Instruction] = []
+        # One pass over the instructions (each pass over every one of them was a twentieth
+        # of a parse): implicit reducers (their bodies go after the text's regions, and are
+        # passed over in turn), calls, mesh-axes replica groups, the computations' roots.
+        n_text = len(order)
+        for c, comp in enumerate(order):
             for ins in comp.instructions:
-                if ins.source_op == "stablehlo.reduce" and not ins.called_computations:
+                op = ins.source_op
+                if op == "stablehlo.reduce" and not ins._called_computations and c < n_text:
                     body = self.implicit_reducer(ins)
                     if body is not None:
                         order.append(body)
-        by_name = {f.name: f for f in funcs}
-        compact_groups: list[Instruction] = []
-        for comp in order:
-            for ins in comp.instructions:
-                rg = ins.attributes.source_texts().get("replica_groups")
-                if rg is not None and "mesh_axes" in rg:
-                    compact_groups.append(ins)
-                if ins.source_op == "func.call":
+                elif op == "func.call":
                     # The callee, like HLO's call to_apply=, for the call graph.
                     callee = by_name.get(ins._dialect_data.get("sym") or _callee(ins))
                     if callee is not None:
                         ins.called_computations = ins.called_computations + [callee]
+                rg = ins.attributes.source_texts().get("replica_groups")
+                if rg is not None and "mesh_axes" in rg:
+                    compact_groups.append(ins)
             term = comp.dialect_data.get("term")
             if term is not None and len(term.operands) == 1 and term.operands[0].computation is comp:
                 # The shared vocabulary's ROOT: what the terminator returns.
