@@ -236,7 +236,9 @@ class MlirLexer:
                 else:
                     self.line_tokens(m.start(a_name), m.end(a_value))
             elif k == DICT or k == BARG:
-                if balanced(text, st, m.end()):
+                # (An argument without attributes or location, ``%x: type``, has one blank and its
+                # brackets balance: ``_TY`` holds no blank, and no bracket inside its '<>'.)
+                if (k == BARG and text.count(" ", st, m.end()) == 1) or balanced(text, st, m.end()):
                     ka(k)
                     sa(st)
                     ea(m.end())
