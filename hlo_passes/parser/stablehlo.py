@@ -418,9 +418,6 @@ class _Parser(MlirLexer):
             raise self.error_at(err.reason, k if k >= 0 else lo) from None
 
     # -- token helpers --
-    def end(self, i: int) -> int:
-        return self.e[i]
-
     def tok(self, i: int) -> str:
         return self.text[self.s[i]:self.e[i]]
 
@@ -517,7 +514,7 @@ class _Parser(MlirLexer):
         if kk not in (ID, BANG, HASH):
             raise self.error("expected a type", i)
         j = i + 1
-        if k[j] == "<" and self.s[j] == self.end(i):
+        if k[j] == "<" and self.s[j] == self.e[i]:
             j = self.skip_balanced(j)
         return j
 
@@ -526,7 +523,7 @@ class _Parser(MlirLexer):
         out = []
         while True:
             j = self.parse_type_at(i)
-            out.append(self.text[self.s[i]:self.end(j - 1)])
+            out.append(self.text[self.s[i]:self.e[j - 1]])
             if self.k[j] == "," and self.k[j + 1] in (TYPE, ID, BANG, "("):
                 i = j + 1
                 continue
@@ -561,7 +558,8 @@ class _Parser(MlirLexer):
                 i = self.parse_top_op(i, body)
             else:
                 raise self.error("expected an operation, a module or an alias definition", i)
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
         if self.line_ops_read != self.line_ops_made or self.bargs_read != self.bargs_made:
             # A line-op token was taken for part of something else (an attribute, a type):
             # that line is no op of its own.
@@ -598,7 +596,7 @@ class _Parser(MlirLexer):
         aliases = self.module.dialect_data["aliases"]
         if name in aliases:
             raise self.error(f"redefinition of {name}", i)
-        aliases[name] = self.text[start:self.end(j - 1)]
+        aliases[name] = self.text[start:self.e[j - 1]]
         return j
 
     def alias_line(self, i: int) -> int:
@@ -629,7 +627,7 @@ class _Parser(MlirLexer):
             j = self.expect(j, ")")
             if k[j] == "<":
                 pj = self.skip_balanced(j)
-                props = self.text[self.s[j]:self.end(pj - 1)]
+                props = self.text[self.s[j]:self.e[pj - 1]]
                 m = re.search(r'sym_name\s*=\s*"([^"]*)"', props)
                 if m:
                     mod.name = m.group(1)
@@ -646,8 +644,8 @@ class _Parser(MlirLexer):
                 if k[j] != "{" and k[j] != DICT:
                     raise self.error("expected '{' after 'attributes'", j)
                 dj = self.skip_balanced(j)
-                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
-                self._module_attrs(self.text[self.s[j] + 1:self.end(dj - 1) - 1])
+                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.e[dj - 1]]
+                self._module_attrs(self.text[self.s[j] + 1:self.e[dj - 1] - 1])
                 j = dj
             region_open = j
         if k[region_open] != "{":
@@ -656,7 +654,8 @@ class _Parser(MlirLexer):
         j = region_open + 1
         prev_end = self.s[region_open] + 1
         while True:
-            j = self.skip_nl(j)
+            if k[j] == NL:
+                j = self.skip_nl(j)
             kk = k[j]
             if kk == "}":
                 break
@@ -675,18 +674,19 @@ class _Parser(MlirLexer):
         j += 1
         if k[i] == STR:
             j = self.expect(j, ")")
-            j = self.skip_nl(j)
+            if k[j] == NL:
+                j = self.skip_nl(j)
             if k[j] == "{" or k[j] == DICT:
                 dj = self.skip_balanced(j)
-                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
-                self._module_attrs(self.text[self.s[j] + 1:self.end(dj - 1) - 1])
+                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.e[dj - 1]]
+                self._module_attrs(self.text[self.s[j] + 1:self.e[dj - 1] - 1])
                 j = self.skip_nl(dj)
             j = self.skip_nl(self.expect(j, ":"))
             j = self.parse_type_at(j)
         le = self.loc_end(j)
         if le > 0:
             j = le
-        mod.dialect_data["foot"] = (self.s[close], self.end(j - 1))
+        mod.dialect_data["foot"] = (self.s[close], self.e[j - 1])
         if k[self.skip_nl(j)] not in (EOF, HASH, ALIAS):
             nxt = self.skip_nl(j)
             if not (k[nxt] == HASH and k[nxt + 1] == "="):
@@ -831,7 +831,7 @@ class _Parser(MlirLexer):
             comp.root = last
             comp.dialect_data["term"] = last
         comp.dialect_data["tail"] = (prev_end, self.s[j])
-        comp.dialect_data["close"] = self.end(j)
+        comp.dialect_data["close"] = self.e[j]
         self.depth -= 1
         return comp, j + 1
 
@@ -850,14 +850,15 @@ class _Parser(MlirLexer):
                     raise self.error("expected a block argument", j)
                 j, a = self.block_arg(j)
                 bargs.append(self.make_param(comp, scope, a, len(bargs)))
-                j = self.skip_nl(j)
+                if k[j] == NL:
+                    j = self.skip_nl(j)
                 if k[j] == ",":
                     j = self.skip_nl(j + 1)
                 elif k[j] != ")":
                     raise self.error("expected ',' or ')' in block arguments", j)
             j += 1
         j = self.expect(j, ":")
-        return {"label": label, "args": bargs, "lead": (prev_end, self.end(j - 1))}, j
+        return {"label": label, "args": bargs, "lead": (prev_end, self.e[j - 1])}, j
 
     def block_arg(self, j: int) -> tuple[int, tuple]:
         """``%name: type {attrs} loc(...)`` → (index after, (name, type, attrs, loc, start))."""
@@ -873,17 +874,17 @@ class _Parser(MlirLexer):
         j += 1
         j = self.expect(j, ":")
         tj = self.parse_type_at(j)
-        typ = self.text[self.s[j]:self.end(tj - 1)]
+        typ = self.text[self.s[j]:self.e[tj - 1]]
         j = tj
         attrs = None
         loc = None
         if k[j] == "{" or k[j] == DICT:
             dj = self.skip_balanced(j)
-            attrs = self.text[self.s[j]:self.end(dj - 1)]
+            attrs = self.text[self.s[j]:self.e[dj - 1]]
             j = dj
         lj = self.loc_end(j)
         if lj > 0:
-            loc = self.text[self.s[j]:self.end(lj - 1)]
+            loc = self.text[self.s[j]:self.e[lj - 1]]
             j = lj
         return j, (name, typ, attrs, loc, start)
 
@@ -1119,7 +1120,8 @@ class _Parser(MlirLexer):
         dd = instr._dialect_data
         i = self.expect(self.skip_nl(i), "(")
         open_ = i - 1
-        i = self.skip_nl(i)
+        if k[i] == NL:
+            i = self.skip_nl(i)
         while k[i] != ")":
             if k[i] != VAL:
                 raise self.error(f"expected an SSA operand, found '{self.tok(i)}'", i)
@@ -1137,7 +1139,7 @@ class _Parser(MlirLexer):
         i = self.skip_nl(i + 1)
         if k[i] == "[":
             j = self.skip_balanced(i)
-            dd["successors"] = self.text[self.s[i]:self.end(j - 1)]
+            dd["successors"] = self.text[self.s[i]:self.e[j - 1]]
             for t in range(i, j):
                 if k[t] == VAL:
                     uses.append((self.tok(t), t))
@@ -1149,21 +1151,26 @@ class _Parser(MlirLexer):
         if k[i] == "(" and k[self.skip_nl(i + 1)] == "{":
             i += 1
             while True:
-                i = self.skip_nl(i)
+                if k[i] == NL:
+                    i = self.skip_nl(i)
                 comp, i = self.parse_region(i, instr, scope, [])
                 regions.append(comp)
-                i = self.skip_nl(i)
+                if k[i] == NL:
+                    i = self.skip_nl(i)
                 if k[i] == ",":
                     i += 1
                     continue
                 break
             i = self.expect(i, ")")
-        i = self.skip_nl(i)
+        if k[i] == NL:
+            i = self.skip_nl(i)
         if k[i] == "{" or k[i] == DICT:
             i = self.parse_dict(i, entries, "attrs")
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
         i = self.expect(i, ":")
-        i = self.skip_nl(i)
+        if k[i] == NL:
+            i = self.skip_nl(i)
         if k[i] == SIG:
             operand_types, res_types = self.sig_types(i)
             return self.generic_tail(i, i + 1, instr, uses, operand_types, res_types)
@@ -1172,7 +1179,8 @@ class _Parser(MlirLexer):
         j = self.skip_balanced(i)
         inner_start = i + 1
         operand_types = self.types_between(inner_start, j - 1)
-        j = self.skip_nl(j)
+        if k[j] == NL:
+            j = self.skip_nl(j)
         if k[j] != ARROW:
             raise self.error("expected '->' in the function type", j)
         j = self.skip_nl(j + 1)
@@ -1182,7 +1190,7 @@ class _Parser(MlirLexer):
             j = r
         else:
             r = self.parse_type_at(j)
-            res_types = [self.text[self.s[j]:self.end(r - 1)]]
+            res_types = [self.text[self.s[j]:self.e[r - 1]]]
             j = r
         return self.generic_tail(i, j, instr, uses, operand_types, res_types)
 
@@ -1190,11 +1198,11 @@ class _Parser(MlirLexer):
                      res_types: list[str]) -> tuple[int, tuple]:
         """A generic op after its function type (tokens ``i`` to ``j``): location, operand count."""
         dd = instr._dialect_data
-        dd["sig"] = (self.s[i], self.end(j - 1))
+        dd["sig"] = (self.s[i], self.e[j - 1])
         jn = self.skip_nl(j)
         lj = self.loc_end(jn)
         if lj > 0:
-            dd["loc"] = self.text[self.s[jn]:self.end(lj - 1)]
+            dd["loc"] = self.text[self.s[jn]:self.e[lj - 1]]
             j = lj
         if len(operand_types) != len(uses) - dd.get("n_succ_operands", 0):
             raise self.error(f"'{instr.source_op}' has {len(uses)} operands but its type lists "
@@ -1234,7 +1242,8 @@ class _Parser(MlirLexer):
             return i + 1
         i += 1
         while True:
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
             if k[i] == "}":
                 return i + 1
             kk = k[i]
@@ -1244,7 +1253,8 @@ class _Parser(MlirLexer):
             if kk == STR:
                 key = key[1:-1]
             i += 1
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
             val = None
             if k[i] == "=":
                 i = self.skip_nl(i + 1)
@@ -1265,9 +1275,10 @@ class _Parser(MlirLexer):
                 ve = i - 1
                 while k[ve] == NL:
                     ve -= 1
-                val = self.text[self.s[vs]:self.end(ve)]
+                val = self.text[self.s[vs]:self.e[ve]]
             entries.append([key, val, place])
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
             if k[i] == ",":
                 i += 1
                 continue
@@ -1279,7 +1290,8 @@ class _Parser(MlirLexer):
         k = self.k
         j = i + 1
         saw_nl = k[j] == NL
-        j = self.skip_nl(j)
+        if k[j] == NL:
+            j = self.skip_nl(j)
         kk = k[j]
         if kk == "}":
             return saw_nl
