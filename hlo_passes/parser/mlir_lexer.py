@@ -106,7 +106,7 @@ _TOKEN_PLAIN = re.compile(_NL + _PUNCT_FIRST + _COMMON)
 # tokens, then the reference's.  Group numbers: 1 the newline, 2 the op line with its parts
 # 3-7, 8 and 9 the alias's name and value, 10 the first punctuation, 11-13 the coarse
 # tokens, 14-26 the reference's others.
-_COARSE = r'|{_BARG}()|{_FN_SIG}()|{_DICT}()'.format(_BARG=_BARG, _FN_SIG=_FN_SIG, _DICT=_DICT)
+_COARSE = rf'|{_BARG}()|{_FN_SIG}()|{_DICT}()'
 _ALIAS_LINE = rf'(\#[\w$.\-]+) = (loc\({_L2}\))[^\S\n]*+(?=\n)'
 _TOKEN = re.compile(
     _NL + rf'(?:[^\S\n]*+(?=[%A-Za-z_"])({_LINE})[^\S\n]*+{_NEXT_STARTS_OP}|{_ALIAS_LINE})?'
