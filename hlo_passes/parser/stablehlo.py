@@ -1665,26 +1665,29 @@ class _Parser(MlirLexer):
         comp.parent = ins
         comp.line, comp.column = ins.line, ins.column
         span = (ins.span[0], ins.span[0])
+        line, col = ins.line, ins.column
+        # Made as the parser makes what it reads (Instruction.parsed: unchanged, the dicts
+        # adopted), a reduce or two in every layer of a trainer's step.
         params = []
         for n, suffix in enumerate(("lhs", "rhs")):
             name = f"_{ins.name}_{suffix}"
-            p = Instruction(name, "parameter", shape, [], {"parameter_number": n}, source_op="parameter",
-                            line=ins.line, column=ins.column, span=span)
-            p.dialect_data.update(results=[(name, 1)], type=shape.text, arg_attrs=None, loc=None)
+            attributes = Attributes.of_source({"parameter_number": None}, None)
+            attributes._decoded = {"parameter_number": n}
+            p = Instruction.parsed(name, "parameter", "parameter", shape, [], attributes, line, col, span, 1,
+                                   {"results": [(name, 1)], "type": shape.text, "arg_attrs": None, "loc": None})
             p.computation = comp
             params.append(p)
-        res = Instruction(f"_{ins.name}_res", A.OPCODES.get(body_op, body_op), shape, params, None,
-                          source_op=body_op, line=ins.line, column=ins.column, span=span)
-        res.attributes = Attributes({}, _Decoder(res), res)
-        ret = Instruction(f"_{ins.name}_ret", "stablehlo.return", Shape("tuple"), [res], None,
-                          source_op="stablehlo.return", line=ins.line, column=ins.column, span=span,
-                          num_results=0)
-        ret.attributes = Attributes({}, _Decoder(ret), ret)
-        res.dialect_data.update(results=[(res.name, 1)], generic=True, entries=[], result_types=[shape.text],
-                                implicit=True)
-        ret.dialect_data.update(results=[], generic=True, entries=[], result_types=[], terminator=True,
-                                implicit=True)
+        name = f"_{ins.name}_res"
+        res = Instruction.parsed(name, A.OPCODES.get(body_op, body_op), body_op, shape, list(params),
+                                 Attributes.of_source({}, None), line, col, span, 1,
+                                 {"results": [(name, 1)], "generic": True, "entries": [],
+                                  "result_types": [shape.text], "implicit": True})
+        ret = Instruction.parsed(f"_{ins.name}_ret", "stablehlo.return", "stablehlo.return", Shape("tuple"), [res],
+                                 Attributes.of_source({}, None), line, col, span, 0,
+                                 {"results": [], "generic": True, "entries": [], "result_types": [],
+                                  "terminator": True, "implicit": True})
         for x in (res, ret):
+            x.attributes._decode = _Decoder(x)
             x.operand_results = [0] * len(x.operands)
             x.computation = comp
         comp.instructions = params + [res, ret]
