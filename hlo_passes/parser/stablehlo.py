@@ -32,6 +32,7 @@ import re
 import sys
 from bisect import bisect_left
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 
@@ -172,17 +173,27 @@ _SCALAR_DENSE = re.compile(r" dense<[-+\w.]+>\Z")
 _PENDING = object()
 
 
-class _LineOp:
+class _LineOp(tuple):
     """The token standing for a whole one-line op: the lexer's match of its line and what
-    ``_Parser.line_op`` read from it."""
+    ``_Parser.line_op`` read from it: ``(m, sig, parts, sym, key, line, res, loc, tmpl)``, the
+    template when the lexer saw one (else the parser looks it up: _PENDING then).  A tuple:
+    made without a Python-level ``__init__`` (one per line of a large text) and unpacked in
+    one step by ``_Parser.parse_line_op``."""
 
-    __slots__ = ("m", "sig", "parts", "sym", "key", "line", "res", "loc", "tmpl")
+    __slots__ = ()
+    # A token kind: hashed and compared as itself, as the object it was (its parts hold lists).
+    __hash__ = object.__hash__
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
 
-    def __init__(self, m: re.Match, sig: _Sig, parts: list[str], sym: str | None, key: tuple, line: int,
-                 res: str | None, loc: str | None, tmpl: Any) -> None:
-        self.m, self.sig, self.parts, self.sym, self.key, self.line = m, sig, parts, sym, key, line
-        # The template when the lexer saw one (else the parser looks it up: _PENDING then).
-        self.res, self.loc, self.tmpl = res, loc, tmpl
+    m = property(itemgetter(0))
+    sig = property(itemgetter(1))
+    parts = property(itemgetter(2))
+    sym = property(itemgetter(3))
+    key = property(itemgetter(4))
+    line = property(itemgetter(5))
+
+
 # Below this size a text takes no line ops (but coarse tokens): a small text repeats few
 # line shapes, and looking for them cost a tenth more than it saved on the StableHLO lit
 # tests of the corpus (tests set it to 0 to hold both ways to the same result) ...
@@ -264,11 +275,11 @@ class _Parser(MlirLexer):
         if t is _NOT_READ:
             # Tokens; the op read from them (starting at the next token) makes the template.
             self.templates[key] = _PENDING
-            self.first_sight[len(self.k)] = _LineOp(m, sig, parts, sym, key, line, res, loc, None)
+            self.first_sight[len(self.k)] = _LineOp((m, sig, parts, sym, key, line, res, loc, None))
             return None
         if t is None:
             return None  # this shape takes tokens
-        return _LineOp(m, sig, parts, sym, key, line, res, loc, t)
+        return _LineOp((m, sig, parts, sym, key, line, res, loc, t))
 
     def parse_line_op(self, lo: _LineOp, i: int, comp: Computation | None,
                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
@@ -279,18 +290,16 @@ class _Parser(MlirLexer):
         # fifth of its peak memory.
         self.k[i] = LINE
         self.line_ops_read += 1
-        t = lo.tmpl
+        m, sig, parts, sym, key, line, res, loc, t = lo
         if t.__class__ is not _LineTemplate:
-            t = self.templates[lo.key]
+            t = self.templates[key]
         if t.__class__ is not _LineTemplate:
-            instr, j = self.line_by_tokens(lo.m, i, comp, scope, top)
+            instr, j = self.line_by_tokens(m, i, comp, scope, top)
             if t is _PENDING:
                 # The shape's first line was read as part of something else (no op there).
-                self.templates[lo.key] = _line_template(instr, lo)
+                self.templates[key] = _line_template(instr, lo)
             return instr, j
-        m, sig, parts, res = lo.m, lo.sig, lo.parts, lo.res
         start, end = self.s[i], self.e[i]
-        line = lo.line
         if res is not None:
             name = res[1:]
             results = [(name, 1)]
@@ -311,12 +320,11 @@ class _Parser(MlirLexer):
             if has_sig:
                 dd["sig"] = (sig_start, m.end(L_SIG))
         if has_loc:
-            dd["loc"] = lo.loc
+            dd["loc"] = loc
         rest = m.start(L_REST)
         if t.body_off is not None:
             dd["body_start"] = rest + t.body_off
         raw = t.raw
-        sym = lo.sym
         if sym is not None:
             # The template's symbol is this line's.
             at = "@" + sym
@@ -410,9 +418,6 @@ class _Parser(MlirLexer):
             raise self.error_at(err.reason, k if k >= 0 else lo) from None
 
     # -- token helpers --
-    def end(self, i: int) -> int:
-        return self.e[i]
-
     def tok(self, i: int) -> str:
         return self.text[self.s[i]:self.e[i]]
 
@@ -509,7 +514,7 @@ class _Parser(MlirLexer):
         if kk not in (ID, BANG, HASH):
             raise self.error("expected a type", i)
         j = i + 1
-        if k[j] == "<" and self.s[j] == self.end(i):
+        if k[j] == "<" and self.s[j] == self.e[i]:
             j = self.skip_balanced(j)
         return j
 
@@ -518,7 +523,7 @@ class _Parser(MlirLexer):
         out = []
         while True:
             j = self.parse_type_at(i)
-            out.append(self.text[self.s[i]:self.end(j - 1)])
+            out.append(self.text[self.s[i]:self.e[j - 1]])
             if self.k[j] == "," and self.k[j + 1] in (TYPE, ID, BANG, "("):
                 i = j + 1
                 continue
@@ -553,7 +558,8 @@ class _Parser(MlirLexer):
                 i = self.parse_top_op(i, body)
             else:
                 raise self.error("expected an operation, a module or an alias definition", i)
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
         if self.line_ops_read != self.line_ops_made or self.bargs_read != self.bargs_made:
             # A line-op token was taken for part of something else (an attribute, a type):
             # that line is no op of its own.
@@ -590,7 +596,7 @@ class _Parser(MlirLexer):
         aliases = self.module.dialect_data["aliases"]
         if name in aliases:
             raise self.error(f"redefinition of {name}", i)
-        aliases[name] = self.text[start:self.end(j - 1)]
+        aliases[name] = self.text[start:self.e[j - 1]]
         return j
 
     def alias_line(self, i: int) -> int:
@@ -621,7 +627,7 @@ class _Parser(MlirLexer):
             j = self.expect(j, ")")
             if k[j] == "<":
                 pj = self.skip_balanced(j)
-                props = self.text[self.s[j]:self.end(pj - 1)]
+                props = self.text[self.s[j]:self.e[pj - 1]]
                 m = re.search(r'sym_name\s*=\s*"([^"]*)"', props)
                 if m:
                     mod.name = m.group(1)
@@ -638,8 +644,8 @@ class _Parser(MlirLexer):
                 if k[j] != "{" and k[j] != DICT:
                     raise self.error("expected '{' after 'attributes'", j)
                 dj = self.skip_balanced(j)
-                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
-                self._module_attrs(self.text[self.s[j] + 1:self.end(dj - 1) - 1])
+                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.e[dj - 1]]
+                self._module_attrs(self.text[self.s[j] + 1:self.e[dj - 1] - 1])
                 j = dj
             region_open = j
         if k[region_open] != "{":
@@ -648,7 +654,8 @@ class _Parser(MlirLexer):
         j = region_open + 1
         prev_end = self.s[region_open] + 1
         while True:
-            j = self.skip_nl(j)
+            if k[j] == NL:
+                j = self.skip_nl(j)
             kk = k[j]
             if kk == "}":
                 break
@@ -667,18 +674,19 @@ class _Parser(MlirLexer):
         j += 1
         if k[i] == STR:
             j = self.expect(j, ")")
-            j = self.skip_nl(j)
+            if k[j] == NL:
+                j = self.skip_nl(j)
             if k[j] == "{" or k[j] == DICT:
                 dj = self.skip_balanced(j)
-                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.end(dj - 1)]
-                self._module_attrs(self.text[self.s[j] + 1:self.end(dj - 1) - 1])
+                mod.dialect_data["attr_text"] = self.text[self.s[j]:self.e[dj - 1]]
+                self._module_attrs(self.text[self.s[j] + 1:self.e[dj - 1] - 1])
                 j = self.skip_nl(dj)
             j = self.skip_nl(self.expect(j, ":"))
             j = self.parse_type_at(j)
         le = self.loc_end(j)
         if le > 0:
             j = le
-        mod.dialect_data["foot"] = (self.s[close], self.end(j - 1))
+        mod.dialect_data["foot"] = (self.s[close], self.e[j - 1])
         if k[self.skip_nl(j)] not in (EOF, HASH, ALIAS):
             nxt = self.skip_nl(j)
             if not (k[nxt] == HASH and k[nxt + 1] == "="):
@@ -782,14 +790,21 @@ class _Parser(MlirLexer):
         blocks: list[dict[str, Any]] = [{"label": None, "args": list(params), "lead": None}]
         blk = 0
         last: Instruction | None = None
+        s = self.s
         while True:
-            j = self.skip_nl(j)
             kk = k[j]
-            if kk == "}":
+            if kk == NL:
+                j = self.skip_nl(j)
+                kk = k[j]
+            # (A one-line op first: most ops of a large text.)
+            if kk.__class__ is _LineOp:
+                self.op_start = s[j]
+                instr, j = self.parse_line_op(kk, j, comp, new_scope, False)
+            elif kk == "}":
                 break
-            if kk == EOF:
+            elif kk == EOF:
                 raise self.error(f"unexpected end of input: the region opened at {line}:{col} is not closed", j)
-            if kk == BLK:
+            elif kk == BLK:
                 if last is not None:
                     last._dialect_data["terminator"] = True
                 block, j = self.block_label(j, comp, inner[0], prev_end)
@@ -801,10 +816,6 @@ class _Parser(MlirLexer):
                     blocks.append(block)
                     blk = len(blocks) - 1
                 continue
-            tok = k[j]
-            if tok.__class__ is _LineOp:
-                self.op_start = self.s[j]
-                instr, j = self.parse_line_op(tok, j, comp, new_scope, False)
             else:
                 instr, j = self.parse_op(j, comp, new_scope)
             span = instr.span
@@ -820,7 +831,7 @@ class _Parser(MlirLexer):
             comp.root = last
             comp.dialect_data["term"] = last
         comp.dialect_data["tail"] = (prev_end, self.s[j])
-        comp.dialect_data["close"] = self.end(j)
+        comp.dialect_data["close"] = self.e[j]
         self.depth -= 1
         return comp, j + 1
 
@@ -839,14 +850,15 @@ class _Parser(MlirLexer):
                     raise self.error("expected a block argument", j)
                 j, a = self.block_arg(j)
                 bargs.append(self.make_param(comp, scope, a, len(bargs)))
-                j = self.skip_nl(j)
+                if k[j] == NL:
+                    j = self.skip_nl(j)
                 if k[j] == ",":
                     j = self.skip_nl(j + 1)
                 elif k[j] != ")":
                     raise self.error("expected ',' or ')' in block arguments", j)
             j += 1
         j = self.expect(j, ":")
-        return {"label": label, "args": bargs, "lead": (prev_end, self.end(j - 1))}, j
+        return {"label": label, "args": bargs, "lead": (prev_end, self.e[j - 1])}, j
 
     def block_arg(self, j: int) -> tuple[int, tuple]:
         """``%name: type {attrs} loc(...)`` → (index after, (name, type, attrs, loc, start))."""
@@ -862,17 +874,17 @@ class _Parser(MlirLexer):
         j += 1
         j = self.expect(j, ":")
         tj = self.parse_type_at(j)
-        typ = self.text[self.s[j]:self.end(tj - 1)]
+        typ = self.text[self.s[j]:self.e[tj - 1]]
         j = tj
         attrs = None
         loc = None
         if k[j] == "{" or k[j] == DICT:
             dj = self.skip_balanced(j)
-            attrs = self.text[self.s[j]:self.end(dj - 1)]
+            attrs = self.text[self.s[j]:self.e[dj - 1]]
             j = dj
         lj = self.loc_end(j)
         if lj > 0:
-            loc = self.text[self.s[j]:self.end(lj - 1)]
+            loc = self.text[self.s[j]:self.e[lj - 1]]
             j = lj
         return j, (name, typ, attrs, loc, start)
 
@@ -1108,7 +1120,8 @@ class _Parser(MlirLexer):
         dd = instr._dialect_data
         i = self.expect(self.skip_nl(i), "(")
         open_ = i - 1
-        i = self.skip_nl(i)
+        if k[i] == NL:
+            i = self.skip_nl(i)
         while k[i] != ")":
             if k[i] != VAL:
                 raise self.error(f"expected an SSA operand, found '{self.tok(i)}'", i)
@@ -1126,7 +1139,7 @@ class _Parser(MlirLexer):
         i = self.skip_nl(i + 1)
         if k[i] == "[":
             j = self.skip_balanced(i)
-            dd["successors"] = self.text[self.s[i]:self.end(j - 1)]
+            dd["successors"] = self.text[self.s[i]:self.e[j - 1]]
             for t in range(i, j):
                 if k[t] == VAL:
                     uses.append((self.tok(t), t))
@@ -1138,21 +1151,26 @@ class _Parser(MlirLexer):
         if k[i] == "(" and k[self.skip_nl(i + 1)] == "{":
             i += 1
             while True:
-                i = self.skip_nl(i)
+                if k[i] == NL:
+                    i = self.skip_nl(i)
                 comp, i = self.parse_region(i, instr, scope, [])
                 regions.append(comp)
-                i = self.skip_nl(i)
+                if k[i] == NL:
+                    i = self.skip_nl(i)
                 if k[i] == ",":
                     i += 1
                     continue
                 break
             i = self.expect(i, ")")
-        i = self.skip_nl(i)
+        if k[i] == NL:
+            i = self.skip_nl(i)
         if k[i] == "{" or k[i] == DICT:
             i = self.parse_dict(i, entries, "attrs")
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
         i = self.expect(i, ":")
-        i = self.skip_nl(i)
+        if k[i] == NL:
+            i = self.skip_nl(i)
         if k[i] == SIG:
             operand_types, res_types = self.sig_types(i)
             return self.generic_tail(i, i + 1, instr, uses, operand_types, res_types)
@@ -1161,7 +1179,8 @@ class _Parser(MlirLexer):
         j = self.skip_balanced(i)
         inner_start = i + 1
         operand_types = self.types_between(inner_start, j - 1)
-        j = self.skip_nl(j)
+        if k[j] == NL:
+            j = self.skip_nl(j)
         if k[j] != ARROW:
             raise self.error("expected '->' in the function type", j)
         j = self.skip_nl(j + 1)
@@ -1171,7 +1190,7 @@ class _Parser(MlirLexer):
             j = r
         else:
             r = self.parse_type_at(j)
-            res_types = [self.text[self.s[j]:self.end(r - 1)]]
+            res_types = [self.text[self.s[j]:self.e[r - 1]]]
             j = r
         return self.generic_tail(i, j, instr, uses, operand_types, res_types)
 
@@ -1179,11 +1198,11 @@ class _Parser(MlirLexer):
                      res_types: list[str]) -> tuple[int, tuple]:
         """A generic op after its function type (tokens ``i`` to ``j``): location, operand count."""
         dd = instr._dialect_data
-        dd["sig"] = (self.s[i], self.end(j - 1))
+        dd["sig"] = (self.s[i], self.e[j - 1])
         jn = self.skip_nl(j)
         lj = self.loc_end(jn)
         if lj > 0:
-            dd["loc"] = self.text[self.s[jn]:self.end(lj - 1)]
+            dd["loc"] = self.text[self.s[jn]:self.e[lj - 1]]
             j = lj
         if len(operand_types) != len(uses) - dd.get("n_succ_operands", 0):
             raise self.error(f"'{instr.source_op}' has {len(uses)} operands but its type lists "
@@ -1223,7 +1242,8 @@ class _Parser(MlirLexer):
             return i + 1
         i += 1
         while True:
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
             if k[i] == "}":
                 return i + 1
             kk = k[i]
@@ -1233,7 +1253,8 @@ class _Parser(MlirLexer):
             if kk == STR:
                 key = key[1:-1]
             i += 1
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
             val = None
             if k[i] == "=":
                 i = self.skip_nl(i + 1)
@@ -1254,9 +1275,10 @@ class _Parser(MlirLexer):
                 ve = i - 1
                 while k[ve] == NL:
                     ve -= 1
-                val = self.text[self.s[vs]:self.end(ve)]
+                val = self.text[self.s[vs]:self.e[ve]]
             entries.append([key, val, place])
-            i = self.skip_nl(i)
+            if k[i] == NL:
+                i = self.skip_nl(i)
             if k[i] == ",":
                 i += 1
                 continue
@@ -1268,7 +1290,8 @@ class _Parser(MlirLexer):
         k = self.k
         j = i + 1
         saw_nl = k[j] == NL
-        j = self.skip_nl(j)
+        if k[j] == NL:
+            j = self.skip_nl(j)
         kk = k[j]
         if kk == "}":
             return saw_nl
@@ -1642,26 +1665,29 @@ class _Parser(MlirLexer):
         comp.parent = ins
         comp.line, comp.column = ins.line, ins.column
         span = (ins.span[0], ins.span[0])
+        line, col = ins.line, ins.column
+        # Made as the parser makes what it reads (Instruction.parsed: unchanged, the dicts
+        # adopted), a reduce or two in every layer of a trainer's step.
         params = []
         for n, suffix in enumerate(("lhs", "rhs")):
             name = f"_{ins.name}_{suffix}"
-            p = Instruction(name, "parameter", shape, [], {"parameter_number": n}, source_op="parameter",
-                            line=ins.line, column=ins.column, span=span)
-            p.dialect_data.update(results=[(name, 1)], type=shape.text, arg_attrs=None, loc=None)
+            attributes = Attributes.of_source({"parameter_number": None}, None)
+            attributes._decoded = {"parameter_number": n}
+            p = Instruction.parsed(name, "parameter", "parameter", shape, [], attributes, line, col, span, 1,
+                                   {"results": [(name, 1)], "type": shape.text, "arg_attrs": None, "loc": None})
             p.computation = comp
             params.append(p)
-        res = Instruction(f"_{ins.name}_res", A.OPCODES.get(body_op, body_op), shape, params, None,
-                          source_op=body_op, line=ins.line, column=ins.column, span=span)
-        res.attributes = Attributes({}, _Decoder(res), res)
-        ret = Instruction(f"_{ins.name}_ret", "stablehlo.return", Shape("tuple"), [res], None,
-                          source_op="stablehlo.return", line=ins.line, column=ins.column, span=span,
-                          num_results=0)
-        ret.attributes = Attributes({}, _Decoder(ret), ret)
-        res.dialect_data.update(results=[(res.name, 1)], generic=True, entries=[], result_types=[shape.text],
-                                implicit=True)
-        ret.dialect_data.update(results=[], generic=True, entries=[], result_types=[], terminator=True,
-                                implicit=True)
+        name = f"_{ins.name}_res"
+        res = Instruction.parsed(name, A.OPCODES.get(body_op, body_op), body_op, shape, list(params),
+                                 Attributes.of_source({}, None), line, col, span, 1,
+                                 {"results": [(name, 1)], "generic": True, "entries": [],
+                                  "result_types": [shape.text], "implicit": True})
+        ret = Instruction.parsed(f"_{ins.name}_ret", "stablehlo.return", "stablehlo.return", Shape("tuple"), [res],
+                                 Attributes.of_source({}, None), line, col, span, 0,
+                                 {"results": [], "generic": True, "entries": [], "result_types": [],
+                                  "terminator": True, "implicit": True})
         for x in (res, ret):
+            x.attributes._decode = _Decoder(x)
             x.operand_results = [0] * len(x.operands)
             x.computation = comp
         comp.instructions = params + [res, ret]
@@ -1683,24 +1709,27 @@ class _Parser(MlirLexer):
         for comp in self.comps:
             if comp.parent is not None:
                 order.append(comp)
-        for comp in list(order):
+        by_name = {f.name: f for f in funcs}
+        compact_groups: list[Instruction] = []
+        # One pass over the instructions (each pass over every one of them was a twentieth
+        # of a parse): implicit reducers (their bodies go after the text's regions, and are
+        # passed over in turn), calls, mesh-axes replica groups, the computations' roots.
+        n_text = len(order)
+        for c, comp in enumerate(order):
             for ins in comp.instructions:
-                if ins.source_op == "stablehlo.reduce" and not ins.called_computations:
+                op = ins.source_op
+                if op == "stablehlo.reduce" and not ins._called_computations and c < n_text:
                     body = self.implicit_reducer(ins)
                     if body is not None:
                         order.append(body)
-        by_name = {f.name: f for f in funcs}
-        compact_groups: list[Instruction] = []
-        for comp in order:
-            for ins in comp.instructions:
-                rg = ins.attributes.source_texts().get("replica_groups")
-                if rg is not None and "mesh_axes" in rg:
-                    compact_groups.append(ins)
-                if ins.source_op == "func.call":
+                elif op == "func.call":
                     # The callee, like HLO's call to_apply=, for the call graph.
                     callee = by_name.get(ins._dialect_data.get("sym") or _callee(ins))
                     if callee is not None:
                         ins.called_computations = ins.called_computations + [callee]
+                rg = ins.attributes.source_texts().get("replica_groups")
+                if rg is not None and "mesh_axes" in rg:
+                    compact_groups.append(ins)
             term = comp.dialect_data.get("term")
             if term is not None and len(term.operands) == 1 and term.operands[0].computation is comp:
                 # The shared vocabulary's ROOT: what the terminator returns.
