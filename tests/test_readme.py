@@ -92,6 +92,16 @@ def test_the_install_lines_name_this_release() -> None:
         assert tags | wheels == {__version__}, (page.name, tags, wheels)
 
 
+def test_the_readme_gives_one_install_and_one_test_command_and_ci_runs_it() -> None:
+    """A newcomer reads one command to install and one to run the tests, and CI runs that one."""
+    blocks = _blocks(_sections(README.read_text())["Install"], "")
+    commands = [line.split("#")[0].strip() for b in blocks for line in b.splitlines()]
+    assert "make demo" in commands and "make test" in commands
+    ci = (REPO_ROOT / ".ci" / "run").read_text()
+    assert [line.strip() for line in ci.splitlines() if line.strip().startswith("make ")] == ["make test"]
+    assert re.search(r"(?m)^test: ", (REPO_ROOT / "Makefile").read_text())
+
+
 # The docs this README's restructuring wrote (others add their own docs/*.md and a line here).
 _OWN_DOCS = {"install.md", "cli.md", "python-api.md", "rules.md", "kernels.md", "multi-host.md", "robustness.md",
              "benchmarks.md", "architecture.md", "internals.md", "testing.md", "status.md"}
