@@ -259,8 +259,6 @@ def _report(result: Any, *, input_name: str, dialect: str, passes: list[str],
         d = s.to_json()
         d["rule_id"] = rule_id(s.rule)
         sites.append(d)
-    # The totals are what the rewrite did: sites only detected are counted apart.
-    done = [s for s in result.sites if s.rewritten]
     return {
         "tool": "hlo-rewrite",
         "input": input_name,

@@ -100,8 +100,7 @@ class RewrittenLowered:
     """
 
     def __init__(self, original: Any, lowered: Any, result: Result | None, error: BaseException | None,
-                 gmm_lowerings: list[GmmLowering] | None = None, name: str = "fun",
-                 owner: Jitted | None = None, key: Hashable | None = None) -> None:
+                 gmm_lowerings: list[GmmLowering] | None = None, name: str = "fun") -> None:
         self.original = original
         self._lowered = lowered
         self.result = result
@@ -109,10 +108,10 @@ class RewrittenLowered:
         self.name = name
         # What lower_gmms did with each grouped matmul (empty: kernel xla, or fell back).
         self.gmm_lowerings = list(gmm_lowerings or []) if error is None else []
-        # The hlo_passes.jit that lowered it and the signature of the arguments: compile()
-        # puts the executable where that function's calls find it.
-        self._owner = owner
-        self._key = key
+        # The hlo_passes.jit that lowered it and the signature of the arguments (set by its
+        # lower()): compile() puts the executable where that function's calls find it.
+        self._owner: Jitted | None = None
+        self._key: Hashable | None = None
 
     def summary_lines(self) -> list[str]:
         """What happened to this lowering, one line each: the verdict, then every site,

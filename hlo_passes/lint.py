@@ -171,7 +171,7 @@ def lint_module(
         code = rule_id(site.rule)
         if not _selected(code, select, ignore):
             continue
-        if site.pays or (select and any(code.startswith(s) for s in select)):
+        if site.pays or select:  # a site of a rule --select names is reported whatever it pays
             findings.append(from_site(site, where, hint))
         else:
             misses.append(does_not_pay(site))

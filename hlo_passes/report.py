@@ -97,13 +97,6 @@ def _expand(loc: str, table: dict[str, str]) -> str:
     return loc
 
 
-def source_info(instr: Any) -> tuple[str | None, str | None]:
-    """``(op_name, "file:line")`` of the framework code an op came from, each None when the
-    text does not say (``frame_info`` says which frame the line is from)."""
-    op_name, frame = frame_info(instr)
-    return op_name, frame.source if frame is not None else None
-
-
 def _metadata(instr: Any) -> Any:
     """An HLO op's decoded ``metadata`` (None when it has none or it does not decode)."""
     if "metadata" not in instr.attributes:

@@ -175,7 +175,7 @@ class MlirLexer:
         # "plain": the reference scan; "coarse": with the coarse tokens; "lines": with those
         # and whole op lines and location alias lines.
         self.fast = mode != "plain"
-        self.line_ops = lines = mode == "lines"
+        lines = mode == "lines"
         # Line-op tokens made (the parser reads each as an op: ``_Parser.parse``).
         made = 0
         # Every call per token shows (a 4 MB module without line ops has half

@@ -191,7 +191,6 @@ class _LineOp(tuple):
     parts = property(itemgetter(2))
     sym = property(itemgetter(3))
     key = property(itemgetter(4))
-    line = property(itemgetter(5))
 
 
 # Below this size a text takes no line ops (but coarse tokens): a small text repeats few

@@ -166,13 +166,13 @@ class PairSource(Source):
             if shape.dims[dim] % blocks:
                 raise Refusal("concat-dim-sharded", f"dimension {dim} of {c.start.ref} ({shape.dims[dim]}) is split "
                               f"into {blocks} shards that do not divide it", c.start)
-        return SourcePlan(dim, [s.dims[dim] for s in shapes], blocks)
+        return SourcePlan(dim, [s.dims[dim] for s in shapes], blocks=blocks)
 
     def weight(self, chains: list) -> str:
         return ", ".join(c.start.ref for c in chains)
 
     def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
-        if (plan.extra or 1) > 1 and _named_gspmd(chains[0]):
+        if plan.blocks > 1 and _named_gspmd(chains[0]):
             return ("the weights are joined shard by shard (reshapes of arrays with mesh shardings), which the "
                     "GSPMD partitioner of this XLA cannot propagate after Shardy's import (it aborts); "
                     "rewrite the lowered StableHLO or the dump before optimizations")
@@ -196,7 +196,7 @@ class PairSource(Source):
             place = {"before": min(firsts, key=lambda f: order[id(f)])}
         shape0 = result_shape(starts[0], chains[0].result)
         stablehlo = comp.module.dialect == "stablehlo"
-        dim, blocks = plan.split_dim, plan.extra or 1
+        dim, blocks = plan.split_dim, plan.blocks
         if blocks == 1:
             joined = comp.add("concatenate", resized(shape0, dim, sum(plan.sizes)), starts,
                               {"dimensions": (dim,)}, name_hint="concatenate",

@@ -66,6 +66,9 @@ class SourcePlan:
     split_dim: int
     sizes: list[int]
     extra: Any = field(default=None)
+    # Two weights joined shard by shard (``_pairs.PairSource``): how many shards of the split
+    # dimension each weight enters a shard_map in, one block per shard; 1: joined whole.
+    blocks: int = 1
 
 
 class Source:

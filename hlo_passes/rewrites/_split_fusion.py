@@ -307,7 +307,7 @@ class SplitFusion:
     def _fuse(self, meeting: Meeting, chains: list[_Chain], *, rewrite: bool) -> Site:
         source = self._source_of(chains)
         plan = source.check(chains, meeting)
-        split_dims = _check_chains(chains, plan.split_dim, plan.extra if isinstance(plan.extra, int) else 1)
+        split_dims = _check_chains(chains, plan.split_dim, plan.blocks)
         out_dim = meeting.check(chains, split_dims)
         _check_single_use(meeting.single_use_part(chains), source.slices_for_other_users)
         compiled = meeting.compiled or any(c.compiled for c in chains)
@@ -449,7 +449,7 @@ def _replace(rule: str, meeting: Meeting, chains: list[_Chain], source: Source, 
              split_dims: list[int], out_dim: int | None) -> None:
     """Apply the chain once to the whole array, where the halves met; drop the rest."""
     total = sum(plan.sizes)
-    if isinstance(plan.extra, int) and plan.extra > 1:
+    if plan.blocks > 1:
         # Two weights joined shard by shard: a shard_map splits them on the way, and where they
         # meet each device holds its shards (read before the fused chain takes their crossings).
         total = sum(c.top.shape.dims[split_dims[-1]] for c in chains)
