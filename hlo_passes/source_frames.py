@@ -25,6 +25,7 @@ reads them), and each entry decoded when a frame needs it.  Nothing here imports
 """
 from __future__ import annotations
 
+import os
 import re
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
@@ -36,6 +37,11 @@ __all__ = ["Frame", "FrameTable", "LIBRARIES", "frame_table", "is_library_file",
 # Packages whose frames are never the user's: what jax leaves out itself (jax, jaxlib), the
 # libraries a model's code calls into, and this package (its jit lowers the user's program).
 LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "hlo_passes"})
+# This package's own directory: a folder named hlo_passes holds a frame of this package only
+# where the rest of the path is one of its files (a clone of the repository is often named
+# hlo_passes too, and the user's code beside the package in it is the user's).
+_OWN = "hlo_passes"
+_OWN_DIR = os.path.dirname(os.path.abspath(__file__))
 # The standard library: .../lib/python3.X/... not inside site-packages, and frozen modules.
 _STDLIB = re.compile(r"(?:^|/)lib/python3(?:\.\d+)?/(?!.*(?:site|dist)-packages/)|^<frozen |^<string>$")
 # jax counts files ending in _test.py as the user's wherever they are (its include rule).
@@ -73,7 +79,13 @@ def is_library_file(path: str) -> bool:
     if _STDLIB.search(p):
         return True
     parts = p.split("/")
-    return any(part in LIBRARIES for part in parts[:-1])
+    return any(part in LIBRARIES and (part != _OWN or _own_file(parts[i + 1:]))
+               for i, part in enumerate(parts[:-1]))
+
+
+def _own_file(rest: list[str]) -> bool:
+    """Whether ``rest`` (the path below a folder named hlo_passes) is a file of this package."""
+    return os.path.isfile(os.path.join(_OWN_DIR, *rest))
 
 
 def user_frame(frames: Iterable[Frame]) -> Frame | None:

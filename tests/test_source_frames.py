@@ -91,6 +91,12 @@ def test_file_names_are_c_escaped_utf8() -> None:
     ("/venv/lib/python3.11/site-packages/jax/_src/lax/lax.py", True),
     ("/src/jax/jax/_src/numpy/lax_numpy.py", True),  # a jax source checkout
     ("/work/checkout/hlo_passes/jax_hook.py", True),
+    ("/venv/lib/python3.11/site-packages/hlo_passes/diagnostics/model.py", True),
+    # A clone of the repository named hlo_passes: its examples and tests are the user's (a CI
+    # clone made install()'s warning point at pytest's frame), the package inside it is not.
+    ("/work/ci/hlo_passes/examples/moe.py", False),
+    ("/work/ci/hlo_passes/tests/test_jax_hook.py", False),
+    ("/work/ci/hlo_passes/hlo_passes/jax_hook.py", True),
     ("/usr/lib/python3.12/contextlib.py", True),
     ("<frozen runpy>", True),
     ("/home/u/model/moe.py", False),
