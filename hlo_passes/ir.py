@@ -5,6 +5,8 @@ regions); a computation holds ``Instruction``s in program order.  The def→use
 structure of the whole module is a ``networkx.MultiDiGraph`` whose nodes are
 the instructions and whose edges run from an operand to its user, keyed by the
 operand's position, so ``add(x, x)`` has two edges and order is never lost.
+The graph is built on its first use (``Module.graph``): a parse that is only
+printed again, as a pre-scanned file that needs no rewrite, never pays for it.
 
 Both parsers normalise to one vocabulary so that a rewrite is written once:
 
@@ -531,10 +533,13 @@ class Computation:
 
     def append(self, instr: Instruction) -> Instruction:
         """Add a parsed instruction at the end (parsers use this; passes use ``add``)."""
+        module = self.module
+        if module is not None:
+            module.graph  # noqa: B018 - built from what is there before this instruction joins
         instr.computation = self
         self.instructions.append(instr)
-        if self.module is not None:
-            self.module._register(instr)
+        if module is not None:
+            module._register(instr)
         return instr
 
     def add(
@@ -555,6 +560,7 @@ class Computation:
         end (before the terminator, for MLIR).
         """
         assert self.module is not None, "computation is not part of a module"
+        self.module.graph  # noqa: B018 - built from what is there before this instruction joins
         name = self.module.fresh_name(name_hint or opcode.replace("-", "_"))
         instr = Instruction(name, opcode, shape, list(operands), attributes, source_op=source_op)
         if before is not None:
@@ -614,7 +620,8 @@ class Module:
         self.path = path
         self.computations: dict[str, Computation] = {}
         self.entry: Computation | None = None
-        self.graph: nx.MultiDiGraph = nx.MultiDiGraph()
+        # The def→use graph, built on first use (``graph``).
+        self._graph: nx.MultiDiGraph | None = None
         self.attributes: dict[str, Any] = {}
         self.dialect_data: dict[str, Any] = {}
         self.structure_changed = False
@@ -637,10 +644,28 @@ class Module:
         n = sum(len(c.instructions) for c in self.computations.values())
         return f"<Module {self.name} ({self.dialect}): {len(self.computations)} computations, {n} instructions>"
 
+    @property
+    def graph(self) -> nx.MultiDiGraph:
+        """The def→use graph of every instruction, built on first use from the computations.
+
+        A mutation builds it first (``_register``'s callers), so the graph and the order of
+        its nodes and edges are those of a graph kept up to date from the parse on.
+        """
+        g = self._graph
+        if g is None:
+            g = self._graph = nx.MultiDiGraph()
+            fill_graph(self, self.computations.values())
+        return g
+
+    @graph.setter
+    def graph(self, g: nx.MultiDiGraph | None) -> None:
+        self._graph = g
+
     # ---- building ------------------------------------------------------
     def add_computation(self, comp: Computation, *, before: Computation | None = None) -> Computation:
         """Add ``comp`` at the end, or right before ``before`` (HLO text must define a
         callee ahead of its callers)."""
+        self.graph  # noqa: B018 - built from what is there before ``comp`` joins
         comp.module = self
         if before is None:
             self.computations[comp.name] = comp
@@ -678,7 +703,8 @@ class Module:
             g.add_edge(op, instr, key=i)
 
     def _unregister(self, instr: Instruction) -> None:
-        self.graph.remove_node(instr)
+        if self._graph is not None:  # (else the graph, when built, will not have it)
+            self._graph.remove_node(instr)
         if self._names is not None:
             self._names.discard(instr.name)
 
@@ -831,14 +857,16 @@ def fill_graph(module: Module, computations: Iterable[Computation]) -> None:
     faster on modules of 10^5 instructions, and without an edge list (a list of 10^5 edge
     tuples would be a fifth of a parse's peak memory).  An operand may live in an enclosing
     region or be defined later (a use before its definition in another block): its node is
-    created where add_edge would have created it.  A graph of another type, or a module
-    whose fresh names are tracked, gets the ordinary calls.
+    created where add_edge would have created it.  A graph of another type gets the
+    ordinary calls.
     """
     g = module.graph
-    if type(g) is not nx.MultiDiGraph or module._names is not None:
+    if type(g) is not nx.MultiDiGraph:
         for comp in computations:
             for instr in comp.instructions:
-                module._register(instr)
+                g.add_node(instr)
+                for i, op in enumerate(instr.operands):
+                    g.add_edge(op, instr, key=i)
         return
     succ, pred, attrs = g._succ, g._pred, g._node
     none = _NO_DATA
@@ -937,8 +965,9 @@ def _clone_module(module: Module) -> Module:
         for instr in comp.instructions:
             _clone_instruction(instr, memo[id(instr)], memo)
     for key, value in module.__dict__.items():
-        if key == "graph":
-            new.graph = type(value)()
+        if key == "_graph":
+            # Built on the copy's first use, like a parse's (a graph of another type: now).
+            new._graph = None if value is None or type(value) is nx.MultiDiGraph else type(value)()
         elif key == "computations":
             new.computations = {name: memo[id(comp)] for name, comp in value.items()}
         elif key == "_names":
@@ -951,7 +980,8 @@ def _clone_module(module: Module) -> Module:
             new._foreign_roots = {memo[id(c)] for c in value}
         else:
             setattr(new, key, _clone_value(value, memo))
-    fill_graph(new, new_comps)
+    if new._graph is not None:
+        fill_graph(new, new_comps)
     return new
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 
 from ..errors import ParseError, VerificationWarning
-from ..ir import Attributes, Computation, Instruction, Module, fill_graph
+from ..ir import Attributes, Computation, Instruction, Module
 from ..verify import verify_module
 from . import hlo_compact
 from ._hlo_base import INFERRED_SHAPE, _Fail
@@ -424,7 +424,6 @@ class _HloParser:
         module.dialect_data["trailer"] = comps[-1].dialect_data["span"][1]
         module.dialect_data["percent"] = bool(self.percent)
         self.link_calls(module)
-        self.build_graph(module)
         if "inferred" in self.shape_kinds or "derived" in self.shape_kinds:
             infer_shapes(module)
         return module
@@ -1038,9 +1037,6 @@ class _HloParser:
                 if callee is None:
                     raise self_fail_at(self, instr, f"computation does not exist: {n!r} ({key})", n)
                 instr.called_computations.append(callee)
-
-    def build_graph(self, module: Module) -> None:
-        fill_graph(module, module.computations.values())
 
 
 def self_fail_at(parser: _HloParser, instr: Instruction, reason: str, needle: str) -> _Fail:

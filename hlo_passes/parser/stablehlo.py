@@ -37,7 +37,7 @@ from typing import Any
 
 
 from ..errors import ParseError
-from ..ir import Attributes, Computation, Instruction, Module, Shape, fill_graph
+from ..ir import Attributes, Computation, Instruction, Module, Shape
 from . import mlir_attrs as A
 from .mlir_lexer import (_BARG_PARTS, MARKS, ALIAS, ARROW, BANG, BARG, BLK, DICT, EOF, G_LINE, HASH, ID, L_LOC,
                          L_OP, L_RES, L_REST, L_SIG, LINE, LOC, NL, NUM, SIG, STR, SYM, TYPE, VAL, MlirLexer)
@@ -1929,12 +1929,11 @@ def _line_template(instr: Instruction, lo: _LineOp) -> _LineTemplate | None:
 
 
 def _add_computations(mod: Module, order: list[Computation]) -> None:
-    """``mod.add_computation`` for each of ``order``, with the graph filled in bulk (``ir.fill_graph``)."""
+    """``mod.add_computation`` for each of ``order``; the graph is built on its first use."""
     comps = mod.computations
     for comp in order:
         comp.module = mod
         comps[comp.name] = comp
-    fill_graph(mod, order)
 
 
 def _callee(ins: Instruction) -> str | None:
