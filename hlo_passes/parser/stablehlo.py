@@ -132,20 +132,25 @@ class _Sig:
         self.form, self.res_types, self.shape = form, res_types, shape
 
 
+def split_function_type(text: str) -> tuple[list[str], list[str], bool]:
+    """``(a, b) -> (c, d)`` → operand types, result types, whether the results are
+    parenthesised.  The types are ``_TY``s, which hold no comma or blank, so ', ' splits
+    the lists."""
+    close = text.index(") -> ")
+    ops = text[1:close].split(", ") if close > 1 else []
+    rest = text[close + 5:]
+    paren = rest[0] == "("
+    res = (rest[1:-1].split(", ") if len(rest) > 2 else []) if paren else [rest]
+    return ops, res, paren
+
+
 def _read_sig(sig: str, nres: int) -> _Sig | None:
     """The ``_Sig`` of a signature ``_SIG`` matched (None: the token scanner reports what is
     wrong with it).  ``_TY`` holds no comma, so ', ' splits type lists; the form keeps what
     the scanner decides on (function type or list, how many types, parenthesised results,
     token kinds), so that one template stands for every signature of its form."""
     if sig[0] == "(":
-        close = sig.index(") -> ")
-        ops = sig[1:close].split(", ") if close > 1 else []
-        rest = sig[close + 5:]
-        paren = rest[0] == "("
-        if paren:
-            res = rest[1:-1].split(", ") if len(rest) > 2 else []
-        else:
-            res = [rest]
+        ops, res, paren = split_function_type(sig)
         is_fn = True
     else:
         ops, res, is_fn, paren = [], sig.split(", "), False, False
@@ -1209,15 +1214,12 @@ class _Parser(MlirLexer):
         return j, (operand_types, res_types, True)
 
     def sig_types(self, i: int) -> tuple[list[str], list[str]]:
-        """Operand and result types of a function-type token (``_TY`` holds no comma or blank,
-        so ', ' splits the lists); read once per text of a signature."""
+        """Operand and result types of a function-type token; read once per text of a
+        signature."""
         text = self.text[self.s[i]:self.e[i]]
         got = self.fn_sigs.get(text)
         if got is None:
-            close = text.index(") -> ")
-            ops = text[1:close].split(", ") if close > 1 else []
-            rest = text[close + 5:]
-            res = (rest[1:-1].split(", ") if len(rest) > 2 else []) if rest[0] == "(" else [rest]
+            ops, res, _ = split_function_type(text)
             got = self.fn_sigs[text] = (ops, res)
         return got
 
