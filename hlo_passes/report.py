@@ -19,14 +19,6 @@ from .cost_model import Platform, Price, price
 from .ir import Instruction
 from .source_frames import Frame, frame_table, mlir_frames, user_frame
 
-COLLECTIVE_OPCODES = frozenset(
-    {
-        "all-gather", "all-gather-start", "all-reduce", "all-reduce-start",
-        "reduce-scatter", "all-to-all", "collective-permute", "collective-permute-start",
-    }
-)
-
-
 @dataclass(frozen=True)
 class Location:
     """Where an op is: ``path:line:col`` in the text, its framework ``op_name`` and the
