@@ -50,6 +50,7 @@ class AttrKind(enum.Enum):
     INT = "int"
     INTS = "ints"  # {1, 2}
     DIMS = "dims"  # dimension numbers: {0, 2}
+    ONE_DIM = "one-dim"  # one dimension: a list of one in HLO (dimensions={1}), an integer in MLIR
     SLICE = "slice"  # {[lo:hi:step], ...}
     STRING = "string"
     COMPUTATION = "computation"  # %name or an inline {...} computation
@@ -94,9 +95,10 @@ class OpDef:
     one a new instruction is printed as, unless ``mlir_printed_as`` says otherwise; empty
     where StableHLO has no such op and the op stays in HLO text).  ``arity``: the operand
     count XLA's parser checks as it builds the op, None where it checks none (variadic ops,
-    and ops XLA checks only in its verifier).  ``attributes``: those the op requires or that
-    name the computations it calls (the other attribute names are ``KNOWN_ATTRIBUTES``,
-    valid on any op as far as the parser checks).  ``wraps``: for a native ``-start`` /
+    and ops XLA checks only in its verifier).  ``attributes``: those the op requires, those that
+    name the computations it calls, and those whose value takes a form of its own on this op
+    (one dimension); the other attribute names are ``KNOWN_ATTRIBUTES``, valid on any op as
+    far as the parser checks.  ``wraps``: for a native ``-start`` /
     ``-update`` / ``-done`` op, the op it runs asynchronously.
     """
 
@@ -161,6 +163,7 @@ def _sh(*names: str) -> tuple[str, ...]:
 
 
 _ASYNC_CALLS = _calls("calls", "async_wrapped_computation")
+_ONE_DIMENSION = (AttrDef("dimensions", AttrKind.ONE_DIM),)
 
 _ROWS: tuple[OpDef, ...] = (
     OpDef("abs", _1, _sh("abs"), frozenset({_EW, _SAME})),
@@ -169,14 +172,15 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("add", _2, _sh("add"), frozenset({_EW, _SAME})),
     OpDef("add-dependency", _2),
     OpDef("after-all", _VARIADIC, _sh("after_all", "create_token")),
-    OpDef("all-gather", _VARIADIC, _sh("all_gather"), frozenset({_C, _SR})),
+    OpDef("all-gather", _VARIADIC, _sh("all_gather"), frozenset({_C, _SR}), _ONE_DIMENSION),
     OpDef("all-gather-done", None, traits=frozenset({_C, _DONE, _SR}), wraps="all-gather"),
-    OpDef("all-gather-start", _VARIADIC, traits=frozenset({_C, _START, _SR}), wraps="all-gather"),
+    OpDef("all-gather-start", _VARIADIC, traits=frozenset({_C, _START, _SR}), attributes=_ONE_DIMENSION,
+          wraps="all-gather"),
     OpDef("all-reduce", _VARIADIC, _sh("all_reduce"), frozenset({_C, _SR}), _calls("to_apply")),
     OpDef("all-reduce-done", None, traits=frozenset({_C, _DONE, _SR}), wraps="all-reduce"),
     OpDef("all-reduce-start", _VARIADIC, traits=frozenset({_C, _START, _SR}), attributes=_calls("to_apply"),
           wraps="all-reduce"),
-    OpDef("all-to-all", _VARIADIC, _sh("all_to_all"), frozenset({_C, _SR})),
+    OpDef("all-to-all", _VARIADIC, _sh("all_to_all"), frozenset({_C, _SR}), _ONE_DIMENSION),
     OpDef("and", _2, _sh("and"), frozenset({_EW, _SAME})),
     OpDef("asin", _1, traits=frozenset({_EW})),
     OpDef("asinh", _1, traits=frozenset({_EW})),
@@ -205,7 +209,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("collective-reduce", _VARIADIC, traits=frozenset({_C}), attributes=_calls("to_apply")),
     OpDef("compare", _2, _sh("compare"), frozenset({_EW})),
     OpDef("complex", _2, _sh("complex"), frozenset({_EW})),
-    OpDef("concatenate", _VARIADIC, _sh("concatenate"), attributes=_requires("dimensions", AttrKind.DIMS)),
+    OpDef("concatenate", _VARIADIC, _sh("concatenate"), attributes=_requires("dimensions", AttrKind.ONE_DIM)),
     OpDef("conditional", _1_OR_MORE, _sh("case", "if"),
           attributes=_calls("branch_computations", "true_computation", "false_computation")),
     OpDef("constant", _0, _sh("constant"), frozenset({_SR})),
@@ -234,7 +238,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("floor", _1, _sh("floor"), frozenset({_EW, _SAME})),
     OpDef("fusion", _VARIADIC, traits=frozenset({_SR}), attributes=_calls("calls")),
     OpDef("gather", None, _sh("gather")),
-    OpDef("get-dimension-size", _1, _sh("get_dimension_size")),
+    OpDef("get-dimension-size", _1, _sh("get_dimension_size"), attributes=_ONE_DIMENSION),
     OpDef("get-tuple-element", _1, _sh("get_tuple_element"), attributes=_requires("index", AttrKind.INT)),
     OpDef("imag", _1, _sh("imag"), frozenset({_EW})),
     OpDef("infeed", None, _sh("infeed"), frozenset({_SR, _FX})),
@@ -266,7 +270,8 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("recv-done", _1, traits=frozenset({_DONE, _SR, _FX}), wraps="recv"),
     OpDef("reduce", _1_OR_MORE, _sh("reduce"), attributes=_requires("dimensions", AttrKind.DIMS) + _calls("to_apply")),
     OpDef("reduce-precision", _1, _sh("reduce_precision"), frozenset({_EW, _SAME, _SR})),
-    OpDef("reduce-scatter", _VARIADIC, _sh("reduce_scatter"), frozenset({_C, _SR}), _calls("to_apply")),
+    OpDef("reduce-scatter", _VARIADIC, _sh("reduce_scatter"), frozenset({_C, _SR}),
+          _ONE_DIMENSION + _calls("to_apply")),
     OpDef("reduce-window", _1_OR_MORE, _sh("reduce_window"), attributes=_calls("to_apply")),
     OpDef("remainder", _2, _sh("remainder"), frozenset({_EW, _SAME})),
     OpDef("replica-id", _0, _sh("replica_id")),
@@ -285,7 +290,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("select-and-scatter", None, _sh("select_and_scatter"), attributes=_calls("select", "scatter")),
     OpDef("send", None, _sh("send"), frozenset({_SR, _FX})),
     OpDef("send-done", _1, traits=frozenset({_DONE, _SR, _FX}), wraps="send"),
-    OpDef("set-dimension-size", _2, _sh("set_dimension_size")),
+    OpDef("set-dimension-size", _2, _sh("set_dimension_size"), attributes=_ONE_DIMENSION),
     OpDef("shift-left", _2, _sh("shift_left"), frozenset({_EW, _SAME})),
     OpDef("shift-right-arithmetic", _2, _sh("shift_right_arithmetic"), frozenset({_EW, _SAME})),
     OpDef("shift-right-logical", _2, _sh("shift_right_logical"), frozenset({_EW, _SAME})),
@@ -339,8 +344,8 @@ KNOWN_ATTRIBUTES: frozenset[str] = frozenset(
     cross_program_prefetch_index custom_call_has_side_effect custom_call_schedule custom_call_target
     delta dim_labels dimensions direction distribution domain dynamic_slice_sizes epsilon
     execution_thread exponent_bits false_computation feature_group_count feature_index fft_length
-    fft_type frontend_attributes has_dynamic_root index index_vector_dim indices_are_sorted inferred_dimension infeed_config
-    input_batching_dims inserted_window_dims iota_dimension is_associative is_composite
+    fft_type frontend_attributes has_dynamic_root index index_vector_dim indices_are_sorted inferred_dimension
+    infeed_config input_batching_dims inserted_window_dims iota_dimension is_associative is_composite
     is_cross_program_prefetch is_host_transfer is_reverse is_stable k kind largest left_side lhs_batch_dims
     lhs_contracting_dims lhs_ragged_dims literal lower mantissa_bits metadata mode num_carries
     offset_dims operand_batching_dims operand_layout_constraints operand_precision origin

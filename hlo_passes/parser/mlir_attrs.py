@@ -23,7 +23,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
 from .. import device_groups
-from ..op_table import BY_MLIR, OPS
+from ..op_table import BY_MLIR, OPS, AttrKind
 from .ints import NumberError, cut_long_lists, to_int
 from .split import split_top_level
 
@@ -727,9 +727,9 @@ def _dense_i64_groups(raw: str) -> device_groups.DeviceGroups | None:
     return device_groups.explicit([[x for x in flat[r * cols:(r + 1) * cols] if x >= 0] for r in range(rows)])
 
 
-_ONE_DIMENSION = frozenset(("stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all",
-                            "stablehlo.concatenate", "stablehlo.get_dimension_size",
-                            "stablehlo.set_dimension_size"))
+# Ops whose one dimension MLIR writes as an integer (``all_gather_dim = 1``), HLO as {1}.
+_ONE_DIMENSION = frozenset(m for d in OPS.values() if any(a.kind is AttrKind.ONE_DIM for a in d.attributes)
+                           for m in d.mlir)
 
 
 def _decode_attribute(op: str, key: str, raw: str) -> Any:
