@@ -24,6 +24,7 @@ from hlo_passes.parser.mlir_dialects import DIALECT_OPS
 from hlo_passes.rule import collective_markers
 from hlo_passes.runtime import count_collectives
 from hlo_passes.text import parse_hlo, parse_stablehlo
+from hlo_passes.verify import verify_module
 
 ROOT = Path(__file__).resolve().parents[1]
 XLA_LIST = ROOT / "tests" / "data" / "xla_hlo_opcodes.txt"
@@ -265,3 +266,17 @@ def test_parser_checks_read_the_table(body: str, message: str) -> None:
 def test_unknown_ops_are_still_carried() -> None:
     text = _module("ROOT r = s32[4] some-newer-op(p), some_newer_attribute={1,2}")
     assert parse_hlo(text).to_text() == text
+
+
+def test_verifier_checks_the_tables_arity_of_what_a_pass_creates() -> None:
+    m = parse_hlo(_module("ROOT r = s32[4] negate(p)"))
+    p = m.entry.instructions[0]
+    lonely = m.entry.add("add", p.shape, [p], name_hint="lonely")
+    assert verify_module(m) == [f"new: e/{lonely.name}: add takes 2 operand(s), not 1"]
+    # A parsed MLIR op keeps its own operand rules (optimization_barrier takes any number).
+    mlir = parse_stablehlo("""func.func @main(%arg0: tensor<4xi32>, %arg1: tensor<4xi32>) -> tensor<4xi32> {
+  %0:2 = stablehlo.optimization_barrier %arg0, %arg1 : tensor<4xi32>, tensor<4xi32>
+  return %0#0 : tensor<4xi32>
+}
+""")
+    assert verify_module(mlir) == []
