@@ -39,7 +39,9 @@ class Trait(enum.Enum):
     ASYNC_DONE = "async-done"
     ELEMENTWISE = "elementwise"  # each result element depends on the same-index operand elements
     SAME_SHAPE = "same-shape"  # the result has its operand's shape, type included (clamp: the middle one)
-    SIDE_EFFECTS = "side-effects"  # has effects beyond its result: never dead, never duplicated
+    # May have effects beyond its result (a custom-call unless it says otherwise; after-all
+    # orders such ops through tokens): never removed for want of users, never duplicated.
+    SIDE_EFFECTS = "side-effects"
     SHAPE_REQUIRED = "shape-required"  # XLA's parser cannot infer its shape: the text must write it
     RESULT_ACCURACY = "result-accuracy"  # accepts ``result_accuracy`` (transcendental unary ops)
 
@@ -171,7 +173,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("acosh", _1, traits=frozenset({_EW})),
     OpDef("add", _2, _sh("add"), frozenset({_EW, _SAME})),
     OpDef("add-dependency", _2),
-    OpDef("after-all", _VARIADIC, _sh("after_all", "create_token")),
+    OpDef("after-all", _VARIADIC, _sh("after_all", "create_token"), frozenset({_FX})),
     OpDef("all-gather", _VARIADIC, _sh("all_gather"), frozenset({_C, _SR}), _ONE_DIMENSION),
     OpDef("all-gather-done", None, traits=frozenset({_C, _DONE, _SR}), wraps="all-gather"),
     OpDef("all-gather-start", _VARIADIC, traits=frozenset({_C, _START, _SR}), attributes=_ONE_DIMENSION,
@@ -222,7 +224,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("cosh", _1, traits=frozenset({_EW})),
     OpDef("cosine", _1, _sh("cosine"), frozenset({_EW, _SAME, _ACC})),
     OpDef("count-leading-zeros", _1, _sh("count_leading_zeros"), frozenset({_EW, _SAME})),
-    OpDef("custom-call", _VARIADIC, _sh("custom_call"), frozenset({_SR}),
+    OpDef("custom-call", _VARIADIC, _sh("custom_call"), frozenset({_SR, _FX}),
           _requires("custom_call_target", AttrKind.STRING) + _calls("called_computations", "to_apply")),
     OpDef("divide", _2, _sh("divide"), frozenset({_EW, _SAME})),
     OpDef("domain", None),
