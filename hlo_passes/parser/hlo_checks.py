@@ -22,10 +22,16 @@ from typing import TYPE_CHECKING
 
 from ..ir import Instruction, Module, Shape
 from .hlo_attrs import AttributeDecodeError, decode_attribute
-from ..op_table import OPS, Trait
+from ..op_table import OPS, Trait, with_trait
 
 if TYPE_CHECKING:
     from .hlo import _HloParser
+
+# The op table's facts these checks read for every instruction, as plain lookups.
+_ARITY = {d.name: d.arity for d in OPS.values() if d.arity is not None}
+_REQUIRED = {d.name: d.required for d in OPS.values() if d.required}
+_ACCURACY_OPS = frozenset(d.name for d in with_trait(Trait.RESULT_ACCURACY))
+
 
 def _known(shape: Shape) -> bool:
     return shape.element_type != "inferred"
@@ -54,15 +60,14 @@ def _instruction_problem(instr: Instruction, strict: bool = False) -> tuple[str,
     attrs = instr.attributes
     raw = attrs.source_texts()
     n = len(ops)
-    spec = OPS.get(op)
-    arity = spec.arity if spec is not None else None
-    if arity is not None and not arity.allows(n):
+    arity = _ARITY.get(op)
+    if arity is not None and (n < arity.min or arity.max is not None and n > arity.max):
         if arity.fixed is not None:
             return f"{op} expects {arity.fixed} operand(s), but got {n}", None
         if op == "dynamic-reshape":
             return "DynamicReshape requires at least one operand.", None
         return f"{op} expects at least one operand", None
-    for need in spec.required if spec is not None else ():
+    for need in _REQUIRED.get(op, ()):
         if need in raw:
             continue
         # A scalar may be broadcast without saying to which dimensions.
@@ -73,7 +78,7 @@ def _instruction_problem(instr: Instruction, strict: bool = False) -> tuple[str,
             p = _eager(instr, key)
             if p:
                 return p
-    if "result_accuracy" in raw and (spec is None or not spec.has(Trait.RESULT_ACCURACY)):
+    if "result_accuracy" in raw and op not in _ACCURACY_OPS:
         return f'unexpected attribute "result_accuracy" for {op}', "result_accuracy"
     # Compact groups are checked (and capped) now; they are expanded when read.
     if "replica_groups" in raw and ("mesh" in raw["replica_groups"] or "<=" in raw["replica_groups"]):
