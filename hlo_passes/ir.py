@@ -429,6 +429,21 @@ class Instruction:
     def dialect_data(self, value: dict[str, Any]) -> None:
         self._dialect_data = value
 
+    # ---- what rules and reports read of the dialect's data ----------------
+    @property
+    def mlir_loc(self) -> str | None:
+        """The op's MLIR location as its text writes it (``loc(#loc12)``, or inline), None for
+        an HLO op or an op written without one.  Aliases are the reader's to expand."""
+        dd = self._dialect_data
+        loc = dd.get("loc") if dd is not None else None
+        return loc if isinstance(loc, str) and loc else None
+
+    def take_location(self, source: "Instruction") -> None:
+        """Point this (new) op at ``source``'s MLIR location, as an op that stands for it."""
+        dd = source._dialect_data
+        if dd is not None and "loc" in dd:
+            self.dialect_data["loc"] = dd["loc"]
+
     def __repr__(self) -> str:
         return f"<{self.opcode} {self.name}: {self.shape}>"
 
@@ -737,6 +752,12 @@ class Module:
                 return name
 
     # ---- queries -------------------------------------------------------
+    @property
+    def stack_tables(self) -> list[tuple[str, Any, tuple[int, int]]]:
+        """The HLO text's stack-frame tables (``FileNames``, ``FunctionNames``, ``FileLocations``,
+        ``StackFrames``: name, entries, span), as the parser read them; empty when it has none."""
+        return self.dialect_data.get("stack_tables") or []
+
     def instructions(self) -> Iterator[Instruction]:
         """Every instruction of every computation, computations in module order."""
         for comp in self.computations.values():

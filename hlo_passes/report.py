@@ -19,14 +19,6 @@ from .cost_model import Platform, Price, price
 from .ir import Instruction
 from .source_frames import Frame, frame_table, mlir_frames, user_frame
 
-COLLECTIVE_OPCODES = frozenset(
-    {
-        "all-gather", "all-gather-start", "all-reduce", "all-reduce-start",
-        "reduce-scatter", "all-to-all", "collective-permute", "collective-permute-start",
-    }
-)
-
-
 @dataclass(frozen=True)
 class Location:
     """Where an op is: ``path:line:col`` in the text, its framework ``op_name`` and the
@@ -125,9 +117,8 @@ def frame_info(instr: Any) -> tuple[str | None, Frame | None]:
         if frame is None and meta.get("source_file"):
             line = meta.get("source_line")
             frame = Frame(str(meta["source_file"]), line if isinstance(line, int) else 0)
-    dd = instr.dialect_data
-    loc = dd.get("loc")
-    if isinstance(loc, str) and loc and (op_name is None or frame is None):
+    loc = instr.mlir_loc
+    if loc is not None and (op_name is None or frame is None):
         module = instr.module
         loc = _expand(loc, _alias_table(module)) if module is not None and "#loc" in loc else loc
         if op_name is None:
@@ -135,8 +126,6 @@ def frame_info(instr: Any) -> tuple[str | None, Frame | None]:
             op_name = m.group(1) if m else None
         if frame is None:
             frame = user_frame(mlir_frames(loc, op_name))
-    if op_name is None and dd.get("loc_name"):
-        op_name = str(dd["loc_name"])
     return op_name, frame
 
 
@@ -173,8 +162,8 @@ def stack_of(instr: Any) -> tuple[Frame, ...]:
     meta = _metadata(instr)
     if isinstance(meta, dict) and isinstance(meta.get("stack_frame_id"), int) and instr.module is not None:
         return frame_table(instr.module).stack(meta["stack_frame_id"])
-    loc = instr.dialect_data.get("loc")
-    if isinstance(loc, str) and loc:
+    loc = instr.mlir_loc
+    if loc is not None:
         module = instr.module
         return mlir_frames(_expand(loc, _alias_table(module)) if module is not None else loc, None)
     return ()

@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from .ir import Module
+from .op_table import OPS, is_collective
 from .report import NearMiss, Site
 
 __all__ = [
@@ -60,8 +61,16 @@ _CAMEL = re.compile(r"[A-Z][A-Za-z0-9]*")
 
 
 def collective_markers(*opcodes: str) -> tuple[str, ...]:
-    """Both spellings of each HLO collective: HLO's dashes (``all-gather``), MLIR's underscores."""
-    return tuple(s for op in opcodes for s in (op, op.replace("-", "_")))
+    """Both spellings of each collective, as the op table gives them: HLO's opcode
+    (``all-gather``) and the name of its MLIR op without the dialect (``all_gather``)."""
+    markers: list[str] = []
+    for opcode in opcodes:
+        if not is_collective(opcode):
+            raise ValueError(f"collective_markers: {opcode!r} is no collective in the op table")
+        for name in (opcode, *(m.partition(".")[2] for m in OPS[opcode].mlir)):
+            if name not in markers:
+                markers.append(name)
+    return tuple(markers)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ import jax
 import numpy as np
 
 from . import _jax_compat as compat
+from .op_table import COLLECTIVES, is_collective
 from .sniff import detect_dialect
 from .text import parse_hlo
 
@@ -302,7 +303,7 @@ def _as_replicas(text: str, num_devices: int | None) -> tuple[str, int]:
     how many devices it runs on."""
     module = parse_hlo(text)
     for instr in module.instructions():
-        if instr.opcode in _COLLECTIVES or instr.opcode.endswith("-start") and instr.opcode[:-6] in _COLLECTIVES:
+        if is_collective(instr.opcode) and not instr.opcode.endswith("-done"):
             if instr.attributes.source_texts().get("use_global_device_ids") != "true":
                 raise ValueError(f"{instr.name}: a partitioned module runs as replicas here only if its "
                                  "collectives name global device ids (use_global_device_ids=true)")
@@ -424,14 +425,11 @@ def count_ops(hlo_text: str, opcodes: Iterable[str] | None = None) -> Counter[st
     return counts
 
 
-_COLLECTIVES = ("all-gather", "all-reduce", "reduce-scatter", "all-to-all", "collective-permute")
-
-
 def count_collectives(hlo_text: str) -> Counter[str]:
     """Collectives in HLO text, async ``-start``/``-done`` pairs counted once under the base name."""
     counts = count_ops(hlo_text)
     out: Counter[str] = Counter()
-    for name in _COLLECTIVES:
+    for name in COLLECTIVES:
         n = counts.get(name, 0) + counts.get(f"{name}-start", 0)
         if n:
             out[name] = n

@@ -199,7 +199,7 @@ def frame_table(module: Any) -> FrameTable:
     """The decoded tables of an HLO module (empty when it has none), decoded once per module."""
     table = _TABLES.get(module)
     if table is None:
-        table = FrameTable(module.dialect_data.get("stack_tables") or ())
+        table = FrameTable(module.stack_tables)
         _TABLES[module] = table
     return table
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .device_groups import DeviceGroups
+from .op_table import OPS
 
 if TYPE_CHECKING:  # the checks only read the graph; ir calls them (Module.verify)
     from .ir import Instruction, Module, Shape
@@ -263,8 +264,22 @@ _CHECKS: dict[str, Callable[[Instruction, Shape, list[Shape]], str | None]] = {
 }
 
 
+def _arity_problem(instr: Instruction) -> str | None:
+    """An HLO op with the wrong number of operands (the op table's arity).  Only ops spelled
+    as HLO: a parsed MLIR op (``stablehlo.optimization_barrier`` takes any number) keeps its
+    own spelling in ``source_op`` and its own rules."""
+    spec = OPS.get(instr.opcode)
+    if spec is None or spec.arity is None or instr.source_op != instr.opcode:
+        return None
+    n = len(instr.operands)
+    return None if spec.arity.allows(n) else f"{instr.opcode} takes {spec.arity} operand(s), not {n}"
+
+
 def instruction_problems(instr: Instruction) -> list[str]:
     """Shape problems of one instruction (empty when its shape is consistent)."""
+    arity = _arity_problem(instr)
+    if arity is not None:
+        return [arity]
     check = _CHECKS.get(instr.opcode)
     if check is None or not _known(instr.shape):
         return []

@@ -30,7 +30,8 @@ import pytest
 
 import hlo_passes
 from hlo_passes import ParseError
-from hlo_passes.parser.hlo_opcodes import OPERAND_COUNT, async_sugar
+from hlo_passes.op_table import OPS
+from hlo_passes.parser.hlo_opcodes import async_sugar
 
 pytestmark = pytest.mark.corpus
 
@@ -132,7 +133,8 @@ def _hidden_async_counts(module: hlo_passes.Module) -> collections.Counter:
             cur = nxt[0]
             bound += len(cur.operands) - 1
         wrapped = sugar[1]
-        arity = OPERAND_COUNT.get(wrapped, 0)
+        fixed = OPS[wrapped].arity
+        arity = fixed.fixed or 0 if fixed is not None else 0
         if start.called_computations:
             arity = len(start.called_computations[0].parameters)
         extra[wrapped] += 1

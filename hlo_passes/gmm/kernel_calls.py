@@ -13,6 +13,8 @@ import re
 
 from ..ir import Computation, Instruction, Module, Shape, is_inside
 from ..parser.hlo_opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
+from ..printer.hlo import print_from_graph
+from ..printer.stablehlo import add_spliced_function
 from ..text import parse_hlo, parse_stablehlo
 from . import megablox
 from .megablox import GmmSpec, groups_dtype_ok, supported_dtype
@@ -116,13 +118,10 @@ def _splice_functions(module: Module, text: str, mode: str) -> Computation:
     text = _SYMBOL_REF.sub(lambda m: "@" + renamed.get(m.group(1), m.group(1)), text)
     text = text.replace(f"func.func public @{renamed['main']}", f"func.func private @{renamed['main']}", 1)
     kernel = parse_stablehlo(text)
-    body = module.dialect_data.setdefault("body", [])
     for comp in list(kernel.computations.values()):
         module.add_computation(comp)
         if comp.parent is None:
-            # Printed from the kernel's own text (the printer's "source" hook).
-            comp.dialect_data["source"] = kernel.source
-            body.append({"func": comp, "span": None})
+            add_spliced_function(module, comp, kernel.source)  # printed from the kernel's own text
     return module.computations[renamed["main"]]
 
 
@@ -146,9 +145,7 @@ def _splice_computations(module: Module, text: str, mode: str, ahead_of: Computa
             instr.changed = True
     for comp in comps:
         comp.name = new_names[comp.name]
-        # Printed from the graph, as a computation a pass added.
-        comp.dialect_data = {k: v for k, v in comp.dialect_data.items() if k == "attrs"}
-        comp.changed = True
+        print_from_graph(comp)  # as a computation a pass added
         module.add_computation(comp, before=ahead_of)
     return kernel.entry
 

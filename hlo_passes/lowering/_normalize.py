@@ -239,9 +239,7 @@ def carry_location(source: Instruction, new: Instruction) -> None:
             new.attributes["metadata"] = source.attributes["metadata"]
         except ValueError:
             pass  # metadata we cannot decode is not worth failing the lowering over
-    for key in ("loc", "loc_name"):
-        if key in source.dialect_data:
-            new.dialect_data[key] = source.dialect_data[key]
+    new.take_location(source)
 
 
 def replace_with(instr: Instruction, call: Instruction, tag: Tag) -> list[Instruction]:

@@ -22,21 +22,15 @@ from typing import TYPE_CHECKING
 
 from ..ir import Instruction, Module, Shape
 from .hlo_attrs import AttributeDecodeError, decode_attribute
-from .hlo_opcodes import OPERAND_COUNT
+from ..op_table import OPS, Trait, with_trait
 
 if TYPE_CHECKING:
     from .hlo import _HloParser
 
-# Ops whose result_accuracy XLA accepts (transcendental unary ops).
-_ACCURACY_OPS = frozenset(
-    "cbrt cosine exponential exponential-minus-one log log-plus-one logistic rsqrt sine sqrt tan "
-    "tanh erf".split()
-)
-# Attributes XLA's parser requires (there is no default to fall back on).
-_REQUIRED = {"broadcast": "dimensions", "transpose": "dimensions", "reverse": "dimensions",
-             "concatenate": "dimensions", "reduce": "dimensions", "get-tuple-element": "index",
-             "slice": "slice", "custom-call": "custom_call_target"}
-_AT_LEAST_ONE = frozenset("conditional dynamic-reshape reduce-window reduce sort map".split())
+# The op table's facts these checks read for every instruction, as plain lookups.
+_ARITY = {d.name: d.arity for d in OPS.values() if d.arity is not None}
+_REQUIRED = {d.name: d.required for d in OPS.values() if d.required}
+_ACCURACY_OPS = frozenset(d.name for d in with_trait(Trait.RESULT_ACCURACY))
 
 
 def _known(shape: Shape) -> bool:
@@ -66,15 +60,16 @@ def _instruction_problem(instr: Instruction, strict: bool = False) -> tuple[str,
     attrs = instr.attributes
     raw = attrs.source_texts()
     n = len(ops)
-    want = OPERAND_COUNT.get(op)
-    if want is not None and n != want:
-        return f"{op} expects {want} operand(s), but got {n}", None
-    if n == 0 and op in _AT_LEAST_ONE:
+    arity = _ARITY.get(op)
+    if arity is not None and (n < arity.min or arity.max is not None and n > arity.max):
+        if arity.fixed is not None:
+            return f"{op} expects {arity.fixed} operand(s), but got {n}", None
         if op == "dynamic-reshape":
             return "DynamicReshape requires at least one operand.", None
         return f"{op} expects at least one operand", None
-    need = _REQUIRED.get(op)
-    if need is not None and need not in raw:
+    for need in _REQUIRED.get(op, ()):
+        if need in raw:
+            continue
         # A scalar may be broadcast without saying to which dimensions.
         if not (op == "broadcast" and n == 1 and (not _known(ops[0].shape) or ops[0].shape.rank == 0)):
             return f"{op} expects attribute {need}=", need

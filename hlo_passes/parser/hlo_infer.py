@@ -20,15 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ir import Instruction, Module, Shape
+from ..op_table import Trait, with_trait
 from .hlo_shapes import parse_shape
 
-_ELEMENTWISE = frozenset(
-    """abs add and atan2 cbrt ceil clamp clz copy cosine divide erf exponential
-    exponential-minus-one floor log log-plus-one logistic maximum minimum multiply negate not
-    or popcnt power remainder round-nearest-afz round-nearest-even rsqrt shift-left
-    shift-right-arithmetic shift-right-logical sign sine sqrt subtract tan tanh xor
-    reduce-precision opt-barrier""".split()
-)
+_SAME_SHAPE = frozenset(d.name for d in with_trait(Trait.SAME_SHAPE))
 _COMPLEX_PART = {"c64": "f32", "c128": "f64"}
 # Ops whose shape XLA's parser derives from the operands (see the docstring).
 DERIVED = frozenset(("send", "recv", "send-done", "recv-done"))
@@ -128,7 +123,7 @@ def _infer(instr: Instruction) -> Shape | None:
     if not ops:
         return None
     first = ops[0]
-    if op in _ELEMENTWISE:
+    if op in _SAME_SHAPE:
         base = ops[1] if op == "clamp" and len(ops) > 1 else first
         return _array(base.element_type, base.dims, base.dynamic) if base.is_array else base
     rule = _BY_OPCODE.get(op)

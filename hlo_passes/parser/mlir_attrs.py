@@ -23,6 +23,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
 from .. import device_groups
+from ..op_table import BY_MLIR, OPS, AttrKind
 from .ints import NumberError, cut_long_lists, to_int
 from .split import split_top_level
 
@@ -414,42 +415,12 @@ def to_python(node: Any, depth: int = 0) -> Any:
 
 
 # ---- names -----------------------------------------------------------------
-# MLIR op → HLO opcode, where HLO has the same operation.
-_SAME = """abs add after_all all_gather all_reduce all_to_all and atan2 batch_norm_grad
-batch_norm_inference batch_norm_training bitcast_convert cbrt ceil cholesky clamp
-collective_broadcast collective_permute compare complex concatenate constant convert
-convolution cosine custom_call divide dot dynamic_slice dynamic_update_slice exponential
-exponential_minus_one fft floor gather get_dimension_size get_tuple_element imag infeed iota
-is_finite log log_plus_one logistic map maximum minimum multiply negate not or outfeed pad
-partition_id popcnt power real recv reduce reduce_precision reduce_scatter reduce_window
-remainder replica_id reshape reverse rng rng_bit_generator round_nearest_afz
-round_nearest_even rsqrt scatter select select_and_scatter send set_dimension_size shift_left
-shift_right_arithmetic shift_right_logical sign sine slice sort sqrt subtract tan tanh
-transpose triangular_solve tuple while xor async_start async_done""".split()
-OPCODES: dict[str, str] = {f"stablehlo.{n}": n.replace("_", "-") for n in _SAME}
-OPCODES.update({
-    "stablehlo.dot_general": "dot",
-    "stablehlo.broadcast_in_dim": "broadcast",
-    "stablehlo.optimization_barrier": "opt-barrier",
-    "stablehlo.count_leading_zeros": "clz",
-    "stablehlo.case": "conditional",
-    "stablehlo.if": "conditional",
-    "stablehlo.create_token": "after-all",
-    "stablehlo.composite": "call",
-    "chlo.ragged_dot": "ragged-dot",
-    "chlo.top_k": "topk",
-    "chlo.erf": "erf",
-    "mhlo.ragged_dot": "ragged-dot",
-})
+# MLIR op → HLO opcode, where HLO has the same operation (the op table's MLIR names).
+OPCODES: dict[str, str] = {m: d.name for m, d in BY_MLIR.items()}
 # Ops that print as `return` inside func.func.
 ALIASES = {"return": "func.return", "module": "builtin.module", "call": "func.call"}
 # HLO opcode → the MLIR op new instructions are printed as.
-MLIR_OF: dict[str, str] = {}
-for _m, _h in OPCODES.items():
-    MLIR_OF.setdefault(_h, _m)
-MLIR_OF.update({"broadcast": "stablehlo.broadcast_in_dim", "dot": "stablehlo.dot_general",
-                "conditional": "stablehlo.case", "after-all": "stablehlo.after_all",
-                "call": "func.call"})
+MLIR_OF: dict[str, str] = {d.name: d.mlir_name for d in OPS.values() if d.mlir_name is not None}
 
 # MLIR attribute name → HLO attribute name, per op (and for every op).
 _COMMON = {
@@ -756,9 +727,9 @@ def _dense_i64_groups(raw: str) -> device_groups.DeviceGroups | None:
     return device_groups.explicit([[x for x in flat[r * cols:(r + 1) * cols] if x >= 0] for r in range(rows)])
 
 
-_ONE_DIMENSION = frozenset(("stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all",
-                            "stablehlo.concatenate", "stablehlo.get_dimension_size",
-                            "stablehlo.set_dimension_size"))
+# Ops whose one dimension MLIR writes as an integer (``all_gather_dim = 1``), HLO as {1}.
+_ONE_DIMENSION = frozenset(m for d in OPS.values() if any(a.kind is AttrKind.ONE_DIM for a in d.attributes)
+                           for m in d.mlir)
 
 
 def _decode_attribute(op: str, key: str, raw: str) -> Any:

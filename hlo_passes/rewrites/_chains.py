@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from ..ir import Computation, Instruction, Shape, tag_created
+from ..op_table import Trait, with_trait
 
 # Ops that act on each element (or move whole elements) without looking at
 # neighbours: applying them to W and then slicing equals slicing then applying.
@@ -281,4 +282,4 @@ def remove_dead(roots: list[Instruction]) -> list[Instruction]:
     return removed
 
 
-_SIDE_EFFECTING = frozenset({"send", "recv", "outfeed", "infeed", "custom-call", "rng", "after-all"})
+_SIDE_EFFECTING = frozenset(d.name for d in with_trait(Trait.SIDE_EFFECTS))

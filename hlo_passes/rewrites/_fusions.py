@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..ir import ELEMENT_BITS, Computation, Instruction, Module
+from ..op_table import COLLECTIVES
 from ._chains import Refusal, behaviour
 from ._crossings import Boundary
 
@@ -51,7 +52,6 @@ def _round_trip(convert: Instruction) -> str | None:
     return narrow if inner.operands[0].shape.element_type == wide and _narrower(narrow, wide) else None
 
 
-_COLLECTIVES = frozenset({"all-gather", "all-reduce", "reduce-scatter", "collective-permute", "all-to-all"})
 # Ops that move elements without computing: a value keeps the type it is computed in through them.
 _MOVES = frozenset({"slice", "copy", "bitcast", "transpose", "reshape", "concatenate"})
 
@@ -71,7 +71,7 @@ def computed_type(instr, depth: int = 16) -> str | None:
         return computed_type(body.root, depth - 1) if body is not None and body.root is not None else None
     if op == "convert":
         return _round_trip(instr)
-    if op in _COLLECTIVES and len(instr.operands) == 1:
+    if op in COLLECTIVES and len(instr.operands) == 1:
         widened = _widened_from(instr.operands[0], depth - 1)
         if widened is not None and (any(c.name.endswith("_promoted") for c in instr.called_computations)
                                     or _narrowed_back(instr, widened)):

@@ -23,6 +23,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from ..ir import CREATED_BY, Instruction, Shape, tag_created
+from ..op_table import COLLECTIVES
 from ._chains import INCONSISTENT, Refusal, behaviour, map_split_dim, resized, same_op, same_value
 from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape
@@ -238,8 +239,8 @@ def _same_array(a: Instruction, ra: int, b: Instruction, rb: int, depth: int = 8
         return ra == rb
     if ra != rb or depth == 0:
         return False
-    if a.opcode in ("all-gather", "all-to-all", "collective-permute", "all-reduce", "reduce-scatter") \
-            and a.opcode == b.opcode and behaviour(a) == behaviour(b) and len(a.operands) == len(b.operands):
+    if a.opcode in COLLECTIVES and a.opcode == b.opcode and behaviour(a) == behaviour(b) \
+            and len(a.operands) == len(b.operands):
         return all(_same_array(x, rx, y, ry, depth - 1) for x, rx, y, ry in
                    zip(a.operands, a.operand_results, b.operands, b.operand_results))
     if a.opcode == "get-tuple-element" and b.opcode == "get-tuple-element" and behaviour(a) == behaviour(b):

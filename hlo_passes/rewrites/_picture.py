@@ -12,12 +12,12 @@ from typing import Any
 
 from ..device_groups import DeviceGroups
 from ..ir import Instruction
+from ..op_table import is_collective
 from ..report import PictureEdge, PictureNode, SitePicture, Subgraph
 from ._chains import resized
 from ._crossings import Crossing, Exit, HloExit, result_shape
 from ._fusions import FusedCopy
 
-_COLLECTIVE_WORDS = ("all-gather", "all-reduce", "reduce-scatter", "all-to-all", "collective-permute")
 _GMM_OPCODES = ("ragged-dot", "dot")
 
 
@@ -80,7 +80,7 @@ def _step_label(step: Any, shape: Any) -> tuple[str, str]:
     if isinstance(step, FusedCopy):
         line = _line(step.fusion)  # drawn as the copy it is
         return "\n".join(["copy", *([line] if line else [])]), "step"
-    kind = "collective" if step.opcode.startswith(_COLLECTIVE_WORDS) else "step"
+    kind = "collective" if is_collective(step.opcode) else "step"
     if step.opcode in ("sdy.sharding_constraint", "custom-call") and kind == "step":
         kind = "collective"  # a resharding the partitioner turns into a collective
     parts = [step.opcode]
