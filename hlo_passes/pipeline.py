@@ -13,7 +13,7 @@ anything with a ``name`` and ``apply(module, *, rewrite) -> (sites, near misses)
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -23,13 +23,17 @@ from .report import NearMiss, Site, internal_error
 from .text import parse
 from .verify import verify_module
 
-__all__ = ["CHECK_INVARIANTS_ENV", "MAX_ROUNDS", "Pass", "Pipeline", "Result"]
+__all__ = ["CHECK_INVARIANTS_ENV", "MAX_ROUNDS", "InvariantCheck", "Pass", "Pipeline", "Result"]
 
 # Set to 1 (the test suite does), every pipeline checks the module after each rewriting pass.
 CHECK_INVARIANTS_ENV = "HLO_PASSES_CHECK_INVARIANTS"
 
 # A pass that keeps finding sites after this many rounds is looping on its own output.
 MAX_ROUNDS = 8
+
+
+# An invariant check: the problems it finds in a module, one line each (``verify.verify_module``).
+InvariantCheck = Callable[[Module], Iterable[str]]
 
 
 class Pass(Protocol):
@@ -72,7 +76,8 @@ class Pipeline:
     ``rewrite=False`` only reports (the lint): each pass runs once and must leave the module as
     it is.  ``strict``: a pass that raises re-raises (tests, the fuzz harness, the jit hook's
     fall-back) instead of becoming an ``internal-error`` near miss.  ``check_invariants``: the
-    verifier after every pass that changed the module, raising ``InvariantError`` naming the
+    ``invariant_checks`` (the verifier, and any a caller adds, as XLA's pipelines take invariant
+    checkers) after every pass that changed the module, raising ``InvariantError`` naming the
     pass for a problem the input did not have (None: ``$HLO_PASSES_CHECK_INVARIANTS``).
     """
 
@@ -81,6 +86,7 @@ class Pipeline:
     strict: bool = False
     check_invariants: bool | None = None
     max_rounds: int = MAX_ROUNDS
+    invariant_checks: Sequence[InvariantCheck] = (verify_module,)
 
     def run(self, module: Module, *, copy: bool = True) -> Result:
         """Run the passes over a copy of ``module`` (``module.clone()``: the caller's stays as it
@@ -96,7 +102,7 @@ class Pipeline:
         work = fresh() if copy else module
         refused: dict[str, NearMiss] = {}
         check = self.check_invariants if self.check_invariants is not None else invariants_checked_by_default()
-        checker = _InvariantChecker(work) if check and self.rewrite else None
+        checker = _InvariantChecker(work, self.invariant_checks) if check and self.rewrite else None
         while True:
             try:
                 return self._run_once(work, [p for p in self.passes if p.name not in refused], refused, checker)
@@ -157,13 +163,15 @@ def _fresh_copies(module: Module, copy: bool) -> Callable[[], Module]:
 
 
 class _InvariantChecker:
-    """The verifier after each pass that changed the module; what the input already had is not the pass's."""
+    """The invariant checks after each pass that changed the module; what the input already had
+    is not the pass's."""
 
-    def __init__(self, module: Module) -> None:
-        self.before: frozenset[str] = frozenset(verify_module(module))
+    def __init__(self, module: Module, checks: Sequence[InvariantCheck]) -> None:
+        self.checks = tuple(checks)
+        self.before = [frozenset(check(module)) for check in self.checks]
 
     def __call__(self, pass_name: str, module: Module) -> None:
-        new = [p for p in verify_module(module) if p not in self.before]
+        new = [p for check, had in zip(self.checks, self.before) for p in check(module) if p not in had]
         if new:
             raise InvariantError(pass_name, new)
 

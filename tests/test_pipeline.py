@@ -198,3 +198,20 @@ def test_the_jit_hook_runs_through_the_pipeline(runs) -> None:
     lowered = hlo_passes.jit(moe.program_fn(spec, mesh), passes=["MOE001"]).lower(*moe.inputs(spec, mesh))
     assert lowered.rewritten
     assert runs == [(("moe-gather-fusion",), True)]
+
+
+def test_a_caller_adds_invariant_checks_of_its_own() -> None:
+    # As XLA's pipelines take invariant checkers: a check of the caller's, after each changed pass,
+    # blaming the pass for what the input did not already have.
+    def root_keeps_its_name(module: Module) -> list[str]:
+        return ["the root was renamed" for i in module.instructions() if i.opcode == "negate" and i.name != "n"]
+
+    module = hlo_passes.parse(MODULE)
+    checks = (root_keeps_its_name,)
+    with pytest.raises(InvariantError) as info:
+        Pipeline([Counts([]), Renames(1)], check_invariants=True, invariant_checks=checks).run(module)
+    assert info.value.pass_name == "xpp-renames" and info.value.problems == ["the root was renamed"]
+    # Report-only, or with the checks off, nothing is checked; a problem the input had is not the pass's.
+    assert not Pipeline([Renames(1)], rewrite=False, check_invariants=True, invariant_checks=checks).run(module).changed
+    renamed = Pipeline([Renames(1)], check_invariants=False).run(module).module
+    assert Pipeline([Renames(2)], check_invariants=True, invariant_checks=checks).run(renamed).changed
