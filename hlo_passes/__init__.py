@@ -19,9 +19,12 @@ Rewriting and linting (no jax):
 * ``lint(module_or_path, *, select=None, ignore=None, passes=None, platform=None)`` -> ``list[Finding]``;
   ``Finding`` (= ``Diagnostic``); ``platform``: what the cost model prices each fix for (default a TPU)
 * writing a rule: ``Rule`` (base class), ``RuleMeta`` (its code, pass name, summary, help,
-  pre-scan markers, message), ``Site``, ``NearMiss``, ``Location``, ``CollectiveCost``,
+  pre-scan markers, message, site details, wording), ``Site``, ``SiteDetails`` (a site's typed
+  facts; a rule subclasses it for its own), ``Wording`` (how its findings read: what fixing one
+  saves, what its pieces are called), ``NearMiss``, ``Location``, ``CollectiveCost``,
   ``location_of(instr, provenance=None)``; ``register(rule)``, ``load_plugin(spec)`` (a dotted
-  module name or a ``.py`` file), ``available_passes()``
+  module name or a ``.py`` file), ``available_passes()``; ``Pipeline`` (passes in order, each to
+  its fixed point, the invariant checker, crash isolation: what ``run_passes`` runs)
 
 The jax entry points, loaded on first use (they import jax, which takes seconds; parsing,
 rewriting and linting never do; dir(hlo_passes) and help(hlo_passes) list them):
@@ -38,7 +41,8 @@ from __future__ import annotations
 from ._version import __version__  # noqa: F401
 from .errors import InvariantError, ParseError, VerificationError
 from .ir import Computation, Instruction, Module, Shape
-from .report import CollectiveCost, Location, NearMiss, Site, location_of
+from .pipeline import Pipeline
+from .report import CollectiveCost, Location, NearMiss, Site, SiteDetails, Wording, location_of
 from .rule import Rule, RuleMeta
 from .sniff import detect_dialect
 from .text import parse, parse_file
@@ -54,11 +58,14 @@ __all__ = [
     "Module",
     "NearMiss",
     "ParseError",
+    "Pipeline",
     "Rule",
     "RuleMeta",
     "Shape",
     "Site",
+    "SiteDetails",
     "VerificationError",
+    "Wording",
     "available_passes",
     "detect_dialect",
     "install",

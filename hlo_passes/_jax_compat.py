@@ -197,7 +197,7 @@ _hlo_module_from_text = find("jaxlib.xla_client:hlo.hlo_module_from_text")
 _hlo_module_from_proto = find("jaxlib.xla_client:hlo.HloModule.from_serialized_hlo_module_proto")
 _DeviceList = find("jaxlib.xla_client:DeviceList")
 find("jax.stages:Lowered._lowering")
-ir = importlib.import_module("jax.extend.mlir.ir")  # public; re-exported for callers
+from jax.extend.mlir import ir  # noqa: E402  (public; re-exported for callers)
 find("jax.extend.mlir.ir:Module")
 
 __all__ = [
@@ -257,9 +257,8 @@ def mlir_print(
     module: ir.Module, *, generic: bool = False, debug_info: bool = False
 ) -> str:
     """jaxlib's print of ``module``: pretty by default, or generic op form."""
-    return module.operation.get_asm(
-        print_generic_op_form=generic, enable_debug_info=debug_info
-    )
+    # Text (str) unless asked for binary, which it is not; the stubs say object.
+    return str(module.operation.get_asm(print_generic_op_form=generic, enable_debug_info=debug_info))
 
 
 def mlir_to_bytecode(module: ir.Module) -> bytes:

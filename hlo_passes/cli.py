@@ -69,9 +69,9 @@ from .passes import (
     default_passes,
     load_plugin,
     opt_in_passes,
+    pipeline,
     resolve_passes,
     rule_meta,
-    run_passes,
 )
 from .text import parse
 
@@ -415,9 +415,10 @@ def _jobs(args: argparse.Namespace, stderr: TextIO) -> list[_Job] | None:
         (only,) = inputs
         jobs = [_Job(only, only, only if args.in_place else _single_target(args.output, only))]
     else:
-        jobs = _several_jobs(args, inputs, stderr)
-        if jobs is None:
+        several = _several_jobs(args, inputs, stderr)
+        if several is None:
             return None
+        jobs = several
     for job in jobs:
         if job.target is not None and job.path is not None and not args.in_place and _same_file(job.target, job.path):
             raise _Usage(f"-o would write {job.target}, which is the input {job.name}: an input is only "
@@ -516,8 +517,8 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
     """Run the passes and the GMM lowering on ``module``; its output is staged (in ``staged``),
     not yet put in place."""
     with use_platform(args.platform):  # the cost model prices each site for it
-        result = run_passes(module, passes, rewrite=True, copy=False,  # module is not reused: no copy
-                            strict=args.strict)
+        # The module is not reused: no copy.
+        result = pipeline(passes, rewrite=True, strict=args.strict).run(module, copy=False)
     hint = _opt_in_hint(result.module) if passes is None and not result.sites and not args.quiet else None
     lowerings = lower_gmms(result.module, args.kernel, args.platform)
     new_text = result.module.to_text()
@@ -547,7 +548,7 @@ def _opt_in_hint(module: Any) -> str | None:
     if not opt_in:
         return None
     found: dict[str, int] = {}
-    for site in run_passes(module, opt_in, rewrite=False).sites:
+    for site in pipeline(opt_in, rewrite=False).run(module).sites:
         found[site.rule] = found.get(site.rule, 0) + 1
     if not found:
         return None
@@ -773,10 +774,10 @@ def lint_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         write_stdout(stdout, report)
     if args.format != "text" or args.output:
         # A machine-readable report hides errors from whoever reads the log.
-        for err in run.errors:
-            print(format_error(err), file=stderr)
-    for note in run.notes:
-        print(format_note(note), file=stderr)
+        for failed in run.errors:
+            print(format_error(failed), file=stderr)
+    for skipped in run.notes:
+        print(format_note(skipped), file=stderr)
     if args.explain:
         misses = [n for n in run.notes if n.message.startswith(NEAR_MISS)]
         if not misses:

@@ -268,7 +268,7 @@ _TEMP = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)-[^.]+\.tmp\Z")
 
 def _remove_stale_temporaries(directory: str, name: str) -> list[str]:
     """Remove the temporary files of ``name`` whose writing process is gone; notes on what went."""
-    notes = []
+    notes: list[str] = []
     prefix = f".{name}."
     try:
         entries = [e for e in os.listdir(directory) if e.startswith(prefix) and e.endswith(".tmp")]

@@ -105,7 +105,10 @@ def write_site_graphs(sites: Sequence[Any], directory: str, input_name: str,
         rule = rule_id(getattr(site, "pass_name", None) or site.rule)
         line = site.location.line if hasattr(site, "location") else site.line
         if picture is None:
-            why = (getattr(site, "details", {}) or {}).get("picture_error", "the rule draws no picture")
+            # A site's details are typed (report.SiteDetails), a finding's the JSON's dict.
+            details = getattr(site, "details", None)
+            error = details.get("picture_error") if isinstance(details, dict) else getattr(details, "picture_error", None)
+            why = error or "the rule draws no picture"
             out.append(f"note: {input_name}:{line}: no picture of this {rule} site ({why})")
             continue
         stem = site_file_stem(input_name, rule, line)

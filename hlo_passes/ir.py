@@ -213,7 +213,7 @@ class Attributes(MutableMapping[str, Any]):
     def __init__(
         self,
         raw: dict[str, str] | None = None,
-        decode: Callable[[str, str], Any] | None = None,
+        decode: Callable[[str, Any], Any] | None = None,  # (name, source text or None)
         owner: "Instruction | None" = None,
     ) -> None:
         self._raw: dict[str, str | None] = dict(raw) if raw else {}
@@ -600,7 +600,8 @@ class Computation:
         if instr is self.root:
             raise ValueError(f"cannot remove {instr.name}: it is the root of {self.name}")
         self.instructions.remove(instr)
-        self.module._unregister(instr)
+        if self.module is not None:
+            self.module._unregister(instr)
         instr.computation = None
         self.changed = True
 

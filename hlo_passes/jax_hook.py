@@ -46,7 +46,7 @@ from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
-from .passes import Result, resolve_passes, run_passes
+from .passes import Result, pipeline, resolve_passes
 from .prescan import may_have_sites
 from .report import Site
 from .text import parse
@@ -214,7 +214,7 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     # The module is parsed for the passes alone: they may edit it in place.  strict: a
     # pass that raises makes the whole program fall back (one RewriteFallbackWarning)
     # rather than run with the other rules' rewrites and a near miss nobody reads.
-    result = run_passes(parse(text, dialect="stablehlo", path=path), passes, copy=False, strict=True)
+    result = pipeline(passes, strict=True).run(parse(text, dialect="stablehlo", path=path), copy=False)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms
@@ -333,7 +333,7 @@ class Jitted:
     def _log(self, low: RewrittenLowered) -> None:
         """What the rewrite did to a program about to be compiled, on the ``hlo_passes`` logger
         (INFO; once per job, by process 0), and the fallback warning if a pass failed."""
-        if low.fell_back:
+        if low.error is not None:  # it fell back
             self._fallback(f"a pass failed ({_why(low.error)})", stacklevel=5)
         level = logging.INFO if _multihost.reports_here() else logging.DEBUG
         for line in low.summary_lines():
@@ -463,7 +463,7 @@ class Jitted:
         dyn = ([a for i, a in enumerate(args) if i not in nums],
                {k: v for k, v in kwargs.items() if k not in self._static_names})
         leaves, tree = jax.tree_util.tree_flatten(dyn)
-        return (tree, static, tuple(_leaf_signature(x) for x in leaves), bool(jax.config.jax_enable_x64))
+        return (tree, static, tuple(_leaf_signature(x) for x in leaves), bool(getattr(jax.config, "jax_enable_x64")))
 
 
 def _traced(args: tuple, kwargs: dict) -> bool:

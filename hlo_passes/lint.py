@@ -48,7 +48,7 @@ from .diagnostics.places import SourceRoot
 from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input, read_stream, too_large
 from .ir import Module
-from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, run_passes
+from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, pipeline
 from .prescan import rules_that_may_fire_in
 from .cost_model import use_platform
 from .report import does_not_pay, source_hint, with_users_source
@@ -182,21 +182,19 @@ def lint_module(
 
 
 def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]]:
-    """The sites and near misses of ``chosen`` in ``module``: ``run_passes(..., rewrite=False)``
-    without its working copy for the built-in rules, whose detection leaves the module as it is."""
+    """The sites and near misses of ``chosen`` in ``module``, by detect-only pipelines: the
+    built-in rules on the module itself (their detection leaves it as it is; one that raises
+    fails the file, an ``internal-error`` finding), a plugin's on a copy (its detection might
+    edit) with the crash isolation ``run_passes`` gives it."""
     builtin = [n for n in chosen if n in builtin_names()]
     others = [n for n in chosen if n not in builtin_names()]
-    registry = available_passes()
     sites: list[Any] = []
     misses: list[Any] = []
-    for name in builtin:
-        found, missed = registry[name].apply(module, rewrite=False)
-        sites.extend(found)
-        misses.extend(missed)
-    if others:  # a plugin's detection might edit: it gets a copy, as run_passes gives it
-        result = run_passes(module, others, rewrite=False)
-        sites.extend(result.sites)
-        misses.extend(result.near_misses)
+    for names, copy, strict in ((builtin, False, True), (others, True, False)):
+        if names:
+            result = pipeline(names, rewrite=False, strict=strict).run(module, copy=copy)
+            sites.extend(result.sites)
+            misses.extend(result.near_misses)
     return sites, misses
 
 
@@ -570,15 +568,15 @@ def lint(
     failing files come back as ``parse-error`` findings instead, so one bad
     file does not hide the others).
     """
-    options = {"select": select, "ignore": ignore, "passes": passes, "platform": platform}
     if isinstance(module_or_path, Module):
-        return lint_module(module_or_path, **options)
+        return lint_module(module_or_path, select=select, ignore=ignore, passes=passes, platform=platform)
     path = os.fspath(module_or_path)
     if os.path.isfile(path):
-        return lint_module(parse_file(path), path=path, **options)
+        return lint_module(parse_file(path), path=path, select=select, ignore=ignore, passes=passes,
+                           platform=platform)
     if not os.path.exists(path):
         raise FileNotFoundError(path)
-    return lint_files([path], jobs=1, **options).findings
+    return lint_files([path], jobs=1, select=select, ignore=ignore, passes=passes, platform=platform).findings
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The pass registry and the pipeline that runs rules to a fixed point.
+"""The pass registry, and the pipeline of registered passes that ``run_passes`` runs.
 
 The registry holds the built-in rules (found by ``rewrites.builtin``, in the order of their
 codes) and whatever plugins add: ``load_plugin`` imports a module or a ``.py`` file and
@@ -12,50 +12,28 @@ import importlib.util
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from .errors import InvariantError, ParseError
 from .ir import Module
-from .report import NearMiss, Site, internal_error
+from .pipeline import CHECK_INVARIANTS_ENV, Pass, Pipeline, Result
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta, metadata_of, rules_in_module
-from .text import parse
-from .verify import verify_module
 
-# Set to 1 (the test suite does), every run_passes checks the module after each rewriting pass.
-CHECK_INVARIANTS_ENV = "HLO_PASSES_CHECK_INVARIANTS"
+__all__ = ["CHECK_INVARIANTS_ENV", "Pipeline", "Result", "Rule", "available_passes", "builtin_names",
+           "default_passes", "load_plugin", "loaded_plugins", "opt_in_passes", "pipeline", "register",
+           "resolve_passes", "rule_meta", "run_passes", "unregister"]
 
 
-class Rule(Protocol):
-    """What the registry runs: finds sites, checks legality, rewrites (or only reports).
+class Rule(Pass, Protocol):
+    """What the registry runs (a pipeline's ``Pass`` with a line for the pass listing).
     ``rule.Rule`` is the base class that also carries the metadata."""
 
-    name: str
-    description: str
-
-    def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
-        ...
-
-
-@dataclass
-class Result:
-    """What ``run_passes`` did: the new module, the sites and the near misses."""
-
-    module: Module
-    sites: list[Site] = field(default_factory=list)
-    near_misses: list[NearMiss] = field(default_factory=list)
-
     @property
-    def changed(self) -> bool:
-        return any(s.rewritten for s in self.sites)
+    def description(self) -> str: ...
 
 
 _REGISTRY: dict[str, Rule] = {}
-
-# A rule that keeps finding sites after this many rounds is looping on its own output.
-_MAX_ROUNDS = 8
 
 
 def register(rule: Rule) -> Rule:
@@ -171,9 +149,17 @@ def _select(passes: Iterable[str] | None) -> list[Rule]:
     return [registry[n] for n in names]
 
 
+def pipeline(passes: Iterable[str] | None = None, *, rewrite: bool = True, strict: bool = False,
+             check_invariants: bool | None = None) -> Pipeline:
+    """The pipeline of the registered passes ``passes`` (names or rule codes; None: the default
+    set, ``default_passes()``), in the order given (the default set: the registry's, by code)."""
+    return Pipeline(tuple(_select(passes)), rewrite=rewrite, strict=strict, check_invariants=check_invariants)
+
+
 def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: bool = True,
                copy: bool = True, strict: bool = False, check_invariants: bool | None = None) -> Result:
-    """Run rules over a copy of ``module`` until none finds anything more.
+    """Run rules over a copy of ``module`` until none finds anything more: ``pipeline(passes,
+    ...).run(module, copy=copy)`` (``pipeline.Pipeline`` says how).
 
     The caller's module is left untouched: the rules work on ``module.clone()``
     (no printing and parsing).  ``rewrite=False`` only reports (sites are marked not
@@ -193,78 +179,4 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
     verifier after every round that rewrote, as XLA's invariant checker does, and raises
     ``InvariantError`` naming the pass when it finds a problem the input did not have.
     """
-    rules = _select(passes)
-    if check_invariants is None:
-        check_invariants = os.environ.get(CHECK_INVARIANTS_ENV) == "1"
-    if copy:
-        def fresh() -> Module:
-            return module.clone()
-    else:
-        text = module.to_text()  # free for an unchanged module: its source
-
-        def fresh() -> Module:
-            return parse(text, dialect=module.dialect, path=module.path)
-    work = fresh() if copy else module
-    refused: dict[str, NearMiss] = {}
-    checker = _InvariantChecker(work) if check_invariants and rewrite else None
-    while True:
-        try:
-            return _run_rules(work, [r for r in rules if r.name not in refused], rewrite, strict, refused,
-                              checker)
-        except _RuleCrashed as crash:
-            # The rule may have stopped half-way through a rewrite: start again
-            # from the input, without it.
-            refused[crash.miss.rule] = crash.miss
-            work = fresh()
-
-
-class _InvariantChecker:
-    """The verifier after each rewriting round; what the input already had is not the pass's."""
-
-    def __init__(self, module: Module) -> None:
-        self.before = frozenset(verify_module(module))
-
-    def __call__(self, pass_name: str, module: Module) -> None:
-        new = [p for p in verify_module(module) if p not in self.before]
-        if new:
-            raise InvariantError(pass_name, new)
-
-
-class _RuleCrashed(Exception):
-    def __init__(self, miss: NearMiss) -> None:
-        super().__init__(miss.reason)
-        self.miss = miss
-
-
-def _run_rules(work: Module, rules: list[Rule], rewrite: bool, strict: bool,
-               refused: dict[str, NearMiss], checker: _InvariantChecker | None = None) -> Result:
-    result = Result(work)
-    result.near_misses.extend(refused.values())
-    for rule in rules:
-        for _ in range(_MAX_ROUNDS):
-            try:
-                sites, misses = rule.apply(work, rewrite=rewrite)
-            except (ParseError, MemoryError):
-                # Bad input found late (a lazily decoded attribute), or a module too big for
-                # this process: the caller's to report, not a defect of the rule.
-                raise
-            except Exception as err:
-                if strict:
-                    raise
-                miss = internal_error(rule.name, err, work)
-                if work.changed:
-                    raise _RuleCrashed(miss) from err
-                result.near_misses.append(miss)
-                break
-            result.sites.extend(sites)
-            if checker is not None and any(s.rewritten for s in sites):
-                checker(rule.name, work)
-            if not rewrite or not any(s.rewritten for s in sites):
-                result.near_misses.extend(misses)
-                break
-        else:
-            err = RuntimeError(f"pass {rule.name} did not reach a fixed point in {_MAX_ROUNDS} rounds")
-            if strict:
-                raise err
-            raise _RuleCrashed(internal_error(rule.name, err, work))
-    return result
+    return pipeline(passes, rewrite=rewrite, strict=strict, check_invariants=check_invariants).run(module, copy=copy)

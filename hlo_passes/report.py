@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import re
+import string
 import traceback
 import weakref
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from .cost_model import Platform, Price, price
@@ -279,14 +281,121 @@ class SitePicture:
     after: Subgraph
 
 
+# The fields of ``SiteDetails`` every site may have (set by the engine that finds and prices it),
+# in the order the JSON report gives them after a rule's own.
+_PRICING = ("picture_error", "pays", "price", "not_rewritten")
+
+
+@dataclass(kw_only=True)
+class SiteDetails:
+    """What a site says beyond its costs, typed: the JSON report's and the lint's ``details``.
+
+    Every site may say whether its fix pays and at what ``price`` (as the rule priced it when it
+    found the site), why it was ``not_rewritten`` (optimized HLO, a fix that does not pay), and
+    why its picture could not be drawn; None is "not said" and stays out of the JSON.  A rule with
+    facts of its own subclasses this (keyword-only fields): its fields go to the JSON first, and
+    ``message_fields`` (by default, its own fields) are what its message template may name."""
+
+    picture_error: str | None = None
+    pays: bool | None = None
+    price: str | None = None
+    not_rewritten: str | None = None
+
+    def own_fields(self) -> dict[str, Any]:
+        """The rule's own facts (a subclass's fields), by name, in their order."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _PRICING}
+
+    def to_json(self) -> dict[str, Any]:
+        d = self.own_fields()
+        d.update((k, getattr(self, k)) for k in _PRICING if getattr(self, k) is not None)
+        return d
+
+    @classmethod
+    def template_fields(cls) -> frozenset[str]:
+        """The names ``message_fields`` gives (checked when a rule's template is defined)."""
+        return frozenset(f.name for f in fields(cls) if f.name not in _PRICING)
+
+    def message_fields(self) -> dict[str, Any]:
+        """What a rule's message template may say about the site beyond its costs and form."""
+        return self.own_fields()
+
+    def fold_group(self) -> tuple[Any, ...]:
+        """What two findings of one rule in two stages of a module must share to be one site
+        (``diagnostics.fold``): nothing beyond the rule, by default."""
+        return ()
+
+    def fold_shape(self) -> tuple[Any, ...]:
+        """What the site's shape is beyond its form and collective counts, compared between stages
+        when nothing says where a finding is (``diagnostics.fold``)."""
+        return ()
+
+
+@dataclass(frozen=True)
+class Wording:
+    """How a rule's findings read around their one-line message (``RuleMeta.wording``): what
+    fixing a site saves, what the fix does, what a site's pieces are called, what fixes it.  The
+    emitters (text, JSON, GitHub, SARIF, the console scripts' and the jit hook's lines) read these
+    and hold no rule's words.  ``str.format`` templates: ``saves``/``costs`` (a saving of zero or
+    more bytes, a negative one) over ``bytes`` (an int: ``{bytes:,}``); ``fix`` over ``before``,
+    ``after`` (collective counts) and ``saving``; ``gain``/``gain_when_costs`` over ``saving``.
+    ``fixed_by``: what fixes such a finding, said after it in the jit hook's warning (empty:
+    nothing said, for a rule that only reports)."""
+
+    saves: str = "saves {bytes:,} bytes per device"
+    costs: str = "copies {bytes:,} more bytes per device"
+    fix: str = "collectives {before} -> {after}, {saving}"
+    gain: str = "the fix {saving}"
+    gain_when_costs: str = "the fix {saving}"
+    piece: str = "piece"
+    fixed_by: str = ""
+
+    def __post_init__(self) -> None:
+        allowed = {"saves": {"bytes"}, "costs": {"bytes"}, "fix": {"before", "after", "saving"},
+                   "gain": {"saving"}, "gain_when_costs": {"saving"}}
+        for name, names in allowed.items():
+            problem = template_problem(getattr(self, name), names)
+            if problem:
+                raise ValueError(f"wording {name}: {problem}")
+
+    def saving(self, bytes_saved: int) -> str:
+        """``saves N bytes per device``, or for a fix that adds copies ``copies N more bytes per device``."""
+        return (self.saves if bytes_saved >= 0 else self.costs).format(bytes=abs(int(bytes_saved)))
+
+    def fix_summary(self, before: int, after: int, bytes_saved: int) -> str:
+        """What the fix does: ``collectives 4 -> 2, saves 73,728 bytes per device``."""
+        return self.fix.format(before=before, after=after, saving=self.saving(bytes_saved))
+
+    def gain_line(self, bytes_saved: int) -> str:
+        """What fixing the site gains, said under a finding."""
+        template = self.gain if bytes_saved >= 0 else self.gain_when_costs
+        return template.format(saving=self.saving(bytes_saved))
+
+
+def template_problem(template: str, allowed: Iterable[str]) -> str | None:
+    """Why ``template`` is not a ``str.format`` template over ``allowed``; None when it is."""
+    try:
+        names = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+    except ValueError as err:
+        return f"template {template!r}: {err}"
+    allowed = set(allowed)
+    unknown = sorted(n for n in names if n not in allowed)
+    if unknown:
+        return f"template names {', '.join(unknown)}; it may use {', '.join(sorted(allowed))}"
+    return None
+
+
+# How a site of a rule that says nothing of its wording reads (a pass registered without metadata).
+PLAIN_WORDING = Wording()
+
+
 @dataclass
 class Site:
     """A place a rule found: what it costs now and fused (per device: docs/cost-model.md).
 
     ``bytes_saved`` = ``copies_removed`` - ``copies_added`` + the drop in collective bytes;
     ``gmm_launches_saved``: grouped matmuls the fix runs as one.  ``rewritten`` is False where
-    the site was only detected (``details["not_rewritten"]`` says why: optimized HLO, or a fix
-    that does not pay by the cost model, ``details["pays"]`` False)."""
+    the site was only detected (``details.not_rewritten`` says why: optimized HLO, or a fix
+    that does not pay by the cost model, ``details.pays`` False)."""
 
     rule: str
     form: str
@@ -295,13 +404,18 @@ class Site:
     after: CollectiveCost
     bytes_saved: int
     rewritten: bool = True
-    details: dict[str, Any] = field(default_factory=dict)
-    # Where the halves are cut off the weight (the slices; for gradients, the GMMs).
+    details: SiteDetails = field(default_factory=SiteDetails)
+    # Where the pieces are cut off the weight (the slices; for gradients, the GMMs).
     pieces: list[Location] = field(default_factory=list)
     picture: SitePicture | None = field(default=None, compare=False, repr=False)
     copies_removed: int = 0
     copies_added: int = 0
     gmm_launches_saved: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.details, SiteDetails):
+            raise TypeError(f"Site.details is a report.SiteDetails (a subclass for a rule's own facts), "
+                            f"not {type(self.details).__name__}")
 
     def price(self, platform: Platform | None = None) -> Price:
         """What the fix saves per device on ``platform`` (default: the active one)."""
@@ -313,10 +427,11 @@ class Site:
     @property
     def pays(self) -> bool:
         """Whether the fix pays, as the rule priced it when it found the site."""
-        return self.details.get("pays", True) is not False
+        return self.details.pays is not False
 
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k != "picture"}
+        d["details"] = self.details.to_json()
         d["location"] = self.location.to_json()
         d["pieces"] = [p.to_json() for p in self.pieces]
         return d
@@ -325,16 +440,8 @@ class Site:
         from_to = f"collectives {self.before.count} -> {self.after.count}"
         if not self.rewritten:
             return (f"{self.location}: {self.rule} [{self.form}] {from_to}, detected, not rewritten: "
-                    f"{self.details.get('not_rewritten', 'detect-only run')}")
-        return f"{self.location}: {self.rule} [{self.form}] {from_to}, {bytes_phrase(self.bytes_saved)}"
-
-
-def bytes_phrase(bytes_saved: int) -> str:
-    """``saves N bytes per device``, or for a rewrite that adds copies (MOE003's local
-    concatenation of the two shards) ``copies N more bytes per device``."""
-    if bytes_saved >= 0:
-        return f"saves {bytes_saved:,} bytes per device"
-    return f"copies {-bytes_saved:,} more bytes per device"
+                    f"{self.details.not_rewritten or 'detect-only run'}")
+        return f"{self.location}: {self.rule} [{self.form}] {from_to}, {PLAIN_WORDING.saving(self.bytes_saved)}"
 
 
 @dataclass
@@ -363,7 +470,7 @@ def does_not_pay(site: Site) -> NearMiss:
     reason = (f"the fix does not pay by the cost model: collectives {site.before.count} -> {site.after.count} "
               f"({site.before.bytes_moved:,} -> {site.after.bytes_moved:,} bytes received per device), "
               f"copies {site.copies_removed:,} bytes removed and {site.copies_added:,} added per device{saved}: "
-              f"it {site.details.get('price') or site.price()}")
+              f"it {site.details.price or site.price()}")
     return NearMiss(site.rule, DOES_NOT_PAY, reason, site.location)
 
 

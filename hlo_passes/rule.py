@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import inspect
 import re
-import string
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import ModuleType
@@ -20,13 +19,14 @@ from typing import Any, ClassVar
 
 from .ir import Module
 from .op_table import OPS, is_collective
-from .report import NearMiss, Site
+from .report import PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, template_problem
 
 __all__ = [
-    "HALVES_MESSAGE",
     "Rule",
     "RuleMeta",
     "SHARDING_MARKERS",
+    "SiteDetails",
+    "Wording",
     "collective_markers",
     "rules_in_module",
 ]
@@ -42,16 +42,13 @@ SHARDING_MARKERS: tuple[str, ...] = (
     "GlobalToLocalShape",
 )
 
-# How a finding of a rule whose sites are halves of one weight reads (both MoE rules).
-HALVES_MESSAGE = ("{summary}: {halves} slices{of_weight} are {verb} separately "
-                  "({before} collectives, {after} when fused; form {form})")
 # A rule that says nothing else: its summary and the form it matched.
 PLAIN_MESSAGE = "{summary} (form {form})"
 
-# The fields a message template may use (``RuleMeta.message``); a template naming any
-# other is refused when the rule is defined, not when its first finding is printed.
-MESSAGE_FIELDS = frozenset({"summary", "verb", "form", "before", "after", "bytes_saved",
-                            "halves", "weight", "of_weight", "pass_name", "code"})
+# The fields every message template may use (``RuleMeta.message``), besides those of the rule's
+# site details (``RuleMeta.details``); a template naming any other is refused when the rule is
+# defined, not when its first finding is printed.
+MESSAGE_FIELDS = frozenset({"summary", "verb", "form", "before", "after", "bytes_saved", "pass_name", "code"})
 
 # A code as ruff and flake8 spell them: letters, then three or more digits (MOE001).
 _CODE = re.compile(r"[A-Z]{1,8}[0-9]{3,}")
@@ -80,8 +77,10 @@ class RuleMeta:
     ``markers``: substrings one of which a module's text must hold for the rule to find a
     site there (the pre-scan skips the parse otherwise); None means "always look", the
     safe answer for a rule that cannot tell.  ``message``: a ``str.format`` template of a
-    finding's one-line message over ``MESSAGE_FIELDS``; ``verb``: what the rule says happens
-    to the pieces it finds (``gathered``, ``reduced``).
+    finding's one-line message over ``MESSAGE_FIELDS`` and the fields of ``details`` (the
+    ``report.SiteDetails`` subclass the rule's sites carry); ``verb``: what the rule says happens
+    to the pieces it finds (``gathered``, ``reduced``); ``wording``: how its findings read
+    around the message (what fixing one saves, what its pieces are called; ``report.Wording``).
     """
 
     code: str
@@ -95,6 +94,8 @@ class RuleMeta:
     message: str = PLAIN_MESSAGE
     # Run only when named (``passes=[...]``, ``--passes``); the lint reports it always.
     opt_in: bool = False
+    details: type[SiteDetails] = SiteDetails
+    wording: Wording = PLAIN_WORDING
 
     def __post_init__(self) -> None:
         problems = []
@@ -108,7 +109,12 @@ class RuleMeta:
             problems.append("the summary must be one non-empty line")
         if self.markers is not None and (isinstance(self.markers, str) or not all(self.markers)):
             problems.append("markers must be a tuple of non-empty strings (or None: always look)")
-        problems.extend(_template_problems(self.message))
+        if not (isinstance(self.details, type) and issubclass(self.details, SiteDetails)):
+            problems.append("details must be report.SiteDetails or a subclass of it")
+        elif (problem := template_problem(self.message, MESSAGE_FIELDS | self.details.template_fields())):
+            problems.append(f"message {problem}")
+        if not isinstance(self.wording, Wording):
+            problems.append("wording must be a report.Wording")
         if problems:
             raise ValueError(f"rule {self.code or self.pass_name!r}: " + "; ".join(problems))
         if not self.help:
@@ -128,26 +134,13 @@ class RuleMeta:
         return self.message.format_map(message_fields(self, site))
 
 
-def _template_problems(template: str) -> list[str]:
-    try:
-        names = {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
-    except ValueError as err:
-        return [f"message template {template!r}: {err}"]
-    unknown = sorted(n for n in names if n not in MESSAGE_FIELDS)
-    if unknown:
-        return [f"message template names {', '.join(unknown)}; it may use {', '.join(sorted(MESSAGE_FIELDS))}"]
-    return []
-
-
 def message_fields(meta: RuleMeta, site: Any) -> dict[str, Any]:
-    """What a message template can say about ``site``."""
-    details = site.details or {}
-    weight = details.get("weight")
+    """What a message template can say about ``site``: its costs and form, and its details' fields."""
     return {
+        **site.details.message_fields(),
         "summary": meta.summary, "verb": meta.verb, "form": site.form, "code": meta.code,
         "pass_name": meta.pass_name, "before": site.before.count, "after": site.after.count,
-        "bytes_saved": f"{int(site.bytes_saved):,}", "halves": details.get("halves", 2),
-        "weight": weight or "", "of_weight": f" of {weight}" if weight else "",
+        "bytes_saved": f"{int(site.bytes_saved):,}",
     }
 
 

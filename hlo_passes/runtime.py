@@ -86,6 +86,7 @@ class Executable:
         # run as one program per device) has one copy per device.
         ins = self.loaded.get_parameter_shardings()
         outs = self.loaded.get_output_shardings()
+        single: jax.sharding.Sharding
         if len(self.devices) > 1:
             single = jax.sharding.NamedSharding(
                 jax.sharding.Mesh(np.array(self.devices, dtype=object), ("devices",)),
@@ -205,10 +206,11 @@ def compile_text(
     """
     dialect = _dialect_of(text, dialect)
     if partitioned:
-        if dialect != "hlo":
+        if dialect != "hlo" or not isinstance(text, str):  # bytes are MLIR bytecode
             raise ValueError("partitioned=True takes HLO text (a dump after SPMD partitioning)")
         text, copies = _as_replicas(text, num_devices)
-    stablehlo = compat.hlo_text_to_stablehlo(_explicit_device_ids(text)) if dialect == "hlo" else text
+    # (bytes are MLIR bytecode: _dialect_of)
+    stablehlo = compat.hlo_text_to_stablehlo(_explicit_device_ids(text)) if isinstance(text, str) and dialect == "hlo" else text
     module = compat.parse_mlir(stablehlo)
     replicas, partitions = (copies, 1) if partitioned else _replicas_and_partitions(module)
     devices = _pick_devices(num_devices, devices, replicas * partitions)
@@ -281,7 +283,7 @@ def _compile(module: Any, text: str | bytes, dialect: str, devices: tuple[Any, .
     """The loaded executable of the parsed MLIR ``module`` (``text`` is what it came from)."""
     backend = compat.get_backend(devices[0].platform)
     options = compat.compile_options(num_partitions=partitions, num_replicas=replicas, devices=devices, backend=backend)
-    if dialect == "hlo" and partitions > 1 and _NAMED_SHARDING_RE.search(text) and not _SHARDY_INPUT_RE.search(text):
+    if isinstance(text, str) and dialect == "hlo" and partitions > 1 and _NAMED_SHARDING_RE.search(text) and not _SHARDY_INPUT_RE.search(text):
         # Shardy's import already ran on this module (an XLA dump after it, or
         # after SPMD partitioning): what is left is GSPMD's partitioner, which
         # XLA runs after Shardy anyway.  Shardy again on it crashes jaxlib 0.12

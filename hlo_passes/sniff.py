@@ -71,12 +71,16 @@ _HEAD = 1 << 16
 def binary_offset(data: str | bytes, *, head: bool = True) -> int | None:
     """Index of the first character (or byte) no module text contains, or None: NUL anywhere,
     other control characters in the first 64 KiB (``head=False``: NUL only, for later chunks)."""
-    nul = data.find(b"\0" if isinstance(data, bytes) else "\0")
+    control: re.Match[bytes] | re.Match[str] | None
+    if isinstance(data, bytes):
+        nul = data.find(b"\0")
+        control = _BINARY_BYTES.search(data, 0, _HEAD) if head else None
+    else:
+        nul = data.find("\0")
+        control = _BINARY.search(data, 0, _HEAD) if head else None
     found = [nul] if nul >= 0 else []
-    if head:
-        m = (_BINARY_BYTES if isinstance(data, bytes) else _BINARY).search(data, 0, _HEAD)
-        if m:
-            found.append(m.start())
+    if control:
+        found.append(control.start())
     return min(found) if found else None
 
 

@@ -125,7 +125,7 @@ def render_report(result: Result, source: str) -> str:
         out.append(f"site {s.rule} {s.form} at {name} in {s.location.computation}: "
                    f"collectives {s.before.count} -> {s.after.count}, "
                    f"bytes {s.before.bytes_moved} -> {s.after.bytes_moved}, saves {s.bytes_saved}, {state} [{at}]")
-        details = " ".join(f"{k}={_value(v)}" for k, v in sorted(s.details.items())
+        details = " ".join(f"{k}={_value(v)}" for k, v in sorted(s.details.to_json().items())
                            if k not in ("not_rewritten", "pays", "price"))
         out.append(f"  details: {details}")
     for m in result.near_misses:

@@ -123,9 +123,9 @@ def test_fusions_of_optimized_hlo_are_seen_through_without_look_alikes() -> None
 
     result = run_passes(module, ["moe-gather-fusion"])
     (site,) = result.sites
-    assert site.form == "concat" and not site.rewritten and "not_rewritten" in site.details
+    assert site.form == "concat" and not site.rewritten and site.details.not_rewritten
     assert (site.location.op_name, site.location.source) == ("jit(f)/concatenate", "model.py:7")
     assert [p.source for p in site.pieces] == ["model.py:3", "model.py:4"]
-    assert site.details["weight"] == "w"
+    assert site.details.weight == "w"
     labels = [n.label.split("\n")[0] for n in site.picture.before.nodes]
     assert labels[:4] == ["W = w", "slice [0:4] of dim 2", "all-gather", "copy"]

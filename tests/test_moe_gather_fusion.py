@@ -95,7 +95,7 @@ IMPLICIT = [
 def test_shardy_implicit_gathers_fused_and_equal(spec: ProgramSpec, dialect: str) -> None:
     """Halves resharded outside the shard_map and concatenated inside it."""
     result = check_rewrite(spec, dialect, spec.variant)
-    assert result.sites[0].details["collectives"] == "implicit"
+    assert result.sites[0].details.collectives == "implicit"
 
     def boundary_operands(module: hlo_passes.Module) -> int:
         return sum(
@@ -135,7 +135,7 @@ def test_site_report_counts_collectives_and_bytes() -> None:
     concat_bytes = cfg.experts * cfg.embed * 2 * cfg.mlp * 4
     assert site.bytes_saved == 2 * local_half + concat_bytes
     assert site.location.line > 0 and site.location.path is None
-    assert site.details["split_dim"] == 2
+    assert site.details.split_dim == 2
 
 
 def test_fused_program_has_no_site() -> None:

@@ -127,7 +127,7 @@ def test_partitioned_dump_rewritten_and_equal_to_jax(own_dumps, program: str) ->
     spec = DUMP_PROGRAMS[program]
     text = own_dumps[program, "after_spmd_partitioning"].text
     result = _rewrite(own_dumps, program, "after_spmd_partitioning")
-    assert all(s.details["collectives"] == "explicit" for s in result.sites if s.rule == RULES[0])
+    assert all(s.details.collectives == "explicit" for s in result.sites if s.rule == RULES[0])
     original = runtime.compile_text(text, num_devices=8, partitioned=True)
     rewritten = runtime.compile_text(result.module.to_text(), num_devices=8, partitioned=True)
     assert _all_gathers(rewritten) * 2 == _all_gathers(original) >= 2
@@ -165,7 +165,7 @@ def test_optimized_dump_detected_not_rewritten(own_dumps, program: str) -> None:
     text = own_dumps[program, "after_optimizations"].text
     result = _rewrite(own_dumps, program, "after_optimizations")
     gather = [s for s in result.sites if s.rule == RULES[0]]
-    assert len(gather) == 1 and not gather[0].rewritten and "fusion" in gather[0].details["not_rewritten"]
+    assert len(gather) == 1 and not gather[0].rewritten and "fusion" in gather[0].details.not_rewritten
     assert result.module.to_text() == text
     site = gather[0]
     line = text.splitlines()[site.location.line - 1]

@@ -85,7 +85,7 @@ def test_gradient_site_report() -> None:
     (site,) = result.sites
     assert (site.before.count, site.after.count) == (4, 2)
     assert site.before.bytes_moved == site.after.bytes_moved > 0
-    assert site.bytes_saved > 0 and site.details["split_dim"] == 2
+    assert site.bytes_saved > 0 and site.details.split_dim == 2
     assert site.location.line > 0
 
 

@@ -100,7 +100,7 @@ FORWARD = [PairSpec(form=f, mesh=m) for f in PAIR_FORMS for m in ("mesh1", "mesh
 @pytest.mark.parametrize("spec", FORWARD, ids=lambda s: s.name)
 def test_forward_fused_and_equal(spec: PairSpec, dialect: str) -> None:
     result = check_rewrite(spec, dialect, _form(spec))
-    assert result.sites[0].details["collectives"] == ("explicit" if spec.form == "explicit" else "implicit")
+    assert result.sites[0].details.collectives == ("explicit" if spec.form == "explicit" else "implicit")
 
 
 # Training steps, scans, bf16 and the libraries' other spellings, each in one dialect

@@ -64,7 +64,7 @@ def test_global_stage_rewritten_and_equal(pair_dumps, program: str, stage: str) 
     if not site.rewritten:
         # jax 0.12's XLA aborts propagating mesh shardings through the reshapes of weights joined
         # shard by shard after Shardy's import: detected, and left as it is, saying so.
-        assert stage == "after_shardy" and spec.tensor > 1 and "GSPMD" in site.details["not_rewritten"]
+        assert stage == "after_shardy" and spec.tensor > 1 and "GSPMD" in site.details.not_rewritten
         assert result.module.to_text() == text
         return
     original = runtime.compile_text(text, num_devices=8)
@@ -87,7 +87,7 @@ def test_partitioned_dump_rewritten_and_equal_to_jax(pair_dumps, program: str) -
     text = pair_dumps[program, "after_spmd_partitioning"]
     result = _rewrite(pair_dumps, program, "after_spmd_partitioning")
     assert [s.form for s in result.sites] == [_form(program)] and result.sites[0].rewritten
-    assert result.sites[0].details["collectives"] == "explicit"  # the partitioner made them explicit
+    assert result.sites[0].details.collectives == "explicit"  # the partitioner made them explicit
     original = runtime.compile_text(text, num_devices=8, partitioned=True)
     rewritten = runtime.compile_text(result.module.to_text(), num_devices=8, partitioned=True)
     assert _gathers(rewritten) * 2 == _gathers(original) >= 2
@@ -111,7 +111,7 @@ def test_optimized_dump_detected_not_rewritten(pair_dumps, program: str) -> None
     text = pair_dumps[program, "after_optimizations"]
     result = _rewrite(pair_dumps, program, "after_optimizations")
     (site,) = result.sites
-    assert not site.rewritten and "not_rewritten" in site.details
+    assert not site.rewritten and site.details.not_rewritten
     assert site.form == ("concat" if _form(program) == "concat" else "split_gather")
     assert result.module.to_text() == text
     assert site.before.count == 2 * site.after.count

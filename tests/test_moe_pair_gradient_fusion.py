@@ -95,7 +95,7 @@ def test_pair_gradients_reduced_once_and_equal(spec: PairSpec, dialect: str) -> 
     two_gmms = spec.form != "concat_inside"
     assert site.rule == RULE and site.rewritten and site.form == ("two_gmm_apart" if two_gmms else "split_apart")
     assert site.before.count == 2 * site.after.count == 2 * _stages(spec)
-    assert site.details["split_dim"] == 2 and site.location.line > 0
+    assert site.details.split_dim == 2 and site.location.line > 0
     new_text = result.module.to_text()
     _, want = _run(text, spec)
     _, got = _run(new_text, spec)
@@ -123,7 +123,7 @@ def test_site_report_and_lint() -> None:
     assert (site.before.count, site.after.count) == (4, 2) and not site.rewritten
     assert site.before.bytes_moved == site.after.bytes_moved > 0
     # The picture (``--graph``): each half's users read their slice of the one reduced dW.
-    assert "picture_error" not in site.details
+    assert site.details.picture_error is None
     assert [n.label for n in site.picture.after.nodes if n.kind == "use"] == ["users of half 1", "users of half 2"]
     findings = hlo_passes.lint(hlo_passes.parse(_text(spec, "stablehlo")))
     (finding,) = [f for f in findings if f.rule == "MOE004"]
@@ -307,7 +307,7 @@ def test_compiled_pair_detected_not_rewritten(mesh: str) -> None:
     text = moe_pair.lower(PairSpec(form="explicit", mesh=mesh, mode="grad")).compile().as_text()
     result = run_passes(hlo_passes.parse(text), [RULE])
     (site,) = result.sites
-    assert site.form == "two_gmm_apart" and not site.rewritten and "not_rewritten" in site.details
+    assert site.form == "two_gmm_apart" and not site.rewritten and site.details.not_rewritten
     assert site.before.count == 2 * site.after.count and result.module.to_text() == text
     assert "reduce-scatter" in text.splitlines()[site.location.line - 1]
 

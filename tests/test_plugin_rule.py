@@ -1,5 +1,6 @@
 """A rule is one module: a plugin written only against ``hlo_passes``'s public API is listed,
-pre-scanned, linted in every output format and run by ``hlo-rewrite``, with no other file edited.
+pre-scanned, linted in every output format and run by ``hlo-rewrite``, with no other file edited;
+a rule's findings read in its own words (``Wording``) and carry its own typed facts (``SiteDetails``).
 
 The plugin (``XPL001``) reports each all-gather whose only user is a concatenate; it rewrites
 nothing.  The console scripts run as subprocesses (the scripts beside ``sys.executable``).
@@ -7,9 +8,11 @@ nothing.  The console scripts run as subprocesses (the scripts beside ``sys.exec
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import multiprocessing
 import os
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -205,3 +208,135 @@ def test_a_bad_plugin_is_a_clear_usage_error(kind: str, tmp_path: Path) -> None:
 def test_a_missing_plugin_is_a_usage_error(tmp_path: Path) -> None:
     proc = run("hlo-lint", "--plugin", tmp_path / "nowhere.py", MLIR)
     assert proc.returncode == 2 and "plugin file not found" in proc.stderr
+
+
+# A rule with words and facts of its own (issue 30): its site details are a ``SiteDetails`` subclass
+# whose fields its message names, and its ``Wording`` says what fixing a site gains, what a site's
+# pieces are called and what fixes it.  Every output format says it in the rule's words, with no
+# file of the package edited (nor any of its emitters knowing the rule).
+WORDED = '''
+"""XPW001: an all-gather read only by a concatenate, in its own words (a plugin, for the tests)."""
+from dataclasses import dataclass
+
+from hlo_passes import CollectiveCost, Rule, RuleMeta, Site, SiteDetails, Wording, location_of
+
+
+@dataclass(kw_only=True)
+class JoinFacts(SiteDetails):
+    joins: int
+    gathered: str
+
+
+class GatherJoined(Rule):
+    meta = RuleMeta(
+        code="XPW001",
+        pass_name="xpw-gather-joined",
+        name="GatherJoined",
+        summary="gathered then joined",
+        help="Join the shards first, then gather once.",
+        markers=("all-gather", "all_gather"),
+        verb="joined",
+        message="{summary}: a gather of {gathered} is {verb} with {joins} operands ({before} gather; form {form})",
+        details=JoinFacts,
+        wording=Wording(saves="frees {bytes:,} bytes a chip", costs="spends {bytes:,} bytes a chip",
+                        fix="gathers {before} -> {after}: {saving}", gain="joining first {saving}",
+                        gain_when_costs="joining first {saving}", piece="operand",
+                        fixed_by="join the shards before the gather"),
+    )
+
+    def apply(self, module, *, rewrite):
+        sites = []
+        for instr in module.instructions():
+            users = instr.users if instr.opcode == "all-gather" else []
+            if len(users) == 1 and users[0].opcode == "concatenate":
+                cost = CollectiveCost()
+                cost.add(instr)
+                facts = JoinFacts(joins=len(users[0].operands), gathered=instr.operands[0].name)
+                sites.append(Site(self.name, "joined", location_of(users[0]), cost, CollectiveCost(),
+                                  cost.bytes_moved, rewritten=False, details=facts, pieces=[location_of(instr)]))
+        return sites, []
+'''
+W_NAME, W_CODE = "xpw-gather-joined", "XPW001"
+# The emitters' words for the MoE rules, which this rule's findings must not carry.
+MOE_WORDS = ("fusing", "half ", "fuses it")
+
+
+@pytest.fixture
+def worded(tmp_path: Path) -> Path:
+    path = tmp_path / "xpw_rule.py"
+    path.write_text(textwrap.dedent(WORDED))
+    return path
+
+
+def test_the_worded_plugin_uses_only_the_public_api() -> None:
+    for node in ast.walk(ast.parse(WORDED)):
+        if isinstance(node, ast.ImportFrom) and node.module != "dataclasses":
+            assert node.module == "hlo_passes" and not node.level
+            assert {a.name for a in node.names} <= set(hlo_passes.__all__)
+
+
+def _worded_lint(plugin: Path, fmt: str, *paths: Path) -> str:
+    proc = run("hlo-lint", "--plugin", plugin, "--select", W_CODE, "--format", fmt, *paths)
+    assert proc.returncode == 1, proc.stderr
+    return proc.stdout
+
+
+def test_a_rule_says_its_findings_in_its_own_words_in_every_format(worded: Path) -> None:
+    text = _worded_lint(worded, "text", MLIR)
+    messages = [line for line in text.splitlines() if f": {W_CODE} " in line]
+    assert len(messages) == SITES
+    assert all(re.search(r": XPW001 gathered then joined: a gather of \S+ is joined with 2 operands "
+                         r"\(1 gather; form joined\)$", m) for m in messages), messages
+    assert re.search(r"\n    joining first frees [\d,]+ bytes a chip\n", text), text
+    assert re.search(r"\n    note: operand 1 starts at \S+:\d+:\d+", text), text
+    findings = json.loads(_worded_lint(worded, "json", HLO, MLIR))
+    jsonschema.validate(findings, json_schema())
+    assert [f["rule"] for f in findings] == [W_CODE] * 2 * SITES
+    for f in findings:
+        assert f["details"]["joins"] == 2 and f["details"]["gathered"] and f["details"]["collectives_before"] == 1
+        assert re.fullmatch(r"gathers 1 -> 0: frees [\d,]+ bytes a chip", f["fix"]), f["fix"]
+        assert f["notes"][0].startswith("operand 1 starts at ")
+    github = _worded_lint(worded, "github", MLIR).splitlines()
+    assert len(github) == SITES
+    assert all(f"title={W_CODE}::gathered then joined" in g and "; joining first frees " in g for g in github)
+    sarif = json.loads(_worded_lint(worded, "sarif", MLIR))
+    check_sarif(sarif)
+    results = sarif["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == [W_CODE] * SITES
+    assert all("; joining first frees " in r["message"]["text"] for r in results)
+    assert all(loc["message"]["text"] == "operand 1 starts here" for r in results for loc in r["relatedLocations"])
+    for output in (text, json.dumps(findings), "\n".join(github), json.dumps(results)):
+        assert not any(word in output for word in MOE_WORDS), output
+
+
+def test_the_rewrite_line_and_the_hook_warning_in_its_words(worded: Path) -> None:
+    from hlo_passes.diagnostics import hook_warning
+
+    assert hlo_passes.load_plugin(str(worded)) == [W_NAME]
+    try:
+        found = hlo_passes.lint(MLIR, select=[W_CODE])
+        assert len(found) == SITES
+        warning = hook_warning(found[0], "jit_step")
+        assert re.search(r"; joining first frees [\d,]+ bytes a chip \(join the shards before the gather\)$", warning)
+        result = hlo_passes.run_passes(hlo_passes.parse_file(MLIR), [W_NAME], rewrite=False)
+        assert [type(s.details).__name__ for s in result.sites] == ["JoinFacts"] * SITES
+        # A finding whose fix copies more than it removes, in the rule's words for that.
+        from hlo_passes.diagnostics import from_site
+
+        costly = from_site(dataclasses.replace(result.sites[0], bytes_saved=-4096))
+        assert costly.fix == "gathers 1 -> 0: spends 4,096 bytes a chip"
+    finally:
+        unregister(W_NAME)
+
+
+def test_a_message_may_name_only_its_details_fields(tmp_path: Path) -> None:
+    bad = tmp_path / "bad_fields.py"
+    bad.write_text(textwrap.dedent(WORDED.replace("with {joins} operands", "with {joinz} operands")))
+    proc = run("hlo-lint", "--plugin", bad, MLIR)
+    assert proc.returncode == 2 and "message template names joinz; it may use after, before, bytes_saved, " \
+                                     "code, form, gathered, joins, pass_name, summary, verb" in proc.stderr
+
+
+def test_wording_templates_are_checked_when_the_rule_is_defined() -> None:
+    with pytest.raises(ValueError, match="wording gain: template names bytes; it may use saving"):
+        hlo_passes.Wording(gain="saves {bytes}")

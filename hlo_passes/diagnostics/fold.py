@@ -170,7 +170,7 @@ class _Taken:
 
 
 def _group(d: Diagnostic) -> tuple[Any, ...]:
-    return d.rule, d.severity, d.details.get("check"), d.details.get("halves")
+    return d.rule, d.severity, d.details.get("check"), d.fold_group
 
 
 def _fold_module(files: list[tuple[Stage, str, list[Diagnostic]]], folded: dict[int, list[tuple[Stage, Diagnostic]]],
@@ -209,7 +209,8 @@ def _pieces(d: Diagnostic, key: str) -> tuple[str, ...] | None:
     """Where the halves start (their sources, or op names), when the text says for every half."""
     pieces = d.details.get("pieces") or ()
     values = [(_tail(p.get(key)) if key == "op_name" else p.get(key)) for p in pieces]
-    return tuple(sorted(values)) if values and all(values) else None
+    said = [v for v in values if v]
+    return tuple(sorted(said)) if values and len(said) == len(values) else None
 
 
 def _evidence(d: Diagnostic) -> dict[str, Any]:
@@ -219,13 +220,11 @@ def _evidence(d: Diagnostic) -> dict[str, Any]:
     return {kind: value for kind, value in said if value}
 
 
-# What a finding says of its site's shape, compared when nothing says where it is.
-_SHAPE = ("form", "split_dim", "split_sizes", "collectives_before", "collectives_after")
+def _shape(d: Diagnostic) -> tuple[Any, ...]:
+    """What a finding says of its site's shape, compared when nothing says where it is: its form,
+    collective counts and what its rule says (``Diagnostic.fold_shape``)."""
+    return d.form, d.details.get("collectives_before"), d.details.get("collectives_after"), d.fold_shape
 
 
 def _same_shape(a: Diagnostic, b: Diagnostic) -> bool:
-    return all(_get(a, k) == _get(b, k) for k in _SHAPE)
-
-
-def _get(d: Diagnostic, key: str) -> Any:
-    return d.form if key == "form" else d.details.get(key)
+    return _shape(a) == _shape(b)

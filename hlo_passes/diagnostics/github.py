@@ -42,7 +42,7 @@ def format_github(diagnostics: Sequence[Diagnostic], source_root: SourceRoot | N
         if d.op_name:
             message += f" (op_name: {d.op_name})"
         if not d.is_error:
-            message += f"; {saving(d.bytes_saved)}"
+            message += f"; {saving(d)}"
         if in_repo is not None:
             message += f"; found in {position(d)}"
         if d.stages:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..report import shown_source
-from .model import Diagnostic, saving
+from .model import Diagnostic, saving, wording_of
 from .text import source_place
 
 
@@ -64,5 +64,5 @@ def hook_warning(d: Diagnostic, module_name: str, tag: str = "") -> str:
     ``MOE001 in jit_step at model.py:21 (in ffn), op jit(step)/concatenate: unfused ...``."""
     at = f" at {source_place(d)}" if d.source else ""
     op = f", op {d.op_name}" if d.op_name else ""
-    return (f"{tag}{d.rule} in {module_name}{at}{op}: {d.message}; "
-            f"{saving(d.bytes_saved)} (hlo_passes.jit or hlo-rewrite fuses it)")
+    fixed_by = wording_of(d.pass_name or d.rule).fixed_by
+    return f"{tag}{d.rule} in {module_name}{at}{op}: {d.message}; {saving(d)}" + (f" ({fixed_by})" if fixed_by else "")

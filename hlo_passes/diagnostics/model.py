@@ -12,11 +12,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..checks import meaning
-from ..passes import rule_meta
-from ..report import Location, NearMiss, Site, bytes_phrase, shown_source
+from ..passes import available_passes, rule_meta
+from ..report import PLAIN_WORDING, Location, NearMiss, Site, Wording, shown_source
 
 __all__ = ["Diagnostic", "ERROR_RULES", "NEAR_MISS", "Sighting", "fix_summary", "from_near_miss", "from_site",
-           "has_source", "rule_id"]
+           "has_source", "rule_id", "saving", "wording_of"]
 
 # What a file that could not be linted is reported under (``lint`` names each one).
 ERROR_RULES = ("parse-error", "internal-error", "no-such-file", "no-match", "no-modules", "not-readable",
@@ -31,6 +31,15 @@ def rule_id(pass_name: str) -> str:
     return meta.code if meta is not None else pass_name
 
 
+def wording_of(rule: str | None) -> Wording:
+    """How the findings of ``rule`` (a pass name, or the code of a finding made without one) read:
+    its ``RuleMeta.wording``; plain for a pass without metadata."""
+    meta = rule_meta(rule) if rule else None
+    if meta is None and rule:
+        meta = next((m for n in available_passes() if (m := rule_meta(n)) is not None and m.code == rule), None)
+    return meta.wording if meta is not None else PLAIN_WORDING
+
+
 @dataclass(frozen=True)
 class Sighting:
     """The same site in another stage of the module (a folded finding's other places)."""
@@ -43,6 +52,10 @@ class Sighting:
     def __str__(self) -> str:
         named = self.stage and not self.path.endswith(self.stage)  # a file beside the dump: its name says it
         return f"{self.path}:{self.line}:{self.column}" + (f" ({self.stage})" if named else "")
+
+
+# Diagnostic fields the JSON output leaves out (what only this process's emitters read).
+_NOT_JSON = frozenset({"picture", "fold_group", "fold_shape"})
 
 
 @dataclass(frozen=True)
@@ -78,6 +91,10 @@ class Diagnostic:
     notes: tuple[str, ...] = ()
     fix: str | None = None
     picture: Any = field(default=None, compare=False, repr=False)  # report.SitePicture
+    # What stage folding compares beyond the rule and form (``report.SiteDetails.fold_group`` and
+    # ``fold_shape``): the rule's to say, not the emitters'; not part of the JSON.
+    fold_group: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+    fold_shape: tuple[Any, ...] = field(default=(), compare=False, repr=False)
     # The function of the frame ``source`` was chosen from (``source_frames.user_frame``).
     source_function: str | None = None
     # The same site in the module's other dump stages, folded into this finding (``fold``).
@@ -101,7 +118,7 @@ class Diagnostic:
                         function=self.source_function)
 
     def to_json(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k != "picture"}
+        d = {k: v for k, v in asdict(self).items() if k not in _NOT_JSON}
         d["notes"] = list(self.notes)
         d["paths"] = list(self.all_paths)
         d["stages"] = [asdict(s) for s in self.stages]
@@ -113,16 +130,15 @@ class Diagnostic:
         return text + (f" [{' @ '.join(extras)}]" if extras else "")
 
 
-def saving(bytes_saved: int) -> str:
-    """What fusing saves, in words: a negative figure is the copies a rewrite adds (MOE003's
-    local concatenation), which it pays for in collective and GMM launches."""
-    phrase = f"fusing {bytes_phrase(bytes_saved)}"
-    return phrase if bytes_saved >= 0 else f"{phrase} (it saves collective and GMM launches)"
+def saving(d: Diagnostic) -> str:
+    """What fixing ``d`` gains, in its rule's words (``Wording.gain_line``): ``fusing saves 73,728
+    bytes per device``."""
+    return wording_of(d.pass_name or d.rule).gain_line(d.bytes_saved)
 
 
 def fix_summary(site: Site) -> str:
-    """What fusing ``site`` does: ``collectives 4 -> 2, saves 73,728 bytes per device``."""
-    return f"collectives {site.before.count} -> {site.after.count}, {bytes_phrase(int(site.bytes_saved))}"
+    """What fixing ``site`` does, in its rule's words: ``collectives 4 -> 2, saves 73,728 bytes per device``."""
+    return wording_of(site.rule).fix_summary(site.before.count, site.after.count, int(site.bytes_saved))
 
 
 def has_source(site: Site) -> bool:
@@ -131,10 +147,11 @@ def has_source(site: Site) -> bool:
 
 
 def _site_notes(site: Site, where: str, hint: str | None) -> tuple[str, ...]:
-    """Where the weight is cut into halves (the user's fix is there, not at the meeting op)."""
+    """Where the site's pieces start (the user's fix is there, not at the meeting op)."""
     notes = []
+    piece_word = wording_of(site.rule).piece
     for k, piece in enumerate(site.pieces, 1):
-        text = f"half {k} starts at {where}:{piece.line}:{piece.column}"
+        text = f"{piece_word} {k} starts at {where}:{piece.line}:{piece.column}"
         if piece.op_name:
             text += f" ({piece.op_name})"
         if piece.source:
@@ -159,7 +176,7 @@ def from_site(site: Site, path: str | None = None, hint: str | None = None) -> D
     where = path or loc.path or "<string>"
     details = {"collectives_before": site.before.count, "collectives_after": site.after.count,
                "bytes_moved_before": site.before.bytes_moved, "bytes_moved_after": site.after.bytes_moved,
-               "rewritten": site.rewritten, **site.details,
+               "rewritten": site.rewritten, **site.details.to_json(),
                "pieces": [{"line": p.line, "column": p.column, "op_name": p.op_name, "source": p.source}
                           for p in site.pieces]}
     return Diagnostic(
@@ -167,6 +184,7 @@ def from_site(site: Site, path: str | None = None, hint: str | None = None) -> D
         op_name=loc.op_name, source=loc.source, bytes_saved=int(site.bytes_saved), pass_name=site.rule,
         form=site.form, details=details, notes=_site_notes(site, where, hint), fix=fix_summary(site),
         picture=site.picture, source_function=loc.function,
+        fold_group=site.details.fold_group(), fold_shape=site.details.fold_shape(),
     )
 
 

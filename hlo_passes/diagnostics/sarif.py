@@ -20,7 +20,7 @@ from urllib.parse import quote
 from .._version import __version__
 from ..passes import available_passes, builtin_names
 from ..rule import RuleMeta, metadata_of
-from .model import Diagnostic, saving
+from .model import Diagnostic, saving, wording_of
 from .places import SourceRoot
 from .text import copies_note, position
 
@@ -92,8 +92,9 @@ class _Places:
         related: list[tuple[dict[str, Any], str]] = []
         if self.root.source(d.source) is not None:
             related.append((self.dump(d), f"found at {position(d)}"))
+        piece_word = wording_of(d.pass_name or d.rule).piece
         for k, piece in enumerate(d.details.get("pieces", ()), 1):
-            text = f"half {k} starts here"
+            text = f"{piece_word} {k} starts here"
             loc = self.source(piece.get("source"), piece.get("op_name"))
             if loc is None and piece.get("line", 0) >= 1:
                 loc = self.at(d.path, piece["line"], piece["column"], piece.get("op_name"))
@@ -127,7 +128,7 @@ def _result(d: Diagnostic, index: int, places: _Places) -> dict[str, Any]:
         "ruleId": d.rule,
         "ruleIndex": index,
         "level": "warning",
-        "message": {"text": d.message + f"; {saving(d.bytes_saved)}" + copies_note(d)},
+        "message": {"text": d.message + f"; {saving(d)}" + copies_note(d)},
         "locations": [places.primary(d)],
         "partialFingerprints": {"opName/v1": f"{d.rule}:{d.op_name or d.line}"},
         "relatedLocations": places.related(d),

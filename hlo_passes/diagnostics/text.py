@@ -49,7 +49,7 @@ def _finding(d: Diagnostic) -> str:
         line += f"\n    op_name: {d.op_name}"
     if d.source:
         line += f"\n    source: {source_place(d)}"
-    line += f"\n    {saving(d.bytes_saved)}"
+    line += f"\n    {saving(d)}"
     for note in d.notes:
         line += f"\n    note: {note}"
     if d.copies > 1:

@@ -71,6 +71,8 @@ def splice_kernel(module: Module, spec: GmmSpec, operands: list[Instruction], op
     right before ``before``; returns the call."""
     text = megablox.kernel_text(spec, interpret=interpret, dialect=module.dialect)
     comp = before.computation
+    if comp is None:
+        raise ValueError(f"{before.ref} is in no computation: a kernel call cannot be placed before it")
     out_shape = Shape.array(spec.out_dtype, _result_dims(spec))
     if module.dialect == "stablehlo":
         entry = _splice_functions(module, text, spec.mode)
@@ -115,7 +117,7 @@ def _splice_functions(module: Module, text: str, mode: str) -> Computation:
     names = _FUNC_SYMBOL.findall(text)
     prefix = _free_prefix(module, mode)
     renamed = {s: prefix + s for s in names}
-    text = _SYMBOL_REF.sub(lambda m: "@" + renamed.get(m.group(1), m.group(1)), text)
+    text = _SYMBOL_REF.sub(lambda m: "@" + renamed.get(m.group(1), str(m.group(1))), text)
     text = text.replace(f"func.func public @{renamed['main']}", f"func.func private @{renamed['main']}", 1)
     kernel = parse_stablehlo(text)
     for comp in list(kernel.computations.values()):
@@ -147,6 +149,8 @@ def _splice_computations(module: Module, text: str, mode: str, ahead_of: Computa
         comp.name = new_names[comp.name]
         print_from_graph(comp)  # as a computation a pass added
         module.add_computation(comp, before=ahead_of)
+    if kernel.entry is None:
+        raise ValueError("the kernel's text has no entry computation")
     return kernel.entry
 
 
@@ -165,8 +169,10 @@ def megablox_callee(instr: Instruction) -> Computation | None:
 
 
 def _kind(callee: Computation) -> str:
-    m = SPLICED.match(callee.name)
-    return m.group(1) if m else _MEGABLOX_FN.search(callee.name).group(1)
+    m = SPLICED.match(callee.name) or _MEGABLOX_FN.search(callee.name)
+    if m is None:
+        raise ValueError(f"{callee.name} is no megablox kernel")
+    return m.group(1)
 
 
 def _in_spliced_kernel(instr: Instruction) -> bool:
@@ -259,6 +265,8 @@ def reemit_gmm(call: Instruction, operands: list[Instruction], operand_results: 
     lhs, rhs, groups = (op.result_shape(r) for op, r in zip(operands, operand_results))
     new = GmmSpec("gmm", lhs.dims, lhs.element_type, rhs.dims, rhs.element_type, groups.dims,
                   groups.element_type, call.shape.element_type, (0, 1), (0, 1, 2))
+    if call.module is None:
+        raise ValueError(f"{call.ref} is in no module")
     return splice_kernel(call.module, new, operands, operand_results, before=before, interpret=False)
 
 

@@ -76,6 +76,8 @@ def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = Fal
     lhs_s, rhs_s, groups_s = (v.result_shape(r) for v, r in canonical.operands)
     spec = GmmSpec(plan.form, lhs_s.dims, lhs_s.element_type, rhs_s.dims, rhs_s.element_type, groups_s.dims,
                    groups_s.element_type, rd.shape.element_type, (0, 1), tuple(range(rhs_s.rank)))
+    if rd.module is None:
+        raise ValueError(f"{rd.ref} is in no module")
     call = splice_kernel(rd.module, spec, [lhs, rhs, groups], [lr, rr, gr], before=rd, interpret=interpret)
     if "frontend_attributes" in rd.attributes:
         # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
@@ -96,7 +98,10 @@ def to_interpret(module: Module) -> int:
             raise ValueError(f"cannot run on CPU: {spec}")
         new = splice_kernel(module, spec, call.operands, call.operand_results, before=call, interpret=True)
         module.replace_all_uses(call, new)
-        call.computation.remove(call)
+        comp = call.computation
+        if comp is None:
+            raise ValueError(f"{call.ref} is in no computation")
+        comp.remove(call)
         count += 1
     return count
 

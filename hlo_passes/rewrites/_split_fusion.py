@@ -57,6 +57,7 @@ from ._gmms import difference
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
 from ._picture import site_picture
 from ._sources import Cut, SliceSource, Source, SourcePlan, cut_of
+from ._split_report import SplitDetails
 
 
 @dataclass
@@ -317,8 +318,8 @@ class SplitFusion:
         # Priced on the platform the passes run for (cost_model.use_platform): a fix that
         # does not pay is reported, never made (the lint shows it as a near miss).
         price = site.price()
-        site.details["pays"] = price.pays
-        site.details["price"] = str(price)
+        site.details.pays = price.pays
+        site.details.price = str(price)
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.
             why = ("the slice or concatenate sits inside a fusion of optimized HLO; "
@@ -328,7 +329,7 @@ class SplitFusion:
         else:
             why = source.not_rewritten(plan, chains)
         if why:
-            site.details["not_rewritten"] = why
+            site.details.not_rewritten = why
             site.rewritten = rewrite = False
         if rewrite:
             _replace(self.name, meeting, chains, source, plan, split_dims, out_dim)
@@ -346,19 +347,20 @@ class SplitFusion:
             pieces=[location_of(c.start, c.origin) for c in chains],
             copies_removed=removed, copies_added=added,
             gmm_launches_saved=len(chains) - 1 if meeting.gmm_launches or source.gmm_launches else 0,
-            details={"halves": len(chains), "split_dim": plan.split_dim, "split_sizes": plan.sizes,
-                     # The array the halves are cut from (or, for two GMMs, the first GMM).
-                     "weight": source.weight(chains),
-                     "collectives": "explicit" if any(
-                         not isinstance(op, Boundary) and op.opcode in self.collectives for op in chains[0].ops)
-                     else "implicit"},
+            details=SplitDetails(
+                halves=len(chains), split_dim=plan.split_dim, split_sizes=plan.sizes,
+                # The array the halves are cut from (or, for two GMMs, the first GMM).
+                weight=source.weight(chains),
+                collectives="explicit" if any(
+                    not isinstance(op, Boundary) and op.opcode in self.collectives for op in chains[0].ops)
+                else "implicit"),
         )
         try:  # a side product: drawing a site must never stop its rewrite
             site.picture = site_picture(
                 self.name, meeting, chains, plan.split_dim, split_dims, out_dim,
                 f"collectives {before.count} -> {after.count}, saves {bytes_saved:,} bytes per device")
         except Exception as err:
-            site.details["picture_error"] = f"{type(err).__name__}: {err}"
+            site.details.picture_error = f"{type(err).__name__}: {err}"
         return site
 
 

@@ -9,8 +9,9 @@ Rewritten to one gather chain of W, one GMM, and a split of its output
 """
 from __future__ import annotations
 
-from ..rule import HALVES_MESSAGE, SHARDING_MARKERS, RuleMeta, collective_markers
+from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
 from ._split_fusion import SplitFusion
+from ._split_report import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
 
 
 class MoeGatherFusion(SplitFusion):
@@ -29,6 +30,8 @@ class MoeGatherFusion(SplitFusion):
         markers=(*collective_markers("all-gather"), *SHARDING_MARKERS),
         verb="gathered",
         message=HALVES_MESSAGE,
+        details=SplitDetails,
+        wording=FUSION_WORDING,
     )
     name = meta.pass_name
     description = meta.description

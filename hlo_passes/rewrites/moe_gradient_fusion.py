@@ -12,10 +12,11 @@ and legality checks as the forward rule (``_split_fusion``).
 """
 from __future__ import annotations
 
-from ..rule import HALVES_MESSAGE, RuleMeta, collective_markers
+from ..rule import RuleMeta, collective_markers
 from ._meetings import Concatenates, GmmPairs, PadAdds, SplitCollectiveFinder
 from ._sources import GmmSource, SliceSource
 from ._split_fusion import SplitFusion
+from ._split_report import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
 
 
 class MoeGradientFusion(SplitFusion):
@@ -31,6 +32,8 @@ class MoeGradientFusion(SplitFusion):
         markers=collective_markers("all-reduce", "reduce-scatter"),
         verb="reduced",
         message=HALVES_MESSAGE,
+        details=SplitDetails,
+        wording=FUSION_WORDING,
     )
     name = meta.pass_name
     description = meta.description

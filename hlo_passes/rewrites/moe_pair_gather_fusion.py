@@ -17,6 +17,7 @@ from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
 from ._chains import Refusal
 from ._pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates, in_dependency_order
 from ._split_fusion import SplitFusion
+from ._split_report import FUSION_WORDING, SplitDetails
 
 # The weights are named in ``weight`` (the two starts, e.g. "%arg2, %arg3").
 PAIR_MESSAGE = ("{summary}: {halves} weights ({weight}) are {verb} separately "
@@ -38,6 +39,8 @@ class MoePairGatherFusion(SplitFusion):
         verb="gathered",
         message=PAIR_MESSAGE,
         opt_in=True,
+        details=SplitDetails,
+        wording=FUSION_WORDING,
     )
     name = meta.pass_name
     description = meta.description

@@ -20,6 +20,7 @@ from ..rule import RuleMeta, collective_markers
 from ._apart import ApartGmmSource, SeparateEnds
 from ._sources import SliceSource
 from ._split_fusion import SplitFusion
+from ._split_report import FUSION_WORDING, SplitDetails
 
 
 class MoePairGradientFusion(SplitFusion):
@@ -38,6 +39,8 @@ class MoePairGradientFusion(SplitFusion):
         message="{summary}: {halves} weight gradients are {verb} separately ({before} collectives, "
                 "{after} when fused; form {form})",
         opt_in=True,
+        details=SplitDetails,
+        wording=FUSION_WORDING,
     )
     name = meta.pass_name
     description = meta.description
