@@ -43,12 +43,12 @@ demo: install
 # (pip writes into the checkout), then runs the Python 3.11 stage beside the two
 # Python 3.12 ones (two processes on CI's two cores; each line of output says its
 # stage); SERIAL=1 runs them one after another.  docs/testing.md.
-# PYTEST_ARGS: more pytest arguments for every run (e.g. -x).
+# PYTEST_ARGS: more pytest arguments for every run (e.g. -x, or -k to select).
 test: install-test envs-py312
 ifdef SERIAL
 	$(Q)$(MAKE) --no-print-directory test-py311-run test-py312-run test-py312-jax011-run
 else
-	$(Q)d=$$(mktemp -d "$${TMPDIR:-/tmp}/hlo_passes_test.XXXXXX") && trap 'rm -rf "$$d"' EXIT && \
+	$(Q)d=$$(mktemp -d "$${TMPDIR:-/tmp}/hlo_passes_test.XXXXXX") || exit 1; trap 'rm -rf "$$d"' EXIT; \
 	{ $(MAKE) --no-print-directory test-py311-run; echo $$? >"$$d/a"; } 2>&1 | sed -u 's/^/[3.11] /' & \
 	{ $(MAKE) --no-print-directory test-py312-run test-py312-jax011-run; echo $$? >"$$d/b"; } 2>&1 | \
 	  sed -u 's/^/[3.12] /' & \
