@@ -17,7 +17,7 @@ VENVS ?= .venv
 PY312 = $(VENVS)/py312/bin/python
 PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 
-.PHONY: install install-test demo test test-py311 test-py312 test-py312-jax011 test-long bench golden fuzz check-maxtext dist
+.PHONY: install install-test demo test envs-py312 test-py311 test-py312 test-py312-jax011 test-py311-run test-py312-run test-py312-jax011-run test-long bench golden fuzz check-maxtext dist
 
 install:
 	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -35,19 +35,52 @@ demo: install
 	{ $(PYTHON) -m hlo_passes.cli lint examples/data "$$tmp/fused.mlir"; test $$? -eq 1; }
 
 # Everything CI runs (.ci/run): the whole suite in both environments, then
-# the jax-facing part on jax 0.11.2.
-test: test-py311 test-py312 test-py312-jax011
+# the jax-facing part on jax 0.11.2.  The tests marked jax_free (the parser, the
+# IR, the rules on text: no jax or jaxlib in them) run once, in a run of their
+# own on the default Python with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1,
+# tests/conftest.py), so that one which reaches jax fails; the other runs
+# deselect them.  `make test` sets up the three environments one after another
+# (pip writes into the checkout), then runs the Python 3.11 stage beside the two
+# Python 3.12 ones (two processes on CI's two cores; each line of output says its
+# stage); SERIAL=1 runs them one after another.  docs/testing.md.
+# PYTEST_ARGS: more pytest arguments for every run (e.g. -x, or -k to select).
+test: install-test envs-py312
+ifdef SERIAL
+	$(Q)$(MAKE) --no-print-directory test-py311-run test-py312-run test-py312-jax011-run
+else
+	$(Q)d=$$(mktemp -d "$${TMPDIR:-/tmp}/hlo_passes_test.XXXXXX") || exit 1; trap 'rm -rf "$$d"' EXIT; \
+	{ $(MAKE) --no-print-directory test-py311-run; echo $$? >"$$d/a"; } 2>&1 | sed -u 's/^/[3.11] /' & \
+	{ $(MAKE) --no-print-directory test-py312-run test-py312-jax011-run; echo $$? >"$$d/b"; } 2>&1 | \
+	  sed -u 's/^/[3.12] /' & \
+	wait; echo "make test: Python 3.11 stage exit $$(cat "$$d/a"), Python 3.12 stages exit $$(cat "$$d/b")"; \
+	test "$$(cat "$$d/a")" = 0 && test "$$(cat "$$d/b")" = 0
+endif
+
+envs-py312:
+	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
+	$(Q)tools/test_env.sh $(VENVS)/py312-jax011 3.12 jax==0.11.2 jaxlib==0.11.2 >/dev/null
 
 test-py311: install-test
-	$(Q)$(PYTHON) -m pytest -q
+	$(Q)$(MAKE) --no-print-directory test-py311-run
 
 test-py312:
 	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
-	$(Q)$(PY312) -m pytest -q
+	$(Q)$(MAKE) --no-print-directory test-py312-run
 
 test-py312-jax011:
 	$(Q)tools/test_env.sh $(VENVS)/py312-jax011 3.12 jax==0.11.2 jaxlib==0.11.2 >/dev/null
-	$(Q)$(PY312_JAX011) -m pytest -q -m jax_facing
+	$(Q)$(MAKE) --no-print-directory test-py312-jax011-run
+
+# The runs alone, in environments already set up.
+test-py311-run:
+	$(Q)HLO_PASSES_TESTS_WITHOUT_JAX=1 $(PYTHON) -m pytest -q -m jax_free $(PYTEST_ARGS)
+	$(Q)$(PYTHON) -m pytest -q -m "not jax_free" $(PYTEST_ARGS)
+
+test-py312-run:
+	$(Q)$(PY312) -m pytest -q -m "not jax_free" $(PYTEST_ARGS)
+
+test-py312-jax011-run:
+	$(Q)$(PY312_JAX011) -m pytest -q -m jax_facing $(PYTEST_ARGS)
 
 # A release's sdist and wheel in dist/ (docs/install.md: the release step), built in an isolated
 # environment as pip builds it for a user; tests/test_wheel.py installs such a wheel in a fresh

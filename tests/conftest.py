@@ -18,6 +18,18 @@ if "--xla_force_host_platform_device_count" not in _flags:
 # checker): a rewrite that leaves a broken graph fails the test that made it.
 os.environ.setdefault("HLO_PASSES_CHECK_INVARIANTS", "1")
 
+
+# `make test` runs the tests marked ``jax_free`` once, in a pytest run of their own on Python 3.11
+# with jax and jaxlib blocked here and in every Python process a test starts (no_jax/sitecustomize.py),
+# so that a test marked so which reaches jax fails there instead of silently depending on the jax
+# version; the other runs deselect them (docs/testing.md).
+if os.environ.get("HLO_PASSES_TESTS_WITHOUT_JAX") == "1":
+    import runpy
+
+    _no_jax = str(Path(__file__).resolve().parent / "no_jax")
+    runpy.run_path(str(Path(_no_jax) / "sitecustomize.py"))
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_no_jax, os.environ.get("PYTHONPATH")) if p)
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # ``from examples import moe`` (the repository's runnable programs).
 if str(REPO_ROOT) not in sys.path:
@@ -78,6 +90,8 @@ def xla_reference(request):
     """
     from xla_reference import XlaReference
 
+    if os.environ.get("HLO_PASSES_TESTS_WITHOUT_JAX") == "1":
+        pytest.fail("xla_reference runs jaxlib's parser: a test that uses it is not jax_free")
     where = os.environ.get("HLO_PASSES_XLA_CACHE")
     if where == "0":
         cache_dir = None
@@ -111,7 +125,28 @@ _ENVIRONMENT_MARKERS = {
 }
 
 
+def pytest_configure(config) -> None:
+    config.addinivalue_line(
+        "markers", "jax_free: needs neither jax nor jaxlib, in the test or in a process it starts: `make test` "
+        "runs it once, on Python 3.11 with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1; docs/testing.md)")
+
+
+def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
+    """The jax_free run imports only the test files that mark tests so (the others import jax)."""
+    if (os.environ.get("HLO_PASSES_TESTS_WITHOUT_JAX") == "1" and collection_path.suffix == ".py"
+            and collection_path.name.startswith("test_")
+            and "pytest.mark.jax_free" not in collection_path.read_text(encoding="utf-8")):
+        return True
+    return None
+
+
 def pytest_collection_modifyitems(config, items) -> None:
+    # A jax_free test runs in one run only (Makefile): one that holds in one jax version only, or
+    # that faces jax, would then run nowhere or not where it must.
+    mixed = [item.nodeid for item in items if item.get_closest_marker("jax_free")
+             and any(item.get_closest_marker(m) for m in (*_ENVIRONMENT_MARKERS, "jax_facing"))]
+    if mixed:
+        raise pytest.UsageError(f"marked jax_free and jax010/jax012/jax_facing: {mixed[:5]}")
     version = _installed_jaxlib()
     kept, dropped = [], []
     for item in items:

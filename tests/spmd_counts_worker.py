@@ -17,8 +17,12 @@ import tempfile
 from pathlib import Path
 
 DUMP = tempfile.mkdtemp(prefix="spmd_counts_")
+# Nothing compiled here runs: only the HLO passes up to SPMD partitioning matter, and LLVM's
+# optimizations of the CPU code after them were most of the worker's time (its output, the
+# dumps and so the counts, are the same bytes without them: docs/testing.md).
 os.environ["XLA_FLAGS"] = (f"--xla_force_host_platform_device_count=8 --xla_dump_to={DUMP} "
-                           "--xla_dump_hlo_as_text --xla_dump_hlo_pass_re=spmd")
+                           "--xla_dump_hlo_as_text --xla_dump_hlo_pass_re=spmd "
+                           "--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import hlo_passes  # noqa: E402

@@ -6,7 +6,12 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from hlo_passes.checks import CHECKS, legend, meaning
+
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "hlo_passes"

@@ -19,6 +19,9 @@ from hlo_passes.prescan import MARKERS, rules_that_may_fire, rules_that_may_fire
 
 from fixture_harness import all_cases, render_report
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # Every fixture case (each form of both rules, near misses among them) and the bundled examples.
 SOURCES = [(c.module_text, str(c.path.relative_to(ROOT)), c.name) for c in all_cases()] + [

@@ -6,10 +6,15 @@ a concatenate hid it: ``op_name`` was null in every HLO dump's ``pad_add`` site)
 """
 from __future__ import annotations
 
+import pytest
+
 import hlo_passes
 from hlo_passes.passes import run_passes
 from hlo_passes.rewrites import _crossings, _meetings
 from hlo_passes.rewrites.moe_gradient_fusion import MoeGradientFusion
+
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
 
 PAD_ADD = """HloModule pad_add_with_metadata
 

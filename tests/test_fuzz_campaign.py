@@ -17,6 +17,9 @@ from fuzzing.mutators import MUTATIONS, load_seeds, make_mutant
 from fuzzing.pool import Pool
 from fuzzing.reduce import reduce
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 CI_MUTANTS = 1200
 CI_SEED = 2026
 

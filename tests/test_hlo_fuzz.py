@@ -5,11 +5,15 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hlo_passes
 from hlo_passes import Module, ParseError
+
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
 
 VALID = Path("/work/shared/corpus/hlo/valid")
 SEEDS = [(VALID / n).read_text() for n in (

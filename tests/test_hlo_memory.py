@@ -18,6 +18,9 @@ import pytest
 import hlo_passes
 from hlo_passes import ParseError
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from parse_speed import generated_hlo  # noqa: E402
 

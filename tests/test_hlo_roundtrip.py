@@ -15,6 +15,9 @@ import hlo_passes
 from hlo_passes import ParseError, VerificationError
 from hlo_passes.errors import VerificationWarning
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 VALID = Path("/work/shared/corpus/hlo/valid")
 for _p in Path(__file__).resolve().parents:
     if (_p / "shared" / "corpus" / "hlo" / "valid").is_dir():

@@ -19,6 +19,9 @@ from hlo_passes.ir import Computation, Instruction, Module
 from hlo_passes.parser import hlo
 from hlo_passes.text import parse_hlo
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 
 def _general(text: str, monkeypatch: pytest.MonkeyPatch, validate: bool = False) -> Module:
     with monkeypatch.context() as m:

@@ -12,6 +12,9 @@ from hlo_passes import CollectiveCost, InvariantError, Rule, RuleMeta, Site, loc
 from hlo_passes.passes import CHECK_INVARIANTS_ENV, register, run_passes, unregister
 from hlo_passes.verify import verify_module
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 MODULE = """HloModule m
 
 ENTRY main {

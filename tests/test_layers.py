@@ -21,6 +21,9 @@ from dataclasses import dataclass
 import networkx as nx
 import pytest
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "hlo_passes"
 

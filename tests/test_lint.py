@@ -25,6 +25,9 @@ from hlo_passes.lint import (
 from hlo_passes.passes import run_passes
 from sarif_structure import check_sarif
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "examples" / "data"
 HLO = DATA / "moe_mesh2_concat.hlo"

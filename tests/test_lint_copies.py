@@ -22,6 +22,9 @@ from hlo_passes._copies import group_copies, module_key, without_locations
 from hlo_passes.lint import format_findings, json_schema, lint_files
 from sarif_structure import check_sarif
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "examples" / "data"
 HOSTS = 4

@@ -14,6 +14,9 @@ from hlo_passes.diagnostics import Diagnostic, format_github, format_sarif
 from hlo_passes.diagnostics.places import SourceRoot, default_source_root
 from sarif_structure import check_sarif
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:

@@ -25,6 +25,9 @@ import pytest
 from hlo_passes.parser import hlo, stablehlo
 from hlo_passes.text import parse_hlo, parse_stablehlo
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 DATA = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
 STABLEHLO = sorted(DATA.glob("trainer_jax*.stablehlo*.mlir.gz"))
 HLO = sorted(DATA.glob("trainer_jax*.hlo.txt.gz"))

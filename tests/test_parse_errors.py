@@ -14,6 +14,9 @@ import hlo_passes
 from hlo_passes.errors import ParseError
 from hlo_passes.parser import stablehlo
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 HLO = """\
 HloModule m, entry_computation_layout={(f32[4]{0}, f32[4]{0})->f32[4]{0}}
 

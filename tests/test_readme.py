@@ -2,11 +2,14 @@
 what the README shows (modulo timings); `make demo` is quiet and writes into a temporary directory."""
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -176,8 +179,13 @@ def test_make_demo_is_quiet_and_writes_into_a_temporary_directory(tmp_path: Path
     fixed = [Path("/tmp/hlo_passes_demo.mlir"), Path("/tmp/hlo_passes_demo.json")]
     before = {p: p.stat().st_mtime_ns if p.exists() else None for p in fixed}
     env = {**os.environ, "TMPDIR": str(tmp_path)}
-    proc = subprocess.run(["make", "--no-print-directory", "demo", f"PYTHON={sys.executable}"], cwd=REPO_ROOT,
-                          env=env, capture_output=True, text=True, timeout=600)
+    # make demo's pip install -e writes into the checkout: `make test` runs its two Pythons side by
+    # side (docs/testing.md), so their demos take turns.
+    lock = Path(tempfile.gettempdir()) / f"hlo_passes_pip.{hashlib.sha1(bytes(REPO_ROOT)).hexdigest()[:12]}.lock"
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        proc = subprocess.run(["make", "--no-print-directory", "demo", f"PYTHON={sys.executable}"], cwd=REPO_ROOT,
+                              env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     lines = proc.stdout.splitlines()
     # No recipe is echoed: every line is the demo's own output.

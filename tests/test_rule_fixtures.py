@@ -17,6 +17,9 @@ import pytest
 
 from fixture_harness import FIXTURES, all_cases, explain, fixture_files, run_case
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 CASES = all_cases()
 
 

@@ -20,6 +20,9 @@ from hlo_passes.diagnostics import schema
 from hlo_passes.rewrites import builtin
 from hlo_passes.rule import Rule, RuleMeta, rules_in_module
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 lint = sys.modules["hlo_passes.lint"]  # the attribute hlo_passes.lint is the function
 PACKAGE = Path(hlo_passes.__file__).resolve().parent
 

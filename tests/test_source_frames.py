@@ -16,6 +16,9 @@ from hlo_passes._copies import dump_stages, group_copies, module_name
 from hlo_passes.lint import lint_files, lint_text
 from hlo_passes.source_frames import Frame, FrameTable, frame_table, is_library_file, mlir_frames, user_frame
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "moe-gather-fusion" / "concat.hlo"
 
 

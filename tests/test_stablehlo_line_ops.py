@@ -18,6 +18,9 @@ from hlo_passes.ir import Module
 from hlo_passes.parser import stablehlo
 from hlo_passes.text import parse_stablehlo
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 # Lines of the shapes JAX prints, with names and locations that differ from
 # line to line, shapes repeated (template hits) and a few that must not take
 # a template (a name inside an attribute value, a result count, a comment).

@@ -18,6 +18,9 @@ import pytest
 
 from hlo_passes.text import parse_stablehlo
 
+# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
+pytestmark = pytest.mark.jax_free
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from _stablehlo_speed import generated_stablehlo  # noqa: E402
 
