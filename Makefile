@@ -35,11 +35,11 @@ demo: install
 	{ $(PYTHON) -m hlo_passes.cli lint examples/data "$$tmp/fused.mlir"; test $$? -eq 1; }
 
 # Everything CI runs (.ci/run): the whole suite in both environments, then
-# the jax-facing part on jax 0.11.2.  The tests marked jax_free (the parser, the
-# IR, the rules on text: no jax or jaxlib in them) run once, in a run of their
-# own on the default Python with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1,
-# tests/conftest.py), so that one which reaches jax fails; the other runs
-# deselect them.  `make test` sets up the three environments one after another
+# the jax-facing part on jax 0.11.2.  On the default Python the tests marked
+# jax_free (the parser, the IR, the rules on text: no jax or jaxlib in them) run
+# in a run of their own with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1,
+# tests/conftest.py), so that one which reaches jax fails; Python 3.12 runs them
+# with the rest (both Pythons are real: the parsers' pure Python too).  `make test` sets up the three environments one after another
 # (pip writes into the checkout), then runs the Python 3.11 stage beside the two
 # Python 3.12 ones (two processes on CI's two cores; each line of output says its
 # stage); SERIAL=1 runs them one after another.  docs/testing.md.
@@ -77,7 +77,7 @@ test-py311-run:
 	$(Q)$(PYTHON) -m pytest -q -m "not jax_free" $(PYTEST_ARGS)
 
 test-py312-run:
-	$(Q)$(PY312) -m pytest -q -m "not jax_free" $(PYTEST_ARGS)
+	$(Q)$(PY312) -m pytest -q $(PYTEST_ARGS)
 
 test-py312-jax011-run:
 	$(Q)$(PY312_JAX011) -m pytest -q -m jax_facing $(PYTEST_ARGS)
