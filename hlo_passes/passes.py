@@ -8,6 +8,7 @@ rule object (also one without metadata, which then reports under its pass name).
 from __future__ import annotations
 
 import importlib
+import inspect
 import importlib.util
 import os
 import sys
@@ -19,6 +20,7 @@ from typing import Protocol
 from .errors import InvariantError, ParseError
 from .ir import Module
 from .report import NearMiss, Site, internal_error
+from .rewriter import Change, DryRunRewriter, Rewriter
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta, metadata_of, rules_in_module
 from .text import parse
@@ -46,10 +48,13 @@ class Result:
     module: Module
     sites: list[Site] = field(default_factory=list)
     near_misses: list[NearMiss] = field(default_factory=list)
+    # What the rules changed, from their rewriters' journals, in order (``rewriter.Change``).
+    journal: list[Change] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return any(s.rewritten for s in self.sites)
+        # A plugin rule that takes no rewriter says what it changed by its sites.
+        return bool(self.journal) or any(s.rewritten for s in self.sites)
 
 
 _REGISTRY: dict[str, Rule] = {}
@@ -236,6 +241,25 @@ class _RuleCrashed(Exception):
         self.miss = miss
 
 
+def _takes_rewriter(rule: Rule) -> bool:
+    """Whether ``rule.apply`` takes the rewriter it is to change the module through."""
+    try:
+        return "rewriter" in inspect.signature(rule.apply).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _apply(rule: Rule, work: Module, rewrite: bool) -> tuple[list[Site], list[NearMiss], Rewriter | None]:
+    """One round of ``rule``: its sites, near misses and rewriter (a dry run when not
+    ``rewrite``); None for a rule that takes none (an older plugin)."""
+    if not _takes_rewriter(rule):
+        sites, misses = rule.apply(work, rewrite=rewrite)
+        return sites, misses, None
+    rw = (Rewriter if rewrite else DryRunRewriter)(work, rule.name)
+    sites, misses = rule.apply(work, rewrite=rewrite, rewriter=rw)  # type: ignore[call-arg]
+    return sites, misses, rw
+
+
 def _run_rules(work: Module, rules: list[Rule], rewrite: bool, strict: bool,
                refused: dict[str, NearMiss], checker: _InvariantChecker | None = None) -> Result:
     result = Result(work)
@@ -243,7 +267,7 @@ def _run_rules(work: Module, rules: list[Rule], rewrite: bool, strict: bool,
     for rule in rules:
         for _ in range(_MAX_ROUNDS):
             try:
-                sites, misses = rule.apply(work, rewrite=rewrite)
+                sites, misses, rw = _apply(rule, work, rewrite)
             except (ParseError, MemoryError):
                 # Bad input found late (a lazily decoded attribute), or a module too big for
                 # this process: the caller's to report, not a defect of the rule.
@@ -257,9 +281,18 @@ def _run_rules(work: Module, rules: list[Rule], rewrite: bool, strict: bool,
                 result.near_misses.append(miss)
                 break
             result.sites.extend(sites)
-            if checker is not None and any(s.rewritten for s in sites):
+            claimed = any(s.rewritten for s in sites)
+            changed = claimed if rw is None else rw.changed
+            if rw is not None:
+                result.journal.extend(rw.journal)
+            if checker is not None and changed:
                 checker(rule.name, work)
-            if not rewrite or not any(s.rewritten for s in sites):
+            if checker is not None and rw is not None and claimed != changed:
+                # A pass's claim held to what it did (XLA's VerifyPassChangedReport).
+                raise InvariantError(rule.name, [
+                    f"the sites say {'a' if claimed else 'no'} rewrite, the rewriter's journal has "
+                    f"{len(rw.journal)} change(s)"])
+            if not rewrite or not changed:
                 result.near_misses.extend(misses)
                 break
         else:

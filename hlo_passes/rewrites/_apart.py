@@ -24,11 +24,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from ..ir import Instruction, tag_created
+from ..ir import Instruction
+from ..rewriter import Rewriter
 from ._chains import Refusal, dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
-from ._meetings import Concatenates, Finder, Meeting, PadAdds, _slice_spelling
+from ._meetings import Concatenates, Finder, Meeting, PadAdds
 from ._sources import GmmSource, SourcePlan, check_gmm_sources
 from ._split_fusion import step_kind
 
@@ -77,19 +78,15 @@ class Apart(Meeting):
                     raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed; "
                                   "the fused chain would come after it", user)
 
-    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
-        comp, module = value.computation, value.module
+    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+        assert out_dim is not None
         start, after = 0, value
         for top in self.tops:
             width = top.shape.dims[out_dim]
-            spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
-                         for d, n in enumerate(value.shape.dims))
-            piece = comp.add("slice", resized(value.shape, out_dim, width), [value], {"slice": spec},
-                             name_hint="slice", after=after, source_op=_slice_spelling(module))
-            tag_created(piece, rule)
-            module.replace_all_uses(top, piece)
+            piece = rw.slice_along(value, out_dim, start, width, resized(value.shape, out_dim, width), after=after)
+            rw.replace_all_uses(top, piece)
             start, after = start + width, piece
-        remove_dead(list(self.tops))
+        remove_dead(rw, list(self.tops))
 
 
 class ApartGmmSource(GmmSource):

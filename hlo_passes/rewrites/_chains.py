@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import NamedTuple
 
-from ..ir import Computation, Instruction, Shape, tag_created
+from ..ir import Instruction, Shape
+from ..rewriter import Rewriter
 
 # Ops that act on each element (or move whole elements) without looking at
 # neighbours: applying them to W and then slicing equals slicing then applying.
@@ -236,34 +237,7 @@ def resized(shape: Shape, dim: int, size: int) -> Shape:
     return replace(shape, dims=tuple(dims), text=None)
 
 
-def clone(instr: Instruction, comp: Computation, operands: list[Instruction], shape: Shape,
-          *, before: Instruction | None = None, after: Instruction | None = None, tag: str) -> Instruction:
-    """A copy of ``instr`` (same op and attributes) on new operands and shape, inserted
-    right before ``before`` or right after ``after``."""
-    new = comp.add(
-        instr.opcode, shape, operands, None,
-        name_hint=instr.name, before=before, after=after, source_op=instr.source_op,
-    )
-    new.attributes = instr.attributes.copy(owner=new)
-    # Called computations are shared (HLO refers to them by name); an MLIR
-    # region belongs to one op, and the original is removed after the rewrite,
-    # so the clone takes it over.
-    new.called_computations = list(instr.called_computations)
-    for callee in new.called_computations:
-        if callee.parent is instr:
-            callee.parent = new
-    new.dialect_data = {k: v for k, v in instr.dialect_data.items() if k in _CLONED_DIALECT_DATA}
-    tag_created(new, tag)
-    return new
-
-
-# Per-dialect data that describes the op itself (its MLIR attribute entries,
-# spelling and location), not its result names or source positions, so a
-# clone may carry it.
-_CLONED_DIALECT_DATA = frozenset({"entries", "generic", "loc", "loc_name", "words", "simple", "n_succ_operands"})
-
-
-def remove_dead(roots: list[Instruction]) -> list[Instruction]:
+def remove_dead(rw: Rewriter, roots: list[Instruction]) -> list[Instruction]:
     """Remove ``roots`` and then their operands, while nothing uses them; returns what went."""
     removed: list[Instruction] = []
     work = list(roots)
@@ -275,7 +249,7 @@ def remove_dead(roots: list[Instruction]) -> list[Instruction]:
         if instr.dialect_data.get("terminator") or (instr.opcode in _SIDE_EFFECTING and not is_sharding_call(instr)):
             continue
         operands = list(instr.operands)
-        comp.remove(instr)
+        rw.erase(instr)
         removed.append(instr)
         work.extend(operands)
     return removed

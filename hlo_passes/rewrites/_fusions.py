@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from ..ir import ELEMENT_BITS, Computation, Instruction, Module
 from ._chains import Refusal, behaviour
+from ..rewriter import Rewriter
 from ._crossings import Boundary
 
 # Inside a fusion, ops between a parameter and the slice or concatenate that
@@ -274,10 +275,11 @@ class FusedCopy(Boundary):
                               step.fusion, provenance=step.copy)
 
     @staticmethod
-    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+              total: int) -> tuple[Instruction, int, list[Instruction]]:
         raise _NOT_REWRITTEN
 
-    def drop(self) -> list[Instruction]:
+    def drop(self, rw: Rewriter) -> list[Instruction]:
         raise _NOT_REWRITTEN
 
     def drop_order(self) -> tuple[int, ...]:

@@ -24,8 +24,9 @@ from collections.abc import Iterable, Iterator
 
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
-from ..ir import Instruction, Module, Shape, tag_created
-from ._chains import Refusal, clone, literal, remove_dead, resized
+from ..ir import Instruction, Shape
+from ..rewriter import Rewriter
+from ._chains import Refusal, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
@@ -64,7 +65,7 @@ class Meeting:
     # Whether each half is the weight of a GMM of its own: the fix runs one GMM instead.
     gmm_launches: bool = False
 
-    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
         raise NotImplementedError
 
 
@@ -82,9 +83,9 @@ class _Joined(Meeting):
                           f"dimension {split_dims[-1]}", self.anchor, self.origin)
         return None
 
-    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
-        self.joined.module.replace_all_uses(self.joined, value)
-        remove_dead([self.joined])
+    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+        rw.replace_all_uses(self.joined, value)
+        remove_dead(rw, [self.joined])
 
 
 class Concat(_Joined):
@@ -169,27 +170,25 @@ class TwoGmm(Meeting):
         return check_gmms(self.gmms, split_dims[-1])
 
 
-    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
-        fused = self._fused_gmm(value, rule, out_dim, total)
-        module, comp = self.anchor.module, self.anchor.computation
+    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+        assert self.gmms is not None and out_dim is not None
+        fused = self._fused_gmm(rw, value, out_dim, total)
         start = 0
         for g in self.gmms:
             width = g.shape.dims[out_dim]
-            spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
-                         for d, n in enumerate(fused.shape.dims))
-            piece = comp.add("slice", resized(fused.shape, out_dim, width), [fused], {"slice": spec},
-                             name_hint="slice", before=self.anchor, source_op=_slice_spelling(module))
-            tag_created(piece, rule)
+            piece = rw.slice_along(fused, out_dim, start, width, resized(fused.shape, out_dim, width),
+                                   before=self.anchor)
             start += width
-            module.replace_all_uses(g, piece)
+            rw.replace_all_uses(g, piece)
         kernels = [g.called_computations[0] for g in self.gmms
                    if gmm_kernel(g) is not None and g.called_computations]
-        remove_dead(list(self.gmms))
+        remove_dead(rw, list(self.gmms))
         if kernels:
             # The halves' kernels, built for their shape, are dead now.
-            kernel_calls.drop_unused(module, kernels)
+            kernel_calls.drop_unused(rw, kernels)
 
-    def _fused_gmm(self, value: Instruction, rule: str, out_dim: int, total: int) -> Instruction:
+    def _fused_gmm(self, rw: Rewriter, value: Instruction, out_dim: int, total: int) -> Instruction:
+        assert self.gmms is not None
         g0 = self.gmms[0]
         operands = list(g0.operands)
         operands[1] = value
@@ -197,13 +196,8 @@ class TwoGmm(Meeting):
         results[1] = 0
         if gmm_kernel(g0) is not None:
             # A kernel built for the halves' shape: emitted again for the whole weight.
-            fused = kernel_calls.reemit_gmm(g0, operands, results, before=self.anchor)
-            tag_created(fused, rule)
-            return fused
-        fused = clone(g0, self.anchor.computation, operands, resized(g0.shape, out_dim, total),
-                      before=self.anchor, tag=rule)
-        fused.operand_results = results
-        return fused
+            return kernel_calls.reemit_gmm(rw, g0, operands, results, before=self.anchor)
+        return rw.clone(g0, operands, resized(g0.shape, out_dim, total), results=results, before=self.anchor)
 
 
 class SplitCollectives(Meeting):
@@ -218,10 +212,6 @@ class SplitCollectives(Meeting):
         # weight's halves, seen here, are not joined (a concatenate is a FusedConcat): two GMMs.
         self.joins = form == "split_reduction"
         self.gmm_launches = not self.joins
-
-
-def _slice_spelling(module: Module) -> str:
-    return "stablehlo.slice" if module.dialect == "stablehlo" else "slice"
 
 
 # ---- finding meetings ----------------------------------------------------------------

@@ -22,7 +22,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from ..ir import CREATED_BY, Instruction, Shape, tag_created
+from ..ir import CREATED_BY, Computation, Instruction, Shape
+from ..rewriter import Rewriter
 from ._chains import INCONSISTENT, Refusal, behaviour, map_split_dim, resized, same_op, same_value
 from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape
@@ -182,7 +183,7 @@ class PairSource(Source):
         # The local concatenation: each device copies its shards of both weights.
         return sum(local_bytes(c.start, c.result, callers=c.callers) for c in chains)
 
-    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
         starts = [c.start for c in chains]
         comp = starts[0].computation
         order = {id(i): n for n, i in enumerate(comp.instructions)}
@@ -190,38 +191,30 @@ class PairSource(Source):
         firsts = [f for f in (_step_instruction(c.ops[0]) for c in chains) if id(f) in order]
         # Right after the later start, or (parameters) before the first step: the rule puts
         # the computation in dependency order after the rewrite (``in_dependency_order``).
+        place: dict[str, Instruction]
         if computed or not firsts:
             place = {"after": max(computed or starts, key=lambda s: order.get(id(s), -1))}
         else:
             place = {"before": min(firsts, key=lambda f: order[id(f)])}
         shape0 = result_shape(starts[0], chains[0].result)
-        stablehlo = comp.module.dialect == "stablehlo"
         dim, blocks = plan.split_dim, plan.blocks
         if blocks == 1:
-            joined = comp.add("concatenate", resized(shape0, dim, sum(plan.sizes)), starts,
-                              {"dimensions": (dim,)}, name_hint="concatenate",
-                              source_op="stablehlo.concatenate" if stablehlo else "concatenate", **place)
-            joined.operand_results = [c.result for c in chains]
-            tag_created(joined, rule)
+            joined = rw.concatenate(starts, dim, resized(shape0, dim, sum(plan.sizes)),
+                                    results=[c.result for c in chains], **place)
             return joined, 0
         # Shard by shard: [.., F] -> [.., n, F/n] each, joined along the new minor dimension,
         # [.., n, 2F/n] -> [.., 2F]: shard k of the result is shard k of wi_0 next to wi_1's.
-        def reshaped(value, result, dims, where):
-            new = comp.add("reshape", Shape.array(shape0.element_type, dims), [value], {},
-                           name_hint="reshape", source_op="stablehlo.reshape" if stablehlo else "reshape", **where)
-            new.operand_results = [result]
-            tag_created(new, rule)
-            return new
+        def reshaped(value: Instruction, result: int, dims: list[int], where: dict[str, Instruction]) -> Instruction:
+            return rw.reshape(value, Shape.array(shape0.element_type, dims), result=result, **where)
 
         dims = list(shape0.dims)
-        split, where = [], place
+        split: list[Instruction] = []
+        where = place
         for c, size in zip(chains, plan.sizes):
             split.append(reshaped(c.start, c.result, dims[:dim] + [blocks, size // blocks] + dims[dim + 1:], where))
             where = {"after": split[-1]}
-        joined = comp.add("concatenate", Shape.array(shape0.element_type, dims[:dim] + [blocks, sum(plan.sizes) // blocks]
-                                                      + dims[dim + 1:]), split, {"dimensions": (dim + 1,)}, name_hint="concatenate",
-                          source_op="stablehlo.concatenate" if stablehlo else "concatenate", after=split[-1])
-        tag_created(joined, rule)
+        joined = rw.concatenate(split, dim + 1, Shape.array(shape0.element_type, dims[:dim] + [
+            blocks, sum(plan.sizes) // blocks] + dims[dim + 1:]), after=split[-1])
         whole = reshaped(joined, 0, dims[:dim] + [sum(plan.sizes)] + dims[dim + 1:], {"after": joined})
         return whole, 0
 
@@ -397,7 +390,7 @@ class SharedLhsGmms(Finder):
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
 
 
-def in_dependency_order(comp) -> None:
+def in_dependency_order(rw: Rewriter, comp: Computation) -> None:
     """Reorder ``comp``'s instructions so each comes after its operands, moving as little as
     possible (a stable topological order).  The two weights' chains start wherever the
     program computes them: the concatenate of both, and the one GMM after it, may sit
@@ -419,8 +412,7 @@ def in_dependency_order(comp) -> None:
             stack.append((cur, True))
             stack.extend((op, False) for op in reversed(cur.operands) if id(op) in here and id(op) not in placed)
     if order != instructions:
-        comp.instructions[:] = order
-        comp.changed = True
+        rw.reorder(comp, order)
 
 
 class WeightConcatenates(Concatenates):

@@ -18,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ir import Instruction, tag_created
-from ._chains import INCONSISTENT, Refusal, clone, resized, same_op, same_value
+from ..ir import Instruction
+from ..rewriter import Rewriter
+from ._chains import INCONSISTENT, Refusal, resized, same_op, same_value
 from ._crossings import result_shape
 from ._fusions import FusedValue, fused_slice
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
@@ -108,7 +109,7 @@ class Source:
     def weight(self, chains: list) -> str:
         raise NotImplementedError
 
-    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
         """(value, result): all of the array, for the fused chain to start from."""
         raise NotImplementedError
 
@@ -128,7 +129,7 @@ class SliceSource(Source):
     def weight(self, chains: list) -> str:
         return chains[0].cut.whole.ref
 
-    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
         cut = chains[0].cut
         return cut.whole, cut.result
 
@@ -154,8 +155,8 @@ class GmmSource(Source):
     def weight(self, chains: list) -> str:
         return chains[0].start.ref  # no weight is cut: the first GMM stands for the site
 
-    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
-        return fused_gmm_source(rule, chains, plan.extra, sum(plan.sizes)), 0
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+        return fused_gmm_source(rw, chains, plan.extra, sum(plan.sizes)), 0
 
     def added_bytes(self, plan: SourcePlan, chains: list) -> int:
         # The one GMM reads the differing operands concatenated (inside the GMMs' shard_map body
@@ -245,7 +246,7 @@ def check_gmm_sources(chains: list, out_dim: int) -> tuple[list[int], tuple[int,
     return [g.shape.dims[out_dim] for g in gmms], (j, dim)
 
 
-def fused_gmm_source(rule: str, chains: list, source: tuple[int, int], total: int) -> Instruction:
+def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total: int) -> Instruction:
     """One GMM on the concatenated varying operands, standing in for the halves' GMMs."""
     j, dim = source
     gmms = [c.start for c in chains]
@@ -255,15 +256,10 @@ def fused_gmm_source(rule: str, chains: list, source: tuple[int, int], total: in
     where = max(gmms, key=comp.instructions.index)
     parts = [g.operands[j] for g in gmms]
     joined_shape = resized(parts[0].shape, dim, sum(p.shape.dims[dim] for p in parts))
-    joined = comp.add("concatenate", joined_shape, parts, {"dimensions": (dim,)}, name_hint="concatenate",
-                      before=where, source_op="stablehlo.concatenate" if comp.module.dialect == "stablehlo"
-                      else "concatenate")
-    joined.operand_results = [g.operand_results[j] for g in gmms]
-    tag_created(joined, rule)
+    joined = rw.concatenate(parts, dim, joined_shape, results=[g.operand_results[j] for g in gmms], before=where)
     operands = list(first.operands)
     operands[j] = joined
     out_dim = free_dim_position(first, j, dim)
-    fused = clone(first, comp, operands, resized(first.shape, out_dim, total), before=where, tag=rule)
-    fused.operand_results = list(first.operand_results)
-    fused.operand_results[j] = 0
-    return fused
+    results = list(first.operand_results)
+    results[j] = 0
+    return rw.clone(first, operands, resized(first.shape, out_dim, total), results=results, before=where)
