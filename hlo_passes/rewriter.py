@@ -328,11 +328,6 @@ class Rewriter:
         self._record(Renamed(instr.name, old))
         return instr.name
 
-    def mark_changed(self, instr: Instruction) -> None:
-        """Have the printer print ``instr`` again from its fields."""
-        self._mutate("mark changed", instr.name)
-        instr.mark_changed()
-
     # ---- removing ops ---------------------------------------------------------------
     def erase(self, instr: Instruction) -> None:
         """Remove ``instr``, which nothing may use any more."""
