@@ -11,9 +11,9 @@ attribute, differing only in how much of the split dimension they carry.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..ir import Instruction, Shape
+from ..ir import Computation, Instruction, Shape
 from ..rewriter import Rewriter
 
 # Ops that act on each element (or move whole elements) without looking at
@@ -158,7 +158,7 @@ def same_op(a: Instruction, b: Instruction) -> bool:
                for ca, cb in zip(a.called_computations, b.called_computations))
 
 
-def _freeze(value):
+def _freeze(value: Any) -> Any:
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
     if isinstance(value, (list, tuple)):
@@ -201,7 +201,7 @@ def same_value(a: Instruction, b: Instruction, depth: int = 12, params: bool = F
     return all(same_value(x, y, depth - 1, params) for x, y in zip(a.operands, b.operands))
 
 
-def _same_computation(ca, cb, depth: int) -> bool:
+def _same_computation(ca: Computation, cb: Computation, depth: int) -> bool:
     if ca.root is None or cb.root is None or len(ca.instructions) != len(cb.instructions):
         return False
     if [p.shape for p in ca.parameters] != [p.shape for p in cb.parameters]:
@@ -209,7 +209,7 @@ def _same_computation(ca, cb, depth: int) -> bool:
     return same_value(ca.root, cb.root, depth, params=True)
 
 
-def literal(instr: Instruction):
+def literal(instr: Instruction) -> tuple[str, Any] | None:
     """A constant's value, comparable between constants of one module (None: unknown)."""
     attrs = instr.attributes
     if "literal" in attrs:  # HLO
@@ -224,7 +224,7 @@ def literal(instr: Instruction):
     return None
 
 
-def _literal(instr: Instruction):
+def _literal(instr: Instruction) -> object:
     value = literal(instr)
     # Unknown values never compare equal, not even to themselves.
     return value if value is not None else object()

@@ -19,6 +19,7 @@ crossing, and ``drop`` removes the other halves' once nothing uses them.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -79,18 +80,36 @@ class Boundary:
         """(the sharding text a value enters with, the value outside) if crossing reshards."""
         return None
 
-    # Whether crossing changes how the value is sharded (an implicit gather or scatter).
-    reshards: bool = False
+    @property
+    def reshards(self) -> bool:
+        """Whether crossing changes how the value is sharded (an implicit gather or scatter)."""
+        return False
 
     @property
     def origin(self) -> Instruction:
         """The op whose metadata says where the step came from (for reports)."""
         return self.after
 
-    shape: Shape
-    after: Instruction
-    ref: str
-    users: list[Instruction]
+    # What each kind of boundary says of the value on its far side.
+    @property
+    def shape(self) -> Shape:
+        raise NotImplementedError
+
+    @property
+    def after(self) -> Instruction:
+        raise NotImplementedError
+
+    @property
+    def ref(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def users(self) -> list[Instruction]:
+        raise NotImplementedError
+
+    @property
+    def computation(self) -> Computation | None:
+        raise NotImplementedError
 
 
 @dataclass(eq=False)
@@ -111,8 +130,17 @@ class Crossing(Boundary):
     found_at: ClassVar[str] = "parameter"
 
     @property
+    def entered(self) -> tuple[Instruction, int, Instruction] | None:
+        """HLO's way in: (the GlobalToLocalShape call, the operand of it, its get-tuple-element)."""
+        if self.entry is None:
+            return None
+        assert self.entry_index is not None and self.gte is not None, "an entry call without its index"
+        return self.entry, self.entry_index, self.gte
+
+    @property
     def outside(self) -> Instruction:
-        return self.entry.operands[self.entry_index] if self.entry is not None else self.caller.operands[self.index]
+        entered = self.entered
+        return entered[0].operands[entered[1]] if entered is not None else self.caller.operands[self.index]
 
     shape = property(lambda self: self.param.shape)
     after = property(lambda self: self.param)
@@ -120,7 +148,7 @@ class Crossing(Boundary):
     users = property(lambda self: self.param.users)
 
     @property
-    def computation(self) -> Computation:
+    def computation(self) -> Computation | None:
         return self.param.computation
 
     @classmethod
@@ -129,8 +157,9 @@ class Crossing(Boundary):
 
     def source(self, result: int) -> tuple[Instruction, int]:
         # The result of a multi-result value that enters (a barrier's, a tuple's).
-        if self.entry is not None:
-            return self.outside, self.entry.operand_results[self.entry_index]
+        entered = self.entered
+        if entered is not None:
+            return self.outside, entered[0].operand_results[entered[1]]
         return self.outside, self.caller.operand_results[self.index]
 
     check = staticmethod(lambda steps, split_dim, blocks=1: check_crossings(steps, split_dim, blocks))
@@ -161,12 +190,13 @@ class Crossing(Boundary):
             if "in_shardings" not in self.caller.attributes:
                 raise Refusal("unknown-sharding", f"{self.caller.ref} has no in_shardings", self.caller)
             return _nth(self.caller.attributes["in_shardings"], self.index, self.caller, "in_shardings")
-        if self.entry is not None:
-            return _nth(_per_value(self.entry), self.entry_index, self.entry, "xla.sdy.in_shardings")
+        entered = self.entered
+        if entered is not None:
+            return _nth(_per_value(entered[0]), entered[1], entered[0], "xla.sdy.in_shardings")
         return None
 
 
-def _nth(values, index: int, instr: Instruction, what: str) -> str:
+def _nth(values: Sequence[object], index: int, instr: Instruction, what: str) -> str:
     """Entry ``index`` of a per-operand or per-result list, refusing a list too short."""
     if not 0 <= index < len(values):
         raise Refusal("unknown-sharding", f"{what} of {instr.ref} lists {len(values)} value(s), none for "
@@ -241,13 +271,14 @@ def merge_crossings(rw: Rewriter, crossings: list[Crossing], value: Instruction,
     """
     first = crossings[0]
     param = first.param
-    if first.entry is not None:
-        entry = first.entry
-        rw.set_operand(entry, first.entry_index, value)
+    entered = first.entered
+    if entered is not None:
+        entry, index, gte = entered
+        rw.set_operand(entry, index, value)
         shapes = list(entry.shape.tuple_shapes)
-        shapes[first.entry_index] = resized(shapes[first.entry_index], split_dim, total)
+        shapes[index] = resized(shapes[index], split_dim, total)
         rw.set_shape(entry, Shape.tuple_of(shapes))
-        rw.set_shape(first.gte, resized(first.gte.shape, split_dim, total))
+        rw.set_shape(gte, resized(gte.shape, split_dim, total))
     else:
         rw.set_operand(first.caller, first.index, value)
     rw.set_shape(param, resized(param.shape, split_dim, total))
@@ -257,7 +288,7 @@ def merge_crossings(rw: Rewriter, crossings: list[Crossing], value: Instruction,
 def drop_crossing(rw: Rewriter, c: Crossing) -> list[Instruction]:
     """Remove an operand that no longer feeds anything inside; returns what was cut loose."""
     if c.param.users:
-        raise RuntimeError(f"{c.param.ref} is still used inside {c.computation.ref}")
+        raise RuntimeError(f"{c.param.ref} is still used inside {c.caller.ref}")
     loose = []
     rw.erase_parameter(c.param)
     if c.caller.opcode == "sdy.manual_computation":
@@ -267,24 +298,25 @@ def drop_crossing(rw: Rewriter, c: Crossing) -> list[Instruction]:
         rw.set_attribute(c.caller, "in_shardings", tuple(shardings))
         return loose
     loose.append(rw.remove_operand(c.caller, c.index))
-    if c.entry is None:
+    entered = c.entered
+    if entered is None:
         return loose
-    entry = c.entry
-    rw.erase(c.gte)
-    loose.append(rw.remove_operand(entry, c.entry_index))
+    entry, index, gte = entered
+    rw.erase(gte)
+    loose.append(rw.remove_operand(entry, index))
     shapes = list(entry.shape.tuple_shapes)
-    del shapes[c.entry_index]
+    del shapes[index]
     rw.set_shape(entry, Shape.tuple_of(shapes))
     for user in entry.users:
-        if user.opcode == "get-tuple-element" and int(user.attributes["index"]) > c.entry_index:
+        if user.opcode == "get-tuple-element" and int(user.attributes["index"]) > index:
             rw.set_attribute(user, "index", int(user.attributes["index"]) - 1)
-    _drop_sharding_element(rw, entry, c.entry_index)
+    _drop_sharding_element(rw, entry, index)
     if "xla.sdy.in_shardings" not in _frontend(entry):
         return loose  # jax 0.12: the operand's own Sharding call carried it
     attrs = dict(entry.attributes["frontend_attributes"])
     values = split_top_level(attrs["xla.sdy.in_shardings"][attrs["xla.sdy.in_shardings"].find("<[") + 2:
                                                           attrs["xla.sdy.in_shardings"].rfind("]>")])
-    del values[c.entry_index]
+    del values[index]
     attrs["xla.sdy.in_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(values) + "]>"
     rw.set_attribute(entry, "frontend_attributes", attrs)
     return loose
@@ -309,10 +341,11 @@ def _per_value(entry: Instruction) -> list[str]:
     """
     if "xla.sdy.in_shardings" not in _frontend(entry):
         values = [_sharding_text(op) if is_sharding_call(op) else None for op in entry.operands]
-        if any(v is None for v in values):
+        known = [v for v in values if v is not None]
+        if len(known) != len(values):
             raise Refusal("unknown-sharding", f"cannot read the in_shardings of {entry.ref}: neither "
                           "xla.sdy.in_shardings nor a Sharding custom call per operand", entry)
-        return values
+        return known
     text = entry.attributes["frontend_attributes"].get("xla.sdy.in_shardings", "")
     start, end = text.find("<["), text.rfind("]>")
     if start < 0 or end < start:
@@ -370,7 +403,7 @@ class Exit(Boundary):
         return result_shape(self.caller, self.result)
 
     @property
-    def computation(self) -> Computation:
+    def computation(self) -> Computation | None:
         return self.caller.computation
 
     @property
@@ -462,6 +495,7 @@ def drop_exit(rw: Rewriter, e: Exit) -> Instruction:
     rw.set_attribute(caller, "out_shardings", tuple(shardings))
     # Later results move down one place, for every use of them.
     module = caller.module
+    assert module is not None
     for _, user, key in list(module.graph.out_edges(caller, keys=True)):
         r = user.operand_results[key]
         if r > e.result:
@@ -521,7 +555,9 @@ class HloExit(Boundary):
 
     @property
     def root(self) -> Instruction:
-        return self.call.called_computations[0].root
+        root = self.call.called_computations[0].root
+        assert root is not None, "hlo_exit_from found the root"
+        return root
 
     @property
     def inside(self) -> Instruction:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
@@ -30,6 +31,9 @@ from ._chains import Refusal, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
+
+if TYPE_CHECKING:  # the engine, which imports this module
+    from ._split_fusion import _Chain, _Scan
 
 
 class Meeting:
@@ -99,13 +103,14 @@ class Concat(_Joined):
 
     # Read only once halves were found: a value that does not decode (text carried
     # through) must not stop the search for other sites.
+    # Properties where a PadAdd has plain fields.
     @property
-    def dims(self) -> tuple | None:
+    def dims(self) -> tuple | None:  # type: ignore[override]
         given = self.concat.attributes.get("dimensions")
         return tuple(given) if given is not None else None
 
     @property
-    def dim(self) -> int | None:
+    def dim(self) -> int | None:  # type: ignore[override]
         dims = self.dims
         return dims[0] if dims is not None and len(dims) == 1 else None
 
@@ -153,6 +158,7 @@ class TwoGmm(Meeting):
 
     form = "two_gmm"
     gmm_launches = True
+    gmms: list[Instruction]
 
     def __init__(self, gmms: list[Instruction]) -> None:
         self.anchor = gmms[0]
@@ -224,7 +230,7 @@ class Finder:
     # instruction and finder is most of a pass on a large module); None: every instruction.
     opcodes: frozenset[str] | None = frozenset()
 
-    def __init__(self, scan) -> None:
+    def __init__(self, scan: _Scan) -> None:
         self.scan = scan
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
@@ -233,9 +239,10 @@ class Finder:
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         return iter(())
 
-    def _chains(self, pieces) -> list | None:
-        chains = [self.scan.chain(op, r) for op, r in pieces]
-        return chains if all(c is not None for c in chains) else None
+    def _chains(self, pieces: Iterable[tuple[Instruction, int]]) -> list[_Chain] | None:
+        pieces = list(pieces)
+        chains = [c for c in (self.scan.chain(op, r) for op, r in pieces) if c is not None]
+        return chains if len(chains) == len(pieces) else None
 
 
 class Concatenates(Finder):
@@ -280,7 +287,7 @@ class GmmPairs(Finder):
     # GMMs, and what gmm_kernel may name: custom calls and calls of kernel-wrapping functions.
     opcodes = frozenset(GMM_OPCODES | {"custom-call", "call", "func.call"})
 
-    def __init__(self, scan) -> None:
+    def __init__(self, scan: _Scan) -> None:
         super().__init__(scan)
         self.by_source: dict[tuple[int, int], list[tuple[Instruction, object]]] = {}
 
@@ -372,19 +379,19 @@ def pad_count(add: Instruction, memo: dict[int, int | None]) -> int | None:
             stack.extend(todo)
             continue
         stack.pop()
-        count: int | None = 0
+        count = 0
         for op in cur.operands:
+            inner = memo[id(op)] if op.opcode == "add" and len(op.users) == 1 else None
             if op.opcode == "pad" and len(op.operands) == 2:
                 count += 1
-            elif op.opcode == "add" and len(op.users) == 1 and memo[id(op)] is not None:
-                count += memo[id(op)]
+            elif inner is not None:
+                count += inner
             else:
-                count = None
+                count = MAX_PIECES + 1  # not a reassembly
                 break
             if count > MAX_PIECES:
-                count = None
                 break
-        memo[id(cur)] = count
+        memo[id(cur)] = count if count <= MAX_PIECES else None
     return memo[id(add)]
 
 

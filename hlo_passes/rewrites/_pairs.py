@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..ir import CREATED_BY, Computation, Instruction, Shape
 from ..rewriter import Rewriter
@@ -33,8 +34,13 @@ from ._layouts import Layout, holds_local, layout_from_text, source_layout, stat
 from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
 from ._sources import Source, SourcePlan
 
+if TYPE_CHECKING:  # the engine, which imports this module
+    from ._cost import CollectiveModel
+    from ._meetings import Meeting
+    from ._split_fusion import _Chain, _Scan
 
-def _dim_at_start(chain, top_dim: int) -> int:
+
+def _dim_at_start(chain: _Chain, top_dim: int) -> int:
     """The start's dimension that becomes ``top_dim`` at the top of ``chain``, followed back
     through transposes; a reshape or bitcast that changes the dimensions on the way is refused
     there (``reshape-moves-split``): the dimension cannot be followed through it."""
@@ -64,7 +70,7 @@ def _weight_free_dim(gmm: Instruction) -> int:
     return free[0]
 
 
-def _start_step(step) -> tuple[Instruction, int]:
+def _start_step(step: Instruction | Boundary) -> tuple[Instruction, int]:
     """(value, result) a step leaves on its far side: where a settled chain starts."""
     if isinstance(step, Exit):
         return step.caller, step.result
@@ -73,7 +79,7 @@ def _start_step(step) -> tuple[Instruction, int]:
     return step, 0
 
 
-def _step_instruction(step) -> Instruction:
+def _step_instruction(step: Instruction | Boundary) -> Instruction:
     """The instruction of the start's computation a first step is (a crossing: its caller)."""
     if isinstance(step, Crossing):
         return step.entry if step.entry is not None else step.caller
@@ -92,7 +98,7 @@ class PairSource(Source):
             return False
         return not (instr.opcode == "fusion" and fused_slice(instr) is not None)
 
-    def settle(self, chain, steps):
+    def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
         try:
             collectives = steps.chain(chain)
         except Refusal:
@@ -118,7 +124,7 @@ class PairSource(Source):
         start, result = _start_step(chain.ops[first - 1])
         return dataclasses.replace(chain, start=start, ops=ops, result=result, walked=chain)
 
-    def check(self, chains: list, meeting) -> SourcePlan:
+    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         first = chains[0]
         seen = set()
         for k, c in enumerate(chains):
@@ -135,6 +141,7 @@ class PairSource(Source):
                 raise Refusal("same-computation", f"{c.start.ref} is in another computation than "
                               f"{first.start.ref}", c.start)
         if meeting.form == "two_gmm":
+            assert meeting.gmms is not None
             top = _weight_free_dim(meeting.gmms[0])
         elif meeting.compiled and meeting.dim is None:
             top = meeting.anchor.shape.rank - 1  # optimized HLO: F is the last dimension of [E, D, F]
@@ -264,7 +271,7 @@ def _past_barriers(value: Instruction, result: int) -> tuple[Instruction, int]:
     return value, result
 
 
-def _named_gspmd(chain) -> bool:
+def _named_gspmd(chain: _Chain) -> bool:
     """HLO after Shardy's import (GSPMD form: ``SPMDFullToShardShape``) whose shardings are
     written over a mesh (jax 0.12's XLA)."""
     if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"
@@ -289,7 +296,7 @@ def _f_split(layout: Layout | None, dim: int) -> tuple | None:
     return None
 
 
-def _join_blocks(chain, dim: int, meeting) -> int:
+def _join_blocks(chain: _Chain, dim: int, meeting: Meeting) -> int:
     """How the two weights are joined along F where the fused chain starts: in one piece (1),
     or shard by shard (n > 1) where F is split into n shards on the way to GMMs that each device
     runs on its own pieces (a shard_map's tensor parallelism), and never gathered: then each
@@ -307,6 +314,7 @@ def _join_blocks(chain, dim: int, meeting) -> int:
         if isinstance(op, Boundary):
             entering = op.entry_sharding()
             if entering is not None and entering[0] is not None:
+                assert isinstance(op, Crossing), "only a crossing states how a value enters"
                 now = _f_split(layout_from_text(entering[0], entering[1].shape.rank, entering[1].module), dim)
                 split = _same_split(chain, split, now, dim, f"entering {op.caller.ref}", op.after)
             continue
@@ -328,10 +336,16 @@ def _join_blocks(chain, dim: int, meeting) -> int:
     return blocks
 
 
-def _same_split(chain, split: tuple | None, now: tuple, dim: int, where: str, at) -> tuple:
+def _same_split(chain: _Chain, split: tuple | None, now: tuple | None, dim: int, where: str,
+                at: Instruction) -> tuple | None:
     """F split as before, or into more shards (each device slices what it holds), or first known
     here; fewer or other shards (gathered or moved along F): the concatenation would interleave."""
-    if split is None or split == now or split[0] != now[0]:  # (axes against a count: sizes unknown)
+    if split is None:
+        return now
+    # A layout not known here after one known before: a case the checks never met (it failed on
+    # None below before this assert said so).
+    assert now is not None, f"{where}: the split of F is not known"
+    if split == now or split[0] != now[0]:  # (axes against a count: sizes unknown)
         return now
     if split[0] == "count" and now[1] % split[1] == 0:
         return now
@@ -358,9 +372,9 @@ class SharedLhsGmms(Finder):
 
     opcodes = frozenset(GMM_OPCODES)
 
-    def __init__(self, scan) -> None:
+    def __init__(self, scan: _Scan) -> None:
         super().__init__(scan)
-        self.found: list[tuple[Instruction, object]] = []
+        self.found: list[tuple[Instruction, _Chain]] = []
 
     def at(self, instr: Instruction) -> Iterator:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2 and is_grouped(instr):
@@ -370,7 +384,7 @@ class SharedLhsGmms(Finder):
         return iter(())
 
     def finish(self) -> Iterator:
-        groups: list[list[tuple[Instruction, object]]] = []
+        groups: list[list[tuple[Instruction, _Chain]]] = []
         for gmm, chain in self.found:
             for group in groups:
                 other = group[0][0]
@@ -384,8 +398,13 @@ class SharedLhsGmms(Finder):
         for group in groups:
             # One weight read twice (a GMM the program repeats) is no pair: not a site.
             seen: set[tuple[int, int]] = set()
-            group = [(g, c) for g, c in group
-                     if not ((id(c.base[0]), c.base[1]) in seen or seen.add((id(c.base[0]), c.base[1])))]
+            pair = []
+            for g, c in group:
+                key = (id(c.base[0]), c.base[1])
+                if key not in seen:
+                    seen.add(key)
+                    pair.append((g, c))
+            group = pair
             if len(group) >= 2:
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
 

@@ -16,14 +16,19 @@ starts from (``whole``).  A third way, two separate weights gathered apart, is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..ir import Instruction
+from ..ir import Instruction, Shape
 from ..rewriter import Rewriter
 from ._chains import INCONSISTENT, Refusal, resized, same_op, same_value
 from ._crossings import result_shape
 from ._fusions import FusedValue, fused_slice
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
+
+if TYPE_CHECKING:  # the engine, which imports this module
+    from ._meetings import Meeting
+    from ._split_fusion import _Chain
+    from ._cost import CollectiveModel
 
 
 @dataclass(frozen=True)
@@ -42,13 +47,15 @@ class Cut:
         return tuple(self.sliced.attributes["slice"])
 
     @property
-    def shape(self):
+    def shape(self) -> Shape:
         return self.sliced.shape
 
     @property
-    def full(self):
+    def full(self) -> Shape:
         """The shape of the array cut."""
-        return self.whole.shape if self.fused else result_shape(self.whole, self.result)
+        if self.fused or not isinstance(self.whole, Instruction):
+            return self.whole.shape
+        return result_shape(self.whole, self.result)
 
 
 def cut_of(start: Instruction) -> Cut | None:
@@ -95,7 +102,7 @@ class Source:
         """Bytes per device of a copy the fused start makes (the rewrite adds it)."""
         return 0
 
-    def settle(self, chain, steps):
+    def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
         """The chain a dead-end walk found, as this source takes it (None: not one)."""
         return chain
 
@@ -103,7 +110,7 @@ class Source:
         """Whether a walk down that has taken ``steps`` steps stops at ``instr``."""
         raise NotImplementedError
 
-    def check(self, chains: list, meeting) -> SourcePlan:
+    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         raise NotImplementedError
 
     def weight(self, chains: list) -> str:
@@ -122,7 +129,7 @@ class SliceSource(Source):
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return instr.opcode == "slice" or (instr.opcode == "fusion" and fused_slice(instr) is not None)
 
-    def check(self, chains: list, meeting) -> SourcePlan:
+    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         split_dim, sizes = check_slices(chains)
         return SourcePlan(split_dim, sizes)
 
@@ -143,7 +150,7 @@ class GmmSource(Source):
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return steps > 0 and instr.opcode in GMM_OPCODES
 
-    def check(self, chains: list, meeting) -> SourcePlan:
+    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         if meeting.form not in ("concat", "pad_add"):
             raise Refusal("gmm-sources", "halves computed by separate GMMs must meet again", meeting.anchor)
         split_dim = meeting.dim if meeting.dim is not None else (meeting.dims or (None,))[0]
@@ -260,6 +267,7 @@ def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total:
     operands = list(first.operands)
     operands[j] = joined
     out_dim = free_dim_position(first, j, dim)
+    assert out_dim is not None, "check_gmm_sources found the dimension free"
     results = list(first.operand_results)
     results[j] = 0
     return rw.clone(first, operands, resized(first.shape, out_dim, total), results=results, before=where)

@@ -52,7 +52,7 @@ from ._chains import (
 )
 from ._cost import CollectiveModel, site_bytes
 from ._crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
-from ._fusions import FusedCopy
+from ._fusions import FusedCopy, FusedValue
 from ._gmms import difference
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
 from ._picture import site_picture
@@ -84,7 +84,7 @@ class _Chain:
         return last.after if isinstance(last, Boundary) else last
 
     @property
-    def base(self) -> tuple[object, int]:
+    def base(self) -> tuple[Instruction | FusedValue | None, int]:
         """(value, result) the chain's first op reads: the array its slice cuts, or a GMM's first operand."""
         if self.cut is not None:
             return self.cut.whole, self.cut.result
@@ -104,7 +104,7 @@ class _Chain:
             isinstance(step, Boundary) and step.compiled for step in self.ops)
 
 
-def step_kind(step) -> str:
+def step_kind(step: Instruction | Boundary) -> str:
     """What a step is, for comparing two halves' paths: an op's opcode, a boundary's kind."""
     return step.kind if isinstance(step, Boundary) else step.opcode
 
@@ -128,7 +128,7 @@ class _Scan:
     rule: "SplitFusion"
     callers: dict
     covered: set = field(default_factory=set)  # ops of chains that met in a concatenate
-    dead: set = field(default_factory=set)  # where a walk down ends nowhere (see chain_below)
+    dead: set[tuple[int, int]] = field(default_factory=set)  # where a walk down ends nowhere (see chain_below)
     pads: dict = field(default_factory=dict)  # pieces under each add (see _meetings.pad_meeting)
 
     def __post_init__(self) -> None:
@@ -141,8 +141,9 @@ class _Scan:
         return chain_below(value, self.callers, self.steps, self.sources, result, self.dead)
 
 
-def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tuple[Source, ...],
-                result: int = 0, dead: set | None = None) -> _Chain | None:
+def chain_below(value: Instruction, callers: dict[str, list[Instruction]], steps: CollectiveModel,
+                sources: tuple[Source, ...], result: int = 0,
+                dead: set[tuple[int, int]] | None = None) -> _Chain | None:
     """The chain that ends in result ``result`` of ``value``, if it starts where one of
     ``sources`` starts chains and communicates on the way.
 
@@ -186,8 +187,9 @@ def _starts(sources: tuple[Source, ...], instr: Instruction, steps: int) -> bool
     return False
 
 
-def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result: int, dead: set | None,
-               ops: list, seen: list) -> tuple[Instruction, int, bool] | None:
+def _walk_down(value: Instruction, callers: dict[str, list[Instruction]], sources: tuple[Source, ...], result: int,
+               dead: set[tuple[int, int]] | None, ops: list[Instruction | Boundary],
+               seen: list[tuple[int, int]]) -> tuple[Instruction, int, bool] | None:
     """Follow ``value`` down its first operands to where a source starts; the steps go to ``ops``.
     Returns (the start, its result, whether the walk stopped only because it could go no further:
     a start of a source whose chains begin at any array, ``Source.at_dead_end``)."""
@@ -326,6 +328,7 @@ class SplitFusion:
         price = site.price()
         site.details["pays"] = price.pays
         site.details["price"] = str(price)
+        why: str | None
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.
             why = ("the slice or concatenate sits inside a fusion of optimized HLO; "

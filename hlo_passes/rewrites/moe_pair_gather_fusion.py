@@ -63,5 +63,6 @@ class MoePairGatherFusion(SplitFusion):
             raise
         if site.rewritten:
             for comp in touched.values():
-                in_dependency_order(rw, comp)
+                if comp is not None:
+                    in_dependency_order(rw, comp)
         return site
