@@ -34,7 +34,7 @@ from .ir import Computation, Instruction, Module, Shape, tag_created
 from .parser.mlir_attrs import MLIR_OF
 
 __all__ = [
-    "AttributeRemoved", "AttributeSet", "Change", "ComputationAdded", "ComputationRemoved", "Created",
+    "AttributeSet", "Change", "ComputationChanged", "Created",
     "DryRunError", "DryRunRewriter", "Erased", "OperandsChanged", "Renamed", "Reordered", "Rewriter",
     "ShapeChanged", "UsesReplaced",
 ]
@@ -68,11 +68,7 @@ class UsesReplaced(Change):
 @dataclass(frozen=True)
 class AttributeSet(Change):
     key: str
-
-
-@dataclass(frozen=True)
-class AttributeRemoved(Change):
-    key: str
+    removed: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,13 +95,10 @@ class Reordered(Change):
 
 
 @dataclass(frozen=True)
-class ComputationAdded(Change):
-    pass
+class ComputationChanged(Change):
+    """A computation added to the module or removed from it (``what``)."""
 
-
-@dataclass(frozen=True)
-class ComputationRemoved(Change):
-    pass
+    what: str
 
 
 class DryRunError(RuntimeError):
@@ -285,7 +278,7 @@ class Rewriter:
     def remove_attribute(self, instr: Instruction, key: str) -> None:
         self._mutate(f"remove attribute {key} of", instr.name)
         del instr.attributes[key]
-        self._record(AttributeRemoved(instr.name, key))
+        self._record(AttributeSet(instr.name, key, removed=True))
 
     def set_operand(self, instr: Instruction, index: int, value: Instruction, result: int = 0) -> None:
         self._mutate(f"set operand {index} of", instr.name)
@@ -319,6 +312,7 @@ class Rewriter:
         self._mutate(f"set {key} of", instr.name)
         instr.dialect_data[key] = value
         instr.mark_changed()
+        self._record(AttributeSet(instr.name, f"dialect_data.{key}"))
 
     def rename(self, instr: Instruction, hint: str) -> str:
         """Give ``instr`` a fresh name of the module derived from ``hint``; returns it."""
@@ -371,7 +365,7 @@ class Rewriter:
         if source is not None and comp.parent is None:
             comp.dialect_data["source"] = source
             self.module.dialect_data.setdefault("body", []).append({"func": comp, "span": None})
-        self._record(ComputationAdded(comp.name))
+        self._record(ComputationChanged(comp.name, "added"))
         return comp
 
     def adopt(self, comp: Computation, name: str) -> None:
@@ -392,12 +386,13 @@ class Rewriter:
         instr.called_computations = list(comps)
         instr.mark_changed()
         self.module.structure_changed = True
+        self._record(AttributeSet(instr.name, "called_computations"))
 
     def remove_computation(self, comp: Computation) -> None:
         """Remove a computation nothing calls any more (with the regions of its ops)."""
         self._mutate("remove computation", comp.name)
         self.module.remove_computation(comp)
-        self._record(ComputationRemoved(comp.name))
+        self._record(ComputationChanged(comp.name, "removed"))
 
 
 class DryRunRewriter(Rewriter):
