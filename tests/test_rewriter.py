@@ -21,7 +21,7 @@ import pytest
 from hlo_passes import ir, rewriter
 from hlo_passes.errors import InvariantError
 from hlo_passes.ir import CREATED_BY, Attributes, Computation, Instruction, Module, Shape
-from hlo_passes.passes import available_passes, run_passes
+from hlo_passes.passes import run_passes
 from hlo_passes.rewriter import (
     AttributeSet,
     Created,
