@@ -8,10 +8,15 @@ is looping on its own output: a bug), the verifier after every pass that changed
 pass that raises refused on this module rather than stopping the others (``strict`` re-raises).
 
 The passes are the registry's rule objects (``passes`` resolves names; this module knows none):
-anything with a ``name`` and ``apply(module, *, rewrite) -> (sites, near misses)``.
+anything with a ``name`` and ``apply(module, *, rewrite) -> (sites, near misses)``.  A pass whose
+``apply`` also takes ``rewriter`` changes the module only through the ``rewriter.Rewriter`` it is
+handed each round (a ``DryRunRewriter``, which refuses every change, when only reporting); what
+it changed is read from that rewriter's journal, and held to what its sites claim when the
+invariant checks run (as XLA's ``VerifyPassChangedReport`` holds a pass's "changed").
 """
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +25,7 @@ from typing import Protocol
 from .errors import InvariantError, ParseError
 from .ir import Module
 from .report import NearMiss, Site, internal_error
+from .rewriter import Change, DryRunRewriter, Rewriter
 from .text import parse
 from .verify import verify_module
 
@@ -53,10 +59,13 @@ class Result:
     module: Module
     sites: list[Site] = field(default_factory=list)
     near_misses: list[NearMiss] = field(default_factory=list)
+    # What the passes changed, from their rewriters' journals, in order (``rewriter.Change``).
+    journal: list[Change] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return any(s.rewritten for s in self.sites)
+        # A pass that takes no rewriter (an older plugin) says what it changed by its sites.
+        return bool(self.journal) or any(s.rewritten for s in self.sites)
 
 
 def invariants_checked_by_default() -> bool:
@@ -64,9 +73,23 @@ def invariants_checked_by_default() -> bool:
     return os.environ.get(CHECK_INVARIANTS_ENV) == "1"
 
 
-def pass_changed(sites: Sequence[Site]) -> bool:
-    """Whether one round of a pass changed the module: it rewrote a site."""
-    return any(s.rewritten for s in sites)
+def takes_rewriter(p: Pass) -> bool:
+    """Whether ``p.apply`` takes the rewriter it is to change the module through."""
+    try:
+        return "rewriter" in inspect.signature(p.apply).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _apply(p: Pass, work: Module, rewrite: bool) -> tuple[list[Site], list[NearMiss], Rewriter | None]:
+    """One round of ``p``: its sites, near misses and rewriter (a dry run when not ``rewrite``);
+    None for a pass that takes none (an older plugin)."""
+    if not takes_rewriter(p):
+        sites, misses = p.apply(work, rewrite=rewrite)
+        return sites, misses, None
+    rw = (Rewriter if rewrite else DryRunRewriter)(work, p.name)
+    sites, misses = p.apply(work, rewrite=rewrite, rewriter=rw)  # type: ignore[call-arg]
+    return sites, misses, rw
 
 
 @dataclass(frozen=True)
@@ -123,7 +146,7 @@ class Pipeline:
     def _to_fixed_point(self, p: Pass, work: Module, result: Result, checker: _InvariantChecker | None) -> None:
         for _ in range(self.max_rounds):
             try:
-                sites, misses = p.apply(work, rewrite=self.rewrite)
+                sites, misses, rw = _apply(p, work, self.rewrite)
             except (ParseError, MemoryError):
                 # Bad input found late (a lazily decoded attribute), or a module too big for
                 # this process: the caller's to report, not a defect of the pass.
@@ -137,9 +160,17 @@ class Pipeline:
                 result.near_misses.append(miss)
                 return
             result.sites.extend(sites)
-            changed = pass_changed(sites)
+            claimed = any(s.rewritten for s in sites)
+            changed = claimed if rw is None else rw.changed
+            if rw is not None:
+                result.journal.extend(rw.journal)
             if checker is not None and changed:
                 checker(p.name, work)
+            if checker is not None and rw is not None and claimed != changed:
+                # A pass's claim held to what it did (XLA's VerifyPassChangedReport).
+                raise InvariantError(p.name, [
+                    f"the sites say {'a' if claimed else 'no'} rewrite, the rewriter's journal has "
+                    f"{len(rw.journal)} change(s)"])
             if not self.rewrite or not changed:
                 result.near_misses.extend(misses)
                 return

@@ -29,6 +29,7 @@ import numpy as np
 from . import _jax_compat as compat
 from .op_table import COLLECTIVES, is_collective
 from .sniff import detect_dialect
+from .rewriter import Rewriter
 from .text import parse_hlo
 
 __all__ = [
@@ -310,9 +311,10 @@ def _as_replicas(text: str, num_devices: int | None) -> tuple[str, int]:
                 raise ValueError(f"{instr.name}: a partitioned module runs as replicas here only if its "
                                  "collectives name global device ids (use_global_device_ids=true)")
     # Shardings left on a per-device program would be read as global ones.
+    rw = Rewriter(module)
     for instr in module.instructions():
         if "sharding" in instr.attributes:
-            del instr.attributes["sharding"]
+            rw.remove_attribute(instr, "sharding")
     text = module.to_text()
     header, sep, rest = text.partition("\n")
     n = num_devices if num_devices is not None else int(module.attributes.get("num_partitions", 1))
@@ -334,13 +336,12 @@ def _explicit_device_ids(text: str) -> str:
     if "device_ids=" not in text:
         return text
     module = parse_hlo(text)
-    changed = False
+    rw = Rewriter(module)
     for instr in module.instructions():
         raw = instr.attributes.raw("replica_groups") if "replica_groups" in instr.attributes else None
         if raw is not None and raw.startswith("mesh") and "device_ids=" in raw:
-            instr.attributes["replica_groups"] = tuple(instr.attributes["replica_groups"])
-            changed = True
-    return module.to_text() if changed else text
+            rw.set_attribute(instr, "replica_groups", tuple(instr.attributes["replica_groups"]))
+    return module.to_text() if rw.changed else text
 
 
 def _replicas_and_partitions(module: Any) -> tuple[int, int]:

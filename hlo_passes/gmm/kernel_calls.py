@@ -13,8 +13,7 @@ import re
 
 from ..ir import Computation, Instruction, Module, Shape, is_inside
 from ..parser.hlo_opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
-from ..printer.hlo import print_from_graph
-from ..printer.stablehlo import add_spliced_function
+from ..rewriter import Rewriter
 from ..text import parse_hlo, parse_stablehlo
 from . import megablox
 from .megablox import GmmSpec, groups_dtype_ok, supported_dtype
@@ -65,27 +64,23 @@ def unavailable_reason() -> str | None:
 
 
 # ---- splicing a kernel lowered for one shape ------------------------------------
-def splice_kernel(module: Module, spec: GmmSpec, operands: list[Instruction], operand_results: list[int],
+def splice_kernel(rw: Rewriter, spec: GmmSpec, operands: list[Instruction], operand_results: list[int],
                   *, before: Instruction, interpret: bool) -> Instruction:
-    """Add the kernel for ``spec`` to ``module`` and a call of it on ``operands``, placed
-    right before ``before``; returns the call."""
+    """Add the kernel for ``spec`` to the rewriter's module and a call of it on ``operands``,
+    placed right before ``before``; returns the call."""
+    module = rw.module
     text = megablox.kernel_text(spec, interpret=interpret, dialect=module.dialect)
     comp = before.computation
     if comp is None:
         raise ValueError(f"{before.ref} is in no computation: a kernel call cannot be placed before it")
     out_shape = Shape.array(spec.out_dtype, _result_dims(spec))
     if module.dialect == "stablehlo":
-        entry = _splice_functions(module, text, spec.mode)
-        call = comp.add("func.call", out_shape, operands, {"to_apply": entry.name},
-                        name_hint=spec.mode, before=before, source_op="func.call")
-    else:
-        entry = _splice_computations(module, text, spec.mode, ahead_of=_top_level(comp))
-        call = comp.add("call", out_shape, operands, {"to_apply": entry},
-                        name_hint=spec.mode, before=before, source_op="call")
-    call.operand_results = list(operand_results)
-    call.called_computations = [entry]
-    module.structure_changed = True
-    return call
+        entry = _splice_functions(rw, text, spec.mode)
+        return rw.create("func.call", out_shape, operands, {"to_apply": entry.name}, results=operand_results,
+                         name_hint=spec.mode, before=before, called=[entry])
+    entry = _splice_computations(rw, text, spec.mode, ahead_of=_top_level(comp))
+    return rw.create("call", out_shape, operands, {"to_apply": entry}, results=operand_results,
+                     name_hint=spec.mode, before=before, called=[entry])
 
 
 def _result_dims(spec: GmmSpec) -> tuple[int, ...]:
@@ -111,9 +106,10 @@ def _free_prefix(module: Module, mode: str) -> str:
     return f"hlo_passes_{mode}{n}_"
 
 
-def _splice_functions(module: Module, text: str, mode: str) -> Computation:
+def _splice_functions(rw: Rewriter, text: str, mode: str) -> Computation:
     """StableHLO: the kernel module's functions, renamed apart, added to ``module``;
     returns its entry (``main``), made private."""
+    module = rw.module
     names = _FUNC_SYMBOL.findall(text)
     prefix = _free_prefix(module, mode)
     renamed = {s: prefix + s for s in names}
@@ -121,34 +117,31 @@ def _splice_functions(module: Module, text: str, mode: str) -> Computation:
     text = text.replace(f"func.func public @{renamed['main']}", f"func.func private @{renamed['main']}", 1)
     kernel = parse_stablehlo(text)
     for comp in list(kernel.computations.values()):
-        module.add_computation(comp)
-        if comp.parent is None:
-            add_spliced_function(module, comp, kernel.source)  # printed from the kernel's own text
+        # A function is printed from the kernel's own text (the printer's "source" hook).
+        rw.add_computation(comp, source=kernel.source)
     return module.computations[renamed["main"]]
 
 
-def _splice_computations(module: Module, text: str, mode: str, ahead_of: Computation) -> Computation:
+def _splice_computations(rw: Rewriter, text: str, mode: str, ahead_of: Computation) -> Computation:
     """HLO: the kernel module's computations and instructions under fresh names,
     placed before ``ahead_of`` (XLA reads a callee before its caller); returns its entry."""
     kernel = parse_hlo(text)
     comps = list(kernel.computations.values())
-    prefix = _free_prefix(module, mode)
-    new_names = {comp.name: prefix + comp.name for comp in comps}
+    prefix = _free_prefix(rw.module, mode)
     by_old = {c.name: c for c in comps}
     for comp in comps:
         for instr in comp.instructions:
-            instr.name = module.fresh_name(instr.name)
+            # Calls name their callees by computation (the names change below).
             for key in [k for k in instr.attributes if k in _HLO_CALL_ATTRS]:
                 value = instr.attributes[key]
                 if isinstance(value, (list, tuple)):
-                    instr.attributes[key] = [by_old[str(v).lstrip("%")] for v in value]
+                    rw.set_attribute(instr, key, [by_old[str(v).lstrip("%")] for v in value])
                 else:
-                    instr.attributes[key] = by_old[str(value).lstrip("%")]
-            instr.changed = True
+                    rw.set_attribute(instr, key, by_old[str(value).lstrip("%")])
     for comp in comps:
-        comp.name = new_names[comp.name]
-        print_from_graph(comp)  # as a computation a pass added
-        module.add_computation(comp, before=ahead_of)
+        # Printed from the graph, as a computation a pass added.
+        rw.adopt(comp, prefix + comp.name)
+        rw.add_computation(comp, before=ahead_of)
     if kernel.entry is None:
         raise ValueError("the kernel's text has no entry computation")
     return kernel.entry
@@ -253,7 +246,7 @@ def kernel_output_dim(call: Instruction, rhs_dim: int) -> int | None:
     return 1 if rhs_dim == 2 else None
 
 
-def reemit_gmm(call: Instruction, operands: list[Instruction], operand_results: list[int],
+def reemit_gmm(rw: Rewriter, call: Instruction, operands: list[Instruction], operand_results: list[int],
                *, before: Instruction) -> Instruction:
     """A megablox gmm like the one ``call`` runs, emitted for the shapes of ``operands``;
     the new call is placed before ``before`` and returned."""
@@ -265,14 +258,13 @@ def reemit_gmm(call: Instruction, operands: list[Instruction], operand_results: 
     lhs, rhs, groups = (op.result_shape(r) for op, r in zip(operands, operand_results))
     new = GmmSpec("gmm", lhs.dims, lhs.element_type, rhs.dims, rhs.element_type, groups.dims,
                   groups.element_type, call.shape.element_type, (0, 1), (0, 1, 2))
-    if call.module is None:
-        raise ValueError(f"{call.ref} is in no module")
-    return splice_kernel(call.module, new, operands, operand_results, before=before, interpret=False)
+    return splice_kernel(rw, new, operands, operand_results, before=before, interpret=False)
 
 
-def drop_unused(module: Module, roots: list[Computation]) -> list[str]:
+def drop_unused(rw: Rewriter, roots: list[Computation]) -> list[str]:
     """Remove ``roots`` that nothing calls any more (kernels a rewrite replaced) and then
     what only they called; returns the names removed."""
+    module = rw.module
     removed: list[str] = []
     work = list(dict.fromkeys(roots))
     while work:
@@ -286,7 +278,7 @@ def drop_unused(module: Module, roots: list[Computation]) -> list[str]:
             continue
         callees = [cc for c in inner for i in c.instructions for cc in i.called_computations
                    if id(cc) not in inner_ids]
-        module.remove_computation(comp)
+        rw.remove_computation(comp)
         removed.append(comp.name)
         work.extend(dict.fromkeys(callees))
     return removed

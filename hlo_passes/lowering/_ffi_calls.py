@@ -40,21 +40,20 @@ def lower(module: Module, targets: dict[str, str], handlers: str) -> int:
 def lower_one(instr: Instruction, plan: _normalize.Plan, targets: dict[str, str]) -> Instruction:
     """Replace ``instr`` by the custom call (and the transposes / reshapes ``plan`` needs)."""
     module = instr.module
-    comp = instr.computation
-    assert module is not None and comp is not None
-    canonical = _normalize.canonical_operands(instr, plan, _normalize.tag)
-    target = targets[plan.form]
-    attrs = {"custom_call_target": target, "api_version": API_VERSION[module.dialect]}
-    call = comp.add("custom-call", canonical.out_shape, [v for v, _ in canonical.operands], attrs,
-                    name_hint=target, before=instr)
-    call.operand_results = [r for _, r in canonical.operands]
-    # The kernels index row-major buffers; unpinned, XLA may pick other layouts
-    # (XLA:CPU chose {2,0,1} for a tgmm result).
-    _normalize.pin_default_layouts(call)
-    if "frontend_attributes" in instr.attributes:
-        # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
-        call.attributes["frontend_attributes"] = dict(instr.attributes["frontend_attributes"])
-    _normalize.carry_location(instr, call)
-    _normalize.tag(call)
-    _normalize.replace_with(instr, call, _normalize.tag)
+    assert module is not None and instr.computation is not None
+    rw = _normalize.rewriter(module)
+    with rw.batch():
+        canonical = _normalize.canonical_operands(rw, instr, plan)
+        target = targets[plan.form]
+        attrs = {"custom_call_target": target, "api_version": API_VERSION[module.dialect]}
+        call = rw.create("custom-call", canonical.out_shape, [v for v, _ in canonical.operands], attrs,
+                         results=[r for _, r in canonical.operands], name_hint=target, before=instr)
+        # The kernels index row-major buffers; unpinned, XLA may pick other layouts
+        # (XLA:CPU chose {2,0,1} for a tgmm result).
+        _normalize.pin_default_layouts(rw, call)
+        if "frontend_attributes" in instr.attributes:
+            # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
+            rw.set_attribute(call, "frontend_attributes", dict(instr.attributes["frontend_attributes"]))
+        rw.carry_location(instr, call)
+        _normalize.replace_with(rw, instr, call)
     return call

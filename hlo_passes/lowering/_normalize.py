@@ -28,15 +28,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..ir import Computation, Instruction, Shape, tag_created
+from ..ir import Instruction, Module, Shape
+from ..rewriter import Rewriter
 
 GMM = "gmm"
 TGMM = "tgmm"
 # The value of the ``hlo_passes.rule`` frontend attribute on every op a GMM lowering adds.
 RULE = "gmm-lowering"
 
-# Marks an op the lowering inserted (backends tag them with their rule name).
-Tag = Callable[[Instruction], None]
 
 
 @dataclass(frozen=True)
@@ -194,74 +193,56 @@ class Canonical:
     inserted: list[Instruction]
 
 
-def canonical_operands(instr: Instruction, p: Plan, tag: Tag) -> Canonical:
-    """Insert the transposes / reshapes of ``p`` before ``instr``; ``tag(op)`` marks each new op."""
-    comp = instr.computation
-    assert comp is not None, f"{instr.name} is not in a computation"
+def canonical_operands(rw: Rewriter, instr: Instruction, p: Plan) -> Canonical:
+    """Insert the transposes / reshapes of ``p`` before ``instr``."""
     inserted: list[Instruction] = []
     ops = list(zip(instr.operands, instr.operand_results))
-    lhs = _arrange(comp, instr, ops[0], p.lhs_perm, p.lhs_dims, tag, inserted)
-    rhs = _arrange(comp, instr, ops[1], p.rhs_perm, p.rhs_dims, tag, inserted)
+    lhs = _arrange(rw, instr, ops[0], p.lhs_perm, p.lhs_dims, inserted)
+    rhs = _arrange(rw, instr, ops[1], p.rhs_perm, p.rhs_dims, inserted)
     out_shape = Shape.array(instr.shape.element_type, p.out_dims)
     return Canonical([lhs, rhs, ops[2]], out_shape, inserted)
 
 
-def _arrange(comp: Computation, before: Instruction, operand: tuple[Instruction, int],
-             perm: tuple[int, ...] | None, dims: tuple[int, ...], tag: Tag,
+def _arrange(rw: Rewriter, before: Instruction, operand: tuple[Instruction, int],
+             perm: tuple[int, ...] | None, dims: tuple[int, ...],
              inserted: list[Instruction]) -> tuple[Instruction, int]:
     value, result = operand
     shape = value.result_shape(result)
     if perm is not None:
         shape = Shape.array(shape.element_type, [shape.dims[d] for d in perm])
-        value = _add(comp, before, "transpose", shape, (value, result), {"dimensions": perm}, tag)
+        value = rw.create("transpose", shape, [value], {"dimensions": perm}, results=[result], before=before,
+                          name_hint="transpose", like=before)
         inserted.append(value)
         result = 0
     if tuple(shape.dims) != tuple(dims):
-        value = _add(comp, before, "reshape", Shape.array(shape.element_type, dims), (value, result), None, tag)
+        value = _reshape(rw, before, Shape.array(shape.element_type, dims), (value, result))
         inserted.append(value)
         result = 0
     return value, result
 
 
-def _add(comp: Computation, before: Instruction, opcode: str, shape: Shape, operand: tuple[Instruction, int],
-         attributes: dict[str, Any] | None, tag: Tag) -> Instruction:
-    new = comp.add(opcode, shape, [operand[0]], attributes, name_hint=opcode, before=before)
-    new.operand_results = [operand[1]]
-    carry_location(before, new)
-    tag(new)
-    return new
+def _reshape(rw: Rewriter, before: Instruction, shape: Shape, operand: tuple[Instruction, int]) -> Instruction:
+    return rw.create("reshape", shape, [operand[0]], None, results=[operand[1]], before=before,
+                     name_hint="reshape", like=before)
 
 
-def carry_location(source: Instruction, new: Instruction) -> None:
-    """Give ``new`` the source location (HLO metadata; MLIR loc) of the op it stands in for."""
-    if "metadata" in source.attributes:
-        try:
-            new.attributes["metadata"] = source.attributes["metadata"]
-        except ValueError:
-            pass  # metadata we cannot decode is not worth failing the lowering over
-    new.take_location(source)
-
-
-def replace_with(instr: Instruction, call: Instruction, tag: Tag) -> list[Instruction]:
+def replace_with(rw: Rewriter, instr: Instruction, call: Instruction) -> list[Instruction]:
     """Make ``call`` (the canonical result) stand for ``instr`` and remove ``instr``.
 
     Returns the ops inserted on the way (a reshape back to the ragged-dot's
     result dimensions, when the canonical result folds several into one).
     """
-    comp = instr.computation
-    module = instr.module
-    assert comp is not None and module is not None
     inserted: list[Instruction] = []
     value = call
     if tuple(call.shape.dims) != tuple(instr.shape.dims):
-        value = _add(comp, instr, "reshape", Shape.array(instr.shape.element_type, instr.shape.dims), (call, 0), None, tag)
+        value = _reshape(rw, instr, Shape.array(instr.shape.element_type, instr.shape.dims), (call, 0))
         inserted.append(value)
-    module.replace_all_uses(instr, value)
-    comp.remove(instr)
+    rw.replace_all_uses(instr, value)
+    rw.erase(instr)
     return inserted
 
 
-def pin_default_layouts(call: Instruction) -> None:
+def pin_default_layouts(rw: Rewriter, call: Instruction) -> None:
     """Constrain a kernel custom call's operands and result to row-major layouts.
 
     XLA's layout assignment is free to give an unconstrained custom call's
@@ -275,12 +256,12 @@ def pin_default_layouts(call: Instruction) -> None:
         def spelled(s: Shape) -> str:
             return f"{Shape.array(s.element_type, s.dims)}{_hlo_layout(s.rank)}"
 
-        call.attributes["operand_layout_constraints"] = "{" + ", ".join(spelled(s) for s in shapes) + "}"
+        rw.set_attribute(call, "operand_layout_constraints", "{" + ", ".join(spelled(s) for s in shapes) + "}")
         out = call.shape
-        call.set_shape(Shape(out.element_type, out.dims, out.dynamic, layout=_hlo_layout(out.rank)))
+        rw.set_shape(call, Shape(out.element_type, out.dims, out.dynamic, layout=_hlo_layout(out.rank)))
     else:
-        call.attributes["operand_layouts"] = "[" + ", ".join(_mlir_layout(s.rank) for s in shapes) + "]"
-        call.attributes["result_layouts"] = "[" + _mlir_layout(call.shape.rank) + "]"
+        rw.set_attribute(call, "operand_layouts", "[" + ", ".join(_mlir_layout(s.rank) for s in shapes) + "]")
+        rw.set_attribute(call, "result_layouts", "[" + _mlir_layout(call.shape.rank) + "]")
 
 
 def _hlo_layout(rank: int) -> str:
@@ -292,12 +273,13 @@ def _mlir_layout(rank: int) -> str:
     return f"dense<[{minor_to_major}]> : tensor<{rank}xindex>" if rank else "dense<> : tensor<0xindex>"
 
 
-def tag(instr: Instruction) -> None:
-    """Mark ``instr`` as added by a GMM lowering (``hlo_passes.rule``), as the rewrites mark theirs."""
-    tag_created(instr, RULE)
+def rewriter(module: Module) -> Rewriter:
+    """The rewriter a GMM lowering works through: its new ops are tagged ``RULE``, as the rewrites
+    tag theirs."""
+    return Rewriter(module, RULE)
 
 
-def lowerable(module: Any, refusal: Callable[[Instruction], str | None]) -> list[tuple[Instruction, Plan]]:
+def lowerable(module: Module, refusal: Callable[[Instruction], str | None]) -> list[tuple[Instruction, Plan]]:
     """The ragged-dots of ``module`` in a canonical form whose ``refusal`` is None, with their plans.
 
     A list made before any edit, so a backend can replace them one by one.

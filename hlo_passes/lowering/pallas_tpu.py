@@ -33,10 +33,10 @@ from __future__ import annotations
 from ..gmm.kernel_calls import megablox_callee, megablox_spec, splice_kernel, unavailable_reason
 from ..gmm.megablox import GmmSpec, groups_dtype_ok, supported_dtype
 from ..ir import Instruction, Module
+from ..rewriter import Rewriter
 from . import _normalize
 
 # ---- lowering ----------------------------------------------------------------
-_tag = _normalize.tag
 
 
 def refusal(rd: Instruction) -> str | None:
@@ -71,20 +71,21 @@ def lower(module: Module, *, interpret: bool = False) -> int:
 def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = False) -> Instruction:
     """Replace one ragged-dot by the call of its kernel (after the transposes / reshapes
     ``plan`` needs); returns the call."""
-    canonical = _normalize.canonical_operands(rd, plan, _tag)
-    (lhs, lr), (rhs, rr), (groups, gr) = canonical.operands
-    lhs_s, rhs_s, groups_s = (v.result_shape(r) for v, r in canonical.operands)
-    spec = GmmSpec(plan.form, lhs_s.dims, lhs_s.element_type, rhs_s.dims, rhs_s.element_type, groups_s.dims,
-                   groups_s.element_type, rd.shape.element_type, (0, 1), tuple(range(rhs_s.rank)))
     if rd.module is None:
         raise ValueError(f"{rd.ref} is in no module")
-    call = splice_kernel(rd.module, spec, [lhs, rhs, groups], [lr, rr, gr], before=rd, interpret=interpret)
-    if "frontend_attributes" in rd.attributes:
-        # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
-        call.attributes["frontend_attributes"] = dict(rd.attributes["frontend_attributes"])
-    _normalize.carry_location(rd, call)
-    _tag(call)
-    _normalize.replace_with(rd, call, _tag)
+    rw = _normalize.rewriter(rd.module)
+    with rw.batch():
+        canonical = _normalize.canonical_operands(rw, rd, plan)
+        (lhs, lr), (rhs, rr), (groups, gr) = canonical.operands
+        lhs_s, rhs_s, groups_s = (v.result_shape(r) for v, r in canonical.operands)
+        spec = GmmSpec(plan.form, lhs_s.dims, lhs_s.element_type, rhs_s.dims, rhs_s.element_type, groups_s.dims,
+                       groups_s.element_type, rd.shape.element_type, (0, 1), tuple(range(rhs_s.rank)))
+        call = splice_kernel(rw, spec, [lhs, rhs, groups], [lr, rr, gr], before=rd, interpret=interpret)
+        if "frontend_attributes" in rd.attributes:
+            # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
+            rw.set_attribute(call, "frontend_attributes", dict(rd.attributes["frontend_attributes"]))
+        rw.carry_location(rd, call)
+        _normalize.replace_with(rw, rd, call)
     return call
 
 
@@ -92,16 +93,14 @@ def to_interpret(module: Module) -> int:
     """Replace every megablox TPU kernel call by the interpret-mode kernel of the same
     problem, so that the module runs on CPU; returns how many."""
     count = 0
+    rw = Rewriter(module)  # the same program, run another way: nothing to tag
     for call in [i for i in module.instructions() if megablox_callee(i) is not None]:
         spec = megablox_spec(call)
         if isinstance(spec, str):
             raise ValueError(f"cannot run on CPU: {spec}")
-        new = splice_kernel(module, spec, call.operands, call.operand_results, before=call, interpret=True)
-        module.replace_all_uses(call, new)
-        comp = call.computation
-        if comp is None:
-            raise ValueError(f"{call.ref} is in no computation")
-        comp.remove(call)
+        new = splice_kernel(rw, spec, call.operands, call.operand_results, before=call, interpret=True)
+        rw.replace_all_uses(call, new)
+        rw.erase(call)
         count += 1
     return count
 

@@ -34,13 +34,6 @@ def print_hlo(module: Module, regenerate: bool = False) -> str:
 
 
 # ---- values ---------------------------------------------------------------
-def print_from_graph(comp: Computation) -> None:
-    """Print ``comp`` from the graph from now on (it came from another module's text, whose
-    spans mean nothing here): all the printer kept of its text goes but its attributes."""
-    comp.dialect_data = {k: v for k, v in comp.dialect_data.items() if k == "attrs"}
-    comp.changed = True
-
-
 def _quote(s: str) -> str:
     out = s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
     return f'"{out}"'

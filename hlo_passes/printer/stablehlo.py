@@ -40,13 +40,6 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKET_OR_COMMA = re.compile(r"[()\[\]{}<>,]")
 
 
-def add_spliced_function(module: Module, comp: Computation, source: str) -> None:
-    """List ``comp``, a top-level function of another module's text ``source`` that has been
-    added to ``module``, among ``module``'s functions; it prints from its own text."""
-    comp.dialect_data["source"] = source
-    module.dialect_data.setdefault("body", []).append({"func": comp, "span": None})
-
-
 def _one_value(text: str) -> bool:
     """Whether ``text`` reads as one attribute value in a dictionary: something, not
     opened by a closing bracket or a comma, with no comma outside brackets."""

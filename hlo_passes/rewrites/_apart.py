@@ -23,14 +23,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from ..ir import Instruction, tag_created
+from ..ir import Instruction
+from ..rewriter import Rewriter
 from ._chains import Refusal, dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
-from ._meetings import Concatenates, Finder, Meeting, PadAdds, _slice_spelling
+from ._meetings import Concatenates, Finder, Meeting, PadAdds
 from ._sources import GmmSource, SourcePlan, check_gmm_sources
 from ._split_fusion import step_kind
+
+if TYPE_CHECKING:
+    from ._split_fusion import _Chain, _Scan
 
 # A chain's end is followed up through its chain ops (converts, copies, windows of the
 # reduced array, further stages) but not through sharding annotations or barriers,
@@ -69,7 +74,9 @@ class Apart(Meeting):
     def _check_order(self, chains: list) -> None:
         """The fused chain goes at the latest start (or the first chain's steps): every user of an end
         must come after it, as they will read its slices."""
-        order = {id(i): n for n, i in enumerate(self.anchor.computation.instructions)}
+        comp = self.anchor.computation
+        assert comp is not None, "a meeting the scan found"
+        order = {id(i): n for n, i in enumerate(comp.instructions)}
         latest = max([order.get(id(c.start), -1) for c in chains] + [order.get(id(op), -1) for op in chains[0].ops])
         for top in self.tops:
             for user in top.users:
@@ -77,26 +84,22 @@ class Apart(Meeting):
                     raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed; "
                                   "the fused chain would come after it", user)
 
-    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
-        comp, module = value.computation, value.module
+    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+        assert out_dim is not None
         start, after = 0, value
         for top in self.tops:
             width = top.shape.dims[out_dim]
-            spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
-                         for d, n in enumerate(value.shape.dims))
-            piece = comp.add("slice", resized(value.shape, out_dim, width), [value], {"slice": spec},
-                             name_hint="slice", after=after, source_op=_slice_spelling(module))
-            tag_created(piece, rule)
-            module.replace_all_uses(top, piece)
+            piece = rw.slice_along(value, out_dim, start, width, resized(value.shape, out_dim, width), after=after)
+            rw.replace_all_uses(top, piece)
             start, after = start + width, piece
-        remove_dead(list(self.tops))
+        remove_dead(rw, list(self.tops))
 
 
 class ApartGmmSource(GmmSource):
     """Two weight-gradient GMMs reduced apart: joined along the free dimension of the operand they
     differ in (its last; no meeting says which), one GMM on the joined operand."""
 
-    def check(self, chains: list, meeting) -> SourcePlan:
+    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         gmms = [c.start for c in chains]
         first = gmms[0]
         varying = [j for j in range(len(first.operands))
@@ -104,8 +107,8 @@ class ApartGmmSource(GmmSource):
                               for g in gmms[1:])]
         out_dim = 0
         if len(varying) == 1:
-            free = [free_dim_position(first, varying[0], d) for d in range(first.operands[varying[0]].shape.rank)]
-            free = [p for p in free if p is not None]
+            free = [p for p in (free_dim_position(first, varying[0], d)
+                                for d in range(first.operands[varying[0]].shape.rank)) if p is not None]
             if not free:
                 raise Refusal("gmm-contracts-split", f"operand {varying[0]} of {first.ref} has no free dimension "
                               "to join the halves along", first)
@@ -124,19 +127,19 @@ class SeparateEnds(Finder):
     of one shared operand (the lhs of the weight gradients).
     """
 
-    def __init__(self, scan) -> None:
+    def __init__(self, scan: _Scan) -> None:
         super().__init__(scan)
         self.reductions: list[Instruction] = []
         # MOE002's meetings, found with the same walks: their halves meet, so they are not ours.
-        self.meeting_finders = [Concatenates(scan), PadAdds(scan)]
-        self.opcodes = frozenset(scan.collectives) | frozenset().union(*(f.opcodes for f in self.meeting_finders))
+        self.meeting_finders: list[Finder] = [Concatenates(scan), PadAdds(scan)]
+        self.opcodes = frozenset(scan.collectives).union(*(f.opcodes or () for f in self.meeting_finders))
         self.met: set[int] = set()
 
     def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
         if instr.opcode in self.scan.collectives:
             self.reductions.append(instr)
         for finder in self.meeting_finders:
-            if instr.opcode in finder.opcodes:
+            if instr.opcode in (finder.opcodes or ()):
                 for _, chains in finder.at(instr):
                     self.met.update(_step_ids(chains))
         return iter(())
@@ -208,7 +211,7 @@ def _groups(chains: list) -> Iterator[list]:
             yield group
 
 
-def _alike(a, b) -> bool:
+def _alike(a: _Chain, b: _Chain) -> bool:
     """GMMs of one computation with the same steps after them, whose operands are provably the
     same but one: the weight gradients of one lhs (a GMM that shares only the group sizes, as
     wo's gradient does, is another weight's).  Whether the GMMs and the steps agree in

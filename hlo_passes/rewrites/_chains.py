@@ -11,10 +11,11 @@ attribute, differing only in how much of the split dimension they carry.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..ir import Computation, Instruction, Shape, tag_created
+from ..ir import Computation, Instruction, Shape
 from ..op_table import Trait, with_trait
+from ..rewriter import Rewriter
 
 # Ops that act on each element (or move whole elements) without looking at
 # neighbours: applying them to W and then slicing equals slicing then applying.
@@ -158,7 +159,7 @@ def same_op(a: Instruction, b: Instruction) -> bool:
                for ca, cb in zip(a.called_computations, b.called_computations))
 
 
-def _freeze(value):
+def _freeze(value: Any) -> Any:
     if isinstance(value, dict):
         return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
     if isinstance(value, (list, tuple)):
@@ -201,7 +202,7 @@ def same_value(a: Instruction, b: Instruction, depth: int = 12, params: bool = F
     return all(same_value(x, y, depth - 1, params) for x, y in zip(a.operands, b.operands))
 
 
-def _same_computation(ca, cb, depth: int) -> bool:
+def _same_computation(ca: Computation, cb: Computation, depth: int) -> bool:
     if ca.root is None or cb.root is None or len(ca.instructions) != len(cb.instructions):
         return False
     if [p.shape for p in ca.parameters] != [p.shape for p in cb.parameters]:
@@ -209,7 +210,7 @@ def _same_computation(ca, cb, depth: int) -> bool:
     return same_value(ca.root, cb.root, depth, params=True)
 
 
-def literal(instr: Instruction):
+def literal(instr: Instruction) -> tuple[str, Any] | None:
     """A constant's value, comparable between constants of one module (None: unknown)."""
     attrs = instr.attributes
     if "literal" in attrs:  # HLO
@@ -224,7 +225,7 @@ def literal(instr: Instruction):
     return None
 
 
-def _literal(instr: Instruction):
+def _literal(instr: Instruction) -> object:
     value = literal(instr)
     # Unknown values never compare equal, not even to themselves.
     return value if value is not None else object()
@@ -237,34 +238,7 @@ def resized(shape: Shape, dim: int, size: int) -> Shape:
     return replace(shape, dims=tuple(dims), text=None)
 
 
-def clone(instr: Instruction, comp: Computation, operands: list[Instruction], shape: Shape,
-          *, before: Instruction | None = None, after: Instruction | None = None, tag: str) -> Instruction:
-    """A copy of ``instr`` (same op and attributes) on new operands and shape, inserted
-    right before ``before`` or right after ``after``."""
-    new = comp.add(
-        instr.opcode, shape, operands, None,
-        name_hint=instr.name, before=before, after=after, source_op=instr.source_op,
-    )
-    new.attributes = instr.attributes.copy(owner=new)
-    # Called computations are shared (HLO refers to them by name); an MLIR
-    # region belongs to one op, and the original is removed after the rewrite,
-    # so the clone takes it over.
-    new.called_computations = list(instr.called_computations)
-    for callee in new.called_computations:
-        if callee.parent is instr:
-            callee.parent = new
-    new.dialect_data = {k: v for k, v in instr.dialect_data.items() if k in _CLONED_DIALECT_DATA}
-    tag_created(new, tag)
-    return new
-
-
-# Per-dialect data that describes the op itself (its MLIR attribute entries,
-# spelling and location), not its result names or source positions, so a
-# clone may carry it.
-_CLONED_DIALECT_DATA = frozenset({"entries", "generic", "loc", "loc_name", "words", "simple", "n_succ_operands"})
-
-
-def remove_dead(roots: list[Instruction]) -> list[Instruction]:
+def remove_dead(rw: Rewriter, roots: list[Instruction]) -> list[Instruction]:
     """Remove ``roots`` and then their operands, while nothing uses them; returns what went."""
     removed: list[Instruction] = []
     work = list(roots)
@@ -276,7 +250,7 @@ def remove_dead(roots: list[Instruction]) -> list[Instruction]:
         if instr.dialect_data.get("terminator") or (instr.opcode in _SIDE_EFFECTING and not is_sharding_call(instr)):
             continue
         operands = list(instr.operands)
-        comp.remove(instr)
+        rw.erase(instr)
         removed.append(instr)
         work.extend(operands)
     return removed

@@ -23,7 +23,9 @@ shard of it; ``site_bytes`` says which copies a rewrite removes and adds
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
 
+from ..ir import Instruction
 from ..report import CollectiveCost, bytes_received, collective_bytes
 from ._chains import is_sharding_call, resized
 from ._crossings import Boundary, result_shape
@@ -31,11 +33,19 @@ from ._fusions import computed_bytes, computed_type
 from ._layouts import (Layout, Reshard, holds_local, layout_from_text, reshard, shards_of, slice_permutes,
                        source_layout, stated_layout)
 
+if TYPE_CHECKING:  # the engine's types, which import this module
+    from ._meetings import Meeting
+    from ._sources import Source, SourcePlan
+    from ._split_fusion import _Chain
+
+# A step of a chain: an op, or a boundary it crosses.
+Step = Union[Instruction, Boundary]
+
 # Custom calls that enter or leave a manual region: they state no layout of their own.
 _MANUAL_EDGES = frozenset({"SPMDFullToShardShape", "SPMDShardToFullShape"})
 
 
-def _statement(step, implicit: bool) -> tuple[Layout | None, int] | None:
+def _statement(step: Step, implicit: bool) -> tuple[Layout | None, int] | None:
     """(the layout ``step`` asks for, the bytes of its whole value) when it is an
     implicit resharding; None when it asks for nothing."""
     if not implicit:
@@ -62,10 +72,7 @@ def _statement(step, implicit: bool) -> tuple[Layout | None, int] | None:
     return layout, step.shape.byte_size
 
 
-_UNREAD = object()
-
-
-def _received(step) -> int:
+def _received(step: Instruction) -> int:
     """Bytes one device receives for an explicit collective, at the type it computes in."""
     narrow = computed_type(step)
     if narrow is None:
@@ -74,7 +81,7 @@ def _received(step) -> int:
                           sum(o.shape.with_element_type(narrow).byte_size for o in step.operands))
 
 
-def group_of_one(step) -> bool:
+def group_of_one(step: Instruction) -> bool:
     """A collective whose every group is one device: it moves nothing (XLA keeps it as a copy).
     A gather or scatter says so by its shapes (it gathers or scatters nothing: the text's own
     arithmetic, whatever its replica groups claim); an all-reduce by groups of one device."""
@@ -89,7 +96,7 @@ def group_of_one(step) -> bool:
     return False
 
 
-def local_bytes(value, result: int = 0, *, callers: dict | None = None) -> int:
+def local_bytes(value: Instruction, result: int = 0, *, callers: dict[str, list[Instruction]] | None = None) -> int:
     """Bytes of result ``result`` of ``value`` one device holds: all of it where the text's shape
     is already a device's (a shard_map body, a partitioned module; at the type optimized HLO
     computes it in), else its shard of the global array, by its own annotation or where it
@@ -110,7 +117,7 @@ class CollectiveModel:
     collectives: frozenset[str]
     implicit: bool
 
-    def communicates(self, step) -> bool:
+    def communicates(self, step: Step) -> bool:
         """A step that communicates: one of ``collectives``, or (``implicit``) a change of
         sharding that the partitioner may turn into one (Shardy, GSPMD)."""
         if isinstance(step, Boundary):
@@ -119,12 +126,12 @@ class CollectiveModel:
             return not group_of_one(step)
         return self.implicit and (step.opcode == "sdy.sharding_constraint" or is_sharding_call(step))
 
-    def over_one_device(self, step) -> bool:
+    def over_one_device(self, step: Step) -> bool:
         """A step that is one of ``collectives`` but runs over groups of one device: no
         collective (``group_of_one``), yet what the user wrote as one."""
         return not isinstance(step, Boundary) and step.opcode in self.collectives and group_of_one(step)
 
-    def _slicing(self, chain) -> dict[int, Reshard]:
+    def _slicing(self, chain: _Chain) -> dict[int, Reshard]:
         """The collective-permutes that slicing a half out of a global weight sharded along the
         split dimension costs (``_layouts.slice_permutes``), keyed -1 (before the chain)."""
         cut = chain.cut
@@ -139,10 +146,12 @@ class CollectiveModel:
                                cut.full.dims[d], cut.shape.byte_size)
         return {-1: moved} if moved is not None else {}
 
-    def chain(self, chain) -> dict[int, Reshard]:
+    def chain(self, chain: _Chain) -> dict[int, Reshard]:
         """Step index (in ``chain.ops``) → the collective it runs."""
         found: dict[int, Reshard] = {}
-        layout = _UNREAD  # the base's layout, read at the first statement (explicit chains have none)
+        # The base's layout, read at the first statement (explicit chains have none).
+        layout: Layout | None = None
+        read = False
         for k, step in enumerate(chain.ops):
             if not isinstance(step, Boundary) and step.opcode in self.collectives:
                 if not group_of_one(step):
@@ -151,7 +160,8 @@ class CollectiveModel:
             stated = _statement(step, self.implicit)
             if stated is None:
                 continue
-            if layout is _UNREAD:
+            if not read:
+                read = True
                 base, _ = chain.base
                 layout = source_layout(base, chain.callers, chain.base[1]) if base is not None else None
             new, size = stated
@@ -195,7 +205,7 @@ class CollectiveModel:
         return before, after
 
 
-def site_bytes(meeting, chains: list, source, plan) -> tuple[int, int]:
+def site_bytes(meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan) -> tuple[int, int]:
     """(the copies a site's rewrite removes, those it adds), in bytes per device
     (docs/cost-model.md): removed, each half's slice of the weight and, where the halves are
     put back together (a concatenate, pad + add), the joined array; added, what the fused
@@ -209,13 +219,15 @@ def site_bytes(meeting, chains: list, source, plan) -> tuple[int, int]:
     return removed, source.added_bytes(plan, chains)
 
 
-def _cut_bytes(chain, callers) -> int:
+def _cut_bytes(chain: _Chain, callers: dict[str, list[Instruction]] | None) -> int:
     """A half's slice of the weight, per device; in optimized HLO at the type the fusion that
     cuts it, or the collective it feeds, computes in (``computed_type``)."""
     cut = chain.cut
+    assert cut is not None, "a chain that starts at a slice"
     if not cut.fused:
         if holds_local(cut.sliced):
             return cut.shape.byte_size
+        assert isinstance(cut.whole, Instruction), "a slice outside a fusion cuts an instruction's value"
         return cut.shape.byte_size // max(shards_of(cut.whole, callers=callers, result=cut.result), 1)
     first = chain.ops[0] if chain.ops and not isinstance(chain.ops[0], Boundary) else None
     narrow = computed_type(chain.start) or (computed_type(first) if first is not None else None)

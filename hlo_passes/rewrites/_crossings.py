@@ -19,11 +19,13 @@ crossing, and ``drop`` removes the other halves' once nothing uses them.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
 from ..parser.split import split_top_level
+from ..rewriter import Rewriter
 from ._chains import INCONSISTENT, Refusal, dim_size, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
@@ -60,12 +62,13 @@ class Boundary:
         raise NotImplementedError
 
     @staticmethod
-    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+              total: int) -> tuple[Instruction, int, list[Instruction]]:
         """Send ``value`` (all of the array) through the first step: (the value on the far
         side, its result, instructions left without a use)."""
         raise NotImplementedError
 
-    def drop(self) -> list[Instruction]:
+    def drop(self, rw: Rewriter) -> list[Instruction]:
         """Remove this half's crossing once nothing uses it; returns what was cut loose."""
         raise NotImplementedError
 
@@ -77,18 +80,36 @@ class Boundary:
         """(the sharding text a value enters with, the value outside) if crossing reshards."""
         return None
 
-    # Whether crossing changes how the value is sharded (an implicit gather or scatter).
-    reshards: bool = False
+    @property
+    def reshards(self) -> bool:
+        """Whether crossing changes how the value is sharded (an implicit gather or scatter)."""
+        return False
 
     @property
     def origin(self) -> Instruction:
         """The op whose metadata says where the step came from (for reports)."""
         return self.after
 
-    shape: Shape
-    after: Instruction
-    ref: str
-    users: list[Instruction]
+    # What each kind of boundary says of the value on its far side.
+    @property
+    def shape(self) -> Shape:
+        raise NotImplementedError
+
+    @property
+    def after(self) -> Instruction:
+        raise NotImplementedError
+
+    @property
+    def ref(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def users(self) -> list[Instruction]:
+        raise NotImplementedError
+
+    @property
+    def computation(self) -> Computation | None:
+        raise NotImplementedError
 
 
 @dataclass(eq=False)
@@ -109,8 +130,17 @@ class Crossing(Boundary):
     found_at: ClassVar[str] = "parameter"
 
     @property
+    def entered(self) -> tuple[Instruction, int, Instruction] | None:
+        """HLO's way in: (the GlobalToLocalShape call, the operand of it, its get-tuple-element)."""
+        if self.entry is None:
+            return None
+        assert self.entry_index is not None and self.gte is not None, "an entry call without its index"
+        return self.entry, self.entry_index, self.gte
+
+    @property
     def outside(self) -> Instruction:
-        return self.entry.operands[self.entry_index] if self.entry is not None else self.caller.operands[self.index]
+        entered = self.entered
+        return entered[0].operands[entered[1]] if entered is not None else self.caller.operands[self.index]
 
     shape = property(lambda self: self.param.shape)
     after = property(lambda self: self.param)
@@ -118,7 +148,7 @@ class Crossing(Boundary):
     users = property(lambda self: self.param.users)
 
     @property
-    def computation(self) -> Computation:
+    def computation(self) -> Computation | None:
         return self.param.computation
 
     @classmethod
@@ -127,19 +157,21 @@ class Crossing(Boundary):
 
     def source(self, result: int) -> tuple[Instruction, int]:
         # The result of a multi-result value that enters (a barrier's, a tuple's).
-        if self.entry is not None:
-            return self.outside, self.entry.operand_results[self.entry_index]
+        entered = self.entered
+        if entered is not None:
+            return self.outside, entered[0].operand_results[entered[1]]
         return self.outside, self.caller.operand_results[self.index]
 
     check = staticmethod(lambda steps, split_dim, blocks=1: check_crossings(steps, split_dim, blocks))
 
     @staticmethod
-    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+              total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].outside]
-        return merge_crossings(steps, value, split_dim, total), 0, loose
+        return merge_crossings(rw, steps, value, split_dim, total), 0, loose
 
-    def drop(self) -> list[Instruction]:
-        return drop_crossing(self)
+    def drop(self, rw: Rewriter) -> list[Instruction]:
+        return drop_crossing(rw, self)
 
     def drop_order(self) -> tuple[int, ...]:
         return (0, -self.index, -(self.entry_index or 0))
@@ -158,12 +190,13 @@ class Crossing(Boundary):
             if "in_shardings" not in self.caller.attributes:
                 raise Refusal("unknown-sharding", f"{self.caller.ref} has no in_shardings", self.caller)
             return _nth(self.caller.attributes["in_shardings"], self.index, self.caller, "in_shardings")
-        if self.entry is not None:
-            return _nth(_per_value(self.entry), self.entry_index, self.entry, "xla.sdy.in_shardings")
+        entered = self.entered
+        if entered is not None:
+            return _nth(_per_value(entered[0]), entered[1], entered[0], "xla.sdy.in_shardings")
         return None
 
 
-def _nth(values, index: int, instr: Instruction, what: str) -> str:
+def _nth(values: Sequence[object], index: int, instr: Instruction, what: str) -> str:
     """Entry ``index`` of a per-operand or per-result list, refusing a list too short."""
     if not 0 <= index < len(values):
         raise Refusal("unknown-sharding", f"{what} of {instr.ref} lists {len(values)} value(s), none for "
@@ -230,7 +263,7 @@ def check_crossings(crossings: list[Crossing], split_dim: int, blocks: int = 1) 
             raise Refusal("extra-users", f"{c.outside.ref} is used outside {c.caller.ref} too", c.outside)
 
 
-def merge_crossings(crossings: list[Crossing], value: Instruction, split_dim: int, total: int) -> Instruction:
+def merge_crossings(rw: Rewriter, crossings: list[Crossing], value: Instruction, split_dim: int, total: int) -> Instruction:
     """Feed ``value`` (all of W) through the first crossing; returns its body parameter.
 
     The other halves' operands and parameters are dropped by
@@ -238,52 +271,54 @@ def merge_crossings(crossings: list[Crossing], value: Instruction, split_dim: in
     """
     first = crossings[0]
     param = first.param
-    if first.entry is not None:
-        entry = first.entry
-        entry.set_operand(first.entry_index, value)
+    entered = first.entered
+    if entered is not None:
+        entry, index, gte = entered
+        rw.set_operand(entry, index, value)
         shapes = list(entry.shape.tuple_shapes)
-        shapes[first.entry_index] = resized(shapes[first.entry_index], split_dim, total)
-        entry.set_shape(Shape.tuple_of(shapes))
-        first.gte.set_shape(resized(first.gte.shape, split_dim, total))
+        shapes[index] = resized(shapes[index], split_dim, total)
+        rw.set_shape(entry, Shape.tuple_of(shapes))
+        rw.set_shape(gte, resized(gte.shape, split_dim, total))
     else:
-        first.caller.set_operand(first.index, value)
-    param.set_shape(resized(param.shape, split_dim, total))
+        rw.set_operand(first.caller, first.index, value)
+    rw.set_shape(param, resized(param.shape, split_dim, total))
     return param
 
 
-def drop_crossing(c: Crossing) -> list[Instruction]:
+def drop_crossing(rw: Rewriter, c: Crossing) -> list[Instruction]:
     """Remove an operand that no longer feeds anything inside; returns what was cut loose."""
     if c.param.users:
-        raise RuntimeError(f"{c.param.ref} is still used inside {c.computation.ref}")
+        raise RuntimeError(f"{c.param.ref} is still used inside {c.caller.ref}")
     loose = []
-    c.computation.remove_parameter(c.param)
+    rw.erase_parameter(c.param)
     if c.caller.opcode == "sdy.manual_computation":
-        loose.append(c.caller.remove_operand(c.index))
+        loose.append(rw.remove_operand(c.caller, c.index))
         shardings = list(c.caller.attributes["in_shardings"])
         del shardings[c.index]
-        c.caller.attributes["in_shardings"] = tuple(shardings)
+        rw.set_attribute(c.caller, "in_shardings", tuple(shardings))
         return loose
-    loose.append(c.caller.remove_operand(c.index))
-    if c.entry is None:
+    loose.append(rw.remove_operand(c.caller, c.index))
+    entered = c.entered
+    if entered is None:
         return loose
-    entry = c.entry
-    c.gte.computation.remove(c.gte)
-    loose.append(entry.remove_operand(c.entry_index))
+    entry, index, gte = entered
+    rw.erase(gte)
+    loose.append(rw.remove_operand(entry, index))
     shapes = list(entry.shape.tuple_shapes)
-    del shapes[c.entry_index]
-    entry.set_shape(Shape.tuple_of(shapes))
+    del shapes[index]
+    rw.set_shape(entry, Shape.tuple_of(shapes))
     for user in entry.users:
-        if user.opcode == "get-tuple-element" and int(user.attributes["index"]) > c.entry_index:
-            user.attributes["index"] = int(user.attributes["index"]) - 1
-    _drop_sharding_element(entry, c.entry_index)
+        if user.opcode == "get-tuple-element" and int(user.attributes["index"]) > index:
+            rw.set_attribute(user, "index", int(user.attributes["index"]) - 1)
+    _drop_sharding_element(rw, entry, index)
     if "xla.sdy.in_shardings" not in _frontend(entry):
         return loose  # jax 0.12: the operand's own Sharding call carried it
     attrs = dict(entry.attributes["frontend_attributes"])
     values = split_top_level(attrs["xla.sdy.in_shardings"][attrs["xla.sdy.in_shardings"].find("<[") + 2:
                                                           attrs["xla.sdy.in_shardings"].rfind("]>")])
-    del values[c.entry_index]
+    del values[index]
     attrs["xla.sdy.in_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(values) + "]>"
-    entry.attributes["frontend_attributes"] = attrs
+    rw.set_attribute(entry, "frontend_attributes", attrs)
     return loose
 
 
@@ -306,10 +341,11 @@ def _per_value(entry: Instruction) -> list[str]:
     """
     if "xla.sdy.in_shardings" not in _frontend(entry):
         values = [_sharding_text(op) if is_sharding_call(op) else None for op in entry.operands]
-        if any(v is None for v in values):
+        known = [v for v in values if v is not None]
+        if len(known) != len(values):
             raise Refusal("unknown-sharding", f"cannot read the in_shardings of {entry.ref}: neither "
                           "xla.sdy.in_shardings nor a Sharding custom call per operand", entry)
-        return values
+        return known
     text = entry.attributes["frontend_attributes"].get("xla.sdy.in_shardings", "")
     start, end = text.find("<["), text.rfind("]>")
     if start < 0 or end < start:
@@ -340,13 +376,14 @@ class Exit(Boundary):
     check = staticmethod(lambda steps, split_dim: check_exits(steps, split_dim))
 
     @staticmethod
-    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+              total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].inside]
-        caller, result = merge_exits(steps, value, split_dim, total)
+        caller, result = merge_exits(rw, steps, value, split_dim, total)
         return caller, result, loose
 
-    def drop(self) -> list[Instruction]:
-        return [drop_exit(self)]
+    def drop(self, rw: Rewriter) -> list[Instruction]:
+        return [drop_exit(rw, self)]
 
     def drop_order(self) -> tuple[int, ...]:
         return (1, -self.result)
@@ -366,7 +403,7 @@ class Exit(Boundary):
         return result_shape(self.caller, self.result)
 
     @property
-    def computation(self) -> Computation:
+    def computation(self) -> Computation | None:
         return self.caller.computation
 
     @property
@@ -433,42 +470,41 @@ def check_exits(exits: list[Exit], split_dim: int) -> None:
             raise Refusal("extra-users", f"{e.inside.ref} is used inside {e.caller.ref} too", e.inside)
 
 
-def merge_exits(exits: list[Exit], value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int]:
+def merge_exits(rw: Rewriter, exits: list[Exit], value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int]:
     """Return ``value`` (all of the array) through the first exit; returns (caller, its result)."""
     first = exits[0]
-    first.terminator.set_operand(first.result, value)
+    rw.set_operand(first.terminator, first.result, value)
     caller = first.caller
     shapes = list(caller.shape.tuple_shapes) if caller.num_results > 1 else [caller.shape]
     shapes[first.result] = resized(shapes[first.result], split_dim, total)
-    caller.set_shape(Shape.tuple_of(shapes) if caller.num_results > 1 else shapes[0])
+    rw.set_shape(caller, Shape.tuple_of(shapes) if caller.num_results > 1 else shapes[0])
     return caller, first.result
 
 
-def drop_exit(e: Exit) -> Instruction:
+def drop_exit(rw: Rewriter, e: Exit) -> Instruction:
     """Remove a result nothing outside uses any more; returns the inside value it carried."""
     caller = e.caller
     if result_users(caller, e.result):
         raise RuntimeError(f"{e.ref} is still used")
-    inside = e.terminator.remove_operand(e.result)
+    inside = rw.remove_operand(e.terminator, e.result)
     shapes = list(caller.shape.tuple_shapes)
     del shapes[e.result]
-    caller.num_results -= 1
-    caller.set_shape(Shape.tuple_of(shapes) if caller.num_results > 1 else shapes[0])
+    rw.set_shape(caller, Shape.tuple_of(shapes) if len(shapes) > 1 else shapes[0], num_results=len(shapes))
     shardings = list(caller.attributes["out_shardings"])
     del shardings[e.result]
-    caller.attributes["out_shardings"] = tuple(shardings)
+    rw.set_attribute(caller, "out_shardings", tuple(shardings))
     # Later results move down one place, for every use of them.
     module = caller.module
+    assert module is not None
     for _, user, key in list(module.graph.out_edges(caller, keys=True)):
         r = user.operand_results[key]
         if r > e.result:
-            user.operand_results[key] = r - 1
-            user.mark_changed()
+            rw.set_operand_result(user, key, r - 1)
     groups = caller.dialect_data.get("results")
     if groups:
         # The SSA result group (%15:3) shrinks with it.
         name, count = groups[0]
-        groups[0] = (name, count - 1)
+        rw.set_dialect_data(caller, "results", [(name, count - 1), *groups[1:]])
     return inside
 
 
@@ -501,15 +537,16 @@ class HloExit(Boundary):
     check = staticmethod(lambda steps, split_dim: check_hlo_exits(steps, split_dim))
 
     @staticmethod
-    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+              total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].inside]
-        outside = merge_hlo_exits(steps, value, split_dim, total)
+        outside = merge_hlo_exits(rw, steps, value, split_dim, total)
         # Its old users (the first half's chain outside) are dead code now.
         loose.extend(outside.users)
         return outside, 0, loose
 
-    def drop(self) -> list[Instruction]:
-        return [drop_hlo_exit(self)]
+    def drop(self, rw: Rewriter) -> list[Instruction]:
+        return [drop_hlo_exit(rw, self)]
 
     def drop_order(self) -> tuple[int, ...]:
         return (1, -self.result)
@@ -518,7 +555,9 @@ class HloExit(Boundary):
 
     @property
     def root(self) -> Instruction:
-        return self.call.called_computations[0].root
+        root = self.call.called_computations[0].root
+        assert root is not None, "hlo_exit_from found the root"
+        return root
 
     @property
     def inside(self) -> Instruction:
@@ -605,64 +644,64 @@ def check_hlo_exits(exits: list[HloExit], split_dim: int) -> None:
                           e.outer_gte)
 
 
-def _set_element(instr: Instruction, index: int, shape: Shape) -> None:
+def _set_element(rw: Rewriter, instr: Instruction, index: int, shape: Shape) -> None:
     shapes = list(instr.shape.tuple_shapes)
     shapes[index] = shape
-    instr.set_shape(Shape.tuple_of(shapes))
+    rw.set_shape(instr, Shape.tuple_of(shapes))
 
 
-def merge_hlo_exits(exits: list[HloExit], value: Instruction, split_dim: int, total: int) -> Instruction:
+def merge_hlo_exits(rw: Rewriter, exits: list[HloExit], value: Instruction, split_dim: int, total: int) -> Instruction:
     """Return ``value`` through the first exit; returns the outside value now holding all of it."""
     first = exits[0]
     root = first.root
-    root.set_operand(first.element, value)
-    _set_element(root, first.element, value.shape)
-    _set_element(first.call, first.element, value.shape)
-    first.inner_gte.set_shape(value.shape)
+    rw.set_operand(root, first.element, value)
+    _set_element(rw, root, first.element, value.shape)
+    _set_element(rw, first.call, first.element, value.shape)
+    rw.set_shape(first.inner_gte, value.shape)
     if first.exit_call is not None:
         outside = resized(first.outer_gte.shape, split_dim, total)
-        _set_element(first.exit_call, first.result, outside)
-        first.outer_gte.set_shape(outside)
+        _set_element(rw, first.exit_call, first.result, outside)
+        rw.set_shape(first.outer_gte, outside)
     return first.outer_gte
 
 
-def drop_hlo_exit(e: HloExit) -> Instruction:
+def drop_hlo_exit(rw: Rewriter, e: HloExit) -> Instruction:
     """Remove a shard_map result nothing uses any more; returns the inside value it carried."""
     if e.outer_gte.users:
         raise RuntimeError(f"{e.ref} is still used")
     if e.outer_gte.computation is not None:  # not already swept away as dead code
-        e.outer_gte.computation.remove(e.outer_gte)
+        rw.erase(e.outer_gte)
     if e.exit_call is not None:
         old_values = _shardings_of(e.exit_call, "xla.sdy.out_shardings")
-        _drop_element(e.exit_call, e.result)  # its tuple sharding (jax 0.12) too
-        e.exit_call.remove_operand(e.result)
+        _drop_element(rw, e.exit_call, e.result)  # its tuple sharding (jax 0.12) too
+        rw.remove_operand(e.exit_call, e.result)
         if "xla.sdy.out_shardings" in _frontend(e.exit_call):
             attrs = dict(e.exit_call.attributes["frontend_attributes"])
             del old_values[e.result]
             attrs["xla.sdy.out_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(old_values) + "]>"
-            e.exit_call.attributes["frontend_attributes"] = attrs
-        e.inner_gte.computation.remove(e.inner_gte)
-    inside = e.root.remove_operand(e.element)
+            rw.set_attribute(e.exit_call, "frontend_attributes", attrs)
+        rw.erase(e.inner_gte)
+    inside = rw.remove_operand(e.root, e.element)
     shapes = list(e.root.shape.tuple_shapes)
     del shapes[e.element]
-    e.root.set_shape(Shape.tuple_of(shapes))
-    _drop_sharding_element(e.root, e.element)
-    _drop_element(e.call, e.element)
+    rw.set_shape(e.root, Shape.tuple_of(shapes))
+    _drop_sharding_element(rw, e.root, e.element)
+    _drop_element(rw, e.call, e.element)
     return inside
 
 
-def _drop_element(tuple_op: Instruction, index: int) -> None:
+def _drop_element(rw: Rewriter, tuple_op: Instruction, index: int) -> None:
     """Remove element ``index`` of a tuple-shaped op; later get-tuple-elements move down."""
     shapes = list(tuple_op.shape.tuple_shapes)
     del shapes[index]
-    tuple_op.set_shape(Shape.tuple_of(shapes))
-    _drop_sharding_element(tuple_op, index)
+    rw.set_shape(tuple_op, Shape.tuple_of(shapes))
+    _drop_sharding_element(rw, tuple_op, index)
     for user in tuple_op.users:
         if user.opcode == "get-tuple-element" and int(user.attributes["index"]) > index:
-            user.attributes["index"] = int(user.attributes["index"]) - 1
+            rw.set_attribute(user, "index", int(user.attributes["index"]) - 1)
 
 
-def _drop_sharding_element(instr: Instruction, index: int) -> None:
+def _drop_sharding_element(rw: Rewriter, instr: Instruction, index: int) -> None:
     """A tuple sharding (``{{manual}, {manual}}``) loses the element its tuple lost."""
     if "sharding" not in instr.attributes:
         return
@@ -670,7 +709,7 @@ def _drop_sharding_element(instr: Instruction, index: int) -> None:
     if isinstance(sharding, Sharding) and sharding.kind == "tuple" and index < len(sharding.tuple_shardings):
         elements = list(sharding.tuple_shardings)
         del elements[index]
-        instr.attributes["sharding"] = replace(sharding, tuple_shardings=tuple(elements))
+        rw.set_attribute(instr, "sharding", replace(sharding, tuple_shardings=tuple(elements)))
 
 
 # Where a walk down a chain meets each kind of boundary: by the opcode it stands on.

@@ -17,8 +17,9 @@ import weakref
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..ir import ELEMENT_BITS, Computation, Instruction, Module
+from ..ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
 from ..op_table import COLLECTIVES
+from ..rewriter import Rewriter
 from ._chains import Refusal, behaviour
 from ._crossings import Boundary
 
@@ -56,7 +57,7 @@ def _round_trip(convert: Instruction) -> str | None:
 _MOVES = frozenset({"slice", "copy", "bitcast", "transpose", "reshape", "concatenate"})
 
 
-def computed_type(instr, depth: int = 16) -> str | None:
+def computed_type(instr: Instruction | FusedValue, depth: int = 16) -> str | None:
     """The narrower element type a value of optimized HLO is computed in where XLA:CPU holds it
     wider, or None where the value is what its type says.  XLA:CPU computes bf16 in f32 and
     rounds each result through bf16 (``convert`` to bf16 and back: a slice, concatenate or
@@ -112,7 +113,7 @@ def _narrowed_back(instr: Instruction, narrow: str) -> bool:
     return True
 
 
-def _widened_from(instr, depth: int) -> str | None:
+def _widened_from(instr: Instruction | FusedValue, depth: int) -> str | None:
     """The narrower type ``instr``'s value was widened from (a ``convert`` up, under moves and
     fusions), if it was."""
     if not isinstance(instr, Instruction) or depth == 0:
@@ -128,7 +129,7 @@ def _widened_from(instr, depth: int) -> str | None:
     return None
 
 
-def computed_bytes(instr, shape=None) -> int:
+def computed_bytes(instr: Instruction | FusedValue, shape: Shape | None = None) -> int:
     """Bytes of ``instr``'s value (or ``shape``) at the type it is computed in (``computed_type``)."""
     shape = shape if shape is not None else instr.shape
     narrow = computed_type(instr)
@@ -274,10 +275,11 @@ class FusedCopy(Boundary):
                               step.fusion, provenance=step.copy)
 
     @staticmethod
-    def merge(steps: list, value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int, list[Instruction]]:
+    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+              total: int) -> tuple[Instruction, int, list[Instruction]]:
         raise _NOT_REWRITTEN
 
-    def drop(self) -> list[Instruction]:
+    def drop(self, rw: Rewriter) -> list[Instruction]:
         raise _NOT_REWRITTEN
 
     def drop_order(self) -> tuple[int, ...]:
@@ -297,7 +299,7 @@ def fused_concats(fusion: Instruction) -> list[tuple[Instruction, list[Instructi
     for inner in body.instructions:
         if inner.opcode != "concatenate" or len(inner.operands) < 2:
             continue
-        fed = [_fed_by(fusion, op) for op in inner.operands]
-        if all(f is not None for f in fed):
+        fed = [f for f in (_fed_by(fusion, op) for op in inner.operands) if f is not None]
+        if len(fed) == len(inner.operands):
             found.append((inner, fed))
     return found

@@ -16,9 +16,13 @@ import math
 import re
 import weakref
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..ir import Instruction, Module, Sharding
+from ..ir import Computation, Instruction, Module, Shape, Sharding
 from ..parser.split import split_top_level
+
+if TYPE_CHECKING:  # a value a fusion computes, which has no layout left to read
+    from ._fusions import FusedValue
 
 # ``<@mesh, [{}, {"a", "b"}, {}]...>`` (HLO frontend attributes and StableHLO alike);
 # jax 0.12's HLO names the axes in single quotes.
@@ -102,6 +106,7 @@ def is_partitioned(module: Module | None) -> bool:
 
 def _partitioned(module: Module) -> bool:
     entry = module.entry
+    assert entry is not None, "a parsed module has an entry"
     for instr in module.instructions():
         if instr.opcode == "custom-call" and instr.attributes.get("custom_call_target") in _UNPARTITIONED_CALLS:
             return False
@@ -112,7 +117,7 @@ def _partitioned(module: Module) -> bool:
     return True
 
 
-def holds_local(instr) -> bool:
+def holds_local(instr: Instruction) -> bool:
     """Whether ``instr``'s shape is one device's piece of the value (inside a shard_map body, or
     in a partitioned module), not the global array a partitioner still has to split."""
     module = getattr(instr, "module", None)
@@ -170,7 +175,8 @@ def _is_manual(instr: Instruction) -> bool:
     return isinstance(sharding, Sharding) and sharding.kind == "manual"
 
 
-def shards_of(instr, layout: "Layout | None" = None, callers: dict | None = None, result: int = 0) -> int:
+def shards_of(instr: Instruction, layout: "Layout | None" = None, callers: dict[str, list[Instruction]] | None = None,
+              result: int = 0) -> int:
     """Into how many pieces ``instr``'s value is split across devices: 1 where its shape is
     already one device's (``holds_local``), else the shard count of its own annotation, of
     ``layout`` (what the caller knows it is), or of where it comes from (``source_layout``,
@@ -294,7 +300,7 @@ def _arg_attrs(param: Instruction) -> str | None:
 _LAYOUT_KEEPING = frozenset({"convert", "copy", "bitcast", "opt-barrier", "slice"})
 
 
-def source_layout(value: Instruction, callers: dict[str, list[Instruction]] | None = None,
+def source_layout(value: Instruction | FusedValue, callers: dict[str, list[Instruction]] | None = None,
                   result: int = 0) -> Layout | None:
     """How ``value`` is laid out: the first annotation found going up through ops that keep
     the layout (a weight cast to the compute dtype is laid out as the weight) and, given
@@ -331,7 +337,7 @@ def source_layout(value: Instruction, callers: dict[str, list[Instruction]] | No
     return None
 
 
-def result_shape_of(value: Instruction, result: int):
+def result_shape_of(value: Instruction, result: int) -> Shape:
     """The shape of result ``result`` of ``value`` (an element of a tuple-shaped op)."""
     shape = value.shape
     return shape.tuple_shapes[result] if shape.is_tuple and result < len(shape.tuple_shapes) else shape
@@ -407,7 +413,7 @@ def _one_step_up(cur: Instruction, result: int, dropped: int,
     return None
 
 
-def _returned(callee, result: int) -> tuple[Instruction, int] | None:
+def _returned(callee: Computation, result: int) -> tuple[Instruction, int] | None:
     """(value, result) a called computation returns as its result ``result``."""
     root = callee.root
     if root is None:
@@ -419,7 +425,8 @@ def _returned(callee, result: int) -> tuple[Instruction, int] | None:
     return (root, 0) if result == 0 else None
 
 
-def _dim_change(old_axes, new_axes, old_count, new_count) -> str:
+def _dim_change(old_axes: tuple[str, ...] | None, new_axes: tuple[str, ...] | None, old_count: int | None,
+                new_count: int | None) -> str:
     """``same``, ``gathered`` (fewer shards: new axes a prefix of old), ``sliced`` (more) or
     ``moved``; where the mesh's sizes are known an axis of size 1 splits nothing."""
     if old_count is not None and new_count is not None:
@@ -434,6 +441,7 @@ def _dim_change(old_axes, new_axes, old_count, new_count) -> str:
         return "moved"
     if old_axes == new_axes:
         return "same"
+    assert old_axes is not None and new_axes is not None, "sizes or axes are known (reshard checks)"
     if old_axes[:len(new_axes)] == new_axes:
         return "gathered"
     if new_axes[:len(old_axes)] == old_axes:
@@ -480,7 +488,7 @@ def slice_permutes(layout: Layout | None, dim: int, start: int, limit: int, size
     if n <= 1 or size % n or (limit - start) % n:
         return None
     held, wanted = size // n, (limit - start) // n
-    offsets = set()
+    offsets: set[int] = set()
     for i in range(n):
         lo, hi = start + i * wanted, start + (i + 1) * wanted
         offsets.update(src - i for src in range(lo // held, (hi - 1) // held + 1))

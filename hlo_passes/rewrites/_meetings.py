@@ -21,14 +21,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
-from ..ir import Instruction, Module, Shape, tag_created
-from ._chains import Refusal, clone, literal, remove_dead, resized
+from ..ir import Instruction, Shape
+from ..rewriter import Rewriter
+from ._chains import Refusal, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
+
+if TYPE_CHECKING:  # the engine, which imports this module
+    from ._split_fusion import _Chain, _Scan
 
 
 class Meeting:
@@ -64,7 +69,7 @@ class Meeting:
     # Whether each half is the weight of a GMM of its own: the fix runs one GMM instead.
     gmm_launches: bool = False
 
-    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
         raise NotImplementedError
 
 
@@ -82,9 +87,9 @@ class _Joined(Meeting):
                           f"dimension {split_dims[-1]}", self.anchor, self.origin)
         return None
 
-    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
-        self.joined.module.replace_all_uses(self.joined, value)
-        remove_dead([self.joined])
+    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+        rw.replace_all_uses(self.joined, value)
+        remove_dead(rw, [self.joined])
 
 
 class Concat(_Joined):
@@ -98,13 +103,14 @@ class Concat(_Joined):
 
     # Read only once halves were found: a value that does not decode (text carried
     # through) must not stop the search for other sites.
+    # Properties where a PadAdd has plain fields.
     @property
-    def dims(self) -> tuple | None:
+    def dims(self) -> tuple | None:  # type: ignore[override]
         given = self.concat.attributes.get("dimensions")
         return tuple(given) if given is not None else None
 
     @property
-    def dim(self) -> int | None:
+    def dim(self) -> int | None:  # type: ignore[override]
         dims = self.dims
         return dims[0] if dims is not None and len(dims) == 1 else None
 
@@ -152,6 +158,7 @@ class TwoGmm(Meeting):
 
     form = "two_gmm"
     gmm_launches = True
+    gmms: list[Instruction]
 
     def __init__(self, gmms: list[Instruction]) -> None:
         self.anchor = gmms[0]
@@ -169,27 +176,25 @@ class TwoGmm(Meeting):
         return check_gmms(self.gmms, split_dims[-1])
 
 
-    def replace(self, value: Instruction, rule: str, out_dim: int | None, total: int) -> None:
-        fused = self._fused_gmm(value, rule, out_dim, total)
-        module, comp = self.anchor.module, self.anchor.computation
+    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+        assert self.gmms is not None and out_dim is not None
+        fused = self._fused_gmm(rw, value, out_dim, total)
         start = 0
         for g in self.gmms:
             width = g.shape.dims[out_dim]
-            spec = tuple((start, start + width, 1) if d == out_dim else (0, n, 1)
-                         for d, n in enumerate(fused.shape.dims))
-            piece = comp.add("slice", resized(fused.shape, out_dim, width), [fused], {"slice": spec},
-                             name_hint="slice", before=self.anchor, source_op=_slice_spelling(module))
-            tag_created(piece, rule)
+            piece = rw.slice_along(fused, out_dim, start, width, resized(fused.shape, out_dim, width),
+                                   before=self.anchor)
             start += width
-            module.replace_all_uses(g, piece)
+            rw.replace_all_uses(g, piece)
         kernels = [g.called_computations[0] for g in self.gmms
                    if gmm_kernel(g) is not None and g.called_computations]
-        remove_dead(list(self.gmms))
+        remove_dead(rw, list(self.gmms))
         if kernels:
             # The halves' kernels, built for their shape, are dead now.
-            kernel_calls.drop_unused(module, kernels)
+            kernel_calls.drop_unused(rw, kernels)
 
-    def _fused_gmm(self, value: Instruction, rule: str, out_dim: int, total: int) -> Instruction:
+    def _fused_gmm(self, rw: Rewriter, value: Instruction, out_dim: int, total: int) -> Instruction:
+        assert self.gmms is not None
         g0 = self.gmms[0]
         operands = list(g0.operands)
         operands[1] = value
@@ -197,13 +202,8 @@ class TwoGmm(Meeting):
         results[1] = 0
         if gmm_kernel(g0) is not None:
             # A kernel built for the halves' shape: emitted again for the whole weight.
-            fused = kernel_calls.reemit_gmm(g0, operands, results, before=self.anchor)
-            tag_created(fused, rule)
-            return fused
-        fused = clone(g0, self.anchor.computation, operands, resized(g0.shape, out_dim, total),
-                      before=self.anchor, tag=rule)
-        fused.operand_results = results
-        return fused
+            return kernel_calls.reemit_gmm(rw, g0, operands, results, before=self.anchor)
+        return rw.clone(g0, operands, resized(g0.shape, out_dim, total), results=results, before=self.anchor)
 
 
 class SplitCollectives(Meeting):
@@ -220,10 +220,6 @@ class SplitCollectives(Meeting):
         self.gmm_launches = not self.joins
 
 
-def _slice_spelling(module: Module) -> str:
-    return "stablehlo.slice" if module.dialect == "stablehlo" else "slice"
-
-
 # ---- finding meetings ----------------------------------------------------------------
 
 class Finder:
@@ -234,7 +230,7 @@ class Finder:
     # instruction and finder is most of a pass on a large module); None: every instruction.
     opcodes: frozenset[str] | None = frozenset()
 
-    def __init__(self, scan) -> None:
+    def __init__(self, scan: _Scan) -> None:
         self.scan = scan
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
@@ -243,9 +239,10 @@ class Finder:
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         return iter(())
 
-    def _chains(self, pieces) -> list | None:
-        chains = [self.scan.chain(op, r) for op, r in pieces]
-        return chains if all(c is not None for c in chains) else None
+    def _chains(self, pieces: Iterable[tuple[Instruction, int]]) -> list[_Chain] | None:
+        pieces = list(pieces)
+        chains = [c for c in (self.scan.chain(op, r) for op, r in pieces) if c is not None]
+        return chains if len(chains) == len(pieces) else None
 
 
 class Concatenates(Finder):
@@ -290,7 +287,7 @@ class GmmPairs(Finder):
     # GMMs, and what gmm_kernel may name: custom calls and calls of kernel-wrapping functions.
     opcodes = frozenset(GMM_OPCODES | {"custom-call", "call", "func.call"})
 
-    def __init__(self, scan) -> None:
+    def __init__(self, scan: _Scan) -> None:
         super().__init__(scan)
         self.by_source: dict[tuple[int, int], list[tuple[Instruction, object]]] = {}
 
@@ -382,19 +379,19 @@ def pad_count(add: Instruction, memo: dict[int, int | None]) -> int | None:
             stack.extend(todo)
             continue
         stack.pop()
-        count: int | None = 0
+        count = 0
         for op in cur.operands:
+            inner = memo[id(op)] if op.opcode == "add" and len(op.users) == 1 else None
             if op.opcode == "pad" and len(op.operands) == 2:
                 count += 1
-            elif op.opcode == "add" and len(op.users) == 1 and memo[id(op)] is not None:
-                count += memo[id(op)]
+            elif inner is not None:
+                count += inner
             else:
-                count = None
+                count = MAX_PIECES + 1  # not a reassembly
                 break
             if count > MAX_PIECES:
-                count = None
                 break
-        memo[id(cur)] = count
+        memo[id(cur)] = count if count <= MAX_PIECES else None
     return memo[id(add)]
 
 

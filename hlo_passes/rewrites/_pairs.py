@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from ..ir import CREATED_BY, Instruction, Shape, tag_created
+from ..ir import CREATED_BY, Computation, Instruction, Shape
 from ..op_table import COLLECTIVES
+from ..rewriter import Rewriter
 from ._chains import INCONSISTENT, Refusal, behaviour, map_split_dim, resized, same_op, same_value
 from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape
@@ -33,8 +35,13 @@ from ._layouts import Layout, holds_local, layout_from_text, source_layout, stat
 from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
 from ._sources import Source, SourcePlan
 
+if TYPE_CHECKING:  # the engine, which imports this module
+    from ._cost import CollectiveModel
+    from ._meetings import Meeting
+    from ._split_fusion import _Chain, _Scan
 
-def _dim_at_start(chain, top_dim: int) -> int:
+
+def _dim_at_start(chain: _Chain, top_dim: int) -> int:
     """The start's dimension that becomes ``top_dim`` at the top of ``chain``, followed back
     through transposes; a reshape or bitcast that changes the dimensions on the way is refused
     there (``reshape-moves-split``): the dimension cannot be followed through it."""
@@ -64,7 +71,7 @@ def _weight_free_dim(gmm: Instruction) -> int:
     return free[0]
 
 
-def _start_step(step) -> tuple[Instruction, int]:
+def _start_step(step: Instruction | Boundary) -> tuple[Instruction, int]:
     """(value, result) a step leaves on its far side: where a settled chain starts."""
     if isinstance(step, Exit):
         return step.caller, step.result
@@ -73,7 +80,7 @@ def _start_step(step) -> tuple[Instruction, int]:
     return step, 0
 
 
-def _step_instruction(step) -> Instruction:
+def _step_instruction(step: Instruction | Boundary) -> Instruction:
     """The instruction of the start's computation a first step is (a crossing: its caller)."""
     if isinstance(step, Crossing):
         return step.entry if step.entry is not None else step.caller
@@ -92,7 +99,7 @@ class PairSource(Source):
             return False
         return not (instr.opcode == "fusion" and fused_slice(instr) is not None)
 
-    def settle(self, chain, steps):
+    def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
         try:
             collectives = steps.chain(chain)
         except Refusal:
@@ -118,7 +125,7 @@ class PairSource(Source):
         start, result = _start_step(chain.ops[first - 1])
         return dataclasses.replace(chain, start=start, ops=ops, result=result, walked=chain)
 
-    def check(self, chains: list, meeting) -> SourcePlan:
+    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         first = chains[0]
         seen = set()
         for k, c in enumerate(chains):
@@ -135,6 +142,7 @@ class PairSource(Source):
                 raise Refusal("same-computation", f"{c.start.ref} is in another computation than "
                               f"{first.start.ref}", c.start)
         if meeting.form == "two_gmm":
+            assert meeting.gmms is not None
             top = _weight_free_dim(meeting.gmms[0])
         elif meeting.compiled and meeting.dim is None:
             top = meeting.anchor.shape.rank - 1  # optimized HLO: F is the last dimension of [E, D, F]
@@ -183,7 +191,7 @@ class PairSource(Source):
         # The local concatenation: each device copies its shards of both weights.
         return sum(local_bytes(c.start, c.result, callers=c.callers) for c in chains)
 
-    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
         starts = [c.start for c in chains]
         comp = starts[0].computation
         order = {id(i): n for n, i in enumerate(comp.instructions)}
@@ -191,38 +199,30 @@ class PairSource(Source):
         firsts = [f for f in (_step_instruction(c.ops[0]) for c in chains) if id(f) in order]
         # Right after the later start, or (parameters) before the first step: the rule puts
         # the computation in dependency order after the rewrite (``in_dependency_order``).
+        place: dict[str, Instruction]
         if computed or not firsts:
             place = {"after": max(computed or starts, key=lambda s: order.get(id(s), -1))}
         else:
             place = {"before": min(firsts, key=lambda f: order[id(f)])}
         shape0 = result_shape(starts[0], chains[0].result)
-        stablehlo = comp.module.dialect == "stablehlo"
         dim, blocks = plan.split_dim, plan.blocks
         if blocks == 1:
-            joined = comp.add("concatenate", resized(shape0, dim, sum(plan.sizes)), starts,
-                              {"dimensions": (dim,)}, name_hint="concatenate",
-                              source_op="stablehlo.concatenate" if stablehlo else "concatenate", **place)
-            joined.operand_results = [c.result for c in chains]
-            tag_created(joined, rule)
+            joined = rw.concatenate(starts, dim, resized(shape0, dim, sum(plan.sizes)),
+                                    results=[c.result for c in chains], **place)
             return joined, 0
         # Shard by shard: [.., F] -> [.., n, F/n] each, joined along the new minor dimension,
         # [.., n, 2F/n] -> [.., 2F]: shard k of the result is shard k of wi_0 next to wi_1's.
-        def reshaped(value, result, dims, where):
-            new = comp.add("reshape", Shape.array(shape0.element_type, dims), [value], {},
-                           name_hint="reshape", source_op="stablehlo.reshape" if stablehlo else "reshape", **where)
-            new.operand_results = [result]
-            tag_created(new, rule)
-            return new
+        def reshaped(value: Instruction, result: int, dims: list[int], where: dict[str, Instruction]) -> Instruction:
+            return rw.reshape(value, Shape.array(shape0.element_type, dims), result=result, **where)
 
         dims = list(shape0.dims)
-        split, where = [], place
+        split: list[Instruction] = []
+        where = place
         for c, size in zip(chains, plan.sizes):
             split.append(reshaped(c.start, c.result, dims[:dim] + [blocks, size // blocks] + dims[dim + 1:], where))
             where = {"after": split[-1]}
-        joined = comp.add("concatenate", Shape.array(shape0.element_type, dims[:dim] + [blocks, sum(plan.sizes) // blocks]
-                                                      + dims[dim + 1:]), split, {"dimensions": (dim + 1,)}, name_hint="concatenate",
-                          source_op="stablehlo.concatenate" if stablehlo else "concatenate", after=split[-1])
-        tag_created(joined, rule)
+        joined = rw.concatenate(split, dim + 1, Shape.array(shape0.element_type, dims[:dim] + [
+            blocks, sum(plan.sizes) // blocks] + dims[dim + 1:]), after=split[-1])
         whole = reshaped(joined, 0, dims[:dim] + [sum(plan.sizes)] + dims[dim + 1:], {"after": joined})
         return whole, 0
 
@@ -272,7 +272,7 @@ def _past_barriers(value: Instruction, result: int) -> tuple[Instruction, int]:
     return value, result
 
 
-def _named_gspmd(chain) -> bool:
+def _named_gspmd(chain: _Chain) -> bool:
     """HLO after Shardy's import (GSPMD form: ``SPMDFullToShardShape``) whose shardings are
     written over a mesh (jax 0.12's XLA)."""
     if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"
@@ -297,7 +297,7 @@ def _f_split(layout: Layout | None, dim: int) -> tuple | None:
     return None
 
 
-def _join_blocks(chain, dim: int, meeting) -> int:
+def _join_blocks(chain: _Chain, dim: int, meeting: Meeting) -> int:
     """How the two weights are joined along F where the fused chain starts: in one piece (1),
     or shard by shard (n > 1) where F is split into n shards on the way to GMMs that each device
     runs on its own pieces (a shard_map's tensor parallelism), and never gathered: then each
@@ -315,6 +315,7 @@ def _join_blocks(chain, dim: int, meeting) -> int:
         if isinstance(op, Boundary):
             entering = op.entry_sharding()
             if entering is not None and entering[0] is not None:
+                assert isinstance(op, Crossing), "only a crossing states how a value enters"
                 now = _f_split(layout_from_text(entering[0], entering[1].shape.rank, entering[1].module), dim)
                 split = _same_split(chain, split, now, dim, f"entering {op.caller.ref}", op.after)
             continue
@@ -336,10 +337,16 @@ def _join_blocks(chain, dim: int, meeting) -> int:
     return blocks
 
 
-def _same_split(chain, split: tuple | None, now: tuple, dim: int, where: str, at) -> tuple:
+def _same_split(chain: _Chain, split: tuple | None, now: tuple | None, dim: int, where: str,
+                at: Instruction) -> tuple | None:
     """F split as before, or into more shards (each device slices what it holds), or first known
     here; fewer or other shards (gathered or moved along F): the concatenation would interleave."""
-    if split is None or split == now or split[0] != now[0]:  # (axes against a count: sizes unknown)
+    if split is None:
+        return now
+    # A layout not known here after one known before: a case the checks never met (it failed on
+    # None below before this assert said so).
+    assert now is not None, f"{where}: the split of F is not known"
+    if split == now or split[0] != now[0]:  # (axes against a count: sizes unknown)
         return now
     if split[0] == "count" and now[1] % split[1] == 0:
         return now
@@ -366,9 +373,9 @@ class SharedLhsGmms(Finder):
 
     opcodes = frozenset(GMM_OPCODES)
 
-    def __init__(self, scan) -> None:
+    def __init__(self, scan: _Scan) -> None:
         super().__init__(scan)
-        self.found: list[tuple[Instruction, object]] = []
+        self.found: list[tuple[Instruction, _Chain]] = []
 
     def at(self, instr: Instruction) -> Iterator:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2 and is_grouped(instr):
@@ -378,7 +385,7 @@ class SharedLhsGmms(Finder):
         return iter(())
 
     def finish(self) -> Iterator:
-        groups: list[list[tuple[Instruction, object]]] = []
+        groups: list[list[tuple[Instruction, _Chain]]] = []
         for gmm, chain in self.found:
             for group in groups:
                 other = group[0][0]
@@ -392,13 +399,18 @@ class SharedLhsGmms(Finder):
         for group in groups:
             # One weight read twice (a GMM the program repeats) is no pair: not a site.
             seen: set[tuple[int, int]] = set()
-            group = [(g, c) for g, c in group
-                     if not ((id(c.base[0]), c.base[1]) in seen or seen.add((id(c.base[0]), c.base[1])))]
+            pair = []
+            for g, c in group:
+                key = (id(c.base[0]), c.base[1])
+                if key not in seen:
+                    seen.add(key)
+                    pair.append((g, c))
+            group = pair
             if len(group) >= 2:
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
 
 
-def in_dependency_order(comp) -> None:
+def in_dependency_order(rw: Rewriter, comp: Computation) -> None:
     """Reorder ``comp``'s instructions so each comes after its operands, moving as little as
     possible (a stable topological order).  The two weights' chains start wherever the
     program computes them: the concatenate of both, and the one GMM after it, may sit
@@ -420,8 +432,7 @@ def in_dependency_order(comp) -> None:
             stack.append((cur, True))
             stack.extend((op, False) for op in reversed(cur.operands) if id(op) in here and id(op) not in placed)
     if order != instructions:
-        comp.instructions[:] = order
-        comp.changed = True
+        rw.reorder(comp, order)
 
 
 class WeightConcatenates(Concatenates):

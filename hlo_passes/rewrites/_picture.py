@@ -228,6 +228,7 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
         b.edge(prev, use, shape)
     elif form == "two_gmm":
         gmms = list(gmms or ())
+        assert out_dim is not None, "two GMMs meet along a dimension of their result"
         fused = b.node("g", f"{gmms[0].opcode} (one GMM on the whole weight)", "gmm")
         b.edge(prev, fused, shape)
         whole = resized(gmms[0].shape, out_dim, sum(g.shape.dims[out_dim] for g in gmms))

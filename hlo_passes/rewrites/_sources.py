@@ -16,13 +16,19 @@ starts from (``whole``).  A third way, two separate weights gathered apart, is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..ir import Instruction, tag_created
-from ._chains import INCONSISTENT, Refusal, clone, resized, same_op, same_value
+from ..ir import Instruction, Shape
+from ..rewriter import Rewriter
+from ._chains import INCONSISTENT, Refusal, resized, same_op, same_value
 from ._crossings import result_shape
 from ._fusions import FusedValue, fused_slice
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
+
+if TYPE_CHECKING:  # the engine, which imports this module
+    from ._meetings import Meeting
+    from ._split_fusion import _Chain
+    from ._cost import CollectiveModel
 
 
 @dataclass(frozen=True)
@@ -41,13 +47,15 @@ class Cut:
         return tuple(self.sliced.attributes["slice"])
 
     @property
-    def shape(self):
+    def shape(self) -> Shape:
         return self.sliced.shape
 
     @property
-    def full(self):
+    def full(self) -> Shape:
         """The shape of the array cut."""
-        return self.whole.shape if self.fused else result_shape(self.whole, self.result)
+        if self.fused or not isinstance(self.whole, Instruction):
+            return self.whole.shape
+        return result_shape(self.whole, self.result)
 
 
 def cut_of(start: Instruction) -> Cut | None:
@@ -94,7 +102,7 @@ class Source:
         """Bytes per device of a copy the fused start makes (the rewrite adds it)."""
         return 0
 
-    def settle(self, chain, steps):
+    def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
         """The chain a dead-end walk found, as this source takes it (None: not one)."""
         return chain
 
@@ -102,13 +110,13 @@ class Source:
         """Whether a walk down that has taken ``steps`` steps stops at ``instr``."""
         raise NotImplementedError
 
-    def check(self, chains: list, meeting) -> SourcePlan:
+    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         raise NotImplementedError
 
     def weight(self, chains: list) -> str:
         raise NotImplementedError
 
-    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
         """(value, result): all of the array, for the fused chain to start from."""
         raise NotImplementedError
 
@@ -121,14 +129,14 @@ class SliceSource(Source):
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return instr.opcode == "slice" or (instr.opcode == "fusion" and fused_slice(instr) is not None)
 
-    def check(self, chains: list, meeting) -> SourcePlan:
+    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         split_dim, sizes = check_slices(chains)
         return SourcePlan(split_dim, sizes)
 
     def weight(self, chains: list) -> str:
         return chains[0].cut.whole.ref
 
-    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
         cut = chains[0].cut
         return cut.whole, cut.result
 
@@ -142,7 +150,7 @@ class GmmSource(Source):
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return steps > 0 and instr.opcode in GMM_OPCODES
 
-    def check(self, chains: list, meeting) -> SourcePlan:
+    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         if meeting.form not in ("concat", "pad_add"):
             raise Refusal("gmm-sources", "halves computed by separate GMMs must meet again", meeting.anchor)
         split_dim = meeting.dim if meeting.dim is not None else (meeting.dims or (None,))[0]
@@ -154,8 +162,8 @@ class GmmSource(Source):
     def weight(self, chains: list) -> str:
         return chains[0].start.ref  # no weight is cut: the first GMM stands for the site
 
-    def whole(self, plan: SourcePlan, chains: list, rule: str) -> tuple[Instruction, int]:
-        return fused_gmm_source(rule, chains, plan.extra, sum(plan.sizes)), 0
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+        return fused_gmm_source(rw, chains, plan.extra, sum(plan.sizes)), 0
 
     def added_bytes(self, plan: SourcePlan, chains: list) -> int:
         # The one GMM reads the differing operands concatenated (inside the GMMs' shard_map body
@@ -245,7 +253,7 @@ def check_gmm_sources(chains: list, out_dim: int) -> tuple[list[int], tuple[int,
     return [g.shape.dims[out_dim] for g in gmms], (j, dim)
 
 
-def fused_gmm_source(rule: str, chains: list, source: tuple[int, int], total: int) -> Instruction:
+def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total: int) -> Instruction:
     """One GMM on the concatenated varying operands, standing in for the halves' GMMs."""
     j, dim = source
     gmms = [c.start for c in chains]
@@ -255,15 +263,11 @@ def fused_gmm_source(rule: str, chains: list, source: tuple[int, int], total: in
     where = max(gmms, key=comp.instructions.index)
     parts = [g.operands[j] for g in gmms]
     joined_shape = resized(parts[0].shape, dim, sum(p.shape.dims[dim] for p in parts))
-    joined = comp.add("concatenate", joined_shape, parts, {"dimensions": (dim,)}, name_hint="concatenate",
-                      before=where, source_op="stablehlo.concatenate" if comp.module.dialect == "stablehlo"
-                      else "concatenate")
-    joined.operand_results = [g.operand_results[j] for g in gmms]
-    tag_created(joined, rule)
+    joined = rw.concatenate(parts, dim, joined_shape, results=[g.operand_results[j] for g in gmms], before=where)
     operands = list(first.operands)
     operands[j] = joined
     out_dim = free_dim_position(first, j, dim)
-    fused = clone(first, comp, operands, resized(first.shape, out_dim, total), before=where, tag=rule)
-    fused.operand_results = list(first.operand_results)
-    fused.operand_results[j] = 0
-    return fused
+    assert out_dim is not None, "check_gmm_sources found the dimension free"
+    results = list(first.operand_results)
+    results[j] = 0
+    return rw.clone(first, operands, resized(first.shape, out_dim, total), results=results, before=where)

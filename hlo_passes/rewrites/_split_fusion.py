@@ -35,14 +35,14 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..ir import Instruction, Module, tag_created
+from ..ir import Instruction, Module, Shape
 from ..report import NearMiss, Site, location_of, note_instruction
+from ..rewriter import DryRunRewriter, Rewriter
 from ._chains import (
     INCONSISTENT,
     WINDOWS,
     Refusal,
     check_windows,
-    clone,
     dim_size,
     is_chain_op,
     map_split_dim,
@@ -52,7 +52,7 @@ from ._chains import (
 )
 from ._cost import CollectiveModel, site_bytes
 from ._crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
-from ._fusions import FusedCopy
+from ._fusions import FusedCopy, FusedValue
 from ._gmms import difference
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
 from ._picture import site_picture
@@ -85,7 +85,7 @@ class _Chain:
         return last.after if isinstance(last, Boundary) else last
 
     @property
-    def base(self) -> tuple[object, int]:
+    def base(self) -> tuple[Instruction | FusedValue | None, int]:
         """(value, result) the chain's first op reads: the array its slice cuts, or a GMM's first operand."""
         if self.cut is not None:
             return self.cut.whole, self.cut.result
@@ -105,7 +105,7 @@ class _Chain:
             isinstance(step, Boundary) and step.compiled for step in self.ops)
 
 
-def step_kind(step) -> str:
+def step_kind(step: Instruction | Boundary) -> str:
     """What a step is, for comparing two halves' paths: an op's opcode, a boundary's kind."""
     return step.kind if isinstance(step, Boundary) else step.opcode
 
@@ -129,7 +129,7 @@ class _Scan:
     rule: "SplitFusion"
     callers: dict
     covered: set = field(default_factory=set)  # ops of chains that met in a concatenate
-    dead: set = field(default_factory=set)  # where a walk down ends nowhere (see chain_below)
+    dead: set[tuple[int, int]] = field(default_factory=set)  # where a walk down ends nowhere (see chain_below)
     pads: dict = field(default_factory=dict)  # pieces under each add (see _meetings.pad_meeting)
 
     def __post_init__(self) -> None:
@@ -142,8 +142,9 @@ class _Scan:
         return chain_below(value, self.callers, self.steps, self.sources, result, self.dead)
 
 
-def chain_below(value: Instruction, callers, steps: CollectiveModel, sources: tuple[Source, ...],
-                result: int = 0, dead: set | None = None) -> _Chain | None:
+def chain_below(value: Instruction, callers: dict[str, list[Instruction]], steps: CollectiveModel,
+                sources: tuple[Source, ...], result: int = 0,
+                dead: set[tuple[int, int]] | None = None) -> _Chain | None:
     """The chain that ends in result ``result`` of ``value``, if it starts where one of
     ``sources`` starts chains and communicates on the way.
 
@@ -187,8 +188,9 @@ def _starts(sources: tuple[Source, ...], instr: Instruction, steps: int) -> bool
     return False
 
 
-def _walk_down(value: Instruction, callers, sources: tuple[Source, ...], result: int, dead: set | None,
-               ops: list, seen: list) -> tuple[Instruction, int, bool] | None:
+def _walk_down(value: Instruction, callers: dict[str, list[Instruction]], sources: tuple[Source, ...], result: int,
+               dead: set[tuple[int, int]] | None, ops: list[Instruction | Boundary],
+               seen: list[tuple[int, int]]) -> tuple[Instruction, int, bool] | None:
     """Follow ``value`` down its first operands to where a source starts; the steps go to ``ops``.
     Returns (the start, its result, whether the walk stopped only because it could go no further:
     a start of a source whose chains begin at any array, ``Source.at_dead_end``)."""
@@ -258,14 +260,20 @@ class SplitFusion:
     def steps(self) -> CollectiveModel:
         return CollectiveModel(frozenset(self.collectives), self.implicit)
 
-    def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
+    def apply(self, module: Module, *, rewrite: bool,
+              rewriter: Rewriter | None = None) -> tuple[list[Site], list[NearMiss]]:
+        """The sites and near misses in ``module``, rewritten through ``rewriter`` (one for this
+        rule, or a dry run when ``rewrite`` is False; made here when not given)."""
+        rw = rewriter if rewriter is not None else (Rewriter if rewrite else DryRunRewriter)(module, self.name)
+        if rw.dry_run == rewrite or rw.module is not module:
+            raise ValueError(f"{self.name}: rewrite={rewrite} with {rw!r} (of another module, or the other mode)")
         sites: list[Site] = []
         misses: list[NearMiss] = []
         for meeting, chains in list(self._candidates(module)):
             if meeting.anchor.computation is None:  # removed by an earlier site's rewrite
                 continue
             try:
-                sites.append(self._fuse(meeting, chains, rewrite=rewrite))
+                sites.append(self._fuse(rw, meeting, chains))
             except Refusal as refusal:
                 misses.append(NearMiss(self.name, refusal.check, refusal.reason,
                                        location_of(refusal.instr, refusal.provenance)))
@@ -305,13 +313,14 @@ class SplitFusion:
         start = chains[0].start
         return next(s for s in self.sources if s.starts_chain(start, 1))
 
-    def _fuse(self, meeting: Meeting, chains: list[_Chain], *, rewrite: bool) -> Site:
+    def _fuse(self, rw: Rewriter, meeting: Meeting, chains: list[_Chain]) -> Site:
         source = self._source_of(chains)
         plan = source.check(chains, meeting)
         split_dims = _check_chains(chains, plan.split_dim, plan.blocks)
         out_dim = meeting.check(chains, split_dims)
         _check_single_use(meeting.single_use_part(chains), source.slices_for_other_users)
         compiled = meeting.compiled or any(c.compiled for c in chains)
+        rewrite = not rw.dry_run
         site = self._site(meeting, chains, source, plan, split_dims, out_dim, rewrite=rewrite)
         if site.before.count == 0:
             raise _nothing_moves(chains, self.steps, meeting.anchor)
@@ -320,6 +329,7 @@ class SplitFusion:
         price = site.price()
         site.details.pays = price.pays
         site.details.price = str(price)
+        why: str | None
         if compiled:
             # Optimized HLO does not compile again, so such a site is only reported.
             why = ("the slice or concatenate sits inside a fusion of optimized HLO; "
@@ -332,7 +342,8 @@ class SplitFusion:
             site.details.not_rewritten = why
             site.rewritten = rewrite = False
         if rewrite:
-            _replace(self.name, meeting, chains, source, plan, split_dims, out_dim)
+            with rw.batch():
+                _replace(rw, meeting, chains, source, plan, split_dims, out_dim)
         return site
 
     def _site(self, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
@@ -447,7 +458,7 @@ def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> 
                               "the per-half gathers alive", where, origin)
 
 
-def _replace(rule: str, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
+def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
              split_dims: list[int], out_dim: int | None) -> None:
     """Apply the chain once to the whole array, where the halves met; drop the rest."""
     total = sum(plan.sizes)
@@ -455,19 +466,19 @@ def _replace(rule: str, meeting: Meeting, chains: list[_Chain], source: Source, 
         # Two weights joined shard by shard: a shard_map splits them on the way, and where they
         # meet each device holds its shards (read before the fused chain takes their crossings).
         total = sum(c.top.shape.dims[split_dims[-1]] for c in chains)
-    value, result = source.whole(plan, chains, rule)
-    value, dropped, loose = _fused_chain(rule, chains, split_dims, value, result)
-    meeting.replace(value, rule, out_dim, total)
+    value, result = source.whole(rw, plan, chains)
+    value, dropped, loose = _fused_chain(rw, chains, split_dims, value, result)
+    meeting.replace(rw, value, out_dim, total)
     if source.slices_for_other_users:
-        _slice_for_other_users(rule, chains, split_dims[-1], value)
+        _slice_for_other_users(rw, chains, split_dims[-1], value)
     # The other halves' boundaries go last, in an order that keeps the indices
     # (of operands, results) of the ones still to drop valid.
     for boundary in sorted(dropped, key=lambda b: b.drop_order()):
-        loose.extend(boundary.drop())
-    remove_dead(loose)
+        loose.extend(boundary.drop(rw))
+    remove_dead(rw, loose)
 
 
-def _slice_for_other_users(rule: str, chains: list[_Chain], dim: int, value: Instruction) -> None:
+def _slice_for_other_users(rw: Rewriter, chains: list[_Chain], dim: int, value: Instruction) -> None:
     """What still reads a half's last op (besides the meeting, replaced by now) reads that
     half's slice of the fused value instead, so the half's own chain goes."""
     start = 0
@@ -475,17 +486,13 @@ def _slice_for_other_users(rule: str, chains: list[_Chain], dim: int, value: Ins
         top = c.ops[-1]
         width = top.shape.dims[dim]
         if not isinstance(top, Boundary) and top.users:
-            spec = tuple((start, start + width, 1) if d == dim else (0, n, 1) for d, n in enumerate(value.shape.dims))
-            piece = value.computation.add(
-                "slice", top.shape, [value], {"slice": spec}, name_hint="slice", after=value,
-                source_op="stablehlo.slice" if value.module.dialect == "stablehlo" else "slice")
-            tag_created(piece, rule)
-            value.module.replace_all_uses(top, piece)
-            remove_dead([top])
+            piece = rw.slice_along(value, dim, start, width, top.shape, after=value)
+            rw.replace_all_uses(top, piece)
+            remove_dead(rw, [top])
         start += width
 
 
-def _fused_chain(rule: str, chains: list[_Chain], split_dims: list[int], value: Instruction,
+def _fused_chain(rw: Rewriter, chains: list[_Chain], split_dims: list[int], value: Instruction,
                  result: int) -> tuple[Instruction, list[Boundary], list[Instruction]]:
     """The first half's steps, each applied to the whole array starting at ``value``:
     (the fused chain's last value, the other halves' boundaries, what was cut loose)."""
@@ -495,30 +502,29 @@ def _fused_chain(rule: str, chains: list[_Chain], split_dims: list[int], value: 
         size = sum(c.ops[k].shape.dims[split_dims[k]] for c in chains)
         if isinstance(op, Boundary):
             steps = [c.ops[k] for c in chains]
-            value, result, cut = op.merge(steps, value, split_dims[k], size)
+            value, result, cut = op.merge(rw, steps, value, split_dims[k], size)
             loose.extend(cut)
             dropped.extend(steps[1:])
             continue
-        value = _fused_step(rule, op, value, result, resized(op.shape, split_dims[k], size))
+        value = _fused_step(rw, op, value, result, resized(op.shape, split_dims[k], size))
         if op.opcode in WINDOWS:
             result = 0  # _fused_step read it
         if result:
-            value.operand_results[0] = result
+            rw.set_operand_result(value, 0, result)
             result = 0
     return value, dropped, loose
 
 
-def _fused_step(rule: str, op: Instruction, value: Instruction, result: int, shape) -> Instruction:
+def _fused_step(rw: Rewriter, op: Instruction, value: Instruction, result: int, shape: Shape) -> Instruction:
     """A copy of the half's ``op`` on the whole array ``value``."""
     if op.opcode in WINDOWS:
         # Its offsets are computed after W's chain starts: the window goes
         # where the first half's was, which they all dominate.
-        new = clone(op, op.computation, [value, *op.operands[1:]], shape, before=op, tag=rule)
-        new.operand_results = [result, *op.operand_results[1:]]
-        new.attributes["dynamic_slice_sizes"] = tuple(shape.dims)
+        new = rw.clone(op, [value, *op.operands[1:]], shape, results=[result, *op.operand_results[1:]], before=op)
+        rw.set_attribute(new, "dynamic_slice_sizes", tuple(shape.dims))
         return new
     if value.computation is op.computation and value.opcode != "parameter":
         # Right after its input: every other input of the chain is W itself.
-        return clone(op, op.computation, [value], shape, after=value, tag=rule)
+        return rw.clone(op, [value], shape, after=value)
     # Just entered this computation: right before the half's own op.
-    return clone(op, op.computation, [value], shape, before=op, tag=rule)
+    return rw.clone(op, [value], shape, before=op)

@@ -13,10 +13,13 @@ source ``_pairs``).
 """
 from __future__ import annotations
 
+from ..report import Site
+from ..rewriter import Rewriter
 from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
 from ._chains import Refusal
 from ._pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates, in_dependency_order
-from ._split_fusion import SplitFusion
+from ._meetings import Meeting
+from ._split_fusion import SplitFusion, _Chain
 from ._split_report import FUSION_WORDING, SplitDetails
 
 # The weights are named in ``weight`` (the two starts, e.g. "%arg2, %arg3").
@@ -49,11 +52,11 @@ class MoePairGatherFusion(SplitFusion):
     sources = (PairSource(),)
     meetings = (WeightConcatenates, SharedLhsGmms, CompiledPairs)
 
-    def _fuse(self, meeting, chains, *, rewrite):
+    def _fuse(self, rw: Rewriter, meeting: Meeting, chains: list[_Chain]) -> Site:
         touched = {id(c.start.computation): c.start.computation for c in chains}
         touched[id(meeting.anchor.computation)] = meeting.anchor.computation
         try:
-            site = super()._fuse(meeting, chains, rewrite=rewrite)
+            site = super()._fuse(rw, meeting, chains)
         except Refusal as refusal:
             # A chain that changes the size of F (a shard_map or a collective splits it), or
             # gathers along F (after partitioning, the gather an unpartitioned text states as a
@@ -63,5 +66,6 @@ class MoePairGatherFusion(SplitFusion):
             raise
         if site.rewritten:
             for comp in touched.values():
-                in_dependency_order(comp)
+                if comp is not None:
+                    in_dependency_order(rw, comp)
         return site
