@@ -444,6 +444,31 @@ class Instruction:
         if dd is not None and "loc" in dd:
             self.dialect_data["loc"] = dd["loc"]
 
+    @property
+    def is_terminator(self) -> bool:
+        """Whether the op ends its MLIR block (``return``, ``stablehlo.return``, ...): the last op of
+        a region, which the rules never remove or move.  False for HLO."""
+        dd = self._dialect_data
+        return bool(dd is not None and dd.get("terminator"))
+
+    @property
+    def mlir_pretty_value(self) -> str | None:
+        """What an MLIR op in pretty form writes between its name and its ' : ' (``dense<0>`` of
+        ``stablehlo.constant dense<0> : tensor<i32>``), as the source has it; None for an op not
+        read from MLIR pretty text."""
+        dd = self._dialect_data
+        module = self.module
+        if dd is None or module is None or self.span is None or "body_start" not in dd or "colon" not in dd:
+            return None
+        return module.source[dd["body_start"]:dd["colon"]].strip()
+
+    @property
+    def mlir_arg_attrs(self) -> str | None:
+        """A function argument's own attribute dictionary as text (``{mhlo.sharding = ...}``),
+        where the pretty form writes it on the argument; None otherwise."""
+        dd = self._dialect_data
+        return dd.get("arg_attrs") if dd is not None else None
+
     def __repr__(self) -> str:
         return f"<{self.opcode} {self.name}: {self.shape}>"
 
@@ -545,6 +570,12 @@ class Computation:
 
     def __iter__(self) -> Iterator[Instruction]:
         return iter(self.instructions)
+
+    @property
+    def func_op(self) -> Instruction | None:
+        """The ``func.func`` op of an MLIR function (its attributes: ``arg_attrs``, ...); None for a
+        region, an HLO computation or a function a pass made."""
+        return self.dialect_data.get("func")
 
     def append(self, instr: Instruction) -> Instruction:
         """Add a parsed instruction at the end (parsers use this; passes use ``add``)."""

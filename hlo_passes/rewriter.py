@@ -304,12 +304,17 @@ class Rewriter:
         instr.set_shape(shape)
         self._record(ShapeChanged(instr.name))
 
-    def set_dialect_data(self, instr: Instruction, key: str, value: Any) -> None:
-        """What the dialect's printer keeps for ``instr`` (e.g. an MLIR result group)."""
-        self._mutate(f"set {key} of", instr.name)
-        instr.dialect_data[key] = value
+    def shrink_result_group(self, instr: Instruction) -> None:
+        """One result fewer in ``instr``'s MLIR result group (``%15:3 = ...`` prints ``%15:2``),
+        after a result was dropped; nothing for an op without one (HLO)."""
+        groups = instr.dialect_data.get("results")
+        if not groups:
+            return
+        self._mutate("shrink the result group of", instr.name)
+        name, count = groups[0]
+        instr.dialect_data["results"] = [(name, count - 1), *groups[1:]]
         instr.mark_changed()
-        self._record(AttributeSet(instr.name, f"dialect_data.{key}"))
+        self._record(AttributeSet(instr.name, "results"))
 
     def rename(self, instr: Instruction, hint: str) -> str:
         """Give ``instr`` a fresh name of the module derived from ``hint``; returns it."""

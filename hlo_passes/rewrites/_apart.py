@@ -169,7 +169,7 @@ _HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", 
 def _meet(group: list) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
     that puts them back together, say): halves that meet are MOE002's."""
-    users = [{id(u) for u in c.top.users if u.opcode not in _HOLDERS and not u.dialect_data.get("terminator")}
+    users = [{id(u) for u in c.top.users if u.opcode not in _HOLDERS and not u.is_terminator}
              for c in group]
     return bool(set.intersection(*users))
 

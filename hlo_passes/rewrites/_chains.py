@@ -217,12 +217,8 @@ def literal(instr: Instruction) -> tuple[str, Any] | None:
         return ("literal", _freeze(attrs["literal"]))
     if "value" in attrs:  # MLIR generic form
         return ("value", attrs.raw("value") or str(attrs["value"]))
-    dd = instr.dialect_data
-    module = instr.module
-    if module is not None and instr.span is not None and "body_start" in dd and "colon" in dd:
-        # MLIR pretty form: ``stablehlo.constant dense<0> : tensor<i32>``.
-        return ("text", module.source[dd["body_start"]:dd["colon"]].strip())
-    return None
+    pretty = instr.mlir_pretty_value  # MLIR pretty form: ``stablehlo.constant dense<0> : tensor<i32>``
+    return ("text", pretty) if pretty is not None else None
 
 
 def _literal(instr: Instruction) -> object:
@@ -247,7 +243,7 @@ def remove_dead(rw: Rewriter, roots: list[Instruction]) -> list[Instruction]:
         comp = instr.computation
         if comp is None or instr.users or instr is comp.root or instr.opcode == "parameter":
             continue
-        if instr.dialect_data.get("terminator") or (instr.opcode in _SIDE_EFFECTING and not is_sharding_call(instr)):
+        if instr.is_terminator or (instr.opcode in _SIDE_EFFECTING and not is_sharding_call(instr)):
             continue
         operands = list(instr.operands)
         rw.erase(instr)

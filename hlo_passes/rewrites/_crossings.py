@@ -447,7 +447,7 @@ def exit_from(caller: Instruction, result: int) -> Exit | None:
     if len(bodies) != 1 or not bodies[0].instructions:
         return None
     term = bodies[0].instructions[-1]
-    if not term.dialect_data.get("terminator") or result >= len(term.operands):
+    if not term.is_terminator or result >= len(term.operands):
         return None
     return Exit(caller, result, term)
 
@@ -500,11 +500,7 @@ def drop_exit(rw: Rewriter, e: Exit) -> Instruction:
         r = user.operand_results[key]
         if r > e.result:
             rw.set_operand_result(user, key, r - 1)
-    groups = caller.dialect_data.get("results")
-    if groups:
-        # The SSA result group (%15:3) shrinks with it.
-        name, count = groups[0]
-        rw.set_dialect_data(caller, "results", [(name, count - 1), *groups[1:]])
+    rw.shrink_result_group(caller)
     return inside
 
 

@@ -283,10 +283,10 @@ def stated_layout(instr: Instruction, rank: int) -> Layout | None:
 def _arg_attrs(param: Instruction) -> str | None:
     """A function argument's attributes as text: on the argument (pretty form) or, in the
     generic form, entry ``parameter_number`` of its ``func.func``'s ``arg_attrs``."""
-    own = param.dialect_data.get("arg_attrs")
+    own = param.mlir_arg_attrs
     if own is not None or param.computation is None:
         return own
-    func = param.computation.dialect_data.get("func")
+    func = param.computation.func_op
     number = param.attributes.get("parameter_number")
     if func is None or not isinstance(number, int) or "arg_attrs" not in func.attributes:
         return None
