@@ -8,7 +8,6 @@ rule object (also one without metadata, which then reports under its pass name).
 from __future__ import annotations
 
 import importlib
-import inspect
 import importlib.util
 import os
 import sys
