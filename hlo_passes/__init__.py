@@ -18,7 +18,9 @@ Rewriting and linting (no jax):
   (``"MOE003"``), None the default set (the opt-in MOE003 and MOE004 run only when named)
 * ``lint(module_or_path, *, select=None, ignore=None, passes=None, platform=None)`` -> ``list[Finding]``;
   ``Finding`` (= ``Diagnostic``); ``platform``: what the cost model prices each fix for (default a TPU)
-* writing a rule: ``Rule`` (base class), ``RuleMeta`` (its code, pass name, summary, help,
+* writing a rule: ``PatternRule`` (a rule as ``match`` → named checks, each a method marked
+  ``@check(id)`` that returns or raises a ``Refusal`` → ``site`` → ``rewrite`` through a
+  ``Rewriter``; one driver runs them), ``Rule`` (the bare base: ``apply``), ``RuleMeta`` (its code, pass name, summary, help,
   pre-scan markers, message, site details, wording), ``Site``, ``SiteDetails`` (a site's typed
   facts; a rule subclasses it for its own), ``Wording`` (how its findings read: what fixing one
   saves, what its pieces are called), ``NearMiss``, ``Location``, ``CollectiveCost``,
@@ -43,7 +45,9 @@ from .errors import InvariantError, ParseError, VerificationError
 from .ir import Computation, Instruction, Module, Shape
 from .pipeline import Pipeline
 from .report import CollectiveCost, Location, NearMiss, Site, SiteDetails, Wording, location_of
-from .rule import Rule, RuleMeta
+from .checks import Refusal
+from .rewriter import Rewriter
+from .rule import PatternRule, Rule, RuleMeta, check
 from .sniff import detect_dialect
 from .text import parse, parse_file
 
@@ -58,7 +62,10 @@ __all__ = [
     "Module",
     "NearMiss",
     "ParseError",
+    "PatternRule",
     "Pipeline",
+    "Refusal",
+    "Rewriter",
     "Rule",
     "RuleMeta",
     "Shape",
@@ -67,6 +74,7 @@ __all__ = [
     "VerificationError",
     "Wording",
     "available_passes",
+    "check",
     "detect_dialect",
     "install",
     "jit",

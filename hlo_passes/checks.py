@@ -5,8 +5,19 @@ own words for that site; this table says what the check is for, in one place: ``
 prints the meaning of each check it names, the JSON report carries it (``details.meaning``),
 and ``docs/checks.md`` lists the same table (``tests/test_checks.py`` holds the two equal and
 every id the rules raise to an entry here).  Ids are stable: tools match on them.
+
+A refusal is raised (or returned by a rule's named check, ``rule.PatternRule``) as a ``Refusal``:
+the check's id, the reason for this site, and where.  A plugin's rule may refuse under ids of its
+own: it declares each with its meaning (``rule.check(id, meaning=...)``), and ``meaning`` reads
+those after this table; the built-in rules keep theirs here, so that ``docs/checks.md`` is the
+whole list.
 """
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .ir import Instruction
 
 # id -> what the check requires of a site (a sentence without its final period).
 CHECKS: dict[str, str] = {
@@ -60,15 +71,42 @@ CHECKS: dict[str, str] = {
 }
 
 
+# Ids a plugin's rule declared with their meanings (``declare``), apart from the table above.
+_DECLARED: dict[str, str] = {}
+
+
+class Refusal(Exception):
+    """A failed legality check: ``check`` names it (an id of the table), ``instr`` is where it
+    failed; ``provenance``, when given, the op inside ``instr`` (a fusion) it failed at, whose
+    metadata names the source line (see ``report.location_of``)."""
+
+    def __init__(self, check: str, reason: str, instr: Instruction, provenance: Instruction | None = None) -> None:
+        super().__init__(reason)
+        self.check = check
+        self.reason = reason
+        self.instr = instr
+        self.provenance = provenance
+
+
+def declare(check: str, text: str) -> None:
+    """Give a plugin's own check id its meaning; an id that already means something else is refused."""
+    known = meaning(check)
+    if known is not None and known != text:
+        raise ValueError(f"check id {check!r} already means {known!r}")
+    if not check or "\n" in text or not text:
+        raise ValueError(f"check id {check!r}: an id and a one-line meaning are needed")
+    _DECLARED[check] = text
+
+
 def meaning(check: str) -> str | None:
-    """What ``check`` requires, or None for an id this table does not hold (a plugin's own)."""
-    return CHECKS.get(check)
+    """What ``check`` requires, or None for an id neither this table nor a plugin declared."""
+    return CHECKS.get(check) or _DECLARED.get(check)
 
 
 def legend(checks) -> list[str]:
     """``check: meaning`` lines for the distinct known ids among ``checks``, in order of first use."""
     seen: dict[str, None] = {}
     for check in checks:
-        if check in CHECKS:
+        if meaning(check) is not None:
             seen.setdefault(check, None)
-    return [f"{check}: {CHECKS[check]}" for check in seen]
+    return [f"{check}: {meaning(check)}" for check in seen]

@@ -1,8 +1,13 @@
-"""The rule model: what a rule says about itself, in one place.
+"""The rule model: what a rule says about itself, and the shape of a rule's work.
 
 A rule is a class with a ``meta`` (``RuleMeta``: its code, pass name, summary, help, the text
 markers the pre-scan may look for, how a finding reads) and an ``apply(module, *, rewrite)``
-that returns its sites and near misses.  Everything that lists, pre-scans, lints or describes
+that returns its sites and near misses.  A ``PatternRule`` writes its work as the four steps
+every rule has — ``match`` (the candidates), named legality checks (``@check``: each returns or
+raises a ``Refusal`` under a stable check id, or passes), ``site`` (the report of a legal
+candidate) and ``rewrite`` (through the ``Rewriter`` it is given) — and one driver here runs
+them: refusals become near misses at the place they name, a fix that does not pay is reported
+and not made, a rewrite runs as one batch, a crash is pinned to the candidate it happened at.  Everything that lists, pre-scans, lints or describes
 rules reads this: the registry (``passes``), the pre-scan, the lint and its output formats, the
 console scripts and the JSON schema.  Adding a rule is one module that defines such a class
 (under ``hlo_passes/rewrites/`` for a built-in rule, found by ``rewrites.builtin``; anywhere
@@ -13,20 +18,27 @@ from __future__ import annotations
 import inspect
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from .ir import Module
+from .checks import Refusal, declare, meaning
+from .ir import Instruction, Module
 from .op_table import OPS, is_collective
-from .report import PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, template_problem
+from .report import PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, location_of, note_instruction, template_problem
+from .rewriter import DryRunRewriter, Rewriter
 
 __all__ = [
+    "Check",
+    "PatternRule",
+    "Refusal",
     "Rule",
     "RuleMeta",
     "SHARDING_MARKERS",
     "SiteDetails",
     "Wording",
+    "check",
     "collective_markers",
     "rules_in_module",
 ]
@@ -165,6 +177,148 @@ class Rule(ABC):
     @abstractmethod
     def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
         """The sites (rewritten when ``rewrite``) and near misses of this rule in ``module``."""
+
+
+# ---- match → checks → site → rewrite -------------------------------------------------
+M = TypeVar("M")  # what a rule's match finds: a candidate site, in the rule's own type
+CheckFn = Callable[[Any, Any], "Refusal | None"]
+_CHECK_IDS = "_hlo_passes_check_ids"
+
+
+@dataclass(frozen=True)
+class Check:
+    """A named legality check of a ``PatternRule``: the method ``name``, the check ids it may
+    refuse with (``ids``; empty: any id of the check table, for a check that hands the question
+    to a strategy with ids of its own) and the function."""
+
+    name: str
+    ids: tuple[str, ...]
+    run: CheckFn
+
+
+def check(*ids: str, meaning: str | None = None) -> Callable[[CheckFn], CheckFn]:
+    """Mark a method ``(self, candidate) -> Refusal | None`` as a legality check of its rule.
+
+    ``ids``: the check ids it refuses with (``checks.CHECKS``); the driver holds it to them.
+    ``meaning``: a plugin's own id (one) with its one-line meaning, added to the table.  The
+    checks run in the order the class (and its bases, first) define them; a check may return
+    its refusal or raise it from deeper down.
+    """
+    if meaning is not None:
+        if len(ids) != 1:
+            raise ValueError("check(..., meaning=...) declares one check id")
+        declare(ids[0], meaning)
+
+    def mark(fn: CheckFn) -> CheckFn:
+        setattr(fn, _CHECK_IDS, ids)
+        return fn
+    return mark
+
+
+class PatternRule(Rule, Generic[M]):
+    """A rule as match → named checks → site → rewrite, run by ``apply`` (the one driver).
+
+    A subclass defines ``match`` (the candidates in a module, found before anything changes),
+    its checks (methods marked ``@check``), ``site`` (what a candidate that passed every check
+    costs and saves: a ``report.Site``) and ``rewrite`` (the fix, through the rewriter; called
+    only for a site that pays and is not held back), and may say why a site is reported but not
+    rewritten (``held_back``).  ``anchor`` names the op a candidate is at: a candidate whose
+    anchor an earlier rewrite removed is skipped, and a crash is reported there.
+    """
+
+    checks: ClassVar[tuple[Check, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        found: dict[str, Check] = {}
+        for klass in reversed(cls.__mro__):
+            for name, member in vars(klass).items():
+                ids = getattr(member, _CHECK_IDS, None)
+                if ids is not None:
+                    found[name] = Check(name, ids, member)  # an override keeps its base's place
+                elif name in found and callable(member):
+                    del found[name]  # overridden by a method that is no check
+        for c in found.values():
+            unknown = [i for i in c.ids if meaning(i) is None]
+            if unknown:
+                raise TypeError(f"check {cls.__name__}.{c.name} refuses with ids the check table does not "
+                                f"hold: {unknown} (add them to hlo_passes/checks.py, or declare a plugin's "
+                                "own with check(id, meaning=...))")
+        cls.checks = tuple(found.values())
+
+    @abstractmethod
+    def match(self, module: Module) -> Iterable[M]:
+        """The candidates in ``module`` (read in full before the first rewrite)."""
+
+    @abstractmethod
+    def anchor(self, candidate: M) -> Instruction:
+        """The op ``candidate`` is at (where a site is reported and a crash is pinned)."""
+
+    @abstractmethod
+    def site(self, candidate: M) -> Site:
+        """The report of a candidate that passed every check (``rewritten`` is set by the driver)."""
+
+    @abstractmethod
+    def rewrite(self, rw: Rewriter, candidate: M) -> None:
+        """Fix the site, through ``rw`` only."""
+
+    def held_back(self, candidate: M, site: Site) -> str | None:
+        """Why a legal site is reported and not rewritten (None: it is rewritten); by default, a
+        fix that does not pay by the cost model (the price the driver put on ``site.details``)."""
+        if site.details.pays is False:
+            return f"the fix does not pay by the cost model: it {site.details.price}"
+        return None
+
+    def apply(self, module: Module, *, rewrite: bool,
+              rewriter: Rewriter | None = None) -> tuple[list[Site], list[NearMiss]]:
+        """The sites and near misses in ``module``, rewritten through ``rewriter`` (one for this
+        rule, or a dry run when ``rewrite`` is False; made here when not given)."""
+        rw = rewriter if rewriter is not None else (Rewriter if rewrite else DryRunRewriter)(module, self.name)
+        if rw.dry_run == rewrite or rw.module is not module:
+            raise ValueError(f"{self.name}: rewrite={rewrite} with {rw!r} (of another module, or the other mode)")
+        sites: list[Site] = []
+        misses: list[NearMiss] = []
+        for candidate in list(self.match(module)):
+            anchor = self.anchor(candidate)
+            if anchor.computation is None:  # removed by an earlier site's rewrite
+                continue
+            try:
+                sites.append(self._run(rw, candidate))
+            except Refusal as refusal:
+                misses.append(NearMiss(self.name, refusal.check, refusal.reason,
+                                       location_of(refusal.instr, refusal.provenance)))
+            except Exception as err:
+                # A bug: run_passes turns it into an internal-error near miss at this site.
+                note_instruction(err, anchor)
+                raise
+        return sites, misses
+
+    def _run(self, rw: Rewriter, candidate: M) -> Site:
+        for c in self.checks:
+            try:
+                refusal = c.run(self, candidate)
+            except Refusal as raised:
+                refusal = raised
+            if refusal is None:
+                continue
+            if (c.ids and refusal.check not in c.ids) or meaning(refusal.check) is None:
+                raise TypeError(f"check {type(self).__name__}.{c.name} refused as {refusal.check!r}, "
+                                f"which it does not declare ({', '.join(c.ids) or 'the check table'})")
+            raise refusal
+        site = self.site(candidate)
+        # Priced on the platform the passes run for (cost_model.use_platform): a fix that does
+        # not pay is reported, never made (the lint shows it as a near miss).
+        price = site.price()
+        site.details.pays = price.pays
+        site.details.price = str(price)
+        why = self.held_back(candidate, site)
+        if why:
+            site.details.not_rewritten = why
+        site.rewritten = not rw.dry_run and not why
+        if site.rewritten:
+            with rw.batch():
+                self.rewrite(rw, candidate)
+        return site
 
 
 def rules_in_module(module: ModuleType) -> list[Any]:

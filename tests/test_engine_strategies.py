@@ -117,7 +117,8 @@ def test_fusions_of_optimized_hlo_are_seen_through_without_look_alikes() -> None
 
     module = hlo_passes.parse(COMPILED)
     entry = {i.name: i for i in module.entry.instructions}
-    ((meeting, chains),) = [c for c in MoeGatherFusion()._candidates(module) if c[0].form == "concat"]
+    (candidate,) = [c for c in MoeGatherFusion().match(module) if c.meeting.form == "concat"]
+    meeting, chains = candidate.meeting, candidate.chains
     assert isinstance(meeting, _meetings.FusedConcat) and meeting.anchor is entry["concat.f"]
     assert meeting.compiled and meeting.dims == (2,)
     assert [c.start for c in chains] == [entry["gate.f"], entry["up.f"]]

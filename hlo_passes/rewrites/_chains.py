@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from ..checks import Refusal
 from ..ir import Computation, Instruction, Shape
 from ..op_table import Trait, with_trait
 from ..rewriter import Rewriter
@@ -26,19 +27,6 @@ GATHERS = frozenset({"all-gather"})
 _IGNORED_ATTRIBUTES = frozenset({"metadata", "frontend_attributes", "sharding", "channel_id", "backend_config",
                                  # called computations: compared by content in same_value
                                  "to_apply", "calls", "condition", "body", "branch_computations"})
-
-
-class Refusal(Exception):
-    """A failed legality check: ``check`` names it, ``instr`` is where it failed;
-    ``provenance``, when given, the op inside ``instr`` (a fusion) it failed at,
-    whose metadata names the source line (see ``report.location_of``)."""
-
-    def __init__(self, check: str, reason: str, instr: Instruction, provenance: Instruction | None = None) -> None:
-        super().__init__(reason)
-        self.check = check
-        self.reason = reason
-        self.instr = instr
-        self.provenance = provenance
 
 
 # Text can parse with shapes that disagree (a slice with a dimension more than

@@ -23,10 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from ..checks import Refusal
 from ..ir import Computation, Instruction, Module, Shape, Sharding
 from ..parser.split import split_top_level
 from ..rewriter import Rewriter
-from ._chains import INCONSISTENT, Refusal, dim_size, is_sharding_call, resized
+from ._chains import INCONSISTENT, dim_size, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 

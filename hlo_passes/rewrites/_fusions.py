@@ -17,10 +17,11 @@ import weakref
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ..checks import Refusal
 from ..ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
 from ..op_table import COLLECTIVES
 from ..rewriter import Rewriter
-from ._chains import Refusal, behaviour
+from ._chains import behaviour
 from ._crossings import Boundary
 
 # Inside a fusion, ops between a parameter and the slice or concatenate that

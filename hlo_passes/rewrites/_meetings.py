@@ -23,11 +23,12 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ..checks import Refusal
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import Instruction, Shape
 from ..rewriter import Rewriter
-from ._chains import Refusal, literal, remove_dead, resized
+from ._chains import literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal

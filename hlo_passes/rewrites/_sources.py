@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..checks import Refusal
 from ..ir import Instruction, Shape
 from ..rewriter import Rewriter
-from ._chains import INCONSISTENT, Refusal, resized, same_op, same_value
+from ._chains import INCONSISTENT, resized, same_op, same_value
 from ._crossings import result_shape
 from ._fusions import FusedValue, fused_slice
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim

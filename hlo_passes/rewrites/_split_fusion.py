@@ -35,13 +35,14 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..checks import Refusal
 from ..ir import Instruction, Module, Shape
-from ..report import NearMiss, Site, location_of, note_instruction
-from ..rewriter import DryRunRewriter, Rewriter
+from ..report import CollectiveCost, Site, location_of, note_instruction
+from ..rewriter import Rewriter
+from ..rule import PatternRule, check
 from ._chains import (
     INCONSISTENT,
     WINDOWS,
-    Refusal,
     check_windows,
     dim_size,
     is_chain_op,
@@ -243,11 +244,25 @@ def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps:
     return None
 
 
-class SplitFusion:
-    """A rule over split chains: subclasses name their collectives and strategies."""
+@dataclass
+class Candidate:
+    """A candidate site of a split rule: where the halves meet and the chains that lead there,
+    and what the checks learn of it on the way (each check fills in what the next ones read)."""
 
-    name: str
-    description: str
+    meeting: Meeting
+    chains: list[_Chain]
+    source: Source | None = None
+    plan: SourcePlan | None = None
+    split_dims: list[int] = field(default_factory=list)  # the split dimension after each step
+    out_dim: int | None = None  # along which the fused value is split where the halves met
+    costs: tuple[CollectiveCost, CollectiveCost] | None = None  # collectives before, after
+
+
+class SplitFusion(PatternRule[Candidate]):
+    """A rule over split chains: subclasses name their collectives and strategies (where the
+    halves start, ``sources``; where they meet, ``meetings``); the checks, the report and the
+    replacement below are the same for all of them."""
+
     # What the rule follows and counts (the pre-scan reads these too): its
     # collectives, and whether sharding changes the partitioner turns into
     # collectives (Shardy, GSPMD) count as ones.
@@ -260,31 +275,8 @@ class SplitFusion:
     def steps(self) -> CollectiveModel:
         return CollectiveModel(frozenset(self.collectives), self.implicit)
 
-    def apply(self, module: Module, *, rewrite: bool,
-              rewriter: Rewriter | None = None) -> tuple[list[Site], list[NearMiss]]:
-        """The sites and near misses in ``module``, rewritten through ``rewriter`` (one for this
-        rule, or a dry run when ``rewrite`` is False; made here when not given)."""
-        rw = rewriter if rewriter is not None else (Rewriter if rewrite else DryRunRewriter)(module, self.name)
-        if rw.dry_run == rewrite or rw.module is not module:
-            raise ValueError(f"{self.name}: rewrite={rewrite} with {rw!r} (of another module, or the other mode)")
-        sites: list[Site] = []
-        misses: list[NearMiss] = []
-        for meeting, chains in list(self._candidates(module)):
-            if meeting.anchor.computation is None:  # removed by an earlier site's rewrite
-                continue
-            try:
-                sites.append(self._fuse(rw, meeting, chains))
-            except Refusal as refusal:
-                misses.append(NearMiss(self.name, refusal.check, refusal.reason,
-                                       location_of(refusal.instr, refusal.provenance)))
-            except Exception as err:
-                # A bug: run_passes turns it into an internal-error near miss at this site.
-                note_instruction(err, meeting.anchor)
-                raise
-        return sites, misses
-
-    # ---- pattern ---------------------------------------------------------
-    def _candidates(self, module: Module) -> Iterator[tuple[Meeting, list[_Chain]]]:
+    # ---- match -------------------------------------------------------------
+    def match(self, module: Module) -> Iterator[Candidate]:
         scan = _Scan(module, self, callers_of(module))
         finders = [kind(scan) for kind in self.meetings]
         everywhere = [f for f in finders if f.opcodes is None]
@@ -301,61 +293,60 @@ class SplitFusion:
                 if asked:
                     current = instr
                     for finder in asked:
-                        yield from finder.at(instr)
+                        for meeting, chains in finder.at(instr):
+                            yield Candidate(meeting, chains)
         except Exception as err:
             note_instruction(err, current)
             raise
         for finder in finders:
-            yield from finder.finish()
+            for meeting, chains in finder.finish():
+                yield Candidate(meeting, chains)
 
-    # ---- legality, cost, replacement -------------------------------------
-    def _source_of(self, chains: list[_Chain]) -> Source:
-        start = chains[0].start
-        return next(s for s in self.sources if s.starts_chain(start, 1))
+    def anchor(self, candidate: Candidate) -> Instruction:
+        return candidate.meeting.anchor
 
-    def _fuse(self, rw: Rewriter, meeting: Meeting, chains: list[_Chain]) -> Site:
-        source = self._source_of(chains)
-        plan = source.check(chains, meeting)
-        split_dims = _check_chains(chains, plan.split_dim, plan.blocks)
-        out_dim = meeting.check(chains, split_dims)
-        _check_single_use(meeting.single_use_part(chains), source.slices_for_other_users)
-        compiled = meeting.compiled or any(c.compiled for c in chains)
-        rewrite = not rw.dry_run
-        site = self._site(meeting, chains, source, plan, split_dims, out_dim, rewrite=rewrite)
-        if site.before.count == 0:
-            raise _nothing_moves(chains, self.steps, meeting.anchor)
-        # Priced on the platform the passes run for (cost_model.use_platform): a fix that
-        # does not pay is reported, never made (the lint shows it as a near miss).
-        price = site.price()
-        site.details.pays = price.pays
-        site.details.price = str(price)
-        why: str | None
-        if compiled:
-            # Optimized HLO does not compile again, so such a site is only reported.
-            why = ("the slice or concatenate sits inside a fusion of optimized HLO; "
-                   "rewrite the module before optimization (a lowering or an early dump)")
-        elif not price.pays:
-            why = f"the fix does not pay by the cost model: it {price}"
-        else:
-            why = source.not_rewritten(plan, chains)
-        if why:
-            site.details.not_rewritten = why
-            site.rewritten = rewrite = False
-        if rewrite:
-            with rw.batch():
-                _replace(rw, meeting, chains, source, plan, split_dims, out_dim)
-        return site
+    # ---- checks (in this order; each refusal names its check id) ------------
+    @check()
+    def source(self, c: Candidate) -> None:
+        """Where the halves start: slices of one weight, two GMMs, two weights (the source's checks)."""
+        start = c.chains[0].start
+        c.source = next(s for s in self.sources if s.starts_chain(start, 1))
+        c.plan = c.source.check(c.chains, c.meeting)
 
-    def _site(self, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
-              split_dims: list[int], out_dim: int | None, *, rewrite: bool) -> Site:
-        """The report of a site: what it costs now and fused, and its picture."""
-        before, after = self.steps.site(chains, split_dims)
+    @check()
+    def paths(self, c: Candidate) -> None:
+        """Every half takes the same path, and nothing on it works along the split dimension."""
+        assert c.plan is not None
+        c.split_dims = _check_chains(c.chains, c.plan.split_dim, c.plan.blocks)
+
+    @check()
+    def meets(self, c: Candidate) -> None:
+        """Where the halves meet joins them as they were cut (the meeting's checks)."""
+        c.out_dim = c.meeting.check(c.chains, c.split_dims)
+
+    @check("extra-users")
+    def single_use(self, c: Candidate) -> None:
+        assert c.source is not None
+        _check_single_use(c.meeting.single_use_part(c.chains), c.source.slices_for_other_users)
+
+    @check("group-of-one", "no-collective")
+    def moves(self, c: Candidate) -> Refusal | None:
+        """The halves communicate: there is a collective to fuse."""
+        c.costs = self.steps.site(c.chains, c.split_dims)
+        return _nothing_moves(c.chains, self.steps, c.meeting.anchor) if c.costs[0].count == 0 else None
+
+    # ---- report, and the fix -------------------------------------------------
+    def site(self, c: Candidate) -> Site:
+        """What the site costs now and fused, and its picture."""
+        assert c.source is not None and c.plan is not None and c.costs is not None
+        meeting, chains, source, plan = c.meeting, c.chains, c.source, c.plan
+        before, after = c.costs
         removed, added = site_bytes(meeting, chains, source, plan)
         bytes_saved = removed - added + before.bytes_moved - after.bytes_moved
         site = Site(
             rule=self.name, form=meeting.form, location=location_of(meeting.anchor, meeting.origin),
-            before=before, after=after, bytes_saved=bytes_saved, rewritten=rewrite,
-            pieces=[location_of(c.start, c.origin) for c in chains],
+            before=before, after=after, bytes_saved=bytes_saved, rewritten=False,
+            pieces=[location_of(ch.start, ch.origin) for ch in chains],
             copies_removed=removed, copies_added=added,
             gmm_launches_saved=len(chains) - 1 if meeting.gmm_launches or source.gmm_launches else 0,
             details=SplitDetails(
@@ -368,11 +359,23 @@ class SplitFusion:
         )
         try:  # a side product: drawing a site must never stop its rewrite
             site.picture = site_picture(
-                self.name, meeting, chains, plan.split_dim, split_dims, out_dim,
+                self.name, meeting, chains, plan.split_dim, c.split_dims, c.out_dim,
                 f"collectives {before.count} -> {after.count}, saves {bytes_saved:,} bytes per device")
         except Exception as err:
             site.details.picture_error = f"{type(err).__name__}: {err}"
         return site
+
+    def held_back(self, c: Candidate, site: Site) -> str | None:
+        if c.meeting.compiled or any(ch.compiled for ch in c.chains):
+            # Optimized HLO does not compile again, so such a site is only reported.
+            return ("the slice or concatenate sits inside a fusion of optimized HLO; "
+                    "rewrite the module before optimization (a lowering or an early dump)")
+        assert c.source is not None and c.plan is not None
+        return super().held_back(c, site) or c.source.not_rewritten(c.plan, c.chains)
+
+    def rewrite(self, rw: Rewriter, c: Candidate) -> None:
+        assert c.source is not None and c.plan is not None
+        _replace(rw, c.meeting, c.chains, c.source, c.plan, c.split_dims, c.out_dim)
 
 
 # Collectives that work along one dimension, and what they do there.

@@ -13,13 +13,11 @@ source ``_pairs``).
 """
 from __future__ import annotations
 
-from ..report import Site
+from ..checks import Refusal
 from ..rewriter import Rewriter
-from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
-from ._chains import Refusal
+from ..rule import SHARDING_MARKERS, RuleMeta, check, collective_markers
 from ._pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates, in_dependency_order
-from ._meetings import Meeting
-from ._split_fusion import SplitFusion, _Chain
+from ._split_fusion import Candidate, SplitFusion
 from ._split_report import FUSION_WORDING, SplitDetails
 
 # The weights are named in ``weight`` (the two starts, e.g. "%arg2, %arg3").
@@ -52,20 +50,23 @@ class MoePairGatherFusion(SplitFusion):
     sources = (PairSource(),)
     meetings = (WeightConcatenates, SharedLhsGmms, CompiledPairs)
 
-    def _fuse(self, rw: Rewriter, meeting: Meeting, chains: list[_Chain]) -> Site:
-        touched = {id(c.start.computation): c.start.computation for c in chains}
-        touched[id(meeting.anchor.computation)] = meeting.anchor.computation
+    @check()
+    def paths(self, c: Candidate) -> None:
+        """As the engine's, but a split of the joined dimension is named for two weights: their
+        shards, joined, would interleave gate and up."""
         try:
-            site = super()._fuse(rw, meeting, chains)
+            super().paths(c)
         except Refusal as refusal:
-            # A chain that changes the size of F (a shard_map or a collective splits it), or
-            # gathers along F (after partitioning, the gather an unpartitioned text states as a
-            # sharding): one check whatever the text, F split across devices where joined.
             if refusal.check in ("split-dim-sharded", "gather-dim"):
                 refusal.check = "concat-dim-sharded"
             raise
-        if site.rewritten:
-            for comp in touched.values():
-                if comp is not None:
-                    in_dependency_order(rw, comp)
-        return site
+
+    def rewrite(self, rw: Rewriter, c: Candidate) -> None:
+        # The concatenation of the two weights is made where the later one is computed: the ops
+        # between are put back in an order where every op follows its operands.
+        touched = {id(ch.start.computation): ch.start.computation for ch in c.chains}
+        touched[id(c.meeting.anchor.computation)] = c.meeting.anchor.computation
+        super().rewrite(rw, c)
+        for comp in touched.values():
+            if comp is not None:
+                in_dependency_order(rw, comp)
