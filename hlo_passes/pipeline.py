@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .errors import InvariantError, ParseError
-from .ir import Module
+from .ir import Computation, Module
 from .report import NearMiss, Site, internal_error
 from .rewriter import Change, DryRunRewriter, Rewriter
 from .text import parse
@@ -165,7 +165,9 @@ class Pipeline:
             if rw is not None:
                 result.journal.extend(rw.journal)
             if checker is not None and changed:
-                checker(p.name, work)
+                # What the rewriter touched is all a pass can have made wrong; a pass that
+                # changes the module without one is checked whole.
+                checker(p.name, work, None if rw is None else rw.touched)
             if checker is not None and rw is not None and claimed != changed:
                 # A pass's claim held to what it did (XLA's VerifyPassChangedReport).
                 raise InvariantError(p.name, [
@@ -195,14 +197,20 @@ def _fresh_copies(module: Module, copy: bool) -> Callable[[], Module]:
 
 class _InvariantChecker:
     """The invariant checks after each pass that changed the module; what the input already had
-    is not the pass's."""
+    is not the pass's.  A check that takes ``computations`` (the verifier does) looks only at
+    those the pass touched, as XLA's verifier after a pass looks at what changed; others at the
+    whole module."""
 
     def __init__(self, module: Module, checks: Sequence[InvariantCheck]) -> None:
         self.checks = tuple(checks)
+        self.scoped = tuple("computations" in inspect.signature(check).parameters for check in self.checks)
         self.before = [frozenset(check(module)) for check in self.checks]
 
-    def __call__(self, pass_name: str, module: Module) -> None:
-        new = [p for check, had in zip(self.checks, self.before) for p in check(module) if p not in had]
+    def __call__(self, pass_name: str, module: Module, touched: list[Computation] | None = None) -> None:
+        new = [p for check, scoped, had in zip(self.checks, self.scoped, self.before)
+               for p in (check(module, computations=touched)  # type: ignore[call-arg]
+                         if scoped and touched is not None else check(module))
+               if p not in had]
         if new:
             raise InvariantError(pass_name, new)
 

@@ -13,7 +13,10 @@ by convention at every call site is done once, here:
   a new one stands in for;
 * what changed is marked for the printer (through ``ir``'s own methods), and
   every change is recorded in ``journal``: typed entries naming instructions,
-  from which ``run_passes`` learns whether a pass changed anything.
+  from which ``run_passes`` learns whether a pass changed anything; the
+  computations a change can have made wrong (where an op was created, changed,
+  erased, or read a value that changed) are kept in ``touched``, the part of the
+  module the pipeline's verifier looks at again.
 
 ``DryRunRewriter`` is what a rule gets in lint mode (``rewrite=False``): it
 raises ``DryRunError`` on the first request to mutate, so "lint changes
@@ -120,6 +123,8 @@ class Rewriter:
         self.module = module
         self.rule = rule
         self.journal: list[Change] = []
+        # The computations changes were made in (or to the readers of a changed value), by id.
+        self._touched: dict[int, Computation] = {}
         self._pending: list[Instruction] | None = None  # ops to tag when the batch ends
 
     def __repr__(self) -> str:
@@ -128,6 +133,21 @@ class Rewriter:
     @property
     def changed(self) -> bool:
         return bool(self.journal)
+
+    @property
+    def touched(self) -> list[Computation]:
+        """The computations a change may have made inconsistent, in the order first touched."""
+        return list(self._touched.values())
+
+    def _touch(self, *instrs: Instruction) -> None:
+        """Note the computations of ``instrs`` (ops changed, or ops reading a changed value)."""
+        for instr in instrs:
+            comp = instr.computation
+            if comp is not None:
+                self._touched.setdefault(id(comp), comp)
+
+    def _touch_readers(self, instr: Instruction) -> None:
+        self._touch(instr, *instr.users)
 
     def _mutate(self, what: str, name: str) -> None:
         """Called first by every mutating method (the dry run refuses here)."""
@@ -193,6 +213,7 @@ class Rewriter:
         if like is not None:
             self._copy_location(like, instr)
         comp = instr.computation
+        self._touch(instr)
         self._record(Created(instr.name, instr.opcode, comp.name if comp is not None else ""))
         if self._pending is not None:
             self._pending.append(instr)
@@ -205,6 +226,7 @@ class Rewriter:
         stands in for (``create(like=...)`` does this as it creates)."""
         self._mutate("set the location of", new.name)
         self._copy_location(source, new)
+        self._touch(new)
         self._record(AttributeSet(new.name, "location"))
 
     @staticmethod
@@ -263,6 +285,7 @@ class Rewriter:
     def replace_all_uses(self, old: Instruction, new: Instruction, result: int = 0) -> int:
         """Point every use of ``old`` (roots included) at result ``result`` of ``new``."""
         self._mutate("replace the uses of", old.name)
+        self._touch_readers(old)
         count = self.module.replace_all_uses(old, new, result)
         self._record(UsesReplaced(old.name, new.name, count))
         return count
@@ -270,16 +293,19 @@ class Rewriter:
     def set_attribute(self, instr: Instruction, key: str, value: Any) -> None:
         self._mutate(f"set attribute {key} of", instr.name)
         instr.attributes[key] = value
+        self._touch(instr)
         self._record(AttributeSet(instr.name, key))
 
     def remove_attribute(self, instr: Instruction, key: str) -> None:
         self._mutate(f"remove attribute {key} of", instr.name)
         del instr.attributes[key]
+        self._touch(instr)
         self._record(AttributeSet(instr.name, key, removed=True))
 
     def set_operand(self, instr: Instruction, index: int, value: Instruction, result: int = 0) -> None:
         self._mutate(f"set operand {index} of", instr.name)
         instr.set_operand(index, value, result)
+        self._touch(instr)
         self._record(OperandsChanged(instr.name, "set", index))
 
     def set_operand_result(self, instr: Instruction, index: int, result: int) -> None:
@@ -287,12 +313,14 @@ class Rewriter:
         self._mutate(f"set the result operand {index} reads of", instr.name)
         instr.operand_results[index] = result
         instr.mark_changed()
+        self._touch(instr)
         self._record(OperandsChanged(instr.name, "result", index))
 
     def remove_operand(self, instr: Instruction, index: int) -> Instruction:
         """Drop operand ``index`` (later ones move down); returns what it was."""
         self._mutate(f"remove operand {index} of", instr.name)
         old = instr.remove_operand(index)
+        self._touch(instr)
         self._record(OperandsChanged(instr.name, "removed", index))
         return old
 
@@ -302,6 +330,7 @@ class Rewriter:
         if num_results is not None:
             instr.num_results = num_results
         instr.set_shape(shape)
+        self._touch_readers(instr)
         self._record(ShapeChanged(instr.name))
 
     def shrink_result_group(self, instr: Instruction) -> None:
@@ -314,6 +343,7 @@ class Rewriter:
         name, count = groups[0]
         instr.dialect_data["results"] = [(name, count - 1), *groups[1:]]
         instr.mark_changed()
+        self._touch(instr)
         self._record(AttributeSet(instr.name, "results"))
 
     def rename(self, instr: Instruction, hint: str) -> str:
@@ -321,6 +351,7 @@ class Rewriter:
         self._mutate("rename", instr.name)
         old, instr.name = instr.name, self.module.fresh_name(hint)
         instr.mark_changed()
+        self._touch(instr)
         self._record(Renamed(instr.name, old))
         return instr.name
 
@@ -331,6 +362,7 @@ class Rewriter:
         if comp is None:
             raise ValueError(f"erase {instr.name}: it is in no computation")
         self._mutate("erase", instr.name)
+        self._touch(instr)
         comp.remove(instr)
         self._record(Erased(instr.name, instr.opcode))
 
@@ -342,6 +374,7 @@ class Rewriter:
         self._mutate("erase", param.name)
         number = param.attributes["parameter_number"]
         later = [p for p in comp.instructions if p.opcode == "parameter" and p.attributes["parameter_number"] > number]
+        self._touch(param)
         comp.remove_parameter(param)
         self._record(Erased(param.name, param.opcode))
         for p in later:
@@ -355,6 +388,7 @@ class Rewriter:
         self._mutate("reorder", comp.name)
         comp.instructions[:] = list(order)
         comp.changed = True
+        self._touched.setdefault(id(comp), comp)
         self._record(Reordered(comp.name))
 
     def add_computation(self, comp: Computation, *, before: Computation | None = None,
@@ -364,6 +398,7 @@ class Rewriter:
         (the kernel module's own), listed in the module's body."""
         self._mutate("add computation", comp.name)
         self.module.add_computation(comp, before=before)
+        self._touched.setdefault(id(comp), comp)
         if source is not None and comp.parent is None:
             comp.dialect_data["source"] = source
             self.module.dialect_data.setdefault("body", []).append({"func": comp, "span": None})
@@ -388,11 +423,13 @@ class Rewriter:
         instr.called_computations = list(comps)
         instr.mark_changed()
         self.module.structure_changed = True
+        self._touch(instr)
         self._record(AttributeSet(instr.name, "called_computations"))
 
     def remove_computation(self, comp: Computation) -> None:
         """Remove a computation nothing calls any more (with the regions of its ops)."""
         self._mutate("remove computation", comp.name)
+        self._touched.pop(id(comp), None)
         self.module.remove_computation(comp)
         self._record(ComputationChanged(comp.name, "removed"))
 

@@ -15,20 +15,21 @@ keeps the findings in ``Module.shape_problems`` and issues one
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from .device_groups import DeviceGroups
 from .op_table import OPS
 
 if TYPE_CHECKING:  # the checks only read the graph; ir calls them (Module.verify)
-    from .ir import Instruction, Module, Shape
+    from .ir import Computation, Instruction, Module, Shape
 
 
-def verify_module(module: Module) -> list[str]:
-    """Every shape or structure problem of ``module``, as ``computation/name: message``."""
+def verify_module(module: Module, computations: Iterable[Computation] | None = None) -> list[str]:
+    """Every shape or structure problem of ``module``, as ``computation/name: message``; of the
+    given ``computations`` of it only (what a pass changed: the pipeline's check after a pass)."""
     problems: list[str] = []
-    for comp in module.computations.values():
+    for comp in module.computations.values() if computations is None else computations:
         names: set[str] = set()
         for instr in comp.instructions:
             where = f"{_line(instr)}: {comp.name}/{instr.name}"
