@@ -18,9 +18,9 @@ Rewriting and linting (no jax):
   (``"MOE003"``), None the default set (the opt-in MOE003 and MOE004 run only when named)
 * ``lint(module_or_path, *, select=None, ignore=None, passes=None, platform=None)`` -> ``list[Finding]``;
   ``Finding`` (= ``Diagnostic``); ``platform``: what the cost model prices each fix for (default a TPU)
-* writing a rule: ``PatternRule`` (a rule as ``match`` → named checks, each a method marked
-  ``@check(id)`` that returns or raises a ``Refusal`` → ``site`` → ``rewrite`` through a
-  ``Rewriter``; one driver runs them), ``Rule`` (the bare base: ``apply``), ``RuleMeta`` (its code, pass name, summary, help,
+* writing a rule: ``PatternRule`` (a rule as ``match`` → named checks → ``site`` → ``rewrite``
+  through a ``Rewriter``; one driver runs them); ``check(*ids, meaning=None)`` marks a method as a
+  check that returns or raises a ``Refusal``; ``Rule`` (the bare base: ``apply``), ``RuleMeta`` (its code, pass name, summary, help,
   pre-scan markers, message, site details, wording), ``Site``, ``SiteDetails`` (a site's typed
   facts; a rule subclasses it for its own), ``Wording`` (how its findings read: what fixing one
   saves, what its pieces are called), ``NearMiss``, ``Location``, ``CollectiveCost``,

@@ -53,15 +53,16 @@ QUICK_START = _sections(README.read_text())["Quick start"]
 COMMANDS = [c for block in _blocks(QUICK_START, "console") for c in _commands(block)]
 DOCS = REPO_ROOT / "docs"
 # What a user reads, in this order; everything else is under docs/.
-USER_SECTIONS = ["Install", "Quick start", "Fix your model code", "Supported versions", "Limitations",
-                 "Troubleshooting", "Figures", "Documentation"]
+USER_SECTIONS = ["Install", "Quick start", "Fix your model code", "Writing a rule", "Supported versions",
+                 "Limitations", "Troubleshooting", "Figures", "Documentation"]
 
 
 def test_readme_is_for_users_and_the_rest_is_under_docs() -> None:
     text = README.read_text()
     headings = [h[3:] for h in re.findall(r"(?m)^## .*$", text)]
     assert headings == USER_SECTIONS
-    assert len(text.splitlines()) < 320, "the README is for users: maintainer material goes under docs/"
+    # 320 lines for the user's sections, and one screen for a rule's author (issue 30).
+    assert len(text.splitlines()) < 375, "the README is for users: maintainer material goes under docs/"
     intro = text.split("\n## ", 1)[0]
     (picture,) = re.findall(r"!\[[^\]]*\]\(([^)]+\.svg)\)", intro)
     assert (REPO_ROOT / picture).is_file()
@@ -74,7 +75,7 @@ def test_readme_is_for_users_and_the_rest_is_under_docs() -> None:
     for name, words in (("install.md", "Making a release"), ("internals.md", "Checked on jax/jaxlib"),
                         ("robustness.md", "make fuzz"), ("multi-host.md", "jax.distributed"),
                         ("benchmarks.md", "make bench"), ("architecture.md", "import-linter"),
-                        ("rules.md", "Writing a rule"), ("cli.md", "Exit status")):
+                        ("rules.md", "mutate_checks"), ("cli.md", "Exit status")):
         assert words in (DOCS / name).read_text(), name
         assert words not in text, f"{words!r} belongs in docs/{name}, not in the README"
     setup = (DOCS / "install.md").read_text()

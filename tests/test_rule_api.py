@@ -1,4 +1,4 @@
-"""The rule API (``hlo_passes.PatternRule``): a rule written as match → named checks → site →
+"""The rule API (``hlo_passes.PatternRule``), on the rule the README shows: a rule written as match → named checks → site →
 rewrite is run by one driver — refusals become near misses under their check ids (a plugin's own
 ids with the meanings it declares), a check refusing under an id it did not declare is a bug, a
 dry run (the lint) changes nothing, the pipeline learns what changed from the rewriter and
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
-import textwrap
+import re
 from pathlib import Path
 
 import pytest
@@ -27,51 +27,9 @@ from test_cli import run
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
 pytestmark = pytest.mark.jax_free
 
-RULE = '''
-"""XPN001: a double negation (a plugin of one file, for the tests)."""
-from dataclasses import dataclass
-
-from hlo_passes import (CollectiveCost, Instruction, Module, PatternRule, Refusal, Rewriter, RuleMeta, Site,
-                        SiteDetails, check, location_of)
-
-
-@dataclass(kw_only=True)
-class Negations(SiteDetails):
-    operand: str
-
-
-class DoubleNegation(PatternRule[Instruction]):
-    meta = RuleMeta(code="XPN001", pass_name="xpn-double-negation", name="DoubleNegation",
-                    summary="double negation", markers=("negate",), verb="removed",
-                    message="{summary} of {operand} ({form})", details=Negations)
-
-    def match(self, module: Module):
-        return [i for i in module.instructions() if i.opcode == "negate" and i.operands[0].opcode == "negate"]
-
-    def anchor(self, outer: Instruction) -> Instruction:
-        return outer
-
-    @check("xpn-single-use", meaning="the inner negate has no other user")
-    def single_use(self, outer: Instruction):
-        inner = outer.operands[0]
-        if len(inner.users) != 1:
-            return Refusal("xpn-single-use", f"{inner.name} has {len(inner.users)} users", inner)
-        return None
-
-    def site(self, outer: Instruction) -> Site:
-        inner = outer.operands[0]
-        nothing = CollectiveCost()
-        # Two elementwise passes over the array go.
-        removed = 2 * 2 * outer.shape.byte_size
-        return Site(self.name, "negate_negate", location_of(outer), nothing, nothing, removed,
-                    copies_removed=removed, details=Negations(operand=inner.operands[0].name))
-
-    def rewrite(self, rw: Rewriter, outer: Instruction) -> None:
-        inner = outer.operands[0]
-        rw.replace_all_uses(outer, inner.operands[0], inner.operand_results[0])
-        rw.erase(outer)
-        rw.erase(inner)
-'''
+ROOT = Path(__file__).resolve().parent.parent
+# The rule the README shows under "Writing a rule", as it is there: what these tests run.
+RULE = re.search(r"(?s)\n## Writing a rule\n.*?```python\n(.*?)```", (ROOT / "README.md").read_text()).group(1)
 
 MODULE = """HloModule m
 
@@ -94,7 +52,7 @@ ENTRY main {
 @pytest.fixture
 def plugin(tmp_path: Path):
     path = tmp_path / "xpn_rule.py"
-    path.write_text(textwrap.dedent(RULE))
+    path.write_text(RULE)
     (name,) = hlo_passes.load_plugin(str(path))
     yield path, hlo_passes.available_passes()[name]
     unregister(name)
