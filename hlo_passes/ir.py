@@ -29,7 +29,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
 
@@ -305,6 +305,24 @@ class Attributes(MutableMapping[str, Any]):
         return f"Attributes({dict(self._raw)!r})"
 
 
+class Value(NamedTuple):
+    """One result of an op, as an operand reads it: the op, and which of its results (0 for an
+    op with one; MLIR's ``%op#2`` is ``Value(op, 2)``).  A plain ``(op, result)`` pair reads the
+    same, so code that kept the two apart reads a ``Value`` unchanged."""
+
+    op: Instruction
+    result: int = 0
+
+    @property
+    def shape(self) -> Shape:
+        return self.op.result_shape(self.result)
+
+    @property
+    def ref(self) -> str:
+        """As the source spells the use (``%15#1`` for a result of a multi-result MLIR op)."""
+        return self.op.ref + (f"#{self.result}" if self.op.num_results > 1 else "")
+
+
 class Instruction:
     """One HLO instruction or MLIR operation: a node of ``Module.graph``.
 
@@ -406,6 +424,14 @@ class Instruction:
     @operand_results.setter
     def operand_results(self, value: list[int]) -> None:
         self._operand_results = value
+
+    @property
+    def operand_values(self) -> list[Value]:
+        """The operands as typed values: each defining op with the result of it read."""
+        r = self._operand_results
+        if r is None:
+            return [Value(op) for op in self.operands]
+        return [Value(op, k) for op, k in zip(self.operands, r)]
 
     @property
     def called_computations(self) -> list["Computation"]:

@@ -33,12 +33,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from .ir import Computation, Instruction, Module, Shape, tag_created
+from .ir import Computation, Instruction, Module, Shape, Value, tag_created
 from .op_table import op
 
 __all__ = [
     "AttributeSet", "Change", "ComputationChanged", "Created",
-    "DryRunError", "DryRunRewriter", "Erased", "OperandsChanged", "Renamed", "Reordered", "Rewriter",
+    "DryRunError", "DryRunRewriter", "Erased", "Operand", "OperandsChanged", "Renamed", "Reordered", "Rewriter",
     "ShapeChanged", "UsesReplaced",
 ]
 
@@ -102,6 +102,14 @@ class ComputationChanged(Change):
     """A computation added to the module or removed from it (``what``)."""
 
     what: str
+
+
+# What an op may read: a result of an op (``Value``), or an op with one result.
+Operand = Instruction | Value
+
+
+def _read(operand: Operand) -> Value:
+    return operand if isinstance(operand, Value) else Value(operand)
 
 
 class DryRunError(RuntimeError):
@@ -183,30 +191,29 @@ class Rewriter:
             tag_created(instr, self.rule)
 
     # ---- creating ops ---------------------------------------------------------------
-    def create(self, opcode: str, shape: Shape, operands: Sequence[Instruction] = (),
-               attributes: dict[str, Any] | None = None, *, results: Sequence[int] | None = None,
+    def create(self, opcode: str, shape: Shape, operands: Sequence[Operand] = (),
+               attributes: dict[str, Any] | None = None, *,
                computation: Computation | None = None, before: Instruction | None = None,
                after: Instruction | None = None, name_hint: str | None = None,
                like: Instruction | None = None, called: Sequence[Computation] | None = None) -> Instruction:
-        """A new op ``opcode`` on ``operands`` (reading result ``results[i]`` of each; all 0
-        when None), placed right before ``before`` or after ``after`` (else at the end of
-        ``computation``, before its terminator); named after ``name_hint`` (else the opcode),
-        spelled for the dialect, tagged with the rule, with the location of ``like``."""
+        """A new op ``opcode`` on ``operands`` (values, or ops read at their one result), placed
+        right before ``before`` or after ``after`` (else at the end of ``computation``, before its
+        terminator); named after ``name_hint`` (else the opcode), spelled for the dialect, tagged
+        with the rule, with the location of ``like``."""
         comp = computation or (before.computation if before is not None else
                                after.computation if after is not None else None)
         if comp is None:
             raise ValueError(f"create {opcode}: no computation to put it in (give computation, before or after)")
         self._mutate(f"create a {opcode}", name_hint or opcode)
-        instr = comp.add(opcode, shape, operands, attributes, name_hint=name_hint, before=before, after=after,
-                         source_op=self.spell(opcode))
-        return self._created(instr, results, like, called)
+        values = [_read(o) for o in operands]
+        instr = comp.add(opcode, shape, [v.op for v in values], attributes, name_hint=name_hint, before=before,
+                         after=after, source_op=self.spell(opcode))
+        return self._created(instr, values, like, called)
 
-    def _created(self, instr: Instruction, results: Sequence[int] | None, like: Instruction | None,
+    def _created(self, instr: Instruction, values: Sequence[Value], like: Instruction | None,
                  called: Sequence[Computation] | None) -> Instruction:
-        if results is not None:
-            if len(results) != len(instr.operands):
-                raise ValueError(f"{instr.name}: {len(results)} result indices for {len(instr.operands)} operands")
-            instr.operand_results = list(results)
+        if any(v.result for v in values):
+            instr.operand_results = [v.result for v in values]
         if called is not None:
             instr.called_computations = list(called)
             self.module.structure_changed = True
@@ -238,31 +245,30 @@ class Rewriter:
                 pass  # metadata we cannot decode is not worth failing the rewrite over
         new.take_location(source)  # the MLIR loc
 
-    def slice(self, value: Instruction, limits: Sequence[tuple[int, int, int]], shape: Shape, *,
-              result: int = 0, before: Instruction | None = None, after: Instruction | None = None) -> Instruction:
+    def slice(self, value: Operand, limits: Sequence[tuple[int, int, int]], shape: Shape, *,
+              before: Instruction | None = None, after: Instruction | None = None) -> Instruction:
         """``slice(value)`` with (start, limit, stride) per dimension."""
-        return self.create("slice", shape, [value], {"slice": tuple(limits)}, results=[result] if result else None,
-                           before=before, after=after, name_hint="slice")
+        return self.create("slice", shape, [value], {"slice": tuple(limits)}, before=before, after=after,
+                           name_hint="slice")
 
-    def slice_along(self, value: Instruction, dim: int, start: int, width: int, shape: Shape, *,
+    def slice_along(self, value: Operand, dim: int, start: int, width: int, shape: Shape, *,
                     before: Instruction | None = None, after: Instruction | None = None) -> Instruction:
         """``value[..., start:start + width, ...]`` along ``dim``, everything of the other dimensions."""
-        spec = tuple((start, start + width, 1) if d == dim else (0, n, 1) for d, n in enumerate(value.shape.dims))
+        dims = _read(value).shape.dims
+        spec = tuple((start, start + width, 1) if d == dim else (0, n, 1) for d, n in enumerate(dims))
         return self.slice(value, spec, shape, before=before, after=after)
 
-    def concatenate(self, values: Sequence[Instruction], dim: int, shape: Shape, *,
-                    results: Sequence[int] | None = None, before: Instruction | None = None,
-                    after: Instruction | None = None) -> Instruction:
-        return self.create("concatenate", shape, values, {"dimensions": (dim,)}, results=results,
-                           before=before, after=after, name_hint="concatenate")
+    def concatenate(self, values: Sequence[Operand], dim: int, shape: Shape, *,
+                    before: Instruction | None = None, after: Instruction | None = None) -> Instruction:
+        return self.create("concatenate", shape, values, {"dimensions": (dim,)}, before=before, after=after,
+                           name_hint="concatenate")
 
-    def reshape(self, value: Instruction, shape: Shape, *, result: int = 0, before: Instruction | None = None,
+    def reshape(self, value: Operand, shape: Shape, *, before: Instruction | None = None,
                 after: Instruction | None = None, like: Instruction | None = None) -> Instruction:
-        return self.create("reshape", shape, [value], {}, results=[result], before=before, after=after,
-                           name_hint="reshape", like=like)
+        return self.create("reshape", shape, [value], {}, before=before, after=after, name_hint="reshape", like=like)
 
-    def clone(self, instr: Instruction, operands: Sequence[Instruction], shape: Shape, *,
-              results: Sequence[int] | None = None, computation: Computation | None = None,
+    def clone(self, instr: Instruction, operands: Sequence[Operand], shape: Shape, *,
+              computation: Computation | None = None,
               before: Instruction | None = None, after: Instruction | None = None) -> Instruction:
         """A copy of ``instr`` (same op, attributes, called computations, spelling and
         location) on new operands and shape.  A region ``instr`` owns passes to the copy
@@ -271,23 +277,25 @@ class Rewriter:
         if comp is None:
             raise ValueError(f"clone {instr.name}: it is in no computation")
         self._mutate("clone", instr.name)
-        new = comp.add(instr.opcode, shape, operands, None, name_hint=instr.name, before=before, after=after,
-                       source_op=instr.source_op)
+        values = [_read(o) for o in operands]
+        new = comp.add(instr.opcode, shape, [v.op for v in values], None, name_hint=instr.name, before=before,
+                       after=after, source_op=instr.source_op)
         new.attributes = instr.attributes.copy(owner=new)
         new.called_computations = list(instr.called_computations)
         for callee in new.called_computations:
             if callee.parent is instr:
                 callee.parent = new
         new.dialect_data = {k: v for k, v in instr.dialect_data.items() if k in _CLONED_DIALECT_DATA}
-        return self._created(new, results, None, None)
+        return self._created(new, values, None, None)
 
     # ---- changing ops ---------------------------------------------------------------
-    def replace_all_uses(self, old: Instruction, new: Instruction, result: int = 0) -> int:
-        """Point every use of ``old`` (roots included) at result ``result`` of ``new``."""
+    def replace_all_uses(self, old: Instruction, new: Operand) -> int:
+        """Point every use of ``old`` (roots included) at ``new``."""
         self._mutate("replace the uses of", old.name)
         self._touch_readers(old)
-        count = self.module.replace_all_uses(old, new, result)
-        self._record(UsesReplaced(old.name, new.name, count))
+        value = _read(new)
+        count = self.module.replace_all_uses(old, value.op, value.result)
+        self._record(UsesReplaced(old.name, value.op.name, count))
         return count
 
     def set_attribute(self, instr: Instruction, key: str, value: Any) -> None:
@@ -302,19 +310,19 @@ class Rewriter:
         self._touch(instr)
         self._record(AttributeSet(instr.name, key, removed=True))
 
-    def set_operand(self, instr: Instruction, index: int, value: Instruction, result: int = 0) -> None:
+    def set_operand(self, instr: Instruction, index: int, value: Operand) -> None:
+        """Operand ``index`` of ``instr`` reads ``value`` (another result of the same op, or another op)."""
         self._mutate(f"set operand {index} of", instr.name)
-        instr.set_operand(index, value, result)
+        new = _read(value)
+        if new.op is instr.operands[index]:  # the same op: only which result is read changes
+            instr.operand_results[index] = new.result
+            instr.mark_changed()
+            what = "result"
+        else:
+            instr.set_operand(index, new.op, new.result)
+            what = "set"
         self._touch(instr)
-        self._record(OperandsChanged(instr.name, "set", index))
-
-    def set_operand_result(self, instr: Instruction, index: int, result: int) -> None:
-        """Operand ``index`` reads result ``result`` of the same op."""
-        self._mutate(f"set the result operand {index} reads of", instr.name)
-        instr.operand_results[index] = result
-        instr.mark_changed()
-        self._touch(instr)
-        self._record(OperandsChanged(instr.name, "result", index))
+        self._record(OperandsChanged(instr.name, what, index))
 
     def remove_operand(self, instr: Instruction, index: int) -> Instruction:
         """Drop operand ``index`` (later ones move down); returns what it was."""

@@ -20,7 +20,7 @@ import pytest
 
 from hlo_passes import ir, rewriter
 from hlo_passes.errors import InvariantError
-from hlo_passes.ir import CREATED_BY, Attributes, Computation, Instruction, Module, Shape
+from hlo_passes.ir import CREATED_BY, Attributes, Computation, Instruction, Module, Shape, Value
 from hlo_passes.passes import run_passes
 from hlo_passes.rewriter import (
     AttributeSet,
@@ -272,6 +272,34 @@ def test_journal_records_each_change_by_name() -> None:
     assert f"{piece.name} = f32[4,3]" in text and "slice={[0:4], [0:3]}" in text
     assert f'frontend_attributes={{{CREATED_BY}="my-rule"}}' in text
     assert "negate" not in text
+
+
+MULTI = """func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0:2 = stablehlo.optimization_barrier %arg0, %arg1 : tensor<4xf32>, tensor<4xf32>
+  %1 = stablehlo.negate %0#1 : tensor<4xf32>
+  return %1, %0#0 : tensor<4xf32>, tensor<4xf32>
+}
+"""
+
+
+def test_ops_read_typed_values_and_the_touched_computations_are_kept() -> None:
+    module = parse(MULTI)
+    barrier, neg = (i for i in module.instructions() if i.opcode in ("opt-barrier", "negate"))
+    assert neg.operand_values == [Value(barrier, 1)] and Value(barrier, 1).ref == "%0#1"
+    rw = Rewriter(module, "r")
+    # A new op reads the values given (here result 0 of the barrier, then result 1).
+    first = rw.create("negate", neg.shape, [Value(barrier, 0)], after=neg)
+    both = rw.concatenate([Value(barrier, 1), first], 0, Shape.array("f32", (8,)), after=first)
+    assert first.operand_values == [Value(barrier, 0)] and both.operand_values == [Value(barrier, 1), Value(first)]
+    # Another result of the same op: only the index changes.
+    rw.set_operand(neg, 0, Value(barrier, 0))
+    assert neg.operand_values == [Value(barrier, 0)] and rw.journal[-1] == OperandsChanged(neg.name, "result", 0)
+    rw.replace_all_uses(neg, first)
+    assert [c.name for c in rw.touched] == ["main"]
+    module.verify()
+    text = module.to_text()
+    assert '"stablehlo.negate"(%0#0)' in text and '"stablehlo.concatenate"(%0#1, %negate' in text
+    assert "%1 = stablehlo.negate %0#0" in text and f"return %{first.name}, %0#0" in text
 
 
 def test_new_ops_are_spelled_for_the_dialect() -> None:

@@ -10,8 +10,9 @@ imported (through ``megablox``) only when a kernel is emitted.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from ..ir import Computation, Instruction, Module, Shape, is_inside
+from ..ir import Computation, Instruction, Module, Shape, Value, is_inside
 from ..parser.hlo_opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
 from ..rewriter import Rewriter
 from ..text import parse_hlo, parse_stablehlo
@@ -64,8 +65,8 @@ def unavailable_reason() -> str | None:
 
 
 # ---- splicing a kernel lowered for one shape ------------------------------------
-def splice_kernel(rw: Rewriter, spec: GmmSpec, operands: list[Instruction], operand_results: list[int],
-                  *, before: Instruction, interpret: bool) -> Instruction:
+def splice_kernel(rw: Rewriter, spec: GmmSpec, operands: Sequence[Value], *, before: Instruction,
+                  interpret: bool) -> Instruction:
     """Add the kernel for ``spec`` to the rewriter's module and a call of it on ``operands``,
     placed right before ``before``; returns the call."""
     module = rw.module
@@ -76,11 +77,11 @@ def splice_kernel(rw: Rewriter, spec: GmmSpec, operands: list[Instruction], oper
     out_shape = Shape.array(spec.out_dtype, _result_dims(spec))
     if module.dialect == "stablehlo":
         entry = _splice_functions(rw, text, spec.mode)
-        return rw.create("func.call", out_shape, operands, {"to_apply": entry.name}, results=operand_results,
-                         name_hint=spec.mode, before=before, called=[entry])
+        return rw.create("func.call", out_shape, operands, {"to_apply": entry.name}, name_hint=spec.mode,
+                         before=before, called=[entry])
     entry = _splice_computations(rw, text, spec.mode, ahead_of=_top_level(comp))
-    return rw.create("call", out_shape, operands, {"to_apply": entry}, results=operand_results,
-                     name_hint=spec.mode, before=before, called=[entry])
+    return rw.create("call", out_shape, operands, {"to_apply": entry}, name_hint=spec.mode, before=before,
+                     called=[entry])
 
 
 def _result_dims(spec: GmmSpec) -> tuple[int, ...]:
@@ -246,8 +247,7 @@ def kernel_output_dim(call: Instruction, rhs_dim: int) -> int | None:
     return 1 if rhs_dim == 2 else None
 
 
-def reemit_gmm(rw: Rewriter, call: Instruction, operands: list[Instruction], operand_results: list[int],
-               *, before: Instruction) -> Instruction:
+def reemit_gmm(rw: Rewriter, call: Instruction, operands: Sequence[Value], *, before: Instruction) -> Instruction:
     """A megablox gmm like the one ``call`` runs, emitted for the shapes of ``operands``;
     the new call is placed before ``before`` and returned."""
     # ``call``'s own operands may already be rewired (a shard_map crossing merged): the
@@ -255,10 +255,10 @@ def reemit_gmm(rw: Rewriter, call: Instruction, operands: list[Instruction], ope
     callee = megablox_callee(call)
     if callee is None or _kind(callee) != "gmm":
         raise ValueError(f"{call.ref} does not run megablox gmm")
-    lhs, rhs, groups = (op.result_shape(r) for op, r in zip(operands, operand_results))
+    lhs, rhs, groups = (v.shape for v in operands)
     new = GmmSpec("gmm", lhs.dims, lhs.element_type, rhs.dims, rhs.element_type, groups.dims,
                   groups.element_type, call.shape.element_type, (0, 1), (0, 1, 2))
-    return splice_kernel(rw, new, operands, operand_results, before=before, interpret=False)
+    return splice_kernel(rw, new, operands, before=before, interpret=False)
 
 
 def drop_unused(rw: Rewriter, roots: list[Computation]) -> list[str]:

@@ -46,8 +46,8 @@ def lower_one(instr: Instruction, plan: _normalize.Plan, targets: dict[str, str]
         canonical = _normalize.canonical_operands(rw, instr, plan)
         target = targets[plan.form]
         attrs = {"custom_call_target": target, "api_version": API_VERSION[module.dialect]}
-        call = rw.create("custom-call", canonical.out_shape, [v for v, _ in canonical.operands], attrs,
-                         results=[r for _, r in canonical.operands], name_hint=target, before=instr)
+        call = rw.create("custom-call", canonical.out_shape, canonical.operands, attrs, name_hint=target,
+                         before=instr)
         # The kernels index row-major buffers; unpinned, XLA may pick other layouts
         # (XLA:CPU chose {2,0,1} for a tgmm result).
         _normalize.pin_default_layouts(rw, call)

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..ir import Instruction, Module, Shape
-from ..rewriter import Rewriter
+from ..ir import Instruction, Module, Shape, Value
+from ..rewriter import Operand, Rewriter
 
 GMM = "gmm"
 TGMM = "tgmm"
@@ -184,11 +184,11 @@ def _perm(order: tuple[int, ...]) -> tuple[int, ...] | None:
 class Canonical:
     """Canonical operands built in front of a ragged-dot, and what was inserted for them.
 
-    ``operands`` are (instruction, result index) pairs: lhs, rhs, group sizes
-    (an MLIR operand may be one result of a multi-result op).
+    ``operands`` are values: lhs, rhs, group sizes (an MLIR operand may be one result of a
+    multi-result op).
     """
 
-    operands: list[tuple[Instruction, int]]
+    operands: list[Value]
     out_shape: Shape
     inserted: list[Instruction]
 
@@ -196,34 +196,31 @@ class Canonical:
 def canonical_operands(rw: Rewriter, instr: Instruction, p: Plan) -> Canonical:
     """Insert the transposes / reshapes of ``p`` before ``instr``."""
     inserted: list[Instruction] = []
-    ops = list(zip(instr.operands, instr.operand_results))
+    ops = instr.operand_values
     lhs = _arrange(rw, instr, ops[0], p.lhs_perm, p.lhs_dims, inserted)
     rhs = _arrange(rw, instr, ops[1], p.rhs_perm, p.rhs_dims, inserted)
     out_shape = Shape.array(instr.shape.element_type, p.out_dims)
     return Canonical([lhs, rhs, ops[2]], out_shape, inserted)
 
 
-def _arrange(rw: Rewriter, before: Instruction, operand: tuple[Instruction, int],
-             perm: tuple[int, ...] | None, dims: tuple[int, ...],
-             inserted: list[Instruction]) -> tuple[Instruction, int]:
-    value, result = operand
-    shape = value.result_shape(result)
+def _arrange(rw: Rewriter, before: Instruction, value: Value, perm: tuple[int, ...] | None,
+             dims: tuple[int, ...], inserted: list[Instruction]) -> Value:
+    shape = value.shape
     if perm is not None:
         shape = Shape.array(shape.element_type, [shape.dims[d] for d in perm])
-        value = rw.create("transpose", shape, [value], {"dimensions": perm}, results=[result], before=before,
-                          name_hint="transpose", like=before)
-        inserted.append(value)
-        result = 0
+        transposed = rw.create("transpose", shape, [value], {"dimensions": perm}, before=before,
+                               name_hint="transpose", like=before)
+        inserted.append(transposed)
+        value = Value(transposed)
     if tuple(shape.dims) != tuple(dims):
-        value = _reshape(rw, before, Shape.array(shape.element_type, dims), (value, result))
-        inserted.append(value)
-        result = 0
-    return value, result
+        reshaped = _reshape(rw, before, Shape.array(shape.element_type, dims), value)
+        inserted.append(reshaped)
+        value = Value(reshaped)
+    return value
 
 
-def _reshape(rw: Rewriter, before: Instruction, shape: Shape, operand: tuple[Instruction, int]) -> Instruction:
-    return rw.create("reshape", shape, [operand[0]], None, results=[operand[1]], before=before,
-                     name_hint="reshape", like=before)
+def _reshape(rw: Rewriter, before: Instruction, shape: Shape, value: Operand) -> Instruction:
+    return rw.create("reshape", shape, [value], None, before=before, name_hint="reshape", like=before)
 
 
 def replace_with(rw: Rewriter, instr: Instruction, call: Instruction) -> list[Instruction]:
@@ -235,7 +232,7 @@ def replace_with(rw: Rewriter, instr: Instruction, call: Instruction) -> list[In
     inserted: list[Instruction] = []
     value = call
     if tuple(call.shape.dims) != tuple(instr.shape.dims):
-        value = _reshape(rw, instr, Shape.array(instr.shape.element_type, instr.shape.dims), (call, 0))
+        value = _reshape(rw, instr, Shape.array(instr.shape.element_type, instr.shape.dims), call)
         inserted.append(value)
     rw.replace_all_uses(instr, value)
     rw.erase(instr)

@@ -76,11 +76,10 @@ def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = Fal
     rw = _normalize.rewriter(rd.module)
     with rw.batch():
         canonical = _normalize.canonical_operands(rw, rd, plan)
-        (lhs, lr), (rhs, rr), (groups, gr) = canonical.operands
-        lhs_s, rhs_s, groups_s = (v.result_shape(r) for v, r in canonical.operands)
+        lhs_s, rhs_s, groups_s = (v.shape for v in canonical.operands)
         spec = GmmSpec(plan.form, lhs_s.dims, lhs_s.element_type, rhs_s.dims, rhs_s.element_type, groups_s.dims,
                        groups_s.element_type, rd.shape.element_type, (0, 1), tuple(range(rhs_s.rank)))
-        call = splice_kernel(rw, spec, [lhs, rhs, groups], [lr, rr, gr], before=rd, interpret=interpret)
+        call = splice_kernel(rw, spec, canonical.operands, before=rd, interpret=interpret)
         if "frontend_attributes" in rd.attributes:
             # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
             rw.set_attribute(call, "frontend_attributes", dict(rd.attributes["frontend_attributes"]))
@@ -98,7 +97,7 @@ def to_interpret(module: Module) -> int:
         spec = megablox_spec(call)
         if isinstance(spec, str):
             raise ValueError(f"cannot run on CPU: {spec}")
-        new = splice_kernel(rw, spec, call.operands, call.operand_results, before=call, interpret=True)
+        new = splice_kernel(rw, spec, call.operand_values, before=call, interpret=True)
         rw.replace_all_uses(call, new)
         rw.erase(call)
         count += 1

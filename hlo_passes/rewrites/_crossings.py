@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from ..checks import Refusal
-from ..ir import Computation, Instruction, Module, Shape, Sharding
+from ..ir import Computation, Instruction, Module, Shape, Sharding, Value
 from ..parser.split import split_top_level
 from ..rewriter import Rewriter
 from ._chains import INCONSISTENT, dim_size, is_sharding_call, resized
@@ -500,7 +500,7 @@ def drop_exit(rw: Rewriter, e: Exit) -> Instruction:
     for _, user, key in list(module.graph.out_edges(caller, keys=True)):
         r = user.operand_results[key]
         if r > e.result:
-            rw.set_operand_result(user, key, r - 1)
+            rw.set_operand(user, key, Value(caller, r - 1))
     rw.shrink_result_group(caller)
     return inside
 

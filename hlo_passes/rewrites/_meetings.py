@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..checks import Refusal
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
-from ..ir import Instruction, Shape
+from ..ir import Instruction, Shape, Value
 from ..rewriter import Rewriter
 from ._chains import literal, remove_dead, resized
 from ._crossings import result_shape
@@ -197,14 +197,12 @@ class TwoGmm(Meeting):
     def _fused_gmm(self, rw: Rewriter, value: Instruction, out_dim: int, total: int) -> Instruction:
         assert self.gmms is not None
         g0 = self.gmms[0]
-        operands = list(g0.operands)
-        operands[1] = value
-        results = list(g0.operand_results)
-        results[1] = 0
+        operands = g0.operand_values
+        operands[1] = Value(value)
         if gmm_kernel(g0) is not None:
             # A kernel built for the halves' shape: emitted again for the whole weight.
-            return kernel_calls.reemit_gmm(rw, g0, operands, results, before=self.anchor)
-        return rw.clone(g0, operands, resized(g0.shape, out_dim, total), results=results, before=self.anchor)
+            return kernel_calls.reemit_gmm(rw, g0, operands, before=self.anchor)
+        return rw.clone(g0, operands, resized(g0.shape, out_dim, total), before=self.anchor)
 
 
 class SplitCollectives(Meeting):

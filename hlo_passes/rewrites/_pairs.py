@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..checks import Refusal
-from ..ir import CREATED_BY, Computation, Instruction, Shape
+from ..ir import CREATED_BY, Computation, Instruction, Shape, Value
 from ..op_table import COLLECTIVES
 from ..rewriter import Rewriter
 from ._chains import INCONSISTENT, behaviour, map_split_dim, resized, same_op, same_value
@@ -208,13 +208,13 @@ class PairSource(Source):
         shape0 = result_shape(starts[0], chains[0].result)
         dim, blocks = plan.split_dim, plan.blocks
         if blocks == 1:
-            joined = rw.concatenate(starts, dim, resized(shape0, dim, sum(plan.sizes)),
-                                    results=[c.result for c in chains], **place)
+            joined = rw.concatenate([Value(s, c.result or 0) for s, c in zip(starts, chains)], dim,
+                                    resized(shape0, dim, sum(plan.sizes)), **place)
             return joined, 0
         # Shard by shard: [.., F] -> [.., n, F/n] each, joined along the new minor dimension,
         # [.., n, 2F/n] -> [.., 2F]: shard k of the result is shard k of wi_0 next to wi_1's.
         def reshaped(value: Instruction, result: int, dims: list[int], where: dict[str, Instruction]) -> Instruction:
-            return rw.reshape(value, Shape.array(shape0.element_type, dims), result=result, **where)
+            return rw.reshape(Value(value, result), Shape.array(shape0.element_type, dims), **where)
 
         dims = list(shape0.dims)
         split: list[Instruction] = []

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..checks import Refusal
-from ..ir import Instruction, Shape
+from ..ir import Instruction, Shape, Value
 from ..rewriter import Rewriter
 from ._chains import INCONSISTENT, resized, same_op, same_value
 from ._crossings import result_shape
@@ -262,13 +262,11 @@ def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total:
     comp = first.computation
     # After every half's inputs: right before the last of the GMMs.
     where = max(gmms, key=comp.instructions.index)
-    parts = [g.operands[j] for g in gmms]
-    joined_shape = resized(parts[0].shape, dim, sum(p.shape.dims[dim] for p in parts))
-    joined = rw.concatenate(parts, dim, joined_shape, results=[g.operand_results[j] for g in gmms], before=where)
-    operands = list(first.operands)
-    operands[j] = joined
+    parts = [g.operand_values[j] for g in gmms]
+    joined_shape = resized(parts[0].op.shape, dim, sum(p.op.shape.dims[dim] for p in parts))
+    joined = rw.concatenate(parts, dim, joined_shape, before=where)
+    operands = first.operand_values
+    operands[j] = Value(joined)
     out_dim = free_dim_position(first, j, dim)
     assert out_dim is not None, "check_gmm_sources found the dimension free"
-    results = list(first.operand_results)
-    results[j] = 0
-    return rw.clone(first, operands, resized(first.shape, out_dim, total), results=results, before=where)
+    return rw.clone(first, operands, resized(first.shape, out_dim, total), before=where)

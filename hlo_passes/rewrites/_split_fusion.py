@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..checks import Refusal
-from ..ir import Instruction, Module, Shape
+from ..ir import Instruction, Module, Shape, Value
 from ..report import CollectiveCost, Site, location_of, note_instruction
 from ..rewriter import Rewriter
 from ..rule import PatternRule, check
@@ -513,7 +513,7 @@ def _fused_chain(rw: Rewriter, chains: list[_Chain], split_dims: list[int], valu
         if op.opcode in WINDOWS:
             result = 0  # _fused_step read it
         if result:
-            rw.set_operand_result(value, 0, result)
+            rw.set_operand(value, 0, Value(value.operands[0], result))
             result = 0
     return value, dropped, loose
 
@@ -523,7 +523,7 @@ def _fused_step(rw: Rewriter, op: Instruction, value: Instruction, result: int, 
     if op.opcode in WINDOWS:
         # Its offsets are computed after W's chain starts: the window goes
         # where the first half's was, which they all dominate.
-        new = rw.clone(op, [value, *op.operands[1:]], shape, results=[result, *op.operand_results[1:]], before=op)
+        new = rw.clone(op, [Value(value, result), *op.operand_values[1:]], shape, before=op)
         rw.set_attribute(new, "dynamic_slice_sizes", tuple(shape.dims))
         return new
     if value.computation is op.computation and value.opcode != "parameter":
