@@ -25,8 +25,9 @@ from typing import ClassVar
 
 from ..checks import Refusal
 from ..ir import Computation, Instruction, Module, Shape, Sharding, Value
-from ..parser.split import split_top_level
 from ..rewriter import Rewriter
+from ..shardy import per_value, per_value_text
+from ..shardy import same as same_sharding
 from ._chains import INCONSISTENT, dim_size, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
@@ -251,7 +252,7 @@ def check_crossings(crossings: list[Crossing], split_dim: int, blocks: int = 1) 
     for c in crossings:
         if c.caller is not first.caller or c.entry is not first.entry:
             raise Refusal("same-collectives", f"{c.ref} enters {c.caller.ref}, not {first.caller.ref}", c.param)
-        if c.in_sharding() != first.in_sharding():
+        if not same_sharding(c.in_sharding(), first.in_sharding()):
             raise Refusal("same-collectives", f"{c.ref} enters {c.caller.ref} sharded {c.in_sharding()}, "
                           f"{first.ref} {first.in_sharding()}", c.param)
         outside = c.outside.shape
@@ -315,10 +316,10 @@ def drop_crossing(rw: Rewriter, c: Crossing) -> list[Instruction]:
     if "xla.sdy.in_shardings" not in _frontend(entry):
         return loose  # jax 0.12: the operand's own Sharding call carried it
     attrs = dict(entry.attributes["frontend_attributes"])
-    values = split_top_level(attrs["xla.sdy.in_shardings"][attrs["xla.sdy.in_shardings"].find("<[") + 2:
-                                                          attrs["xla.sdy.in_shardings"].rfind("]>")])
+    values = per_value(attrs["xla.sdy.in_shardings"])
+    assert values is not None, "read when the crossing was found (_per_value)"
     del values[index]
-    attrs["xla.sdy.in_shardings"] = "#sdy.sharding_per_value<[" + ", ".join(values) + "]>"
+    attrs["xla.sdy.in_shardings"] = per_value_text(values)
     rw.set_attribute(entry, "frontend_attributes", attrs)
     return loose
 
@@ -341,17 +342,17 @@ def _per_value(entry: Instruction) -> list[str]:
     ``Sharding`` custom call that carries it.
     """
     if "xla.sdy.in_shardings" not in _frontend(entry):
-        values = [_sharding_text(op) if is_sharding_call(op) else None for op in entry.operands]
-        known = [v for v in values if v is not None]
-        if len(known) != len(values):
+        each = [_sharding_text(op) if is_sharding_call(op) else None for op in entry.operands]
+        known = [v for v in each if v is not None]
+        if len(known) != len(each):
             raise Refusal("unknown-sharding", f"cannot read the in_shardings of {entry.ref}: neither "
                           "xla.sdy.in_shardings nor a Sharding custom call per operand", entry)
         return known
     text = entry.attributes["frontend_attributes"].get("xla.sdy.in_shardings", "")
-    start, end = text.find("<["), text.rfind("]>")
-    if start < 0 or end < start:
+    listed = per_value(text)
+    if listed is None:
         raise Refusal("unknown-sharding", f"cannot read the in_shardings of {entry.ref}: {text[:80]}", entry)
-    return split_top_level(text[start + 2:end])
+    return listed
 
 
 @dataclass(eq=False)
@@ -459,7 +460,7 @@ def check_exits(exits: list[Exit], split_dim: int) -> None:
     for e in exits:
         if e.caller is not first.caller:
             raise Refusal("same-collectives", f"{e.ref} leaves {e.caller.ref}, not {first.caller.ref}", e.caller)
-        if e.out_sharding() != first.out_sharding():
+        if not same_sharding(e.out_sharding(), first.out_sharding()):
             raise Refusal("same-collectives", f"{e.ref} leaves sharded {e.out_sharding()}, "
                           f"{first.ref} {first.out_sharding()}", e.caller)
         inside = result_shape(e.inside, e.inside_result)
@@ -617,10 +618,10 @@ def _shardings_of(instr: Instruction, key: str) -> list[str]:
         if isinstance(sharding, Sharding) and sharding.kind == "tuple":
             return [str(s) for s in sharding.tuple_shardings]
     text = _frontend(instr).get(key, "")
-    start, end = text.find("<["), text.rfind("]>")
-    if start < 0 or end < start:
+    values = per_value(text)
+    if values is None:
         raise Refusal("unknown-sharding", f"cannot read {key} of {instr.ref}: {text[:80]}", instr)
-    return split_top_level(text[start + 2:end])
+    return values
 
 
 def check_hlo_exits(exits: list[HloExit], split_dim: int) -> None:

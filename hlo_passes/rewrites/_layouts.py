@@ -20,15 +20,12 @@ from typing import TYPE_CHECKING
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
 from ..parser.split import split_top_level
+from ..shardy import SdySharding, decode, unescaped
 
 if TYPE_CHECKING:  # a value a fusion computes, which has no layout left to read
     from ._fusions import FusedValue
 
-# ``<@mesh, [{}, {"a", "b"}, {}]...>`` (HLO frontend attributes and StableHLO alike);
-# jax 0.12's HLO names the axes in single quotes.
-_DIMS_RE = re.compile(r"\[((?:\{[^{}]*\}\s*,?\s*)*)\]")
-_AXIS_RE = re.compile(r"""["']([^"']+)["'](?::\((\d+)\)(\d+))?""")
-_NAMED_MESH_RE = re.compile(r"\s*mesh\[[^\]]*\]")
+# A mesh's axes: ``"x"=8`` (``sdy.mesh``, StableHLO and HLO alike; single quotes in jax 0.12's HLO).
 _MESH_AXIS_RE = re.compile(r"""["']([^"']+)["']\s*=\s*(\d+)""")
 
 
@@ -79,7 +76,7 @@ def _mesh_sizes(module: Module | None) -> dict[str, int]:
         texts += _SDY_MESH_LINE.findall(module.source or "")
     sizes: dict[str, int] = {}
     for text in texts:
-        for name, size in _MESH_AXIS_RE.findall(text):
+        for name, size in _MESH_AXIS_RE.findall(unescaped(text)):
             sizes.setdefault(name, int(size))
     _MESHES[module] = sizes
     return dict(sizes)
@@ -193,59 +190,30 @@ def shards_of(instr: Instruction, layout: "Layout | None" = None, callers: dict[
     return found.shards if found is not None and found.shards else 1
 
 
-def _axis_name(name: str, pre: str | None, size: str | None) -> str:
-    return f"{name}:({pre}){size}" if pre else name
+def layout_of(sharding: SdySharding, rank: int, module: Module | None) -> Layout | None:
+    """The layout a Shardy sharding states for a rank-``rank`` array (None: it names another
+    number of dimensions).  A sharding that carries its mesh (jax 0.12's ``{mesh['x'=8,'y'=1],
+    [{}, {'y'}]}``) gives the axes' sizes itself: an axis of size 1 splits nothing, whatever the
+    module declares."""
+    if sharding.replicated_all:
+        return Layout(((),) * rank, (1,) * rank)
+    if len(sharding.dims) != rank:
+        return None
+    axes = tuple(tuple(str(axis) for axis in dim.axes) for dim in sharding.dims)
+    return Layout(axes, sharding.shards(rank, _mesh_sizes(module)))
 
 
-def layout_from_text(text: str, rank: int, module: Module | None, mesh_text: str = "") -> Layout | None:
-    """The layout a Shardy sharding text (``<@mesh, [{...}, ...]>``) states, if it names one
-    per dimension of a rank-``rank`` array.  A text that starts with its mesh (jax 0.12's
-    ``{mesh['x'=8,'y'=1], [{}, {'y'}]}``) gives the axes' sizes itself: an axis of size 1
-    splits nothing, whatever the module declares."""
-    if not mesh_text:
-        inline = _NAMED_MESH_RE.match(text.lstrip("{ "))
-        mesh_text = inline.group(0) if inline else ""
-        text = text.lstrip("{ ") if inline else text
-    if mesh_text:
-        text = text[len(mesh_text):]
-    m = _DIMS_RE.search(text)
-    if m is None:
-        return None
-    dims = [d.strip() for d in split_top_level(m.group(1))] if m.group(1).strip() else []
-    if len(dims) != rank:
-        return None
-    sizes = _mesh_sizes(module)
-    sizes.update((name, int(size)) for name, size in _MESH_AXIS_RE.findall(mesh_text))
-    axes: list[tuple[str, ...]] = []
-    counts: list[int] | None = []
-    for dim in dims:
-        names = tuple(_axis_name(*a) for a in _AXIS_RE.findall(dim))
-        axes.append(names)
-        if counts is None:
-            continue
-        n = 1
-        for name, pre, size in _AXIS_RE.findall(dim):
-            if pre:
-                n *= int(size)
-            elif name in sizes:
-                n *= sizes[name]
-            else:
-                counts = None
-                break
-        if counts is not None:
-            counts.append(n)
-    return Layout(tuple(axes), tuple(counts) if counts is not None else None)
+def layout_from_text(text: str, rank: int, module: Module | None) -> Layout | None:
+    """The layout the first Shardy sharding in ``text`` states (``shardy.decode``), if any."""
+    sharding = decode(text)
+    return None if sharding is None else layout_of(sharding, rank, module)
 
 
 def layout_from_sharding(sharding: Sharding, rank: int, module: Module | None) -> Layout | None:
     """The layout an HLO ``sharding={...}`` states (None: manual, maximal, unknown)."""
     if sharding.named is not None:
         # ``mesh['x'=8], [{}, {'x'}, {}]`` or ``mesh[], replicated`` (jax 0.12's XLA)
-        mesh = _NAMED_MESH_RE.match(sharding.named)
-        rest = sharding.named[mesh.end():] if mesh else sharding.named
-        if rest.strip(" ,") == "replicated":
-            return Layout(((),) * rank, (1,) * rank)
-        return layout_from_text(sharding.named, rank, module, mesh.group(0) if mesh else "")
+        return layout_from_text("{" + sharding.named + "}", rank, module)
     if sharding.kind == "replicated":
         return Layout(((),) * rank, (1,) * rank)
     if sharding.kind == "tiled" and len(sharding.tile_shape) >= rank:
