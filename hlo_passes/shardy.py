@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .parser.split import split_top_level
+
 __all__ = ["AxisRef", "DimSharding", "SdySharding", "decode", "per_value", "per_value_text", "same", "unescaped"]
 
 
@@ -243,21 +245,7 @@ def per_value(text: str) -> list[str] | None:
     start, end = text.find("<["), text.rfind("]>")
     if start < 0 or end < start:
         return None
-    entries: list[str] = []
-    depth, begin = 0, start + 2
-    for i in range(start + 2, end):
-        c = text[i]
-        if c in "<[{(":
-            depth += 1
-        elif c in ">]})":
-            depth -= 1
-        elif c == "," and depth == 0:
-            entries.append(text[begin:i].strip())
-            begin = i + 1
-    last = text[begin:end].strip()
-    if last or entries:
-        entries.append(last)
-    return entries
+    return split_top_level(text[start + 2:end])
 
 
 def per_value_text(entries: Sequence[str]) -> str:
