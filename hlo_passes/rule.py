@@ -62,8 +62,10 @@ PLAIN_MESSAGE = "{summary} (form {form})"
 # defined, not when its first finding is printed.
 MESSAGE_FIELDS = frozenset({"summary", "verb", "form", "before", "after", "bytes_saved", "pass_name", "code"})
 
-# A code as ruff and flake8 spell them: letters, then three or more digits (MOE001).
-_CODE = re.compile(r"[A-Z]{1,8}[0-9]{3,}")
+# A code as ruff and flake8 spell them: letters, then three or more digits (MOE001); the JSON
+# schema holds a finding's rule to the same pattern.
+CODE_PATTERN = "[A-Z]{1,8}[0-9]{3,}"
+_CODE = re.compile(CODE_PATTERN)
 _PASS_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 # The CamelCase name SARIF shows.
 _CAMEL = re.compile(r"[A-Z][A-Za-z0-9]*")
