@@ -25,9 +25,9 @@ from typing import Protocol
 from .errors import InvariantError, ParseError
 from .ir import Module
 from .report import NearMiss, Site, internal_error
-from .rewriter import Change, DryRunRewriter, Rewriter
+from .ir.rewriter import Change, DryRunRewriter, Rewriter
 from .text import parse
-from .verify import verify_module
+from .ir.verify import verify_module
 
 __all__ = ["CHECK_INVARIANTS_ENV", "MAX_ROUNDS", "InvariantCheck", "Pass", "Pipeline", "Result"]
 

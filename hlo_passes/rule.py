@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from .ir import Module
-from .op_table import OPS, is_collective
+from .ir.op_table import OPS, is_collective
 from .report import PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, template_problem
 
 __all__ = [

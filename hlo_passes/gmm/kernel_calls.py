@@ -13,7 +13,7 @@ import re
 
 from ..ir import Computation, Instruction, Module, Shape, is_inside
 from ..parser.hlo_opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ..text import parse_hlo, parse_stablehlo
 from . import megablox
 from .megablox import GmmSpec, groups_dtype_ok, supported_dtype

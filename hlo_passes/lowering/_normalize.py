@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ir import Instruction, Module, Shape
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 
 GMM = "gmm"
 TGMM = "tgmm"

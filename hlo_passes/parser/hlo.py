@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import ParseError, VerificationWarning
 from ..ir import Attributes, Computation, Instruction, Module
-from ..verify import verify_module
+from ..ir.verify import verify_module
 from . import hlo_compact
 from ._hlo_base import INFERRED_SHAPE, _Fail
 from .._gc import collector_paused
@@ -1121,7 +1121,7 @@ def validate_module(module: Module, parser: _HloParser) -> None:
                 k = text.find(raw, start, end)
                 raise _Fail("bad replica_groups: a replica group is empty", k if k >= 0 else start)
             attrs.set_decoded(key, value)
-    # Result-shape rules (verify.py) run after this, as findings rather than
+    # Result-shape rules (ir/verify.py) run after this, as findings rather than
     # errors: XLA's parser does not apply them, and real test inputs break
     # them on purpose.
 

@@ -17,7 +17,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
 from ..ir import Sharding
-from .. import device_groups
+from ..ir import device_groups
 from .ints import NumberError, cut_long_lists, to_int
 
 MAX_NESTING = 200

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..ir import Instruction, Module, Shape
 from .hlo_attrs import AttributeDecodeError, decode_attribute
-from ..op_table import OPS, Trait, with_trait
+from ..ir.op_table import OPS, Trait, with_trait
 
 if TYPE_CHECKING:
     from .hlo import _HloParser

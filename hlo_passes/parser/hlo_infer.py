@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..ir import Instruction, Module, Shape
-from ..op_table import Trait, with_trait
+from ..ir.op_table import Trait, with_trait
 from .hlo_shapes import parse_shape
 
 _SAME_SHAPE = frozenset(d.name for d in with_trait(Trait.SAME_SHAPE))

@@ -1,8 +1,8 @@
-"""HLO's view of the op table (``hlo_passes/op_table.py``): its opcodes, async sugar
+"""HLO's view of the op table (``hlo_passes/ir/op_table.py``): its opcodes, async sugar
 (``custom-call-start``) and the ops XLA's parser wants written with a shape."""
 from __future__ import annotations
 
-from ..op_table import CALL_ATTRS, KNOWN_ATTRIBUTES, OPCODES, OPS, Trait, with_trait
+from ..ir.op_table import CALL_ATTRS, KNOWN_ATTRIBUTES, OPCODES, OPS, Trait, with_trait
 
 __all__ = ["CALL_ATTRS", "KNOWN_ATTRIBUTES", "NATIVE_ASYNC", "NO_INFERENCE", "OPCODES", "SELECT_SCATTER_CALLS",
            "async_sugar", "known_invalid"]

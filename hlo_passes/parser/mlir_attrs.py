@@ -22,8 +22,8 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
-from .. import device_groups
-from ..op_table import BY_MLIR, OPS, AttrKind
+from ..ir import device_groups
+from ..ir.op_table import BY_MLIR, OPS, AttrKind
 from .ints import NumberError, cut_long_lists, to_int
 from .split import split_top_level
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..ir import Instruction
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ._chains import Refusal, dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
 from ..parser.split import split_top_level
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, Refusal, dim_size, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
-from ..op_table import COLLECTIVES
-from ..rewriter import Rewriter
+from ..ir.op_table import COLLECTIVES
+from ..ir.rewriter import Rewriter
 from ._chains import Refusal, behaviour
 from ._crossings import Boundary
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import Instruction, Shape
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ._chains import Refusal, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats

@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..ir import CREATED_BY, Computation, Instruction, Shape
-from ..op_table import COLLECTIVES
-from ..rewriter import Rewriter
+from ..ir.op_table import COLLECTIVES
+from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, Refusal, behaviour, map_split_dim, resized, same_op, same_value
 from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape

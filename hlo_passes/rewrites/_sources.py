@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..ir import Instruction, Shape
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, Refusal, resized, same_op, same_value
 from ._crossings import result_shape
 from ._fusions import FusedValue, fused_slice

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from ..ir import Instruction, Module, Shape
 from ..report import NearMiss, Site, location_of, note_instruction
-from ..rewriter import DryRunRewriter, Rewriter
+from ..ir.rewriter import DryRunRewriter, Rewriter
 from ._chains import (
     INCONSISTENT,
     WINDOWS,

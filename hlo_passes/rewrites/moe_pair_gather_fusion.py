@@ -14,7 +14,7 @@ source ``_pairs``).
 from __future__ import annotations
 
 from ..report import Site
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
 from ._chains import Refusal
 from ._pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates, in_dependency_order

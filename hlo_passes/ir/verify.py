@@ -22,7 +22,7 @@ from .device_groups import DeviceGroups
 from .op_table import OPS
 
 if TYPE_CHECKING:  # the checks only read the graph; ir calls them (Module.verify)
-    from .ir import Instruction, Module, Shape
+    from .module import Instruction, Module, Shape
 
 
 def verify_module(module: Module) -> list[str]:

@@ -33,8 +33,8 @@ from typing import Any
 
 import networkx as nx
 
-from ._gc import collector_paused
-from .errors import VerificationError
+from .._gc import collector_paused
+from ..errors import VerificationError
 from .verify import verify_module
 
 # Bits per element, in HLO spelling.  Sub-byte types are what they say; XLA

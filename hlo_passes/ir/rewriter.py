@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from .ir import Computation, Instruction, Module, Shape, tag_created
+from .module import Computation, Instruction, Module, Shape, tag_created
 from .op_table import op
 
 __all__ = [
