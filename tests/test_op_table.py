@@ -19,8 +19,9 @@ import hlo_passes
 from hlo_passes import ParseError
 from hlo_passes.ir.op_table import (BY_MLIR, CALL_ATTRS, COLLECTIVES, OPCODES, OPS, Arity, Trait, collective_kind,
                                  is_collective, with_trait)
-from hlo_passes.parser import hlo_opcodes, mlir_attrs
-from hlo_passes.parser.mlir_dialects import DIALECT_OPS
+from hlo_passes.dialects.hlo import opcodes as hlo_opcodes
+from hlo_passes.dialects.stablehlo import attrs as mlir_attrs
+from hlo_passes.dialects.stablehlo.dialect_ops import DIALECT_OPS
 from hlo_passes.rule import collective_markers
 from hlo_passes.runtime import count_collectives
 from hlo_passes.text import parse_hlo, parse_stablehlo
@@ -170,7 +171,7 @@ def test_corpus_stablehlo_ops_are_in_the_table_or_carried_raw(corpus_dir: Path) 
 
 
 # ---- the table is the one source ---------------------------------------------------------
-_OWNERS = {"op_table.py", "mlir_dialects.py"}  # the table; the generated list of jaxlib's MLIR ops
+_OWNERS = {"op_table.py", "dialect_ops.py"}  # the table; the generated list of jaxlib's MLIR ops
 
 
 def _listed_names(node: ast.AST) -> list[str]:

@@ -391,7 +391,7 @@ def _norm(v):
 
 
 def _both_ways(text: str, start: str):
-    from hlo_passes.parser import mlir_attrs as A
+    from hlo_passes.dialects.stablehlo import attrs as A
 
     decoded, checked = [], []
     saved = A.FAST_MIN

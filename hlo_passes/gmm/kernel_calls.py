@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..ir import Computation, Instruction, Module, Shape, is_inside
-from ..parser.hlo_opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
+from ..dialects.hlo.opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
 from ..ir.rewriter import Rewriter
 from ..text import parse_hlo, parse_stablehlo
 from . import megablox

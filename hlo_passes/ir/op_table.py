@@ -3,9 +3,9 @@ many operands it takes, which attributes it must have and which name computation
 its traits (collective, async start/update/done, side effects, ...).
 
 Every other list of op facts is read from here: the HLO parser's opcode set, operand
-counts, required attributes and call attributes (``parser/hlo_opcodes.py``,
-``parser/hlo_checks.py``), the StableHLO names (``parser/mlir_attrs.py``), the shape
-inference's same-shape ops (``parser/hlo_infer.py``), and every "is this a collective"
+counts, required attributes and call attributes (``dialects/hlo/opcodes.py``,
+``dialects/hlo/checks.py``), the StableHLO names (``dialects/stablehlo/attrs.py``), the shape
+inference's same-shape ops (``dialects/hlo/infer.py``), and every "is this a collective"
 question (rules, the cost pictures, the runtime's counts).  ``tests/test_op_table.py``
 compares the table with XLA's own opcode list and with the StableHLO ops of the corpus;
 ``docs/ops.md`` describes it.
@@ -47,7 +47,7 @@ class Trait(enum.Enum):
 
 
 class AttrKind(enum.Enum):
-    """What an attribute's value is (how ``parser/hlo_attrs.py`` decodes it is its business)."""
+    """What an attribute's value is (how ``dialects/hlo/attrs.py`` decodes it is its business)."""
 
     INT = "int"
     INTS = "ints"  # {1, 2}
@@ -338,7 +338,7 @@ CALL_ATTRS: frozenset[str] = frozenset(
 # attributes" jaxlib 0.10.2 and 0.12 list for each opcode, and the names their tests and
 # dumps use.  With ``validate=True`` any other name is refused, as XLA refuses an attribute
 # it does not know; without, it is carried through as text.  Their values are decoded by
-# ``parser/hlo_attrs.py``.
+# ``dialects/hlo/attrs.py``.
 KNOWN_ATTRIBUTES: frozenset[str] = frozenset(
     """algorithm api_version async_execution_thread backend_config batch_group_count block_scaling_config
     body branch_computations called_computations calls channel_id collapsed_slice_dims comparison_type

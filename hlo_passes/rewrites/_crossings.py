@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
-from ..parser.split import split_top_level
+from ..dialects.split import split_top_level
 from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, Refusal, dim_size, is_sharding_call, resized
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
-from ..parser.split import split_top_level
+from ..dialects.split import split_top_level
 
 if TYPE_CHECKING:  # a value a fusion computes, which has no layout left to read
     from ._fusions import FusedValue

@@ -2,7 +2,7 @@
 (``custom-call-start``) and the ops XLA's parser wants written with a shape."""
 from __future__ import annotations
 
-from ..ir.op_table import CALL_ATTRS, KNOWN_ATTRIBUTES, OPCODES, OPS, Trait, with_trait
+from ...ir.op_table import CALL_ATTRS, KNOWN_ATTRIBUTES, OPCODES, OPS, Trait, with_trait
 
 __all__ = ["CALL_ATTRS", "KNOWN_ATTRIBUTES", "NATIVE_ASYNC", "NO_INFERENCE", "OPCODES", "SELECT_SCATTER_CALLS",
            "async_sugar", "known_invalid"]

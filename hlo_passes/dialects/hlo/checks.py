@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..ir import Instruction, Module, Shape
-from .hlo_attrs import AttributeDecodeError, decode_attribute
-from ..ir.op_table import OPS, Trait, with_trait
+from ...ir import Instruction, Module, Shape
+from .attrs import AttributeDecodeError, decode_attribute
+from ...ir.op_table import OPS, Trait, with_trait
 
 if TYPE_CHECKING:
-    from .hlo import _HloParser
+    from .parser import _HloParser
 
 # The op table's facts these checks read for every instruction, as plain lookups.
 _ARITY = {d.name: d.arity for d in OPS.values() if d.arity is not None}

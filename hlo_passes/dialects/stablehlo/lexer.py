@@ -16,7 +16,7 @@ import re
 from bisect import bisect_left
 from typing import Any
 
-from ..errors import ParseError
+from ...errors import ParseError
 
 # One alternative per token kind; trailing blanks ride along with each token
 # so that whitespace never costs a match of its own.

@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..ir import Attributes, Instruction
-from ._hlo_base import INFERRED_SHAPE, _Fail
+from ...ir import Attributes, Instruction
+from ._base import INFERRED_SHAPE, _Fail
 
 if TYPE_CHECKING:
-    from .hlo import _HloParser
+    from .parser import _HloParser
 
 _REF_RE = re.compile(r"%?([A-Za-z_][\w.\-]*)((?:#[^#\s,()]*)+)")
 
@@ -75,7 +75,7 @@ def expand(parser: "_HloParser", instrs: list[Instruction], by_name: dict[str, I
             if cur is None:
                 raise _Fail(f"instruction does not exist: {op.name!r} is not defined in this computation", op.pos)
             if cur.span[0] >= instr.span[0]:
-                # As for plain names (hlo.resolve_operands): defined above the use, never by it.
+                # As for plain names (parser.resolve_operands): defined above the use, never by it.
                 raise _Fail(f"instruction {op.name!r} is used before its definition"
                             + (" (by itself)" if cur is instr else f" (line {cur.line})"), op.pos)
             for index in op.path:

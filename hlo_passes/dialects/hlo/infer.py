@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..ir import Instruction, Module, Shape
-from ..ir.op_table import Trait, with_trait
-from .hlo_shapes import parse_shape
+from ...ir import Instruction, Module, Shape
+from ...ir.op_table import Trait, with_trait
+from .shapes import parse_shape
 
 _SAME_SHAPE = frozenset(d.name for d in with_trait(Trait.SAME_SHAPE))
 _COMPLEX_PART = {"c64": "f32", "c128": "f64"}

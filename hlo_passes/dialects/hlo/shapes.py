@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from ..ir import ELEMENT_BITS, Shape
-from .hlo_attrs import AttributeError_, decode_layout
-from .ints import INT64_MAX, NumberError, to_int
+from ...ir import ELEMENT_BITS, Shape
+from .attrs import AttributeError_, decode_layout
+from ..ints import INT64_MAX, NumberError, to_int
 
 ELEMENT_TYPES = frozenset(k for k in ELEMENT_BITS if k != "tuple")
 # Only b(...) uses "buffer"; it is not an element type of its own.

@@ -6,8 +6,8 @@ scanner walks the tokens op by op.  It understands the *structure* every MLIR
 op shares (results, operands, regions, blocks, attribute dictionaries, type
 signature, location), in both the generic form and the pretty forms JAX and
 the StableHLO tools print, without knowing each op's custom syntax.  Values
-are cut out as source text; ``mlir_attrs`` decodes them with the lark grammar
-(``mlir.lark``) when a pass asks, or all of them up front with
+are cut out as source text; ``attrs`` decodes them with the lark grammar
+(``attrs.lark``) when a pass asks, or all of them up front with
 ``validate=True``.
 
 Most lines of a large module are whole ops of a few shapes (the same op and
@@ -36,16 +36,16 @@ from operator import itemgetter
 from typing import Any
 
 
-from ..errors import ParseError
-from ..ir import Attributes, Computation, Instruction, Module, Shape
-from . import mlir_attrs as A
-from .mlir_lexer import (_BARG_PARTS, MARKS, ALIAS, ARROW, BANG, BARG, BLK, DICT, EOF, G_LINE, HASH, ID, L_LOC,
+from ...errors import ParseError
+from ...ir import Attributes, Computation, Instruction, Module, Shape
+from . import attrs as A
+from .lexer import (_BARG_PARTS, MARKS, ALIAS, ARROW, BANG, BARG, BLK, DICT, EOF, G_LINE, HASH, ID, L_LOC,
                          L_OP, L_RES, L_REST, L_SIG, LINE, LOC, NL, NUM, SIG, STR, SYM, TYPE, VAL, MlirLexer)
-from .mlir_dialects import is_unknown_op
-from .mlir_types import hlo_element_type
-from .split import split_top_level
-from .ints import INT64_MAX, INT64_MIN, NumberError, to_int
-from .._gc import collector_paused
+from .dialect_ops import is_unknown_op
+from .types import hlo_element_type
+from ..split import split_top_level
+from ..ints import INT64_MAX, INT64_MIN, NumberError, to_int
+from ..._gc import collector_paused
 
 # Operand names inside a one-line op; what lies between them is the op's shape.
 _VAL_SPLIT = re.compile(r'(%[\w$.\-]+(?:\#\d+)?)')
@@ -217,7 +217,7 @@ class _TokensOnly(ValueError):
 
 def scan_mode(text: str) -> str:
     """The lexer's scan for a text parsed without ``validate``: "lines" (line ops and coarse
-    tokens) or "coarse" (see ``mlir_lexer``; tests hold both to the reference, "plain")."""
+    tokens) or "coarse" (see ``lexer``; tests hold both to the reference, "plain")."""
     return "lines" if len(text) >= LINE_OPS_MIN_CHARS or _ALIASED_LOC in text else "coarse"
 
 
@@ -1838,7 +1838,7 @@ def _unknown_op(name: str) -> str:
 def unknown_ops(module: Module) -> list[tuple[str, str, int, int]]:
     """(``op``, name, line, column) of each op a StableHLO module names in the namespace of a
     dialect hlo_passes knows (stablehlo, mhlo, chlo, sdy, func) that the dialect has no op of
-    (``mlir_dialects``): carried through as text with ``validate=False``, like an unknown HLO
+    (``dialect_ops``): carried through as text with ``validate=False``, like an unknown HLO
     opcode (``hlo-lint -v`` names them)."""
     out = []
     for item in module.dialect_data.get("body", ()):

@@ -1,7 +1,7 @@
-"""What the HLO parser's parts share (hlo.py and hlo_compact.py): its internal failure, the placeholder shape."""
+"""What the HLO parser's parts share (parser.py and compact.py): its internal failure, the placeholder shape."""
 from __future__ import annotations
 
-from ..ir import Shape
+from ...ir import Shape
 
 # The shape of an instruction written without one (XLA infers it; we do not).
 INFERRED_SHAPE = Shape("inferred", text="")

@@ -1,4 +1,4 @@
-"""Decoding HLO attribute values with the lark grammar in ``hlo_attrs.lark``.
+"""Decoding HLO attribute values with the lark grammar in ``attrs.lark``.
 
 ``decode_attribute(name, text)`` turns the source text of one attribute into
 the value ``ir.ATTRIBUTE_VALUES`` promises; names without a specific rule are
@@ -16,13 +16,13 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
-from ..ir import Sharding
-from ..ir import device_groups
-from .ints import NumberError, cut_long_lists, to_int
+from ...ir import Sharding
+from ...ir import device_groups
+from ..ints import NumberError, cut_long_lists, to_int
 
 MAX_NESTING = 200
 
-_GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "hlo_attrs.lark")
+_GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "attrs.lark")
 _STARTS = [
     "int_value", "int_list", "bool_value", "bool_list", "slice", "padding", "window",
     "dim_labels", "replica_groups", "pairs", "sharding", "metadata",

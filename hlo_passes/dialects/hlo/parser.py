@@ -4,7 +4,7 @@ A hand-written scanner reads the module header, stack-frame tables,
 computation headers and one instruction at a time with precompiled regular
 expressions and ``str`` searches; it never builds a syntax tree.  Attribute
 values are cut out as text and decoded lazily by the lark grammar in
-``hlo_attrs.lark`` (all of them, up front, with ``validate=True``).  Shapes go
+``attrs.lark`` (all of them, up front, with ``validate=True``).  Shapes go
 through a memoised parser.  Every scan is linear: the patterns have no nested
 quantifiers over overlapping characters, and brackets are counted with a loop
 that jumps between delimiters, not recursion.
@@ -17,19 +17,19 @@ from sys import intern
 from typing import Any
 
 
-from ..errors import ParseError, VerificationWarning
-from ..ir import Attributes, Computation, Instruction, Module
-from ..ir.verify import verify_module
-from . import hlo_compact
-from ._hlo_base import INFERRED_SHAPE, _Fail
-from .._gc import collector_paused
-from .hlo_attrs import AttributeDecodeError, check_attribute, decode_attribute, parse_tree
-from .hlo_checks import check_structure
-from .hlo_infer import DERIVED, infer_shapes
-from .hlo_opcodes import (CALL_ATTRS, KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, SELECT_SCATTER_CALLS, async_sugar,
+from ...errors import ParseError, VerificationWarning
+from ...ir import Attributes, Computation, Instruction, Module
+from ...ir.verify import verify_module
+from . import compact
+from ._base import INFERRED_SHAPE, _Fail
+from ..._gc import collector_paused
+from .attrs import AttributeDecodeError, check_attribute, decode_attribute, parse_tree
+from .checks import check_structure
+from .infer import DERIVED, infer_shapes
+from .opcodes import (CALL_ATTRS, KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, SELECT_SCATTER_CALLS, async_sugar,
                           known_invalid)
-from .ints import INT64_MAX, NumberError, to_int
-from .hlo_shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
+from ..ints import INT64_MAX, NumberError, to_int
+from .shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
 
 _TRIVIA_RE = re.compile(r"(?:[ \t\r\n]+|//[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)*")
 _NAME = r"[A-Za-z_][\w.\-]*"
@@ -183,7 +183,7 @@ class _HloParser:
         self.seen_values: dict[str, str] = {}
         # Matched brackets of the operand list being split (see operand_names).
         self.jumps: dict[int, int] | None = None
-        # Whether some operand was written ``%tuple#index`` (see hlo_compact).
+        # Whether some operand was written ``%tuple#index`` (see compact.py).
         self.compact_refs = False
         # The last attribute value that ran over lines (name, offset), for an error's hint.
         self.spanning: tuple[str, int] | None = None
@@ -565,7 +565,7 @@ class _HloParser:
         comp.dialect_data["indent"] = text[text.rfind("\n", 0, first) + 1:first]
         self.resolve_operands(instrs, operand_names, by_name)
         if self.compact_refs:
-            comp.instructions = hlo_compact.expand(self, instrs, by_name)
+            comp.instructions = compact.expand(self, instrs, by_name)
         return p
 
     def resolve_operands(self, instrs: list[Instruction], operand_names: list[list[str]],
@@ -690,7 +690,7 @@ class _HloParser:
             line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos), span=(pos, end),
         )
         # The printer finds the end of the line again from span[1] (see
-        # printer.hlo._line_end) rather than every instruction storing it.
+        # printer._line_end) rather than every instruction storing it.
         instr.lead = lead
         for nested in self.nested_pending:
             if nested.dialect_data.get("nested_in") is None:
@@ -853,7 +853,7 @@ class _HloParser:
                     piece = piece[1:]
                 if _NAME_RE.fullmatch(piece) is None:
                     k = text.find(piece, start, end)
-                    ref = hlo_compact.read_ref(piece, max(k, start)) if piece else None
+                    ref = compact.read_ref(piece, max(k, start)) if piece else None
                     if ref is None:
                         raise _Fail(f"cannot parse operand {piece!r} as an instruction name", max(k, start))
                     self.compact_refs = True
@@ -883,7 +883,7 @@ class _HloParser:
                 om = _OPERAND_NAME_RE.fullmatch(last)
                 if om is None:
                     k = max(text.find(last, s, e), s)
-                    ref = hlo_compact.read_ref(last, k)
+                    ref = compact.read_ref(last, k)
                     if ref is None:
                         raise _Fail(f"cannot parse operand {last!r} as an instruction name", k)
                     self.compact_refs = True

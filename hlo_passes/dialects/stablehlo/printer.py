@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ParseError
-from ..ir import Computation, Instruction, Module
-from ..parser import mlir_attrs as A
-from ..parser.mlir_types import mlir_type
+from ...errors import ParseError
+from ...ir import Computation, Instruction, Module
+from . import attrs as A
+from .types import mlir_type
 
 _NAME_OK = re.compile(r"[^\w$.\-]")
 # chlo.top_k(%x, k=8): the one attribute its custom syntax holds.

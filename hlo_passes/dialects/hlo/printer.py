@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..ir import Computation, Instruction, Module, Sharding
-from ..parser.hlo_opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
-from ..parser.hlo_shapes import parse_shape
-from ..parser.split import split_top_level
+from ...ir import Computation, Instruction, Module, Sharding
+from .opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
+from .shapes import parse_shape
+from ..split import split_top_level
 
 # What the parser keeps as an attribute but HLO writes inside the parentheses.
 _PAREN_ATTRS = {"parameter": "parameter_number", "constant": "literal"}
@@ -120,7 +120,7 @@ def _literal_text(value: Any) -> str:
 
 def is_compact(instr: Instruction) -> bool:
     """A get-tuple-element the source wrote as an operand ``%tuple#index`` (see
-    parser/hlo_compact.py): printed at its uses, not on a line of its own."""
+    compact.py): printed at its uses, not on a line of its own."""
     d = instr._dialect_data
     return d is not None and d.get("compact", False) and instr.opcode == "get-tuple-element" and bool(instr.operands)
 

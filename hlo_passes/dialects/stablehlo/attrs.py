@@ -1,6 +1,6 @@
-"""MLIR attribute values and types: decoding with ``mlir.lark``, HLO naming.
+"""MLIR attribute values and types: decoding with ``attrs.lark``, HLO naming.
 
-The StableHLO scanner (``stablehlo.py``) cuts attribute entries and type
+The StableHLO scanner (``parser.py``) cuts attribute entries and type
 texts out of the source and never builds a parse tree on the fast path.  This
 module owns everything that needs to understand a value:
 
@@ -22,14 +22,14 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
-from ..ir import device_groups
-from ..ir.op_table import BY_MLIR, OPS, AttrKind
-from .ints import NumberError, cut_long_lists, to_int
-from .split import split_top_level
+from ...ir import device_groups
+from ...ir.op_table import BY_MLIR, OPS, AttrKind
+from ..ints import NumberError, cut_long_lists, to_int
+from ..split import split_top_level
 
 MAX_NESTING = 150
 
-_GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "mlir.lark")
+_GRAMMAR_PATH = os.path.join(os.path.dirname(__file__), "attrs.lark")
 _STARTS = ["attr", "type", "type_list", "ranges", "entries", "sharding_body", "pretty_value"]
 _lark: Lark | None = None
 
@@ -137,7 +137,7 @@ def _fast_items(text: str, pos: int, closer: str, convert: bool) -> tuple[list[A
             expect_value = False
 
 
-# A range of the grammar's ``ranges`` (INT as mlir.lark writes it, hex included), then ',' or ']'.
+# A range of the grammar's ``ranges`` (INT as attrs.lark writes it, hex included), then ',' or ']'.
 _RANGE_INT = r"[-+]?(?:0x[0-9a-fA-F]+|\d+)"
 _RANGE = re.compile(rf"\s*({_RANGE_INT})\s*:\s*({_RANGE_INT})(?:\s*:\s*({_RANGE_INT}))?\s*([,\]])")
 _NEXT_TOKEN = re.compile(r"\s*(\w+|\S)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..ir import Shape
+from ...ir import Shape
 
 _ELEM_CACHE: dict[str, str] = {}
 _INT_RE = re.compile(r"(u|s)?i(\d+)$")
