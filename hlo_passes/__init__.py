@@ -41,7 +41,7 @@ from __future__ import annotations
 from ._version import __version__  # noqa: F401
 from .errors import InvariantError, ParseError, VerificationError
 from .ir import Computation, Instruction, Module, Shape
-from .pipeline import Pipeline
+from .passes.pass_pipeline import Pipeline
 from .report import CollectiveCost, Location, NearMiss, Site, SiteDetails, Wording, location_of
 from .rule import Rule, RuleMeta
 from .sniff import detect_dialect

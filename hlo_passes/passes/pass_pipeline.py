@@ -22,12 +22,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .errors import InvariantError, ParseError
-from .ir import Module
-from .report import NearMiss, Site, internal_error
-from .ir.rewriter import Change, DryRunRewriter, Rewriter
-from .text import parse
-from .ir.verify import verify_module
+from ..errors import InvariantError, ParseError
+from ..ir import Module
+from ..report import NearMiss, Site, internal_error
+from ..ir.rewriter import Change, DryRunRewriter, Rewriter
+from ..text import parse
+from ..ir.verify import verify_module
 
 __all__ = ["CHECK_INVARIANTS_ENV", "MAX_ROUNDS", "InvariantCheck", "Pass", "Pipeline", "Result"]
 

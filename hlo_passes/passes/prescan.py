@@ -34,9 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from .ir import Module
-from .passes import available_passes, builtin_names, rule_meta
-from .rule import SHARDING_MARKERS
+from ..ir import Module
+from .registry import available_passes, builtin_names, rule_meta
+from ..rule import SHARDING_MARKERS
 
 __all__ = ["BUILTIN_RULES", "MARKERS", "SHARDING_MARKERS", "markers_for", "may_have_sites", "rules_that_may_fire",
            "rules_that_may_fire_in"]

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from .ir import Module
-from .pipeline import CHECK_INVARIANTS_ENV, Pass, Pipeline, Result
-from .rewrites.builtin import builtin_rules
-from .rule import RuleMeta, metadata_of, rules_in_module
+from ..ir import Module
+from .pass_pipeline import CHECK_INVARIANTS_ENV, Pass, Pipeline, Result
+from ..rewrites.builtin import builtin_rules
+from ..rule import RuleMeta, metadata_of, rules_in_module
 
 __all__ = ["CHECK_INVARIANTS_ENV", "Pipeline", "Result", "Rule", "available_passes", "builtin_names",
            "default_passes", "load_plugin", "loaded_plugins", "opt_in_passes", "pipeline", "register",
