@@ -32,10 +32,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ._version import __version__
-from .checks import legend
-from .cost_model import DEFAULT_PLATFORM, PLATFORMS as COST_PLATFORMS, use_platform
-from .files import (
+from .._version import __version__
+from ..checks import legend
+from ..cost_model import DEFAULT_PLATFORM, PLATFORMS as COST_PLATFORMS, use_platform
+from ..files import (
     MAX_INPUT_BYTES,
     InputError,
     OutputError,
@@ -50,8 +50,8 @@ from .files import (
     stage,
     write_stdout,
 )
-from .errors import ParseError
-from .diagnostics import (
+from ..errors import ParseError
+from ..diagnostics import (
     NEAR_MISS,
     format_error,
     format_note,
@@ -60,10 +60,10 @@ from .diagnostics import (
     rewrite_line,
     rule_id,
 )
-from .graph import write_site_graphs
-from .lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, lint_files
-from .lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel
-from .passes import (
+from ..graph import write_site_graphs
+from ..lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, lint_files
+from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel
+from ..passes import (
     available_passes,
     builtin_names,
     default_passes,
@@ -73,7 +73,7 @@ from .passes import (
     resolve_passes,
     rule_meta,
 )
-from .text import parse
+from ..text import parse
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -801,10 +801,3 @@ def rewrite_entry() -> None:
 def lint_entry() -> None:
     sys.exit(_guarded("hlo-lint", lint_main, None))
 
-
-if __name__ == "__main__":  # python -m hlo_passes.cli rewrite|lint ...
-    if len(sys.argv) < 2 or sys.argv[1] not in ("rewrite", "lint"):
-        print("usage: python -m hlo_passes.cli rewrite|lint ...", file=sys.stderr)
-        sys.exit(EXIT_USAGE)
-    tool = sys.argv.pop(1)
-    sys.exit(_guarded(f"hlo-{tool}", rewrite_main if tool == "rewrite" else lint_main, None))
