@@ -68,7 +68,7 @@ def child(n: int, repeats: int) -> list[dict]:
     import hlo_passes
     from examples import moe
     from hlo_passes import runtime
-    from hlo_passes.parser import mlir_attrs
+    from hlo_passes.dialects.stablehlo import attrs as mlir_attrs
     from hook_overhead import _RewriteTimer
 
     rows = []

@@ -247,7 +247,7 @@ def prescan_rows(files: list[tuple[str, Path]], repeats: int) -> list[list[objec
     the skip decision (``may_have_sites``, what the jit hook asks) and the rules that may fire
     (``rules_that_may_fire``, what hlo-lint asks)."""
     sys.path.insert(0, str(REPO))
-    from hlo_passes import prescan
+    from hlo_passes.passes import prescan
 
     def per_call(fn: Callable[[], object]) -> list[float]:
         return [_cpu(lambda: [fn() for _ in range(20)]) / 20 for _ in range(repeats)]

@@ -43,10 +43,10 @@ from __future__ import annotations
 from ._version import __version__  # noqa: F401
 from .errors import InvariantError, ParseError, VerificationError
 from .ir import Computation, Instruction, Module, Shape
-from .pipeline import Pipeline
+from .passes.pass_pipeline import Pipeline
 from .report import CollectiveCost, Location, NearMiss, Site, SiteDetails, Wording, location_of
 from .checks import Refusal
-from .rewriter import Rewriter
+from .ir.rewriter import Rewriter
 from .rule import PatternRule, Rule, RuleMeta, check
 from .sniff import detect_dialect
 from .text import parse, parse_file

@@ -47,7 +47,7 @@ from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kerne
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
 from .passes import Result, pipeline, resolve_passes
-from .prescan import may_have_sites
+from .passes.prescan import may_have_sites
 from .report import Site
 from .text import parse
 

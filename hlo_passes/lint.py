@@ -49,7 +49,7 @@ from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input, read_stream, too_large
 from .ir import Module
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, pipeline
-from .prescan import rules_that_may_fire_in
+from .passes.prescan import rules_that_may_fire_in
 from .cost_model import use_platform
 from .report import does_not_pay, source_hint, with_users_source
 from .rewrites.builtin import builtin_rules

@@ -25,9 +25,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from .checks import Refusal, declare, meaning
 from .ir import Instruction, Module
-from .op_table import OPS, is_collective
+from .ir.op_table import OPS, is_collective
 from .report import PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, location_of, note_instruction, template_problem
-from .rewriter import DryRunRewriter, Rewriter
+from .ir.rewriter import DryRunRewriter, Rewriter
 
 __all__ = [
     "Check",

@@ -27,9 +27,9 @@ import jax
 import numpy as np
 
 from . import _jax_compat as compat
-from .op_table import COLLECTIVES, is_collective
+from .ir.op_table import COLLECTIVES, is_collective
 from .sniff import detect_dialect
-from .rewriter import Rewriter
+from .ir.rewriter import Rewriter
 from .text import parse_hlo
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The text layer: parse or print a module in either dialect, picking the dialect's parser and printer.
 
-The parsers (``parser/``) build a ``Module`` and know nothing of printing; the printers
-(``printer/``) know nothing of parsing.  This module, above both, gives each parsed module the
+The parsers (``dialects/*/parser.py``) build a ``Module`` and know nothing of printing; the printers
+(``dialects/*/printer.py``) know nothing of parsing.  This module, above both, gives each parsed module the
 printer of its dialect (``Module.to_text``).
 """
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from .errors import ParseError
 from .ir import Module
-from .parser.hlo import read_hlo, unknown_constructs as hlo_unknown
-from .parser.stablehlo import read_stablehlo, unknown_ops
-from .printer.hlo import print_hlo
-from .printer.stablehlo import print_module as print_stablehlo
+from .dialects.hlo.parser import read_hlo, unknown_constructs as hlo_unknown
+from .dialects.stablehlo.parser import read_stablehlo, unknown_ops
+from .dialects.hlo.printer import print_hlo
+from .dialects.stablehlo.printer import print_module as print_stablehlo
 from .sniff import check_text, choose_dialect
 
 PRINTERS: dict[str, Callable[[Module, bool], str]] = {"hlo": print_hlo, "stablehlo": print_stablehlo}
@@ -26,12 +26,12 @@ def _with_printer(module: Module) -> Module:
 
 
 def parse_hlo(text: str, path: str | None = None, validate: bool = False) -> Module:
-    """HLO text → ``Module`` (see ``parser.hlo.read_hlo``), printable."""
+    """HLO text → ``Module`` (see ``dialects.hlo.parser.read_hlo``), printable."""
     return _with_printer(read_hlo(text, path=path, validate=validate))
 
 
 def parse_stablehlo(text: str, path: str | None = None, validate: bool = False) -> Module:
-    """StableHLO / MLIR text → ``Module`` (see ``parser.stablehlo.read_stablehlo``), printable."""
+    """StableHLO / MLIR text → ``Module`` (see ``dialects.stablehlo.parser.read_stablehlo``), printable."""
     return _with_printer(read_stablehlo(text, path=path, validate=validate))
 
 

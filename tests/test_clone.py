@@ -15,7 +15,7 @@ import hlo_passes
 from hlo_passes.ir import Module
 from hlo_passes.lint import lint_module
 from hlo_passes.passes import run_passes
-from hlo_passes.prescan import MARKERS, rules_that_may_fire, rules_that_may_fire_in
+from hlo_passes.passes.prescan import MARKERS, rules_that_may_fire, rules_that_may_fire_in
 
 from fixture_harness import all_cases, render_report
 

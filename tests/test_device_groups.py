@@ -19,7 +19,7 @@ import pytest
 
 import hlo_passes
 from hlo_passes import ParseError, runtime
-from hlo_passes.device_groups import MAX_DEVICES, DeviceGroups
+from hlo_passes.ir.device_groups import MAX_DEVICES, DeviceGroups
 from hlo_passes.passes import run_passes
 
 _GATHER = """HloModule m, num_partitions=8
@@ -117,7 +117,7 @@ def test_compact_groups_are_expanded_only_when_read() -> None:
 
 def test_repr_does_not_depend_on_whether_the_groups_were_read() -> None:
     # A near miss quotes the groups; the text must be the same in every run.
-    from hlo_passes import device_groups
+    from hlo_passes.ir import device_groups
 
     for make in (lambda: device_groups.iota([2, 4], [8], None), lambda: device_groups.iota([4, 1024], [4096], None)):
         fresh, read = make(), make()

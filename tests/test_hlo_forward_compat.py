@@ -18,7 +18,7 @@ import pytest
 
 import hlo_passes
 from hlo_passes import ParseError
-from hlo_passes.parser.hlo import unknown_constructs
+from hlo_passes.dialects.hlo.parser import unknown_constructs
 from hlo_passes.passes import run_passes
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).

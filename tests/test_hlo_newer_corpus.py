@@ -30,8 +30,8 @@ import pytest
 
 import hlo_passes
 from hlo_passes import ParseError
-from hlo_passes.op_table import OPS
-from hlo_passes.parser.hlo_opcodes import async_sugar
+from hlo_passes.ir.op_table import OPS
+from hlo_passes.dialects.hlo.opcodes import async_sugar
 
 pytestmark = pytest.mark.corpus
 

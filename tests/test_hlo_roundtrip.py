@@ -166,7 +166,7 @@ ENTRY e {
     assert by["p"].shape.layout == "{1,0:T(8,128)S(1)}" and by["p"].attributes["parameter_number"] == 0
     assert by["a2"].attributes["literal"] == 0
     assert m.to_text() == text
-    from hlo_passes.verify import verify_module
+    from hlo_passes.ir.verify import verify_module
 
     assert verify_module(m) == []
     by["sl"].set_shape(hlo_passes.Shape.array("f32", [3, 4]))
@@ -202,7 +202,7 @@ def test_verify_reports_new_instructions_as_new() -> None:
     p = e.instructions[0]
     bad = e.add("slice", hlo_passes.Shape.array("f32", [5, 4]), [p], {"slice": ((0, 8, 1), (0, 4, 1))},
                 before=e.root)
-    from hlo_passes.verify import verify_module
+    from hlo_passes.ir.verify import verify_module
 
     problems = verify_module(m)
     assert problems == [f"new: e/{bad.name}: slice result should be [8, 4], not [5, 4]"]

@@ -16,7 +16,7 @@ import pytest
 
 from hlo_passes.errors import ParseError
 from hlo_passes.ir import Computation, Instruction, Module
-from hlo_passes.parser import hlo
+from hlo_passes.dialects.hlo import parser as hlo
 from hlo_passes.text import parse_hlo
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).

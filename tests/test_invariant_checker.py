@@ -10,7 +10,7 @@ import pytest
 import hlo_passes
 from hlo_passes import CollectiveCost, InvariantError, Rule, RuleMeta, Site, location_of
 from hlo_passes.passes import CHECK_INVARIANTS_ENV, register, run_passes, unregister
-from hlo_passes.verify import verify_module
+from hlo_passes.ir.verify import verify_module
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
 pytestmark = pytest.mark.jax_free

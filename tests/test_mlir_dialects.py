@@ -2,7 +2,7 @@
 
 ``stablehlo.dot_genral`` used to be accepted silently and hlo-rewrite wrote a
 module XLA rejects.  Now an op in the namespace of stablehlo, mhlo, chlo, sdy
-or func that the dialect does not define (``parser/mlir_dialects.py``, the
+or func that the dialect does not define (``dialects/stablehlo/dialect_ops.py``, the
 union of jaxlib 0.10.2's and 0.12's MLIR bindings) is carried through as text
 and named by ``hlo-lint -v``, and refused with ``validate=True``; ops of other
 dialects are carried as before.  No op the corpus, the samples or the trainer
@@ -19,7 +19,7 @@ import pytest
 
 import hlo_passes
 from hlo_passes.errors import ParseError
-from hlo_passes.parser.mlir_dialects import DIALECT_OPS, is_unknown_op
+from hlo_passes.dialects.stablehlo.dialect_ops import DIALECT_OPS, is_unknown_op
 from hlo_passes.text import unknown_constructs
 
 REPO = Path(__file__).resolve().parent.parent

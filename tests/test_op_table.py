@@ -1,4 +1,4 @@
-"""The op table (``hlo_passes/op_table.py``) is the one source of op facts (issue 30).
+"""The op table (``hlo_passes/ir/op_table.py``) is the one source of op facts (issue 30).
 
 It is compared with XLA's own opcode list (``tests/data/xla_hlo_opcodes.txt``, copied from
 ``xla/hlo/ir/hlo_opcode.h``: every XLA opcode is in the table with XLA's arity, and every
@@ -17,14 +17,15 @@ import pytest
 
 import hlo_passes
 from hlo_passes import ParseError
-from hlo_passes.op_table import (BY_MLIR, CALL_ATTRS, COLLECTIVES, OPCODES, OPS, Arity, Trait, collective_kind,
+from hlo_passes.ir.op_table import (BY_MLIR, CALL_ATTRS, COLLECTIVES, OPCODES, OPS, Arity, Trait, collective_kind,
                                  is_collective, with_trait)
-from hlo_passes.parser import hlo_opcodes, mlir_attrs
-from hlo_passes.parser.mlir_dialects import DIALECT_OPS
+from hlo_passes.dialects.hlo import opcodes as hlo_opcodes
+from hlo_passes.dialects.stablehlo import attrs as mlir_attrs
+from hlo_passes.dialects.stablehlo.dialect_ops import DIALECT_OPS
 from hlo_passes.rule import collective_markers
 from hlo_passes.runtime import count_collectives
 from hlo_passes.text import parse_hlo, parse_stablehlo
-from hlo_passes.verify import verify_module
+from hlo_passes.ir.verify import verify_module
 
 ROOT = Path(__file__).resolve().parents[1]
 XLA_LIST = ROOT / "tests" / "data" / "xla_hlo_opcodes.txt"
@@ -170,7 +171,7 @@ def test_corpus_stablehlo_ops_are_in_the_table_or_carried_raw(corpus_dir: Path) 
 
 
 # ---- the table is the one source ---------------------------------------------------------
-_OWNERS = {"op_table.py", "mlir_dialects.py"}  # the table; the generated list of jaxlib's MLIR ops
+_OWNERS = {"op_table.py", "dialect_ops.py"}  # the table; the generated list of jaxlib's MLIR ops
 
 
 def _listed_names(node: ast.AST) -> list[str]:
@@ -283,7 +284,7 @@ def test_verifier_checks_the_tables_arity_of_what_a_pass_creates() -> None:
 
 
 def test_dead_code_removal_keeps_what_the_table_says_has_effects() -> None:
-    from hlo_passes.rewriter import Rewriter
+    from hlo_passes.ir.rewriter import Rewriter
     from hlo_passes.rewrites._chains import remove_dead
 
     m = parse_hlo(_module("s = u64[2] rng-get-and-update-state(), delta=1\n"

@@ -22,7 +22,8 @@ from pathlib import Path
 import lark
 import pytest
 
-from hlo_passes.parser import hlo, stablehlo
+from hlo_passes.dialects.hlo import parser as hlo
+from hlo_passes.dialects.stablehlo import parser as stablehlo
 from hlo_passes.text import parse_hlo, parse_stablehlo
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).

@@ -12,7 +12,7 @@ import pytest
 
 import hlo_passes
 from hlo_passes.errors import ParseError
-from hlo_passes.parser import stablehlo
+from hlo_passes.dialects.stablehlo import parser as stablehlo
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
 pytestmark = pytest.mark.jax_free

@@ -1,4 +1,4 @@
-"""The pipeline (``hlo_passes.pipeline.Pipeline``): passes in order, each to its fixed point within a
+"""The pipeline (``hlo_passes.Pipeline``): passes in order, each to its fixed point within a
 limit, the verifier after each pass that changed the module, a pass that raises refused on the
 module; and every face (``run_passes``, the lint, ``hlo-rewrite``, the jit hook) runs through it.
 """
@@ -11,7 +11,7 @@ import pytest
 import hlo_passes
 from hlo_passes import CollectiveCost, InvariantError, Rule, RuleMeta, Site, location_of
 from hlo_passes.ir import Module
-from hlo_passes.pipeline import Pipeline, Result
+from hlo_passes.passes.pass_pipeline import Pipeline, Result
 from hlo_passes.report import INTERNAL_ERROR, NearMiss
 
 DATA = Path(__file__).resolve().parent.parent / "examples" / "data"

@@ -21,7 +21,7 @@ import jsonschema
 import pytest
 
 import hlo_passes
-from hlo_passes import prescan
+from hlo_passes.passes import prescan
 from hlo_passes.lint import json_schema
 from hlo_passes.passes import unregister
 from sarif_structure import check_sarif

@@ -17,9 +17,9 @@ from examples import moe
 from hlo_passes import jax_hook
 from hlo_passes._mlir_ops import op_spellings
 from hlo_passes.lint import lint_module, rule_id
-from hlo_passes.parser.mlir_attrs import OPCODES
+from hlo_passes.dialects.stablehlo.attrs import OPCODES
 from hlo_passes.passes import available_passes, run_passes
-from hlo_passes.prescan import BUILTIN_RULES, MARKERS, markers_for, may_have_sites, rules_that_may_fire
+from hlo_passes.passes.prescan import BUILTIN_RULES, MARKERS, markers_for, may_have_sites, rules_that_may_fire
 from hlo_passes.rewrites import _chains, _crossings
 from moe_cases import lowered_text
 from programs import DUMP_CASES, TEXT_CASES

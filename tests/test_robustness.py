@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import hlo_passes
 from hlo_passes import ParseError
 from hlo_passes.passes import run_passes
-from hlo_passes.verify import verify_module
+from hlo_passes.ir.verify import verify_module
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
 pytestmark = pytest.mark.jax_free
@@ -391,7 +391,7 @@ def _norm(v):
 
 
 def _both_ways(text: str, start: str):
-    from hlo_passes.parser import mlir_attrs as A
+    from hlo_passes.dialects.stablehlo import attrs as A
 
     decoded, checked = [], []
     saved = A.FAST_MIN

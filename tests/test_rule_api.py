@@ -19,9 +19,9 @@ import pytest
 
 import hlo_passes
 from hlo_passes.checks import meaning
-from hlo_passes.verify import verify_module
+from hlo_passes.ir.verify import verify_module
 from hlo_passes.passes import unregister
-from hlo_passes.pipeline import Pipeline
+from hlo_passes.passes.pass_pipeline import Pipeline
 from test_cli import run
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).

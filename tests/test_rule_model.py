@@ -17,7 +17,8 @@ import jsonschema
 import pytest
 
 import hlo_passes
-from hlo_passes import passes, prescan
+from hlo_passes import passes
+from hlo_passes.passes import prescan
 from hlo_passes.diagnostics import schema
 from hlo_passes.rewrites import builtin
 from hlo_passes.rule import Rule, RuleMeta, rules_in_module

@@ -1,4 +1,4 @@
-"""Shardy's shardings read once into typed values (``hlo_passes.shardy``), in every spelling the
+"""Shardy's shardings read once into typed values (``hlo_passes.dialects.shardy``), in every spelling the
 texts carry them, and compared by what they say rather than how they are spelled."""
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from hlo_passes import shardy
+from hlo_passes.dialects import shardy
+from hlo_passes.dialects.shardy import AxisRef, DimSharding, SdySharding
 from hlo_passes.ir import Sharding
 from hlo_passes.rewrites._layouts import Layout, layout_from_sharding, layout_from_text
-from hlo_passes.shardy import AxisRef, DimSharding, SdySharding
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
 pytestmark = pytest.mark.jax_free

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hlo_passes.device_groups import DeviceGroups
+from hlo_passes.ir.device_groups import DeviceGroups
 
 import hlo_passes
 from hlo_passes.text import parse_stablehlo

@@ -15,7 +15,7 @@ import pytest
 
 from hlo_passes.errors import ParseError
 from hlo_passes.ir import Module
-from hlo_passes.parser import stablehlo
+from hlo_passes.dialects.stablehlo import parser as stablehlo
 from hlo_passes.text import parse_stablehlo
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).

@@ -127,7 +127,7 @@ def test_the_sdist_and_wheel_hold_the_package(dist: Path) -> None:
     (sdist,) = dist.glob("*.tar.gz")
     assert wheel.name == f"hlo_passes-{__version__}-py3-none-any.whl"
     names = set(zipfile.ZipFile(wheel).namelist())
-    for data in ("hlo_passes/parser/hlo_attrs.lark", "hlo_passes/parser/mlir.lark",
+    for data in ("hlo_passes/dialects/hlo/attrs.lark", "hlo_passes/dialects/stablehlo/attrs.lark",
                  "hlo_passes/schemas/lint-findings.schema.json", "hlo_passes/kernels/cpu/grouped_matmul.cc",
                  "hlo_passes/kernels/gpu/grouped_matmul.cu", f"hlo_passes-{__version__}.dist-info/licenses/LICENSE"):
         assert data in names, data

@@ -2,7 +2,7 @@
 
 Prints the ops of the stablehlo, mhlo, chlo, sdy and func dialects the
 installed jaxlib defines (the generated op classes' ``OPERATION_NAME``), and
-what they add to ``hlo_passes/parser/mlir_dialects.py``; ``--write`` rewrites
+what they add to ``hlo_passes/dialects/stablehlo/dialect_ops.py``; ``--write`` rewrites
 that table as the union of both.  Run it with each supported jax (the table
 of this checkout: jaxlib 0.10.2 and 0.12.0.1) so that an op of any of them is
 known; tests/test_mlir_dialects.py checks the table against the installed
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-TABLE = REPO / "hlo_passes" / "parser" / "mlir_dialects.py"
+TABLE = REPO / "hlo_passes" / "dialects" / "stablehlo" / "dialect_ops.py"
 # The bindings of each dialect: jax's public re-exports, else jaxlib's own (mhlo is only there).
 MODULES = {
     "stablehlo": ("jax.extend.mlir.dialects.stablehlo", "jaxlib.mlir.dialects.stablehlo"),
@@ -95,7 +95,7 @@ def main() -> int:
 
     sys.path.insert(0, str(REPO))
     try:
-        from hlo_passes.parser import mlir_dialects as current
+        from hlo_passes.dialects.stablehlo import dialect_ops as current
 
         table = {d: set(v) for d, v in current.DIALECT_OPS.items()}
         versions = list(current.JAXLIB_VERSIONS)

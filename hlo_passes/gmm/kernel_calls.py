@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 
 from ..ir import Computation, Instruction, Module, Shape, Value, is_inside
-from ..parser.hlo_opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
-from ..rewriter import Rewriter
+from ..dialects.hlo.opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
+from ..ir.rewriter import Rewriter
 from ..text import parse_hlo, parse_stablehlo
 from . import megablox
 from .megablox import GmmSpec, groups_dtype_ok, supported_dtype

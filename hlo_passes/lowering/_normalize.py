@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ir import Instruction, Module, Shape, Value
-from ..rewriter import Operand, Rewriter
+from ..ir.rewriter import Operand, Rewriter
 
 GMM = "gmm"
 TGMM = "tgmm"

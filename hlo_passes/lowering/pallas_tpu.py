@@ -33,7 +33,7 @@ from __future__ import annotations
 from ..gmm.kernel_calls import megablox_callee, megablox_spec, splice_kernel, unavailable_reason
 from ..gmm.megablox import GmmSpec, groups_dtype_ok, supported_dtype
 from ..ir import Instruction, Module
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from . import _normalize
 
 # ---- lowering ----------------------------------------------------------------

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..checks import Refusal
 from ..ir import Instruction
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ._chains import dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position

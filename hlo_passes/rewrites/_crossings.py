@@ -25,9 +25,9 @@ from typing import ClassVar
 
 from ..checks import Refusal
 from ..ir import Computation, Instruction, Module, Shape, Sharding, Value
-from ..rewriter import Rewriter
-from ..shardy import per_value, per_value_text
-from ..shardy import same as same_sharding
+from ..ir.rewriter import Rewriter
+from ..dialects.shardy import per_value, per_value_text
+from ..dialects.shardy import same as same_sharding
 from ._chains import INCONSISTENT, dim_size, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"

@@ -19,8 +19,8 @@ from typing import ClassVar
 
 from ..checks import Refusal
 from ..ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
-from ..op_table import COLLECTIVES
-from ..rewriter import Rewriter
+from ..ir.op_table import COLLECTIVES
+from ..ir.rewriter import Rewriter
 from ._chains import behaviour
 from ._crossings import Boundary
 

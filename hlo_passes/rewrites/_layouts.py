@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding
-from ..parser.split import split_top_level
-from ..shardy import SdySharding, decode, unescaped
+from ..dialects.split import split_top_level
+from ..dialects.shardy import SdySharding, decode, unescaped
 
 if TYPE_CHECKING:  # a value a fusion computes, which has no layout left to read
     from ._fusions import FusedValue

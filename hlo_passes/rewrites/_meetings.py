@@ -27,7 +27,7 @@ from ..checks import Refusal
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import Instruction, Shape, Value
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ._chains import literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats

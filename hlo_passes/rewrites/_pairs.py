@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 
 from ..checks import Refusal
 from ..ir import CREATED_BY, Computation, Instruction, Shape, Value
-from ..op_table import COLLECTIVES
-from ..rewriter import Rewriter
+from ..ir.op_table import COLLECTIVES
+from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, behaviour, map_split_dim, resized, same_op, same_value
 from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape

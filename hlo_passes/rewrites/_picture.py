@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..device_groups import DeviceGroups
+from ..ir.device_groups import DeviceGroups
 from ..ir import Instruction
-from ..op_table import is_collective
+from ..ir.op_table import is_collective
 from ..report import PictureEdge, PictureNode, SitePicture, Subgraph
 from ._chains import resized
 from ._crossings import Crossing, Exit, HloExit, result_shape

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..checks import Refusal
 from ..ir import Instruction, Shape, Value
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, resized, same_op, same_value
 from ._crossings import result_shape
 from ._fusions import FusedValue, fused_slice

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from ..checks import Refusal
 from ..ir import Instruction, Module, Shape, Value
 from ..report import CollectiveCost, Site, location_of, note_instruction
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ..rule import PatternRule, check
 from ._chains import (
     INCONSISTENT,

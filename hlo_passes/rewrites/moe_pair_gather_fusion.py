@@ -14,7 +14,7 @@ source ``_pairs``).
 from __future__ import annotations
 
 from ..checks import Refusal
-from ..rewriter import Rewriter
+from ..ir.rewriter import Rewriter
 from ..rule import SHARDING_MARKERS, RuleMeta, check, collective_markers
 from ._pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates, in_dependency_order
 from ._split_fusion import Candidate, SplitFusion

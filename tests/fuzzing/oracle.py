@@ -73,7 +73,7 @@ def check(text: str, set_stage: Any = None) -> dict[str, Any]:
     """Run ``text`` through every stage; ``set_stage(i)`` is told which stage runs (for hang reports)."""
     import hlo_passes
     from hlo_passes import ParseError
-    from hlo_passes.verify import verify_module
+    from hlo_passes.ir.verify import verify_module
 
     def stage(name: str) -> str:
         if set_stage is not None:

@@ -1,0 +1,12 @@
+"""``python -m hlo_passes.cli rewrite|lint ...``: either console script without its launcher."""
+from __future__ import annotations
+
+import sys
+
+from . import EXIT_USAGE, _guarded, lint_main, rewrite_main
+
+if len(sys.argv) < 2 or sys.argv[1] not in ("rewrite", "lint"):
+    print("usage: python -m hlo_passes.cli rewrite|lint ...", file=sys.stderr)
+    sys.exit(EXIT_USAGE)
+tool = sys.argv.pop(1)
+sys.exit(_guarded(f"hlo-{tool}", rewrite_main if tool == "rewrite" else lint_main, None))

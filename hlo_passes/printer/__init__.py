@@ -1,1 +1,0 @@
-"""Printers: module graph → text, one per dialect."""
