@@ -1,6 +1,6 @@
 """The IR layer: one module graph for HLO and StableHLO, and the only code that changes one.
 
-``module`` holds the graph (``Module``, ``Computation``, ``Instruction``, ``Shape``,
+``module`` holds the graph (``Module``, ``Computation``, ``Instruction``, ``Value``, ``Shape``,
 ``Sharding``, ``Attributes``), re-exported here: ``from hlo_passes.ir import Module``.
 Beside it: ``rewriter`` (``Rewriter``, the one way a pass changes a module), ``op_table``
 (what is known of each op), ``verify`` (the structural and result-shape checks) and
@@ -8,7 +8,7 @@ Beside it: ``rewriter`` (``Rewriter``, the one way a pass changes a module), ``o
 never this package, so importing any of them does not go round through here.
 """
 from .module import (ATTRIBUTE_VALUES, CREATED_BY, ELEMENT_BITS, Attributes, Computation, Instruction, Module, Shape,
-                     Sharding, fill_graph, is_inside, tag_created)
+                     Sharding, Value, fill_graph, is_inside, tag_created)
 
 __all__ = ["ATTRIBUTE_VALUES", "CREATED_BY", "ELEMENT_BITS", "Attributes", "Computation", "Instruction", "Module",
-           "Shape", "Sharding", "fill_graph", "is_inside", "tag_created"]
+           "Shape", "Sharding", "Value", "fill_graph", "is_inside", "tag_created"]
