@@ -20,7 +20,8 @@ import numpy as np
 from jax.sharding import Mesh, PartitionSpec as P
 
 T, D, F, E, LAYERS = 64, 32, 48, 4, 2
-DROPPED = 20  # tokens routed to no expert: their rows sort last and hold garbage
+DROPPED = 20
+DEVICES = {"shard_map": 4}  # the devices a program runs on (others: one)  # tokens routed to no expert: their rows sort last and hold garbage
 
 # The programs MOE006 rewrites (form of each site), and those it must refuse (the check id).
 POSITIVE: dict[str, tuple[str, ...]] = {
@@ -139,7 +140,7 @@ def build(name: str, dtype: Any = jnp.float32) -> tuple[Callable[..., Any], tupl
         return jax.jit(scanned), (x, expert, *ws)
     ws = (weights(E, D, F), weights(E, D, F), weights(E, F, D))
     if name == "shard_map":
-        mesh = Mesh(np.asarray(jax.devices()[:4]), ("data",))
+        mesh = Mesh(np.asarray(jax.devices()[:DEVICES[name]]), ("data",))
         body = jax.shard_map(partial(moe_layer, name), mesh=mesh,
                              in_specs=(P("data"), P("data"), P(), P(), P()), out_specs=P("data"))
         return jax.jit(body), (x, expert, *ws)

@@ -395,6 +395,12 @@ class GmmRedundantMask(PatternRule[Mask]):
             kept, index = mask.call.operands[number], mask.call.operand_results[number]
         rw.replace_all_uses(mask.op, kept, index)
         remove_dead(rw, [mask.op])
+        # jax's ``_where`` function, once nothing calls it, goes too (XLA would drop it unused).
+        module = rw.module
+        if mask.call is not None and mask.call.computation is None:
+            callee = mask.call.called_computations[0]
+            if callee.parent is None and not any(callee in i.called_computations for i in module.instructions()):
+                rw.remove_computation(callee)
 
     # ---- helpers -------------------------------------------------------------------
     @staticmethod
