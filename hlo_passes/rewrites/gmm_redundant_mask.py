@@ -117,9 +117,11 @@ def _strip_widening(instr: Instruction) -> Instruction:
 def _constant_text(instr: Instruction) -> str | None:
     """A splat constant's value as text (``0``, ``0.000000e+00``, ``-0.0``); None if unknown."""
     attrs = instr.attributes
-    if "literal" in attrs:  # HLO: a scalar decodes to its number; arrays are not splats we read
-        value = attrs["literal"]
-        return str(value) if isinstance(value, (int, float)) else None
+    if "literal" in attrs:  # HLO: a scalar's text as written (decoded, -0 would read as 0)
+        raw = attrs.raw("literal")
+        value = raw if raw is not None else attrs["literal"]
+        text = str(value).strip()
+        return text if re.fullmatch(r"[-+]?[0-9.eE+-]+|[-+]?(inf|nan)", text) else None
     text = instr.mlir_pretty_value
     if text is None and "value" in attrs:
         text = attrs.raw("value") or str(attrs["value"])
