@@ -20,8 +20,8 @@ import numpy as np
 from jax.sharding import Mesh, PartitionSpec as P
 
 T, D, F, E, LAYERS = 64, 32, 48, 4, 2
-DROPPED = 20
-DEVICES = {"shard_map": 4}  # the devices a program runs on (others: one)  # tokens routed to no expert: their rows sort last and hold garbage
+DROPPED = 20  # tokens routed to no expert: their rows sort last and hold garbage
+DEVICES = {"shard_map": 4}  # the devices a program runs on (others: one)
 
 # The programs MOE006 rewrites (form of each site), and those it must refuse (the check id).
 POSITIVE: dict[str, tuple[str, ...]] = {
