@@ -269,7 +269,7 @@ class GmmRedundantMask(PatternRule[Mask]):
              "mask a pass over the activations for nothing: drop the jnp.where, or run "
              "`hlo-rewrite --passes gmm-redundant-mask`. Opt-in: XLA's own TPU ragged-dot is not known "
              "to write zeros past the groups (docs/rules.md, MOE006).",
-        description="remove a row mask (iota < sum(group_sizes)) on a grouped matmul's lhs or result (MOE006)",
+        description="remove a row mask (iota < sum(group_sizes)) on a grouped matmul's lhs or result (MOE006, opt-in)",
         markers=("ragged-dot", "ragged_dot"),
         verb="removed",
         message="{summary}: the {side} of {gmm} is masked to rows < sum(group sizes) along dimension "
