@@ -71,7 +71,9 @@ class Mask:
 def _through_call(instr: Instruction, call: Instruction | None) -> Instruction:
     """``instr``, or the argument ``call`` passes for it when it is a parameter of the callee."""
     if call is not None and instr.opcode == "parameter" and instr.computation is call.called_computations[0]:
-        return call.operands[instr.attributes["parameter_number"]]
+        number = instr.attributes.get("parameter_number", -1)
+        if 0 <= number < len(call.operands):
+            return call.operands[number]
     return instr
 
 
@@ -164,6 +166,8 @@ class _Trace:
         """Through broadcasts, size-1 reshapes and call arguments, to the op that makes the value."""
         call = self.mask.call
         while True:
+            if len(dims) != instr.shape.rank:  # a shape the text contradicts: nothing to follow
+                return instr, dims
             outer = _through_call(instr, call)
             if outer is not instr:
                 instr, call = outer, None
@@ -171,7 +175,7 @@ class _Trace:
             if instr.opcode == "broadcast":
                 mapping = tuple(instr.attributes.get("dimensions", ()))
                 operand = instr.operands[0]
-                if len(mapping) != operand.shape.rank:
+                if len(mapping) != operand.shape.rank or any(not 0 <= d < len(dims) for d in mapping):
                     return instr, dims
                 dims = [dims[d] if operand.shape.dims[k] == instr.shape.dims[d] else None
                         for k, d in enumerate(mapping)]
@@ -190,9 +194,8 @@ class _Trace:
         instr, dims = self.back(instr, list(range(self.mask.select.shape.rank)))
         while instr.opcode == "convert" and _widening(instr):
             instr, dims = self.back(instr.operands[0], dims)
-        if instr.opcode != "iota":
-            return None
-        return dims[instr.attributes.get("iota_dimension", 0)]
+        axis = instr.attributes.get("iota_dimension", 0) if instr.opcode == "iota" else -1
+        return dims[axis] if 0 <= axis < len(dims) else None
 
     def bound(self, instr: Instruction) -> tuple[Instruction, int] | None:
         """(the scalar op whose value every element of ``instr`` is, a constant added to it); None
@@ -289,7 +292,7 @@ class GmmRedundantMask(PatternRule[Mask]):
     def match(self, module: Module) -> Iterator[Mask]:
         seen: set[int] = set()
         for gmm in list(module.instructions()):
-            if gmm.opcode != "ragged-dot":
+            if gmm.opcode != "ragged-dot" or len(gmm.operands) != 3:
                 continue
             found = _select_of(gmm.operands[0])
             if found is not None and id(gmm.operands[0]) not in seen:
