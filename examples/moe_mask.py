@@ -147,7 +147,17 @@ def build(name: str, dtype: Any = jnp.float32) -> tuple[Callable[..., Any], tupl
     return jax.jit(partial(moe_layer, name)), (x, expert, *ws)
 
 
-def lower(name: str, dtype: Any = jnp.float32, dialect: str = "stablehlo") -> str:
-    """The program lowered for TPU (``ragged_dot`` kept: ``ragged-dot`` / ``chlo.ragged_dot``)."""
+def build_grad(name: str, dtype: Any = jnp.float32) -> tuple[Callable[..., Any], tuple[np.ndarray, ...]]:
+    """A training step's gradients of program ``name``: d(sum of squares)/d(x, weights)."""
     fn, args = build(name, dtype)
+
+    def loss(x: jax.Array, expert: jax.Array, *w: jax.Array) -> jax.Array:
+        out = fn(x, expert, *w)
+        return jnp.sum(jnp.square(out[0] if isinstance(out, tuple) else out).astype(jnp.float32))
+    return jax.jit(jax.grad(loss, argnums=(0, 2, 3, 4))), args
+
+
+def lower(name: str, dtype: Any = jnp.float32, dialect: str = "stablehlo", grad: bool = False) -> str:
+    """The program lowered for TPU (``ragged_dot`` kept: ``ragged-dot`` / ``chlo.ragged_dot``)."""
+    fn, args = (build_grad if grad else build)(name, dtype)
     return fn.trace(*args).lower(lowering_platforms=("tpu",)).as_text(dialect=dialect)

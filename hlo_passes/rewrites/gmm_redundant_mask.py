@@ -68,11 +68,14 @@ class Mask:
     dim: int = -1
 
 
-def _through_call(instr: Instruction, call: Instruction | None) -> Instruction:
-    """``instr``, or the argument ``call`` passes for it when it is a parameter of the callee."""
+def _through_call(instr: Instruction, call: Instruction | None, any_result: bool = False) -> Instruction:
+    """``instr``, or the argument ``call`` passes for it when it is a parameter of the callee.  An
+    argument that is another result than the first of its op (``%21#1``) is followed only when
+    ``any_result`` (the value a mask keeps, passed on by index); else ``instr`` is returned, which
+    no check accepts: what such a result is, the op's kind does not say."""
     if call is not None and instr.opcode == "parameter" and instr.computation is call.called_computations[0]:
         number = instr.attributes.get("parameter_number", -1)
-        if 0 <= number < len(call.operands):
+        if 0 <= number < len(call.operands) and (any_result or call.operand_results[number] == 0):
             return call.operands[number]
     return instr
 
@@ -82,12 +85,14 @@ def _select_of(op: Instruction) -> tuple[Instruction, Instruction | None] | None
     parameters, broadcasts, reshapes, converts and one select); None otherwise."""
     if op.opcode == "select":
         return op, None
-    if op.opcode not in _CALLS or len(op.called_computations) != 1:
+    if op.opcode not in _CALLS or len(op.called_computations) != 1 or op.num_results != 1:
         return None
     callee = op.called_computations[0]
     root = callee.root
-    if root is not None and root.is_terminator and root.operands:
-        root = root.operands[0]
+    if root is not None and root.is_terminator:
+        # One value returned: a function that also returns its predicate (jax's jvp of
+        # ``where`` does) is no mask, its other results go elsewhere.
+        root = root.operands[0] if len(root.operands) == 1 else None
     allowed = {"parameter", "broadcast", "reshape", "convert", "select", "constant"}
     if root is None or root.opcode != "select" or any(
             i.opcode not in allowed and not i.is_terminator for i in callee.instructions):
@@ -166,7 +171,7 @@ class _Trace:
         """Through broadcasts, size-1 reshapes and call arguments, to the op that makes the value."""
         call = self.mask.call
         while True:
-            if len(dims) != instr.shape.rank:  # a shape the text contradicts: nothing to follow
+            if not instr.shape.is_array or len(dims) != instr.shape.rank:  # nothing to follow
                 return instr, dims
             outer = _through_call(instr, call)
             if outer is not instr:
@@ -360,7 +365,7 @@ class GmmRedundantMask(PatternRule[Mask]):
 
     @check("mask-kept", "mask-false-value")
     def branches(self, mask: Mask) -> Refusal | None:
-        kept = _through_call(mask.select.operands[mask.kept], mask.call)
+        kept = _through_call(mask.select.operands[mask.kept], mask.call, any_result=True)
         if kept.computation is not mask.op.computation or kept is mask.op:
             return Refusal("mask-kept", f"{mask.op.ref} keeps {kept.ref}, computed inside the function it "
                            "calls, not a value it is given", mask.op)
