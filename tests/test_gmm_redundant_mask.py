@@ -88,6 +88,43 @@ def test_redundant_masks_removed_and_outputs_bit_identical(name: str, dtype: str
     assert all(np.isfinite(np.asarray(w, np.float32)).all() for w in want)
 
 
+def test_jit_runs_it_when_named() -> None:
+    """``hlo_passes.jit(passes=["MOE006"])`` on CPU (ragged_dot kept whole, the cpu-ffi kernel):
+    both masks removed, no fallback, the numbers of the same jit without the rule, bit for bit."""
+    import warnings
+    from functools import partial
+
+    layer = partial(moe_mask.moe_layer, "both")
+    _, args = moe_mask.build("both")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a fallback to the original program warns
+        with_rule, without = hlo_passes.jit(layer, passes=[CODE]), hlo_passes.jit(layer, passes=[])
+        lowered_with = with_rule.lower(*args)
+        assert not lowered_with.fell_back
+        assert sorted((s.rule, s.form, s.rewritten) for s in lowered_with.report) == [
+            (PASS, "lhs", True), (PASS, "result", True)]
+        assert PASS not in {s.rule for s in hlo_passes.jit(layer).lower(*args).report}  # opt-in
+        got, want = np.asarray(with_rule(*args)), np.asarray(without(*args))
+    assert got.tobytes() == want.tobytes() and np.isfinite(got).all()
+
+
+def test_rewrite_cli_runs_it_when_named(tmp_path: Path) -> None:
+    src = tmp_path / "layer.mlir"
+    src.write_text(lowered("ffn", "float32", "stablehlo"))
+    scripts = Path(sys.executable).parent
+    default = subprocess.run([str(scripts / "hlo-rewrite"), str(src), "-o", str(tmp_path / "default")],
+                             capture_output=True, text=True, check=False)
+    # Opt-in: not run by default, and the tool says what naming it would do.
+    assert f"{CODE} {PASS} (opt-in) would rewrite 2 sites" in default.stdout + default.stderr
+    named = subprocess.run([str(scripts / "hlo-rewrite"), str(src), "--passes", CODE, "-o", str(tmp_path / "out")],
+                           capture_output=True, text=True, check=False)
+    assert named.returncode == 0, named.stderr
+    assert (named.stdout + named.stderr).count(f"{CODE} {PASS} [") == 2, named.stderr
+    out = (tmp_path / "out").read_text()  # one input: -o names the output file
+    assert selects(out) < selects(src.read_text())
+    assert outputs(out, "ffn", "float32")[0].tobytes() == outputs(src.read_text(), "ffn", "float32")[0].tobytes()
+
+
 @pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
 @pytest.mark.parametrize("name", ["both", "ffn"])
 def test_training_step_gradients_unchanged(name: str, dialect: str) -> None:
