@@ -62,8 +62,8 @@ class Mask:
     call: Instruction | None  # ``op`` when it is a call
     gmm: Instruction
     side: str  # "lhs": op is the GMM's lhs; "result": op masks the GMM's result
-    # Filled by the checks: the branch the mask keeps (1: on_true, 2: on_false) and the value
-    # it keeps, in op's computation.
+    # Filled by the checks: the branch the mask keeps (1: on_true, 2: on_false) and the dimension
+    # of the masked value it counts rows along.
     kept: int = 0
     dim: int = -1
 
@@ -288,7 +288,7 @@ class GmmRedundantMask(PatternRule[Mask]):
         details=MaskDetails,
         wording=Wording(saves="saves a pass over {bytes:,} bytes per device",
                         fix="removes a select, {saving}", gain="removing it {saving}",
-                        piece="mask", fixed_by="hlo_passes.jit or hlo-rewrite removes it"),
+                        piece="mask", fixed_by="named (opt-in), hlo_passes.jit or hlo-rewrite removes it"),
     )
     name = meta.pass_name
     description = meta.description
