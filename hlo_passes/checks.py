@@ -64,6 +64,17 @@ CHECKS: dict[str, str] = {
                           "(joined shards would interleave gate and up)",
     "crosses-boundary": "halves that never meet are fused within one computation",
     "order": "every user of a half's end comes after the last half is computed",
+    # A row mask a grouped matmul makes redundant (MOE006).
+    "mask-gmm-form": "the GMM groups the rows of its lhs (ragged rows, no batch dimensions) and the mask is in "
+                     "its computation",
+    "mask-predicate": "the mask's predicate compares an iota with a scalar bound (through broadcasts, size-1 "
+                      "reshapes, widening converts and call arguments)",
+    "mask-dim": "the mask's iota counts along the GMM's ragged (row) dimension",
+    "mask-bound": "the mask keeps exactly the rows below the sum of the group sizes the GMM reads",
+    "mask-kept": "the mask keeps, on the rows below the bound, the GMM's own lhs or result",
+    "mask-false-value": "a mask on a GMM's result fills the other rows with +0, what the GMM writes there",
+    "mask-users": "every user of a masked lhs is a GMM over the same row groups (for any other the select "
+                  "stays: nothing saved)",
     # The price.
     "does-not-pay": "by the cost model (docs/cost-model.md) the fix saves more than it costs per device",
     # Not a legality check: the rule raised.

@@ -489,6 +489,19 @@ class Instruction:
         return module.source[dd["body_start"]:dd["colon"]].strip()
 
     @property
+    def compare_direction(self) -> str | None:
+        """A compare's direction (``LT``, ...): the ``direction`` attribute HLO and MLIR's generic
+        form decode it into, or the leading word of MLIR's pretty form (``stablehlo.compare LT,
+        %a, %b, SIGNED``), which only the parser's data holds; None for another op."""
+        if self.opcode != "compare":
+            return None
+        direction = self.attributes.get("direction")
+        if direction is None:
+            words = (self._dialect_data or {}).get("words") or []
+            direction = words[0] if words else None
+        return str(direction) if direction is not None else None
+
+    @property
     def mlir_arg_attrs(self) -> str | None:
         """A function argument's own attribute dictionary as text (``{mhlo.sharding = ...}``),
         where the pretty form writes it on the argument; None otherwise."""

@@ -1,0 +1,433 @@
+"""gmm-redundant-mask (MOE006): a row mask a group-aware grouped matmul makes redundant.
+
+A GMM in the ragged-rows form (``ragged-dot`` / ``chlo.ragged_dot``: ``[m, k] x [g, k, n] ->
+[m, n]``, group ``i`` the block of rows after groups ``0..i-1``) never reads the rows of its lhs
+at or past ``sum(group_sizes)`` and writes +0.0 to those rows of its result.  So a mask
+
+    x = jnp.where(jnp.arange(T)[:, None] < jnp.sum(group_sizes), x, 0)
+
+on the GMM's lhs, or on its result, changes no value and costs a pass over the activations
+(TransformerEngine removed such masks by hand).  The rule removes the select (or the call of
+jax's ``_where`` that holds it) only when its predicate is provably that row bound: an iota
+along the GMM's ragged dimension compared with the sum of the very group sizes the GMM reads
+(``<``, the mirrored ``>``, or ``<=``/``>`` against ``sum - 1``; with the branches swapped for
+the complement), through the broadcasts, reshapes and widening converts jax lowers it with.
+Otherwise it names the check that failed.  Group sizes are counts (non-negative), as every GMM
+kernel assumes.  The rule is opt-in: that a GMM writes +0 past its groups is a property of the
+kernel it is lowered to, verified for XLA:CPU's decomposition, the cpu-ffi kernel and Pallas
+megablox (interpret mode), not for XLA's native TPU ragged-dot (docs/rules.md, MOE006).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..checks import Refusal
+from ..ir import Computation, Instruction, Module
+from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
+from ..ir.rewriter import Rewriter
+from ..rule import PatternRule, RuleMeta, check
+from ._chains import remove_dead, same_value
+from ._gmms import free_dim_position
+
+__all__ = ["GmmRedundantMask", "MaskDetails"]
+
+_INTS = {"s8": 8, "s16": 16, "s32": 32, "s64": 64, "u8": 8, "u16": 16, "u32": 32, "u64": 64}
+_MIRROR = {"LT": "GT", "GT": "LT", "LE": "GE", "GE": "LE", "EQ": "EQ", "NE": "NE"}
+# (direction of ``row OP bound``, offset of the bound from the sum) -> the rows the predicate
+# holds for: True "row < sum" (inside), False "row >= sum" (outside).
+_ROW_BOUND = {("LT", 0): True, ("LE", -1): True, ("GE", 0): False, ("GT", -1): False}
+# A call of a function: HLO's ``call``, MLIR's ``func.call``.
+_CALLS = frozenset({"call", "func.call"})
+_DENSE = re.compile(r"^dense<\s*([^>]*?)\s*>")
+
+
+@dataclass(kw_only=True)
+class MaskDetails(SiteDetails):
+    """What a MOE006 site says: the GMM whose rows are masked, on which side, along which
+    dimension of the masked value."""
+
+    gmm: str
+    side: str  # "lhs" or "result"
+    masked_dim: int
+
+
+@dataclass
+class Mask:
+    """A select (``select``, or the root of the function ``op`` calls: jax's ``_where``) at a GMM."""
+
+    op: Instruction  # what the rewrite removes: the select, or the call of the function holding it
+    select: Instruction
+    call: Instruction | None  # ``op`` when it is a call
+    gmm: Instruction
+    side: str  # "lhs": op is the GMM's lhs; "result": op masks the GMM's result
+    # Filled by the checks: the branch the mask keeps (1: on_true, 2: on_false) and the dimension
+    # of the masked value it counts rows along.
+    kept: int = 0
+    dim: int = -1
+
+
+def _through_call(instr: Instruction, call: Instruction | None, any_result: bool = False) -> Instruction:
+    """``instr``, or the argument ``call`` passes for it when it is a parameter of the callee.  An
+    argument that is another result than the first of its op (``%21#1``) is followed only when
+    ``any_result`` (the value a mask keeps, passed on by index); else ``instr`` is returned, which
+    no check accepts: what such a result is, the op's kind does not say."""
+    if call is not None and instr.opcode == "parameter" and instr.computation is call.called_computations[0]:
+        number = instr.attributes.get("parameter_number", -1)
+        if 0 <= number < len(call.operands) and (any_result or call.operand_results[number] == 0):
+            return call.operands[number]
+    return instr
+
+
+def _select_of(op: Instruction) -> tuple[Instruction, Instruction | None] | None:
+    """The select ``op`` is, or that the function it calls returns (a where-like helper:
+    parameters, broadcasts, reshapes, converts and one select); None otherwise."""
+    if op.opcode == "select":
+        return op, None
+    if op.opcode not in _CALLS or len(op.called_computations) != 1 or op.num_results != 1:
+        return None
+    callee = op.called_computations[0]
+    root = callee.root
+    if root is not None and root.is_terminator:
+        # One value returned: a function that also returns its predicate (jax's jvp of
+        # ``where`` does) is no mask, its other results go elsewhere.
+        root = root.operands[0] if len(root.operands) == 1 else None
+    allowed = {"parameter", "broadcast", "reshape", "convert", "select", "constant"}
+    if root is None or root.opcode != "select" or any(
+            i.opcode not in allowed and not i.is_terminator for i in callee.instructions):
+        return None
+    return root, op
+
+
+def _is_ragged_rows(gmm: Instruction) -> bool:
+    a = gmm.attributes
+    ragged = tuple(a.get("lhs_ragged_dims", ()))
+    return (gmm.opcode == "ragged-dot" and len(ragged) == 1 and not tuple(a.get("lhs_batch_dims", ()))
+            and ragged[0] not in tuple(a.get("lhs_contracting_dims", ())) and bool(a.get("rhs_group_dims", ())))
+
+
+def _widening(instr: Instruction) -> bool:
+    """A convert between integer types that keeps every value (so counts and indices stay)."""
+    src, dst = instr.operands[0].shape.element_type, instr.shape.element_type
+    if src not in _INTS or dst not in _INTS:
+        return False
+    if src[0] == dst[0]:
+        return _INTS[dst] >= _INTS[src]
+    return src[0] == "u" and dst[0] == "s" and _INTS[dst] > _INTS[src]
+
+
+def _strip_widening(instr: Instruction) -> Instruction:
+    while instr.opcode == "convert" and _widening(instr):
+        instr = instr.operands[0]
+    return instr
+
+
+def _constant_text(instr: Instruction) -> str | None:
+    """A splat constant's value as text (``0``, ``0.000000e+00``, ``-0.0``); None if unknown."""
+    attrs = instr.attributes
+    if "literal" in attrs:  # HLO: a scalar's text as written (decoded, -0 would read as 0)
+        raw = attrs.raw("literal")
+        value = raw if raw is not None else attrs["literal"]
+        literal = str(value).strip()
+        return literal if re.fullmatch(r"[-+]?[0-9.eE+-]+|[-+]?(inf|nan)", literal) else None
+    text = instr.mlir_pretty_value
+    if text is None and "value" in attrs:
+        text = attrs.raw("value") or str(attrs["value"])
+    m = _DENSE.match(text or "")
+    return m.group(1) if m else None
+
+
+def _constant_number(instr: Instruction) -> float | None:
+    text = _constant_text(instr)
+    if text is None:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+class _Trace:
+    """Follows a value of the select's shape back through the ops that only move or widen it,
+    keeping which dimension of the select each of its dimensions is (None: a size-1 dimension
+    that is none of the select's)."""
+
+    def __init__(self, mask: Mask) -> None:
+        self.mask = mask
+
+    def back(self, instr: Instruction, dims: list[int | None]) -> tuple[Instruction, list[int | None]]:
+        """Through broadcasts, size-1 reshapes and call arguments, to the op that makes the value."""
+        call = self.mask.call
+        while True:
+            if not instr.shape.is_array or len(dims) != instr.shape.rank:  # nothing to follow
+                return instr, dims
+            outer = _through_call(instr, call)
+            if outer is not instr:
+                instr, call = outer, None
+                continue
+            if instr.opcode == "broadcast":
+                mapping = tuple(instr.attributes.get("dimensions", ()))
+                operand = instr.operands[0]
+                if len(mapping) != operand.shape.rank or any(not 0 <= d < len(dims) for d in mapping):
+                    return instr, dims
+                dims = [dims[d] if operand.shape.dims[k] == instr.shape.dims[d] else None
+                        for k, d in enumerate(mapping)]
+                instr = operand
+                continue
+            if instr.opcode == "reshape":
+                inner = _unit_reshape(instr.operands[0].shape.dims, instr.shape.dims, dims)
+                if inner is None:
+                    return instr, dims
+                instr, dims = instr.operands[0], inner
+                continue
+            return instr, dims
+
+    def row_dim(self, instr: Instruction) -> int | None:
+        """The dimension of the select an iota-valued ``instr`` counts along; None if it is no iota."""
+        instr, dims = self.back(instr, list(range(self.mask.select.shape.rank)))
+        while instr.opcode == "convert" and _widening(instr):
+            instr, dims = self.back(instr.operands[0], dims)
+        axis = instr.attributes.get("iota_dimension", 0) if instr.opcode == "iota" else -1
+        return dims[axis] if 0 <= axis < len(dims) else None
+
+    def bound(self, instr: Instruction) -> tuple[Instruction, int] | None:
+        """(the scalar op whose value every element of ``instr`` is, a constant added to it); None
+        if ``instr`` is not a broadcast scalar."""
+        instr, _ = self.back(instr, list(range(self.mask.select.shape.rank)))
+        offset = 0
+        while instr.shape.num_elements == 1:
+            if instr.opcode == "convert" and _widening(instr):
+                instr = self.back(instr.operands[0], [])[0]
+                continue
+            if instr.opcode in ("add", "subtract"):
+                a, b = (self.back(o, [])[0] for o in instr.operands)
+                if instr.opcode == "add" and a.opcode == "constant":
+                    a, b = b, a
+                step = _constant_number(b) if b.opcode == "constant" else None
+                if step is None or step != int(step):
+                    return instr, offset
+                offset += int(step) if instr.opcode == "add" else -int(step)
+                instr = a
+                continue
+            return instr, offset
+        return None
+
+
+def _unit_reshape(src: tuple[int, ...], dst: tuple[int, ...], dims: list[int | None]) -> list[int | None] | None:
+    """The dims of a reshape's operand from its result's, when it only adds or drops size-1
+    dimensions; None otherwise."""
+    if [n for n in src if n != 1] != [n for n in dst if n != 1]:
+        return None
+    big = [dims[d] for d, n in enumerate(dst) if n != 1]
+    out: list[int | None] = []
+    it = iter(big)
+    for n in src:
+        out.append(next(it) if n != 1 else None)
+    return out
+
+
+def _is_sum_of(reduce: Instruction, groups: Instruction) -> bool:
+    """``reduce`` adds up every element of ``groups`` (through widening converts), from 0."""
+    if len(reduce.operands) != 2 or len(reduce.called_computations) != 1:
+        return False
+    data, init = reduce.operands
+    if init.opcode != "constant" or _constant_number(init) != 0:
+        return False
+    if tuple(sorted(reduce.attributes.get("dimensions", ()))) != tuple(range(data.shape.rank)):
+        return False
+    if reduce.shape.element_type not in _INTS or data.shape.element_type not in _INTS:
+        return False
+    if _INTS[reduce.shape.element_type] < _INTS[data.shape.element_type]:
+        return False
+    if not _is_add(reduce.called_computations[0]):
+        return False
+    return same_value(_strip_widening(data), _strip_widening(groups))
+
+
+def _is_add(comp: Computation) -> bool:
+    root = comp.root
+    if root is not None and root.is_terminator and root.operands:
+        root = root.operands[0]
+    return (root is not None and root.opcode == "add"
+            and sorted(o.attributes.get("parameter_number", -1) for o in root.operands
+                       if o.opcode == "parameter") == [0, 1])
+
+
+class GmmRedundantMask(PatternRule[Mask]):
+    meta = RuleMeta(
+        code="MOE006",
+        pass_name="gmm-redundant-mask",
+        name="GmmRedundantRowMask",
+        summary="row mask a grouped matmul makes redundant",
+        help="A select keeps the rows below sum(group_sizes) of a grouped matmul's lhs or result and "
+             "zeroes the others; a grouped matmul that ignores those lhs rows and writes zeros to those "
+             "result rows (XLA:CPU, hlo_passes's cpu-ffi and gpu-ffi kernels, Pallas megablox) makes the "
+             "mask a pass over the activations for nothing: drop the jnp.where, or run "
+             "`hlo-rewrite --passes gmm-redundant-mask`. Opt-in: XLA's own TPU ragged-dot is not known "
+             "to write zeros past the groups (docs/rules.md, MOE006).",
+        description="remove a row mask (iota < sum(group_sizes)) on a grouped matmul's lhs or result (MOE006, opt-in)",
+        markers=("ragged-dot", "ragged_dot"),
+        verb="removed",
+        message="{summary}: the {side} of {gmm} is masked to rows < sum(group sizes) along dimension "
+                "{masked_dim} (form {form})",
+        # Legality rests on the kernel the GMM is lowered to, which the rule cannot see: run when
+        # named (docs/rules.md says which kernels were verified to honour the row bound).
+        opt_in=True,
+        details=MaskDetails,
+        wording=Wording(saves="saves a pass over {bytes:,} bytes per device",
+                        fix="removes a select, {saving}", gain="removing it {saving}",
+                        piece="mask", fixed_by="named (opt-in), hlo_passes.jit or hlo-rewrite removes it"),
+    )
+    name = meta.pass_name
+    description = meta.description
+
+    # ---- match ---------------------------------------------------------------------
+    def match(self, module: Module) -> Iterator[Mask]:
+        seen: set[int] = set()
+        for gmm in list(module.instructions()):
+            if gmm.opcode != "ragged-dot" or len(gmm.operands) != 3:
+                continue
+            found = _select_of(gmm.operands[0])
+            if found is not None and id(gmm.operands[0]) not in seen:
+                seen.add(id(gmm.operands[0]))
+                yield Mask(gmm.operands[0], found[0], found[1], gmm, "lhs")
+            for user in gmm.users:
+                found = _select_of(user)
+                if found is None or id(user) in seen:
+                    continue
+                select, call = found
+                if any(_through_call(select.operands[k], call) is gmm for k in (1, 2)):
+                    seen.add(id(user))
+                    yield Mask(user, select, call, gmm, "result")
+
+    def anchor(self, mask: Mask) -> Instruction:
+        return mask.op
+
+    # ---- checks --------------------------------------------------------------------
+    @check("mask-gmm-form")
+    def gmm_form(self, mask: Mask) -> Refusal | None:
+        if not _is_ragged_rows(mask.gmm):
+            return Refusal("mask-gmm-form", f"{mask.gmm.ref} is no grouped matmul over ragged rows "
+                           "(its ragged dimension is contracted, or it has batch dimensions)", mask.gmm)
+        if mask.op.computation is not mask.gmm.computation:
+            return Refusal("mask-gmm-form", f"{mask.op.ref} and {mask.gmm.ref} are in different computations",
+                           mask.op)
+        return None
+
+    @check("mask-predicate", "mask-dim", "mask-bound")
+    def predicate(self, mask: Mask) -> Refusal | None:
+        trace = _Trace(mask)
+        pred, _ = trace.back(mask.select.operands[0], list(range(mask.select.shape.rank)))
+        if pred.opcode != "compare":
+            return Refusal("mask-predicate", f"{mask.op.ref}: its predicate is {pred.opcode} {pred.ref}, not a "
+                           "comparison of an iota with a bound", pred)
+        direction = pred.compare_direction
+        a, b = pred.operands
+        row = trace.row_dim(a)
+        if row is None:
+            a, b = b, a
+            row = trace.row_dim(a)
+            direction = _MIRROR.get(direction or "", direction)
+        bound = trace.bound(b)
+        if row is None or bound is None:
+            return Refusal("mask-predicate", f"{mask.op.ref}: {pred.ref} does not compare an iota with a "
+                           "scalar bound", pred)
+        want = self._row_dim(mask)
+        if row != want:
+            return Refusal("mask-dim", f"{mask.op.ref}: it masks along dimension {row}, not the row dimension "
+                           f"{want} {mask.gmm.ref} groups", pred)
+        root, offset = bound
+        groups = mask.gmm.operands[2]
+        if root.opcode != "reduce" or not _is_sum_of(root, groups):
+            return Refusal("mask-bound", f"{mask.op.ref}: its bound {root.ref} is not the sum of the group "
+                           f"sizes {groups.ref} that {mask.gmm.ref} reads", root)
+        inside = _ROW_BOUND.get((direction or "", offset))
+        if inside is None:
+            symbol = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}.get(direction or "", "?")
+            rel = f"sum(group sizes) {'+' if offset > 0 else '-'} {abs(offset)}" if offset else "sum(group sizes)"
+            return Refusal("mask-bound", f"{mask.op.ref}: {pred.ref} keeps the rows {symbol} {rel}, not "
+                           "exactly the rows below the sum", pred)
+        mask.kept = 1 if inside else 2
+        mask.dim = want
+        return None
+
+    @check("mask-kept", "mask-false-value")
+    def branches(self, mask: Mask) -> Refusal | None:
+        kept = _through_call(mask.select.operands[mask.kept], mask.call, any_result=True)
+        if kept.computation is not mask.op.computation or kept is mask.op:
+            return Refusal("mask-kept", f"{mask.op.ref} keeps {kept.ref}, computed inside the function it "
+                           "calls, not a value it is given", mask.op)
+        if mask.side == "lhs":
+            return None  # what a mask fills the lhs's rows with is never read
+        if kept is not mask.gmm:
+            return Refusal("mask-kept", f"{mask.op.ref} keeps the rows {mask.gmm.ref} zeroes and zeroes the "
+                           "rows it computes", mask.op)
+        if not self._is_positive_zero(mask, mask.select.operands[3 - mask.kept]):
+            return Refusal("mask-false-value", f"{mask.op.ref} fills the masked rows with something other "
+                           f"than +0, the value {mask.gmm.ref} writes there", mask.op)
+        return None
+
+    @check("mask-users")
+    def users(self, mask: Mask) -> Refusal | None:
+        if mask.side == "result":
+            return None  # the select equals the GMM's result: every user may read that instead
+        for user in mask.op.users:
+            ok = (user.opcode == "ragged-dot" and _is_ragged_rows(user)
+                  and [k for k, o in enumerate(user.operands) if o is mask.op] == [0]
+                  and tuple(user.attributes.get("lhs_ragged_dims", ())) == (mask.dim,)
+                  and same_value(_strip_widening(user.operands[2]), _strip_widening(mask.gmm.operands[2])))
+            if not ok:
+                return Refusal("mask-users", f"{user.ref} also reads the masked value {mask.op.ref} and may "
+                               "read the rows it zeroes (the select would stay for it: nothing saved)", user)
+        return None
+
+    # ---- report and rewrite ---------------------------------------------------------
+    def site(self, mask: Mask) -> Site:
+        removed = mask.op.shape.byte_size
+        return Site(rule=self.name, form=mask.side, location=location_of(mask.op),
+                    before=CollectiveCost(), after=CollectiveCost(), bytes_saved=removed, rewritten=False,
+                    pieces=[location_of(mask.gmm)], copies_removed=removed,
+                    details=MaskDetails(gmm=mask.gmm.name, side=mask.side, masked_dim=mask.dim))
+
+    def rewrite(self, rw: Rewriter, mask: Mask) -> None:
+        kept = mask.select.operands[mask.kept]
+        index = mask.select.operand_results[mask.kept]
+        if mask.call is not None:
+            number = kept.attributes["parameter_number"]
+            kept, index = mask.call.operands[number], mask.call.operand_results[number]
+        rw.replace_all_uses(mask.op, kept, index)
+        remove_dead(rw, [mask.op])
+        # jax's ``_where`` function, once nothing calls it, goes too (XLA would drop it unused).
+        module = rw.module
+        if mask.call is not None and mask.call.computation is None:
+            callee = mask.call.called_computations[0]
+            if callee.parent is None and not any(callee in i.called_computations for i in module.instructions()):
+                rw.remove_computation(callee)
+
+    # ---- helpers -------------------------------------------------------------------
+    @staticmethod
+    def _row_dim(mask: Mask) -> int:
+        ragged = tuple(mask.gmm.attributes["lhs_ragged_dims"])[0]
+        if mask.side == "lhs":
+            return int(ragged)
+        position = free_dim_position(mask.gmm, 0, ragged)
+        assert position is not None  # ragged rows: the ragged dimension is a free one
+        return position
+
+    @staticmethod
+    def _is_positive_zero(mask: Mask, value: Instruction) -> bool:
+        call = mask.call
+        while True:
+            outer = _through_call(value, call)
+            if outer is not value:
+                value, call = outer, None
+            elif value.opcode in ("broadcast", "reshape", "convert"):
+                value = value.operands[0]
+            else:
+                break
+        if value.opcode != "constant":
+            return False
+        text = _constant_text(value)
+        number = _constant_number(value)
+        return number == 0 and text is not None and not text.lstrip().startswith("-")

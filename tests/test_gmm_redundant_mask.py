@@ -1,0 +1,209 @@
+"""MOE006 gmm-redundant-mask: a row mask a grouped matmul makes redundant is removed, others refused.
+
+The programs (``examples/moe_mask.py``) are MoE layers written as MaxText and TransformerEngine
+write them: tokens sorted by expert, group sizes from one-hots, ``jnp.where`` over
+``jnp.arange(T)[:, None] < jnp.sum(group_sizes)``; the rows of dropped tokens hold NaN, Inf and
+3e38.  They are lowered for TPU (the GMM stays a ragged-dot), rewritten, lowered to the cpu-ffi
+grouped-matmul kernel and run here: the rewritten program, which feeds the garbage rows to the
+GMM unmasked, must give the original's outputs bit for bit (the same GMM on the same rows).
+The property the rule rests on — a GMM ignores the lhs rows at or past the sum of its group
+sizes and writes +0 there — is checked here of every kernel the program may be lowered to on
+this machine (``test_kernels_honour_the_row_bound``).
+"""
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import hlo_passes
+import hlo_passes.kernels  # noqa: F401  (registers the cpu-ffi kernel's handlers)
+from examples import moe_mask
+from gmm_cases import to_cpu_ffi
+from hlo_passes import prescan, runtime
+from hlo_passes.lint import lint_module
+from hlo_passes.lowering import lower_gmms
+from hlo_passes.passes import run_passes
+from hlo_passes.rewrites.builtin import builtin_rules
+from hlo_passes.rewrites.gmm_redundant_mask import GmmRedundantMask
+
+PASS = "gmm-redundant-mask"
+CODE = "MOE006"
+DTYPES = {"float32": jnp.float32, "bfloat16": jnp.bfloat16}
+ROOT = Path(__file__).resolve().parent.parent
+BF16_PROGRAMS = ("both", "ffn", "scan", "shard_map")
+
+
+@functools.lru_cache(maxsize=None)
+def lowered(name: str, dtype: str, dialect: str) -> str:
+    return moe_mask.lower(name, DTYPES[dtype], dialect)
+
+
+def outputs(text: str, name: str, dtype: str) -> list[np.ndarray]:
+    """``text`` lowered to the cpu-ffi kernel and run on the program's inputs (garbage rows included)."""
+    _, args = moe_mask.build(name, DTYPES[dtype])
+    # HLO text does not say how many partitions it has: the shard_map program runs on its mesh's devices.
+    exe = runtime.compile_text(to_cpu_ffi(text)[0], num_devices=moe_mask.DEVICES.get(name, 1))
+    return [np.asarray(a) for a in exe.run(*args)]
+
+
+def selects(text: str) -> int:
+    return sum(1 for i in hlo_passes.parse(text).instructions() if i.opcode == "select")
+
+
+POSITIVE_CASES = [(n, "float32", d) for n in moe_mask.POSITIVE for d in ("hlo", "stablehlo")] + [
+    (n, "bfloat16", d) for n in BF16_PROGRAMS for d in ("hlo", "stablehlo")]
+
+
+@pytest.mark.parametrize("name,dtype,dialect", POSITIVE_CASES)
+def test_redundant_masks_removed_and_outputs_bit_identical(name: str, dtype: str, dialect: str) -> None:
+    text = lowered(name, dtype, dialect)
+    result = run_passes(hlo_passes.parse(text), [PASS])
+    assert sorted(s.form for s in result.sites) == sorted(moe_mask.POSITIVE[name])
+    assert all(s.rewritten for s in result.sites) and result.near_misses == []
+    for site in result.sites:
+        assert site.before.count == site.after.count == 0
+        assert site.copies_removed == site.bytes_saved > 0 and site.details.pays
+    new_text = result.module.to_text()
+    after = hlo_passes.parse(new_text, validate=True)
+    after.verify()
+    assert selects(new_text) < selects(text)
+    again = run_passes(after, [PASS])
+    assert again.sites == [] and again.near_misses == []
+    want, got = outputs(text, name, dtype), outputs(new_text, name, dtype)
+    assert len(want) == len(got)
+    for w, g in zip(want, got):
+        assert w.dtype == g.dtype and w.shape == g.shape
+        assert w.tobytes() == g.tobytes()
+    # The garbage was there, and the original masked it out of every result.
+    _, args = moe_mask.build(name, DTYPES[dtype])
+    assert np.isnan(np.asarray(args[0], np.float32)).any()
+    assert all(np.isfinite(np.asarray(w, np.float32)).all() for w in want)
+
+
+def test_jit_runs_it_when_named() -> None:
+    """``hlo_passes.jit(passes=["MOE006"])`` on CPU (ragged_dot kept whole, the cpu-ffi kernel):
+    both masks removed, no fallback, the numbers of the same jit without the rule, bit for bit."""
+    import warnings
+    from functools import partial
+
+    layer = partial(moe_mask.moe_layer, "both")
+    _, args = moe_mask.build("both")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a fallback to the original program warns
+        with_rule, without = hlo_passes.jit(layer, passes=[CODE]), hlo_passes.jit(layer, passes=[])
+        lowered_with = with_rule.lower(*args)
+        assert not lowered_with.fell_back
+        assert sorted((s.rule, s.form, s.rewritten) for s in lowered_with.report) == [
+            (PASS, "lhs", True), (PASS, "result", True)]
+        assert PASS not in {s.rule for s in hlo_passes.jit(layer).lower(*args).report}  # opt-in
+        got, want = np.asarray(with_rule(*args)), np.asarray(without(*args))
+    assert got.tobytes() == want.tobytes() and np.isfinite(got).all()
+
+
+def test_rewrite_cli_runs_it_when_named(tmp_path: Path) -> None:
+    src = tmp_path / "layer.mlir"
+    src.write_text(lowered("ffn", "float32", "stablehlo"))
+    scripts = Path(sys.executable).parent
+    default = subprocess.run([str(scripts / "hlo-rewrite"), str(src), "-o", str(tmp_path / "default")],
+                             capture_output=True, text=True, check=False)
+    # Opt-in: not run by default, and the tool says what naming it would do.
+    assert f"{CODE} {PASS} (opt-in) would rewrite 2 sites" in default.stdout + default.stderr
+    named = subprocess.run([str(scripts / "hlo-rewrite"), str(src), "--passes", CODE, "-o", str(tmp_path / "out")],
+                           capture_output=True, text=True, check=False)
+    assert named.returncode == 0, named.stderr
+    assert (named.stdout + named.stderr).count(f"{CODE} {PASS} [") == 2, named.stderr
+    out = (tmp_path / "out").read_text()  # one input: -o names the output file
+    assert selects(out) < selects(src.read_text())
+    assert outputs(out, "ffn", "float32")[0].tobytes() == outputs(src.read_text(), "ffn", "float32")[0].tobytes()
+
+
+@pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
+@pytest.mark.parametrize("name", ["both", "ffn"])
+def test_training_step_gradients_unchanged(name: str, dialect: str) -> None:
+    """In a training step jax's jvp of ``where`` is a function returning the masked value and its
+    predicate (``%21:2 = call @_where``): no mask to the rule (a first version took result 0 for
+    the whole call and pointed the predicate's users at the GMM).  Whatever is rewritten, the
+    gradients stay bit-identical."""
+    text = moe_mask.lower(name, dialect=dialect, grad=True)
+    result = run_passes(hlo_passes.parse(text), [PASS])
+    assert all(m.check.startswith("mask-") for m in result.near_misses)
+    new_text = result.module.to_text()
+    hlo_passes.parse(new_text, validate=True).verify()
+    _, args = moe_mask.build_grad(name)
+    want, got = (runtime.compile_text(to_cpu_ffi(t)[0]).run(*args) for t in (text, new_text))
+    for w, g in zip(want, got):
+        assert np.asarray(w).tobytes() == np.asarray(g).tobytes()
+    assert all(np.isfinite(np.asarray(w)).all() for w in want)
+
+
+@pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
+@pytest.mark.parametrize("name", list(moe_mask.NEGATIVE))
+def test_masks_that_are_not_the_row_bound_are_refused(name: str, dialect: str) -> None:
+    text = lowered(name, "float32", dialect)
+    module = hlo_passes.parse(text)
+    result = run_passes(module, [PASS])
+    assert result.sites == []
+    assert [m.check for m in result.near_misses] == [moe_mask.NEGATIVE[name]]
+    assert result.module.to_text() == text
+    assert [f for f in lint_module(hlo_passes.parse(text)) if f.rule == CODE] == []
+
+
+def test_kernels_honour_the_row_bound() -> None:
+    """What the rule rests on: lowered to each kernel this machine runs (cpu-ffi, Pallas megablox
+    in interpret mode), a ragged-dot ignores the lhs rows at or past sum(group_sizes) — NaN, Inf
+    or huge there change nothing — and writes +0.0 to those rows of its result."""
+    rows, k, n, groups = 256, 128, 128, 3
+    rng = np.random.default_rng(1)
+
+    def gmm(x: jax.Array, w: jax.Array, gs: jax.Array) -> jax.Array:
+        return jax.lax.ragged_dot(x, w, gs)
+
+    for dtype in (np.float32, jnp.bfloat16):
+        x = rng.standard_normal((rows, k)).astype(np.float32)
+        x[100:] = np.nan
+        x[101], x[102], x[103] = np.inf, -np.inf, 3e38
+        x = x.astype(dtype)
+        w = rng.standard_normal((groups, k, n)).astype(dtype)
+        text = jax.jit(gmm).trace(x, w, np.zeros(groups, np.int32)).lower(
+            lowering_platforms=("tpu",)).as_text()
+        for kernel in ("cpu-ffi", "pallas"):
+            module = hlo_passes.parse(text)
+            assert all(r.lowered for r in lower_gmms(module, kernel, "cpu"))
+            exe = runtime.compile_text(module.to_text())
+            for sizes in ([30, 50, 20], [0, 100, 0], [0, 0, 0], [30, 0, 70]):
+                gs = np.asarray(sizes, np.int32)
+                bound = int(gs.sum())
+                out = np.asarray(exe.run(x, w, gs)[0]).astype(np.float32)
+                masked = np.where(np.arange(rows)[:, None] < bound, x.astype(np.float32), 0).astype(dtype)
+                assert np.isfinite(out).all(), (kernel, sizes)
+                assert (out[bound:] == 0).all() and not np.signbit(out[bound:]).any(), (kernel, sizes)
+                assert out.tobytes() == np.asarray(exe.run(masked, w, gs)[0]).astype(np.float32).tobytes()
+
+
+def test_listed_found_and_one_module() -> None:
+    """The rule is found (``rewrites.builtin``), listed with its code, pre-scanned by its markers,
+    and nothing in the package but its own module names it: no registration by hand."""
+    assert [type(r) for r in builtin_rules() if r.meta.code == CODE] == [GmmRedundantMask]
+    listing = subprocess.run([str(Path(sys.executable).parent / "hlo-lint"), "--list-rules"],
+                             capture_output=True, text=True, check=True)
+    assert re.search(rf"^{CODE}\s+{PASS}\s", listing.stdout, re.M), listing.stdout
+    # Its module, and the check table (where the built-in rules keep their check ids: docs/checks.md).
+    own = {ROOT / "hlo_passes" / "rewrites" / "gmm_redundant_mask.py", ROOT / "hlo_passes" / "checks.py"}
+    for path in (ROOT / "hlo_passes").rglob("*.py"):
+        if path not in own:
+            body = path.read_text(encoding="utf-8")
+            assert CODE not in body and PASS not in body and "gmm_redundant_mask" not in body, path
+    # A module with a row mask but no grouped matmul is not parsed for the rule.
+    no_gmm = ("HloModule m\n\nENTRY e {\n  x = f32[8,4]{1,0} parameter(0)\n  p = pred[8,4]{1,0} parameter(1)\n"
+              "  z = f32[8,4]{1,0} parameter(2)\n  ROOT s = f32[8,4]{1,0} select(p, x, z)\n}\n")
+    assert PASS not in prescan.rules_that_may_fire(no_gmm)
+    for dialect in ("hlo", "stablehlo"):
+        assert PASS in prescan.rules_that_may_fire(lowered("lhs", "float32", dialect))
