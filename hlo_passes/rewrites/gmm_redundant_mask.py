@@ -391,12 +391,10 @@ class GmmRedundantMask(PatternRule[Mask]):
                     details=MaskDetails(gmm=mask.gmm.name, side=mask.side, masked_dim=mask.dim))
 
     def rewrite(self, rw: Rewriter, mask: Mask) -> None:
-        kept = mask.select.operands[mask.kept]
-        index = mask.select.operand_results[mask.kept]
-        if mask.call is not None:
-            number = kept.attributes["parameter_number"]
-            kept, index = mask.call.operands[number], mask.call.operand_results[number]
-        rw.replace_all_uses(mask.op, kept, index)
+        kept = mask.select.operand_values[mask.kept]
+        if mask.call is not None:  # the value jax's _where function was called with
+            kept = mask.call.operand_values[kept.op.attributes["parameter_number"]]
+        rw.replace_all_uses(mask.op, kept)
         remove_dead(rw, [mask.op])
         # jax's ``_where`` function, once nothing calls it, goes too (XLA would drop it unused).
         module = rw.module
