@@ -37,6 +37,7 @@ BENCHMARKS: dict[str, tuple[str, object]] = {
     "hook_overhead": ("hook_overhead.py", lambda d: []),
     "program_effect": ("program_effect.py", lambda d: ["--out", str(d)]),
     "pair_effect": ("pair_effect.py", lambda d: ["--out", str(d)]),
+    "mask_effect": ("mask_effect.py", lambda d: []),
     "gmm_cpu": ("gmm_cpu.py", lambda d: ["--out", str(d / "gmm_cpu.md")]),
     "big_mesh": ("big_mesh.py", lambda d: []),
     "robustness": ("robustness.py", lambda d: []),
