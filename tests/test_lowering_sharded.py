@@ -128,6 +128,18 @@ def _counts(c) -> str:
     return ", ".join(f"{n} {k}" for k, n in sorted(c.items())) or "none"
 
 
+def main() -> None:
+    """The compiled collectives of every program, jax.jit against kernel auto (issue 32's figures):
+    ``XLA_FLAGS=--xla_force_host_platform_device_count=8 PYTHONPATH=$PWD:$PWD/tests python3 -c
+    "import test_lowering_sharded as t; t.main()"``."""
+    for name in [*sorted(SHARDED), *REPLICATED]:
+        for mode in ("forward", "train"):
+            got = _compiled(name, mode)
+            lowered = sum(g.lowered for g in got["gmms"])
+            print(f"jax {jax.__version__} {name:18} {mode:7}  jax.jit: {_counts(got['jax']['collectives']):50}"
+                  f"  kernel auto: {_counts(got['auto']['collectives'])}  ({lowered}/{len(got['gmms'])} GMMs to the kernel)")
+
+
 @pytest.mark.parametrize("mode", ["forward", "train"])
 @pytest.mark.parametrize("name", sorted(SHARDED))
 def test_sharded_operands_compile_no_more_collectives_than_jax(name: str, mode: str) -> None:
