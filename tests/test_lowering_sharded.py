@@ -292,6 +292,15 @@ TEXTS = {
                               body="wc = f32[3,8,4]{2,1,0} custom-call(w), custom_call_target=\"Sharding\", "
                                    "sharding={devices=[8,1,1]<=[8]}\n  ROOT rd = f32[12,4]{1,0} "
                                    + _RAGGED.replace("(x, w, gs)", "(x, wc, gs)"), header=_SDY_MESH), False),
+    # jax 0.12's HLO: shardings that carry their mesh.
+    "hlo_inline_mesh_split": (_hlo(", sharding={mesh['x'=8], [{'x'}, {}, {}]}",
+                                   body="wc = f32[3,8,4]{2,1,0} custom-call(w), custom_call_target=\"Sharding\", "
+                                        "sharding={mesh['x'=8], [{'x'}, {}, {}]}\n  ROOT rd = f32[12,4]{1,0} "
+                                        + _RAGGED.replace("(x, w, gs)", "(x, wc, gs)")), False),
+    "hlo_inline_mesh_replicated": (_hlo(", sharding={mesh['x'=8], [{}, {}, {}]}",
+                                        body="wc = f32[3,8,4]{2,1,0} custom-call(w), custom_call_target=\"Sharding\", "
+                                             "sharding={mesh['x'=8], [{}, {}, {}]}\n  ROOT rd = f32[12,4]{1,0} "
+                                             + _RAGGED.replace("(x, w, gs)", "(x, wc, gs)")), True),
     "stablehlo_sdy_split": (_STABLEHLO.format(mesh='sdy.mesh @mesh = <["x"=8]>',
                                               w_attr='sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}, {}]>'), False),
     # A mesh of 8 whose shardings split nothing (open or empty dims).
