@@ -227,20 +227,29 @@ def test_expert_local_gmms_in_a_shard_map_run_the_kernel_with_jax_collectives() 
 _HLO = """HloModule m{header}
 
 ENTRY main {{
-  x = f32[12,8]{{1,0}} parameter(0){x_sharding}
+  x = f32[12,8]{{1,0}} parameter(0)
   w = f32[3,8,4]{{2,1,0}} parameter(1){w_sharding}
   gs = s32[3]{{0}} parameter(2)
   {body}
 }}
 """
-_RAGGED = ("ragged-dot(x, w, gs), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, "
-           "rhs_group_dims={0}")
+_RAGGED = ("ragged-dot(x, {w}, gs), lhs_contracting_dims={{1}}, rhs_contracting_dims={{1}}, lhs_ragged_dims={{0}}, "
+           "rhs_group_dims={{0}}")
 _SDY_MESH = ', frontend_attributes={xla.sdy.meshes={mesh = #sdy.mesh<["x"=8]>}}'
 
 
-def _hlo(w_sharding: str = "", body: str = "", header: str = "", x_sharding: str = "") -> str:
-    return _HLO.format(header=header, x_sharding=x_sharding, w_sharding=w_sharding,
-                       body=body or f"ROOT rd = f32[12,4]{{1,0}} {_RAGGED}")
+def _hlo(w_sharding: str = "", header: str = "") -> str:
+    """The weight parameter with ``w_sharding``, straight into the ragged-dot (a partitioned module)."""
+    return _HLO.format(header=header, w_sharding=w_sharding,
+                       body="ROOT rd = f32[12,4]{1,0} " + _RAGGED.format(w="w"))
+
+
+def _hlo_constrained(sharding: str, extra: str = "", header: str = "") -> str:
+    """Before partitioning: the weight parameter and a ``Sharding`` custom call of it, both with
+    ``sharding`` (``extra``: more attributes of the parameter), into the ragged-dot."""
+    body = (f'wc = f32[3,8,4]{{2,1,0}} custom-call(w), custom_call_target="Sharding", sharding={sharding}\n'
+            "  ROOT rd = f32[12,4]{1,0} " + _RAGGED.format(w="wc"))
+    return _HLO.format(header=header, w_sharding=f", sharding={sharding}{extra}", body=body)
 
 
 _STABLEHLO = """module @m attributes {{mhlo.num_partitions = 8 : i32}} {{
@@ -274,33 +283,19 @@ TEXTS = {
     # No sharding at all (one device): nothing to split.
     "hlo_unsharded": (_hlo(), True),
     # Before partitioning, GSPMD: the weight tiled over 8 devices.
-    "hlo_gspmd_tiled": (_hlo(", sharding={devices=[8,1,1]<=[8]}",
-                             body="wc = f32[3,8,4]{2,1,0} custom-call(w), custom_call_target=\"Sharding\", "
-                                  "sharding={devices=[8,1,1]<=[8]}\n  ROOT rd = f32[12,4]{1,0} "
-                                  + _RAGGED.replace("(x, w, gs)", "(x, wc, gs)")), False),
-    # GSPMD tiles that split nothing: replicated, and a tile whose devices all replicate.
-    "hlo_gspmd_replicated": (_hlo(", sharding={replicated}",
-                                  body="wc = f32[3,8,4]{2,1,0} custom-call(w), custom_call_target=\"Sharding\", "
-                                       "sharding={devices=[1,1,1,8]<=[8] last_tile_dim_replicate}\n  ROOT rd = "
-                                       "f32[12,4]{1,0} " + _RAGGED.replace("(x, w, gs)", "(x, wc, gs)")), True),
+    "hlo_gspmd_tiled": (_hlo_constrained("{devices=[8,1,1]<=[8]}"), False),
+    # A GSPMD tile that splits nothing: its devices all replicate.
+    "hlo_gspmd_replicated": (_hlo_constrained("{devices=[1,1,1,8]<=[8] last_tile_dim_replicate}"), True),
     # After SPMD partitioning (a dump, optimized HLO): shapes are per device, shardings only
     # on the entry's parameters.
     "hlo_partitioned": (_hlo(", sharding={devices=[8,1,1]<=[8]}", header=", num_partitions=8"), True),
-    # Shardy's export before partitioning: the weight split over "x".
-    "hlo_shardy_split": (_hlo(', sharding={devices=[8,1,1]<=[8]}, frontend_attributes={xla.sdy.sharding='
-                              '"#sdy.sharding<@mesh, [{\\"x\\"}, {}, {}]>"}',
-                              body="wc = f32[3,8,4]{2,1,0} custom-call(w), custom_call_target=\"Sharding\", "
-                                   "sharding={devices=[8,1,1]<=[8]}\n  ROOT rd = f32[12,4]{1,0} "
-                                   + _RAGGED.replace("(x, w, gs)", "(x, wc, gs)"), header=_SDY_MESH), False),
+    # Shardy's export before partitioning: the weight split over "x" (GSPMD's tile restates it).
+    "hlo_shardy_split": (_hlo_constrained("{devices=[8,1,1]<=[8]}", header=_SDY_MESH,
+                                          extra=', frontend_attributes={xla.sdy.sharding='
+                                                '"#sdy.sharding<@mesh, [{\\"x\\"}, {}, {}]>"}'), False),
     # jax 0.12's HLO: shardings that carry their mesh.
-    "hlo_inline_mesh_split": (_hlo(", sharding={mesh['x'=8], [{'x'}, {}, {}]}",
-                                   body="wc = f32[3,8,4]{2,1,0} custom-call(w), custom_call_target=\"Sharding\", "
-                                        "sharding={mesh['x'=8], [{'x'}, {}, {}]}\n  ROOT rd = f32[12,4]{1,0} "
-                                        + _RAGGED.replace("(x, w, gs)", "(x, wc, gs)")), False),
-    "hlo_inline_mesh_replicated": (_hlo(", sharding={mesh['x'=8], [{}, {}, {}]}",
-                                        body="wc = f32[3,8,4]{2,1,0} custom-call(w), custom_call_target=\"Sharding\", "
-                                             "sharding={mesh['x'=8], [{}, {}, {}]}\n  ROOT rd = f32[12,4]{1,0} "
-                                             + _RAGGED.replace("(x, w, gs)", "(x, wc, gs)")), True),
+    "hlo_inline_mesh_split": (_hlo_constrained("{mesh['x'=8], [{'x'}, {}, {}]}"), False),
+    "hlo_inline_mesh_replicated": (_hlo_constrained("{mesh['x'=8], [{}, {}, {}]}"), True),
     "stablehlo_sdy_split": (_STABLEHLO.format(mesh='sdy.mesh @mesh = <["x"=8]>',
                                               w_attr='sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}, {}]>'), False),
     # A mesh of 8 whose shardings split nothing (open or empty dims).
