@@ -47,7 +47,8 @@ _UNPARTITIONED_CALLS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShap
 @dataclass(frozen=True)
 class _Splits:
     """What splits values in a module: the mesh axes of size > 1 its shardings name, and
-    whether a GSPMD tile splits over unnamed devices.  ``None`` of both: nothing is split."""
+    whether a GSPMD tile splits over unnamed devices (neither: nothing is split); nothing
+    is split either in a partitioned module, whose values are each device's pieces."""
 
     axes: frozenset[str]
     tiled: bool
@@ -55,6 +56,7 @@ class _Splits:
 
     @property
     def any(self) -> bool:
+        """Whether some value may be split across devices where the module's ops run."""
         return not self.partitioned and (bool(self.axes) or self.tiled)
 
 
@@ -81,9 +83,10 @@ def refusal(instr: Instruction) -> str | None:
     if splits.tiled:
         what = "a GSPMD sharding tiles values over several devices"
     else:
-        what = "shardings split values over mesh " + ", ".join(f'"{a}"' for a in sorted(splits.axes - (manual or set())))
-    return (f"its operands may be split across devices ({what}): a kernel call would be replicated, "
-            "its operands gathered; left to XLA, which partitions the ragged-dot")
+        axes = sorted(splits.axes - (manual or set()))
+        what = f"shardings split values over mesh axis{'es' * (len(axes) > 1)} " + ", ".join(f'"{a}"' for a in axes)
+    return (f"its operands may be split across devices ({what}): the partitioner would replicate a kernel "
+            "call and gather them; it stays a ragged-dot, partitioned as jax.jit partitions it")
 
 
 def _splits(module: Module) -> _Splits:
