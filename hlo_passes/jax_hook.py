@@ -31,7 +31,7 @@ import logging
 import threading
 import warnings
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jax
@@ -167,6 +167,13 @@ class RewrittenLowered:
         if name.startswith("_"):
             raise AttributeError(name)
         return getattr(self._lowered, name)
+
+
+def _kept_by_jax(gmms: list[GmmLowering], kept: GmmLowering) -> list[GmmLowering]:
+    """The GMM records of a CPU program that runs as jax lowers it: none of them is lowered,
+    the ones a kernel took say which one stays a ragged-dot."""
+    why = f"{kept.location} stays a ragged-dot, which XLA:CPU cannot compile: jax's CPU program runs"
+    return [replace(g, lowered=False, reason=why) if g.lowered else g for g in gmms]
 
 
 def _why(err: BaseException) -> str:
@@ -322,9 +329,13 @@ class Jitted:
                 # jax lowers ragged_dot for CPU as a masked dense dot; a kernel needs the ragged-dot.
                 source = compat.lower_keeping_ragged_dot(traced)
             lowered, result, gmms = _rewrite(source, self._passes, kernel, platform, path)
-            if source is not original and not any(g.lowered for g in gmms):
-                # No kernel took a ragged-dot: XLA:CPU must get jax's own CPU program.
+            kept = [g for g in gmms if not g.lowered and g.form != "kernel"]
+            if source is not original and kept:
+                # XLA:CPU cannot compile a ragged-dot, and one stays (its operands may be split
+                # across devices, lowering/_placement.py, or no kernel form covers it): jax's own
+                # CPU program runs, partitioned as jax.jit partitions it.
                 lowered, result, _ = _rewrite(original, self._passes, path=path)
+                gmms = _kept_by_jax(gmms, kept[0])
         except Exception as err:
             # Said (warned and logged) when it is compiled, not each time it is explained.
             return RewrittenLowered(original, original, None, err, name=self._name)

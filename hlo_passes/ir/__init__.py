@@ -8,7 +8,7 @@ Beside it: ``rewriter`` (``Rewriter``, the one way a pass changes a module), ``o
 never this package, so importing any of them does not go round through here.
 """
 from .module import (ATTRIBUTE_VALUES, CREATED_BY, ELEMENT_BITS, Attributes, Computation, Instruction, Module, Shape,
-                     Sharding, Value, fill_graph, is_inside, tag_created)
+                     Sharding, Value, fill_graph, is_inside, is_partitioned, tag_created)
 
 __all__ = ["ATTRIBUTE_VALUES", "CREATED_BY", "ELEMENT_BITS", "Attributes", "Computation", "Instruction", "Module",
-           "Shape", "Sharding", "Value", "fill_graph", "is_inside", "tag_created"]
+           "Shape", "Sharding", "Value", "fill_graph", "is_inside", "is_partitioned", "tag_created"]

@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import itertools
 import re
+import weakref
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
@@ -901,6 +902,39 @@ class Module:
         problems = verify_module(self)
         if problems:
             raise VerificationError(problems)
+
+
+_PARTITIONED: "weakref.WeakKeyDictionary[Module, bool]" = weakref.WeakKeyDictionary()
+# Custom calls that exist only before SPMD partitioning.
+_UNPARTITIONED_CALLS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape",
+                        "xla.sdy.GlobalToLocalShape", "xla.sdy.LocalToGlobalShape")
+
+
+def is_partitioned(module: Module | None) -> bool:
+    """Whether ``module`` is HLO after SPMD partitioning (an after-SPMD dump, optimized HLO,
+    ``compiled.as_text()``): every shape in it is what one device holds.  Before partitioning
+    the text still says how values are split: sharding custom calls, Shardy's manual regions,
+    or (after Shardy's import) a ``sharding`` on ops other than the entry's parameters and root."""
+    if module is None or module.dialect != "hlo":
+        return False
+    found = _PARTITIONED.get(module)
+    if found is None:
+        found = _partitioned(module)
+        _PARTITIONED[module] = found
+    return found
+
+
+def _partitioned(module: Module) -> bool:
+    entry = module.entry
+    assert entry is not None, "a parsed module has an entry"
+    for instr in module.instructions():
+        if instr.opcode == "custom-call" and instr.attributes.get("custom_call_target") in _UNPARTITIONED_CALLS:
+            return False
+        # (Optimized HLO keeps a parameter's sharding on a copy of it inside a fusion.)
+        if "sharding" in instr.attributes and instr.computation is entry and instr.opcode != "parameter" \
+                and instr is not entry.root:
+            return False
+    return True
 
 
 def is_inside(comp: Computation, outer: Computation) -> bool:

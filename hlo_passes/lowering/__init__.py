@@ -34,7 +34,7 @@ from typing import Any
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import CREATED_BY, Instruction, Module
 from ..report import Location, location_of
-from . import _normalize
+from . import _normalize, _placement
 
 __all__ = [
     "KERNELS",
@@ -195,7 +195,8 @@ def lower_gmms(module: Module, kernel: str = "auto", platform: str | None = None
             if resolved == "xla":
                 reason = "kernel xla: XLA compiles ragged-dot natively"
             else:
-                reason = (refusal(f.instr) if refusal is not None else None) or f"{resolved} does not implement it"
+                reason = (_placement.refusal(f.instr) or (refusal(f.instr) if refusal is not None else None)
+                          or f"{resolved} does not implement it")
         records.append(GmmLowering(resolved, f.form, f.location, lowered, None if lowered else reason, op,
                                    f.created_by))
     done = sum(r.lowered for r in records)

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..ir import Instruction, Module, Shape, Value
 from ..ir.rewriter import Operand, Rewriter
+from . import _placement
 
 GMM = "gmm"
 TGMM = "tgmm"
@@ -279,14 +280,17 @@ def rewriter(module: Module) -> Rewriter:
 def lowerable(module: Module, refusal: Callable[[Instruction], str | None]) -> list[tuple[Instruction, Plan]]:
     """The ragged-dots of ``module`` in a canonical form whose ``refusal`` is None, with their plans.
 
-    A list made before any edit, so a backend can replace them one by one.
+    A list made before any edit, so a backend can replace them one by one.  A ragged-dot
+    whose operands may be split across devices is never among them (``_placement``): the
+    partitioner would gather them for a kernel call.
     """
+    _placement.forget(module)
     found = []
     for instr in [i for i in module.instructions() if i.opcode == "ragged-dot"]:
         try:
             p = plan(instr)
         except NotCanonical:
             continue
-        if refusal(instr) is None:
+        if _placement.refusal(instr) is None and refusal(instr) is None:
             found.append((instr, p))
     return found

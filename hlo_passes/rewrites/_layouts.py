@@ -18,7 +18,7 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..ir import Computation, Instruction, Module, Shape, Sharding
+from ..ir import Computation, Instruction, Module, Shape, Sharding, is_partitioned
 from ..dialects.split import split_top_level
 from ..dialects.shardy import SdySharding, decode, unescaped
 
@@ -57,7 +57,6 @@ class Reshard:
 # Per module, what is read once: axis sizes, partitioned or not, the computations one device runs.
 _MESHES: "weakref.WeakKeyDictionary[Module, dict[str, int]]" = weakref.WeakKeyDictionary()
 _LOCAL: "weakref.WeakKeyDictionary[Module, frozenset[int]]" = weakref.WeakKeyDictionary()
-_PARTITIONED: "weakref.WeakKeyDictionary[Module, bool]" = weakref.WeakKeyDictionary()
 # ``sdy.mesh @mesh = <["x"=8]>`` and the generic ``"sdy.mesh"() <{mesh = #sdy.mesh<["x"=8]>, ...}>``.
 _SDY_MESH_LINE = re.compile(r"sdy\.mesh\b[^\n]*")
 
@@ -80,38 +79,6 @@ def _mesh_sizes(module: Module | None) -> dict[str, int]:
             sizes.setdefault(name, int(size))
     _MESHES[module] = sizes
     return dict(sizes)
-
-
-# Custom calls that exist only before SPMD partitioning.
-_UNPARTITIONED_CALLS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape",
-                        "xla.sdy.GlobalToLocalShape", "xla.sdy.LocalToGlobalShape")
-
-
-def is_partitioned(module: Module | None) -> bool:
-    """Whether ``module`` is HLO after SPMD partitioning (an after-SPMD dump, optimized HLO,
-    ``compiled.as_text()``): every shape in it is what one device holds.  Before partitioning
-    the text still says how values are split: sharding custom calls, Shardy's manual regions,
-    or (after Shardy's import) a ``sharding`` on ops other than the entry's parameters and root."""
-    if module is None or module.dialect != "hlo":
-        return False
-    found = _PARTITIONED.get(module)
-    if found is None:
-        found = _partitioned(module)
-        _PARTITIONED[module] = found
-    return found
-
-
-def _partitioned(module: Module) -> bool:
-    entry = module.entry
-    assert entry is not None, "a parsed module has an entry"
-    for instr in module.instructions():
-        if instr.opcode == "custom-call" and instr.attributes.get("custom_call_target") in _UNPARTITIONED_CALLS:
-            return False
-        # (Optimized HLO keeps a parameter's sharding on a copy of it inside a fusion.)
-        if "sharding" in instr.attributes and instr.computation is entry and instr.opcode != "parameter" \
-                and instr is not entry.root:
-            return False
-    return True
 
 
 def holds_local(instr: Instruction) -> bool:
