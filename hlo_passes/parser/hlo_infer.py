@@ -132,8 +132,9 @@ def _infer(instr: Instruction) -> Shape | None:
 
 def _tuple_element(instr: Instruction, ops: list[Shape]) -> Shape | None:
     try:
-        index = int(instr.attributes.raw("index"))
-    except (KeyError, TypeError, ValueError):
+        # (A pass's attribute has no text: None, as a bad text, is no index.)
+        index = int(instr.attributes.raw("index") or "")
+    except (KeyError, ValueError):
         return None
     if ops and ops[0].is_tuple and 0 <= index < len(ops[0].tuple_shapes):
         return ops[0].tuple_shapes[index]
@@ -182,7 +183,7 @@ def _dot(instr: Instruction, ops: list[Shape], first: Shape) -> Shape | None:
         return None
     lc, rc = _ints(instr, "lhs_contracting_dims"), _ints(instr, "rhs_contracting_dims")
     lb, rb = _ints(instr, "lhs_batch_dims"), _ints(instr, "rhs_batch_dims")
-    if None in (lc, rc, lb, rb):
+    if lc is None or rc is None or lb is None or rb is None:
         return None
     lhs, rhs = ops
     try:
@@ -265,7 +266,7 @@ def _convolution(instr: Instruction, lhs: Shape, rhs: Shape) -> Shape | None:
     if win is None:
         return None
     try:
-        groups = int(instr.attributes.raw("batch_group_count")) if "batch_group_count" in instr.attributes else 1
+        groups = int(instr.attributes.raw("batch_group_count") or "") if "batch_group_count" in instr.attributes else 1
     except ValueError:
         return None
     out = []
