@@ -19,7 +19,7 @@ from typing import Any, cast
 
 
 from ..errors import ParseError, VerificationWarning
-from ..ir import Attributes, Computation, Instruction, Module
+from ..ir import Attributes, Computation, Instruction, Module, Shape
 from ..verify import verify_module
 from . import hlo_compact
 from ._hlo_base import INFERRED_SHAPE, _Fail, _ParsedOp, _source_texts
@@ -617,7 +617,7 @@ class _HloParser:
             raise _Fail(f"cannot infer shape for opcode: {opcode}", pos)
         self.shape_kinds.add("inferred")
 
-    def shape_at(self, shape_text: str, pos: int):
+    def shape_at(self, shape_text: str, pos: int) -> Shape:
         try:
             return parse_shape(shape_text)
         except ShapeError as e:

@@ -17,7 +17,7 @@ an inferred shape.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ..ir import Instruction, Module, Shape
 from ..op_table import Trait, with_trait
@@ -64,7 +64,7 @@ def infer_shapes(module: Module) -> None:
         todo = left
 
 
-def _layouts(s: Shape):
+def _layouts(s: Shape) -> tuple | str | None:
     return tuple(_layouts(t) for t in s.tuple_shapes) if s.is_tuple else s.layout
 
 
@@ -94,7 +94,7 @@ def _derive(instr: Instruction) -> Shape | None:
     return Shape.tuple_of((source.tuple_shapes[0], _TOKEN))
 
 
-def _array(etype: str, dims, dynamic=None) -> Shape:
+def _array(etype: str, dims: Iterable[int], dynamic: Iterable[bool] | None = None) -> Shape:
     d = tuple(dims)
     return Shape(etype, d, tuple(dynamic) if dynamic is not None else (False,) * len(d))
 

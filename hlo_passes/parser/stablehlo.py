@@ -1149,7 +1149,8 @@ class _Parser(MlirLexer):
             instr, idx, ref, pos, scope = left[0]
             raise self.error_at(f"use of undefined value {ref}", pos)
 
-    def scan_generic(self, i: int, instr: _ParsedOp, scope, uses, entries, regions):
+    def scan_generic(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], uses: list[tuple[str, int]],
+                     entries: list[list[Any]], regions: list[Computation]) -> tuple[int, tuple | None]:
         """``("ops") [succ] <{props}> ({regions}) {attrs} : (types) -> types loc(...)``."""
         k = self.k
         dd = instr._dialect_data
@@ -1335,7 +1336,8 @@ class _Parser(MlirLexer):
             return k[j + 1] not in ("=", ",", "}") and saw_nl
         return False
 
-    def scan_pretty(self, i: int, instr: _ParsedOp, scope, uses, entries, regions, top):
+    def scan_pretty(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], uses: list[tuple[str, int]],
+                    entries: list[list[Any]], regions: list[Computation], top: bool) -> tuple[int, tuple | None]:
         """Ops in custom syntax: structure from brackets, uses, regions and the last ':'.
 
         One token loop, the parser's hot path for every op that is not a one-line op
