@@ -2,8 +2,8 @@
 
 mypy is one of the test extras; it runs in a subprocess of this interpreter, so both CI
 environments check the package against their own jax.  The rules and their engine
-(``hlo_passes.rewrites``) are held to more: every function's parameters and result annotated
-(``disallow_untyped_defs``).
+(``hlo_passes.rewrites``), the parsers and the printers are held to more: every function's
+parameters and result annotated (``disallow_untyped_defs``).
 """
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ import re
 import weakref
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 import networkx as nx
 
@@ -390,7 +390,7 @@ class Instruction:
     @classmethod
     def parsed(cls, name: str, opcode: str, source_op: str, shape: Shape, operands: list["Instruction"],
                attributes: Attributes, line: int, column: int, span: tuple[int, int], num_results: int,
-               dialect_data: dict[str, Any] | None) -> "Instruction":
+               dialect_data: dict[str, Any] | None) -> Self:
         """An instruction as a parser reads it (unchanged, with its source span), the lists and
         dicts handed in adopted: ``__init__`` without its checks and copies, for the parsers'
         hot loops (a tenth of the time of a one-line op)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
@@ -118,8 +118,9 @@ def _parse_tree(rule: str, text: str) -> Tree:
         raise AttributeDecodeError(f"cannot decode {rule.replace('_', ' ')}: {type(e).__name__}") from None
 
 
-def _int(tok: Token) -> int:
-    """A SIGNED_INT token's value; one too long or too large fails at the token."""
+def _int(tok: Token | Tree) -> int:
+    """A SIGNED_INT token's value; one too long or too large fails at the token.  (Typed as
+    lark types a tree's children: the grammar makes this child a token.)"""
     try:
         return to_int(str(tok))
     except NumberError as e:
@@ -140,11 +141,11 @@ def _c_int_list(t: Tree, text: str) -> tuple[int, ...]:
 
 
 def _c_bool(t: Tree, text: str) -> bool:
-    return t.children[0].type == "TRUE"
+    return cast(Token, t.children[0]).type == "TRUE"
 
 
 def _c_bool_list(t: Tree, text: str) -> tuple[bool, ...]:
-    return tuple(c.type == "TRUE" for c in t.children)
+    return tuple(c.type == "TRUE" for c in cast("list[Token]", t.children))
 
 
 def _c_nested_ints(t: Tree, text: str) -> Any:
@@ -463,7 +464,7 @@ def _c_literal(t: Tree, text: str) -> Any:
             kids = cur.children if isinstance(cur, Tree) else []
             if isinstance(cur, Tree) and cur.data == "lit_scalar":
                 stack.pop()
-                value = _scalar(cur.children[0])
+                value = _scalar(cast(Token, cur.children[0]))
             elif isinstance(cur, Tree) and len(acc) < len(kids):
                 child = kids[len(acc)]
                 if isinstance(child, Tree):
@@ -718,7 +719,7 @@ def _large_ints(name: str, text: str, flat: bool) -> tuple:
     value = _decode_large_literal(text)
     if not isinstance(value, tuple):
         raise AttributeDecodeError(f"{name} expects {{...}}")
-    stack = [value]
+    stack: list[Any] = [value]
     while stack:
         v = stack.pop()
         if isinstance(v, tuple) and (v is value or not flat):

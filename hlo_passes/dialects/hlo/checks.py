@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...ir import Instruction, Module, Shape
+from ._base import _source_texts
 from .attrs import AttributeDecodeError, decode_attribute
 from ...ir.op_table import OPS, Trait, with_trait
 
@@ -32,6 +33,9 @@ _ARITY = {d.name: d.arity for d in OPS.values() if d.arity is not None}
 _REQUIRED = {d.name: d.required for d in OPS.values() if d.required}
 _ACCURACY_OPS = frozenset(d.name for d in with_trait(Trait.RESULT_ACCURACY))
 
+# A problem: its reason and the text to point at (and the offset into it).
+_Problem = tuple[str, str | None] | tuple[str, str | None, int]
+
 
 def _known(shape: Shape) -> bool:
     return shape.element_type != "inferred"
@@ -41,12 +45,13 @@ def check_structure(module: Module, parser: "_HloParser", strict: bool = False) 
     for instr in module.instructions():
         problem = _instruction_problem(instr, strict)
         if problem is not None:
+            offset: list[int]
             reason, needle, *offset = problem
             raise parser.error_at_instruction(instr, reason, needle, *offset)
 
 
 def _eager(instr: Instruction, key: str) -> tuple[str, str, int] | None:
-    raw = instr.attributes.raw(key)
+    raw = _source_texts(instr.attributes)[key]
     try:
         decode_attribute(key, raw)
     except AttributeDecodeError as e:
@@ -54,11 +59,11 @@ def _eager(instr: Instruction, key: str) -> tuple[str, str, int] | None:
     return None
 
 
-def _instruction_problem(instr: Instruction, strict: bool = False) -> tuple[str, str | None] | None:
+def _instruction_problem(instr: Instruction, strict: bool = False) -> _Problem | None:
     op = instr.opcode
     ops = instr.operands
     attrs = instr.attributes
-    raw = attrs.source_texts()
+    raw = _source_texts(attrs)
     n = len(ops)
     arity = _ARITY.get(op)
     if arity is not None and (n < arity.min or arity.max is not None and n > arity.max):
@@ -229,7 +234,7 @@ def _async_problem(instr: Instruction, strict: bool) -> tuple[str, str | None] |
         return f"Expect async wrapped opcode to be {s_op}, but got {wrapped}", None
     # update/done inherit the start's thread unless they name one.
     thread = instr.attributes.source_texts().get("async_execution_thread")
-    s_thread = start.attributes.source_texts().get("async_execution_thread", '"main"').strip('"')
+    s_thread = _source_texts(start.attributes).get("async_execution_thread", '"main"').strip('"')
     if thread is not None and thread.strip('"') != s_thread:
         thread = thread.strip('"')
         return f"Expect async_execution_thread to be {s_thread}, but got {thread}", "async_execution_thread"

@@ -17,7 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ...ir import Attributes, Instruction
-from ._base import INFERRED_SHAPE, _Fail
+from ._base import INFERRED_SHAPE, _Fail, _ParsedOp
 
 if TYPE_CHECKING:
     from .parser import _HloParser
@@ -58,16 +58,17 @@ def read_ref(piece: str, pos: int) -> TupleRef | None:
     return TupleRef(m.group(1), tuple(path), pos)
 
 
-def expand(parser: "_HloParser", instrs: list[Instruction], by_name: dict[str, Instruction]) -> list[Instruction]:
+def expand(parser: "_HloParser", instrs: list[_ParsedOp], by_name: dict[str, _ParsedOp]) -> list[Instruction]:
     """Replace every ``TupleRef`` operand of ``instrs`` by its get-tuple-element.
 
     Returns the computation's instructions with the new get-tuple-elements,
     each right before the first instruction that uses it.
     """
-    made: dict[tuple[int, int], Instruction] = {}
+    made: dict[tuple[int, int], _ParsedOp] = {}
     out: list[Instruction] = []
     for instr in instrs:
-        ops = instr.operands
+        # Instructions, and TupleRefs until here (typed as the instructions they become).
+        ops: list[Any] = instr.operands
         for k, op in enumerate(ops):
             if op.__class__ is not TupleRef:
                 continue
@@ -102,7 +103,7 @@ def expand(parser: "_HloParser", instrs: list[Instruction], by_name: dict[str, I
 
 
 def _new_gte(parser: "_HloParser", tuple_op: Instruction, index: int, shape: Any, pos: int,
-             user: Instruction, by_name: dict[str, Instruction]) -> Instruction:
+             user: _ParsedOp, by_name: dict[str, _ParsedOp]) -> _ParsedOp:
     name = f"{tuple_op.name}_{index}"
     k = 0
     candidate = name
@@ -111,9 +112,9 @@ def _new_gte(parser: "_HloParser", tuple_op: Instruction, index: int, shape: Any
         candidate = f"{name}.{k}"
     attributes = Attributes.of_source({"index": str(index)}, parser.decoder)
     text = parser.text
-    gte = Instruction(candidate, "get-tuple-element", shape, [tuple_op], attributes,
-                      line=user.line + text.count("\n", user.span[0], pos), column=pos - text.rfind("\n", 0, pos),
-                      span=(pos, pos))
+    gte = _ParsedOp(candidate, "get-tuple-element", shape, [tuple_op], attributes,
+                    line=user.line + text.count("\n", user.span[0], pos), column=pos - text.rfind("\n", 0, pos),
+                    span=(pos, pos))
     gte.dialect_data = {"compact": True}
     by_name[candidate] = gte
     return gte

@@ -17,7 +17,7 @@ an inferred shape.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ...ir import Instruction, Module, Shape
 from ...ir.op_table import Trait, with_trait
@@ -64,7 +64,7 @@ def infer_shapes(module: Module) -> None:
         todo = left
 
 
-def _layouts(s: Shape):
+def _layouts(s: Shape) -> tuple | str | None:
     return tuple(_layouts(t) for t in s.tuple_shapes) if s.is_tuple else s.layout
 
 
@@ -94,7 +94,7 @@ def _derive(instr: Instruction) -> Shape | None:
     return Shape.tuple_of((source.tuple_shapes[0], _TOKEN))
 
 
-def _array(etype: str, dims, dynamic=None) -> Shape:
+def _array(etype: str, dims: Iterable[int], dynamic: Iterable[bool] | None = None) -> Shape:
     d = tuple(dims)
     return Shape(etype, d, tuple(dynamic) if dynamic is not None else (False,) * len(d))
 
@@ -132,8 +132,9 @@ def _infer(instr: Instruction) -> Shape | None:
 
 def _tuple_element(instr: Instruction, ops: list[Shape]) -> Shape | None:
     try:
-        index = int(instr.attributes.raw("index"))
-    except (KeyError, TypeError, ValueError):
+        # (A pass's attribute has no text: None, as a bad text, is no index.)
+        index = int(instr.attributes.raw("index") or "")
+    except (KeyError, ValueError):
         return None
     if ops and ops[0].is_tuple and 0 <= index < len(ops[0].tuple_shapes):
         return ops[0].tuple_shapes[index]
@@ -182,7 +183,7 @@ def _dot(instr: Instruction, ops: list[Shape], first: Shape) -> Shape | None:
         return None
     lc, rc = _ints(instr, "lhs_contracting_dims"), _ints(instr, "rhs_contracting_dims")
     lb, rb = _ints(instr, "lhs_batch_dims"), _ints(instr, "rhs_batch_dims")
-    if None in (lc, rc, lb, rb):
+    if lc is None or rc is None or lb is None or rb is None:
         return None
     lhs, rhs = ops
     try:
@@ -265,7 +266,7 @@ def _convolution(instr: Instruction, lhs: Shape, rhs: Shape) -> Shape | None:
     if win is None:
         return None
     try:
-        groups = int(instr.attributes.raw("batch_group_count")) if "batch_group_count" in instr.attributes else 1
+        groups = int(instr.attributes.raw("batch_group_count") or "") if "batch_group_count" in instr.attributes else 1
     except ValueError:
         return None
     out = []

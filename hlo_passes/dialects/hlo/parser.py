@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Callable, Iterator, Sequence
 from sys import intern
-from typing import Any
+from typing import Any, cast
 
 
 from ...errors import ParseError, VerificationWarning
-from ...ir import Attributes, Computation, Instruction, Module
+from ...ir import Attributes, Computation, Instruction, Module, Shape
 from ...ir.verify import verify_module
 from . import compact
-from ._base import INFERRED_SHAPE, _Fail
+from ._base import INFERRED_SHAPE, _Fail, _ParsedOp, _source_texts
 from ..._gc import collector_paused
 from .attrs import AttributeDecodeError, check_attribute, decode_attribute, parse_tree
 from .checks import check_structure
@@ -31,7 +32,13 @@ from .opcodes import (CALL_ATTRS, KNOWN_ATTRIBUTES, NO_INFERENCE, OPCODES, SELEC
 from ..ints import INT64_MAX, NumberError, to_int
 from .shapes import ARRAY_SHAPE_RE, STRICT_ARRAY_SHAPE_RE, ShapeError, parse_shape
 
+# An operand as read, before names are resolved: a name, an instruction written inside its
+# user's operands, or a tuple-element reference (``name#i``).
+_Operand = str | Instruction | compact.TupleRef
+
 _TRIVIA_RE = re.compile(r"(?:[ \t\r\n]+|//[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)*")
+# It matches anywhere (maybe nothing): never None.
+_trivia_at = cast("Callable[[str, int], re.Match[str]]", _TRIVIA_RE.match)
 _NAME = r"[A-Za-z_][\w.\-]*"
 _NAME_RE = re.compile(_NAME)
 _OPERAND_NAME_RE = re.compile(r"%?(" + _NAME + r")")
@@ -45,6 +52,7 @@ _INSTR_HEAD_RE = re.compile(r"(ROOT[ \t]+)?(%?)(" + _NAME + r")[ \t]*=\s*")
 _OPCODE_RE = re.compile(r"\s*([a-z][a-z0-9\-]*)[ \t]*\(")
 _ATTR_RE = re.compile(r"[ \t]*,\s*([A-Za-z_][\w.\-]*)[ \t]*=\s*")
 _SIMPLE_VALUE_RE = re.compile(r"[^(){}\[\]\",\n/]*")
+_simple_value_at = cast("Callable[[str, int], re.Match[str]]", _SIMPLE_VALUE_RE.match)  # never None, as above
 _SIMPLE_OPERANDS_RE = re.compile(r"[^()\"{}\[\]/\n]*\)")
 # Operand names only: ``%a, %b.1`` (the names never touch, so findall cuts them).
 _NAME_LIST_RE = re.compile(r"\s*%?" + _NAME + r"\s*(?:,\s*%?" + _NAME + r"\s*)*")
@@ -172,7 +180,7 @@ class _HloParser:
         self._line_pos = 0
         self._line_no = 1
         self.call_refs_pending: list[str] = []
-        self.nested_pending: list[Instruction] = []
+        self.nested_pending: list[_ParsedOp] = []
         self.inline_pending: list[Computation] = []
         self.depth = 0
         self.decoder = LazyDecoder(text, path)
@@ -227,7 +235,7 @@ class _HloParser:
 
     # ---- scanning helpers ------------------------------------------------
     def skip_trivia(self, pos: int) -> int:
-        return _TRIVIA_RE.match(self.text, pos).end()
+        return _trivia_at(self.text, pos).end()
 
     def scan_value(self, pos: int, in_parens: bool = False) -> int:
         """End of the value at ``pos``: the first top-level ',' or newline, or an
@@ -330,7 +338,7 @@ class _HloParser:
         text = self.text
         n = len(text)
         attr_match = _ATTR_RE.match
-        simple = _SIMPLE_VALUE_RE.match
+        simple = _simple_value_at
         seen = self.seen_values
         while True:
             m = attr_match(text, pos)
@@ -387,12 +395,14 @@ class _HloParser:
         pos = self.expect_line_end(pos, "after the module header")
         module.attributes.update(header_attrs)
         module.dialect_data["header_span"] = (m.start(), pos)
-        module.dialect_data["stack_tables"] = tables = []
+        tables: list[tuple[str, list[tuple[int, str]], tuple[int, int]]] = []
+        module.dialect_data["stack_tables"] = tables
         comps: list[Computation] = []
         entry: Computation | None = None
         self.all_instructions: list[Instruction] = []
-        self.call_refs: list[tuple[Instruction, str, str]] = []
-        self.percent = None
+        # (instruction, attribute, the computations' names as written or the inline computation)
+        self.call_refs: list[tuple[_ParsedOp, str, str | Computation]] = []
+        self.percent: bool | None = None
         while True:
             pos = self.skip_trivia(pos)
             if pos >= len(text):
@@ -508,13 +518,13 @@ class _HloParser:
         if self.depth > _MAX_NESTING:
             raise _Fail("computations or instructions nested too deeply", p)
         body_start = p
-        by_name: dict[str, Instruction] = {}
-        operand_names: list[list[Any]] = []
-        instrs: list[Instruction] = []
+        by_name: dict[str, _ParsedOp] = {}
+        operand_names: list[Sequence[_Operand]] = []
+        instrs: list[_ParsedOp] = []
         root: Instruction | None = None
         saved_nested = self.nested_pending
         self.nested_pending = []
-        trivia = _TRIVIA_RE.match
+        trivia = _trivia_at
         n = len(text)
         while True:
             q = trivia(text, p).end()
@@ -555,7 +565,7 @@ class _HloParser:
         self.depth -= 1
         if not instrs:
             raise _Fail(f"computation {name!r} has no instructions", head_start)
-        comp.instructions = instrs
+        comp.instructions = cast("list[Instruction]", instrs)
         comp.root = root if root is not None else instrs[-1]
         comp.dialect_data["body_start"] = body_start
         comp.dialect_data["closing_start"] = q
@@ -568,15 +578,16 @@ class _HloParser:
             comp.instructions = compact.expand(self, instrs, by_name)
         return p
 
-    def resolve_operands(self, instrs: list[Instruction], operand_names: list[list[str]],
-                         by_name: dict[str, Instruction]) -> None:
+    def resolve_operands(self, instrs: list[_ParsedOp], operand_names: list[Sequence[_Operand]],
+                         by_name: dict[str, _ParsedOp]) -> None:
         for instr, names in zip(instrs, operand_names):
             if not names:
                 continue
             try:
                 # A comprehension leaves room for four operands on every one-
                 # or two-operand list; the copy is sized exactly.
-                ops = [n if n.__class__ is not str else by_name[n] for n in names].copy()
+                # Names resolved; a TupleRef stays until hlo_compact.expand replaces it.
+                ops: list[Any] = [n if n.__class__ is not str else by_name[n] for n in names].copy()
             except KeyError:
                 missing = next(n for n in names if n.__class__ is str and n not in by_name)
                 start, end = instr.span
@@ -606,14 +617,14 @@ class _HloParser:
             raise _Fail(f"cannot infer shape for opcode: {opcode}", pos)
         self.shape_kinds.add("inferred")
 
-    def shape_at(self, shape_text: str, pos: int):
+    def shape_at(self, shape_text: str, pos: int) -> Shape:
         try:
             return parse_shape(shape_text)
         except ShapeError as e:
             raise _Fail(str(e), pos + e.offset) from None
 
     # ---- instructions --------------------------------------------------------
-    def read_instruction(self, pos: int, lead: int) -> tuple[Instruction, list[str], int, bool]:
+    def read_instruction(self, pos: int, lead: int) -> tuple[_ParsedOp, Sequence[_Operand], int, bool]:
         text = self.text
         w = _WHOLE_INSTR_RE.match(text, pos)
         if w is not None:
@@ -662,7 +673,7 @@ class _HloParser:
             except _Fail as f:
                 raise self.unclosed_operands(p, opcode, f) from None
         attrs: dict[str, Any] = {}
-        names: list[str] = []
+        names: Sequence[_Operand] = []
         if typed is not None:
             names = typed[0]
         elif opcode == "parameter":
@@ -685,7 +696,7 @@ class _HloParser:
         # Several instructions may share a line; the next one starts right here.
         next_pos = end if line_end is None else line_end.end()
         attributes = Attributes.of_source(attrs, self.decoder)
-        instr = Instruction(
+        instr = _ParsedOp(
             name, opcode, shape, None, attributes, source_op=source_op,
             line=self._line_of(pos), column=pos - text.rfind("\n", 0, pos), span=(pos, end),
         )
@@ -699,7 +710,7 @@ class _HloParser:
             self.link_pending_calls(instr)
         return instr, names, next_pos, is_root
 
-    def read_whole_line(self, w: re.Match, pos: int, lead: int) -> tuple[Instruction, list[str], int, bool] | None:
+    def read_whole_line(self, w: re.Match, pos: int, lead: int) -> tuple[_ParsedOp, list[str], int, bool] | None:
         """``read_instruction`` for a line ``_WHOLE_INSTR_RE`` took whole (``w``), or None where
         the line needs the general path (a constant's or parameter's contents, an opcode the
         parser does not know, a duplicate attribute, a called computation written inline):
@@ -750,8 +761,8 @@ class _HloParser:
         if opcode in DERIVED:
             self.shape_kinds.add("derived")
         end = w.end()
-        instr = Instruction.parsed(name, opcode, opcode, shape, [], Attributes.of_source(attrs, self.decoder),
-                                   self._line_of(pos), pos - text.rfind("\n", 0, pos), (pos, end), 1, None)
+        instr = _ParsedOp.parsed(name, opcode, opcode, shape, [], Attributes.of_source(attrs, self.decoder),
+                                 self._line_of(pos), pos - text.rfind("\n", 0, pos), (pos, end), 1, None)
         instr.lead = lead
         if self.call_refs_pending:
             self.link_pending_calls(instr)
@@ -784,7 +795,8 @@ class _HloParser:
         else:
             sm = ARRAY_SHAPE_RE.match(text, p)
             if sm is None:
-                if _NAME_RE.match(text, p) and _OPCODE_RE.match(text, _NAME_RE.match(text, p).end()) is None:
+                nm = _NAME_RE.match(text, p)
+                if nm and _OPCODE_RE.match(text, nm.end()) is None:
                     raise _Fail("expected a shape such as f32[2,3]{1,0}", p)
                 raise _Fail("expected the instruction's shape before the opcode", p)
             e = sm.end()
@@ -793,7 +805,7 @@ class _HloParser:
             raise _Fail("expected an opcode followed by '('", self.skip_trivia(e))
         return h.group(1) is not None, h.group(3), text[p:e], p, om.group(1), om.end()
 
-    def link_pending_calls(self, instr: Instruction) -> None:
+    def link_pending_calls(self, instr: _ParsedOp) -> None:
         """Record the computations ``instr``'s attributes call (linked once all are read);
         an inline ``to_apply={...}`` is the computation itself."""
         for key in self.call_refs_pending:
@@ -804,7 +816,7 @@ class _HloParser:
                 inline.parent = None
                 self.call_refs.append((instr, key, inline))
             else:
-                self.call_refs.append((instr, key, instr.attributes.source_texts()[key]))
+                self.call_refs.append((instr, key, _source_texts(instr.attributes)[key]))
         self.call_refs_pending.clear()
 
     def typed_operands(self, pos: int) -> tuple[list[str], int] | None:
@@ -834,13 +846,13 @@ class _HloParser:
             if text[pos - 1] == ")":
                 return names, pos - 1
 
-    def operand_names(self, start: int, end: int, simple: bool) -> list[str]:
+    def operand_names(self, start: int, end: int, simple: bool) -> list[_Operand]:
         text = self.text
         if simple:
             # One pattern checks the whole list; findall then cuts the names.
             if _NAME_LIST_RE.fullmatch(text, start, end) is not None:
                 return _NAME_RE.findall(text, start, end)
-            out = []
+            out: list[_Operand] = []
             at = start
             for raw in text[start:end].split(","):
                 piece = raw.strip()
@@ -947,7 +959,7 @@ class _HloParser:
         self.inline_pending.append(comp)
         self.inline_for_attr[key] = comp
 
-    def read_nested(self, start: int, end: int) -> Instruction:
+    def read_nested(self, start: int, end: int) -> _ParsedOp:
         """An instruction written as an operand: ``[shape] opcode(operands)``.
 
         XLA names these ``<opcode>.anon`` (then ``.anon.1``, ...); so do we,
@@ -1015,8 +1027,8 @@ class _HloParser:
             shape = INFERRED_SHAPE
             self.note_missing_shape(opcode, om.end() - 1)
         attributes = Attributes.of_source(attrs, self.decoder)
-        instr = Instruction(name, opcode, shape, None, attributes, source_op=source_op,
-                            line=self._line_of(p), column=p - text.rfind("\n", 0, p), span=(p, close + 1))
+        instr = _ParsedOp(name, opcode, shape, None, attributes, source_op=source_op,
+                          line=self._line_of(p), column=p - text.rfind("\n", 0, p), span=(p, close + 1))
         instr.dialect_data = {"nested": True, "operand_names": names}
         self.nested_pending.append(instr)
         self.depth -= 1
@@ -1039,7 +1051,7 @@ class _HloParser:
                 instr.called_computations.append(callee)
 
 
-def self_fail_at(parser: _HloParser, instr: Instruction, reason: str, needle: str) -> _Fail:
+def self_fail_at(parser: _HloParser, instr: _ParsedOp, reason: str, needle: str) -> _Fail:
     pos = instr.span[0]
     k = parser.text.find(needle, instr.span[0], instr.span[1])
     return _Fail(reason, k if k >= 0 else pos)
@@ -1084,16 +1096,17 @@ def validate_module(module: Module, parser: _HloParser) -> None:
         except AttributeDecodeError as e:
             k = text.find(raw, h0, h1)
             raise _Fail(f"bad module attribute {key}: {e.reason}", (k if k >= 0 else h0) + e.offset) from None
-    for name, entries, (s, e) in module.dialect_data["stack_tables"]:
+    for name, entries, (s, t_end) in module.dialect_data["stack_tables"]:
         for _, value in entries:
             if value.startswith("{"):
                 try:
                     parse_tree("metadata", value, verdict_only=True)
                 except AttributeDecodeError as err:
-                    k = text.find(value, s, e)
+                    k = text.find(value, s, t_end)
                     raise _Fail(f"bad {name} entry: {err.reason}", max(k, s) + err.offset) from None
     seen_shapes: set[str] = set()
-    for instr in module.instructions():
+    # Every instruction is still the parser's own.
+    for instr in cast("Iterator[_ParsedOp]", module.instructions()):
         stext = instr.shape.text
         if stext and stext not in seen_shapes:
             seen_shapes.add(stext)

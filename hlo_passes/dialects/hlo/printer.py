@@ -339,13 +339,14 @@ def _changed_computation(comp: Computation, src: str, percent: bool) -> str:
             continue  # written inside its user's line, which is kept
         if not _own_line(instr):
             continue  # written as %tuple#index in its users' lines
-        lead = instr.lead if instr.span is not None else None
+        span = instr.span
+        lead = instr.lead if span is not None else None
         at_line_start = out[-1].endswith("\n")
-        if lead is None:
+        if lead is None or span is None:
             line = indent + print_instruction(instr, instr is comp.root, percent, False)
             out.append(line + "\n" if at_line_start else "\n" + line)
             continue
-        start, end = instr.span
+        start, end = span
         root_moved = (instr is comp.root) != (instr is old_root)
         if not instr.changed and not root_moved and not _reads_changed_compact(instr):
             piece = src[lead:_line_end(src, end)]

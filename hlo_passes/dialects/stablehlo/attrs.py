@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
@@ -107,7 +107,9 @@ def _fast_items(text: str, pos: int, closer: str, convert: bool) -> tuple[list[A
         m = _FAST_TOKEN.match(text, pos)
         if m is None:
             raise _NotFast
-        k = m.lastindex
+        # Every alternative of _FAST_TOKEN is a group: a match's lastindex is an int, which
+        # its type (int | None) cannot say.
+        k: int = m.lastindex  # type: ignore[assignment]
         at = m.start(k)
         pos = m.end()
         if k == 1:  # [
@@ -172,7 +174,7 @@ def _fast_ranges(text: str, convert: bool) -> Any:
             return tuple(out)
 
 
-def _no_range(text: str, pos: int) -> None:
+def _no_range(text: str, pos: int) -> NoReturn:
     # Past what still reads as (the start of) a range: the grammar stops at the token after it.
     head = _RANGE_PREFIX.match(text, pos)
     tok = _NEXT_TOKEN.match(text, head.end() if head is not None else pos)
@@ -502,7 +504,9 @@ def _dialect_fields(attr: str) -> dict[str, Any]:
     """
     body = DialectAttr(attr).body
     out: dict[str, Any] = {}
-    pos = re.compile(_GAP).match(body).end()
+    gap = re.compile(_GAP).match(body)
+    assert gap is not None, "the gap pattern matches the empty text"
+    pos = gap.end()
     while pos < len(body):
         m = _DIALECT_FIELD.match(body, pos)
         if m is None:

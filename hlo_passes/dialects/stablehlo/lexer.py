@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ...errors import ParseError
 
@@ -125,6 +125,15 @@ _FAST_KINDS = (0, NL, LINE, 0, 0, 0, 0, 0, 0, ALIAS, PUNCT, BARG, SIG, DICT, *_C
 _COARSE_KINDS = (0, NL, 0, ALIAS, PUNCT, BARG, SIG, DICT, *_COMMON_KINDS)
 assert (len(_FAST_KINDS) == _TOKEN.groups + 1 and len(_COARSE_KINDS) == _TOKEN_COARSE.groups + 1
         and len(_PLAIN_KINDS) == _TOKEN_PLAIN.groups + 1)
+if TYPE_CHECKING:
+    class _Kinds(Protocol):
+        """A kinds table as the scans index it: by ``Match.lastindex``, which is never None
+        there, since every alternative of the token patterns is a group."""
+
+        def __getitem__(self, group: int | None, /) -> int: ...
+# The three tables as such (typed once here: line_tokens runs for many lines).
+_PLAIN_BY_GROUP, _COARSE_BY_GROUP, _FAST_BY_GROUP = cast("tuple[_Kinds, _Kinds, _Kinds]",
+                                                         (_PLAIN_KINDS, _COARSE_KINDS, _FAST_KINDS))
 # The pieces of a block-argument token: name, type, attributes, location.
 _BARG_PARTS = re.compile(rf'%([\w$.\-]+): ({_TY})(?: ({_DICT}))?(?: (loc\({_L2}\)))?')
 # The places in a coarse token that the token scanner counts brackets at: brackets; strings,
@@ -182,7 +191,7 @@ class MlirLexer:
         # a million tokens), so the one-character kinds take their end from
         # the start.
         self.sub_pattern = _TOKEN_COARSE if self.fast else _TOKEN_PLAIN
-        kind_of = _FAST_KINDS if lines else _COARSE_KINDS if self.fast else _PLAIN_KINDS
+        kind_of = _FAST_BY_GROUP if lines else _COARSE_BY_GROUP if self.fast else _PLAIN_BY_GROUP
         # Group numbers of an alias line's name and value in this scan's pattern.
         a_name, a_value = (A_NAME, A_VALUE) if lines else (COARSE_A_NAME, COARSE_A_VALUE)
         for m in (_TOKEN if lines else self.sub_pattern).finditer(text):
@@ -267,7 +276,7 @@ class MlirLexer:
         text = self.text
         ka, sa, ea = self.k.append, self.s.append, self.e.append
         pattern = pattern or self.sub_pattern
-        kind_of = _PLAIN_KINDS if pattern is _TOKEN_PLAIN else _COARSE_KINDS
+        kind_of = _PLAIN_BY_GROUP if pattern is _TOKEN_PLAIN else _COARSE_BY_GROUP
         for m in pattern.finditer(text, a, b):
             k = kind_of[m.lastindex]
             st = m.start()

@@ -33,7 +33,7 @@ import sys
 from bisect import bisect_left
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 
 from ...errors import ParseError
@@ -46,6 +46,18 @@ from .types import hlo_element_type
 from ..split import split_top_level
 from ..ints import INT64_MAX, INT64_MIN, NumberError, to_int
 from ..._gc import collector_paused
+
+if TYPE_CHECKING:
+    class _ParsedOp(Instruction):
+        """An op as this parser makes it (``Instruction.parsed``): its span and dialect data
+        are always set, which ``Instruction``'s Optional fields do not tell the type checker.
+        A name for the checker only (no checks, no cost): at run time it is ``Instruction``."""
+        span: tuple[int, int]
+        _dialect_data: dict[str, Any]
+else:
+    _ParsedOp = Instruction
+# A block-argument token is a match of the pattern: matched again, never None.
+_barg_parts = cast("Callable[[str, int, int], re.Match[str]]", _BARG_PARTS.match)
 
 # Operand names inside a one-line op; what lies between them is the op's shape.
 _VAL_SPLIT = re.compile(r'(%[\w$.\-]+(?:\#\d+)?)')
@@ -77,6 +89,7 @@ def shape_of(t: str) -> Shape:
             s = Shape(hlo_element_type(body[2:]), (), (), text=t)
         else:
             m = _DIMS_RE.match(body)
+            assert m is not None, "(.*)$ matches every text"
             dims_txt = m.group(1)[:-1].split("x") if m.group(1) else []
             bounds: list[str] = []
             if len(parts) > 1 and "bounds<" in parts[1]:
@@ -119,6 +132,18 @@ class _LineTemplate:
     differ from line to line (names, positions, types, location) left to fill in."""
 
     __slots__ = ("proto", "raw", "opcode", "src_op", "nres", "body_off", "short", "fill", "sym_entry")
+    proto: dict[str, Any]
+    raw: dict[str, str | None] | None
+    opcode: str
+    src_op: str
+    nres: int
+    # Where the op's body starts, from the start of its line's rest (None: it has none).
+    body_off: int | None
+    short: str
+    # Whether a line fills in its colon, its location and its signature's span.
+    fill: tuple[bool, bool, bool]
+    # The entry of the line's leading @symbol (None: it has none).
+    sym_entry: int | None
 
 
 class _Sig:
@@ -169,7 +194,8 @@ def _read_sig(sig: str, nres: int) -> _Sig | None:
 
 
 # Not looked up yet (``_Parser.sigs``, ``_Parser.templates``).
-_NOT_READ = object()
+# (Typed Any so that a lookup's result keeps its value type once told apart from it.)
+_NOT_READ: Any = object()
 # A leading symbol of a one-line op (``func.call @f(``), and a scalar constant's value:
 # no part of the line's shape (``_Parser.parse_line_op``).
 _SYM_HEAD = re.compile(r" @([\w$.\-]+)\(")
@@ -235,7 +261,7 @@ class _Parser(MlirLexer):
         super().__init__(text, path, scan_mode(text) if fast and not validate else "plain")
         self.comps: list[Computation] = []
         self.region_counter = 0
-        self.pending: list[tuple[Instruction, int, str, int, list[dict[str, _Value]]]] = []
+        self.pending: list[tuple[_ParsedOp, int, str, int, list[dict[str, _Value]]]] = []
         self.depth = 0
         self._bind_pos = 0
         self.op_start = 0
@@ -286,7 +312,7 @@ class _Parser(MlirLexer):
         return _LineOp((m, sig, parts, sym, key, line, res, loc, t))
 
     def parse_line_op(self, lo: _LineOp, i: int, comp: Computation | None,
-                      scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
+                      scope: list[dict[str, _Value]], top: bool) -> tuple[_ParsedOp, int]:
         """``parse_op`` for a one-line op token (token ``i``): its shape's template filled in
         with this line's names, types, places and location, or its own tokens where the shape
         has no template (yet).  The parser's hottest function on a large text."""
@@ -334,9 +360,11 @@ class _Parser(MlirLexer):
             at = "@" + sym
             dd["sym"] = sym
             entries = dd["entries"] = list(dd["entries"])
-            hk = entries[t.sym_entry][3]
-            entries[t.sym_entry] = ["@", at, "pretty", hk]
-            raw = raw.copy()
+            # The template's line had its symbol (the shape says so): its entry and raw
+            # attributes are set, which the type checker cannot see.
+            hk = entries[t.sym_entry][3]  # type: ignore[index]
+            entries[t.sym_entry] = ["@", at, "pretty", hk]  # type: ignore[index]
+            raw = raw.copy()  # type: ignore[union-attr]
             raw[hk] = at
         elif raw:
             raw = raw.copy()
@@ -345,8 +373,8 @@ class _Parser(MlirLexer):
         attributes = Attributes.of_source(raw, None)
         # Operands: names at the offsets of the template's shape.
         ops: list[Any] = [None] * (len(parts) >> 1)
-        instr = Instruction.parsed(name, t.opcode, t.src_op, sig.shape, ops, attributes, line,
-                                   start - self.newlines[line - 2], (start, end), t.nres, dd)
+        instr = _ParsedOp.parsed(name, t.opcode, t.src_op, sig.shape, ops, attributes, line,
+                                 start - self.newlines[line - 2], (start, end), t.nres, dd)
         if raw:
             attributes._decode = _Decoder(instr)
         pos = []
@@ -386,7 +414,7 @@ class _Parser(MlirLexer):
         return instr, i + 1
 
     def line_by_tokens(self, m: re.Match, i: int, comp: Computation | None,
-                       scope: list[dict[str, _Value]], top: bool) -> tuple[Instruction, int]:
+                       scope: list[dict[str, _Value]], top: bool) -> tuple[_ParsedOp, int]:
         """The op line of match ``m`` scanned by tokens where it stands (its own token list,
         positions in the text).  A scan that fails or does not end with the line would have
         gone on over the next lines in a parse by tokens: raises ``_TokensOnly``."""
@@ -401,7 +429,10 @@ class _Parser(MlirLexer):
         """``read()`` over the tokens of text[a:b] alone (a newline and the end after them, every
         position in the text), and those token kinds; the parser's own tokens are back after."""
         k, s, e = self.k, self.s, self.e
-        self.k, self.s, self.e = lk, ls, le = [], [], []
+        lk: list[Any] = []
+        ls: list[int] = []
+        le: list[int] = []
+        self.k, self.s, self.e = lk, ls, le
         try:
             self.line_tokens(a, b, pattern)
             n = len(self.text)
@@ -571,7 +602,7 @@ class _Parser(MlirLexer):
         self.resolve_pending(final=True)
         # The tokens are done with; the graph that finish() builds would
         # otherwise sit on top of them at the parse's peak.
-        self.k = self.s = self.e = self.newlines = None
+        del self.k, self.s, self.e, self.newlines
         self.templates = {}
         self.sigs = {False: {}, True: {}}
         self.finish()
@@ -780,7 +811,7 @@ class _Parser(MlirLexer):
         comp.line, comp.column = line, col
         comp.dialect_data["open"] = self.s[i]
         self.comps.append(comp)
-        inner = [{}]
+        inner: list[dict[str, _Value]] = [{}]
         new_scope = scope + inner
         params: list[Instruction] = []
         for a in args:
@@ -793,7 +824,7 @@ class _Parser(MlirLexer):
         # computation, so removing the block's first op keeps the label.
         blocks: list[dict[str, Any]] = [{"label": None, "args": list(params), "lead": None}]
         blk = 0
-        last: Instruction | None = None
+        last: _ParsedOp | None = None
         s = self.s
         while True:
             kk = k[j]
@@ -871,7 +902,7 @@ class _Parser(MlirLexer):
             # One token of the fast scan: its pieces are what the tokens below would give.
             self.bargs_read += 1
             start = self.s[j]
-            name, typ, attrs, loc = _BARG_PARTS.match(self.text, start, self.e[j]).groups()
+            name, typ, attrs, loc = _barg_parts(self.text, start, self.e[j]).groups()
             return j + 1, (name, typ, attrs, loc, start)
         name = self.tok(j)[1:]
         start = self.s[j]
@@ -892,7 +923,7 @@ class _Parser(MlirLexer):
             j = lj
         return j, (name, typ, attrs, loc, start)
 
-    def make_param(self, comp: Computation, scope: dict[str, _Value], a: tuple, number: int) -> Instruction:
+    def make_param(self, comp: Computation, scope: dict[str, _Value], a: tuple, number: int) -> _ParsedOp:
         name, typ, attrs, loc, start = a
         shape = self.shape_in(typ, start, len(self.text)) if typ is not None else Shape("opaque")
         if self.validate and typ is not None:
@@ -903,8 +934,8 @@ class _Parser(MlirLexer):
         line, col = self.line_col(start)
         attributes = Attributes.of_source({"parameter_number": None}, None)
         attributes._decoded = {"parameter_number": number}
-        p = Instruction.parsed(name, "parameter", "parameter", shape, [], attributes, line, col, (start, start), 1,
-                               {"arg_attrs": attrs, "loc": loc, "type": typ, "results": [(name, 1)]})
+        p = _ParsedOp.parsed(name, "parameter", "parameter", shape, [], attributes, line, col, (start, start), 1,
+                             {"arg_attrs": attrs, "loc": loc, "type": typ, "results": [(name, 1)]})
         if name in scope:
             raise self.error_at(f"redefinition of SSA value %{name}", start)
         scope[name] = (p, 0, 1)
@@ -914,7 +945,7 @@ class _Parser(MlirLexer):
 
     # -- ops --
     def parse_op(self, i: int, comp: Computation | None, scope: list[dict[str, _Value]],
-                 top: bool = False) -> tuple[Instruction, int]:
+                 top: bool = False) -> tuple[_ParsedOp, int]:
         k, s, e, text = self.k, self.s, self.e, self.text
         # Where a broken scanner invariant is reported (see read_stablehlo).
         self.op_start = s[i]
@@ -963,8 +994,8 @@ class _Parser(MlirLexer):
         dd = {"results": results, "entries": entries}
         # The Attributes object is filled in below.
         attributes = Attributes.of_source({}, None)
-        instr = Instruction.parsed(iname, A.OPCODES.get(src_op, src_op), src_op, _NO_RESULTS, [], attributes, line,
-                                   col, (start, start), nres, dd)
+        instr = _ParsedOp.parsed(iname, A.OPCODES.get(src_op, src_op), src_op, _NO_RESULTS, [], attributes, line,
+                                 col, (start, start), nres, dd)
         if generic:
             dd["generic"] = True
         if generic:
@@ -995,7 +1026,7 @@ class _Parser(MlirLexer):
                                          else None)
         return instr, j
 
-    def result_types(self, instr: Instruction, sig_types: tuple | None, name_tok: int) -> list[str]:
+    def result_types(self, instr: _ParsedOp, sig_types: tuple | None, name_tok: int) -> list[str]:
         """The op's result types, its shape set from them.  A function type names them all; a
         plain type list (pretty forms) ends with the result type, or lists one per result."""
         nres, src_op = instr.num_results, instr.source_op
@@ -1041,7 +1072,7 @@ class _Parser(MlirLexer):
                 continue
             return self.expect(i, "=")
 
-    def bind_operands(self, instr: Instruction, uses: list[tuple[str, int]],
+    def bind_operands(self, instr: _ParsedOp, uses: list[tuple[str, int]],
                       scope: list[dict[str, _Value]]) -> None:
         """Point ``instr``'s operands at the values ``uses`` name (token indices); a name not
         defined yet waits in ``pending``."""
@@ -1118,7 +1149,8 @@ class _Parser(MlirLexer):
             instr, idx, ref, pos, scope = left[0]
             raise self.error_at(f"use of undefined value {ref}", pos)
 
-    def scan_generic(self, i: int, instr: Instruction, scope, uses, entries, regions):
+    def scan_generic(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], uses: list[tuple[str, int]],
+                     entries: list[list[Any]], regions: list[Computation]) -> tuple[int, tuple | None]:
         """``("ops") [succ] <{props}> ({regions}) {attrs} : (types) -> types loc(...)``."""
         k = self.k
         dd = instr._dialect_data
@@ -1198,7 +1230,7 @@ class _Parser(MlirLexer):
             j = r
         return self.generic_tail(i, j, instr, uses, operand_types, res_types)
 
-    def generic_tail(self, i: int, j: int, instr: Instruction, uses: list, operand_types: list[str],
+    def generic_tail(self, i: int, j: int, instr: _ParsedOp, uses: list, operand_types: list[str],
                      res_types: list[str]) -> tuple[int, tuple]:
         """A generic op after its function type (tokens ``i`` to ``j``): location, operand count."""
         dd = instr._dialect_data
@@ -1304,7 +1336,8 @@ class _Parser(MlirLexer):
             return k[j + 1] not in ("=", ",", "}") and saw_nl
         return False
 
-    def scan_pretty(self, i: int, instr: Instruction, scope, uses, entries, regions, top):
+    def scan_pretty(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], uses: list[tuple[str, int]],
+                    entries: list[list[Any]], regions: list[Computation], top: bool) -> tuple[int, tuple | None]:
         """Ops in custom syntax: structure from brackets, uses, regions and the last ':'.
 
         One token loop, the parser's hot path for every op that is not a one-line op
@@ -1458,7 +1491,7 @@ class _Parser(MlirLexer):
             dd["args"] = pending_args
         return last + 1, sig
 
-    def scan_simple(self, i: int, instr: Instruction, uses: list[tuple[str, int]]) -> tuple | None:
+    def scan_simple(self, i: int, instr: _ParsedOp, uses: list[tuple[str, int]]) -> tuple | None:
         """Most lines JAX prints are ``name %a, %b : tensor<..> loc(..)``: taken without the
         general loop of ``scan_pretty`` (None: not one of them)."""
         k, text, s, e = self.k, self.text, self.s, self.e
@@ -1485,7 +1518,7 @@ class _Parser(MlirLexer):
         dd.update(simple=True, body_start=s[i] if j > i else s[j])
         return end, ([], [text[s[j + 1]:e[j + 1]]], False)
 
-    def pretty_region(self, i: int, instr: Instruction, scope: list[dict[str, _Value]], pending_args: list,
+    def pretty_region(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], pending_args: list,
                       iter_args: list, colon: int, regions: list[Computation],
                       region_spans: list[tuple[int, int]]) -> int:
         """A region of a pretty op at its '{': its arguments are the block arguments read
@@ -1607,7 +1640,7 @@ class _Parser(MlirLexer):
         return kk in (":", ARROW, "{", DICT)
 
     # -- validation --
-    def validate_op(self, instr: Instruction, entries: list, res_types: list[str]) -> None:
+    def validate_op(self, instr: _ParsedOp, entries: list, res_types: list[str]) -> None:
         for e in entries:
             val = e[1]
             if val is None or e[2] not in ("props", "attrs"):
@@ -1628,7 +1661,7 @@ class _Parser(MlirLexer):
         if instr.opcode == "get-tuple-element":
             self.check_tuple_index(instr)
 
-    def check_tuple_index(self, instr: Instruction) -> None:
+    def check_tuple_index(self, instr: _ParsedOp) -> None:
         """validate=True: a get_tuple_element index names an element of its operand's tuple type."""
         index = instr.attributes.get("index")
         types = instr.dialect_data.get("operand_types") or ()
@@ -1644,7 +1677,7 @@ class _Parser(MlirLexer):
             raise self.error_at(f"get_tuple_element index {index} is beyond its {n}-element tuple",
                                 k if k >= 0 else start)
 
-    def implicit_reducer(self, ins: Instruction) -> Computation | None:
+    def implicit_reducer(self, ins: _ParsedOp) -> Computation | None:
         """The body of ``stablehlo.reduce(%x init: %i) applies OP across ...`` as a computation.
 
         The short form leaves the reducer implicit; the graph gets it
@@ -1669,24 +1702,24 @@ class _Parser(MlirLexer):
         line, col = ins.line, ins.column
         # Made as the parser makes what it reads (Instruction.parsed: unchanged, the dicts
         # adopted), a reduce or two in every layer of a trainer's step.
-        params = []
+        params: list[Instruction] = []
         for n, suffix in enumerate(("lhs", "rhs")):
             name = f"_{ins.name}_{suffix}"
             attributes = Attributes.of_source({"parameter_number": None}, None)
             attributes._decoded = {"parameter_number": n}
-            p = Instruction.parsed(name, "parameter", "parameter", shape, [], attributes, line, col, span, 1,
-                                   {"results": [(name, 1)], "type": shape.text, "arg_attrs": None, "loc": None})
+            p = _ParsedOp.parsed(name, "parameter", "parameter", shape, [], attributes, line, col, span, 1,
+                                 {"results": [(name, 1)], "type": shape.text, "arg_attrs": None, "loc": None})
             p.computation = comp
             params.append(p)
         name = f"_{ins.name}_res"
-        res = Instruction.parsed(name, A.OPCODES.get(body_op, body_op), body_op, shape, list(params),
-                                 Attributes.of_source({}, None), line, col, span, 1,
-                                 {"results": [(name, 1)], "generic": True, "entries": [],
-                                  "result_types": [shape.text], "implicit": True})
-        ret = Instruction.parsed(f"_{ins.name}_ret", "stablehlo.return", "stablehlo.return", Shape("tuple"), [res],
-                                 Attributes.of_source({}, None), line, col, span, 0,
-                                 {"results": [], "generic": True, "entries": [], "result_types": [],
-                                  "terminator": True, "implicit": True})
+        res = _ParsedOp.parsed(name, A.OPCODES.get(body_op, body_op), body_op, shape, list(params),
+                               Attributes.of_source({}, None), line, col, span, 1,
+                               {"results": [(name, 1)], "generic": True, "entries": [],
+                                "result_types": [shape.text], "implicit": True})
+        ret = _ParsedOp.parsed(f"_{ins.name}_ret", "stablehlo.return", "stablehlo.return", Shape("tuple"), [res],
+                               Attributes.of_source({}, None), line, col, span, 0,
+                               {"results": [], "generic": True, "entries": [], "result_types": [],
+                                "terminator": True, "implicit": True})
         for x in (res, ret):
             x.attributes._decode = _Decoder(x)
             x.operand_results = [0] * len(x.operands)
@@ -1711,13 +1744,14 @@ class _Parser(MlirLexer):
             if comp.parent is not None:
                 order.append(comp)
         by_name = {f.name: f for f in funcs}
-        compact_groups: list[Instruction] = []
+        compact_groups: list[_ParsedOp] = []
         # One pass over the instructions (each pass over every one of them was a twentieth
         # of a parse): implicit reducers (their bodies go after the text's regions, and are
         # passed over in turn), calls, mesh-axes replica groups, the computations' roots.
         n_text = len(order)
         for c, comp in enumerate(order):
-            for ins in comp.instructions:
+            # Every instruction is still the parser's own.
+            for ins in cast("list[_ParsedOp]", comp.instructions):
                 op = ins.source_op
                 if op == "stablehlo.reduce" and not ins._called_computations and c < n_text:
                     body = self.implicit_reducer(ins)
@@ -1779,6 +1813,8 @@ class _Parser(MlirLexer):
 
 
 _DICT_KEY = re.compile(r'\s*+(?:([A-Za-z_][\w$.]*+)|"((?:[^"\\\n]++|\\.)*+)")?\s*+')
+# Every part of it is optional: it matches anywhere, never None.
+_dict_key_at = cast("Callable[[str, int, int], re.Match[str]]", _DICT_KEY.match)
 
 
 def _dict_entries(text: str, start: int, end: int, place: str) -> list[list[Any]] | None:
@@ -1789,7 +1825,7 @@ def _dict_entries(text: str, start: int, end: int, place: str) -> list[list[Any]
     out: list[list[Any]] = []
     pos = start + 1
     last = end - 1  # the closing '}'
-    key_at = _DICT_KEY.match
+    key_at = _dict_key_at
     marks = MARKS.search
     while True:
         km = key_at(text, pos, last + 1)
@@ -1866,7 +1902,7 @@ def _later_in_block(user: Instruction, value: Instruction) -> bool:
     return at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
 
 
-def _line_template(instr: Instruction, lo: _LineOp) -> _LineTemplate | None:
+def _line_template(instr: _ParsedOp, lo: _LineOp) -> _LineTemplate | None:
     """The template of the line shape of ``lo``, made of ``instr``, the token scan of that
     line (``lo.parts``: the text between and the operand names; ``lo.sig``: what
     ``_read_sig`` made of its signature); None when the shape needs the token scanner
@@ -1945,10 +1981,10 @@ def _callee(ins: Instruction) -> str | None:
     return None
 
 
-def _normalised_attributes(src_op: str, entries: list[list[Any]]) -> dict[str, str]:
+def _normalised_attributes(src_op: str, entries: list[list[Any]]) -> dict[str, str | None]:
     """The attributes of an op under HLO's names, as text, from its MLIR entries (each entry
     gets its HLO key appended, for the printer)."""
-    raw: dict[str, str] = {}
+    raw: dict[str, str | None] = {}
     for ent in entries:
         key, val = ent[0], ent[1]
         hk = A.hlo_key(src_op, key)
@@ -2052,7 +2088,7 @@ def read_stablehlo(text: str, path: str | None = None, validate: bool = False) -
 _VISIBILITY = re.compile(r"\s*func\.func\s+(public|private|nested)?")
 
 
-def _func_info(p: _Parser, f: Instruction, comp: Computation) -> None:
+def _func_info(p: _Parser, f: _ParsedOp, comp: Computation) -> None:
     """Visibility, result types and attributes of a func.func, for the printer."""
     dd = f.dialect_data
     comp.dialect_data["visibility"] = None

@@ -155,12 +155,15 @@ class _Printer:
             return _Printer(self.m, self.regen, own).func(comp, indent)
         f: Instruction = comp.dialect_data["func"]
         src = self.src
+        f_span = f.span
         if comp.dialect_data.get("declaration"):
-            return src[f.span[0]:f.span[1]]
+            assert f_span is not None, "a declaration is printed as its text holds it"
+            return src[f_span[0]:f_span[1]]
         if f.dialect_data.get("generic"):
             return self.generic(f, indent, regions_override=[comp])
-        head = src[f.span[0]:comp.dialect_data["open"]]
-        tail = src[comp.dialect_data["close"]:f.span[1]]
+        assert f_span is not None, "a pretty function is printed from its text"
+        head = src[f_span[0]:comp.dialect_data["open"]]
+        tail = src[comp.dialect_data["close"]:f_span[1]]
         entry_args = comp.dialect_data.get("entry_args", ())
         if self.regen or any(p.changed or p.computation is not comp for p in entry_args):
             close = _args_close(head)
@@ -277,7 +280,7 @@ class _Printer:
         for k in attrs:
             if attrs.raw(k) is None and k != "parameter_number":
                 return True
-        orig = set()
+        orig: set[str] = set()
         for e in op.dialect_data.get("entries", ()):
             hk = e[3] if len(e) > 3 else e[0]
             if e[0] in ("[]", "@", "<>") and hk == e[0]:
@@ -381,12 +384,14 @@ class _Printer:
                              self.region(comp, indent, labels=False)))
         reps.sort()
         out = []
-        cur = op.span[0]
+        span = op.span
+        assert span is not None, "op() sends only ops with their source text here"
+        cur = span[0]
         for a, b, text in reps:
             out.append(src[cur:a])
             out.append(text)
             cur = b
-        out.append(src[cur:op.span[1]])
+        out.append(src[cur:span[1]])
         return "".join(out)
 
     def generic(self, op: Instruction, indent: int, regions_override: list[Computation] | None = None) -> str:
