@@ -586,7 +586,7 @@ class _HloParser:
             try:
                 # A comprehension leaves room for four operands on every one-
                 # or two-operand list; the copy is sized exactly.
-                # Names resolved; a TupleRef stays until hlo_compact.expand replaces it.
+                # Names resolved; a TupleRef stays until compact.expand replaces it.
                 ops: list[Any] = [n if n.__class__ is not str else by_name[n] for n in names].copy()
             except KeyError:
                 missing = next(n for n in names if n.__class__ is str and n not in by_name)
