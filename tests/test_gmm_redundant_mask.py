@@ -27,7 +27,8 @@ import hlo_passes
 import hlo_passes.kernels  # noqa: F401  (registers the cpu-ffi kernel's handlers)
 from examples import moe_mask
 from gmm_cases import to_cpu_ffi
-from hlo_passes import prescan, runtime
+from hlo_passes import runtime
+from hlo_passes.passes import prescan
 from hlo_passes.lint import lint_module
 from hlo_passes.lowering import lower_gmms
 from hlo_passes.passes import run_passes

@@ -24,9 +24,6 @@ from hlo_passes.passes import unregister
 from hlo_passes.passes.pass_pipeline import Pipeline
 from test_cli import run
 
-# No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
-pytestmark = pytest.mark.jax_free
-
 ROOT = Path(__file__).resolve().parent.parent
 # The rule the README shows under "Writing a rule", as it is there: what these tests run.
 RULE = re.search(r"(?s)\n## Writing a rule\n.*?```python\n(.*?)```", (ROOT / "README.md").read_text()).group(1)
