@@ -24,7 +24,8 @@ from functools import lru_cache
 
 from .split import split_top_level
 
-__all__ = ["AxisRef", "DimSharding", "SdySharding", "decode", "per_value", "per_value_text", "same", "unescaped"]
+__all__ = ["AxisRef", "DimSharding", "SdySharding", "decode", "mesh_axes", "per_value", "per_value_text", "same",
+           "unescaped"]
 
 
 @dataclass(frozen=True)
@@ -220,6 +221,15 @@ def _read(text: str) -> SdySharding:
     t.take(",")
     dims = _dims(t)
     return SdySharding(dims, mesh=mesh, mesh_axes=mesh_axes, replicated=_replicated(t))
+
+
+# A mesh's axis and its size: ``"x"=8`` (``sdy.mesh``, ``#sdy.mesh<...>``; single quotes in jax 0.12's HLO).
+_MESH_AXIS = re.compile(r"""["']([^"']+)["']\s*=\s*(\d+)""")
+
+
+def mesh_axes(text: str) -> list[tuple[str, int]]:
+    """(axis, size) of every mesh axis ``text`` declares, in order (quotes escaped or not)."""
+    return [(name, int(size)) for name, size in _MESH_AXIS.findall(unescaped(text))]
 
 
 def unescaped(text: str) -> str:

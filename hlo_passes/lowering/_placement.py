@@ -26,10 +26,8 @@ import weakref
 from dataclasses import dataclass
 
 from ..ir import Computation, Instruction, Module, is_partitioned
-from ..dialects.shardy import unescaped
+from ..dialects.shardy import mesh_axes, unescaped
 
-# ``"x"=8`` in a mesh (``sdy.mesh``, ``#sdy.mesh<...>``, jax 0.12's ``mesh['x'=8]``).
-_MESH_AXIS = re.compile(r"""["']([^"']+)["']\s*=\s*(\d+)""")
 # The mesh declarations themselves (their axis names are not shardings).
 _MESH_DECL = re.compile(r"""(?:sdy\.mesh\b[^\n]*|#sdy\.mesh<[^>]*>|mesh\[[^\]]*\])""")
 # The braces a sharding names axes in (``[{"x", ?}, {}]``, ``{'x'}``, ``replicated={"y"}``,
@@ -94,8 +92,10 @@ def _splits(module: Module) -> _Splits:
 def _read_splits(module: Module) -> _Splits:
     if is_partitioned(module):
         return _Splits(frozenset(), False, True)
-    text = unescaped(module.to_text())
-    sizes = {name: int(size) for decl in _MESH_DECL.findall(text) for name, size in _MESH_AXIS.findall(decl)}
+    # The text the module was read from: the passes before the lowering add no sharding that splits
+    # (they keep those of the ops they replace), so it says no less, and nothing is printed for it.
+    text = unescaped(module.source or module.to_text())
+    sizes = {name: size for decl in _MESH_DECL.findall(text) for name, size in mesh_axes(decl)}
     shardings = _MESH_DECL.sub("", text)
     named = {a for braces in _BRACES.findall(shardings) for a in _AXIS_USE.findall(braces)}
     axes = frozenset(named & {name for name, size in sizes.items() if size > 1})

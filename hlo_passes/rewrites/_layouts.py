@@ -20,13 +20,11 @@ from typing import TYPE_CHECKING
 
 from ..ir import Computation, Instruction, Module, Shape, Sharding, is_partitioned
 from ..dialects.split import split_top_level
-from ..dialects.shardy import SdySharding, decode, unescaped
+from ..dialects.shardy import SdySharding, decode, mesh_axes
 
 if TYPE_CHECKING:  # a value a fusion computes, which has no layout left to read
     from ._fusions import FusedValue
 
-# A mesh's axes: ``"x"=8`` (``sdy.mesh``, StableHLO and HLO alike; single quotes in jax 0.12's HLO).
-_MESH_AXIS_RE = re.compile(r"""["']([^"']+)["']\s*=\s*(\d+)""")
 
 
 @dataclass(frozen=True)
@@ -75,8 +73,8 @@ def _mesh_sizes(module: Module | None) -> dict[str, int]:
         texts += _SDY_MESH_LINE.findall(module.source or "")
     sizes: dict[str, int] = {}
     for text in texts:
-        for name, size in _MESH_AXIS_RE.findall(unescaped(text)):
-            sizes.setdefault(name, int(size))
+        for name, size in mesh_axes(text):
+            sizes.setdefault(name, size)
     _MESHES[module] = sizes
     return dict(sizes)
 
