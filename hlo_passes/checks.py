@@ -44,6 +44,8 @@ CHECKS: dict[str, str] = {
     "window-split-dim": "a dynamic-slice on the way keeps the split dimension whole",
     "same-offsets": "the halves' dynamic-slices cut at offsets that are provably the same",
     "extra-users": "nothing else reads a half's intermediate values (they go with the rewrite)",
+    "fusion-kind": "the fusions a site of optimized HLO runs through are loop or input fusions, which can be "
+                   "opened to rewrite it (a custom or output fusion is one kernel: the site is only reported)",
     "unknown-sharding": "every sharding the site's cost and legality depend on can be read",
     "inconsistent-shapes": "the shapes the text states agree with each other",
     # Where the halves meet.

@@ -295,7 +295,8 @@ class PatternRule(Rule, Generic[M]):
                 raise
         return sites, misses
 
-    def _run(self, rw: Rewriter, candidate: M) -> Site:
+    def refusal(self, candidate: M) -> Refusal | None:
+        """The first check that refuses ``candidate`` (in order), or None: it is legal."""
         for c in self.checks:
             try:
                 refusal = c.run(self, candidate)
@@ -306,6 +307,12 @@ class PatternRule(Rule, Generic[M]):
             if (c.ids and refusal.check not in c.ids) or meaning(refusal.check) is None:
                 raise TypeError(f"check {type(self).__name__}.{c.name} refused as {refusal.check!r}, "
                                 f"which it does not declare ({', '.join(c.ids) or 'the check table'})")
+            return refusal
+        return None
+
+    def _run(self, rw: Rewriter, candidate: M) -> Site:
+        refusal = self.refusal(candidate)
+        if refusal is not None:
             raise refusal
         site = self.site(candidate)
         # Priced on the platform the passes run for (cost_model.use_platform): a fix that does

@@ -129,7 +129,10 @@ def test_fusions_of_optimized_hlo_are_seen_through_without_look_alikes() -> None
 
     result = run_passes(module, ["moe-gather-fusion"])
     (site,) = result.sites
-    assert site.form == "concat" and not site.rewritten and site.details.not_rewritten
+    # Rewritten once the fusions are opened (``_opening``): no fusion left, one gather.
+    assert site.form == "concat" and site.rewritten and not site.details.not_rewritten
+    after = [i.opcode for i in result.module.entry.instructions]
+    assert "fusion" not in after and after.count("all-gather") == 1
     assert (site.location.op_name, site.location.source) == ("jit(f)/concatenate", "model.py:7")
     assert [p.source for p in site.pieces] == ["model.py:3", "model.py:4"]
     assert site.details.weight == "w"

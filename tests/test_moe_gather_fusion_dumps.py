@@ -13,8 +13,10 @@ form:
   the values ``jax.jit`` computes for the program;
 * after SPMD partitioning each device's program is fed the shards jax gives
   that device, and its results are that device's shards of jax's results;
-* optimized HLO (``*after_optimizations*``): detected and reported, never
-  rewritten.
+* optimized HLO (``*after_optimizations*``): rewritten through its fusions
+  (``rewrites/_opening``), the result valid for XLA's own parser with half the
+  all-gathers (a scheduled module does not compile again; the same rewrite run
+  inside XLA's pipeline is executed in tests/test_compiled_rewrite.py).
 """
 from __future__ import annotations
 
@@ -84,7 +86,7 @@ def test_every_form_holds_its_sites(own_dumps, program: str) -> None:
         assert not result.near_misses, (stage, [str(m) for m in result.near_misses])
         for site in result.sites:
             assert site.before.count > site.after.count >= 1, (stage, site)
-            assert site.rewritten == (stage != "after_optimizations"), (stage, site)
+            assert site.rewritten, (stage, site)
 
 
 def _all_gathers(exe: runtime.Executable) -> int:
@@ -161,18 +163,23 @@ def test_unrecompilable_dump_rewritten_and_valid(own_dumps, program: str, stage:
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
-def test_optimized_dump_detected_not_rewritten(own_dumps, program: str) -> None:
+def test_optimized_dump_rewritten_and_valid(own_dumps, program: str, xla_reference) -> None:
     text = own_dumps[program, "after_optimizations"].text
     result = _rewrite(own_dumps, program, "after_optimizations")
     gather = [s for s in result.sites if s.rule == RULES[0]]
-    assert len(gather) == 1 and not gather[0].rewritten and "fusion" in gather[0].details.not_rewritten
-    assert result.module.to_text() == text
+    assert len(gather) == 1 and gather[0].rewritten and not gather[0].details.not_rewritten
+    new_text = result.module.to_text()
+    hlo_passes.parse(new_text, validate=True).verify()
+    printed = xla_reference.to_string(new_text)
+    assert printed.ok, printed.error
+    before, after = (runtime.count_ops(t)["all-gather"] for t in (text, printed.text))
+    assert after == before - sum(s.before.count - s.after.count for s in gather) < before
     site = gather[0]
     line = text.splitlines()[site.location.line - 1]
     if site.form == "concat":
-        # The site points at the fusion that holds the concatenate (with the
+        # The site points at the fusion that held the concatenate (with the
         # op_name jax gave it where XLA kept the metadata on the fusion).
-        anchor = next(i for i in result.module.instructions()
+        anchor = next(i for i in hlo_passes.parse(text).instructions()
                       if i.line == site.location.line and i.column == site.location.column)
         body = anchor.called_computations[0].instructions if anchor.opcode == "fusion" else [anchor]
         assert any(i.opcode == "concatenate" for i in body), line

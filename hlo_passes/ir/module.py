@@ -125,6 +125,12 @@ class Shape:
         bits = ELEMENT_BITS.get(self.element_type, 0)
         return (self.num_elements * bits + 7) // 8
 
+    @property
+    def layout_text(self) -> str:
+        """The layout as XLA reads it: the one given, else XLA's default (minor to major from the
+        last dimension), so shapes printed with and without a default layout compare equal."""
+        return self.layout or "{" + ",".join(str(d) for d in reversed(range(self.rank))) + "}"
+
     def with_element_type(self, element_type: str) -> "Shape":
         return replace(self, element_type=element_type, text=None, layout=None)
 
@@ -821,7 +827,7 @@ class Module:
 
     def fresh_name(self, hint: str) -> str:
         """A name used by no instruction of the module, derived from ``hint``."""
-        base = re.sub(r"\.\d+$", "", hint) or "v"
+        base = re.sub(r"(\.hp\d+)*(\.\d+)?$", "", hint) or "v"
         # MLIR value names that start with a digit must be all digits.
         if not (base[0].isalpha() or base[0] == "_"):
             base = "v" + base

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .module import Computation, Instruction, Module, Shape, Value, tag_created
@@ -278,6 +278,14 @@ class Rewriter:
             raise ValueError(f"clone {instr.name}: it is in no computation")
         self._mutate("clone", instr.name)
         values = [_read(o) for o in operands]
+        if any(s.layout for s in (instr.shape, shape)):
+            # After layout assignment an op reads its operands in the layouts it was given
+            # (XLA:CPU's all-gather wants the gathered dimension major): keep them.
+            for k, original in enumerate(instr.operands[:len(values)]):
+                kept = self._in_layout(values[k], original.shape, before=before, after=after, computation=comp)
+                if kept is not values[k] and after is not None:
+                    after = kept.op  # the clone goes after the copy it reads
+                values[k] = kept
         new = comp.add(instr.opcode, shape, [v.op for v in values], None, name_hint=instr.name, before=before,
                        after=after, source_op=instr.source_op)
         new.attributes = instr.attributes.copy(owner=new)
@@ -288,12 +296,57 @@ class Rewriter:
         new.dialect_data = {k: v for k, v in instr.dialect_data.items() if k in _CLONED_DIALECT_DATA}
         return self._created(new, values, None, None)
 
+    def _in_layout(self, value: Value, like: Shape, *, before: Instruction | None = None,
+                   after: Instruction | None = None, computation: Computation | None = None) -> Value:
+        """``value``, or a copy of it in ``like``'s layout where the two differ (modules after
+        layout assignment: a bitcast or a collective reads its operand's bytes as laid out).
+        The copy goes at ``before``/``after`` when given, else right after ``value``."""
+        shape = value.op.shape.tuple_shapes[value.result] if value.op.num_results > 1 else value.op.shape
+        if (not shape.is_array or not like.is_array or shape.rank != like.rank
+                or shape.layout_text == like.layout_text):
+            return value
+        if before is None and after is None:
+            after = value.op
+        copy = self.create("copy", replace(shape, layout=like.layout_text, text=None), [value],
+                           computation=computation, before=before, after=after, name_hint="copy", like=value.op)
+        return Value(copy)
+
+    def inline(self, call: Instruction) -> dict[int, Value]:
+        """Put the ops of the computation ``call`` calls (a fusion's body) in ``call``'s place
+        (XLA:CPU and XLA:GPU compile the ops of a kLoop fusion unfused as well),
+        reading ``call``'s operands for its parameters; ``call``'s readers read the copy of the
+        root, and ``call`` goes.  Returns the new value of each body op, by ``id`` of the op."""
+        comp = call.computation
+        if comp is None or len(call.called_computations) != 1:
+            raise ValueError(f"inline {call.name}: not an op in a computation that calls one computation")
+        body = call.called_computations[0]
+        if body.root is None:
+            raise ValueError(f"inline {call.name}: {body.name} has no root")
+        new: dict[int, Value] = {}
+        for inner in body.instructions:
+            if inner.opcode == "parameter":
+                new[id(inner)] = call.operand_values[inner.attributes["parameter_number"]]
+                continue
+            copy = self.clone(inner, [new[id(o)] for o in inner.operands], inner.shape, computation=comp,
+                              before=call)
+            if "metadata" not in inner.attributes:
+                self.carry_location(call, copy)
+            new[id(inner)] = Value(copy)
+        self.replace_all_uses(call, new[id(body.root)])
+        self.erase(call)
+        if call.opcode == "fusion":  # a fused computation has one caller (XLA's invariant)
+            self.remove_computation(body)
+        return new
+
     # ---- changing ops ---------------------------------------------------------------
     def replace_all_uses(self, old: Instruction, new: Operand) -> int:
-        """Point every use of ``old`` (roots included) at ``new``."""
+        """Point every use of ``old`` (roots included) at ``new`` (in ``old``'s layout, where
+        the module has layouts and they differ)."""
         self._mutate("replace the uses of", old.name)
         self._touch_readers(old)
         value = _read(new)
+        if old.shape.layout and old.num_results == 1 and value.op is not old:
+            value = self._in_layout(value, old.shape)
         count = self.module.replace_all_uses(old, value.op, value.result)
         self._record(UsesReplaced(old.name, value.op.name, count))
         return count

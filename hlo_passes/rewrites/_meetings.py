@@ -210,13 +210,27 @@ class SplitCollectives(Meeting):
 
     compiled = True
 
-    def __init__(self, form: str, top: Instruction) -> None:
+    def __init__(self, form: str, chains: list) -> None:
         self.form = form
-        self.anchor = top
+        self.tops = [c.top for c in chains]  # in the order of the halves' slices
+        self.anchor = self.tops[0]
         # The halves of a gradient are put back together in the fusion that reads them; a
         # weight's halves, seen here, are not joined (a concatenate is a FusedConcat): two GMMs.
         self.joins = form == "split_reduction"
         self.gmm_launches = not self.joins
+
+    def check(self, chains: list, split_dims: list[int]) -> int | None:
+        return split_dims[-1]  # what read a half reads its slice of the fused value, along there
+
+    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+        assert out_dim is not None
+        start, after = 0, value
+        for top in self.tops:
+            width = top.shape.dims[out_dim]
+            after = rw.slice_along(value, out_dim, start, width, top.shape, after=after)
+            rw.replace_all_uses(top, after)
+            start += width
+        remove_dead(rw, list(self.tops))
 
 
 # ---- finding meetings ----------------------------------------------------------------
@@ -328,7 +342,9 @@ class SplitCollectiveFinder(Finder):
             if id(instr) in scan.covered:
                 continue  # reported as a concat site
             chain = scan.chain(instr, 0)
-            if chain is not None and chain.cut is not None and chain.cut.fused:
+            # (A plain slice: a site whose fusions were opened, ``_opening``.)
+            if chain is not None and chain.cut is not None and (
+                    chain.cut.fused or (instr.users and all(u.opcode == "fusion" for u in instr.users))):
                 by_source.setdefault(id(chain.cut.whole), []).append(chain)
         form = "split_gather" if "all-gather" in collectives else "split_reduction"
         for chains in by_source.values():
@@ -338,7 +354,7 @@ class SplitCollectiveFinder(Finder):
             chains = [c for c in chains if id(c.ops[-1]) not in inner]
             if len(chains) >= 2:
                 chains.sort(key=lambda c: tuple(r[0] for r in c.cut.spec))
-                yield SplitCollectives(form, chains[0].top), chains
+                yield SplitCollectives(form, chains), chains
 
 
 # ---- pad + add as a concatenate ----------------------------------------------------------

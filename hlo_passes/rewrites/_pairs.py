@@ -471,5 +471,5 @@ class CompiledPairs(Finder):
             groups.setdefault(key, []).append(chain)
         for chains in groups.values():
             if len(chains) == 2:
-                yield SplitCollectives("split_gather", chains[0].top), chains
+                yield SplitCollectives("split_gather", chains), chains
 

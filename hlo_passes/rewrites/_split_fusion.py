@@ -56,6 +56,7 @@ from ._crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shap
 from ._fusions import FusedCopy, FusedValue
 from ._gmms import difference
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
+from ._opening import closed_fusion, open_fusions
 from ._picture import site_picture
 from ._sources import Cut, SliceSource, Source, SourcePlan, cut_of
 from ._split_report import SplitDetails
@@ -257,6 +258,21 @@ class Candidate:
     out_dim: int | None = None  # along which the fused value is split where the halves met
     costs: tuple[CollectiveCost, CollectiveCost] | None = None  # collectives before, after
 
+    @property
+    def fusions(self) -> list[Instruction]:
+        """The fusions of optimized HLO the site runs through (``_opening``: opened to rewrite it):
+        the halves' slices, their layout copies, the fusion the halves meet in."""
+        found: dict[int, Instruction] = {}
+        for chain in self.chains:
+            if chain.cut is not None and chain.cut.fused:
+                found[id(chain.start)] = chain.start
+            for step in chain.ops:
+                if isinstance(step, Boundary) and step.compiled:
+                    found[id(step.after)] = step.after
+        if self.meeting.anchor.opcode == "fusion":
+            found[id(self.meeting.anchor)] = self.meeting.anchor
+        return list(found.values())
+
 
 class SplitFusion(PatternRule[Candidate]):
     """A rule over split chains: subclasses name their collectives and strategies (where the
@@ -366,16 +382,35 @@ class SplitFusion(PatternRule[Candidate]):
         return site
 
     def held_back(self, c: Candidate, site: Site) -> str | None:
-        if c.meeting.compiled or any(ch.compiled for ch in c.chains):
-            # Optimized HLO does not compile again, so such a site is only reported.
-            return ("the slice or concatenate sits inside a fusion of optimized HLO; "
-                    "rewrite the module before optimization (a lowering or an early dump)")
+        closed = closed_fusion(c.fusions)
+        if closed is not None:
+            return f"{closed.reason}; rewrite the module before optimization (a lowering or an early dump)"
         assert c.source is not None and c.plan is not None
         return super().held_back(c, site) or c.source.not_rewritten(c.plan, c.chains)
 
     def rewrite(self, rw: Rewriter, c: Candidate) -> None:
+        if c.fusions:
+            c = self._opened(rw, c)
         assert c.source is not None and c.plan is not None
         _replace(rw, c.meeting, c.chains, c.source, c.plan, c.split_dims, c.out_dim)
+
+    def _opened(self, rw: Rewriter, c: Candidate) -> Candidate:
+        """The site of optimized HLO ``c`` once its fusions are opened (``_opening``), checked
+        again: the same site in the after-partitioning form the engine rewrites."""
+        meeting = c.meeting
+        inner = getattr(meeting, "concat", None) if meeting.anchor.opcode == "fusion" else None
+        opened = open_fusions(rw, c.fusions)
+        anchor = opened[id(inner)].op if inner is not None else meeting.anchor
+        for found in self.match(rw.module):
+            if self.anchor(found) is not anchor or found.fusions:
+                continue
+            refusal = self.refusal(found)
+            if refusal is not None:  # a bug: the checks must agree on both forms of a site
+                raise RuntimeError(f"{self.name}: the site at {anchor.ref} passed its checks inside fusions and "
+                                   f"is refused once they are opened ({refusal.check}: {refusal.reason})")
+            return found
+        raise RuntimeError(f"{self.name}: the site at {meeting.anchor.ref} is not found again once its fusions "
+                           "are opened")
 
 
 # Collectives that work along one dimension, and what they do there.

@@ -432,6 +432,7 @@ class _HloParser:
             raise _Fail("module has no computations", len(text))
         module.entry = entry if entry is not None else comps[-1]
         module.dialect_data["trailer"] = comps[-1].dialect_data["span"][1]
+        module.dialect_data["head"] = comps[0].dialect_data["span"][0]  # where the header text ends
         module.dialect_data["percent"] = bool(self.percent)
         self.link_calls(module)
         if "inferred" in self.shape_kinds or "derived" in self.shape_kinds:

@@ -262,8 +262,10 @@ def _incremental(module: Module) -> str:
     comps = list(module.computations.values())
     spans = [c.dialect_data.get("span") for c in comps]
     first = next((s for s in spans if s is not None), None)
-    out.append(src[: first[0]] if first is not None else src)
-    last_end = first[0] if first is not None else len(src)
+    # The header ends where the first computation of the text began (it may have been removed).
+    head = module.dialect_data.get("head", first[0] if first is not None else len(src))
+    out.append(src[:head] if first is not None else src)
+    last_end = head if first is not None else len(src)
     pending_new: list[Computation] = []
     for comp, span in zip(comps, spans):
         if comp.dialect_data.get("inline"):

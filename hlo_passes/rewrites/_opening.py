@@ -1,0 +1,100 @@
+"""Opening the fusions a site of optimized HLO runs through, so that the engine rewrites it.
+
+In the module XLA compiles (post-partitioning, post-layout, post-fusion: what a
+pass inside XLA's pipeline receives, and what a dump's ``after_optimizations``
+holds) each half's slice sits in a ``copy_slice_fusion``, layout copies in
+``wrapped_copy`` fusions, the concatenate in the fusion that reads the gathered
+halves.  ``_fusions`` sees the pattern through them; to rewrite it, the fusions
+on the site's path are opened (their ops put in their place, ``Rewriter.inline``):
+the site is then the after-partitioning form the engine rewrites, with every op
+keeping its layout.  XLA:CPU and XLA:GPU compile the ops of a loop fusion
+unfused just as well; what the site's fusions did besides the pattern (a
+transpose, a bitcast after the concatenate) becomes separate ops, a memory
+pass each over the gathered weight, against the collective saved.
+
+Opening both halves' slice fusions repeats what each computed before slicing
+(a layout copy of the weight, one layer's weight read out of the scan's stack):
+equal ops on equal operands are merged, as XLA's CSE would, so that the halves
+are slices of one array again.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..checks import Refusal
+from ..ir import Instruction, Value
+from ..ir.rewriter import Rewriter
+from ._chains import behaviour
+
+# Fusions whose ops may be put in their place: loop and input (reduction) fusions are
+# element-wise or data-moving ops the backends emit unfused as well; a custom fusion (a
+# library call, XLA:CPU's ``__ynn_fusion`` dot) or an output fusion is one kernel.
+OPENABLE = frozenset({"kLoop", "kInput"})
+
+# Ops whose copies on the same operands compute the same value (no state, no order).
+_MERGEABLE = frozenset({
+    "copy", "bitcast", "convert", "reshape", "transpose", "broadcast", "slice", "dynamic-slice",
+    "constant", "iota", "add", "subtract", "multiply", "compare", "select", "clamp", "maximum", "minimum",
+    "and", "or", "not", "negate", "concatenate", "pad", "get-tuple-element",
+})
+
+
+def fusion_kind(fusion: Instruction) -> str | None:
+    kind = fusion.attributes.get("kind")
+    return str(kind) if kind is not None else None
+
+
+def closed_fusion(fusions: list[Instruction]) -> Refusal | None:
+    """Why one of ``fusions`` cannot be opened (None: all can)."""
+    for f in fusions:
+        kind = fusion_kind(f)
+        if kind not in OPENABLE:
+            return Refusal("fusion-kind", f"{f.ref} is a {kind or 'fusion of unknown kind'}, one kernel the "
+                                          "site cannot be taken out of (loop and input fusions can)", f)
+    return None
+
+
+def open_fusions(rw: Rewriter, fusions: list[Instruction]) -> dict[int, Value]:
+    """Put each of ``fusions`` (distinct, openable) in its place and merge the equal ops this
+    repeats; the new value of each op of their bodies, by ``id`` of the op."""
+    opened: dict[int, Value] = {}
+    created: list[Instruction] = []
+    # In program order: an op merged into an equal one reads it from before its own place.
+    for fusion in sorted(fusions, key=_place):
+        new = rw.inline(fusion)
+        opened.update(new)
+        created.extend(v.op for v in new.values() if v.op.computation is not None and v.op.opcode != "parameter")
+    merged = _merge_equal(rw, created)
+    return {k: Value(merged.get(id(v.op), v.op), v.result) for k, v in opened.items()}
+
+
+def _place(instr: Instruction) -> tuple[int, int]:
+    comp = instr.computation
+    assert comp is not None
+    return id(comp), comp.instructions.index(instr)
+
+
+def _key(instr: Instruction) -> Any:
+    return (behaviour(instr), tuple(instr.shape.dims), instr.shape.layout_text if instr.shape.is_array else None,
+            tuple((id(o), r) for o, r in zip(instr.operands, [v.result for v in instr.operand_values])),
+            tuple(id(c) for c in instr.called_computations))
+
+
+def _merge_equal(rw: Rewriter, created: list[Instruction]) -> dict[int, Instruction]:
+    """Merge equal ops among ``created`` (in program order, so operands merge first); which
+    op each merged one became, by ``id``."""
+    seen: dict[Any, Instruction] = {}
+    merged: dict[int, Instruction] = {}
+    for instr in created:
+        if instr.opcode not in _MERGEABLE or instr.computation is None:
+            continue
+        try:
+            key = (id(instr.computation), _key(instr))
+        except (TypeError, ValueError):  # an attribute that does not decode or hash: keep the op
+            continue
+        kept = seen.setdefault(key, instr)
+        if kept is not instr:
+            rw.replace_all_uses(instr, kept)
+            rw.erase(instr)
+            merged[id(instr)] = kept
+    return merged
