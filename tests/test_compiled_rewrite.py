@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import hlo_passes
-from examples import moe, moe_trainer
+from examples import moe, moe_pair, moe_trainer
 from examples.dump_programs import DUMP_PROGRAMS
 from hlo_passes import _jax_compat as compat
 from hlo_passes import runtime
@@ -81,20 +81,35 @@ def _equal(got, want) -> None:
         np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
 
 
-@pytest.mark.parametrize("program", sorted(DUMP_PROGRAMS))
-def test_dump_program_rewritten_inside_xla(program: str) -> None:
-    spec = DUMP_PROGRAMS[program]
-    fn, args = moe.build(spec)
+PAIR_RULES = ["moe-pair-gather-fusion", "moe-pair-gradient-fusion"]  # opt-in: asked for
+
+
+def _rewritten_inside_xla(build, spec, passes: list[str] | None = None, refused: tuple[str, ...] = ()) -> None:
+    fn, args = build(spec)
     plain = fn.lower(*args).compile()
     want = plain(*args)
-    fn, args = moe.build(spec)
-    with rewriting() as results:
+    fn, args = build(spec)
+    with rewriting(passes) as results:
         compiled = fn.lower(*args).compile()
     sites = [s for r in results for s in r.sites]
     assert sites and all(s.rewritten for s in sites), [str(s) for s in sites]
-    assert not [m for r in results for m in r.near_misses]
+    assert [m.check for r in results for m in r.near_misses] == list(refused)
     assert _collectives(compiled.as_text()) == _collectives(plain.as_text()) - _saved(results)
     _equal(compiled(*args), want)
+
+
+@pytest.mark.parametrize("program", sorted(DUMP_PROGRAMS))
+def test_dump_program_rewritten_inside_xla(program: str) -> None:
+    _rewritten_inside_xla(moe.build, DUMP_PROGRAMS[program])
+
+
+@pytest.mark.parametrize("mesh", moe.MESHES)
+def test_pair_training_program_rewritten_inside_xla(mesh: str) -> None:
+    """Gate and up stored as two weights, gathered and their gradients reduced in a shard_map: the
+    gathers are fused; the gradients' reduce-scatters are refused (``order``: in the order XLA
+    hands the module over, a reader of the first half's gradient comes before the second's)."""
+    _rewritten_inside_xla(moe_pair.build, moe_pair.PairSpec(form="explicit", mesh=mesh, mode="grad"), PAIR_RULES,
+                          refused=("order",))
 
 
 def _train(layout: str, fsdp: str, **kw) -> tuple[list[float], dict, str]:

@@ -352,9 +352,16 @@ class SplitCollectiveFinder(Finder):
             # first stage's chain is then a part of the second's, not a half.
             inner = {id(op) for c in chains for op in c.ops[:-1]}
             chains = [c for c in chains if id(c.ops[-1]) not in inner]
-            if len(chains) >= 2:
-                chains.sort(key=lambda c: tuple(r[0] for r in c.cut.spec))
-                yield SplitCollectives(form, chains), chains
+            # A half gathered more than once (the forward and its ``jax.checkpoint``
+            # recomputation, from one slice XLA's CSE left): one site per round of halves,
+            # in program order.
+            by_piece: dict[tuple, list] = {}
+            for c in chains:
+                by_piece.setdefault(tuple(r[0] for r in c.cut.spec), []).append(c)
+            for k in range(max((len(v) for v in by_piece.values()), default=0)):
+                group = [by_piece[p][k] for p in sorted(by_piece) if k < len(by_piece[p])]
+                if len(group) >= 2:
+                    yield SplitCollectives(form, group), group
 
 
 # ---- pad + add as a concatenate ----------------------------------------------------------

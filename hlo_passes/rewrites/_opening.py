@@ -60,7 +60,8 @@ def open_fusions(rw: Rewriter, fusions: list[Instruction]) -> dict[int, Value]:
     opened: dict[int, Value] = {}
     created: list[Instruction] = []
     # In program order: an op merged into an equal one reads it from before its own place.
-    for fusion in sorted(fusions, key=_place):
+    # (A fusion an earlier site opened is gone: a slice both sites read.)
+    for fusion in sorted((f for f in fusions if f.computation is not None), key=_place):
         new = rw.inline(fusion)
         opened.update(new)
         created.extend(v.op for v in new.values() if v.op.computation is not None and v.op.opcode != "parameter")

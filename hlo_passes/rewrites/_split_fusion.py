@@ -482,8 +482,10 @@ def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> 
     (``top_may_be_shared``: a half's last op may have other users, which then read its
     slice of the fused value)."""
     for c in chains:
-        # A start that is the array itself stays as it is (the fused chain reads it too).
-        steps = ([c.start] if c.result is None else []) + c.ops
+        # A start that is the array itself stays as it is (the fused chain reads it too); a
+        # slice stays for its other readers (a copy, not a collective: the forward gather and
+        # its ``jax.checkpoint`` recomputation may read one slice, each a site of its own).
+        steps = ([c.start] if c.result is None and c.cut is None else []) + c.ops
         if top_may_be_shared and _other_users(c):
             steps = steps[:-1]
         for op in steps:
