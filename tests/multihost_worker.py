@@ -109,7 +109,7 @@ def _shards(tree: dict) -> dict[str, np.ndarray]:
 def run(args: argparse.Namespace, record: dict) -> None:
     import hlo_passes
     from examples import moe
-    from hlo_passes import jax_hook, runtime
+    from hlo_passes import jax_hook, runtime, xla_pass
     from hlo_passes.errors import AgreementTimeoutError
     from hlo_passes.passes import register
 
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace, record: dict) -> None:
     }
     np.savez(args.out / f"p{args.process}.npz", **{f"jax/{k}": v for k, v in _shards(p0).items()},
              **{f"hlo_passes/{k}": v for k, v in _shards(p1).items()})
-    record["lint_findings"] = len(jax_hook.installed_findings())
+    record["lint_findings"] = len(xla_pass.installed_findings())
     hlo_passes.uninstall()
     if args.scenario == "disagree":
         record["rejected"] = _xla_rejects_in_process_1(args, step, (params, opt_state, x, gs), hlo_passes, jax_hook,
