@@ -23,8 +23,10 @@ calls ``activate_from_environment``.
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import sys
 import re
 import threading
 import warnings
@@ -38,7 +40,7 @@ from .diagnostics import hook_warning
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
 from .lint import Finding, lint_module
-from .passes import default_passes, loaded_plugins, resolve_passes
+from .passes import default_passes, load_plugin, loaded_plugins, resolve_passes
 from .passes.compiled import rewrite_compiled_text
 from .passes.prescan import may_have_sites
 from .report import Site, shown_source
@@ -64,7 +66,12 @@ MODES = ("warn", "log", "rewrite")
 ENV = "HLO_PASSES"
 # What $HLO_PASSES may say: a mode, or "lint" for the logging lint.
 ENV_MODES = {"rewrite": "rewrite", "lint": "log", "log": "log", "warn": "warn"}
+# Plugin rules to load (comma-separated dotted modules or .py files) and passes to run, for $HLO_PASSES.
+PLUGINS_ENV = "HLO_PASSES_PLUGINS"
+PASSES_ENV = "HLO_PASSES_PASSES"
 _HOOK_NAME = "hlo_passes"
+# The platforms of a hook registered while jax discovered its plugins ($HLO_PASSES).
+EVERY_PLATFORM = "every platform jax loads"
 
 
 class XlaPassFallbackWarning(UserWarning):
@@ -289,8 +296,10 @@ def _rewrite(name: str, text: str) -> bytes | None:
 
 
 def _site_line(module: str, site: Site) -> str:
-    where = shown_source(site.location.source) or f"{site.location.path}:{site.location.line}"
-    return f"hlo_passes: rewrote {site.rule} ({site.form}) in {module} at {where}"
+    source = shown_source(site.location.source)
+    where = (f"at {source}" if source else
+             f"at line {site.location.line} of the optimized module (its metadata names no source line)")
+    return f"hlo_passes: rewrote {site.rule} ({site.form}) in {module} {where}"
 
 
 def _lint(name: str, text: str, mode: str) -> None:
@@ -411,9 +420,9 @@ def uninstall() -> bool:
     with _lock:
         if _state.mode is None:
             return False
-        if _state.platforms == ("all",):  # registered while jax discovered its plugins
+        if _state.platforms == (EVERY_PLATFORM,):  # registered during plugin discovery
             compat.clear_module_transformation(_HOOK_NAME)
-        for platform in (p for p in _state.platforms if p != "all"):
+        for platform in (p for p in _state.platforms if p != EVERY_PLATFORM):
             compat.clear_module_transformation(_HOOK_NAME, [platform])
         _state = _State()
         return True
@@ -435,18 +444,41 @@ def activate_from_environment(environ: dict[str, str] | None = None) -> str | No
                       XlaPassFallbackWarning, stacklevel=2)
         return None
     mode = ENV_MODES[raw]
+    env = environ if environ is not None else os.environ
+    try:
+        for spec in filter(None, (s.strip() for s in env.get(PLUGINS_ENV, "").split(","))):
+            load_plugin(spec)
+        names = [n.strip() for n in env.get(PASSES_ENV, "").split(",") if n.strip()]
+        passes = resolve_passes(names) if names else None
+    except Exception as err:  # noqa: BLE001 - jax's plugin discovery must go on; hlo_passes stays off
+        warnings.warn(f"${ENV}={raw}: {_reason(err)}; hlo_passes is off", XlaPassFallbackWarning, stacklevel=2)
+        return None
     with _lock:
         _key_the_cache(mode)
+        _state.passes = passes
         if _state.mode is not None:
             _state.mode = mode
             return mode
         _state.mode = mode
+    _say_what_it_did()
 
     def on_plugin_error(err: BaseException) -> None:
         warnings.warn(_plugin_error("a", err), XlaPassFallbackWarning, stacklevel=2)
 
     compat.register_module_transformation_during_discovery(_on_compile, _HOOK_NAME, on_plugin_error)
     with _lock:
-        _state.platforms = ("all",)
+        _state.platforms = (EVERY_PLATFORM,)
     return mode
+
+
+def _say_what_it_did() -> None:
+    """Activated by the environment, in a program that configured no logging (yet): the INFO lines
+    of the rewritten sites and a summary at exit go to stderr, as the user asked for the pass."""
+    if not log.handlers and not logging.getLogger().handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+        log.propagate = False
+    atexit.register(lambda: log.info("%s", str(installed_report()).splitlines()[0]) if _state.mode else None)
 
