@@ -243,6 +243,7 @@ __all__ = [
     "kv_wait",
     "lowered_with_module",
     "lower_keeping_ragged_dot",
+    "local_device_count",
     "lowering_platform",
     "register_module_transformation",
     "register_module_transformation_during_discovery",
@@ -410,6 +411,11 @@ def clear_module_transformation(name: str, platforms: Sequence[str] | None = Non
     """Remove a callback registered under ``name``; whether one was there."""
     clear = find("jax.extend.xla:clear_hlo_module_transformation")
     return bool(clear(name) if platforms is None else clear(name, platforms=list(platforms)))
+
+
+def local_device_count() -> int:
+    """The devices of this process (public ``jax.local_device_count``)."""
+    return int(jax.local_device_count())
 
 
 def backend_platforms() -> list[str]:

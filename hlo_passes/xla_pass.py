@@ -268,7 +268,7 @@ def _rewrite(name: str, text: str) -> bytes | None:
     except Exception as err:  # noqa: BLE001 - the module falls back, below, after the processes agree
         error, new_text = _reason(err), None
     job = _multihost.current_job()
-    if job is not None:
+    if job is not None and _devices_named(text) > compat.local_device_count():
         decision = (_multihost.FALLBACK if error else _multihost.REWRITE if new is not None
                     else _multihost.UNCHANGED)
         vote = _multihost.Vote(decision, _multihost.fingerprint(_without_metadata(new_text or text)),
@@ -293,6 +293,33 @@ def _rewrite(name: str, text: str) -> bytes | None:
         for line in lines:
             log.info("%s%s", _multihost.report_tag(), line)
     return new
+
+
+_GROUPS = re.compile(r"(?:replica_groups|source_target_pairs)=(\{[{}\d,\s]*\}|\[[\d,]+\]<=\[[\d,]+\])")
+
+
+def _devices_named(text: str) -> int:
+    """How many devices the module's collectives reach: the largest device id their groups name,
+    plus one (``{{0,1},{2,3}}`` or ``[2,4]<=[8]``; ``{}``, every device: unbounded); 0 without a
+    collective.
+
+    Only a module whose collectives reach beyond this process's devices needs the processes to
+    agree: one that stays on them (a process's own computation) compiles alone, and waiting
+    there for the others would wait for modules they never compile.
+    """
+    most = 0
+    for groups in _GROUPS.findall(text):
+        if "<=" in groups:
+            dims = [int(d) for d in groups.split("<=")[1].strip("[]").split(",") if d]
+            count = 1
+            for d in dims:
+                count *= d
+            most = max(most, count)
+        else:
+            ids = [int(i) for i in re.findall(r"\d+", groups)]
+            # No groups: every device of the program, however many that is; assume all of the job's.
+            most = max(most, max(ids) + 1 if ids else sys.maxsize)
+    return most
 
 
 def _site_line(module: str, site: Site) -> str:
