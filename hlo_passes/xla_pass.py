@@ -295,13 +295,21 @@ def _rewrite(name: str, text: str) -> bytes | None:
     return new
 
 
-_GROUPS = re.compile(r"(?:replica_groups|source_target_pairs)=(\{[{}\d,\s]*\}|\[[\d,]+\]<=\[[\d,]+\])")
+_GROUPS = re.compile(r"(?:replica_groups|source_target_pairs)=(\{[{}\d,\s]*\}|\[[\d,]+\]<=\[[\d,]+\]|mesh\[[^\]]*\]|\S*)")
+
+
+def _product(numbers: list[int]) -> int:
+    count = 1
+    for n in numbers:
+        count *= n
+    return count
 
 
 def _devices_named(text: str) -> int:
     """How many devices the module's collectives reach: the largest device id their groups name,
-    plus one (``{{0,1},{2,3}}`` or ``[2,4]<=[8]``; ``{}``, every device: unbounded); 0 without a
-    collective.
+    plus one (``{{0,1},{2,3}}``), the iota's size (``[2,4]<=[8]``) or the mesh's (jax >= 0.12:
+    ``mesh['fsdp'=2,'tp'=4] {'fsdp'}``); 0 without a collective.  Groups it cannot read, and
+    ``{}`` (every device), count as unbounded: agreeing is the safe side.
 
     Only a module whose collectives reach beyond this process's devices needs the processes to
     agree: one that stays on them (a process's own computation) compiles alone, and waiting
@@ -309,16 +317,17 @@ def _devices_named(text: str) -> int:
     """
     most = 0
     for groups in _GROUPS.findall(text):
-        if "<=" in groups:
-            dims = [int(d) for d in groups.split("<=")[1].strip("[]").split(",") if d]
-            count = 1
-            for d in dims:
-                count *= d
-            most = max(most, count)
-        else:
+        if groups.startswith("{"):
             ids = [int(i) for i in re.findall(r"\d+", groups)]
-            # No groups: every device of the program, however many that is; assume all of the job's.
-            most = max(most, max(ids) + 1 if ids else sys.maxsize)
+            count = max(ids) + 1 if ids else sys.maxsize
+        elif "<=" in groups:
+            count = _product([int(d) for d in groups.split("<=")[1].strip("[]").split(",") if d])
+        elif groups.startswith("mesh["):
+            sizes = [int(n) for n in re.findall(r"=(\d+)", groups)]
+            count = _product(sizes) if sizes else sys.maxsize
+        else:
+            count = sys.maxsize
+        most = max(most, count)
     return most
 
 

@@ -314,3 +314,19 @@ def test_jax_finds_the_plugin_by_entry_point_and_namespace() -> None:
     assert "jax_plugins*" in project["tool"]["setuptools"]["packages"]["find"]["include"]
     source = textwrap.dedent((REPO_ROOT / "jax_plugins" / "hlo_passes_xla_pass.py").read_text())
     assert "def initialize() -> None:" in source
+
+
+@pytest.mark.parametrize("text, devices", [
+    ("%x = f32[8] add(%a, %b)", 0),
+    ("all-reduce(%a), channel_id=1, replica_groups={{0,1,2,3},{4,5,6,7}}, to_apply=%sum", 8),
+    ("all-gather(%a), channel_id=1, replica_groups=[2,4]<=[8], dimensions={0}", 8),
+    ("all-gather(%a), channel_id=1, replica_groups=[4,2]<=[2,4]T(1,0), dimensions={0}", 8),
+    ("collective-permute(%a), channel_id=1, source_target_pairs={{0,1},{1,2}}", 3),
+    # jax 0.12 prints the groups of a mesh axis by the mesh.
+    ("all-gather(%a), replica_groups=mesh['fsdp'=2,'fsdp_transpose'=4] {'fsdp'}, dimensions={1}", 8),
+    # Every device, or a spelling not read here: the processes agree (the safe side).
+    ("all-reduce(%a), replica_groups={}, to_apply=%sum", sys.maxsize),
+    ("all-reduce(%a), replica_groups=<a future spelling>, to_apply=%sum", sys.maxsize),
+])
+def test_which_modules_the_processes_agree_on(text: str, devices: int) -> None:
+    assert xla_pass._devices_named(text) == devices
