@@ -40,9 +40,9 @@ from .diagnostics import hook_warning
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
 from .lint import Finding, lint_module
-from .passes import default_passes, load_plugin, loaded_plugins, resolve_passes
+from .passes import available_passes, default_passes, load_plugin, loaded_plugins, resolve_passes
 from .passes.compiled import rewrite_compiled_text
-from .passes.prescan import may_have_sites
+from .passes.prescan import markers_for, may_have_sites
 from .report import Site, shown_source
 from .text import parse
 
@@ -234,10 +234,15 @@ def _transform(serialized: bytes) -> bytes | None:
     mode = _state.mode
     if mode is None:
         return None
+    # Most compiled modules (device_put, small helpers) cannot hold a site: no parse for them, and
+    # for most not even the print to text.  The scans read only the module, so every process of a
+    # job skips the same modules.
+    if not _proto_may_have_sites(serialized, _state.passes):
+        with _lock:
+            _state.skipped += 1
+        return None
     hlo = compat.hlo_module_from_proto(serialized)
     text = hlo.to_string()
-    # Most compiled modules (device_put, small helpers) cannot hold a site: no parse for them.
-    # The scan reads only the text, so every process of a job skips the same modules.
     if not may_have_sites(text, _state.passes):
         with _lock:
             _state.skipped += 1
@@ -246,6 +251,24 @@ def _transform(serialized: bytes) -> bytes | None:
         return _rewrite(hlo.name, text)
     _lint(hlo.name, text, mode)
     return None
+
+
+def _marker_core(marker: str) -> bytes:
+    """The longest run of name characters of a pre-scan marker (``"add("`` → ``add``)."""
+    return max(re.findall(r"[\w.\-]+", marker) or [""], key=len).encode()
+
+
+def _proto_may_have_sites(serialized: bytes, passes: Sequence[str] | None) -> bool:
+    """``may_have_sites`` on the serialized proto, before printing it: False only when no rule of
+    ``passes`` can have a site.  Every marker spells an opcode, a custom-call target or a name,
+    which the proto holds as the same UTF-8 string; a marker's text syntax (a parenthesis) is not
+    in the proto, so its longest run of name characters is what is looked for (looser: a false
+    "maybe" costs the print and the text scan that follow)."""
+    for name in (list(available_passes()) if passes is None else passes):
+        markers = markers_for(name)
+        if markers is None or any(_marker_core(m) in serialized for m in markers):
+            return True
+    return False
 
 
 def _without_metadata(text: str) -> str:
