@@ -264,10 +264,15 @@ def _proto_may_have_sites(serialized: bytes, passes: Sequence[str] | None) -> bo
     which the proto holds as the same UTF-8 string; a marker's text syntax (a parenthesis) is not
     in the proto, so its longest run of name characters is what is looked for (looser: a false
     "maybe" costs the print and the text scan that follow)."""
+    looked: set[bytes] = set()  # the rules share their markers: each searched for once
     for name in (list(available_passes()) if passes is None else passes):
         markers = markers_for(name)
-        if markers is None or any(_marker_core(m) in serialized for m in markers):
+        if markers is None:
             return True
+        for core in {_marker_core(m) for m in markers} - looked:
+            if core in serialized:
+                return True
+            looked.add(core)
     return False
 
 
