@@ -439,19 +439,24 @@ def install(mode: str = "warn", *, platforms: str | Sequence[str] | None = None,
     without a backend, or a plugin without XLA's module-transformation
     extension, named here raises ``RuntimeError`` (by default: a warning).
     ``passes``: pass names or rule codes, None the default set.  Calling it
-    again changes the mode and passes; ``uninstall()`` removes the hook.
+    again changes the mode and passes (the platforms stay those of the first
+    call: ``uninstall()`` first to change them); ``uninstall()`` removes the hook.
     """
     _check_mode(mode)
     resolved = resolve_passes(passes) if passes is not None else None
     explicit = platforms is not None
     wanted = [platforms] if isinstance(platforms, str) else list(platforms) if platforms is not None else None
+    present = compat.backend_platforms()
+    if wanted is not None:
+        # "gpu" is jax's alias of whichever GPU platform this process has.
+        wanted = [q for p in wanted for q in ([g for g in ("cuda", "rocm") if g in present] or [p]
+                                              if p == "gpu" else [p])]
     with _lock:
         _key_the_cache(mode)
         already = _state.mode is not None
         _state.mode, _state.passes = mode, resolved
         if already:
             return
-    present = compat.backend_platforms()
     targets = wanted if wanted is not None else present
     if explicit:
         missing = [p for p in targets if p not in present]
