@@ -330,3 +330,13 @@ def test_jax_finds_the_plugin_by_entry_point_and_namespace() -> None:
 ])
 def test_which_modules_the_processes_agree_on(text: str, devices: int) -> None:
     assert xla_pass._devices_named(text) == devices
+
+
+def test_the_gpu_check_passes_on_cpu() -> None:
+    """tools/xla_pass_gpu_check.py (run by tools/gpu_check.sh with --platform cuda) on this machine's CPU."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HLO_PASSES")}
+    proc = subprocess.run([sys.executable, str(REPO_ROOT / "tools" / "xla_pass_gpu_check.py"), "--platform", "cpu"],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=REPO_ROOT)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stdout.count("same bits as the pass off: True") == 2
+    assert proc.stdout.rstrip().endswith("xla_pass_gpu_check: ok")
