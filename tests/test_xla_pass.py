@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -293,6 +294,14 @@ def test_an_unmodified_trainer_gets_the_pass_from_the_environment(tmp_path) -> N
     (summary,) = [line for line in lines if line.startswith("hlo_passes.install(mode='rewrite')")]
     assert f"on {xla_pass.EVERY_PLATFORM}:" in summary and f"{len(rewrote)} site(s) rewritten" in summary
     assert "0 fallback(s)" in summary
+    # Only the variable, as a user sets it: the default passes (the MOE rules) look at every module
+    # jax compiles; this trainer has no collective, so the pre-filter skips them all.
+    only_w, only = _train(tmp_path, "only", {"HLO_PASSES": "rewrite"})
+    np.testing.assert_array_equal(only_w, off_w)
+    (summary,) = [line for line in only.stderr.splitlines() if line.startswith("hlo_passes.install(")]
+    assert re.fullmatch(rf"hlo_passes.install\(mode='rewrite'\) on {xla_pass.EVERY_PLATFORM}: 0 module\(s\) "
+                        r"looked at, 0 site\(s\) rewritten, 0 fallback\(s\), [1-9]\d* module\(s\) skipped by "
+                        r"the pre-filter", summary), summary
 
 
 def test_environment_values(tmp_path, off) -> None:
