@@ -29,7 +29,7 @@ from programs import REPO_ROOT
 EXAMPLE = REPO_ROOT / "examples" / "data" / "moe_mesh2_concat.mlir"
 WORKFLOW = REPO_ROOT / "examples" / "ci" / "hlo-lint.yml"
 # What the package is built from (pyproject.toml's [tool.setuptools] and project metadata).
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "hlo_passes")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "hlo_passes", "jax_plugins")
 
 
 def _run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
