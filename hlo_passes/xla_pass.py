@@ -420,10 +420,11 @@ def _key_the_cache(mode: str) -> None:
                 f"({err}); disable the cache (jax_compilation_cache_dir) or use mode='warn'") from None
 
 
-def _plugin_error(platform: str, err: BaseException) -> str:
-    return (f"hlo_passes.install: the {platform} PJRT plugin does not offer XLA's module-transformation "
+def _plugin_error(platform: str | None, err: BaseException) -> str:
+    which, target = (f"the {platform}", platform) if platform else ("a", "it")
+    return (f"hlo_passes.install: {which} PJRT plugin does not offer XLA's module-transformation "
             f"extension ({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}); modules compiled "
-            f"for {platform} are neither linted nor rewritten (update the plugin: jax >= 0.11 and its matching "
+            f"for {target} are neither linted nor rewritten (update the plugin: jax >= 0.11 and its matching "
             "plugin release have it)")
 
 
@@ -505,7 +506,8 @@ def activate_from_environment(environ: dict[str, str] | None = None) -> str | No
     for XLA:CPU at once and for each PJRT plugin as jax loads it
     (``_jax_compat.register_module_transformation_during_discovery``).
     """
-    raw = (environ if environ is not None else os.environ).get(ENV, "").strip().lower()
+    env = environ if environ is not None else os.environ
+    raw = env.get(ENV, "").strip().lower()
     if raw in ("", "0", "off", "false", "no"):
         return None
     if raw not in ENV_MODES:
@@ -513,30 +515,37 @@ def activate_from_environment(environ: dict[str, str] | None = None) -> str | No
                       XlaPassFallbackWarning, stacklevel=2)
         return None
     mode = ENV_MODES[raw]
-    env = environ if environ is not None else os.environ
     try:
         for spec in filter(None, (s.strip() for s in env.get(PLUGINS_ENV, "").split(","))):
             load_plugin(spec)
         names = [n.strip() for n in env.get(PASSES_ENV, "").split(",") if n.strip()]
         passes = resolve_passes(names) if names else None
+        with _lock:
+            _key_the_cache(mode)
     except Exception as err:  # noqa: BLE001 - jax's plugin discovery must go on; hlo_passes stays off
         warnings.warn(f"${ENV}={raw}: {_reason(err)}; hlo_passes is off", XlaPassFallbackWarning, stacklevel=2)
         return None
     with _lock:
-        _key_the_cache(mode)
         _state.passes = passes
         if _state.mode is not None:
             _state.mode = mode
             return mode
         _state.mode = mode
-    _say_what_it_did()
 
     def on_plugin_error(err: BaseException) -> None:
-        warnings.warn(_plugin_error("a", err), XlaPassFallbackWarning, stacklevel=2)
+        warnings.warn(_plugin_error(None, err), XlaPassFallbackWarning, stacklevel=2)
 
-    compat.register_module_transformation_during_discovery(_on_compile, _HOOK_NAME, on_plugin_error)
+    try:
+        compat.register_module_transformation_during_discovery(_on_compile, _HOOK_NAME, on_plugin_error)
+    except Exception as err:  # noqa: BLE001 - jax's plugin discovery must go on; hlo_passes stays off
+        with _lock:
+            _state.mode = None
+        warnings.warn(f"${ENV}={raw}: could not register the pass ({_reason(err)}); hlo_passes is off",
+                      XlaPassFallbackWarning, stacklevel=2)
+        return None
     with _lock:
         _state.platforms = (EVERY_PLATFORM,)
+    _say_what_it_did()
     return mode
 
 

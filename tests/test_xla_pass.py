@@ -349,3 +349,14 @@ def test_the_gpu_check_passes_on_cpu() -> None:
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert proc.stdout.count("same bits as the pass off: True") == 2
     assert proc.stdout.rstrip().endswith("xla_pass_gpu_check: ok")
+
+
+def test_a_registration_that_fails_during_discovery_leaves_the_pass_off(off, monkeypatch) -> None:
+    def fails(*a, **k):
+        raise compat.UnsupportedJaxError("test: no jax._src.lib._xla.register_xla_transform in this release")
+
+    monkeypatch.setattr(compat, "register_module_transformation_during_discovery", fails)
+    with pytest.warns(xla_pass.XlaPassFallbackWarning, match=r"\$HLO_PASSES=rewrite: could not register the pass "
+                                                             r"\(UnsupportedJaxError: test: no jax"):
+        assert xla_pass.activate_from_environment({"HLO_PASSES": "rewrite"}) is None
+    assert xla_pass.installed() is None
