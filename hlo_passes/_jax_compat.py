@@ -95,16 +95,14 @@ INTERNALS = (
     Internal("jax.extend.backend:backends",
              "the platforms whose backends this process has (public): where `install()` registers by default",
              required=False),
-    Internal("jax._src.xla_bridge:register_backend_initialization_hook",
-             "present in jax 0.10.2 only: there the public hook registers without initializing the backends, "
-             "so `HLO_PASSES=...` can register it while jax discovers its plugins", required=False),
     Internal("jax._src.lib:_xla.register_xla_transform",
              "registers the compile hook for XLA:CPU directly; used only while jax discovers its plugins "
              "(`HLO_PASSES=...`), where the public function (jax >= 0.11) would initialize the backends "
              "from inside their own initialization", required=False),
     Internal("jax._src.lib:_xla.register_xla_transform_c_api",
-             "the same for a PJRT plugin (GPU, TPU), called with each plugin's C API once jax has loaded it",
-             required=False),
+             "the same for a PJRT plugin (GPU, TPU), called with each plugin's C API once jax has loaded it; "
+             "where it takes a client instead (jax 0.10.2), the public function does not initialize the "
+             "backends and is used during discovery too", required=False),
     Internal("jax._src.xla_bridge:register_plugin_callbacks",
              "calls back with each PJRT plugin's C API right after plugin discovery", required=False),
     Internal("jax._src.cache_key:custom_hook",
@@ -440,14 +438,15 @@ def register_module_transformation_during_discovery(callback: Any, name: str, on
     jax has loaded it.  ``on_plugin_error(err)`` hears of a plugin that lacks
     XLA's module-transformation extension (the call raises from jax 0.11 on).
     """
-    if _present("jax._src.xla_bridge:register_backend_initialization_hook"):
-        # jax 0.10.2: the public function does not initialize the backends; a plugin
-        # without the extension is skipped silently there (jax logs it at debug level).
+    register_c_api = find("jax._src.lib:_xla.register_xla_transform_c_api")
+    if (register_c_api.__doc__ or "").startswith("register_xla_transform_c_api(client"):
+        # jax 0.10.2 (the plugin registration takes an initialized client): the public function
+        # only adds a backend-initialization hook, no backend is initialized; a plugin without
+        # the extension is skipped silently there (jax logs it at debug level).
         find("jax.extend.xla:register_hlo_module_transformation")(callback, name=name)
         return
     stage = find("jax.extend.xla:register_hlo_module_transformation").__kwdefaults__["stage"].value
     find("jax._src.lib:_xla.register_xla_transform")(name, stage, callback)
-    register_c_api = find("jax._src.lib:_xla.register_xla_transform_c_api")
 
     def on_plugin(c_api: Any) -> None:
         try:
