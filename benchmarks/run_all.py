@@ -35,7 +35,6 @@ BENCHMARKS: dict[str, tuple[str, object]] = {
     "tool_speed": ("tool_speed.py", lambda d: []),
     "lint_throughput": ("lint_throughput.py", lambda d: []),
     "hook_overhead": ("hook_overhead.py", lambda d: []),
-    "xla_pass_overhead": ("xla_pass_overhead.py", lambda d: []),
     "program_effect": ("program_effect.py", lambda d: ["--out", str(d)]),
     "pair_effect": ("pair_effect.py", lambda d: ["--out", str(d)]),
     "mask_effect": ("mask_effect.py", lambda d: []),
@@ -45,6 +44,7 @@ BENCHMARKS: dict[str, tuple[str, object]] = {
     "parse_gc": ("parse_gc.py", lambda d: []),
     "lint_findings": ("lint_findings.py", lambda d: []),
     "real_text": ("real_text.py", lambda d: _also_under_newer_jax()),
+    "xla_pass_overhead": ("xla_pass_overhead.py", lambda d: []),
 }
 TITLE = "# hlo_passes benchmarks"
 
