@@ -474,7 +474,7 @@ def add_to_cache_key(part: Any) -> None:
     jax hashes ``jax._src.cache_key.custom_hook()`` into each key; it is wrapped
     once per process, and each part is asked at every key computation.
     """
-    module = importlib.import_module("jax._src.cache_key")
+    module: Any = importlib.import_module("jax._src.cache_key")
     find("jax._src.cache_key:custom_hook")
     if part in _cache_key_parts:
         return

@@ -446,12 +446,13 @@ def install(mode: str = "warn", *, platforms: str | Sequence[str] | None = None,
     _check_mode(mode)
     resolved = resolve_passes(passes) if passes is not None else None
     explicit = platforms is not None
-    wanted = [platforms] if isinstance(platforms, str) else list(platforms) if platforms is not None else None
+    wanted: list[str] | None = ([platforms] if isinstance(platforms, str) else
+                                list(platforms) if platforms is not None else None)
     present = compat.backend_platforms()
     if wanted is not None:
         # "gpu" is jax's alias of whichever GPU platform this process has.
-        wanted = [q for p in wanted for q in ([g for g in ("cuda", "rocm") if g in present] or [p]
-                                              if p == "gpu" else [p])]
+        gpus: list[str] = [g for g in ("cuda", "rocm") if g in present]
+        wanted = [q for p in wanted for q in ((gpus or [p]) if p == "gpu" else [p])]
     with _lock:
         _key_the_cache(mode)
         already = _state.mode is not None
@@ -466,7 +467,7 @@ def install(mode: str = "warn", *, platforms: str | Sequence[str] | None = None,
                 _state.mode = None
             raise RuntimeError(f"hlo_passes.install: no {', '.join(missing)} backend in this process "
                                f"(present: {', '.join(present)})")
-    registered = []
+    registered: list[str] = []
     for platform in targets:
         try:
             compat.register_module_transformation(_on_compile, _HOOK_NAME, [platform])
