@@ -44,6 +44,7 @@ BENCHMARKS: dict[str, tuple[str, object]] = {
     "parse_gc": ("parse_gc.py", lambda d: []),
     "lint_findings": ("lint_findings.py", lambda d: []),
     "real_text": ("real_text.py", lambda d: _also_under_newer_jax()),
+    "xla_pass_overhead": ("xla_pass_overhead.py", lambda d: []),
 }
 TITLE = "# hlo_passes benchmarks"
 

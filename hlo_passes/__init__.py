@@ -36,7 +36,10 @@ rewriting and linting never do; dir(hlo_passes) and help(hlo_passes) list them):
   ``cpu-ffi``, ``pallas``, ``gpu-ffi``)
 * ``lint_fn(fun, *args, select=None, ignore=None, **kwargs)`` -> ``list[Finding]`` of ``fun``'s
   lowered program, for a model's unit tests
-* ``install(mode="warn")``, ``uninstall()`` — lint every module XLA compiles in this process
+* ``install(mode="warn", *, platforms=None, passes=None)``, ``uninstall()`` — lint (``"warn"``,
+  ``"log"``) or rewrite (``"rewrite"``) every module XLA compiles in this process, as a pass inside
+  XLA's pipeline; ``installed_report()`` says what it did (``$HLO_PASSES=rewrite`` does the same
+  without code changes: docs/xla-pass.md)
 """
 from __future__ import annotations
 
@@ -77,6 +80,7 @@ __all__ = [
     "check",
     "detect_dialect",
     "install",
+    "installed_report",
     "jit",
     "lint",
     "lint_fn",
@@ -90,10 +94,15 @@ __all__ = [
 ]
 
 # jax costs seconds to import; only the jax entry points need it.
-_JAX_ENTRY_POINTS = frozenset({"jit", "lint_fn", "install", "uninstall"})
+_JAX_ENTRY_POINTS = frozenset({"jit", "lint_fn", "install", "uninstall", "installed_report"})
+_XLA_PASS = frozenset({"install", "uninstall", "installed_report"})
 
 
 def __getattr__(name: str):
+    if name in _XLA_PASS:
+        from . import xla_pass  # deferred: it imports jax
+
+        return getattr(xla_pass, name)
     if name in _JAX_ENTRY_POINTS:
         from . import jax_hook  # deferred: it imports jax (seconds); parsing and linting never do
 

@@ -92,6 +92,23 @@ INTERNALS = (
              "the public compile hook `hlo_passes.install()` lints every compiled module through", required=False),
     Internal("jax.extend.xla:clear_hlo_module_transformation", "removes that hook (`uninstall()`)",
              required=False),
+    Internal("jax.extend.backend:backends",
+             "the platforms whose backends this process has (public): where `install()` registers by default",
+             required=False),
+    Internal("jax._src.lib:_xla.register_xla_transform",
+             "registers the compile hook for XLA:CPU directly; used only while jax discovers its plugins "
+             "(`HLO_PASSES=...`), where the public function (jax >= 0.11) would initialize the backends "
+             "from inside their own initialization", required=False),
+    Internal("jax._src.lib:_xla.register_xla_transform_c_api",
+             "the same for a PJRT plugin (GPU, TPU), called with each plugin's C API once jax has loaded it; "
+             "where it takes a client instead (jax 0.10.2), the public function does not initialize the "
+             "backends and is used during discovery too", required=False),
+    Internal("jax._src.xla_bridge:register_plugin_callbacks",
+             "calls back with each PJRT plugin's C API right after plugin discovery", required=False),
+    Internal("jax._src.cache_key:custom_hook",
+             "a string jax folds into every persistent compilation cache key: `install(mode=\"rewrite\")` adds "
+             "hlo_passes' version, mode and passes, so a cached executable is never shared between runs "
+             "with and without the rewrite", required=False),
     Internal("jax._src.interpreters.mlir:LoweringParameters",
              "`override_lowering_rules`, passed through `Traced.lower(_private_parameters=...)` (part of jax's "
              "lowering cache key): `ragged_dot` lowered whole on CPU for the grouped-matmul kernel",
@@ -211,8 +228,12 @@ __all__ = [
     "distributed_client",
     "find",
     "get_backend",
+    "add_to_cache_key",
+    "backend_platforms",
+    "cache_key_extra",
     "clear_module_transformation",
     "hlo_module_from_proto",
+    "hlo_text_to_proto",
     "internals_markdown",
     "jax_jit",
     "kv_dir",
@@ -220,8 +241,10 @@ __all__ = [
     "kv_wait",
     "lowered_with_module",
     "lower_keeping_ragged_dot",
+    "local_device_count",
     "lowering_platform",
     "register_module_transformation",
+    "register_module_transformation_during_discovery",
     "hlo_module_from_text",
     "hlo_proto_to_stablehlo",
     "hlo_text_to_stablehlo",
@@ -230,6 +253,7 @@ __all__ = [
     "mlir_print",
     "mlir_to_bytecode",
     "parse_mlir",
+    "persistent_cache_dir",
     "print_hlo",
     "sharding_from_op_sharding",
     "stablehlo_to_hlo_text",
@@ -371,14 +395,108 @@ def lowered_with_module(lowered: Any, module: ir.Module) -> Any:
     return new
 
 
-def register_module_transformation(callback: Any, name: str) -> None:
-    """Call ``callback(serialized HloModuleProto) -> bytes | None`` on every module XLA compiles."""
-    find("jax.extend.xla:register_hlo_module_transformation")(callback, name=name)
+def register_module_transformation(callback: Any, name: str, platforms: Sequence[str] | None = None) -> None:
+    """Call ``callback(serialized HloModuleProto) -> bytes | None`` on every module XLA compiles
+    for ``platforms`` (None: jax's default, every backend it knows)."""
+    register = find("jax.extend.xla:register_hlo_module_transformation")
+    if platforms is None:
+        register(callback, name=name)
+    else:
+        register(callback, name=name, platforms=list(platforms))
 
 
-def clear_module_transformation(name: str) -> bool:
+def clear_module_transformation(name: str, platforms: Sequence[str] | None = None) -> bool:
     """Remove a callback registered under ``name``; whether one was there."""
-    return bool(find("jax.extend.xla:clear_hlo_module_transformation")(name))
+    clear = find("jax.extend.xla:clear_hlo_module_transformation")
+    return bool(clear(name) if platforms is None else clear(name, platforms=list(platforms)))
+
+
+def local_device_count() -> int:
+    """The devices of this process (public ``jax.local_device_count``)."""
+    return int(jax.local_device_count())
+
+
+def backend_platforms() -> list[str]:
+    """The platforms of the backends this process has (initializes them, as the first compile does)."""
+    return sorted(find("jax.extend.backend:backends")().keys())
+
+
+def _present(spec: str) -> bool:
+    try:
+        find(spec)
+    except UnsupportedJaxError:
+        return False
+    return True
+
+
+def register_module_transformation_during_discovery(callback: Any, name: str, on_plugin_error: Any) -> None:
+    """``register_module_transformation`` for every platform, from a jax plugin's ``initialize()``.
+
+    jax calls ``initialize()`` while it discovers plugins, holding a lock that
+    the public function of jax >= 0.11 takes again (it initializes the backends
+    first): there, XLA:CPU is registered directly and each PJRT plugin once
+    jax has loaded it.  ``on_plugin_error(err)`` hears of a plugin that lacks
+    XLA's module-transformation extension (the call raises from jax 0.11 on).
+    """
+    register_c_api = find("jax._src.lib:_xla.register_xla_transform_c_api")
+    if (register_c_api.__doc__ or "").startswith("register_xla_transform_c_api(client"):
+        # jax 0.10.2 (the plugin registration takes an initialized client): the public function
+        # only adds a backend-initialization hook, no backend is initialized; a plugin without
+        # the extension is skipped silently there (jax logs it at debug level).
+        find("jax.extend.xla:register_hlo_module_transformation")(callback, name=name)
+        return
+    stage = find("jax.extend.xla:register_hlo_module_transformation").__kwdefaults__["stage"].value
+    find("jax._src.lib:_xla.register_xla_transform")(name, stage, callback)
+
+    def on_plugin(c_api: Any) -> None:
+        try:
+            register_c_api(c_api, name, stage, callback)
+        except Exception as err:  # noqa: BLE001 - jax's plugin loop must go on; the caller says why
+            on_plugin_error(err)
+
+    find("jax._src.xla_bridge:register_plugin_callbacks")(on_plugin)
+
+
+def persistent_cache_dir() -> str | None:
+    """Where jax's persistent compilation cache writes, when it is enabled; else None."""
+    directory = getattr(jax.config, "jax_compilation_cache_dir", None)
+    if not directory or not getattr(jax.config, "jax_enable_compilation_cache", True):
+        return None
+    return str(directory)
+
+
+_cache_key_parts: list[Any] = []
+
+
+def add_to_cache_key(part: Any) -> None:
+    """Fold ``part()`` (a string) into every persistent compilation cache key from now on.
+
+    jax hashes ``jax._src.cache_key.custom_hook()`` into each key; it is wrapped
+    once per process, and each part is asked at every key computation.
+    """
+    module: Any = importlib.import_module("jax._src.cache_key")
+    find("jax._src.cache_key:custom_hook")
+    if part in _cache_key_parts:
+        return
+    if not _cache_key_parts:
+        previous = module.custom_hook
+
+        def custom_hook() -> str:
+            return previous() + "".join(p() for p in _cache_key_parts)
+
+        module.custom_hook = custom_hook
+    _cache_key_parts.append(part)
+
+
+def cache_key_extra() -> str:
+    """What jax adds to the persistent cache key now (``custom_hook()``), for tests and the report."""
+    return str(find("jax._src.cache_key:custom_hook")()) if _present("jax._src.cache_key:custom_hook") else ""
+
+
+def hlo_text_to_proto(text: str) -> bytes:
+    """HLO text → serialized ``HloModuleProto`` (XLA's HLO parser, then its proto), what the compile
+    hook hands back to XLA."""
+    return hlo_module_from_text(text).as_serialized_hlo_module_proto()
 
 
 _ragged_dot_override: Any = None

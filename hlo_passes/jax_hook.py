@@ -16,9 +16,10 @@ a process-wide compile hook.
   ``_jax_compat.jax_jit``), and a call inside another trace is jax's nested jit.
 * ``lint_fn(fun, *args)`` — the findings of ``fun``'s lowered program, for a
   model's unit tests (``assert not hlo_passes.lint_fn(step, *batch)``).
-* ``install(mode="warn")`` / ``uninstall()`` — lint every module XLA compiles
-  in this process (through ``jax.extend.xla.register_hlo_module_transformation``)
-  and report each unfused pattern once; the program is never changed.
+
+``install()`` / ``uninstall()`` (every module XLA compiles, linted or rewritten
+inside XLA's pipeline) are in ``hlo_passes.xla_pass``; the warnings its lint
+issues are defined here, with the others of the jax entry points.
 
 Everything that reaches into jax internals is in ``_jax_compat``.
 """
@@ -39,9 +40,8 @@ import numpy as np
 
 from . import _jax_compat as compat
 from . import _multihost
-from .diagnostics import from_near_miss, from_site, hook_warning, jit_summary
+from .diagnostics import from_near_miss, from_site, jit_summary
 from .diagnostics.lines import jit_site
-from .errors import ParseError
 from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
@@ -58,11 +58,8 @@ __all__ = [
     "ProcessesDisagreeWarning",
     "RewriteFallbackWarning",
     "RewrittenLowered",
-    "install",
-    "installed",
     "jit",
     "lint_fn",
-    "uninstall",
 ]
 
 log = logging.getLogger("hlo_passes")
@@ -571,122 +568,3 @@ def lint_fn(fun: Callable, *args: Any, select: Sequence[str] | None = None,
     name = getattr(fun, "__name__", type(fun).__name__)
     path = f"<lowered {name}>"
     return lint_module(parse(text, dialect="stablehlo", path=path), path=path, select=select, ignore=ignore)
-
-
-# ---------------------------------------------------------------------------
-# install(): lint every module XLA compiles
-
-_HOOK_NAME = "hlo_passes.lint"
-_state_lock = threading.Lock()
-_installed_mode: str | None = None
-_reported: set[Hashable] = set()
-_seen_findings: list[Finding] = []
-
-
-def installed() -> str | None:
-    """The mode ``install`` was called with, or None."""
-    return _installed_mode
-
-
-def installed_findings() -> list[Finding]:
-    """Every distinct finding reported since ``install()``."""
-    with _state_lock:
-        return list(_seen_findings)
-
-
-def _on_compile(serialized: bytes) -> None:
-    # XLA calls this from inside compilation: it must return None (the module
-    # stays as it is) and must never raise.
-    try:
-        _lint_compiled(serialized)
-    except Exception as err:  # a lint bug must not break the user's compile
-        _skipped(serialized, err)
-    return None
-
-
-def _skipped(serialized: bytes, err: Exception) -> None:
-    """Say that a module went unlinted, once per reason: silence would read as "clean"."""
-    reason = err.reason if isinstance(err, ParseError) else str(err).split("\n", 1)[0]
-    key = ("skipped", type(err).__name__, reason)
-    with _state_lock:
-        if key in _reported:
-            return
-        _reported.add(key)
-    try:
-        name = compat.hlo_module_from_proto(serialized).name
-    except Exception:  # noqa: BLE001 - the name is only for the message
-        name = "a module"
-    message = (f"hlo_passes.install could not lint {name} ({type(err).__name__}: {reason[:300]}); "
-               "unfused MoE patterns in it, and in later modules failing the same way, go unreported")
-    if _installed_mode == "log":
-        log.warning("%s", message)
-    else:
-        warnings.warn(message, LintSkippedWarning, stacklevel=2)
-
-
-def _lint_compiled(serialized: bytes) -> None:
-    mode = _installed_mode
-    if mode is None:
-        return
-    hlo = compat.hlo_module_from_proto(serialized)
-    text = hlo.to_string()
-    # Most compiled modules (device_put, small helpers) have no collective at
-    # all and cannot hold a pattern; skip parsing them (prescan's markers, as lint_module's).
-    if not may_have_sites(text):
-        return
-    module = parse(text, dialect="hlo", path=f"<compiled {hlo.name}>")
-    # Once per job, not once per host: only process 0 reports (_multihost).
-    reports = _multihost.reports_here()
-    for finding in lint_module(module):
-        key = (finding.rule, hlo.name, finding.op_name or f"{finding.line}:{finding.column}")
-        with _state_lock:
-            if key in _reported:
-                continue
-            _reported.add(key)
-            _seen_findings.append(finding)
-        text_msg = hook_warning(finding, hlo.name, _multihost.report_tag())
-        if not reports:
-            log.debug("%s", text_msg)
-        elif mode == "log":
-            log.warning("%s", text_msg)
-        else:
-            _warn_at_source(text_msg, finding)
-
-
-def _warn_at_source(message: str, finding: Finding) -> None:
-    """A ``MoELintWarning`` that Python shows at the user's source line when the compiled text
-    names it (``model.py:21: MoELintWarning: ...`` and the line), else at the caller."""
-    file, _, line = (finding.source or "").rpartition(":")
-    if file and line.isdigit():
-        warnings.warn_explicit(message, MoELintWarning, file, int(line))
-    else:
-        warnings.warn(message, MoELintWarning, stacklevel=3)
-
-
-def install(mode: str = "warn") -> None:
-    """Lint every module XLA compiles from now on; report each finding once.
-
-    ``mode="warn"`` issues a ``MoELintWarning`` per finding, ``"log"`` logs it
-    on the ``hlo_passes`` logger.  Programs are never changed.  Calling it
-    again changes the mode; ``uninstall()`` removes the hook.
-    """
-    global _installed_mode
-    if mode not in ("warn", "log"):
-        raise ValueError(f"unknown mode {mode!r}: expected 'warn' or 'log'")
-    with _state_lock:
-        if _installed_mode is None:
-            compat.register_module_transformation(_on_compile, _HOOK_NAME)
-        _installed_mode = mode
-
-
-def uninstall() -> bool:
-    """Remove the hook installed by ``install``; whether one was installed."""
-    global _installed_mode
-    with _state_lock:
-        if _installed_mode is None:
-            return False
-        compat.clear_module_transformation(_HOOK_NAME)
-        _installed_mode = None
-        _reported.clear()
-        _seen_findings.clear()
-        return True

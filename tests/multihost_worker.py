@@ -13,7 +13,10 @@ through ``jax.jit`` and ``hlo_passes.jit``.  Scenarios:
   one instruction: the processes must all compile the original; then, for
   another function, process 1's XLA alone rejects the rewrite: the same;
 * ``silent`` — process 1 stops before the exchange (it sleeps): the others
-  must raise ``AgreementTimeoutError`` naming it.
+  must raise ``AgreementTimeoutError`` naming it;
+* ``xla-pass`` — plain ``jax.jit`` under ``install(mode="rewrite")`` with the test rule
+  of tests/xla_pass_rules.py: first with a rule that raises in process 1 only (every
+  process must keep XLA's module), then alike (every process rewrites).
 
 Each process writes ``DIR/p<I>.json`` (what it saw: report, decisions, op
 counts, warnings, errors), ``DIR/p<I>.npz`` (its shards of the parameters
@@ -30,7 +33,7 @@ import traceback
 import warnings
 from pathlib import Path
 
-SCENARIOS = ("agree", "disagree", "silent")
+SCENARIOS = ("agree", "disagree", "silent", "xla-pass")
 
 
 def _args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -109,7 +112,7 @@ def _shards(tree: dict) -> dict[str, np.ndarray]:
 def run(args: argparse.Namespace, record: dict) -> None:
     import hlo_passes
     from examples import moe
-    from hlo_passes import jax_hook, runtime
+    from hlo_passes import jax_hook, runtime, xla_pass
     from hlo_passes.errors import AgreementTimeoutError
     from hlo_passes.passes import register
 
@@ -118,6 +121,9 @@ def run(args: argparse.Namespace, record: dict) -> None:
     step, params, opt_state, x, gs = train_step(mesh, spec, moe)
     plain, fused = jax.jit(step), hlo_passes.jit(step)
     record["mesh"] = dict(mesh.shape)
+    if args.scenario == "xla-pass":
+        record["xla_pass"] = _xla_pass(args, step, (params, opt_state, x, gs), hlo_passes)
+        return
 
     if args.scenario == "silent":
         if args.process == 1:
@@ -157,7 +163,7 @@ def run(args: argparse.Namespace, record: dict) -> None:
     }
     np.savez(args.out / f"p{args.process}.npz", **{f"jax/{k}": v for k, v in _shards(p0).items()},
              **{f"hlo_passes/{k}": v for k, v in _shards(p1).items()})
-    record["lint_findings"] = len(jax_hook.installed_findings())
+    record["lint_findings"] = len(xla_pass.installed_findings())
     hlo_passes.uninstall()
     if args.scenario == "disagree":
         record["rejected"] = _xla_rejects_in_process_1(args, step, (params, opt_state, x, gs), hlo_passes, jax_hook,
@@ -201,6 +207,44 @@ def _xla_rejects_in_process_1(args, step, inputs, hlo_passes, jax_hook, runtime)
                      for a, b in zip(jax.tree.leaves(got), jax.tree.leaves(want))
                      for s, t in zip(a.addressable_shards, b.addressable_shards)),
     }
+
+
+def _xla_pass(args, step, inputs, hlo_passes) -> dict:
+    """The pass inside XLA in every process: a failure in process 1 alone, then none."""
+    import hashlib
+
+    from hlo_passes import xla_pass
+
+    hlo_passes.load_plugin(str(Path(__file__).with_name("xla_pass_rules.py")))
+
+    def steps(fn) -> tuple[dict, list[float]]:
+        p, s, losses = inputs[0], inputs[1], []
+        for _ in range(args.steps):
+            p, s, loss = fn(p, s, *inputs[2:])
+            losses.append(float(loss))
+        return _shards(p), losses
+
+    def compiled():
+        # A new function object: jax compiles it anew (with whatever hook is installed).
+        return jax.jit(lambda *a: step(*a)).lower(*inputs).compile()
+
+    want, want_losses = steps(compiled())
+    out = {}
+    for phase, passes in (("failure", ["XPA001", *(["XPA002"] if args.process == 1 else [])]),
+                          ("alike", ["XPA001"])):
+        hlo_passes.install("rewrite", platforms="cpu", passes=passes)
+        executable = compiled()
+        report = xla_pass.installed_report()
+        got, losses = steps(executable)
+        out[phase] = {
+            "equal": sorted(got) == sorted(want) and all(np.array_equal(got[k], want[k]) for k in want),
+            "losses_equal": losses == want_losses,
+            "rewritten": report.sites_rewritten,
+            "fallbacks": [m.fallback for m in report.fallbacks],
+            "compiled": hashlib.sha256(executable.as_text().encode()).hexdigest(),
+        }
+        hlo_passes.uninstall()
+    return out
 
 
 def _write(args: argparse.Namespace, record: dict) -> None:

@@ -97,8 +97,28 @@ def test_quick_real_text_reports_families_of_both_dialects(tmp_path: Path) -> No
     assert "### Per file" in frag and "### Pre-scan against one substring search" in frag
 
 
+def test_quick_xla_pass_overhead_reports_each_program_with_a_verdict(tmp_path: Path) -> None:
+    """benchmarks/xla_pass_overhead.py --quick through run_all: the table of the four programs (the
+    pre-filter skips the one without collectives; the test rule rewrites) and the verdicts."""
+    out = tmp_path / "RESULTS.md"
+    r = _run("--quick", "--only", "xla_pass_overhead", "--results", str(tmp_path / "frags"), "--out", str(out))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    frag = (tmp_path / "frags" / "xla_pass_overhead.md").read_text()
+    assert frag.startswith('## The pass inside XLA: compile time with install(mode="rewrite") vs without')
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+            for line in frag.splitlines() if line.startswith("| ") and not line.startswith("| program")}
+    assert len(rows) == 4
+    (rewritten,) = [cells for name, cells in rows.items() if "XPA001" in name]
+    assert int(rewritten[2]) > 0  # sites rewritten: the whole path ran
+    (skipped,) = [cells for name, cells in rows.items() if name.startswith("no collective")]
+    assert skipped[0] == "skipped (pre-filter)"
+    assert re.search(r"- with sites \(2 FFN layers, split gathers\): ≤ 1.05×: \*\*(met|not met)\*\*", frag)
+    assert re.search(r"- no collective \(2 one-device GMM layers\): ≤ 1.01×: \*\*(met|not met)\*\*", frag)
+    assert "[xla_pass_overhead]" in out.read_text().split("## Targets", 1)[1]
+
+
 @pytest.mark.parametrize("script", ["tool_speed.py", "lint_throughput.py", "hook_overhead.py", "parse_gc.py", "run_all.py",
-                                    "lint_findings.py", "real_text.py"])
+                                    "lint_findings.py", "real_text.py", "xla_pass_overhead.py"])
 def test_each_script_documents_its_command(script: str) -> None:
     text = (REPO / "benchmarks" / script).read_text()
     assert f"python benchmarks/{script}" in text.split('"""', 2)[1]

@@ -13,7 +13,7 @@ import hlo_passes
 from examples import moe
 from examples.moe import ProgramSpec
 from hlo_passes import _jax_compat as compat
-from hlo_passes import jax_hook, runtime
+from hlo_passes import jax_hook, runtime, xla_pass
 from hlo_passes.passes import register, unregister
 
 # The jax-facing part of the suite: also run on jax 0.11.2 (see .ci/run).
@@ -237,7 +237,7 @@ def test_install_warns_once_for_unfused_program(installed) -> None:
     (message,) = _moe_warnings(record)
     assert message.startswith("MOE001 in jit_")
     assert "concatenate" in message and "fusing saves" in message
-    assert [f.rule for f in jax_hook.installed_findings()] == ["MOE001"]
+    assert [f.rule for f in xla_pass.installed_findings()] == ["MOE001"]
     # Reporting changes nothing: same values as without the hook.
     hlo_passes.uninstall()
     _assert_same(got, jax.jit(_program(UNFUSED)[0], compiler_options=NO_FUSION)(*args))
@@ -254,7 +254,7 @@ def test_install_is_silent_for_fused_program(installed) -> None:
 
 def test_uninstall_stops_reporting() -> None:
     hlo_passes.install()
-    assert jax_hook.installed() == "warn"
+    assert xla_pass.installed() == "warn"
     assert hlo_passes.uninstall() is True
     assert hlo_passes.uninstall() is False
     fn, args = _program(UNFUSED)
@@ -332,7 +332,7 @@ def test_install_says_once_per_reason_when_it_cannot_lint(monkeypatch) -> None:
     def refuse(module, **kwargs):
         raise hlo_passes.ParseError("something hlo_passes does not read", line=3, column=7)
 
-    monkeypatch.setattr(jax_hook, "lint_module", refuse)
+    monkeypatch.setattr(xla_pass, "lint_module", refuse)
     fn, args = _program(UNFUSED)
     hlo_passes.install()
     try:

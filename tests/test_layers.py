@@ -125,9 +125,15 @@ def imports() -> list[Import]:
 
 
 def _import_heavy_at_top() -> set[str]:
-    """Modules of the package that import a heavy optional dependency at module level: deferring
-    the import of one of them defers that dependency."""
-    return {i.importer for i in imports() if not i.in_function and i.target in HEAVY_OPTIONAL}
+    """Modules of the package that import a heavy optional dependency at module level, directly or
+    through such a module of the package: deferring the import of one of them defers that dependency."""
+    top = [i for i in imports() if not i.in_function]
+    heavy = {i.importer for i in top if i.target in HEAVY_OPTIONAL}
+    while True:
+        more = {i.importer for i in top if i.target in heavy} - heavy
+        if not more:
+            return heavy
+        heavy |= more
 
 
 def import_graph() -> nx.DiGraph:

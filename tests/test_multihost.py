@@ -114,6 +114,27 @@ def test_a_silent_process_gives_a_clear_error_within_the_timeout(tmp_path) -> No
     assert timeout_s <= error["after_s"] < timeout_s + 30, error["after_s"]
 
 
+def test_the_pass_inside_xla_compiles_one_program_in_every_process(tmp_path) -> None:
+    """install(mode="rewrite") under plain jax.jit: a rule failing in process 1 alone makes every
+    process keep XLA's module; without the failure every process compiles the rewrite."""
+    job = run_job("xla-pass", 2, 4, tmp_path, timeout=JOB_TIMEOUT_S)
+    failed, alike = ([r["xla_pass"][phase] for r in job.records] for phase in ("failure", "alike"))
+    for p, phase in enumerate(failed):
+        assert phase["equal"] and phase["losses_equal"], p
+        assert phase["rewritten"] == 0 and phase["fallbacks"], (p, phase)
+    assert all("xpa-raises: injected failure" in f for f in failed[1]["fallbacks"])
+    assert all("did not rewrite it alike" in f and "process 1 decided fallback" in f
+               for f in failed[0]["fallbacks"]), failed[0]["fallbacks"]
+    for p, phase in enumerate(alike):
+        assert phase["equal"] and phase["losses_equal"], p
+        assert phase["rewritten"] > 0 and not phase["fallbacks"], (p, phase)
+    # One program per phase in the whole job; the rewrite is another program than XLA's.
+    assert len({phase["compiled"] for phase in failed}) == 1 and len({phase["compiled"] for phase in alike}) == 1
+    assert failed[0]["compiled"] != alike[0]["compiled"]
+    warned = _warnings(job.records[0], "XlaPassFallbackWarning")
+    assert warned and all("did not rewrite it alike" in w for w in warned)
+
+
 # ---- the decision, a pure function of the N votes ---------------------------------
 
 A = Vote(REWRITE, "p-a", "o")

@@ -29,7 +29,7 @@ from programs import REPO_ROOT
 EXAMPLE = REPO_ROOT / "examples" / "data" / "moe_mesh2_concat.mlir"
 WORKFLOW = REPO_ROOT / "examples" / "ci" / "hlo-lint.yml"
 # What the package is built from (pyproject.toml's [tool.setuptools] and project metadata).
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "hlo_passes")
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "hlo_passes", "jax_plugins")
 
 
 def _run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -113,6 +113,15 @@ def _check_installed(venv: Path, tmp_path: Path) -> None:
     assert info["schema"].startswith("http") and info["kernel"] and info["jit"]
     for tool in ("hlo-lint", "hlo-rewrite"):
         assert _run([str(venv / "bin" / tool), "--version"], cwd=work, env=env).stdout == f"{tool} {__version__}\n"
+    # HLO_PASSES=rewrite in a program that never imports hlo_passes: jax's plugin discovery finds the
+    # installed plugin (its entry point and the jax_plugins namespace) and installs the pass.
+    plugin = _run([str(python), "-c", (
+        "import sys, importlib.metadata as m, jax, jax.numpy as jnp\n"
+        "jax.jit(lambda x: x + 1)(jnp.ones(3))\n"
+        "ours = [e.value for e in m.entry_points(group='jax_plugins') if e.dist.name == 'hlo_passes']\n"
+        "print(ours, sys.modules['hlo_passes.xla_pass'].installed())\n")],
+        cwd=work, env={**env, "HLO_PASSES": "rewrite"})
+    assert plugin.stdout.strip() == "['jax_plugins.hlo_passes_xla_pass'] rewrite", plugin.stdout + plugin.stderr
     lint = subprocess.run([str(venv / "bin" / "hlo-lint"), "model.mlir"], capture_output=True, text=True,
                           cwd=work, env=env, timeout=120)
     assert lint.returncode == 1 and lint.stdout.startswith("model.mlir:11:7: MOE001 "), lint
@@ -131,6 +140,7 @@ def test_the_sdist_and_wheel_hold_the_package(dist: Path) -> None:
                  "hlo_passes/schemas/lint-findings.schema.json", "hlo_passes/kernels/cpu/grouped_matmul.cc",
                  "hlo_passes/kernels/gpu/grouped_matmul.cu", f"hlo_passes-{__version__}.dist-info/licenses/LICENSE"):
         assert data in names, data
+    assert "jax_plugins/hlo_passes_xla_pass.py" in names  # HLO_PASSES=... (docs/xla-pass.md)
     assert not [n for n in names if n.startswith(("tests/", "examples/", "benchmarks/"))]
     with tarfile.open(sdist) as tar:
         assert f"hlo_passes-{__version__}/LICENSE" in tar.getnames()

@@ -3,7 +3,8 @@
 # builds the CUDA grouped-matmul kernel with nvcc, runs the GPU tests
 # (tests/test_lowering_gpu_ffi.py: the handlers against numpy, the lowered MoE
 # modules against jax's native ragged_dot) and times the handlers against
-# jax.lax.ragged_dot (benchmarks/gpu_gmm.py). Well under 10 minutes on an H200.
+# jax.lax.ragged_dot (benchmarks/gpu_gmm.py), and runs the pass inside XLA on the GPU
+# (tools/xla_pass_gpu_check.py). Well under 10 minutes on an H200.
 # Everything it finds goes to $OUT (env.txt, pytest.txt, benchmark.txt,
 # gpu_gmm.md, gpu_gmm.json); the exit status is 0 only if all passed.
 # Copy gpu_gmm.md into benchmarks/results/ afterwards: run_all.py puts it in
@@ -63,5 +64,9 @@ timeout 360 python -m pytest -q -rs -p no:cacheprovider tests/test_lowering_gpu_
 tail -n 25 "$OUT/pytest.txt"
 timeout 200 python benchmarks/gpu_gmm.py --out "$OUT" > "$OUT/benchmark.txt" 2>&1 || status=1
 tail -n 25 "$OUT/benchmark.txt"
+# The pass inside XLA (issue 31): install(mode="rewrite", platforms="cuda") under plain jax.jit,
+# registered through the CUDA plugin's PJRT extension, against the pass off.
+timeout 200 python tools/xla_pass_gpu_check.py --platform cuda > "$OUT/xla_pass.txt" 2>&1 || status=1
+tail -n 8 "$OUT/xla_pass.txt"
 echo "gpu_check: exit $status; results in $OUT"
 exit $status

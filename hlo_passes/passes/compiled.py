@@ -1,0 +1,34 @@
+"""The one engine call of the pass inside XLA's pipeline (``hlo_passes.xla_pass``).
+
+XLA hands that pass an optimized module (partitioned, layouts assigned,
+fused); what the rules can rewrite there is the engine's business, what the
+hook does around it (pre-filter, proto conversion, agreement between
+processes, reporting) is the face's.  Keeping the engine side in this one
+function lets either change without the other.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..report import NearMiss, Site
+from ..text import parse
+from .registry import run_passes
+
+
+def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = None
+                          ) -> tuple[str | None, list[Site], list[NearMiss]]:
+    """Rewrite the optimized HLO module ``text`` (XLA's print of the module called ``name``).
+
+    Returns ``(new_text, sites, near_misses)``: ``new_text`` is None when nothing
+    changed (the hook must then hand XLA nothing back), else the whole module as
+    HLO text for XLA's parser.  ``passes``: pass names or rule codes, None the
+    default set.  Raises what parsing raises, and what a rule raises (strict: a
+    rule's bug is the module's fallback, not a near miss beside others' rewrites);
+    the caller turns that into a fallback.
+    """
+    module = parse(text, dialect="hlo", path=f"<compiled {name}>")
+    # copy=False: the module was parsed for this call only.
+    result = run_passes(module, passes, rewrite=True, copy=False, strict=True)
+    if not result.changed:
+        return None, result.sites, result.near_misses
+    return result.module.to_text(), result.sites, result.near_misses
