@@ -188,9 +188,10 @@ def _half(instr: Instruction) -> tuple[Instruction, int] | None:
 
 
 def _from_gmms(gate: Instruction, up: Instruction) -> bool:
-    """Gate and up are two slices of one GMM's result, or two GMMs' results."""
+    """Gate and up are slices of GMM results, or two GMMs' results (the halves check says whether
+    they are the halves of one)."""
     if gate.opcode == up.opcode == "slice":
-        return gate.operands[0] is up.operands[0] and gate.operands[0].opcode == "ragged-dot"
+        return gate.operands[0].opcode == up.operands[0].opcode == "ragged-dot"
     return gate.opcode == up.opcode == "ragged-dot"
 
 
