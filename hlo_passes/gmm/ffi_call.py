@@ -1,7 +1,7 @@
 """A typed-FFI custom call as the kernels of this package expect it, in either dialect.
 
-The GMM lowerings (``lowering._ffi_calls``) and MOE005's fused expert FFN
-(``rewrites.moe_ffn_fusion``) both emit one: no attributes (the handlers read
+The GMM lowerings (``lowering._ffi_calls``) and the fused expert-FFN rule
+both emit one: no attributes (the handlers read
 everything from the operand and result types), row-major operand and result
 layouts pinned (XLA's layout assignment would otherwise be free to pick any,
 e.g. ``{2,0,1}``, while a kernel indexes row-major buffers; jax's ``ffi_call``

@@ -18,7 +18,7 @@ step).  A kernel therefore takes a ragged-dot only where nothing can be split:
   splits over: its values are the local pieces.
 
 Anywhere else the ragged-dot stays XLA's, which partitions it as jax.jit does.  The GMM
-lowerings ask this, and so does MOE005 (moe-ffn-fusion), whose fused kernel call is placed
+lowerings ask this, and so does the fused expert-FFN rule, whose kernel call is placed
 the same way.
 """
 from __future__ import annotations

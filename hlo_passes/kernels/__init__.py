@@ -12,7 +12,7 @@ Importing this module builds ``cpu/grouped_matmul.cc`` (once per machine; see
 
 * ``hlo_passes_moe_ffn_silu`` / ``hlo_passes_moe_ffn_silu_up_first`` /
   ``hlo_passes_moe_ffn_silu_pair`` (``CPU_MOE_FFN_TARGETS``): the whole expert
-  FFN ``gmm(silu(gate) * up, w_out)`` (``moe_ffn``; docs/moe-ffn-fusion.md).
+  FFN ``gmm(silu(gate) * up, w_out)`` (``moe_ffn``; the call the fused-FFN rule emits).
 
 lhs and rhs are f32 or bf16 (independently), group_sizes s32 or s64, the
 output f32 or bf16; products accumulate in f32. The kernels use
@@ -48,7 +48,7 @@ __all__ = [
 
 CPU_GMM_TARGET = "hlo_passes_gmm"
 CPU_TGMM_TARGET = "hlo_passes_tgmm"
-# The fused expert FFN by form (MOE005): the gate half first, the up half first, two weights.
+# The fused expert FFN by form: the gate half first, the up half first, two weights.
 CPU_MOE_FFN_TARGETS = {"gate_first": "hlo_passes_moe_ffn_silu", "up_first": "hlo_passes_moe_ffn_silu_up_first",
                        "pair": "hlo_passes_moe_ffn_silu_pair"}
 _FFN_SYMBOLS = {"gate_first": "HloPassesMoeFfnSilu", "up_first": "HloPassesMoeFfnSiluUpFirst",
@@ -127,7 +127,7 @@ def tgmm(lhs, rhs, group_sizes, preferred_element_type=None) -> jax.Array:
 
 
 def moe_ffn(x, w_in, w_out, group_sizes, *, w_up=None, up_first: bool = False) -> jax.Array:
-    """The expert FFN ``gmm(silu(gate) * up, w_out)`` in one kernel on CPU (MOE005's call).
+    """The expert FFN ``gmm(silu(gate) * up, w_out)`` in one kernel on CPU (the call the fused-FFN rule emits).
 
     ``w_in[g,d,2f]`` holds gate then up (``up_first``: up then gate); with ``w_up`` given,
     ``w_in`` is the gate weight ``[g,d,f]`` alone.  The result (and every intermediate, rounded

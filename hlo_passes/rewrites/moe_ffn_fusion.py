@@ -22,7 +22,8 @@ silu is recognised as jax writes it (``x * (1 / (1 + exp(-x)))`` in a ``call @si
 the forward's intermediates are saved for it the rule refuses (``ffn-intermediate-users``);
 under ``jax.checkpoint`` the forward is fused and the rematerialized backward stays unfused.
 The rule is opt-in and rewrites only when sites are priced for CPU (``--platform cpu``,
-``hlo_passes.jit`` on CPU): the call it emits is the CPU kernel's (docs/moe-ffn-fusion.md).
+``cost_model.use_platform("cpu")``): the call it emits is the CPU kernel's
+(docs/moe-ffn-fusion.md).
 """
 from __future__ import annotations
 
@@ -355,7 +356,7 @@ class MoeFfnFusion(PatternRule[Ffn]):
         platform = active_platform().name
         if platform != "cpu":
             return (f"the fused-FFN call is the CPU kernel's; sites are priced for {platform} "
-                    "(run with --platform cpu, or hlo_passes.jit on CPU)")
+                    "(run with --platform cpu, or inside cost_model.use_platform('cpu'))")
         return super().held_back(ffn, site)
 
     def rewrite(self, rw: Rewriter, ffn: Ffn) -> None:
