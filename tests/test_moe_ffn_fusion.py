@@ -110,6 +110,27 @@ def test_kernel_matches_the_two_gmm_path_and_ragged_dot(form: str, dtype: str, e
     assert used < got.shape[0] and (got[used:] == 0).all() and not np.signbit(got[used:]).any()
 
 
+@pytest.mark.parametrize("dtype,experts", SIZES)
+@pytest.mark.parametrize("form", moe_ffn.FORMS)
+def test_pallas_kernel_in_interpret_mode(form: str, dtype: str, experts: int) -> None:
+    """The TPU kernel (``gmm.pallas_ffn``), run in Pallas's interpret mode, against the unfused
+    program on jax's ragged_dot; rows past the groups +0."""
+    from hlo_passes.gmm.pallas_ffn import moe_ffn as pallas_ffn
+
+    x, gs, *weights = (jnp.asarray(a) for a in moe_ffn.inputs(form, experts=experts, tokens=300, embed=64,
+                                                              mlp=96, dtype=DTYPES[dtype]))
+    want = np.asarray(jax.jit(moe_ffn.function(form))(x, gs, *weights)).astype(np.float32)
+    if form == "pair":
+        got = pallas_ffn(x, weights[0], weights[2], gs, w_up=weights[1], interpret=True)
+    else:
+        got = pallas_ffn(x, weights[0], weights[1], gs, up_first=form == "up_first", interpret=True)
+    assert got.dtype == x.dtype
+    got = np.asarray(got).astype(np.float32)
+    np.testing.assert_allclose(got, want, **_tol(dtype))
+    used = int(gs.sum())
+    assert (got[used:] == 0).all() and not np.signbit(got[used:]).any()
+
+
 def test_kernel_rejects_bad_shapes() -> None:
     x, gs, w, wo = moe_ffn.inputs("gate_first", experts=4, tokens=16, embed=8, mlp=4)
     with pytest.raises(ValueError, match="moe_ffn: expected"):
