@@ -602,14 +602,22 @@ ffi::Error TgmmHandler(ffi::AnyBuffer lhs, ffi::AnyBuffer rhs,
 
 constexpr int64_t kFfnChunk = 256;
 
+// x rounded to TO and widened back: for bf16 the rounding of from_f32 (ties to even, NaN to
+// the canonical quiet NaN with x's sign) without its branch, so that the activation loop
+// vectorizes.
 template <typename TO>
 inline float rounded(float x) {
   if constexpr (std::is_same_v<TO, float>) {
     return x;
   } else {
-    TO bits;
-    from_f32(x, &bits);
-    return to_f32(bits);
+    uint32_t u;
+    std::memcpy(&u, &x, sizeof u);
+    const uint32_t even = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+    const uint32_t nan = (u & 0x80000000u) | 0x7fc00000u;
+    const uint32_t r = (u & 0x7fffffffu) > 0x7f800000u ? nan : even;
+    float f;
+    std::memcpy(&f, &r, sizeof f);
+    return f;
   }
 }
 
