@@ -21,10 +21,10 @@ from typing import Any
 
 def moe_ffn(x: Any, w_in: Any, w_out: Any, group_sizes: Any, *, w_up: Any = None, up_first: bool = False,
             tm: int = 128, interpret: bool = False) -> Any:
-    import jax
-    import jax.numpy as jnp
-    from jax.experimental import pallas as pl
-    from jax.experimental.pallas import tpu as pltpu
+    import jax  # deferred: seconds to import, only when a kernel is built
+    import jax.numpy as jnp  # deferred: with jax
+    from jax.experimental import pallas as pl  # deferred: with jax
+    from jax.experimental.pallas import tpu as pltpu  # deferred: with jax
 
     t, d = x.shape
     e, f, n = w_out.shape
