@@ -163,6 +163,24 @@ def test_fused_and_executed_equal(name: str, mode: str, dialect: str, dtype: str
 
 
 @pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
+def test_two_layers_calling_one_silu_function(dialect: str) -> None:
+    """Two FFN layers, unrolled: jax lowers both silus as calls of one function, which stays until
+    the second site is fused (StableHLO then drops it)."""
+    ffn = moe_ffn.ffn("gate_first")
+    x, gs, w, wo = moe_ffn.inputs("gate_first")
+    args = (x, gs, w, wo, w * 0.5, wo * 2)
+    text = jax.jit(lambda x, gs, w, wo, w2, wo2: ffn(x + ffn(x, gs, w, wo), gs, w2, wo2)).trace(*args).lower(
+        lowering_platforms=("tpu",)).as_text(dialect=dialect)
+    result = rewrite(text)
+    assert [(s.form, s.rewritten) for s in result.sites] == [("gate_first", True)] * 2
+    new_text = result.module.to_text()
+    hlo_passes.parse(new_text, validate=True).verify()
+    if dialect == "stablehlo":
+        assert "@silu" not in new_text
+    assert_same(run_cpu(text, args), run_cpu(new_text, args), "float32")
+
+
+@pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
 @pytest.mark.parametrize("name", moe_ffn.FORMS)
 def test_training_step_that_saves_the_activations_is_refused(name: str, dialect: str) -> None:
     """Without remat the backward reads the forward's up-projection and activation: fusing the
