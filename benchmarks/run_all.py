@@ -38,6 +38,7 @@ BENCHMARKS: dict[str, tuple[str, object]] = {
     "program_effect": ("program_effect.py", lambda d: ["--out", str(d)]),
     "pair_effect": ("pair_effect.py", lambda d: ["--out", str(d)]),
     "mask_effect": ("mask_effect.py", lambda d: []),
+    "ffn_fusion": ("ffn_fusion.py", lambda d: []),
     "gmm_cpu": ("gmm_cpu.py", lambda d: ["--out", str(d / "gmm_cpu.md")]),
     "big_mesh": ("big_mesh.py", lambda d: []),
     "robustness": ("robustness.py", lambda d: []),

@@ -77,6 +77,18 @@ CHECKS: dict[str, str] = {
     "mask-false-value": "a mask on a GMM's result fills the other rows with +0, what the GMM writes there",
     "mask-users": "every user of a masked lhs is a GMM over the same row groups (for any other the select "
                   "stays: nothing saved)",
+    # The expert FFN as one kernel (MOE005).
+    "ffn-halves": "the gate and up values are the two column halves of one GMM's result, or two GMMs of the "
+                  "same tokens",
+    "ffn-gmm-form": "both GMMs are [T, D] x [E, D, N] -> [T, N] in jax's dimension numbers, in one computation, "
+                    "with matching expert and F sizes",
+    "ffn-group-sizes": "both GMMs group the rows by provably the same group sizes",
+    "ffn-element-type": "the GMM results, the activation and the product are in one float type (f32 or bf16), "
+                        "the weights in one",
+    "ffn-intermediate-users": "nothing but the chain reads the up-projection, the activation or the product "
+                              "(else it would be computed twice)",
+    "ffn-placement": "the GMMs' operands are whole on each device (a kernel call's operands would be gathered "
+                     "by the partitioner)",
     # The price.
     "does-not-pay": "by the cost model (docs/cost-model.md) the fix saves more than it costs per device",
     # Not a legality check: the rule raised.

@@ -20,6 +20,10 @@ FileCheck lines (``filecheck`` from PyPI, a Python port of LLVM's FileCheck;
   ``rewritten``, ``reported`` (optimized HLO: detected only) or ``does not pay`` (by the
   cost model: detected only; its price is in the JSON report, not here).
 
+A line ``// PLATFORM: cpu`` runs the case with sites priced for that platform
+(``cost_model.use_platform``; default: the cost model's), for a rule whose fix is
+made for one platform only (MOE005 emits the CPU kernel's call).
+
 Every comment line is blanked before parsing, so line numbers in the report
 are the fixture file's own.  Besides the CHECK lines each case must hold:
 the output parses and verifies, an unchanged module prints byte-identical,
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import hlo_passes
+from hlo_passes.cost_model import use_platform
 from hlo_passes.passes import Result, run_passes
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -42,6 +47,7 @@ REPO_ROOT = FIXTURES.parent.parent
 SPLIT = re.compile(r"^// -----[ \t]*$", re.MULTILINE)
 _COMMENT = re.compile(r"^\s*//.*$")
 SUFFIXES = (".hlo", ".mlir")
+_PLATFORM = re.compile(r"^// PLATFORM:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,12 @@ class Case:
     @property
     def name(self) -> str:
         return f"{self.path.relative_to(FIXTURES)}:{self.first_line}"
+
+    @property
+    def platform(self) -> str | None:
+        """The platform the case's sites are priced for (``// PLATFORM: cpu``); None: the default."""
+        m = _PLATFORM.search(self.text)
+        return m.group(1) if m else None
 
     @property
     def module_text(self) -> str:
@@ -196,7 +208,8 @@ class Outcome:
             again.verify()
         except Exception as err:  # the message is the finding
             return problems + [f"the output does not parse and verify: {type(err).__name__}: {err}"]
-        second = run_passes(again, [self.case.pass_name])
+        with use_platform(self.case.platform):
+            second = run_passes(again, [self.case.pass_name])
         if any(s.rewritten for s in second.sites) or second.module.to_text() != self.output:
             problems.append("a second run rewrote the output again:\n" + render_report(second, self.output))
         return problems
@@ -204,7 +217,8 @@ class Outcome:
 
 def run_case(case: Case) -> Outcome:
     module = hlo_passes.parse(case.module_text, path=str(case.path.relative_to(REPO_ROOT)))
-    result = run_passes(module, [case.pass_name])
+    with use_platform(case.platform):
+        result = run_passes(module, [case.pass_name])
     return Outcome(case, result, result.module.to_text(), render_report(result, case.module_text))
 
 

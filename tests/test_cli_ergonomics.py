@@ -238,7 +238,7 @@ def test_help_states_the_default_passes_and_the_opt_in_ones() -> None:
     help_text = _help("hlo-rewrite")
     assert ("by rule code or pass name (default: MOE001 moe-gather-fusion, MOE002 moe-gradient-fusion; "
             "opt-in, run only when named: MOE003 moe-pair-gather-fusion, MOE004 moe-pair-gradient-fusion, "
-            "MOE006 gmm-redundant-mask)"
+            "MOE005 moe-ffn-fusion, MOE006 gmm-redundant-mask)"
             in help_text), help_text
     assert "every rewrite pass" not in help_text
 

@@ -53,7 +53,7 @@ def test_rule_ids_in_one_place() -> None:
     assert rule_id("moe-gradient-fusion") == "MOE002"
     assert rule_id("moe-pair-gather-fusion") == "MOE003"
     assert rule_id("some-plugin") == "some-plugin"
-    assert {r.id for r in RULES.values()} == {"MOE001", "MOE002", "MOE003", "MOE004", "MOE006"}
+    assert {r.id for r in RULES.values()} == {"MOE001", "MOE002", "MOE003", "MOE004", "MOE005", "MOE006"}
 
 
 @pytest.mark.parametrize("path", [HLO, MLIR], ids=["hlo", "stablehlo"])

@@ -6,7 +6,7 @@ ragged-dot with expert-sharded (or FSDP-, or TP-sharded) operands lowered to
 one, every split operand would be gathered (3 -> 5 all-gathers in an
 expert-sharded training step before this fix, one weight gathered twice).  So
 the kernel takes a ragged-dot only where its operands are whole on every device
-(``hlo_passes/lowering/_placement.py``); elsewhere the program stays jax's.
+(``hlo_passes/gmm/placement.py``); elsewhere the program stays jax's.
 
 The programs are written the way MoE code writes them: a prefused gate/up
 weight ``w13[E, 2, F, D]`` reshaped to ``[E, 2F, D]`` and fed to one

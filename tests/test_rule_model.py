@@ -36,6 +36,7 @@ def test_builtin_rules_are_found_in_the_rewrites_package() -> None:
                                                        ("MOE002", "moe-gradient-fusion"),
                                                        ("MOE003", "moe-pair-gather-fusion"),
                                                        ("MOE004", "moe-pair-gradient-fusion"),
+                                                       ("MOE005", "moe-ffn-fusion"),
                                                        ("MOE006", "gmm-redundant-mask")]
     assert list(passes.available_passes())[:len(rules)] == [r.name for r in rules]  # run in the order of codes
     # Each rule's listing fields are its metadata's.
@@ -61,12 +62,12 @@ def test_a_new_module_in_rewrites_is_a_new_rule(tmp_path: Path, monkeypatch: pyt
     builtin.builtin_rules.cache_clear()
     try:
         found = builtin.builtin_rules()
-        assert [r.meta.code for r in found] == ["MOE001", "MOE002", "MOE003", "MOE004", "MOE006", "ZZZ001"]
+        assert [r.meta.code for r in found] == ["MOE001", "MOE002", "MOE003", "MOE004", "MOE005", "MOE006", "ZZZ001"]
     finally:
         monkeypatch.undo()
         builtin.builtin_rules.cache_clear()
         sys.modules.pop("hlo_passes.rewrites.zz_example", None)
-    assert [r.meta.code for r in builtin.builtin_rules()] == ["MOE001", "MOE002", "MOE003", "MOE004", "MOE006"]
+    assert [r.meta.code for r in builtin.builtin_rules()] == ["MOE001", "MOE002", "MOE003", "MOE004", "MOE005", "MOE006"]
 
 
 def test_the_tables_are_read_off_the_rules() -> None:
@@ -76,7 +77,7 @@ def test_the_tables_are_read_off_the_rules() -> None:
     assert prescan.BUILTIN_RULES == {r.name for r in rules}
     for r in rules:
         assert prescan.markers_for(r.name) == r.meta.markers
-    assert lint.known_codes() == ["MOE001", "MOE002", "MOE003", "MOE004", "MOE006"]
+    assert lint.known_codes() == ["MOE001", "MOE002", "MOE003", "MOE004", "MOE005", "MOE006"]
 
 
 def test_codes_and_pass_names_are_written_once() -> None:

@@ -34,7 +34,8 @@ from typing import Any
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import CREATED_BY, Instruction, Module
 from ..report import Location, location_of
-from . import _normalize, _placement
+from ..gmm import placement as _placement
+from . import _normalize
 
 __all__ = [
     "KERNELS",

@@ -7,12 +7,11 @@ operands and results, s32 or s64 group sizes.  Only the target names differ.
 from __future__ import annotations
 
 from ..ir import Instruction, Module
+from ..gmm.ffi_call import API_VERSION
 from . import _normalize
 
 FLOAT_TYPES = frozenset({"f32", "bf16"})
 SIZE_TYPES = frozenset({"s32", "s64"})
-# XLA's spelling of the typed FFI in each dialect.
-API_VERSION = {"hlo": "API_VERSION_TYPED_FFI", "stablehlo": "4 : i32"}
 
 
 def refusal(instr: Instruction, handlers: str) -> str | None:

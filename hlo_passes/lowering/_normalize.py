@@ -30,7 +30,8 @@ from typing import Any
 
 from ..ir import Instruction, Module, Shape, Value
 from ..ir.rewriter import Operand, Rewriter
-from . import _placement
+from ..gmm.ffi_call import pin_default_layouts  # noqa: F401  (the backends' name for it)
+from ..gmm import placement as _placement
 
 GMM = "gmm"
 TGMM = "tgmm"
@@ -238,37 +239,6 @@ def replace_with(rw: Rewriter, instr: Instruction, call: Instruction) -> list[In
     rw.replace_all_uses(instr, value)
     rw.erase(instr)
     return inserted
-
-
-def pin_default_layouts(rw: Rewriter, call: Instruction) -> None:
-    """Constrain a kernel custom call's operands and result to row-major layouts.
-
-    XLA's layout assignment is free to give an unconstrained custom call's
-    result (and operands) any layout, e.g. ``{2,0,1}``, while a kernel reads
-    and writes row-major buffers; jax's ``ffi_call`` pins them the same way.
-    """
-    module = call.module
-    assert module is not None
-    shapes = [o.result_shape(r) for o, r in zip(call.operands, call.operand_results)]
-    if module.dialect == "hlo":
-        def spelled(s: Shape) -> str:
-            return f"{Shape.array(s.element_type, s.dims)}{_hlo_layout(s.rank)}"
-
-        rw.set_attribute(call, "operand_layout_constraints", "{" + ", ".join(spelled(s) for s in shapes) + "}")
-        out = call.shape
-        rw.set_shape(call, Shape(out.element_type, out.dims, out.dynamic, layout=_hlo_layout(out.rank)))
-    else:
-        rw.set_attribute(call, "operand_layouts", "[" + ", ".join(_mlir_layout(s.rank) for s in shapes) + "]")
-        rw.set_attribute(call, "result_layouts", "[" + _mlir_layout(call.shape.rank) + "]")
-
-
-def _hlo_layout(rank: int) -> str:
-    return "{" + ",".join(str(d) for d in reversed(range(rank))) + "}"
-
-
-def _mlir_layout(rank: int) -> str:
-    minor_to_major = ", ".join(str(d) for d in reversed(range(rank)))
-    return f"dense<[{minor_to_major}]> : tensor<{rank}xindex>" if rank else "dense<> : tensor<0xindex>"
 
 
 def rewriter(module: Module) -> Rewriter:

@@ -5,6 +5,9 @@
 //       lhs[rows_i] @ rhs[i]; rows past sum(group_sizes) are zero.
 //   hlo_passes_tgmm: lhs[m,k], rhs[m,n], group_sizes[g] -> out[g,k,n]
 //       out[i] = lhs[rows_i]^T @ rhs[rows_i]; an empty group gives zeros.
+//   hlo_passes_moe_ffn_silu{,_up_first,_pair}: the whole expert FFN
+//       gmm(silu(gate) * up, w_out) in one pass over tiles of rows (below,
+//       "Fused expert FFN").
 //
 // Groups are clipped at m, as jax's ragged_dot masks rows by
 // start <= row < end with row < m. A negative size counts as 0 (XLA leaves it
@@ -23,13 +26,16 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #if defined(__AVX2__) && defined(__FMA__)
@@ -150,6 +156,8 @@ class Scratch {
 
 struct Workspace {
   Scratch a, b, c;
+  // The fused expert FFN's tiles (empty for the plain GMMs).
+  Scratch gate, up, act, y;
 };
 
 // ---------------------------------------------------------------------------
@@ -239,13 +247,15 @@ void micro_kernel(int64_t depth, const float* __restrict a,
 // ---------------------------------------------------------------------------
 // One task's output: C[rows x cols] = A · B over `depth`, in f32, into a
 // workspace tile with row stride kLdc (converted to the output by the caller).
-// rows <= kTaskRows, cols <= kNC.
+// rows <= kTaskRows, cols <= kNC. With add_to_c the product is added to what
+// c holds (the fused FFN's second GEMM accumulates over chunks of F).
 
 template <typename TA, bool kTransA, typename TB>
 void gemm_tile(const TA* a, int64_t lda, const TB* b, int64_t ldb,
                int64_t rows, int64_t cols, int64_t depth, Workspace& ws,
-               float* c) {
+               float* c, bool add_to_c = false) {
   if (depth == 0) {
+    if (add_to_c) return;
     for (int64_t i = 0; i < rows; ++i)
       std::memset(c + i * kLdc, 0, cols * sizeof(float));
     return;
@@ -256,7 +266,7 @@ void gemm_tile(const TA* a, int64_t lda, const TB* b, int64_t ldb,
   alignas(64) float edge[kMR * kNR];
   for (int64_t p0 = 0; p0 < depth; p0 += kKC) {
     const int64_t kc = std::min(kKC, depth - p0);
-    const bool accumulate = p0 > 0;
+    const bool accumulate = add_to_c || p0 > 0;
     pack_b<TB>(b + p0 * ldb, ldb, kc, cols, b_pack);
     for (int64_t r0 = 0; r0 < rows; r0 += kMC) {
       const int64_t mc = std::min(kMC, rows - r0);
@@ -570,6 +580,234 @@ ffi::Error TgmmHandler(ffi::AnyBuffer lhs, ffi::AnyBuffer rhs,
   return ffi::Error::Success();
 }
 
+// ---------------------------------------------------------------------------
+// Fused expert FFN (MOE005):
+//
+//   hlo_passes_moe_ffn_silu          : x[m,d], w_in[g,d,2f], w_out[g,f,n], gs[g] -> y[m,n]
+//       h = gmm(x, w_in); y = gmm(silu(h[:, :f]) * h[:, f:], w_out)
+//   hlo_passes_moe_ffn_silu_up_first : the same with the halves swapped
+//       (y = gmm(silu(h[:, f:]) * h[:, :f], w_out))
+//   hlo_passes_moe_ffn_silu_pair     : x[m,d], w_gate[g,d,f], w_up[g,d,f], w_out[g,f,n], gs[g]
+//       y = gmm(silu(gmm(x, w_gate)) * gmm(x, w_up), w_out)
+//
+// The output's element type is the program's compute type: the two GMMs'
+// results, the activation and the product are rounded to it after every op
+// as XLA computes the unfused program (for bf16: h rounded, then exp(-g),
+// 1 + e, 1 / d, g * s and a * u each rounded; jax writes silu as
+// g * (1 / (1 + exp(-g)))). A task is one tile of a group's rows: for each
+// chunk of kFfnChunk columns of f it computes the gate and up tiles, the
+// activation, and adds their product with the chunk's rows of w_out into an
+// f32 accumulator of the tile's output; the [m,2f] and [m,f] intermediates
+// are never written whole (the chunk tiles stay in L2).
+
+constexpr int64_t kFfnChunk = 256;
+
+// x rounded to TO and widened back: for bf16 the rounding of from_f32 (ties to even, NaN to
+// the canonical quiet NaN with x's sign) without its branch, so that the activation loop
+// vectorizes.
+template <typename TO>
+inline float rounded(float x) {
+  if constexpr (std::is_same_v<TO, float>) {
+    return x;
+  } else {
+    uint32_t u;
+    std::memcpy(&u, &x, sizeof u);
+    const uint32_t even = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+    const uint32_t nan = (u & 0x80000000u) | 0x7fc00000u;
+    const uint32_t r = (u & 0x7fffffffu) > 0x7f800000u ? nan : even;
+    float f;
+    std::memcpy(&f, &r, sizeof f);
+    return f;
+  }
+}
+
+// exp(x) to about 1 ulp (Cephes' expf: x = n ln2 + r, a degree-6 polynomial in r, 2^n put
+// into the exponent), written without branches so that the activation loop vectorizes (std::exp
+// is a libm call per element, which cost the fused kernel more than its saved memory traffic).
+// XLA:CPU's own exp is a polynomial of the same accuracy.
+inline float exp_approx(float x) {
+  constexpr float kHi = 88.3762626647949f, kLo = -87.3365447505531f;
+  const float xc = std::min(std::max(x, kLo), kHi);
+  const float n = std::floor(xc * 1.44269504088896341f + 0.5f);
+  float r = xc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  float y = 1.9875691500e-4f;
+  y = y * r + 1.3981999507e-3f;
+  y = y * r + 8.3334519073e-3f;
+  y = y * r + 4.1665795894e-2f;
+  y = y * r + 1.6666665459e-1f;
+  y = y * r + 5.0000001201e-1f;
+  y = y * r * r + r + 1.0f;
+  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  y *= scale;
+  y = x > kHi ? std::numeric_limits<float>::infinity() : y;
+  return x < kLo ? 0.0f : y;
+}
+
+template <typename TO>
+inline float silu_times(float g, float u) {
+  const float e = rounded<TO>(exp_approx(-g));
+  const float d = rounded<TO>(1.0f + e);
+  const float s = rounded<TO>(1.0f / d);
+  const float a = rounded<TO>(g * s);
+  return rounded<TO>(a * u);
+}
+
+// Where a group's gate and up columns are: gate(p, j) = gate[g*stride + p*ld + j].
+template <typename TW>
+struct InWeights {
+  const TW* gate;
+  const TW* up;
+  int64_t ld;      // row stride of a group's [d, *] matrix
+  int64_t stride;  // elements per group
+};
+
+template <typename TX, typename TW, typename TO>
+void ffn_tile(const TX* x, const InWeights<TW>& w_in, const TW* w_out,
+              int64_t group, int64_t row0, int64_t rows, int64_t d, int64_t f,
+              int64_t n, Workspace& ws, TO* out) {
+  const int64_t col_blocks = (n + kNC - 1) / kNC;
+  float* gate = ws.gate.get(static_cast<size_t>(kTaskRows) * kLdc);
+  float* up = ws.up.get(static_cast<size_t>(kTaskRows) * kLdc);
+  float* act = ws.act.get(static_cast<size_t>(kTaskRows) * kFfnChunk);
+  // One kLdc-strided tile per block of kNC output columns.
+  float* y = ws.y.get(static_cast<size_t>(col_blocks) * kTaskRows * kLdc);
+  for (int64_t b = 0; b < col_blocks; ++b)
+    for (int64_t i = 0; i < rows; ++i)
+      std::memset(y + (b * kTaskRows + i) * kLdc, 0, std::min(kNC, n - b * kNC) * sizeof(float));
+  const TX* xr = x + row0 * d;
+  const TW* wg = w_in.gate + group * w_in.stride;
+  const TW* wu = w_in.up + group * w_in.stride;
+  const TW* wo = w_out + group * f * n;
+  for (int64_t f0 = 0; f0 < f; f0 += kFfnChunk) {
+    const int64_t fc = std::min(kFfnChunk, f - f0);
+    gemm_tile<TX, false, TW>(xr, d, wg + f0, w_in.ld, rows, fc, d, ws, gate);
+    gemm_tile<TX, false, TW>(xr, d, wu + f0, w_in.ld, rows, fc, d, ws, up);
+    for (int64_t i = 0; i < rows; ++i) {
+      const float* gi = gate + i * kLdc;
+      const float* ui = up + i * kLdc;
+      float* ai = act + i * kFfnChunk;
+      for (int64_t j = 0; j < fc; ++j)
+        ai[j] = silu_times<TO>(rounded<TO>(gi[j]), rounded<TO>(ui[j]));
+    }
+    for (int64_t b = 0; b < col_blocks; ++b) {
+      const int64_t c0 = b * kNC;
+      gemm_tile<float, false, TW>(act, kFfnChunk, wo + f0 * n + c0, n, rows,
+                                  std::min(kNC, n - c0), fc, ws,
+                                  y + b * kTaskRows * kLdc, /*add_to_c=*/true);
+    }
+  }
+  for (int64_t b = 0; b < col_blocks; ++b) {
+    const int64_t c0 = b * kNC;
+    store_tile(y + b * kTaskRows * kLdc, rows, std::min(kNC, n - c0),
+               out + row0 * n + c0, n);
+  }
+}
+
+template <typename TX, typename TW, typename TO>
+void ffn_impl(const TX* x, const InWeights<TW>& w_in, const TW* w_out,
+              const std::vector<Group>& groups, int64_t m, int64_t d, int64_t f,
+              int64_t n, TO* out) {
+  int64_t used = 0;
+  std::vector<Task> tasks;
+  int64_t work = 0;
+  for (int64_t g = 0; g < static_cast<int64_t>(groups.size()); ++g) {
+    const Group& grp = groups[g];
+    used = std::max(used, grp.start + grp.rows);
+    work += grp.rows * f * (2 * d + n);
+    const int64_t chunk = task_rows(grp.rows);
+    for (int64_t r = 0; r < grp.rows; r += chunk)
+      tasks.push_back({g, grp.start + r, std::min(chunk, grp.rows - r), 0, n});
+  }
+  std::memset(out + used * n, 0, static_cast<size_t>((m - used) * n) * sizeof(TO));
+  parallel_tasks(tasks, work, [&](const Task& t, Workspace& ws) {
+    ffn_tile(x, w_in, w_out, t.group, t.row0, t.rows, d, f, n, ws, out);
+  });
+}
+
+enum class FfnForm { kGateFirst, kUpFirst, kPair };
+
+const char* ffn_target(FfnForm form) {
+  switch (form) {
+    case FfnForm::kGateFirst: return "hlo_passes_moe_ffn_silu";
+    case FfnForm::kUpFirst: return "hlo_passes_moe_ffn_silu_up_first";
+    default: return "hlo_passes_moe_ffn_silu_pair";
+  }
+}
+
+// x, the weights (w_gate == w_up for the prefused forms), w_out, group sizes.
+ffi::Error FfnHandler(FfnForm form, const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_gate,
+                      const ffi::AnyBuffer& w_up, const ffi::AnyBuffer& w_out,
+                      const ffi::AnyBuffer& gs, ffi::AnyBuffer& out) {
+  const std::string op = ffn_target(form);
+  std::string bad = check_dtypes(op.c_str(), x, w_gate, gs, out);
+  const bool pair = form == FfnForm::kPair;
+  if (bad.empty() && (w_up.element_type() != w_gate.element_type() ||
+                      w_out.element_type() != w_gate.element_type()))
+    bad = op + ": the weights must have one element type, got " +
+          dtype_name(w_gate.element_type()) + ", " + dtype_name(w_up.element_type()) +
+          ", " + dtype_name(w_out.element_type());
+  int64_t m = 0, d = 0, f = 0, n = 0;
+  if (bad.empty()) {
+    auto xd = x.dimensions(), wd = w_gate.dimensions(), ud = w_up.dimensions(),
+         od = w_out.dimensions(), yd = out.dimensions();
+    const int64_t g = gs.dimensions()[0];
+    bool ok = wd.size() == 3 && od.size() == 3 && yd.size() == 2 && wd[0] == g &&
+              wd[1] == xd[1] && od[0] == g;
+    if (ok) {
+      m = xd[0], d = xd[1], f = pair ? wd[2] : wd[2] / 2, n = od[2];
+      ok = (pair || wd[2] % 2 == 0) && od[1] == f && yd[0] == m && yd[1] == n;
+      if (pair)
+        ok = ok && ud.size() == 3 && ud[0] == g && ud[1] == d && ud[2] == f;
+    }
+    if (!ok)
+      bad = op + ": expected x[m,d], " +
+            (pair ? std::string("w_gate[g,d,f], w_up[g,d,f]") : std::string("w_in[g,d,2f]")) +
+            ", w_out[g,f,n], group_sizes[g] -> out[m,n], got x" + dims_str(xd) +
+            ", w_in" + dims_str(wd) + (pair ? ", w_up" + dims_str(ud) : std::string()) +
+            ", w_out" + dims_str(od) + ", group_sizes" + dims_str(gs.dimensions()) +
+            " -> out" + dims_str(yd);
+  }
+  if (!bad.empty()) return ffi::Error::InvalidArgument(bad);
+  try {
+    const std::vector<Group> groups = read_groups(gs, m);
+    auto run = [&](auto* xp, auto* wg, auto* wu, auto* wo, auto* o) {
+      using TW = std::remove_const_t<std::remove_pointer_t<decltype(wg)>>;
+      InWeights<TW> in{wg, wu, pair ? f : 2 * f, d * (pair ? f : 2 * f)};
+      if (form == FfnForm::kGateFirst) in.up = wg + f;
+      if (form == FfnForm::kUpFirst) in.gate = wg + f;
+      ffn_impl(xp, in, wo, groups, m, d, f, n, o);
+    };
+    dispatch(x, w_gate, out, [&](auto* xp, auto* wg, auto* o) {
+      using TW = std::remove_pointer_t<decltype(wg)>;
+      run(xp, wg, static_cast<TW*>(w_up.untyped_data()),
+          static_cast<TW*>(w_out.untyped_data()), o);
+    });
+  } catch (const std::bad_alloc&) {
+    return ffi::Error::Internal(op + ": out of memory for packing buffers");
+  } catch (const std::exception& e) {
+    return ffi::Error::Internal(op + ": " + e.what());
+  }
+  return ffi::Error::Success();
+}
+
+ffi::Error FfnGateFirst(ffi::AnyBuffer x, ffi::AnyBuffer w_in, ffi::AnyBuffer w_out,
+                        ffi::AnyBuffer gs, ffi::Result<ffi::AnyBuffer> out) {
+  return FfnHandler(FfnForm::kGateFirst, x, w_in, w_in, w_out, gs, *out);
+}
+
+ffi::Error FfnUpFirst(ffi::AnyBuffer x, ffi::AnyBuffer w_in, ffi::AnyBuffer w_out,
+                      ffi::AnyBuffer gs, ffi::Result<ffi::AnyBuffer> out) {
+  return FfnHandler(FfnForm::kUpFirst, x, w_in, w_in, w_out, gs, *out);
+}
+
+ffi::Error FfnPair(ffi::AnyBuffer x, ffi::AnyBuffer w_gate, ffi::AnyBuffer w_up,
+                   ffi::AnyBuffer w_out, ffi::AnyBuffer gs, ffi::Result<ffi::AnyBuffer> out) {
+  return FfnHandler(FfnForm::kPair, x, w_gate, w_up, w_out, gs, *out);
+}
+
 }  // namespace
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(HloPassesGmm, GmmHandler,
@@ -581,6 +819,31 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(HloPassesGmm, GmmHandler,
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(HloPassesTgmm, TgmmHandler,
                               ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>());
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(HloPassesMoeFfnSilu, FfnGateFirst,
+                              ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>());
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(HloPassesMoeFfnSiluUpFirst, FfnUpFirst,
+                              ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Ret<ffi::AnyBuffer>());
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(HloPassesMoeFfnSiluPair, FfnPair,
+                              ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
                                   .Arg<ffi::AnyBuffer>()
                                   .Arg<ffi::AnyBuffer>()
                                   .Arg<ffi::AnyBuffer>()

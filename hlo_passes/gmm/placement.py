@@ -17,7 +17,9 @@ step).  A kernel therefore takes a ragged-dot only where nothing can be split:
   ``manual_computation_body``) that is manual over every mesh axis a sharding
   splits over: its values are the local pieces.
 
-Anywhere else the ragged-dot stays XLA's, which partitions it as jax.jit does.
+Anywhere else the ragged-dot stays XLA's, which partitions it as jax.jit does.  The GMM
+lowerings ask this, and so does the fused expert-FFN rule, whose kernel call is placed
+the same way.
 """
 from __future__ import annotations
 

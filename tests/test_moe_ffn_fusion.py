@@ -1,0 +1,297 @@
+"""MOE005 moe-ffn-fusion: the expert FFN (GMM, silu-gated activation, GMM) as one kernel call.
+
+The programs are MoE FFNs as libraries write them (``examples/moe_ffn.py``: prefused weight with
+the gate or the up half first, the gate/up pair; forward, training step, training step under
+``jax.checkpoint``), the sharded programs of ``examples/moe.py`` (explicit ``all_gather`` in a
+shard_map, or gathers the partitioner inserts) and the rematerialized FSDP training steps of
+``examples/moe_remat.py``.  Each is lowered for TPU (the GMMs stay ragged-dots), rewritten with
+sites priced for CPU, every remaining ragged-dot lowered to the cpu-ffi kernel, compiled with
+XLA and run: the rewritten program must compute the original's numbers at the rounding of its
+compute type (``moe_cases.tolerance``).  The kernel itself is checked against this project's
+two-GMM CPU path and jax's ``ragged_dot``.
+"""
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import hlo_passes
+import hlo_passes.kernels as kernels
+from examples import moe, moe_ffn, moe_remat
+from hlo_passes import runtime
+from hlo_passes.cost_model import use_platform
+from hlo_passes.lint import lint_module
+from hlo_passes.lowering import lower_gmms
+from hlo_passes.passes import prescan, run_passes
+from hlo_passes.rewrites.builtin import builtin_rules
+from hlo_passes.rewrites.moe_ffn_fusion import FFN_TARGETS, MoeFfnFusion
+from moe_cases import tolerance
+
+PASS = "moe-ffn-fusion"
+CODE = "MOE005"
+ROOT = Path(__file__).resolve().parent.parent
+DTYPES = {"float32": jnp.float32, "bfloat16": jnp.bfloat16}
+# (dtype, experts): f32 at the smallest expert count, bf16 at the largest.
+SIZES = [("float32", 8), ("bfloat16", 64)]
+
+
+def _tol(dtype: str) -> dict:
+    return tolerance(moe.MoEConfig(dtype=dtype))
+
+
+def rewrite(text: str):
+    with use_platform("cpu"):
+        return run_passes(hlo_passes.parse(text), [PASS])
+
+
+def run_cpu(text: str, args, num_devices: int = 1) -> list[np.ndarray]:
+    """``text`` with every ragged-dot lowered to the cpu-ffi kernel, compiled and run (as f32)."""
+    module = hlo_passes.parse(text)
+    records = lower_gmms(module, "cpu-ffi")
+    lowered = module.to_text()
+    assert "ragged_dot" not in lowered and "ragged-dot(" not in lowered, [str(r) for r in records]
+    exe = runtime.compile_text(lowered, num_devices=num_devices)
+    return [np.asarray(a).astype(np.float32) for a in jax.tree.leaves(exe.run(*args))]
+
+
+def assert_same(want: list[np.ndarray], got: list[np.ndarray], dtype: str) -> None:
+    assert len(want) == len(got)
+    for w, g in zip(want, got):
+        assert w.shape == g.shape
+        np.testing.assert_allclose(g, w, **_tol(dtype))
+
+
+@functools.lru_cache(maxsize=None)
+def lowered(name: str, mode: str, dialect: str, dtype: str = "float32", experts: int = 8) -> str:
+    return moe_ffn.lower(name, mode, dialect, dtype=DTYPES[dtype], experts=experts)
+
+
+# ---- the kernel ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype,experts", SIZES + [("float32", 64), ("bfloat16", 8)])
+@pytest.mark.parametrize("form", moe_ffn.FORMS)
+def test_kernel_matches_the_two_gmm_path_and_ragged_dot(form: str, dtype: str, experts: int) -> None:
+    """One kernel against this project's two-GMM CPU path (the same GMM numerics: bf16 differs in
+    at most a few last places) and against jax's ragged_dot, with an empty expert and padding
+    rows past sum(group_sizes), which come out +0."""
+    x, gs, *weights = moe_ffn.inputs(form, experts=experts, tokens=700, embed=96, mlp=160, dtype=DTYPES[dtype])
+    up_first = form == "up_first"
+    if form == "pair":
+        wg, wu, wo = weights
+        fused = jax.jit(lambda x, gs, wg, wu, wo: kernels.moe_ffn(x, wg, wo, gs, w_up=wu))
+        two = jax.jit(lambda x, gs, wg, wu, wo: kernels.gmm(jax.nn.silu(kernels.gmm(x, wg, gs))
+                                                             * kernels.gmm(x, wu, gs), wo, gs))
+    else:
+        fused = jax.jit(lambda x, gs, w, wo: kernels.moe_ffn(x, w, wo, gs, up_first=up_first))
+
+        def two_gmm(x, gs, w, wo):
+            h = kernels.gmm(x, w, gs)
+            f = wo.shape[1]
+            gate, up = (h[:, f:], h[:, :f]) if up_first else (h[:, :f], h[:, f:])
+            return kernels.gmm(jax.nn.silu(gate) * up, wo, gs)
+        two = jax.jit(two_gmm)
+    reference = jax.jit(moe_ffn.function(form))
+    got = np.asarray(fused(x, gs, *weights))
+    assert got.dtype == np.dtype(DTYPES[dtype])
+    got = got.astype(np.float32)
+    for want in (two(x, gs, *weights), reference(x, gs, *weights)):
+        np.testing.assert_allclose(got, np.asarray(want).astype(np.float32), **_tol(dtype))
+    if dtype == "bfloat16":  # the same rounding op by op as the unfused program: nearly every element equal
+        assert np.mean(got != np.asarray(two(x, gs, *weights)).astype(np.float32)) < 1e-3
+    used = int(gs.sum())
+    assert used < got.shape[0] and (got[used:] == 0).all() and not np.signbit(got[used:]).any()
+
+
+@pytest.mark.parametrize("dtype,experts", SIZES)
+@pytest.mark.parametrize("form", moe_ffn.FORMS)
+def test_pallas_kernel_in_interpret_mode(form: str, dtype: str, experts: int) -> None:
+    """The TPU kernel (``gmm.pallas_ffn``), run in Pallas's interpret mode, against the unfused
+    program on jax's ragged_dot; rows past the groups +0."""
+    from hlo_passes.gmm.pallas_ffn import moe_ffn as pallas_ffn
+
+    x, gs, *weights = (jnp.asarray(a) for a in moe_ffn.inputs(form, experts=experts, tokens=300, embed=64,
+                                                              mlp=96, dtype=DTYPES[dtype]))
+    want = np.asarray(jax.jit(moe_ffn.function(form))(x, gs, *weights)).astype(np.float32)
+    if form == "pair":
+        got = pallas_ffn(x, weights[0], weights[2], gs, w_up=weights[1], interpret=True)
+    else:
+        got = pallas_ffn(x, weights[0], weights[1], gs, up_first=form == "up_first", interpret=True)
+    assert got.dtype == x.dtype
+    got = np.asarray(got).astype(np.float32)
+    np.testing.assert_allclose(got, want, **_tol(dtype))
+    used = int(gs.sum())
+    assert (got[used:] == 0).all() and not np.signbit(got[used:]).any()
+
+
+def test_kernel_rejects_bad_shapes() -> None:
+    x, gs, w, wo = moe_ffn.inputs("gate_first", experts=4, tokens=16, embed=8, mlp=4)
+    with pytest.raises(ValueError, match="moe_ffn: expected"):
+        kernels.moe_ffn(x, w[..., :6], wo, gs)
+
+
+# ---- the rule on single-device programs --------------------------------------------------
+
+CASES = [(n, m, d, dt, e) for n in moe_ffn.FORMS for m in ("forward", "remat") for d in ("hlo", "stablehlo")
+         for dt, e in SIZES]
+
+
+@pytest.mark.parametrize("name,mode,dialect,dtype,experts", CASES)
+def test_fused_and_executed_equal(name: str, mode: str, dialect: str, dtype: str, experts: int) -> None:
+    text = lowered(name, mode, dialect, dtype, experts)
+    result = rewrite(text)
+    assert [(s.form, s.rewritten) for s in result.sites] == [(name, True)]
+    assert result.near_misses == []
+    site = result.sites[0]
+    assert site.gmm_launches_saved == 1 and site.copies_removed == site.details.intermediate_bytes > 0
+    new_text = result.module.to_text()
+    after = hlo_passes.parse(new_text, validate=True)
+    after.verify()
+    assert FFN_TARGETS[name] in new_text
+    if mode == "forward":  # the whole program is the FFN: no GMM left
+        assert "ragged_dot" not in new_text and "ragged-dot(" not in new_text
+    assert not any(s.rewritten for s in rewrite(new_text).sites)
+    args = moe_ffn.inputs(name, dtype=DTYPES[dtype], experts=experts)
+    assert_same(run_cpu(text, args), run_cpu(new_text, args), dtype)
+
+
+@pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
+def test_two_layers_calling_one_silu_function(dialect: str) -> None:
+    """Two FFN layers, unrolled: jax lowers both silus as calls of one function, which stays until
+    the second site is fused (StableHLO then drops it)."""
+    ffn = moe_ffn.ffn("gate_first")
+    x, gs, w, wo = moe_ffn.inputs("gate_first")
+    args = (x, gs, w, wo, w * 0.5, wo * 2)
+    text = jax.jit(lambda x, gs, w, wo, w2, wo2: ffn(x + ffn(x, gs, w, wo), gs, w2, wo2)).trace(*args).lower(
+        lowering_platforms=("tpu",)).as_text(dialect=dialect)
+    result = rewrite(text)
+    assert [(s.form, s.rewritten) for s in result.sites] == [("gate_first", True)] * 2
+    new_text = result.module.to_text()
+    hlo_passes.parse(new_text, validate=True).verify()
+    if dialect == "stablehlo":
+        assert "@silu" not in new_text
+    assert_same(run_cpu(text, args), run_cpu(new_text, args), "float32")
+
+
+@pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
+@pytest.mark.parametrize("name", moe_ffn.FORMS)
+def test_training_step_that_saves_the_activations_is_refused(name: str, dialect: str) -> None:
+    """Without remat the backward reads the forward's up-projection and activation: fusing the
+    forward would compute them twice.  Refused at the backward's reader, once."""
+    text = lowered(name, "grad", dialect)
+    result = rewrite(text)
+    assert result.sites == []
+    assert [m.check for m in result.near_misses] == ["ffn-intermediate-users"]
+    assert result.module.to_text() == text
+
+
+@pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
+@pytest.mark.parametrize("name", list(moe_ffn.NEAR_MISSES))
+def test_near_misses_refused(name: str, dialect: str) -> None:
+    dtype = "bfloat16" if name == "mixed_precision" else "float32"
+    text = lowered(name, "forward", dialect, dtype)
+    result = rewrite(text)
+    assert result.sites == []
+    assert [m.check for m in result.near_misses] == [moe_ffn.NEAR_MISSES[name]]
+    assert result.module.to_text() == text
+    for platform in (None, "cpu"):
+        assert [f for f in lint_module(hlo_passes.parse(text), platform=platform) if f.rule == CODE] == []
+
+
+@pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
+@pytest.mark.parametrize("name", moe_ffn.NEGATIVE)
+def test_negative_controls(name: str, dialect: str) -> None:
+    text = lowered(name, "forward", dialect)
+    result = rewrite(text)
+    assert result.sites == [] and result.near_misses == []
+    for platform in (None, "cpu"):
+        findings = lint_module(hlo_passes.parse(text), platform=platform, explain=True)
+        assert [f for f in findings if f.rule == CODE] == []
+
+
+# ---- sharded programs: explicit and partitioner-inserted gathers -------------------------
+
+SHARDED = [moe.ProgramSpec(variant=v, form=f, mode=m, cfg=moe.MoEConfig(experts=8, dtype=dt))
+           for v, f, m, dt in [("fused", "explicit", "forward", "float32"), ("fused", "implicit", "forward", "float32"),
+                               ("two_gmm", "explicit", "forward", "bfloat16"),
+                               ("two_gmm", "implicit", "forward", "float32"),
+                               ("concat", "explicit", "scan", "float32"), ("concat", "implicit", "forward", "bfloat16")]]
+
+
+@pytest.mark.parametrize("spec", SHARDED, ids=lambda s: s.name)
+def test_sharded_programs_fused_and_executed_equal(spec: moe.ProgramSpec) -> None:
+    text = moe.lower(spec, platforms=("tpu",)).as_text()
+    result = rewrite(text)
+    layers = 1  # lax.scan's body holds one FFN
+    want_form = "pair" if spec.variant == "two_gmm" else "gate_first"
+    assert [(s.form, s.rewritten) for s in result.sites] == [(want_form, True)] * layers
+    assert result.near_misses == []
+    args = moe.host_inputs(spec)
+    assert_same(run_cpu(text, args, spec.num_devices), run_cpu(result.module.to_text(), args, spec.num_devices),
+                spec.cfg.dtype)
+
+
+@pytest.mark.parametrize("layout,form", [(la, f) for la in moe_remat.LAYOUTS for f in moe_remat.FORMS])
+def test_rematerialized_fsdp_training_steps(layout: str, form: str) -> None:
+    """Trainers' remat: the forward FFN is fused, the recomputed one feeding the backward is not
+    (its products are read by the backward's GMMs); loss and gradients unchanged."""
+    fn, args = moe_remat.build(layout, form, "mesh2", moe.MoEConfig(experts=16))
+    text = fn.trace(*args).lower(lowering_platforms=("tpu",)).as_text()
+    result = rewrite(text)
+    assert [s.rewritten for s in result.sites] == [True] and result.near_misses == []
+    host = [np.asarray(a) for a in args]
+    assert_same(run_cpu(text, host, 8), run_cpu(result.module.to_text(), host, 8), "float32")
+
+
+# ---- platforms, entry points, listing ------------------------------------------------------
+
+def test_priced_for_cpu_only() -> None:
+    """The emitted call is the CPU kernel's: priced for TPU (the default) or GPU the fix saves
+    nothing, so the lint reports no finding and the rewrite holds back; for CPU it is a finding."""
+    text = lowered("gate_first", "forward", "stablehlo")
+    for platform in ("tpu", "gpu"):
+        with use_platform(platform):
+            result = run_passes(hlo_passes.parse(text), [PASS])
+        assert [s.rewritten for s in result.sites] == [False]
+        assert "CPU kernel" in result.sites[0].details.not_rewritten
+        assert result.module.to_text() == text
+    assert [f.rule for f in lint_module(hlo_passes.parse(text))] == []
+    assert [f.rule for f in lint_module(hlo_passes.parse(text), platform="cpu")] == [CODE]
+
+
+def test_rewrite_cli_fuses_when_named_for_cpu(tmp_path: Path) -> None:
+    src = tmp_path / "ffn.mlir"
+    src.write_text(lowered("pair", "forward", "stablehlo"))
+    tool = str(Path(sys.executable).parent / "hlo-rewrite")
+    named = subprocess.run([tool, str(src), "--passes", CODE, "--platform", "cpu", "-o", str(tmp_path / "out")],
+                           capture_output=True, text=True, check=False)
+    assert named.returncode == 0, named.stderr
+    out = (tmp_path / "out").read_text()
+    assert FFN_TARGETS["pair"] in out
+    args = moe_ffn.inputs("pair")
+    assert_same(run_cpu(src.read_text(), args), run_cpu(out, args), "float32")
+    default = subprocess.run([tool, str(src), "--platform", "cpu", "-o", str(tmp_path / "default")],
+                             capture_output=True, text=True, check=False)
+    assert default.returncode == 0, default.stderr
+    assert FFN_TARGETS["pair"] not in (tmp_path / "default").read_text()  # opt-in
+
+
+def test_listed_found_and_one_module() -> None:
+    assert [type(r) for r in builtin_rules() if r.meta.code == CODE] == [MoeFfnFusion]
+    listing = subprocess.run([str(Path(sys.executable).parent / "hlo-lint"), "--list-rules"],
+                             capture_output=True, text=True, check=True)
+    assert re.search(rf"^{CODE}\s+{PASS}\s", listing.stdout, re.M), listing.stdout
+    own = {ROOT / "hlo_passes" / "rewrites" / "moe_ffn_fusion.py", ROOT / "hlo_passes" / "checks.py"}
+    for path in (ROOT / "hlo_passes").rglob("*.py"):
+        if path not in own:
+            body = path.read_text(encoding="utf-8")
+            assert CODE not in body and PASS not in body and "moe_ffn_fusion" not in body, path
+    for dialect in ("hlo", "stablehlo"):
+        assert PASS in prescan.rules_that_may_fire(lowered("gate_first", "forward", dialect))
