@@ -31,7 +31,7 @@ import re
 import threading
 import warnings
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import _jax_compat as compat
 from . import _multihost
@@ -43,7 +43,7 @@ from .lint import Finding, lint_module
 from .passes import available_passes, default_passes, load_plugin, loaded_plugins, resolve_passes
 from .passes.compiled import rewrite_compiled_text
 from .passes.prescan import markers_for, may_have_sites
-from .report import Site, shown_source
+from .report import NearMiss, Site, shown_source
 from .text import parse
 
 __all__ = [
@@ -86,6 +86,8 @@ class ModuleOutcome:
     rewritten: list[str] = field(default_factory=list)  # one line per rewritten site
     found: int = 0  # sites found (rewritten or not)
     fallback: str | None = None  # why XLA's module was kept although the pass tried
+    sites: list[Site] = field(default_factory=list)  # the sites rewritten, with their figures
+    near_misses: list[NearMiss] = field(default_factory=list)  # the rules' refusals, each with its check
 
     def __str__(self) -> str:
         if self.fallback:
@@ -151,8 +153,9 @@ def installed_report() -> InstalledReport:
     """What the installed pass did since ``install()``: per module it parsed, the sites it
     rewrote (or why it fell back); and how many modules the pre-filter skipped."""
     with _lock:
-        return InstalledReport(_state.mode, _state.platforms, [ModuleOutcome(m.module, list(m.rewritten), m.found,
-                                                                             m.fallback) for m in _state.modules],
+        return InstalledReport(_state.mode, _state.platforms, [replace(m, rewritten=list(m.rewritten), sites=list(m.sites),
+                                                                       near_misses=list(m.near_misses))
+                                                               for m in _state.modules],
                                _state.skipped, _cache_key_part())
 
 
@@ -217,7 +220,7 @@ def _fallback(name: str, why: str, outcome: ModuleOutcome | None = None) -> None
             outcome = ModuleOutcome(name)
             _state.modules.append(outcome)
         outcome.fallback = why
-        outcome.rewritten = []
+        outcome.rewritten, outcome.sites = [], []
         key = ("fallback", name, why)
         if key in _state.reported:
             return
@@ -289,8 +292,8 @@ def _rewrite(name: str, text: str) -> bytes | None:
     sites: list[Site] = []
     error: str | None = None
     try:
-        new_text, sites, _near = rewrite_compiled_text(text, name, _state.passes)
-        outcome.found = len(sites)
+        new_text, sites, near = rewrite_compiled_text(text, name, _state.passes)
+        outcome.found, outcome.near_misses = len(sites), near
         if new_text is not None:
             new = compat.hlo_text_to_proto(new_text)
     except Exception as err:  # noqa: BLE001 - the module falls back, below, after the processes agree
@@ -317,6 +320,7 @@ def _rewrite(name: str, text: str) -> bytes | None:
     lines = [_site_line(name, s) for s in sites if s.rewritten]
     with _lock:
         outcome.rewritten = lines
+        outcome.sites = [s for s in sites if s.rewritten]
     if _multihost.reports_here():
         for line in lines:
             log.info("%s%s", _multihost.report_tag(), line)
