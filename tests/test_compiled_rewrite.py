@@ -15,6 +15,9 @@ shard_map's entry, a convert before each gather, optax's Adam, five steps).
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
 
@@ -26,6 +29,7 @@ import hlo_passes
 from examples import moe, moe_pair, moe_trainer
 from examples.dump_programs import DUMP_PROGRAMS
 from hlo_passes import runtime, xla_pass
+from programs import REPO_ROOT
 
 pytestmark = pytest.mark.jax_facing
 
@@ -130,3 +134,24 @@ def test_already_fused_step_left_alone() -> None:
                     "moe-pair-gradient-fusion"]) as results:
         _train("fused", "one", steps=1)
     assert results and not any(r.found or r.sites or r.near_misses for r in results)
+
+
+def test_unmodified_training_script_rewritten_from_the_environment() -> None:
+    """``HLO_PASSES=rewrite python examples/moe_trainer.py``: the script never names hlo_passes;
+    jax's plugin discovery installs the pass, which rewrites the step's two sites in every
+    module XLA compiles for it; the losses it prints are those of the run without the variable."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HLO_PASSES")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]))
+    env["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
+    runs = {}
+    for name, extra in (("off", {}), ("on", {"HLO_PASSES": "rewrite"})):
+        runs[name] = subprocess.run([sys.executable, "examples/moe_trainer.py", "prefused", "one"], cwd=REPO_ROOT,
+                                    env={**env, **extra}, capture_output=True, text=True, timeout=600)
+        assert runs[name].returncode == 0, runs[name].stderr[-3000:]
+    assert runs["on"].stdout == runs["off"].stdout and len(runs["on"].stdout.split()) == 5
+    assert "hlo_passes" not in runs["off"].stderr
+    lines = runs["on"].stderr.splitlines()
+    rewrote = [line for line in lines if line.startswith("hlo_passes: rewrote moe-gather-fusion (split_gather)")]
+    assert rewrote and all(line.endswith("at examples/moe_trainer.py:83") for line in rewrote), runs["on"].stderr
+    (summary,) = [line for line in lines if line.startswith("hlo_passes.install(mode='rewrite')")]
+    assert f"{len(rewrote)} site(s) rewritten, 0 fallback(s)" in summary
