@@ -20,7 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 DEPS=build/gpu_deps
 PURE_DEPS="networkx==3.6.1 lark==1.3.1 pytest==9.0.3 pluggy==1.6.0 iniconfig==2.3.0 packaging==26.2
-pygments==2.20.0 hypothesis==6.155.2 sortedcontainers==2.4.0 attrs==26.1.0"
+pygments==2.20.0 hypothesis==6.155.2 sortedcontainers==2.4.0 attrs==26.1.0 optax==0.2.8 absl-py==2.5.1"
 
 if [ "${1:-}" = "--prepare" ]; then
     rm -rf "$DEPS"
@@ -68,5 +68,9 @@ tail -n 25 "$OUT/benchmark.txt"
 # registered through the CUDA plugin's PJRT extension, against the pass off.
 timeout 200 python tools/xla_pass_gpu_check.py --platform cuda > "$OUT/xla_pass.txt" 2>&1 || status=1
 tail -n 8 "$OUT/xla_pass.txt"
+# The MOE rules on XLA:GPU's optimized module: the MoE training step compiled (not run) for a
+# mocked 8-GPU topology, pass off and on; the compiled texts go to $OUT for reading.
+timeout 240 python tools/xla_pass_gpu_moe.py --out "$OUT" > "$OUT/xla_pass_moe.txt" 2>&1 || status=1
+tail -n 12 "$OUT/xla_pass_moe.txt"
 echo "gpu_check: exit $status; results in $OUT"
 exit $status
