@@ -155,3 +155,16 @@ def test_unmodified_training_script_rewritten_from_the_environment() -> None:
     assert rewrote and all(line.endswith("at examples/moe_trainer.py:83") for line in rewrote), runs["on"].stderr
     (summary,) = [line for line in lines if line.startswith("hlo_passes.install(mode='rewrite')")]
     assert f"{len(rewrote)} site(s) rewritten, 0 fallback(s)" in summary
+
+
+def test_the_gpu_moe_check_runs_on_cpu(tmp_path) -> None:
+    """tools/xla_pass_gpu_moe.py (tools/gpu_check.sh: mocked 8-GPU compile) here on 8 CPU devices."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HLO_PASSES")}
+    env["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
+    proc = subprocess.run([sys.executable, "tools/xla_pass_gpu_moe.py", "--platform", "cpu", "--out", str(tmp_path)],
+                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "pass off: compiled collectives {'all-gather': 6" in proc.stdout
+    assert "pass rewrite: compiled collectives {'all-gather': 4" in proc.stdout
+    assert proc.stdout.rstrip().endswith("xla_pass_gpu_moe: ok (2 site(s) rewritten)")
+    assert {p.name for p in tmp_path.iterdir()} == {"moe_prefused_off.hlo.txt", "moe_prefused_rewrite.hlo.txt"}

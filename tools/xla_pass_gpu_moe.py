@@ -10,6 +10,8 @@ XLA:GPU's optimized module looks like (async pairs, combined gathers) is what th
 tests cover the rules' execution.
 
     python tools/xla_pass_gpu_moe.py [--out DIR] [--layout prefused|pair]
+    XLA_FLAGS=--xla_force_host_platform_device_count=8 python tools/xla_pass_gpu_moe.py --platform cpu
+                                                       # the same here (tests/test_compiled_rewrite.py)
 
 Exit status 0 when both compiles succeed and the pass did not fall back.
 """
@@ -26,7 +28,10 @@ sys.path.insert(0, str(REPO))
 
 import jax  # noqa: E402
 
-jax.config.update("jax_mock_gpu_topology", "1x1x8")  # before any backend starts
+PLATFORM = "cpu" if "--platform" in sys.argv and sys.argv[sys.argv.index("--platform") + 1:][:1] == ["cpu"] \
+    else "cuda"
+if PLATFORM == "cuda":
+    jax.config.update("jax_mock_gpu_topology", "1x1x8")  # before any backend starts
 
 import hlo_passes  # noqa: E402
 from examples import moe_trainer  # noqa: E402
@@ -46,6 +51,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "/tmp/hlo_passes_gpu_check")))
     ap.add_argument("--layout", default="prefused", choices=("prefused", "pair"))
+    ap.add_argument("--platform", default="cuda", choices=("cuda", "cpu"))
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     print("devices:", jax.devices())
@@ -54,7 +60,7 @@ def main() -> int:
         ["moe-pair-gather-fusion", "moe-pair-gradient-fusion"] if args.layout == "pair" else [])
     for mode in ("off", "rewrite"):
         if mode == "rewrite":
-            hlo_passes.install(mode="rewrite", platforms="cuda", passes=passes)
+            hlo_passes.install(mode="rewrite", platforms=args.platform, passes=passes)
         try:
             step, state = moe_trainer.build(args.layout, "one")
             texts[mode] = step.lower(*state).compile().as_text()
