@@ -13,9 +13,10 @@ Nothing here is shaped for a rule: it is the step a MaxText-style trainer compil
   the shard_map (so each half is gathered on its own: the pattern); ``pair`` — ``wi_0`` and
   ``wi_1`` stored apart (MOE003's form); ``fused`` — the negative control: ``wi`` gathered
   whole and split inside, as the hand fix does.
-* ``fsdp``: ``one`` — ``D`` sharded over one axis of 8 devices; ``two`` — two stages,
-  ``D`` over ``fsdp`` (4) and the ``F`` dimension (the split one) over ``fsdp_transpose`` (2),
-  as MaxText's ``fsdp_transpose`` configs shard the MLP dimension.
+* ``fsdp``: ``one`` — ``D`` sharded over one axis of 8 devices; ``two`` — ``D`` over two axes,
+  ``fsdp`` (4) × ``fsdp_transpose`` (2); ``split`` — ``D`` over ``fsdp`` (4) and the ``F``
+  dimension (the split one) over ``fsdp_transpose`` (2), as MaxText's ``fsdp_transpose`` configs
+  shard the MLP dimension.
 
 ``build(layout, fsdp)`` gives ``(step, state)``: ``step(*state)`` returns the next state and
 the loss; ``train(layout, fsdp, steps, jit=...)`` runs ``steps`` steps and returns the losses
@@ -33,7 +34,7 @@ from jax.sharding import Mesh, NamedSharding
 from jax.sharding import PartitionSpec as P
 
 LAYOUTS = ("prefused", "pair", "fused")
-FSDP_KINDS = ("one", "two")
+FSDP_KINDS = ("one", "two", "split")
 
 EXPERTS, EMBED, MLP, TOKENS, LAYERS = 4, 64, 32, 64, 2
 COMPUTE = jnp.bfloat16
@@ -50,6 +51,9 @@ def _specs(fsdp: str) -> tuple[P, P]:
     """(the input weights' spec ``[L, E, D, F-ish]``, the output weight's ``[L, E, F, D]``)."""
     if fsdp == "one":
         return P(None, None, "fsdp", None), P(None, None, None, "fsdp")
+    if fsdp == "two":
+        both = ("fsdp", "fsdp_transpose")
+        return P(None, None, both, None), P(None, None, None, both)
     return P(None, None, "fsdp", "fsdp_transpose"), P(None, None, "fsdp_transpose", "fsdp")
 
 
