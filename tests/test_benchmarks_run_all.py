@@ -112,7 +112,10 @@ def test_quick_xla_pass_overhead_reports_each_program_with_a_verdict(tmp_path: P
     assert int(rewritten[2]) > 0  # sites rewritten: the whole path ran
     (skipped,) = [cells for name, cells in rows.items() if name.startswith("no collective")]
     assert skipped[0] == "skipped (pre-filter)"
-    assert re.search(r"- with sites \(2 FFN layers, split gathers\): ≤ 1.05×: \*\*(met|not met)\*\*", frag)
+    assert re.search(r"- with sites, rewritten by the MOE rules \(2 FFN layers, split gathers\): ≤ 1.05×: "
+                     r"\*\*(met|not met)\*\*", frag)
+    (moe,) = [cells for name, cells in rows.items() if "MOE rules" in name]
+    assert int(moe[2]) == int(moe[1]) > 0  # every site found is rewritten
     assert re.search(r"- no collective \(2 one-device GMM layers\): ≤ 1.01×: \*\*(met|not met)\*\*", frag)
     assert "[xla_pass_overhead]" in out.read_text().split("## Targets", 1)[1]
 
