@@ -162,7 +162,10 @@ class TwoGmm(Meeting):
     gmms: list[Instruction]
 
     def __init__(self, gmms: list[Instruction]) -> None:
-        self.anchor = gmms[0]
+        # ``gmms`` in the order of their weights' pieces; the fused GMM and the slices of its
+        # result go before the first of them the program runs, so that they precede every user.
+        comp = gmms[0].computation
+        self.anchor = gmms[0] if comp is None else min(gmms, key=comp.instructions.index)
         self.gmms = gmms
 
     def check(self, chains: list, split_dims: list[int]) -> int | None:
@@ -196,7 +199,9 @@ class TwoGmm(Meeting):
 
     def _fused_gmm(self, rw: Rewriter, value: Instruction, out_dim: int, total: int) -> Instruction:
         assert self.gmms is not None
-        g0 = self.gmms[0]
+        # The GMM the program runs first: its lhs and group sizes (the same values as the others')
+        # are computed before it, where the fused GMM goes.
+        g0 = self.anchor
         operands = g0.operand_values
         operands[1] = Value(value)
         if gmm_kernel(g0) is not None:
@@ -307,7 +312,17 @@ class GmmPairs(Finder):
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         for group in self.by_source.values():
             if len(group) >= 2:
+                # In the order of the pieces in the weight, whatever order the program runs the GMMs
+                # in (an up-first layout's program computes the gate first): each GMM is then
+                # replaced by its own piece of the fused result, the one its weight was cut from.
+                group.sort(key=lambda gc: _piece_order(gc[1]))
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
+
+
+def _piece_order(chain: _Chain) -> tuple:
+    """Where a half's slice starts in the weight (dimension by dimension; ``()`` for a half that
+    starts at no slice, which keeps its place: the sort is stable)."""
+    return tuple(r[0] for r in chain.cut.spec) if chain.cut is not None else ()
 
 
 class SplitCollectiveFinder(Finder):
@@ -337,7 +352,7 @@ class SplitCollectiveFinder(Finder):
             inner = {id(op) for c in chains for op in c.ops[:-1]}
             chains = [c for c in chains if id(c.ops[-1]) not in inner]
             if len(chains) >= 2:
-                chains.sort(key=lambda c: tuple(r[0] for r in c.cut.spec))
+                chains.sort(key=_piece_order)
                 yield SplitCollectives(form, chains[0].top), chains
 
 

@@ -22,7 +22,7 @@ from ..checks import Refusal
 from ..ir import Instruction, Shape, Value
 from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, resized, same_op, same_value
-from ._crossings import result_shape
+from ._crossings import Boundary, result_shape
 from ._fusions import FusedValue, fused_slice
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
 
@@ -123,7 +123,8 @@ class Source:
 
 
 class SliceSource(Source):
-    """Halves sliced out of one weight."""
+    """Halves sliced out of one weight: pieces of one dimension, or (``StackedAxis``) the
+    entries of a small stacking axis, each taken out of it (``W[:, 0]``, ``W[:, 1]``)."""
 
     start_opcodes = frozenset(("slice", "fusion"))
 
@@ -132,6 +133,9 @@ class SliceSource(Source):
 
     def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         split_dim, sizes = check_slices(chains)
+        stacked = stacked_axis(chains, split_dim, sizes)
+        if stacked is not None:
+            return SourcePlan(stacked.merged, [r.shape.dims[stacked.merged] for r in stacked.reshapes], stacked)
         return SourcePlan(split_dim, sizes)
 
     def weight(self, chains: list) -> str:
@@ -139,7 +143,83 @@ class SliceSource(Source):
 
     def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
         cut = chains[0].cut
+        if isinstance(plan.extra, StackedAxis):
+            return plan.extra.view(rw, chains), 0
         return cut.whole, cut.result
+
+    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+        # The stacking axis moved next to the merged dimension: a copy of the weight's shard.
+        if isinstance(plan.extra, StackedAxis) and plan.extra.permutation() is not None:
+            return sum(c.cut.shape.byte_size for c in chains)
+        return 0
+
+
+@dataclass
+class StackedAxis:
+    """Halves that are the entries of a stacking axis of W (``W[E, 2, D, F]``, tpu-inference's
+    fused MoE layout): each slice takes one index of dimension ``axis`` and a reshape drops it.
+
+    The fused chain starts at a view of W (its shard, where the slices cut a shard) with that
+    axis merged into dimension ``merged`` of the halves as its major part (a transpose where it
+    is not next to it, then a reshape): ``[E, D, 2F]`` with the halves side by side along F, the
+    chain of the halves applied to it once, and their GMMs one GMM on it.  The halves' reshapes
+    are dropped from their chains (``reshapes``) so that the chains' steps are the fused one's.
+    """
+
+    axis: int  # of W
+    merged: int  # of the halves, after the reshape
+    rank: int  # of W
+    reshapes: list = field(default_factory=list)
+
+    def weight_dim(self) -> int:
+        """Dimension ``merged`` of the halves, in W."""
+        return self.merged if self.merged < self.axis else self.merged + 1
+
+    def permutation(self) -> tuple[int, ...] | None:
+        """The transpose that puts ``axis`` right before the merged dimension (None: it is there)."""
+        target = self.weight_dim()
+        if target == self.axis + 1:
+            return None
+        order = [d for d in range(self.rank) if d != self.axis]
+        order.insert(order.index(target), self.axis)
+        return tuple(order)
+
+    def view(self, rw: Rewriter, chains: list) -> Instruction:
+        cut = chains[0].cut
+        whole = Value(cut.whole, cut.result)
+        full = cut.full
+        comp = cut.sliced.computation
+        # Before the first of the slices: W is there, and every half reads the view after it.
+        first = min((c.cut.sliced for c in chains), key=comp.instructions.index)
+        perm = self.permutation()
+        value: Instruction | Value = whole
+        if perm is not None:
+            moved = Shape.array(full.element_type, [full.dims[d] for d in perm])
+            value = rw.create("transpose", moved, [whole], {"dimensions": perm}, before=first, like=cut.sliced)
+        half = self.reshapes[0].shape
+        merged = resized(Shape.array(half.element_type, half.dims), self.merged,
+                         half.dims[self.merged] * full.dims[self.axis])
+        return rw.reshape(value, merged, before=first, like=cut.sliced)
+
+
+def stacked_axis(chains: list, split_dim: int, sizes: list[int]) -> StackedAxis | None:
+    """The halves are the entries of a stacking axis (one index each of ``split_dim``, then a
+    reshape that drops it, the same for every half): a ``StackedAxis`` whose reshapes are taken
+    out of the chains.  None for pieces of a dimension, which stay as they are."""
+    if any(size != 1 for size in sizes) or any(c.cut.fused or not c.ops for c in chains):
+        return None
+    reshapes = [c.ops[0] for c in chains]
+    full = chains[0].cut.full.dims
+    dropped = full[:split_dim] + full[split_dim + 1:]
+    if any(isinstance(r, Boundary) or r.opcode not in ("reshape", "bitcast") or tuple(r.shape.dims) != dropped
+           or len(r.users) != 1 for r in reshapes) or not dropped:
+        return None
+    # The halves go side by side along their last dimension (F of ``[E, D, F]``): the GMM's output
+    # dimension, where its result is split; a chain that works along it is refused as for any split.
+    stacked = StackedAxis(split_dim, len(dropped) - 1, len(full), reshapes)
+    for c in chains:
+        c.ops = c.ops[1:]
+    return stacked
 
 
 class GmmSource(Source):
