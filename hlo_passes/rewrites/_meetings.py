@@ -69,6 +69,9 @@ class Meeting:
     joins: bool = False
     # Whether each half is the weight of a GMM of its own: the fix runs one GMM instead.
     gmm_launches: bool = False
+    # Halves interleaved with this stride in the fused value (``SourcePlan.stride``), set by the
+    # rewrite before ``replace``: only a meeting that splits the fused result reads it.
+    interleave: int = 1
 
     def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
         raise NotImplementedError
@@ -184,10 +187,16 @@ class TwoGmm(Meeting):
         assert self.gmms is not None and out_dim is not None
         fused = self._fused_gmm(rw, value, out_dim, total)
         start = 0
-        for g in self.gmms:
+        for i, g in enumerate(self.gmms):
             width = g.shape.dims[out_dim]
-            piece = rw.slice_along(fused, out_dim, start, width, resized(fused.shape, out_dim, width),
-                                   before=self.anchor)
+            if self.interleave > 1:
+                # Interleaved halves: GMM i's columns are every interleave-th of the fused result's.
+                spec = tuple((i, n, self.interleave) if d == out_dim else (0, n, 1)
+                             for d, n in enumerate(fused.shape.dims))
+                piece = rw.slice(fused, spec, resized(fused.shape, out_dim, width), before=self.anchor)
+            else:
+                piece = rw.slice_along(fused, out_dim, start, width, resized(fused.shape, out_dim, width),
+                                       before=self.anchor)
             start += width
             rw.replace_all_uses(g, piece)
         kernels = [g.called_computations[0] for g in self.gmms

@@ -78,6 +78,9 @@ class SourcePlan:
     # Two weights joined shard by shard (``_pairs.PairSource``): how many shards of the split
     # dimension each weight enters a shard_map in, one block per shard; 1: joined whole.
     blocks: int = 1
+    # Halves interleaved with this stride (``check_interleaved``): the fused result is split
+    # with it, half i taking the elements i, i + stride, …; 1: side by side.
+    stride: int = 1
 
 
 class Source:
@@ -132,6 +135,9 @@ class SliceSource(Source):
         return instr.opcode == "slice" or (instr.opcode == "fusion" and fused_slice(instr) is not None)
 
     def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+        interleaved = check_interleaved(chains, meeting)
+        if interleaved is not None:
+            return interleaved
         split_dim, sizes = check_slices(chains)
         stacked = stacked_axis(chains, split_dim, sizes)
         if stacked is not None:
@@ -251,6 +257,43 @@ class GmmSource(Source):
         # or partitioned module: what one device holds).
         j = plan.extra[0]
         return sum(c.start.operands[j].shape.byte_size for c in chains)
+
+
+def check_interleaved(chains: list, meeting: Meeting) -> SourcePlan | None:
+    """Halves interleaved element by element (``W[..., ::2]``, ``W[..., 1::2]``: k slices of
+    one dimension with stride k, starting at 0 … k-1): the plan, whose ``stride`` the GMMs'
+    meeting splits the fused GMM's result with (``TwoGmm``).  None when the slices are not
+    strided (``check_slices`` reads them); a ``Refusal`` when they are, but not that way, or
+    meet where they are joined (a concatenate of the halves reorders W: no view of it)."""
+    specs = [c.cut.spec for c in chains]
+    strided = {d for spec in specs for d, (_, _, stride) in enumerate(spec) if stride != 1}
+    if not strided:
+        return None
+    k = len(chains)
+    first = chains[0]
+    full = first.cut.full.dims
+    if len(strided) != 1:
+        raise Refusal("slice-stride", f"{first.start.ref} and its sibling slices are strided in dimensions "
+                      f"{sorted(strided)}; only one interleaved dimension can be fused", first.start, first.cut.sliced)
+    d = strided.pop()
+    if any(c.cut.whole is not first.cut.whole or c.cut.result != first.cut.result for c in chains) or \
+            any(spec[d][2] == 1 for spec in specs):
+        return None  # check_slices names the other source, or the one strided slice among plain ones
+    for c, spec in zip(chains, specs):
+        start, limit, stride = spec[d]
+        others = [e for e, r in enumerate(spec) if e != d and tuple(r[:2]) != (0, full[e])]
+        if stride != k or full[d] % k or start >= k or c.cut.shape.dims[d] != full[d] // k or others:
+            raise Refusal("slice-stride", f"{c.start.ref} takes every {stride}th element from {start} of "
+                          f"dimension {d} ({full[d]} long) of {c.cut.whole.ref}: not one of {k} interleaved "
+                          "halves that together take all of it", c.start, c.cut.sliced)
+    if sorted(spec[d][0] for spec in specs) != list(range(k)):
+        raise Refusal("slice-stride", f"the {k} strided slices of {first.cut.whole.ref} start at "
+                      f"{[spec[d][0] for spec in specs]}, not at each of 0..{k - 1}", first.start, first.cut.sliced)
+    if meeting.joins or meeting.form not in ("two_gmm", "split_gather", "split_reduction"):
+        raise Refusal("interleaved-joined", f"the interleaved halves of {first.cut.whole.ref} meet at "
+                      f"{meeting.anchor.ref} ({meeting.form}), which puts them side by side: that array is W "
+                      "with its elements reordered, which no slice of one gather of W gives", meeting.anchor)
+    return SourcePlan(d, [c.cut.shape.dims[d] for c in chains], stride=k)
 
 
 def check_slices(chains: list) -> tuple[int, list[int]]:

@@ -471,6 +471,7 @@ def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Sourc
         total = sum(c.top.shape.dims[split_dims[-1]] for c in chains)
     value, result = source.whole(rw, plan, chains)
     value, dropped, loose = _fused_chain(rw, chains, split_dims, value, result)
+    meeting.interleave = plan.stride
     meeting.replace(rw, value, out_dim, total)
     if source.slices_for_other_users:
         _slice_for_other_users(rw, chains, split_dims[-1], value)
