@@ -30,11 +30,10 @@ from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, behaviour, map_split_dim, resized, same_op, same_value
 from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape
-from ._fusions import fused_slice
 from ._gmms import GMM_OPCODES, free_dim_position
 from ._layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
 from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
-from ._sources import Source, SourcePlan
+from ._sources import Source, SourcePlan, sliced_fusion
 
 if TYPE_CHECKING:  # the engine, which imports this module
     from ._cost import CollectiveModel
@@ -98,7 +97,7 @@ class PairSource(Source):
         # Slices of one weight are MOE001's sites, GMM results MOE002's: never both rules on one.
         if steps == 0 or instr.opcode in GMM_OPCODES or instr.opcode in ("slice", "constant"):
             return False
-        return not (instr.opcode == "fusion" and fused_slice(instr) is not None)
+        return not (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
     def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
         try:

@@ -24,6 +24,7 @@ from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, resized, same_op, same_value
 from ._crossings import Boundary, result_shape
 from ._fusions import FusedValue, fused_slice
+from ._fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
 
 if TYPE_CHECKING:  # the engine, which imports this module
@@ -63,8 +64,30 @@ def cut_of(start: Instruction) -> Cut | None:
     """The slice ``start`` is, a plain one or one a fusion makes (None for a GMM start)."""
     if start.opcode == "slice":
         return Cut(start, start.operands[0], start.operand_results[0], fused=False)
-    seen = fused_slice(start) if start.opcode == "fusion" else None
+    seen = sliced_fusion(start) if start.opcode == "fusion" else None
     return Cut(seen[0], seen[1], 0, fused=True) if seen is not None else None
+
+
+def sliced_fusion(fusion: Instruction) -> tuple[Instruction, Instruction | FusedValue] | None:
+    """``fused_slice``, or a fusion of optimized HLO whose result is such a slice with its one
+    size-1 dimension dropped (``W[:, 0]`` of a stacked weight: slice, copy, bitcast): (the slice
+    in its body, the array it cuts)."""
+    seen = fused_slice(fusion)
+    body = fusion_body(fusion) if seen is None else None
+    if body is None or body.root is None:
+        return seen
+    root = body.root
+    if root.opcode not in ("bitcast", "reshape") or len(root.operands) != 1:
+        return None
+    inner = root.operands[0]
+    while inner.opcode == "copy" and len(inner.operands) == 1:
+        inner = inner.operands[0]
+    dims = tuple(inner.shape.dims)
+    if inner.opcode != "slice" or len(inner.operands) != 1 or not any(
+            dims[d] == 1 and dims[:d] + dims[d + 1:] == tuple(root.shape.dims) for d in range(len(dims))):
+        return None
+    whole = fed_by(fusion, inner.operands[0]) or fused_value(fusion, inner.operands[0])
+    return (inner, whole) if whole is not None else None
 
 
 @dataclass
@@ -132,7 +155,7 @@ class SliceSource(Source):
     start_opcodes = frozenset(("slice", "fusion"))
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
-        return instr.opcode == "slice" or (instr.opcode == "fusion" and fused_slice(instr) is not None)
+        return instr.opcode == "slice" or (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
     def check(self, chains: list, meeting: Meeting) -> SourcePlan:
         interleaved = check_interleaved(chains, meeting)
@@ -141,7 +164,7 @@ class SliceSource(Source):
         split_dim, sizes = check_slices(chains)
         stacked = stacked_axis(chains, split_dim, sizes)
         if stacked is not None:
-            return SourcePlan(stacked.merged, [r.shape.dims[stacked.merged] for r in stacked.reshapes], stacked)
+            return SourcePlan(stacked.merged, [h.dims[stacked.merged] for h in stacked.halves], stacked)
         return SourcePlan(split_dim, sizes)
 
     def weight(self, chains: list) -> str:
@@ -175,7 +198,7 @@ class StackedAxis:
     axis: int  # of W
     merged: int  # of the halves, after the reshape
     rank: int  # of W
-    reshapes: list = field(default_factory=list)
+    halves: list[Shape]  # after the reshape (in optimized HLO, the fusion's result)
 
     def weight_dim(self) -> int:
         """Dimension ``merged`` of the halves, in W."""
@@ -202,7 +225,7 @@ class StackedAxis:
         if perm is not None:
             moved = Shape.array(full.element_type, [full.dims[d] for d in perm])
             value = rw.create("transpose", moved, [whole], {"dimensions": perm}, before=first, like=cut.sliced)
-        half = self.reshapes[0].shape
+        half = self.halves[0]
         merged = resized(Shape.array(half.element_type, half.dims), self.merged,
                          half.dims[self.merged] * full.dims[self.axis])
         return rw.reshape(value, merged, before=first, like=cut.sliced)
@@ -212,17 +235,22 @@ def stacked_axis(chains: list, split_dim: int, sizes: list[int]) -> StackedAxis 
     """The halves are the entries of a stacking axis (one index each of ``split_dim``, then a
     reshape that drops it, the same for every half): a ``StackedAxis`` whose reshapes are taken
     out of the chains.  None for pieces of a dimension, which stay as they are."""
-    if any(size != 1 for size in sizes) or any(c.cut.fused or not c.ops for c in chains):
+    if any(size != 1 for size in sizes):
         return None
-    reshapes = [c.ops[0] for c in chains]
     full = chains[0].cut.full.dims
     dropped = full[:split_dim] + full[split_dim + 1:]
+    if dropped and all(c.cut.fused and tuple(c.start.shape.dims) == dropped for c in chains):
+        # Optimized HLO: the fusion that slices drops the axis too (``sliced_fusion``); reported only.
+        return StackedAxis(split_dim, len(dropped) - 1, len(full), [c.start.shape for c in chains])
+    if any(c.cut.fused or not c.ops for c in chains):
+        return None
+    reshapes = [c.ops[0] for c in chains]
     if any(isinstance(r, Boundary) or r.opcode not in ("reshape", "bitcast") or tuple(r.shape.dims) != dropped
            or len(r.users) != 1 for r in reshapes) or not dropped:
         return None
     # The halves go side by side along their last dimension (F of ``[E, D, F]``): the GMM's output
     # dimension, where its result is split; a chain that works along it is refused as for any split.
-    stacked = StackedAxis(split_dim, len(dropped) - 1, len(full), reshapes)
+    stacked = StackedAxis(split_dim, len(dropped) - 1, len(full), [r.shape for r in reshapes])
     for c in chains:
         c.ops = c.ops[1:]
     return stacked
