@@ -28,6 +28,7 @@ FORM_DUMP_PROGRAMS: dict[str, FormSpec] = {
         FormSpec(form="size2"),
         FormSpec(form="size2", mesh="mesh2", mode="scan", checkpoint=True),
         FormSpec(form="interleaved"),
+        FormSpec(form="interleaved", mesh="mesh2", mode="scan"),
         *(FormSpec(form=form, variant="fused") for form in moe_weight_forms.WEIGHT_FORMS),
     )
 }

@@ -222,13 +222,20 @@ class StackedAxis:
         first = min((c.cut.sliced for c in chains), key=comp.instructions.index)
         perm = self.permutation()
         value: Instruction | Value = whole
+        # Where the slice says how it is sharded (HLO after Shardy's import: manual), so do the
+        # view's ops, or the partitioner would place them anew.
+        sharding = {"sharding": cut.sliced.attributes["sharding"]} if "sharding" in cut.sliced.attributes else {}
         if perm is not None:
             moved = Shape.array(full.element_type, [full.dims[d] for d in perm])
-            value = rw.create("transpose", moved, [whole], {"dimensions": perm}, before=first, like=cut.sliced)
+            value = rw.create("transpose", moved, [whole], {"dimensions": perm, **sharding}, before=first,
+                              like=cut.sliced)
         half = self.halves[0]
         merged = resized(Shape.array(half.element_type, half.dims), self.merged,
                          half.dims[self.merged] * full.dims[self.axis])
-        return rw.reshape(value, merged, before=first, like=cut.sliced)
+        view = rw.reshape(value, merged, before=first, like=cut.sliced)
+        for key, given in sharding.items():
+            rw.set_attribute(view, key, given)
+        return view
 
 
 def stacked_axis(chains: list, split_dim: int, sizes: list[int]) -> StackedAxis | None:
