@@ -13,10 +13,9 @@ import sys
 if not __package__:
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import argparse  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from examples import dump_programs, moe_weight_forms  # noqa: E402  (jax reads XLA_FLAGS at its first compile)
+from examples import dump_pair_programs, moe_weight_forms  # noqa: E402  (jax reads XLA_FLAGS at its first compile)
 from examples.moe_weight_forms import FormSpec  # noqa: E402
 
 FORM_DUMP_PROGRAMS: dict[str, FormSpec] = {
@@ -36,26 +35,8 @@ FORM_DUMP_PROGRAMS: dict[str, FormSpec] = {
 
 def dump(out: Path) -> dict[str, dict[str, str]]:
     """``dump_programs.dump`` over ``FORM_DUMP_PROGRAMS``, lowered by ``moe_weight_forms.lower``."""
-    saved = dump_programs.DUMP_PROGRAMS, dump_programs.lower
-    dump_programs.DUMP_PROGRAMS, dump_programs.lower = FORM_DUMP_PROGRAMS, moe_weight_forms.lower
-    try:
-        return dump_programs.dump(out)
-    finally:
-        dump_programs.DUMP_PROGRAMS, dump_programs.lower = saved
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path, help="folder to write the dumps into")
-    args = parser.parse_args(argv)
-    flags = os.environ.get("XLA_FLAGS", "").split()
-    if not any(f.startswith("--xla_force_host_platform_device_count") for f in flags):
-        flags.append("--xla_force_host_platform_device_count=8")
-    os.environ["XLA_FLAGS"] = " ".join(flags + [f for f in dump_programs.DUMP_FLAGS if f not in flags])
-    for name, stages in dump(args.out).items():
-        print(f"{name}: {len(stages)} stages")
-    return 0
+    return dump_pair_programs.dump_others(out, FORM_DUMP_PROGRAMS, moe_weight_forms.lower)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(dump_pair_programs.main(doc=__doc__, dump_fn=dump))

@@ -22,7 +22,7 @@ from examples import moe_weight_forms as wf
 from examples.dump_form_programs import FORM_DUMP_PROGRAMS
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
-from moe_cases import tolerance
+from moe_cases import check_per_device, tolerance
 
 RULES = ["moe-gather-fusion", "moe-gradient-fusion", "moe-pair-gather-fusion", "moe-pair-gradient-fusion"]
 SPLIT = sorted(n for n, s in FORM_DUMP_PROGRAMS.items() if s.variant == "split")
@@ -130,8 +130,6 @@ def test_scan_after_shardy_does_not_compile_even_unchanged(form_dumps, program: 
 
 @pytest.mark.parametrize("program", SPLIT)
 def test_partitioned_dump_rewritten_and_equal(form_dumps, program: str) -> None:
-    import jax
-
     spec = FORM_DUMP_PROGRAMS[program]
     text = form_dumps[program, "after_spmd_partitioning"]
     result = _lint(form_dumps, program, "after_spmd_partitioning")
@@ -142,18 +140,8 @@ def test_partitioned_dump_rewritten_and_equal(form_dumps, program: str) -> None:
     rewritten = runtime.compile_text(result.module.to_text(), num_devices=8, partitioned=True)
     assert _gathers(original) - _gathers(rewritten) == site.before.count - site.after.count > 0
     fn, device_args = wf.build(spec)
-    order = list(wf.program_mesh(spec).devices.flat)
-
-    def shard_on(array, device):
-        return np.asarray(next(s.data for s in array.addressable_shards if s.device == device))
-
-    per_device_in = [[shard_on(a, d) for d in order] for a in device_args]
-    want = [[shard_on(o, d) for d in order] for o in jax.tree.leaves(fn(*device_args))]
-    for exe in (original, rewritten):
-        got = exe.run_per_device(*per_device_in)
-        assert len(got) == len(want)
-        for g_dev, w_dev in zip(got, want):
-            _close(g_dev, w_dev, spec)
+    check_per_device((original, rewritten), fn, device_args, list(wf.program_mesh(spec).devices.flat),
+                     lambda got, want: _close(got, want, spec))
 
 
 @pytest.mark.parametrize("program", SPLIT)

@@ -302,7 +302,7 @@ class GmmPairs(Finder):
 
     def __init__(self, scan: _Scan) -> None:
         super().__init__(scan)
-        self.by_source: dict[tuple[int, int], list[tuple[Instruction, object]]] = {}
+        self.by_source: dict[tuple[int, int], list[tuple[Instruction, _Chain]]] = {}
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
