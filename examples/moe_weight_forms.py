@@ -21,8 +21,9 @@
 GMM, its output split in the layout's order (for ``size2`` the gathered ``[E, 2, D, F]`` seen as
 ``[E, D, 2F]``).  Both compute the same function; no rule may report a site in a twin.
 
-Modes: ``forward`` and ``scan`` (``lax.scan`` over stacked layers with a residual);
-``checkpoint=True`` wraps the layer in ``jax.checkpoint``.  Meshes as in ``examples.moe``
+Modes: ``forward``, ``scan`` (``lax.scan`` over stacked layers with a residual) and ``grad``
+(``jax.value_and_grad`` of a loss w.r.t. the weights: the backward of each layout, where the
+rules must find no false site); ``checkpoint=True`` wraps the layer in ``jax.checkpoint``.  Meshes as in ``examples.moe``
 (``mesh1``: ``fsdp``; ``mesh2``: ``fsdp`` × ``fsdp_transpose``, gathered in two stages).
 """
 from __future__ import annotations
@@ -43,7 +44,7 @@ from examples.moe import MESHES, MoEConfig, _ffn_tail, _gather, fsdp_axes, gathe
 
 WEIGHT_FORMS: tuple[str, ...] = ("up_first", "up_first_pair", "size2", "interleaved")
 FORM_VARIANTS: tuple[str, ...] = ("split", "fused")
-FORM_MODES: tuple[str, ...] = ("forward", "scan")
+FORM_MODES: tuple[str, ...] = ("forward", "scan", "grad")
 MEETS: tuple[str, ...] = ("two_gmm", "concat")
 
 
@@ -243,6 +244,13 @@ def program_fn(spec: FormSpec, mesh: Mesh | None = None) -> Callable:
     layer = _layer(spec, mesh)
     if spec.checkpoint:
         layer = jax.checkpoint(layer)
+    if spec.mode == "grad":
+
+        def train(x, gs, *weights):
+            loss = lambda ws: jnp.mean(jnp.square(layer(x, gs, *ws)))  # noqa: E731
+            return jax.value_and_grad(loss)(weights)
+
+        return train
     if not spec.stacked:
         return layer
 
