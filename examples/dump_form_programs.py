@@ -28,6 +28,11 @@ FORM_DUMP_PROGRAMS: dict[str, FormSpec] = {
         FormSpec(form="size2", mesh="mesh2", mode="scan", checkpoint=True),
         FormSpec(form="interleaved"),
         FormSpec(form="interleaved", mesh="mesh2", mode="scan"),
+        # MaxText's way: constraints on the halves of the global weight, Shardy's gathers.
+        FormSpec(form="size2", collectives="implicit"),
+        FormSpec(form="interleaved", collectives="implicit", mesh="mesh2"),
+        FormSpec(form="up_first", collectives="implicit"),
+        FormSpec(form="size2", collectives="implicit", variant="fused"),
         *(FormSpec(form=form, variant="fused") for form in moe_weight_forms.WEIGHT_FORMS),
     )
 }

@@ -46,6 +46,7 @@ WEIGHT_FORMS: tuple[str, ...] = ("up_first", "up_first_pair", "size2", "interlea
 FORM_VARIANTS: tuple[str, ...] = ("split", "fused")
 FORM_MODES: tuple[str, ...] = ("forward", "scan", "grad")
 MEETS: tuple[str, ...] = ("two_gmm", "concat")
+COLLECTIVES: tuple[str, ...] = ("explicit", "implicit")
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ class FormSpec:
     meet: str = "two_gmm"  # up_first only: one GMM per half, or concatenated back first
     mesh: str = "mesh1"
     mode: str = "forward"
+    # explicit: all_gather inside the shard_map; implicit: the halves of the global weight
+    # replicated by sharding constraints before it (MaxText's way; Shardy inserts the gathers)
+    collectives: str = "explicit"
     checkpoint: bool = False
     num_devices: int = 8
     cfg: MoEConfig = field(default_factory=MoEConfig)
@@ -64,11 +68,14 @@ class FormSpec:
     def __post_init__(self) -> None:
         for value, allowed, what in ((self.form, WEIGHT_FORMS, "form"), (self.variant, FORM_VARIANTS, "variant"),
                                      (self.meet, MEETS, "meet"), (self.mesh, MESHES, "mesh"),
-                                     (self.mode, FORM_MODES, "mode")):
+                                     (self.mode, FORM_MODES, "mode"), (self.collectives, COLLECTIVES, "collectives")):
             if value not in allowed:
                 raise ValueError(f"unknown {what} {value!r}; expected one of {allowed}")
         if self.meet == "concat" and self.form != "up_first":
             raise ValueError("meet='concat' is a form of the up_first programs")
+        if self.collectives == "implicit" and (self.form == "up_first_pair" or self.meet != "two_gmm"):
+            raise ValueError("collectives='implicit' is a form of the one-weight layouts met at two GMMs "
+                             "(up_first_pair is implicit already)")
 
     @property
     def stacked(self) -> bool:
@@ -80,6 +87,8 @@ class FormSpec:
         parts = [self.form, self.variant, self.mesh, self.mode]
         if self.meet != "two_gmm":
             parts.append(self.meet)
+        if self.collectives != "explicit":
+            parts.append(self.collectives)
         if self.checkpoint:
             parts.append("remat")
         if self.cfg.dtype != "float32":
@@ -210,8 +219,51 @@ def _explicit_body(spec: FormSpec) -> Callable:
     return {"up_first": up_first, "size2": size2, "interleaved": interleaved}[spec.form]
 
 
+def _halves(spec: FormSpec) -> Callable[[jax.Array], tuple[jax.Array, jax.Array]]:
+    """(gate, up) cut out of the layout's weight."""
+    f = spec.cfg.mlp
+    return {"up_first": lambda w: (w[..., f:], w[..., :f]),
+            "size2": lambda w: (w[:, 0], w[:, 1]),
+            "interleaved": lambda w: (w[..., ::2], w[..., 1::2])}[spec.form]
+
+
+def _fused_gate_up(spec: FormSpec, x: jax.Array, gs: jax.Array, w: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """(gate, up) activations from one GMM on the whole gathered weight, split in its layout."""
+    f = spec.cfg.mlp
+    if spec.form == "size2":
+        e, _, d, _ = w.shape
+        h = gmm(x, jnp.transpose(w, (0, 2, 1, 3)).reshape(e, d, 2 * f), gs)
+        return h[:, :f], h[:, f:]
+    h = gmm(x, w, gs)
+    return (h[:, f:], h[:, :f]) if spec.form == "up_first" else (h[:, ::2], h[:, 1::2])
+
+
+def _implicit_layer(spec: FormSpec, mesh: Mesh) -> Callable:
+    """MaxText's way: the halves cut out of the global weight and replicated by sharding
+    constraints before a shard_map whose body runs the GMMs (the twin: the whole weight)."""
+    dtype = spec.cfg.jdtype
+    replicate = lambda a: jax.lax.with_sharding_constraint(a, NamedSharding(mesh, P()))  # noqa: E731
+    if spec.variant == "fused":
+        body = lambda x, gs, w, wo: _ffn_tail(*_fused_gate_up(spec, x, gs, w), gs, wo)  # noqa: E731
+        mapped = jax.shard_map(body, mesh=mesh, in_specs=(P(),) * 4, out_specs=P(), check_vma=False)
+        return lambda x, gs, w, wo: mapped(x, gs, replicate(w.astype(dtype)), wo.astype(dtype))
+
+    def two(x, gs, gate_w, up_w, wo):
+        return _ffn_tail(gmm(x, gate_w, gs), gmm(x, up_w, gs), gs, wo)
+
+    mapped = jax.shard_map(two, mesh=mesh, in_specs=(P(),) * 5, out_specs=P(), check_vma=False)
+
+    def layer(x, gs, w, wo):
+        gate_w, up_w = _halves(spec)(w.astype(dtype))
+        return mapped(x, gs, replicate(gate_w), replicate(up_w), wo.astype(dtype))
+
+    return layer
+
+
 def _layer(spec: FormSpec, mesh: Mesh) -> Callable:
     wspec = _weight_spec(spec.replace(mode="forward"))
+    if spec.collectives == "implicit":
+        return _implicit_layer(spec, mesh)
     if spec.form != "up_first_pair":
         return jax.shard_map(_explicit_body(spec), mesh=mesh, in_specs=(P(), P(), wspec, P()), out_specs=P(),
                              check_vma=False)
