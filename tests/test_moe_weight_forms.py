@@ -133,6 +133,11 @@ def test_partitioned_dump_rewritten_and_equal(form_dumps, program: str) -> None:
     spec = FORM_DUMP_PROGRAMS[program]
     text = form_dumps[program, "after_spmd_partitioning"]
     result = _lint(form_dumps, program, "after_spmd_partitioning")
+    if (spec.form, spec.collectives) == ("size2", "implicit"):
+        # The partitioner gathers the slice of the stacking axis before the reshape that drops it:
+        # the halves' chains change rank half way, which the engine does not follow (a near miss).
+        assert result.sites == [] and [n.check for n in result.near_misses] == ["reshape-moves-split"]
+        return
     rule, form = _expected(spec)
     assert [(s.rule, s.form, s.rewritten) for s in result.sites] == [(rule, form, True)]
     site = result.sites[0]

@@ -28,7 +28,7 @@ from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import Instruction, Shape, Value
 from ..ir.rewriter import Rewriter
-from ._chains import literal, remove_dead, resized
+from ._chains import in_dependency_order, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
@@ -202,6 +202,12 @@ class TwoGmm(Meeting):
         kernels = [g.called_computations[0] for g in self.gmms
                    if gmm_kernel(g) is not None and g.called_computations]
         remove_dead(rw, list(self.gmms))
+        comp = fused.computation
+        if comp is not None and value.computation is comp and \
+                comp.instructions.index(value) > comp.instructions.index(fused):
+            # The fused weight is the half's value the program defines later (up first: the up
+            # half's shard_map parameter, its GMM after the gate's): it moves up with what it reads.
+            in_dependency_order(rw, comp)
         if kernels:
             # The halves' kernels, built for their shape, are dead now.
             kernel_calls.drop_unused(rw, kernels)

@@ -410,31 +410,6 @@ class SharedLhsGmms(Finder):
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
 
 
-def in_dependency_order(rw: Rewriter, comp: Computation) -> None:
-    """Reorder ``comp``'s instructions so each comes after its operands, moving as little as
-    possible (a stable topological order).  The two weights' chains start wherever the
-    program computes them: the concatenate of both, and the one GMM after it, may sit
-    before the later weight's definition, which then moves up with what it reads."""
-    instructions = comp.instructions
-    here = {id(i) for i in instructions}
-    placed: set[int] = set()
-    order: list[Instruction] = []
-    for instr in instructions:
-        stack = [(instr, False)]
-        while stack:
-            cur, ready = stack.pop()
-            if id(cur) in placed:
-                continue
-            if ready:
-                placed.add(id(cur))
-                order.append(cur)
-                continue
-            stack.append((cur, True))
-            stack.extend((op, False) for op in reversed(cur.operands) if id(op) in here and id(op) not in placed)
-    if order != instructions:
-        rw.reorder(comp, order)
-
-
 class WeightConcatenates(Concatenates):
     """Concatenates of the two weights, but not the one this rule made: that one joins the
     shards where a rewritten site's fused chain starts (rewriting twice changes nothing)."""

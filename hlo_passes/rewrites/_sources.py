@@ -222,9 +222,12 @@ class StackedAxis:
         first = min((c.cut.sliced for c in chains), key=comp.instructions.index)
         perm = self.permutation()
         value: Instruction | Value = whole
-        # Where the slice says how it is sharded (HLO after Shardy's import: manual), so do the
-        # view's ops, or the partitioner would place them anew.
-        sharding = {"sharding": cut.sliced.attributes["sharding"]} if "sharding" in cut.sliced.attributes else {}
+        # A slice inside a shard_map after Shardy's import is manual, and so must the view's ops be
+        # (the partitioner would place them anew); a tiled sharding names the slice's dimensions,
+        # not the view's, and is left for the partitioner to propagate.
+        given = cut.sliced.attributes.raw("sharding") if "sharding" in cut.sliced.attributes else None
+        sharding = {"sharding": cut.sliced.attributes["sharding"]} if given is not None and \
+            str(given).strip() in ("{manual}", "{replicated}") else {}
         if perm is not None:
             moved = Shape.array(full.element_type, [full.dims[d] for d in perm])
             value = rw.create("transpose", moved, [whole], {"dimensions": perm, **sharding}, before=first,
