@@ -105,9 +105,15 @@ def test_global_stage_rewritten_and_equal(form_dumps, program: str, stage: str) 
     text = form_dumps[program, stage]
     result = _lint(form_dumps, program, stage)
     rule, form = _expected(spec)
-    assert [(s.rule, s.form, s.rewritten) for s in result.sites] == [(rule, form, True)]
+    assert [(s.rule, s.form) for s in result.sites] == [(rule, form)]
     assert result.near_misses == []
     site = result.sites[0]
+    if not site.rewritten:
+        # jax 0.12's XLA aborts propagating mesh shardings through the size-2 view (a transpose
+        # and a reshape of the sharded global weight) after Shardy's import: reported, left as is.
+        assert (stage, spec.form, spec.collectives) == ("after_shardy", "size2", "implicit")
+        assert "GSPMD" in site.details.not_rewritten and result.module.to_text() == text
+        return
     if {(stage, spec.form), (stage, spec.mode), (stage, spec.collectives)} & FOUND_ONLY:
         return
     original = runtime.compile_text(text, num_devices=8)

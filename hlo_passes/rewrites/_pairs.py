@@ -33,7 +33,7 @@ from ._crossings import Boundary, Crossing, Exit, result_shape
 from ._gmms import GMM_OPCODES, free_dim_position
 from ._layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
 from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
-from ._sources import Source, SourcePlan, sliced_fusion
+from ._sources import Source, SourcePlan, named_gspmd, sliced_fusion
 
 if TYPE_CHECKING:  # the engine, which imports this module
     from ._cost import CollectiveModel
@@ -181,7 +181,7 @@ class PairSource(Source):
         return ", ".join(c.start.ref for c in chains)
 
     def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
-        if plan.blocks > 1 and _named_gspmd(chains[0]):
+        if plan.blocks > 1 and named_gspmd(chains[0]):
             return ("the weights are joined shard by shard (reshapes of arrays with mesh shardings), which the "
                     "GSPMD partitioner of this XLA cannot propagate after Shardy's import (it aborts); "
                     "rewrite the lowered StableHLO or the dump before optimizations")
@@ -270,19 +270,6 @@ def _past_barriers(value: Instruction, result: int) -> tuple[Instruction, int]:
         else:
             break
     return value, result
-
-
-def _named_gspmd(chain: _Chain) -> bool:
-    """HLO after Shardy's import (GSPMD form: ``SPMDFullToShardShape``) whose shardings are
-    written over a mesh (jax 0.12's XLA)."""
-    if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"
-               and op.attributes.get("custom_call_target") == "SPMDFullToShardShape" for op in chain.ops):
-        return False
-    try:
-        sharding = chain.start.attributes.get("sharding")
-    except ValueError:
-        return False
-    return getattr(sharding, "named", None) is not None
 
 
 def _f_split(layout: Layout | None, dim: int) -> tuple | None:

@@ -176,6 +176,13 @@ class SliceSource(Source):
             return plan.extra.view(rw, chains), 0
         return cut.whole, cut.result
 
+    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+        if isinstance(plan.extra, StackedAxis) and named_gspmd(chains[0]):
+            return ("the stacking axis is merged into F by a transpose and a reshape of an array with a mesh "
+                    "sharding, which the GSPMD partitioner of this XLA cannot propagate after Shardy's import "
+                    "(it aborts); rewrite the lowered StableHLO or the dump before optimizations")
+        return None
+
     def added_bytes(self, plan: SourcePlan, chains: list) -> int:
         # The stacking axis moved next to the merged dimension: a copy of the weight's shard.
         if isinstance(plan.extra, StackedAxis) and plan.extra.permutation() is not None:
@@ -431,3 +438,16 @@ def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total:
     out_dim = free_dim_position(first, j, dim)
     assert out_dim is not None, "check_gmm_sources found the dimension free"
     return rw.clone(first, operands, resized(first.shape, out_dim, total), before=where)
+
+
+def named_gspmd(chain: _Chain) -> bool:
+    """HLO after Shardy's import (GSPMD form: ``SPMDFullToShardShape``) whose shardings are
+    written over a mesh (jax 0.12's XLA)."""
+    if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"
+               and op.attributes.get("custom_call_target") == "SPMDFullToShardShape" for op in chain.ops):
+        return False
+    try:
+        sharding = chain.start.attributes.get("sharding")
+    except ValueError:
+        return False
+    return getattr(sharding, "named", None) is not None
