@@ -23,11 +23,14 @@ if TYPE_CHECKING:
 CHECKS: dict[str, str] = {
     # Where the halves come from: slices of one weight (MOE001, MOE002, MOE004 split_apart).
     "same-source": "the halves are slices of one array",
-    "slice-stride": "every slice has stride 1",
+    "slice-stride": "every slice has stride 1, or the k slices interleave the halves (stride k in one dimension, "
+                    "starting at 0 … k-1)",
     "split-dim": "the slices cut exactly one dimension, the split dimension",
     "slices-adjacent": "the slices are adjacent pieces of the split dimension, without gap or overlap",
     "slices-cover": "the slices cover the whole split dimension",
     "concat-order": "the halves meet again in the order they were cut",
+    "interleaved-joined": "interleaved halves (strided slices) meet at GMMs of their own, whose results are split "
+                          "with the same stride; joined side by side they would be W reordered",
     # The path each half takes.
     "group-of-one": "every half runs a collective over more than one device (over groups of one device, "
                     "a mesh axis of size 1, nothing moves: there is nothing to fuse)",

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -49,3 +51,22 @@ def check_one_site_preserves_results(spec: ProgramSpec, dialect: str, rule: str)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, **tolerance(spec.cfg))
     assert run_passes(hlo_passes.parse(new_text), [rule]).sites == []
+
+
+def check_per_device(executables: Sequence[runtime.Executable], fn: Callable, device_args: Sequence[Any],
+                     devices: Sequence[Any], close: Callable[[Any, Any], None]) -> None:
+    """Partitioned programs: each executable, fed every device's shards of ``device_args`` (in the
+    order of ``devices``, the mesh's), gives each device its shards of ``fn(*device_args)``
+    (``close(got, want)`` compares one device's outputs)."""
+    import jax
+
+    def shard_on(array, device):
+        return np.asarray(next(s.data for s in array.addressable_shards if s.device == device))
+
+    per_device_in = [[shard_on(a, d) for d in devices] for a in device_args]
+    want = [[shard_on(o, d) for d in devices] for o in jax.tree.leaves(fn(*device_args))]
+    for exe in executables:
+        got = exe.run_per_device(*per_device_in)
+        assert len(got) == len(want)
+        for g_dev, w_dev in zip(got, want):
+            close(g_dev, w_dev)

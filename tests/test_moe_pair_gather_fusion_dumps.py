@@ -20,6 +20,7 @@ from examples import moe_pair
 from examples.dump_pair_programs import PAIR_DUMP_PROGRAMS
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
+from moe_cases import check_per_device
 
 RULE = "moe-pair-gather-fusion"
 PROGRAMS = sorted(PAIR_DUMP_PROGRAMS)
@@ -82,8 +83,6 @@ def test_global_stage_rewritten_and_equal(pair_dumps, program: str, stage: str) 
 
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_partitioned_dump_rewritten_and_equal_to_jax(pair_dumps, program: str) -> None:
-    import jax
-
     spec = PAIR_DUMP_PROGRAMS[program]
     text = pair_dumps[program, "after_spmd_partitioning"]
     result = _rewrite(pair_dumps, program, "after_spmd_partitioning")
@@ -93,18 +92,8 @@ def test_partitioned_dump_rewritten_and_equal_to_jax(pair_dumps, program: str) -
     rewritten = runtime.compile_text(result.module.to_text(), num_devices=8, partitioned=True)
     assert _gathers(rewritten) * 2 == _gathers(original) >= 2
     fn, device_args = moe_pair.build(spec)
-    order = list(moe_pair.program_mesh(spec).devices.flat)
-
-    def shard_on(array, device):
-        return np.asarray(next(s.data for s in array.addressable_shards if s.device == device))
-
-    per_device_in = [[shard_on(a, d) for d in order] for a in device_args]
-    want = [[shard_on(o, d) for d in order] for o in jax.tree.leaves(fn(*device_args))]
-    for exe in (original, rewritten):
-        got = exe.run_per_device(*per_device_in)
-        assert len(got) == len(want)
-        for g_dev, w_dev in zip(got, want):
-            _assert_close(g_dev, w_dev, spec)
+    check_per_device((original, rewritten), fn, device_args, list(moe_pair.program_mesh(spec).devices.flat),
+                     lambda got, want: _assert_close(got, want, spec))
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

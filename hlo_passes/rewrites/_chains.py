@@ -241,3 +241,28 @@ def remove_dead(rw: Rewriter, roots: list[Instruction]) -> list[Instruction]:
 
 
 _SIDE_EFFECTING = frozenset(d.name for d in with_trait(Trait.SIDE_EFFECTS))
+
+
+def in_dependency_order(rw: Rewriter, comp: Computation) -> None:
+    """Reorder ``comp``'s instructions so each comes after its operands, moving as little as
+    possible (a stable topological order).  The two weights' chains start wherever the
+    program computes them: the concatenate of both, and the one GMM after it, may sit
+    before the later weight's definition, which then moves up with what it reads."""
+    instructions = comp.instructions
+    here = {id(i) for i in instructions}
+    placed: set[int] = set()
+    order: list[Instruction] = []
+    for instr in instructions:
+        stack = [(instr, False)]
+        while stack:
+            cur, ready = stack.pop()
+            if id(cur) in placed:
+                continue
+            if ready:
+                placed.add(id(cur))
+                order.append(cur)
+                continue
+            stack.append((cur, True))
+            stack.extend((op, False) for op in reversed(cur.operands) if id(op) in here and id(op) not in placed)
+    if order != instructions:
+        rw.reorder(comp, order)

@@ -28,7 +28,7 @@ from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import Instruction, Shape, Value
 from ..ir.rewriter import Rewriter
-from ._chains import literal, remove_dead, resized
+from ._chains import in_dependency_order, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
@@ -69,6 +69,9 @@ class Meeting:
     joins: bool = False
     # Whether each half is the weight of a GMM of its own: the fix runs one GMM instead.
     gmm_launches: bool = False
+    # Halves interleaved with this stride in the fused value (``SourcePlan.stride``), set by the
+    # rewrite before ``replace``: only a meeting that splits the fused result reads it.
+    interleave: int = 1
 
     def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
         raise NotImplementedError
@@ -162,7 +165,10 @@ class TwoGmm(Meeting):
     gmms: list[Instruction]
 
     def __init__(self, gmms: list[Instruction]) -> None:
-        self.anchor = gmms[0]
+        # ``gmms`` in the order of their weights' pieces; the fused GMM and the slices of its
+        # result go before the first of them the program runs, so that they precede every user.
+        comp = gmms[0].computation
+        self.anchor = gmms[0] if comp is None else min(gmms, key=comp.instructions.index)
         self.gmms = gmms
 
     def check(self, chains: list, split_dims: list[int]) -> int | None:
@@ -181,22 +187,36 @@ class TwoGmm(Meeting):
         assert self.gmms is not None and out_dim is not None
         fused = self._fused_gmm(rw, value, out_dim, total)
         start = 0
-        for g in self.gmms:
+        for i, g in enumerate(self.gmms):
             width = g.shape.dims[out_dim]
-            piece = rw.slice_along(fused, out_dim, start, width, resized(fused.shape, out_dim, width),
-                                   before=self.anchor)
+            if self.interleave > 1:
+                # Interleaved halves: GMM i's columns are every interleave-th of the fused result's.
+                spec = tuple((i, n, self.interleave) if d == out_dim else (0, n, 1)
+                             for d, n in enumerate(fused.shape.dims))
+                piece = rw.slice(fused, spec, resized(fused.shape, out_dim, width), before=self.anchor)
+            else:
+                piece = rw.slice_along(fused, out_dim, start, width, resized(fused.shape, out_dim, width),
+                                       before=self.anchor)
             start += width
             rw.replace_all_uses(g, piece)
         kernels = [g.called_computations[0] for g in self.gmms
                    if gmm_kernel(g) is not None and g.called_computations]
         remove_dead(rw, list(self.gmms))
+        comp = fused.computation
+        if comp is not None and value.computation is comp and \
+                comp.instructions.index(value) > comp.instructions.index(fused):
+            # The fused weight is the half's value the program defines later (up first: the up
+            # half's shard_map parameter, its GMM after the gate's): it moves up with what it reads.
+            in_dependency_order(rw, comp)
         if kernels:
             # The halves' kernels, built for their shape, are dead now.
             kernel_calls.drop_unused(rw, kernels)
 
     def _fused_gmm(self, rw: Rewriter, value: Instruction, out_dim: int, total: int) -> Instruction:
         assert self.gmms is not None
-        g0 = self.gmms[0]
+        # The GMM the program runs first: its lhs and group sizes (the same values as the others')
+        # are computed before it, where the fused GMM goes.
+        g0 = self.anchor
         operands = g0.operand_values
         operands[1] = Value(value)
         if gmm_kernel(g0) is not None:
@@ -302,7 +322,7 @@ class GmmPairs(Finder):
 
     def __init__(self, scan: _Scan) -> None:
         super().__init__(scan)
-        self.by_source: dict[tuple[int, int], list[tuple[Instruction, object]]] = {}
+        self.by_source: dict[tuple[int, int], list[tuple[Instruction, _Chain]]] = {}
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
@@ -321,15 +341,25 @@ class GmmPairs(Finder):
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         for group in self.by_source.values():
             if len(group) >= 2:
+                # In the order of the pieces in the weight, whatever order the program runs the GMMs
+                # in (an up-first layout's program computes the gate first): each GMM is then
+                # replaced by its own piece of the fused result, the one its weight was cut from.
+                group.sort(key=lambda gc: _piece_order(gc[1]))
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
+
+
+def _piece_order(chain: _Chain) -> tuple:
+    """Where a half's slice starts in the weight (dimension by dimension; ``()`` for a half that
+    starts at no slice, which keeps its place: the sort is stable)."""
+    return tuple(r[0] for r in chain.cut.spec) if chain.cut is not None else ()
 
 
 class SplitCollectiveFinder(Finder):
     """Optimized HLO: the halves' collectives, when what consumes them is a fusion.
 
     After fusion the GMMs and the pads are fusions that cannot be matched op for
-    op; the lint still must see the split collectives, so they are reported as a
-    site of their own (never rewritten).
+    op: the split collectives are a site of their own, rewritten to one collective and a
+    slice of it per half for the fusions that read them.
     """
 
     def finish(self) -> Iterator[tuple[Meeting, list]]:
@@ -357,7 +387,7 @@ class SplitCollectiveFinder(Finder):
             # in program order.
             by_piece: dict[tuple, list] = {}
             for c in chains:
-                by_piece.setdefault(tuple(r[0] for r in c.cut.spec), []).append(c)
+                by_piece.setdefault(_piece_order(c), []).append(c)
             for k in range(max((len(v) for v in by_piece.values()), default=0)):
                 group = [by_piece[p][k] for p in sorted(by_piece) if k < len(by_piece[p])]
                 if len(group) >= 2:

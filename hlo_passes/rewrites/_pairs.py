@@ -30,11 +30,10 @@ from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, behaviour, map_split_dim, resized, same_op, same_value
 from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape
-from ._fusions import fused_slice
 from ._gmms import GMM_OPCODES, free_dim_position
 from ._layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
 from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
-from ._sources import Source, SourcePlan
+from ._sources import Source, SourcePlan, named_gspmd, sliced_fusion
 
 if TYPE_CHECKING:  # the engine, which imports this module
     from ._cost import CollectiveModel
@@ -98,7 +97,7 @@ class PairSource(Source):
         # Slices of one weight are MOE001's sites, GMM results MOE002's: never both rules on one.
         if steps == 0 or instr.opcode in GMM_OPCODES or instr.opcode in ("slice", "constant"):
             return False
-        return not (instr.opcode == "fusion" and fused_slice(instr) is not None)
+        return not (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
     def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
         try:
@@ -182,7 +181,7 @@ class PairSource(Source):
         return ", ".join(c.start.ref for c in chains)
 
     def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
-        if plan.blocks > 1 and _named_gspmd(chains[0]):
+        if plan.blocks > 1 and named_gspmd(chains[0]):
             return ("the weights are joined shard by shard (reshapes of arrays with mesh shardings), which the "
                     "GSPMD partitioner of this XLA cannot propagate after Shardy's import (it aborts); "
                     "rewrite the lowered StableHLO or the dump before optimizations")
@@ -271,19 +270,6 @@ def _past_barriers(value: Instruction, result: int) -> tuple[Instruction, int]:
         else:
             break
     return value, result
-
-
-def _named_gspmd(chain: _Chain) -> bool:
-    """HLO after Shardy's import (GSPMD form: ``SPMDFullToShardShape``) whose shardings are
-    written over a mesh (jax 0.12's XLA)."""
-    if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"
-               and op.attributes.get("custom_call_target") == "SPMDFullToShardShape" for op in chain.ops):
-        return False
-    try:
-        sharding = chain.start.attributes.get("sharding")
-    except ValueError:
-        return False
-    return getattr(sharding, "named", None) is not None
 
 
 def _f_split(layout: Layout | None, dim: int) -> tuple | None:
@@ -409,31 +395,6 @@ class SharedLhsGmms(Finder):
             group = pair
             if len(group) >= 2:
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
-
-
-def in_dependency_order(rw: Rewriter, comp: Computation) -> None:
-    """Reorder ``comp``'s instructions so each comes after its operands, moving as little as
-    possible (a stable topological order).  The two weights' chains start wherever the
-    program computes them: the concatenate of both, and the one GMM after it, may sit
-    before the later weight's definition, which then moves up with what it reads."""
-    instructions = comp.instructions
-    here = {id(i) for i in instructions}
-    placed: set[int] = set()
-    order: list[Instruction] = []
-    for instr in instructions:
-        stack = [(instr, False)]
-        while stack:
-            cur, ready = stack.pop()
-            if id(cur) in placed:
-                continue
-            if ready:
-                placed.add(id(cur))
-                order.append(cur)
-                continue
-            stack.append((cur, True))
-            stack.extend((op, False) for op in reversed(cur.operands) if id(op) in here and id(op) not in placed)
-    if order != instructions:
-        rw.reorder(comp, order)
 
 
 class WeightConcatenates(Concatenates):

@@ -22,8 +22,9 @@ from ..checks import Refusal
 from ..ir import Instruction, Shape, Value
 from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, resized, same_op, same_value
-from ._crossings import result_shape
+from ._crossings import Boundary, result_shape
 from ._fusions import FusedValue, fused_slice
+from ._fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
 
 if TYPE_CHECKING:  # the engine, which imports this module
@@ -63,8 +64,30 @@ def cut_of(start: Instruction) -> Cut | None:
     """The slice ``start`` is, a plain one or one a fusion makes (None for a GMM start)."""
     if start.opcode == "slice":
         return Cut(start, start.operands[0], start.operand_results[0], fused=False)
-    seen = fused_slice(start) if start.opcode == "fusion" else None
+    seen = sliced_fusion(start) if start.opcode == "fusion" else None
     return Cut(seen[0], seen[1], 0, fused=True) if seen is not None else None
+
+
+def sliced_fusion(fusion: Instruction) -> tuple[Instruction, Instruction | FusedValue] | None:
+    """``fused_slice``, or a fusion of optimized HLO whose result is such a slice with its one
+    size-1 dimension dropped (``W[:, 0]`` of a stacked weight: slice, copy, bitcast): (the slice
+    in its body, the array it cuts)."""
+    seen = fused_slice(fusion)
+    body = fusion_body(fusion) if seen is None else None
+    if body is None or body.root is None:
+        return seen
+    root = body.root
+    if root.opcode not in ("bitcast", "reshape") or len(root.operands) != 1:
+        return None
+    inner = root.operands[0]
+    while inner.opcode == "copy" and len(inner.operands) == 1:
+        inner = inner.operands[0]
+    dims = tuple(inner.shape.dims)
+    if inner.opcode != "slice" or len(inner.operands) != 1 or not any(
+            dims[d] == 1 and dims[:d] + dims[d + 1:] == tuple(root.shape.dims) for d in range(len(dims))):
+        return None
+    whole = fed_by(fusion, inner.operands[0]) or fused_value(fusion, inner.operands[0])
+    return (inner, whole) if whole is not None else None
 
 
 @dataclass
@@ -78,6 +101,9 @@ class SourcePlan:
     # Two weights joined shard by shard (``_pairs.PairSource``): how many shards of the split
     # dimension each weight enters a shard_map in, one block per shard; 1: joined whole.
     blocks: int = 1
+    # Halves interleaved with this stride (``check_interleaved``): the fused result is split
+    # with it, half i taking the elements i, i + stride, …; 1: side by side.
+    stride: int = 1
 
 
 class Source:
@@ -123,15 +149,22 @@ class Source:
 
 
 class SliceSource(Source):
-    """Halves sliced out of one weight."""
+    """Halves sliced out of one weight: pieces of one dimension, or (``StackedAxis``) the
+    entries of a small stacking axis, each taken out of it (``W[:, 0]``, ``W[:, 1]``)."""
 
     start_opcodes = frozenset(("slice", "fusion"))
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
-        return instr.opcode == "slice" or (instr.opcode == "fusion" and fused_slice(instr) is not None)
+        return instr.opcode == "slice" or (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
     def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+        interleaved = check_interleaved(chains, meeting)
+        if interleaved is not None:
+            return interleaved
         split_dim, sizes = check_slices(chains)
+        stacked = stacked_axis(chains, split_dim, sizes)
+        if stacked is not None:
+            return SourcePlan(stacked.merged, [h.dims[stacked.merged] for h in stacked.halves], stacked)
         return SourcePlan(split_dim, sizes)
 
     def weight(self, chains: list) -> str:
@@ -139,7 +172,105 @@ class SliceSource(Source):
 
     def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
         cut = chains[0].cut
+        if isinstance(plan.extra, StackedAxis):
+            return plan.extra.view(rw, chains), 0
         return cut.whole, cut.result
+
+    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+        if isinstance(plan.extra, StackedAxis) and named_gspmd(chains[0]):
+            return ("the stacking axis is merged into F by a transpose and a reshape of an array with a mesh "
+                    "sharding, which the GSPMD partitioner of this XLA cannot propagate after Shardy's import "
+                    "(it aborts); rewrite the lowered StableHLO or the dump before optimizations")
+        return None
+
+    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+        # The stacking axis moved next to the merged dimension: a copy of the weight's shard.
+        if isinstance(plan.extra, StackedAxis) and plan.extra.permutation() is not None:
+            return sum(c.cut.shape.byte_size for c in chains)
+        return 0
+
+
+@dataclass
+class StackedAxis:
+    """Halves that are the entries of a stacking axis of W (``W[E, 2, D, F]``, tpu-inference's
+    fused MoE layout): each slice takes one index of dimension ``axis`` and a reshape drops it.
+
+    The fused chain starts at a view of W (its shard, where the slices cut a shard) with that
+    axis merged into dimension ``merged`` of the halves as its major part (a transpose where it
+    is not next to it, then a reshape): ``[E, D, 2F]`` with the halves side by side along F, the
+    chain of the halves applied to it once, and their GMMs one GMM on it.  The halves' reshapes
+    are dropped from their chains (``reshapes``) so that the chains' steps are the fused one's.
+    """
+
+    axis: int  # of W
+    merged: int  # of the halves, after the reshape
+    rank: int  # of W
+    halves: list[Shape]  # after the reshape (in optimized HLO, the fusion's result)
+
+    def weight_dim(self) -> int:
+        """Dimension ``merged`` of the halves, in W."""
+        return self.merged if self.merged < self.axis else self.merged + 1
+
+    def permutation(self) -> tuple[int, ...] | None:
+        """The transpose that puts ``axis`` right before the merged dimension (None: it is there)."""
+        target = self.weight_dim()
+        if target == self.axis + 1:
+            return None
+        order = [d for d in range(self.rank) if d != self.axis]
+        order.insert(order.index(target), self.axis)
+        return tuple(order)
+
+    def view(self, rw: Rewriter, chains: list) -> Instruction:
+        cut = chains[0].cut
+        whole = Value(cut.whole, cut.result)
+        full = cut.full
+        comp = cut.sliced.computation
+        # Before the first of the slices: W is there, and every half reads the view after it.
+        first = min((c.cut.sliced for c in chains), key=comp.instructions.index)
+        perm = self.permutation()
+        value: Instruction | Value = whole
+        # A slice inside a shard_map after Shardy's import is manual, and so must the view's ops be
+        # (the partitioner would place them anew); a tiled sharding names the slice's dimensions,
+        # not the view's, and is left for the partitioner to propagate.
+        given = cut.sliced.attributes.raw("sharding") if "sharding" in cut.sliced.attributes else None
+        sharding = {"sharding": cut.sliced.attributes["sharding"]} if given is not None and \
+            str(given).strip() in ("{manual}", "{replicated}") else {}
+        if perm is not None:
+            moved = Shape.array(full.element_type, [full.dims[d] for d in perm])
+            value = rw.create("transpose", moved, [whole], {"dimensions": perm, **sharding}, before=first,
+                              like=cut.sliced)
+        half = self.halves[0]
+        merged = resized(Shape.array(half.element_type, half.dims), self.merged,
+                         half.dims[self.merged] * full.dims[self.axis])
+        view = rw.reshape(value, merged, before=first, like=cut.sliced)
+        for key, given in sharding.items():
+            rw.set_attribute(view, key, given)
+        return view
+
+
+def stacked_axis(chains: list, split_dim: int, sizes: list[int]) -> StackedAxis | None:
+    """The halves are the entries of a stacking axis (one index each of ``split_dim``, then a
+    reshape that drops it, the same for every half): a ``StackedAxis`` whose reshapes are taken
+    out of the chains.  None for pieces of a dimension, which stay as they are."""
+    if any(size != 1 for size in sizes):
+        return None
+    full = chains[0].cut.full.dims
+    dropped = full[:split_dim] + full[split_dim + 1:]
+    if dropped and all(c.cut.fused and tuple(c.start.shape.dims) == dropped for c in chains):
+        # Optimized HLO: the fusion that slices drops the axis too (``sliced_fusion``); reported only.
+        return StackedAxis(split_dim, len(dropped) - 1, len(full), [c.start.shape for c in chains])
+    if any(c.cut.fused or not c.ops for c in chains):
+        return None
+    reshapes = [c.ops[0] for c in chains]
+    if any(isinstance(r, Boundary) or r.opcode not in ("reshape", "bitcast") or tuple(r.shape.dims) != dropped
+           or len(r.users) != 1 for r in reshapes) or not dropped:
+        return None
+    # The halves go side by side along their last dimension (F of ``[E, D, F]``): the GMM's output
+    # dimension, where its result is split; a chain that works along it is refused as for any split.
+    stacked = StackedAxis(split_dim, len(dropped) - 1, len(full), [r.shape for r in reshapes])
+    for c in chains:
+        c.ops = c.ops[1:]
+    return stacked
 
 
 class GmmSource(Source):
@@ -171,6 +302,43 @@ class GmmSource(Source):
         # or partitioned module: what one device holds).
         j = plan.extra[0]
         return sum(c.start.operands[j].shape.byte_size for c in chains)
+
+
+def check_interleaved(chains: list, meeting: Meeting) -> SourcePlan | None:
+    """Halves interleaved element by element (``W[..., ::2]``, ``W[..., 1::2]``: k slices of
+    one dimension with stride k, starting at 0 … k-1): the plan, whose ``stride`` the GMMs'
+    meeting splits the fused GMM's result with (``TwoGmm``).  None when the slices are not
+    strided (``check_slices`` reads them); a ``Refusal`` when they are, but not that way, or
+    meet where they are joined (a concatenate of the halves reorders W: no view of it)."""
+    specs = [c.cut.spec for c in chains]
+    strided = {d for spec in specs for d, (_, _, stride) in enumerate(spec) if stride != 1}
+    if not strided:
+        return None
+    k = len(chains)
+    first = chains[0]
+    full = first.cut.full.dims
+    if len(strided) != 1:
+        raise Refusal("slice-stride", f"{first.start.ref} and its sibling slices are strided in dimensions "
+                      f"{sorted(strided)}; only one interleaved dimension can be fused", first.start, first.cut.sliced)
+    d = strided.pop()
+    if any(c.cut.whole is not first.cut.whole or c.cut.result != first.cut.result for c in chains) or \
+            any(spec[d][2] == 1 for spec in specs):
+        return None  # check_slices names the other source, or the one strided slice among plain ones
+    for c, spec in zip(chains, specs):
+        start, limit, stride = spec[d]
+        others = [e for e, r in enumerate(spec) if e != d and tuple(r[:2]) != (0, full[e])]
+        if stride != k or full[d] % k or start >= k or c.cut.shape.dims[d] != full[d] // k or others:
+            raise Refusal("slice-stride", f"{c.start.ref} takes every {stride}th element from {start} of "
+                          f"dimension {d} ({full[d]} long) of {c.cut.whole.ref}: not one of {k} interleaved "
+                          "halves that together take all of it", c.start, c.cut.sliced)
+    if sorted(spec[d][0] for spec in specs) != list(range(k)):
+        raise Refusal("slice-stride", f"the {k} strided slices of {first.cut.whole.ref} start at "
+                      f"{[spec[d][0] for spec in specs]}, not at each of 0..{k - 1}", first.start, first.cut.sliced)
+    if meeting.joins or meeting.form not in ("two_gmm", "split_gather", "split_reduction"):
+        raise Refusal("interleaved-joined", f"the interleaved halves of {first.cut.whole.ref} meet at "
+                      f"{meeting.anchor.ref} ({meeting.form}), which puts them side by side: that array is W "
+                      "with its elements reordered, which no slice of one gather of W gives", meeting.anchor)
+    return SourcePlan(d, [c.cut.shape.dims[d] for c in chains], stride=k)
 
 
 def check_slices(chains: list) -> tuple[int, list[int]]:
@@ -270,3 +438,16 @@ def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total:
     out_dim = free_dim_position(first, j, dim)
     assert out_dim is not None, "check_gmm_sources found the dimension free"
     return rw.clone(first, operands, resized(first.shape, out_dim, total), before=where)
+
+
+def named_gspmd(chain: _Chain) -> bool:
+    """HLO after Shardy's import (GSPMD form: ``SPMDFullToShardShape``) whose shardings are
+    written over a mesh (jax 0.12's XLA)."""
+    if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"
+               and op.attributes.get("custom_call_target") == "SPMDFullToShardShape" for op in chain.ops):
+        return False
+    try:
+        sharding = chain.start.attributes.get("sharding")
+    except ValueError:
+        return False
+    return getattr(sharding, "named", None) is not None

@@ -508,6 +508,7 @@ def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Sourc
         total = sum(c.top.shape.dims[split_dims[-1]] for c in chains)
     value, result = source.whole(rw, plan, chains)
     value, dropped, loose = _fused_chain(rw, chains, split_dims, value, result)
+    meeting.interleave = plan.stride
     meeting.replace(rw, value, out_dim, total)
     if source.slices_for_other_users:
         _slice_for_other_users(rw, chains, split_dims[-1], value)
@@ -546,7 +547,8 @@ def _fused_chain(rw: Rewriter, chains: list[_Chain], split_dims: list[int], valu
             loose.extend(cut)
             dropped.extend(steps[1:])
             continue
-        value = _fused_step(rw, op, value, result, resized(op.shape, split_dims[k], size))
+        value = _fused_step(rw, op, value, result, resized(op.shape, split_dims[k], size),
+                            _earliest([c.ops[k] for c in chains]))
         if op.opcode in WINDOWS:
             result = 0  # _fused_step read it
         if result:
@@ -555,8 +557,17 @@ def _fused_chain(rw: Rewriter, chains: list[_Chain], split_dims: list[int], valu
     return value, dropped, loose
 
 
-def _fused_step(rw: Rewriter, op: Instruction, value: Instruction, result: int, shape: Shape) -> Instruction:
-    """A copy of the half's ``op`` on the whole array ``value``."""
+def _earliest(ops: list[Instruction]) -> Instruction:
+    """The one of the halves' ops the program runs first (the halves may run in any order)."""
+    comp = ops[0].computation
+    return ops[0] if comp is None or any(o.computation is not comp for o in ops) else \
+        min(ops, key=comp.instructions.index)
+
+
+def _fused_step(rw: Rewriter, op: Instruction, value: Instruction, result: int, shape: Shape,
+                first: Instruction) -> Instruction:
+    """A copy of the half's ``op`` on the whole array ``value`` (``first``: the halves' op the
+    program runs first)."""
     if op.opcode in WINDOWS:
         # Its offsets are computed after W's chain starts: the window goes
         # where the first half's was, which they all dominate.
@@ -566,5 +577,5 @@ def _fused_step(rw: Rewriter, op: Instruction, value: Instruction, result: int, 
     if value.computation is op.computation and value.opcode != "parameter":
         # Right after its input: every other input of the chain is W itself.
         return rw.clone(op, [value], shape, after=value)
-    # Just entered this computation: right before the half's own op.
-    return rw.clone(op, [value], shape, before=op)
+    # Just entered this computation: right before the first of the halves' ops.
+    return rw.clone(op, [value], shape, before=first)

@@ -16,7 +16,8 @@ from __future__ import annotations
 from ..checks import Refusal
 from ..ir.rewriter import Rewriter
 from ..rule import SHARDING_MARKERS, RuleMeta, check, collective_markers
-from ._pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates, in_dependency_order
+from ._chains import in_dependency_order
+from ._pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates
 from ._split_fusion import Candidate, SplitFusion
 from ._split_report import FUSION_WORDING, SplitDetails
 
