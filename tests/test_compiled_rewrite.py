@@ -26,7 +26,8 @@ import numpy as np
 import pytest
 
 import hlo_passes
-from examples import moe, moe_pair, moe_trainer
+from examples import moe, moe_pair, moe_trainer, moe_weight_forms
+from examples.dump_form_programs import FORM_DUMP_PROGRAMS
 from examples.dump_programs import DUMP_PROGRAMS
 from hlo_passes import runtime, xla_pass
 from programs import REPO_ROOT
@@ -85,6 +86,22 @@ def _rewritten_inside_xla(build, spec, passes: list[str] | None = None, refused:
 @pytest.mark.parametrize("program", sorted(DUMP_PROGRAMS))
 def test_dump_program_rewritten_inside_xla(program: str) -> None:
     _rewritten_inside_xla(moe.build, DUMP_PROGRAMS[program])
+
+
+# The weight layouts of examples/moe_weight_forms.py (issue 32) but the twins and the size-2 axis
+# gathered in a shard_map, whose slice and reshape one fusion holds (reported, not rewritten yet:
+# test_moe_weight_forms.py); gathered by the partitioner, the size-2 halves are rewritten.
+FORM_PROGRAMS = sorted(n for n, spec in FORM_DUMP_PROGRAMS.items() if spec.variant != "fused"
+                       and not (spec.form == "size2" and spec.collectives == "explicit"))
+
+
+@pytest.mark.parametrize("program", FORM_PROGRAMS)
+def test_weight_form_rewritten_inside_xla(program: str) -> None:
+    """Up first, the ``[up | gate]`` pair, interleaved halves (split with a stride), the size-2
+    axis gathered by the partitioner."""
+    spec = FORM_DUMP_PROGRAMS[program]
+    passes = None if spec.form != "up_first_pair" else PAIR_RULES
+    _rewritten_inside_xla(moe_weight_forms.build, spec, passes)
 
 
 @pytest.mark.parametrize("mesh", moe.MESHES)
@@ -165,7 +182,9 @@ def test_unmodified_training_script_rewritten_from_the_environment() -> None:
     assert "hlo_passes" not in runs["off"].stderr
     lines = runs["on"].stderr.splitlines()
     rewrote = [line for line in lines if line.startswith("hlo_passes: rewrote moe-gather-fusion (split_gather)")]
-    assert rewrote and all(line.endswith("at examples/moe_trainer.py:83") for line in rewrote), runs["on"].stderr
+    source = (REPO_ROOT / "examples" / "moe_trainer.py").read_text().splitlines()
+    slicing = 1 + next(i for i, line in enumerate(source) if "wi[..., :MLP], wi[..., MLP:]" in line)
+    assert rewrote and all(line.endswith(f"at examples/moe_trainer.py:{slicing}") for line in rewrote), lines
     (summary,) = [line for line in lines if line.startswith("hlo_passes.install(mode='rewrite')")]
     assert f"{len(rewrote)} site(s) rewritten, 0 fallback(s)" in summary
 

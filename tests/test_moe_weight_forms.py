@@ -156,13 +156,23 @@ def test_partitioned_dump_rewritten_and_equal(form_dumps, program: str) -> None:
 
 
 @pytest.mark.parametrize("program", SPLIT)
-def test_optimized_dump_reported_by_its_rule(form_dumps, program: str) -> None:
+def test_optimized_dump_found_by_its_rule(form_dumps, program: str) -> None:
+    """Optimized HLO: the site is found by the right rule; rewritten through its fusions
+    (docs/optimized-hlo.md; executed inside XLA in tests/test_compiled_rewrite.py), except the
+    size-2 axis gathered in a shard_map, whose slice and reshape one fusion holds: reported, not
+    rewritten yet."""
     spec = FORM_DUMP_PROGRAMS[program]
+    text = form_dumps[program, "after_optimizations"]
     result = _lint(form_dumps, program, "after_optimizations")
     (site,) = result.sites
-    assert site.rule == _expected(spec)[0] and not site.rewritten and site.details.not_rewritten
+    assert site.rule == _expected(spec)[0]
     assert result.near_misses == [] and site.before.count == 2 * site.after.count
-    assert result.module.to_text() == form_dumps[program, "after_optimizations"]
+    if spec.form == "size2" and spec.collectives == "explicit":
+        assert not site.rewritten and "size-2 axis" in site.details.not_rewritten
+        assert result.module.to_text() == text
+    else:
+        assert site.rewritten and not site.details.not_rewritten
+        hlo_passes.parse(result.module.to_text(), validate=True).verify()
 
 
 @pytest.mark.parametrize("program", SPLIT)

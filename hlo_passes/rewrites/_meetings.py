@@ -245,9 +245,15 @@ class SplitCollectives(Meeting):
     def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
         start, after = 0, value
-        for top in self.tops:
+        n = value.shape.dims[out_dim]
+        for i, top in enumerate(self.tops):
             width = top.shape.dims[out_dim]
-            after = rw.slice_along(value, out_dim, start, width, top.shape, after=after)
+            if self.interleave > 1:  # half i is every interleave-th element from i
+                spec = tuple((i, n, self.interleave) if d == out_dim else (0, m, 1)
+                             for d, m in enumerate(value.shape.dims))
+                after = rw.slice(value, spec, top.shape, after=after)
+            else:
+                after = rw.slice_along(value, out_dim, start, width, top.shape, after=after)
             rw.replace_all_uses(top, after)
             start += width
         remove_dead(rw, list(self.tops))

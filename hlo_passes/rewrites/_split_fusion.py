@@ -58,7 +58,7 @@ from ._gmms import difference
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
 from ._opening import closed_fusion, open_fusions
 from ._picture import site_picture
-from ._sources import Cut, SliceSource, Source, SourcePlan, cut_of
+from ._sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
 from ._split_report import SplitDetails
 
 
@@ -382,9 +382,15 @@ class SplitFusion(PatternRule[Candidate]):
         return site
 
     def held_back(self, c: Candidate, site: Site) -> str | None:
-        closed = closed_fusion(c.fusions)
+        fusions = c.fusions
+        closed = closed_fusion(fusions)
         if closed is not None:
             return f"{closed.reason}; rewrite the module before optimization (a lowering or an early dump)"
+        if fusions and c.plan is not None and isinstance(c.plan.extra, StackedAxis):
+            # Opened, the size-2 axis's slice and reshape are a slice and a bitcast in the
+            # fusion's layout, which the stacked source does not read yet.
+            return ("the halves of the size-2 axis are cut and reshaped inside one fusion of optimized HLO; "
+                    "rewrite the module before optimization (a lowering or an early dump)")
         assert c.source is not None and c.plan is not None
         return super().held_back(c, site) or c.source.not_rewritten(c.plan, c.chains)
 
