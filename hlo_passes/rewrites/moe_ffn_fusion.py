@@ -176,7 +176,10 @@ def _half(instr: Instruction) -> tuple[Instruction, int] | None:
     src = instr.operands[0]
     if src.shape.rank != 2:
         return None
-    (r0, r1, rs), (c0, c1, cs) = instr.attributes["slice"]
+    spec = instr.attributes.get("slice")
+    if spec is None or len(spec) != 2 or any(len(r) != 3 for r in spec):
+        return None  # text that states other ranks than its shapes (carried through, not ours)
+    (r0, r1, rs), (c0, c1, cs) = spec
     rows, cols = src.shape.dims
     if (r0, r1, rs, cs) != (0, rows, 1, 1) or cols % 2:
         return None
