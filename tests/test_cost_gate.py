@@ -108,16 +108,20 @@ def test_hlo_rewrite_leaves_a_fix_that_does_not_pay_and_says_why(tmp_path: Path)
     assert totals["sites"] == 0 and totals["detected_not_rewritten"] == 1 and totals["bytes_saved"] == 0
 
 
-def test_optimized_hlo_is_detected_not_rewritten_exit_4(tmp_path: Path) -> None:
+def test_optimized_hlo_behind_a_custom_fusion_is_detected_not_rewritten_exit_4(tmp_path: Path) -> None:
+    """A site of optimized HLO whose halves meet inside a custom fusion (one kernel: it cannot be
+    opened, check ``fusion-kind``) is reported, not rewritten."""
     case = cases_of(FIXTURES / "moe-gather-fusion" / "compiled.hlo")[0]
     src = tmp_path / "compiled.hlo"
-    src.write_text(case.module_text)
+    text = case.module_text.replace("kind=kLoop, calls=%concat.body", "kind=kCustom, calls=%concat.body")
+    assert text != case.module_text
+    src.write_text(text)
     out, report = tmp_path / "out.hlo", tmp_path / "r.json"
     status, err = _rewrite(src, "-o", str(out), "--report", str(report))
     assert status == cli.EXIT_NOT_REWRITTEN == 4, err
     (line,) = [l for l in err.splitlines() if "MOE001" in l]
-    assert re.search(r"MOE001 moe-gather-fusion \[concat\] detected, not rewritten: the slice or concatenate sits "
-                     r"inside a fusion of optimized HLO", line), line
+    assert re.search(r"MOE001 moe-gather-fusion \[concat\] detected, not rewritten: concat_fusion is a kCustom, "
+                     r"one kernel the site cannot be taken out of", line), line
     assert "saves" not in line and "collectives" not in line
     assert out.read_bytes() == src.read_bytes()
     data = json.loads(report.read_text())

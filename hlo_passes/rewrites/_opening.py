@@ -23,6 +23,7 @@ from typing import Any
 
 from ..checks import Refusal
 from ..ir import Instruction, Value
+from ..ir.op_table import Trait, op
 from ..ir.rewriter import Rewriter
 from ._chains import behaviour
 
@@ -31,12 +32,15 @@ from ._chains import behaviour
 # library call, XLA:CPU's ``__ynn_fusion`` dot) or an output fusion is one kernel.
 OPENABLE = frozenset({"kLoop", "kInput"})
 
-# Ops whose copies on the same operands compute the same value (no state, no order).
-_MERGEABLE = frozenset({
-    "copy", "bitcast", "convert", "reshape", "transpose", "broadcast", "slice", "dynamic-slice",
-    "constant", "iota", "add", "subtract", "multiply", "compare", "select", "clamp", "maximum", "minimum",
-    "and", "or", "not", "negate", "concatenate", "pad", "get-tuple-element",
-})
+# What keeps an op's copies apart even on the same operands: effects, communication, an async
+# pair's identity (the op table's traits).
+_NOT_MERGED = frozenset({Trait.SIDE_EFFECTS, Trait.COLLECTIVE, Trait.ASYNC_START, Trait.ASYNC_UPDATE,
+                         Trait.ASYNC_DONE})
+
+
+def _mergeable(instr: Instruction) -> bool:
+    d = op(instr.opcode)
+    return d is not None and instr.opcode != "parameter" and not (d.traits & _NOT_MERGED)
 
 
 def fusion_kind(fusion: Instruction) -> str | None:
@@ -87,7 +91,7 @@ def _merge_equal(rw: Rewriter, created: list[Instruction]) -> dict[int, Instruct
     seen: dict[Any, Instruction] = {}
     merged: dict[int, Instruction] = {}
     for instr in created:
-        if instr.opcode not in _MERGEABLE or instr.computation is None:
+        if not _mergeable(instr) or instr.computation is None:
             continue
         try:
             key = (id(instr.computation), _key(instr))
