@@ -46,6 +46,7 @@ from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
+from .cost_model import use_platform
 from .passes import Result, pipeline, resolve_passes
 from .passes.prescan import may_have_sites
 from .report import Site
@@ -218,7 +219,10 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     # The module is parsed for the passes alone: they may edit it in place.  strict: a
     # pass that raises makes the whole program fall back (one RewriteFallbackWarning)
     # rather than run with the other rules' rewrites and a near miss nobody reads.
-    result = pipeline(passes, strict=True).run(parse(text, dialect="stablehlo", path=path), copy=False)
+    # Sites are priced for the platform the program is compiled for (a rule that emits a
+    # platform's kernel emits that one; a fix that pays on TPU may not on CPU).
+    with use_platform(platform):
+        result = pipeline(passes, strict=True).run(parse(text, dialect="stablehlo", path=path), copy=False)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms
@@ -331,7 +335,7 @@ class Jitted:
                 # XLA:CPU cannot compile a ragged-dot, and one stays (its operands may be split
                 # across devices, lowering/_placement.py, or no kernel form covers it): jax's own
                 # CPU program runs, partitioned as jax.jit partitions it.
-                lowered, result, _ = _rewrite(original, self._passes, path=path)
+                lowered, result, _ = _rewrite(original, self._passes, platform=platform, path=path)
                 gmms = _kept_by_jax(gmms, kept[0])
         except Exception as err:
             # Said (warned and logged) when it is compiled, not each time it is explained.

@@ -10,6 +10,7 @@ import numpy as np
 import hlo_passes
 from examples import moe
 from examples.moe import MoEConfig, ProgramSpec
+from hlo_passes import _jax_compat as compat
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
 
@@ -70,3 +71,28 @@ def check_per_device(executables: Sequence[runtime.Executable], fn: Callable, de
         assert len(got) == len(want)
         for g_dev, w_dev in zip(got, want):
             close(g_dev, w_dev)
+
+
+def check_parsers(text: str, dialect: str) -> None:
+    """``text`` is taken by XLA's HLO parser or MLIR's parser and verifier, and parses back here."""
+    if dialect == "stablehlo":
+        compat.parse_mlir(text)  # MLIR's parser and verifier
+    else:
+        compat.print_hlo(text)  # XLA's HLO parser
+    again = hlo_passes.parse(text, validate=True)
+    again.verify()
+
+
+def tpu_kernels(module: hlo_passes.Module) -> list[hlo_passes.ir.Instruction]:
+    """The tpu_custom_calls the module runs (called from the entry, however deep)."""
+    seen, out, work = set(), [], [module.entry]
+    while work:
+        comp = work.pop()
+        if comp.name in seen:
+            continue
+        seen.add(comp.name)
+        for i in comp.instructions:
+            work.extend(i.called_computations)
+            if i.opcode == "custom-call" and "tpu_custom_call" in str(i.attributes["custom_call_target"]):
+                out.append(i)
+    return out

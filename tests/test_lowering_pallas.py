@@ -28,12 +28,11 @@ import pytest
 import hlo_passes
 from examples import moe
 from examples.moe import MoEConfig, ProgramSpec
-from hlo_passes import _jax_compat as compat
 from hlo_passes.lowering import lower_gmms, pallas_tpu
 from hlo_passes.gmm import kernel_calls
 from hlo_passes.gmm.megablox import tiling_for
 from hlo_passes.passes import run_passes
-from moe_cases import DIALECTS, count, run_text, tolerance
+from moe_cases import DIALECTS, check_parsers, count, run_text, tolerance, tpu_kernels
 
 RULE = "moe-gather-fusion"
 
@@ -46,30 +45,6 @@ def _fused(text: str) -> hlo_passes.Module:
     result = run_passes(hlo_passes.parse(text), [RULE])
     assert len(result.sites) == 1 and result.sites[0].rewritten, result.near_misses
     return hlo_passes.parse(result.module.to_text())
-
-
-def _check_parsers(text: str, dialect: str) -> None:
-    if dialect == "stablehlo":
-        compat.parse_mlir(text)  # MLIR's parser and verifier
-    else:
-        compat.print_hlo(text)  # XLA's HLO parser
-    again = hlo_passes.parse(text, validate=True)
-    again.verify()
-
-
-def _tpu_kernels(module: hlo_passes.Module) -> list[hlo_passes.ir.Instruction]:
-    """The tpu_custom_calls the module runs (called from the entry, however deep)."""
-    seen, out, work = set(), [], [module.entry]
-    while work:
-        comp = work.pop()
-        if comp.name in seen:
-            continue
-        seen.add(comp.name)
-        for i in comp.instructions:
-            work.extend(i.called_computations)
-            if i.opcode == "custom-call" and "tpu_custom_call" in str(i.attributes["custom_call_target"]):
-                out.append(i)
-    return out
 
 
 def _ragged_dots(module: hlo_passes.Module) -> int:
@@ -98,7 +73,7 @@ def test_interpret_kernels_run_the_fused_module(spec: ProgramSpec, dialect: str)
     assert pallas_tpu.lower(module, interpret=True) == gmms
     assert _ragged_dots(module) == 0
     text = module.to_text()
-    _check_parsers(text, dialect)
+    check_parsers(text, dialect)
     _, got = run_text(text, spec)
     want = jax.tree.leaves(moe.run(spec)) if spec.mode == "grad" else [moe.reference(spec)]
     assert len(got) == len(want)
@@ -130,8 +105,8 @@ def test_tgmm_form_runs_in_interpret_mode() -> None:
     for dialect in DIALECTS:
         tpu = hlo_passes.parse(lowered.as_text(dialect=dialect))
         assert pallas_tpu.lower(tpu) == 1
-        _check_parsers(tpu.to_text(), dialect)
-        (kernel,) = _tpu_kernels(hlo_passes.parse(tpu.to_text()))
+        check_parsers(tpu.to_text(), dialect)
+        (kernel,) = tpu_kernels(hlo_passes.parse(tpu.to_text()))
         assert kernel.shape.dims == (4, 24, 20)
 
 
@@ -170,9 +145,9 @@ def test_tpu_kernels_of_the_fused_shape(dialect: str) -> None:
     regenerated = module.to_text(regenerate=True)
     text = module.to_text()
     for t in (text, regenerated):
-        _check_parsers(t, dialect)
+        check_parsers(t, dialect)
     after = hlo_passes.parse(text)
-    kernels = _tpu_kernels(after)
+    kernels = tpu_kernels(after)
     assert len(kernels) == 2 and _ragged_dots(after) == 0
     operand_shapes = [[o.shape.dims for o in k.operands] for k in kernels]
     fused_w = (cfg.experts, cfg.embed, 2 * cfg.mlp)
@@ -251,7 +226,7 @@ def test_two_megablox_gmms_become_one_kernel_of_the_fused_shape(spec: ProgramSpe
     cfg = spec.cfg
     text = _megablox_program(spec, dialect)
     before = hlo_passes.parse(text)
-    assert _ragged_dots(before) == 0 and len(_tpu_kernels(before)) == 3
+    assert _ragged_dots(before) == 0 and len(tpu_kernels(before)) == 3
     result = run_passes(before, [RULE])
     (site,) = result.sites
     assert site.form == "two_gmm" and site.rewritten and result.near_misses == []
@@ -260,13 +235,13 @@ def test_two_megablox_gmms_become_one_kernel_of_the_fused_shape(spec: ProgramSpe
     # One all-gather per stage, explicit or derived from the shardings (issue 16).
     assert site.after.count == stages
     new_text = result.module.to_text()
-    _check_parsers(new_text, dialect)
+    check_parsers(new_text, dialect)
     after = hlo_passes.parse(new_text)
     if spec.form == "explicit":
         gathers = [i for i in after.instructions() if i.opcode == "all-gather"]
         assert len(gathers) == stages
         assert gathers[-1].shape.dims == (cfg.experts, cfg.embed, 2 * cfg.mlp)
-    kernels = _tpu_kernels(after)
+    kernels = tpu_kernels(after)
     assert len(kernels) == 2  # the fused up projection and the down projection
     # The halves' kernels are gone with their calls, not left behind as dead functions.
     assert sum("tpu_custom_call" in str(i.attributes.get("custom_call_target", ""))
@@ -277,7 +252,7 @@ def test_two_megablox_gmms_become_one_kernel_of_the_fused_shape(spec: ProgramSpe
 
     # On CPU: each TPU kernel swapped for its interpret-mode twin.
     assert pallas_tpu.to_interpret(after) == 2
-    assert _tpu_kernels(after) == []
+    assert tpu_kernels(after) == []
     exe, got = run_text(after.to_text(), spec)
     np.testing.assert_allclose(got[0], np.asarray(moe.reference(spec), np.float32), **tolerance(cfg))
     # Shardy may gather both mesh axes in one collective.
@@ -302,8 +277,8 @@ def test_training_step_over_megablox_kernels() -> None:
     assert [(s.form, s.rewritten) for s in result.sites] == [("two_gmm", True)]
     after = hlo_passes.parse(result.module.to_text())
     fused_w = (spec.cfg.experts, spec.cfg.embed, 2 * spec.cfg.mlp)
-    assert sum(fused_w in [o.shape.dims for o in k.operands] for k in _tpu_kernels(after)) == 1
-    kernels = len(_tpu_kernels(after))
+    assert sum(fused_w in [o.shape.dims for o in k.operands] for k in tpu_kernels(after)) == 1
+    kernels = len(tpu_kernels(after))
     assert pallas_tpu.to_interpret(after) == kernels
     _, got = run_text(after.to_text(), spec)
     want = jax.tree.leaves(moe.run(spec))

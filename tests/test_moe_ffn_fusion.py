@@ -8,11 +8,17 @@ shard_map, or gathers the partitioner inserts) and the rematerialized FSDP train
 sites priced for CPU, every remaining ragged-dot lowered to the cpu-ffi kernel, compiled with
 XLA and run: the rewritten program must compute the original's numbers at the rounding of its
 compute type (``moe_cases.tolerance``).  The kernel itself is checked against this project's
-two-GMM CPU path and jax's ``ragged_dot``.
+two-GMM CPU path and jax's ``ragged_dot``.  Priced for TPU the rule splices in the Pallas
+kernel's ``tpu_custom_call`` (checked as text, by XLA's and MLIR's parsers); the same kernel in
+Pallas interpret mode, put in its place, runs the rewritten program on CPU, equal to the
+original's numbers.  ``hlo_passes.jit`` prices for the backend it compiles for: on CPU it fuses.
 """
 from __future__ import annotations
 
+import base64
+import dataclasses
 import functools
+import json
 import re
 import subprocess
 import sys
@@ -28,12 +34,13 @@ import hlo_passes.kernels as kernels
 from examples import moe, moe_ffn, moe_remat
 from hlo_passes import runtime
 from hlo_passes.cost_model import use_platform
+from hlo_passes.gmm import ffn_kernel, pallas_ffn
 from hlo_passes.lint import lint_module
-from hlo_passes.lowering import lower_gmms
+from hlo_passes.lowering import lower_gmms, pallas_tpu
 from hlo_passes.passes import prescan, run_passes
 from hlo_passes.rewrites.builtin import builtin_rules
 from hlo_passes.rewrites.moe_ffn_fusion import FFN_TARGETS, MoeFfnFusion
-from moe_cases import tolerance
+from moe_cases import check_parsers, tolerance, tpu_kernels
 
 PASS = "moe-ffn-fusion"
 CODE = "MOE005"
@@ -252,18 +259,37 @@ def test_rematerialized_fsdp_training_steps(layout: str, form: str) -> None:
 
 # ---- platforms, entry points, listing ------------------------------------------------------
 
-def test_priced_for_cpu_only() -> None:
-    """The emitted call is the CPU kernel's: priced for TPU (the default) or GPU the fix saves
-    nothing, so the lint reports no finding and the rewrite holds back; for CPU it is a finding."""
-    text = lowered("gate_first", "forward", "stablehlo")
-    for platform in ("tpu", "gpu"):
+def test_each_platform_emits_its_kernel_or_holds_back() -> None:
+    """CPU: the FFI call; TPU: the Pallas kernel where Mosaic can tile the shapes (the pair at any
+    F, the prefused forms at F a multiple of 128), held back otherwise; GPU: held back, no CUDA
+    fused-FFN kernel exists.  Held back, a site saves nothing there: the lint reports no finding."""
+    prefused = lowered("gate_first", "forward", "stablehlo")  # F = 96
+    pair = lowered("pair", "forward", "stablehlo")
+    held = [("gpu", prefused, "no CUDA fused-FFN kernel exists"), ("gpu", pair, "no CUDA fused-FFN kernel exists"),
+            ("tpu", prefused, "F = 96 is no multiple of 128")]
+    for platform, text, why in held:
         with use_platform(platform):
             result = run_passes(hlo_passes.parse(text), [PASS])
         assert [s.rewritten for s in result.sites] == [False]
-        assert "CPU kernel" in result.sites[0].details.not_rewritten
+        assert why in result.sites[0].details.not_rewritten
         assert result.module.to_text() == text
-    assert [f.rule for f in lint_module(hlo_passes.parse(text))] == []
-    assert [f.rule for f in lint_module(hlo_passes.parse(text), platform="cpu")] == [CODE]
+        assert [f.rule for f in lint_module(hlo_passes.parse(text), platform=platform)] == []
+    with use_platform("tpu"):
+        assert [s.rewritten for s in run_passes(hlo_passes.parse(pair), [PASS]).sites] == [True]
+    assert [f.rule for f in lint_module(hlo_passes.parse(pair))] == [CODE]  # TPU: the default pricing
+    assert [f.rule for f in lint_module(hlo_passes.parse(prefused))] == []
+    assert [f.rule for f in lint_module(hlo_passes.parse(prefused), platform="cpu")] == [CODE]
+
+
+def test_jit_prices_for_its_backend_and_fuses_on_cpu() -> None:
+    """``hlo_passes.jit`` on CPU prices sites for CPU: MOE005 emits the CPU kernel (before, under
+    the default TPU pricing, it reported the site and left it); the result equals jax's own."""
+    fn = moe_ffn.function("up_first")
+    args = moe_ffn.inputs("up_first", experts=4, tokens=64, embed=32, mlp=48)
+    low = hlo_passes.jit(fn, passes=[CODE]).lower(*args)
+    assert [(s.form, s.rewritten) for s in low.result.sites] == [("up_first", True)]
+    assert FFN_TARGETS["up_first"] in low.as_text() and "ragged_dot" not in low.as_text()
+    assert_same([np.asarray(jax.jit(fn)(*args))], [np.asarray(low.compile()(*args))], "float32")
 
 
 def test_rewrite_cli_fuses_when_named_for_cpu(tmp_path: Path) -> None:
@@ -295,3 +321,103 @@ def test_listed_found_and_one_module() -> None:
             assert CODE not in body and PASS not in body and "moe_ffn_fusion" not in body, path
     for dialect in ("hlo", "stablehlo"):
         assert PASS in prescan.rules_that_may_fire(lowered("gate_first", "forward", dialect))
+
+
+# ---- TPU: the Pallas kernel ------------------------------------------------------------
+# Tiny shapes: interpret mode runs the kernel's grid as loops.  F = 128: Mosaic cuts the prefused
+# weight's halves into [D, F] blocks.  Each form in f32 (HLO) and bf16 (StableHLO).
+TPU_SIZES = {"experts": 4, "tokens": 40, "embed": 32, "mlp": 128}
+TPU_CASES = [(form, dialect, dtype) for form in moe_ffn.FORMS
+             for dialect, dtype in (("hlo", "float32"), ("stablehlo", "bfloat16"))]
+_TYPES = {"f32": "float32", "bf16": "bfloat16", "s32": "int32"}
+
+
+def rewrite_for_tpu(text: str):
+    with use_platform("tpu"):
+        return run_passes(hlo_passes.parse(text), [PASS])
+
+
+def _dims_and_types(values) -> list[tuple[tuple[int, ...], str]]:
+    return [(v.shape.dims, _TYPES[v.shape.element_type]) for v in values]
+
+
+def check_tpu_kernel(module: hlo_passes.Module, form: str, args) -> None:
+    """One call of the spliced kernel on the chain's operands, its result the chain's; in it the
+    ``tpu_custom_call`` of ``pallas_ffn`` (its name in the Mosaic body, StableHLO also in
+    ``kernel_name``) on the group offsets, the tokens padded to the tile, the weights."""
+    (call,) = [i for i in module.instructions() if i.opcode in ("call", "func.call")
+               and ffn_kernel.SPLICED_FFN.match(i.called_computations[0].name)]
+    x, gs, *weights = (np.asarray(a) for a in args)
+    assert _dims_and_types(call.operands) == [(a.shape, a.dtype.name) for a in (x, *weights, gs)]
+    n = weights[-1].shape[2]
+    assert (call.shape.dims, _TYPES[call.shape.element_type]) == ((x.shape[0], n), x.dtype.name)
+    (kernel,) = tpu_kernels(module)
+    spec = ffn_kernel.spliced_ffn_spec(call)
+    assert spec is not None and spec.form == form
+    rows = -(-x.shape[0] // spec.tile_rows) * spec.tile_rows
+    experts = (weights[0].shape[0],)
+    w_in = weights[:2] if form == "pair" else weights[:1] * 2  # prefused: both halves' blocks read w_in
+    assert _dims_and_types(kernel.operands) == [(experts, "int32"), (experts, "int32"), ((rows, x.shape[1]), x.dtype.name),
+                                                *((w.shape, w.dtype.name) for w in (*w_in, weights[-1]))]
+    assert (kernel.shape.dims, kernel.shape.element_type) == ((rows, n), "f32")  # accumulated in f32
+    if module.dialect == "stablehlo":
+        assert kernel.attributes.raw("kernel_name") == f'"{pallas_ffn.KERNEL_NAME}"'
+    config = json.loads(kernel.attributes.raw("backend_config").strip('"').replace("\\22", '"'))
+    assert pallas_ffn.KERNEL_NAME.encode() in base64.b64decode(config["custom_call_config"]["body"])
+
+
+@pytest.mark.parametrize("form,dialect,dtype", TPU_CASES)
+def test_pallas_kernel_emitted_for_tpu_and_run_in_interpret_mode(form: str, dialect: str, dtype: str) -> None:
+    text = moe_ffn.lower(form, "forward", dialect, dtype=DTYPES[dtype], **TPU_SIZES)
+    result = rewrite_for_tpu(text)
+    assert [(s.form, s.rewritten) for s in result.sites] == [(form, True)] and result.near_misses == []
+    new_text = result.module.to_text()
+    check_parsers(new_text, dialect)
+    assert "ragged_dot" not in new_text and "ragged-dot(" not in new_text and "silu" not in new_text
+    after = hlo_passes.parse(new_text)
+    args = moe_ffn.inputs(form, dtype=DTYPES[dtype], **TPU_SIZES)
+    check_tpu_kernel(after, form, args)
+    assert rewrite_for_tpu(new_text).sites == []
+    # On CPU: the same kernel in Pallas interpret mode in its place.
+    assert pallas_tpu.to_interpret(after) == 1 and tpu_kernels(after) == []
+    assert_same(run_cpu(text, args), run_cpu(after.to_text(), args), dtype)
+
+
+def test_pallas_kernel_in_a_rematerialized_training_step() -> None:
+    """Under jax.checkpoint the forward FFN becomes the Pallas kernel, the recomputed one stays;
+    loss and gradients unchanged (interpret mode on CPU)."""
+    text = moe_ffn.lower("pair", "remat", "stablehlo", **TPU_SIZES)
+    result = rewrite_for_tpu(text)
+    assert [s.rewritten for s in result.sites] == [True] and result.near_misses == []
+    after = hlo_passes.parse(result.module.to_text())
+    check_tpu_kernel(after, "pair", moe_ffn.inputs("pair", **TPU_SIZES))
+    assert pallas_tpu.to_interpret(after) == 1
+    args = moe_ffn.inputs("pair", **TPU_SIZES)
+    assert_same(run_cpu(text, args), run_cpu(after.to_text(), args), "float32")
+
+
+def test_pallas_kernel_in_a_sharded_program() -> None:
+    """examples/moe.py's FSDP program (explicit all_gather in a shard_map, prefused weight): the
+    kernel is lowered for the per-device shapes; run on 8 CPU devices in interpret mode."""
+    spec = moe.ProgramSpec(variant="fused", form="explicit", mode="forward", cfg=moe.MoEConfig(experts=8, mlp=128))
+    text = moe.lower(spec, platforms=("tpu",)).as_text()
+    result = rewrite_for_tpu(text)
+    assert [(s.form, s.rewritten) for s in result.sites] == [("gate_first", True)] and result.near_misses == []
+    after = hlo_passes.parse(result.module.to_text())
+    assert len(tpu_kernels(after)) == 1 and pallas_tpu.to_interpret(after) == 1
+    args = moe.host_inputs(spec)
+    assert_same(run_cpu(text, args, spec.num_devices), run_cpu(after.to_text(), args, spec.num_devices),
+                spec.cfg.dtype)
+
+
+def test_tpu_refusals_of_the_pallas_kernel() -> None:
+    """What the rule holds back on TPU, from the shapes alone (nothing lowered)."""
+    ok = ffn_kernel.FfnSpec("gate_first", (256, 512), (8, 512, 256), (8, 128, 512), (8,), "bf16", "bf16", "s32")
+    assert ffn_kernel.tpu_refusal(ok) is None
+    narrow = dataclasses.replace(ok, w_in=(8, 512, 192), w_out=(8, 96, 512))
+    assert "F = 96 is no multiple of 128" in (ffn_kernel.tpu_refusal(narrow) or "")
+    assert ffn_kernel.tpu_refusal(dataclasses.replace(narrow, form="pair", w_in=(8, 512, 96))) is None
+    assert "int32" in (ffn_kernel.tpu_refusal(dataclasses.replace(ok, groups_dtype="s64")) or "")
+    assert "one type" in (ffn_kernel.tpu_refusal(dataclasses.replace(ok, weight_dtype="f32")) or "")
+    big = dataclasses.replace(ok, x=(4096, 4096), w_in=(8, 4096, 2048), w_out=(8, 1024, 4096))
+    assert "VMEM" in (ffn_kernel.tpu_refusal(big) or "")

@@ -1,7 +1,8 @@
 """Grouped-matmul kernel calls, as the rewrites and the lowering both see them (below both).
 
-Which kernel a call runs (``gmm_kernel``); Pallas megablox kernels: splicing one
-lowered for a shape into a module (``splice_kernel``), reading the problem a
+Which kernel a call runs (``gmm_kernel``); splicing a kernel's lowered program into a
+module (``splice_program``; the fused expert FFN's, ``ffn_kernel``, too); Pallas megablox
+kernels: splicing one lowered for a shape (``splice_kernel``), reading the problem a
 fixed-shape megablox call in the input solves (``megablox_spec``), emitting it
 again for another weight width (``reemit_gmm``, moe-gather-fusion's two-GMM form)
 and dropping the kernels nothing calls any more (``drop_unused``).  jax is
@@ -69,18 +70,26 @@ def splice_kernel(rw: Rewriter, spec: GmmSpec, operands: Sequence[Value], *, bef
                   interpret: bool) -> Instruction:
     """Add the kernel for ``spec`` to the rewriter's module and a call of it on ``operands``,
     placed right before ``before``; returns the call."""
+    text = megablox.kernel_text(spec, interpret=interpret, dialect=rw.module.dialect)
+    return splice_program(rw, text, spec.mode, Shape.array(spec.out_dtype, _result_dims(spec)), operands,
+                          before=before)
+
+
+def splice_program(rw: Rewriter, text: str, mode: str, out_shape: Shape, operands: Sequence[Value], *,
+                   before: Instruction) -> Instruction:
+    """Add a kernel's lowered program (``text``, in the module's dialect, its entry ``main``
+    taking ``operands`` and returning ``out_shape``) under the prefix ``hlo_passes_<mode><n>_``,
+    and a call of its entry on ``operands`` placed right before ``before``; returns the call."""
     module = rw.module
-    text = megablox.kernel_text(spec, interpret=interpret, dialect=module.dialect)
     comp = before.computation
     if comp is None:
         raise ValueError(f"{before.ref} is in no computation: a kernel call cannot be placed before it")
-    out_shape = Shape.array(spec.out_dtype, _result_dims(spec))
     if module.dialect == "stablehlo":
-        entry = _splice_functions(rw, text, spec.mode)
-        return rw.create("func.call", out_shape, operands, {"to_apply": entry.name}, name_hint=spec.mode,
+        entry = _splice_functions(rw, text, mode)
+        return rw.create("func.call", out_shape, operands, {"to_apply": entry.name}, name_hint=mode,
                          before=before, called=[entry])
-    entry = _splice_computations(rw, text, spec.mode, ahead_of=_top_level(comp))
-    return rw.create("call", out_shape, operands, {"to_apply": entry}, name_hint=spec.mode, before=before,
+    entry = _splice_computations(rw, text, mode, ahead_of=_top_level(comp))
+    return rw.create("call", out_shape, operands, {"to_apply": entry}, name_hint=mode, before=before,
                      called=[entry])
 
 

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# The pallas_call's name: the ``kernel_name`` of its tpu_custom_call.
+KERNEL_NAME = "hlo_passes_moe_ffn"
+
 
 def moe_ffn(x: Any, w_in: Any, w_out: Any, group_sizes: Any, *, w_up: Any = None, up_first: bool = False,
             tm: int = 128, interpret: bool = False) -> Any:
@@ -73,5 +76,5 @@ def moe_ffn(x: Any, w_in: Any, w_out: Any, group_sizes: Any, *, w_up: Any = None
         out_specs=pl.BlockSpec((tm, n), lambda i, g, s, en: (i, 0)),
     )
     out = pl.pallas_call(kernel, grid_spec=grid_spec, out_shape=jax.ShapeDtypeStruct((tiles * tm, n), jnp.float32),
-                         interpret=interpret)(starts, ends, xp, *weights, w_out)
+                         name=KERNEL_NAME, interpret=interpret)(starts, ends, xp, *weights, w_out)
     return out[:t].astype(dtype)

@@ -25,12 +25,14 @@ Fixed-shape kernels: a megablox ``gmm`` already in the input (``call @gmm``
 around a ``tpu_custom_call``) is built for one shape.  ``reemit_refusal`` says
 whether one can be emitted again for another shape, ``reemit_gmm`` does it
 (moe-gather-fusion's two-GMM form over megablox kernels), and
-``to_interpret`` swaps every such TPU kernel for its interpret-mode twin so
-that a TPU module runs on CPU.
+``to_interpret`` swaps every such TPU kernel (and the fused expert FFN's TPU kernel that
+moe-ffn-fusion splices, ``gmm.ffn_kernel``) for its interpret-mode twin so that a TPU module
+runs on CPU.
 """
 from __future__ import annotations
 
-from ..gmm.kernel_calls import megablox_callee, megablox_spec, splice_kernel, unavailable_reason
+from ..gmm.ffn_kernel import splice_ffn, spliced_ffn_spec
+from ..gmm.kernel_calls import drop_unused, megablox_callee, megablox_spec, splice_kernel, unavailable_reason
 from ..gmm.megablox import GmmSpec, groups_dtype_ok, supported_dtype
 from ..ir import Instruction, Module
 from ..ir.rewriter import Rewriter
@@ -89,18 +91,24 @@ def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = Fal
 
 
 def to_interpret(module: Module) -> int:
-    """Replace every megablox TPU kernel call by the interpret-mode kernel of the same
-    problem, so that the module runs on CPU; returns how many."""
+    """Replace every megablox TPU kernel call, and every fused-FFN TPU kernel call spliced
+    here, by the interpret-mode kernel of the same problem, so that the module runs on CPU;
+    returns how many."""
     count = 0
     rw = Rewriter(module)  # the same program, run another way: nothing to tag
-    for call in [i for i in module.instructions() if megablox_callee(i) is not None]:
-        spec = megablox_spec(call)
-        if isinstance(spec, str):
-            raise ValueError(f"cannot run on CPU: {spec}")
-        new = splice_kernel(rw, spec, call.operand_values, before=call, interpret=True)
+    found = [(i, spliced_ffn_spec(i)) for i in module.instructions()]
+    for call, ffn in [(i, f) for i, f in found if f is not None or megablox_callee(i) is not None]:
+        if ffn is not None:
+            new = splice_ffn(rw, ffn, call.operand_values, before=call, interpret=True)
+        else:
+            spec = megablox_spec(call)
+            if isinstance(spec, str):
+                raise ValueError(f"cannot run on CPU: {spec}")
+            new = splice_kernel(rw, spec, call.operand_values, before=call, interpret=True)
+        callee = call.called_computations[0]
         rw.replace_all_uses(call, new)
         rw.erase(call)
+        if ffn is not None:
+            drop_unused(rw, [callee])
         count += 1
     return count
-
-

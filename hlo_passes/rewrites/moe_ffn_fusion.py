@@ -21,9 +21,12 @@ silu is recognised as jax writes it (``x * (1 / (1 + exp(-x)))`` in a ``call @si
 ``x * logistic(x)``), inline or called.  The backward of a training step is left as is: where
 the forward's intermediates are saved for it the rule refuses (``ffn-intermediate-users``);
 under ``jax.checkpoint`` the forward is fused and the rematerialized backward stays unfused.
-The rule is opt-in and rewrites only when sites are priced for CPU (``--platform cpu``,
-``cost_model.use_platform("cpu")``): the call it emits is the CPU kernel's
-(docs/moe-ffn-fusion.md).
+The rule is opt-in and emits the kernel of the platform sites are priced for
+(``--platform``, ``cost_model.use_platform``; ``hlo_passes.jit`` prices for the backend it
+compiles for): on CPU the FFI call above; on TPU the Pallas kernel (``gmm/pallas_ffn.py``)
+lowered with jax for the site's shapes, its ``tpu_custom_call`` spliced in as a called
+function (``gmm/ffn_kernel.py``), held back where Mosaic cannot tile the shapes; on GPU no
+fused kernel exists and the site is held back (docs/moe-ffn-fusion.md).
 """
 from __future__ import annotations
 
@@ -32,9 +35,9 @@ from dataclasses import dataclass, field
 
 from ..checks import Refusal
 from ..cost_model import active_platform
-from ..gmm import placement
+from ..gmm import ffn_kernel, placement
 from ..gmm.ffi_call import create_ffi_call
-from ..ir import Instruction, Module
+from ..ir import Instruction, Module, Value
 from ..ir.rewriter import Rewriter
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..rule import PatternRule, RuleMeta, check
@@ -45,6 +48,8 @@ __all__ = ["FFN_TARGETS", "FfnDetails", "MoeFfnFusion"]
 # The CPU kernel's targets by form (hlo_passes.kernels.CPU_MOE_FFN_TARGETS registers them).
 FFN_TARGETS = {"gate_first": "hlo_passes_moe_ffn_silu", "up_first": "hlo_passes_moe_ffn_silu_up_first",
                "pair": "hlo_passes_moe_ffn_silu_pair"}
+# Why no fused kernel is emitted on a platform that has none.
+_NO_KERNEL = {"gpu": "no CUDA fused-FFN kernel exists (the chain stays two GMMs, as XLA runs them)"}
 _FLOATS = frozenset({"f32", "bf16"})
 _SIZES = frozenset({"s32", "s64"})
 _CALLS = frozenset({"call", "func.call"})
@@ -208,9 +213,10 @@ class MoeFfnFusion(PatternRule[Ffn]):
         help="The expert FFN gmm(silu(gate) * up, w_out) writes its [T, 2F] up-projection and [T, F] "
              "activation to memory whole and reads them back; one fused kernel keeps tiles of tokens in "
              "cache from x to y. `hlo-rewrite --passes moe-ffn-fusion --platform cpu` replaces the chain by "
-             "hlo_passes's CPU fused-FFN kernel (docs/moe-ffn-fusion.md). Opt-in.",
+             "hlo_passes's CPU fused-FFN kernel, `--platform tpu` by its Pallas kernel (docs/moe-ffn-fusion.md). "
+             "Opt-in.",
         description="run an expert FFN (GMM, silu-gated activation, GMM) as one fused kernel call on CPU "
-                    "(MOE005, opt-in)",
+                    "or TPU (MOE005, opt-in)",
         markers=("ragged-dot", "ragged_dot"),
         verb="fused",
         message="{summary}: {first_gmm} and {second_gmm} over {experts} experts write "
@@ -219,7 +225,7 @@ class MoeFfnFusion(PatternRule[Ffn]):
         details=FfnDetails,
         wording=Wording(saves="saves {bytes:,} bytes of memory traffic per device",
                         fix="runs the FFN as one kernel, {saving}", gain="fusing it {saving}",
-                        piece="GMM", fixed_by="named (opt-in) with --platform cpu, hlo-rewrite fuses it"),
+                        piece="GMM", fixed_by="named (opt-in), hlo-rewrite fuses it on CPU or TPU"),
     )
     name = meta.pass_name
     description = meta.description
@@ -343,35 +349,53 @@ class MoeFfnFusion(PatternRule[Ffn]):
     # ---- report and rewrite ---------------------------------------------------------
     def site(self, ffn: Ffn) -> Site:
         # Written whole and read back unfused: the up-projection ([T, 2F]) and the activation
-        # ([T, F]) (the cost model counts a copy's write and read).  Only the CPU kernel exists:
-        # priced for another platform, the fix saves nothing there (no finding by default).
+        # ([T, F]) (the cost model counts a copy's write and read).  Where no fused kernel can
+        # be emitted for the platform priced, the fix saves nothing there (no finding by default).
         written = sum(g.shape.byte_size for g in ffn.first) + ffn.product.shape.byte_size
-        on_cpu = active_platform().name == "cpu"
-        saved = written if on_cpu else 0
+        emitted = self._no_kernel(ffn) is None
+        saved = written if emitted else 0
         return Site(rule=self.name, form=ffn.form, location=location_of(ffn.second),
                     before=CollectiveCost(), after=CollectiveCost(), bytes_saved=saved, rewritten=False,
                     pieces=[location_of(g) for g in ffn.first], copies_removed=saved,
-                    gmm_launches_saved=1 if on_cpu else 0,
+                    gmm_launches_saved=1 if emitted else 0,
                     details=FfnDetails(first_gmm=", ".join(g.name for g in ffn.first), second_gmm=ffn.second.name,
                                        experts=ffn.second.operands[1].shape.dims[0], intermediate_bytes=written))
 
     def held_back(self, ffn: Ffn, site: Site) -> str | None:
+        return self._no_kernel(ffn) or super().held_back(ffn, site)
+
+    @staticmethod
+    def _operands(ffn: Ffn) -> list[Value]:
+        """The fused call's operands: ``x, w_in[, w_up], w_out, group_sizes``."""
+        first, second = ffn.first[0], ffn.second
+        weights = [g.operand_values[1] for g in ffn.first]
+        return [first.operand_values[0], *weights, second.operand_values[1], second.operand_values[2]]
+
+    def _no_kernel(self, ffn: Ffn) -> str | None:
+        """Why no fused kernel is emitted for ``ffn`` on the platform sites are priced for, or None."""
         platform = active_platform().name
-        if platform != "cpu":
-            return (f"the fused-FFN call is the CPU kernel's; sites are priced for {platform} "
-                    "(run with --platform cpu, or inside cost_model.use_platform('cpu'))")
-        return super().held_back(ffn, site)
+        if platform == "cpu":
+            return None
+        if platform == "tpu":
+            why = ffn_kernel.unavailable_reason() or ffn_kernel.tpu_refusal(
+                ffn_kernel.spec_of(ffn.form, self._operands(ffn), ffn.second.shape))
+            return None if why is None else f"the Pallas fused-FFN kernel is not emitted: {why}"
+        return (f"sites are priced for {platform}, where {_NO_KERNEL.get(platform, 'no fused-FFN kernel exists')}; "
+                "the rule emits the CPU kernel (--platform cpu) and the Pallas kernel for TPU (--platform tpu)")
 
     def rewrite(self, rw: Rewriter, ffn: Ffn) -> None:
-        first = ffn.first[0]
-        weights = [g.operand_values[1] for g in ffn.first]
-        operands = [first.operand_values[0], *weights, ffn.second.operand_values[1], ffn.second.operand_values[2]]
-        call = create_ffi_call(rw, FFN_TARGETS[ffn.form], ffn.second.shape, operands, before=ffn.second)
-        if "frontend_attributes" in ffn.second.attributes:
-            rw.set_attribute(call, "frontend_attributes", dict(ffn.second.attributes["frontend_attributes"]))
-        rw.carry_location(ffn.second, call)
-        rw.replace_all_uses(ffn.second, call)
-        remove_dead(rw, [ffn.second])
+        second = ffn.second
+        operands = self._operands(ffn)
+        if active_platform().name == "tpu":
+            spec = ffn_kernel.spec_of(ffn.form, operands, second.shape)
+            call = ffn_kernel.splice_ffn(rw, spec, operands, before=second, interpret=False)
+        else:
+            call = create_ffi_call(rw, FFN_TARGETS[ffn.form], second.shape, operands, before=second)
+        if "frontend_attributes" in second.attributes:
+            rw.set_attribute(call, "frontend_attributes", dict(second.attributes["frontend_attributes"]))
+        rw.carry_location(second, call)
+        rw.replace_all_uses(second, call)
+        remove_dead(rw, [second])
         # jax's ``silu`` function, once nothing calls it, goes too (XLA would drop it unused).
         module = rw.module
         for op in ffn.silu_ops:

@@ -1,0 +1,152 @@
+"""The fused expert FFN's Pallas kernel (``pallas_ffn``) as a call in a module.
+
+``FfnSpec`` is one site's problem: the form (``gate_first``, ``up_first``, ``pair``) and the
+shapes and element types of the call's operands ``(x, w_in[, w_up], w_out, group_sizes)``,
+exactly those of the chain it replaces, so the lowered program stands for the chain one for
+one.  ``tpu_refusal`` says why a problem cannot be emitted for TPU (Mosaic's block tiling, the
+kernel's one compute type, int32 group offsets, an estimate of VMEM); ``splice_ffn`` adds the
+kernel, lowered with jax for TPU (``tpu_custom_call``) or, with ``interpret``, in Pallas's
+interpret mode for CPU (the same program, runnable here: how the numerics are checked), and
+its call.  ``spliced_ffn_spec`` reads the problem back off such a call, so that
+``lowering.pallas_tpu.to_interpret`` can swap a TPU kernel for its twin.  jax is imported only
+when a kernel is lowered.
+"""
+from __future__ import annotations
+
+import functools
+import importlib.util
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..ir import Instruction, Shape, Value
+from ..ir.rewriter import Rewriter
+from .kernel_calls import _runs_tpu_kernel, splice_program
+from .megablox import _NP_OF, tiling_for
+
+# The entry of a spliced fused-FFN kernel: ``hlo_passes_moe_ffn_<form><n>_main``.
+SPLICED_FFN = re.compile(r"^hlo_passes_moe_ffn_(gate_first|up_first|pair)\d+_main(?:\.\d+)?$")
+# Mosaic's block tiling: a block's last dimension a multiple of 128 or the whole array's.
+_LANES = 128
+# What the kernel's blocks may take of VMEM, double-buffered: the smallest default scoped VMEM
+# limit of current TPUs (16 MiB, v5e).  An estimate from the block shapes, not measured on a TPU.
+VMEM_BUDGET = 16 * 2**20
+_BYTES = {"f32": 4, "bf16": 2}
+
+
+@dataclass(frozen=True)
+class FfnSpec:
+    """One fused-FFN call: its form, its operands' shapes (``x [T, D]``, ``w_in [E, D, 2F]``
+    (pair: ``[E, D, F]``, and ``w_up`` alike), ``w_out [E, F, N]``, ``group_sizes [E]``) and
+    element types (the result is ``[T, N]`` in ``dtype``)."""
+
+    form: str
+    x: tuple[int, ...]
+    w_in: tuple[int, ...]
+    w_out: tuple[int, ...]
+    groups: tuple[int, ...]
+    dtype: str  # x's and the result's: the compute type
+    weight_dtype: str
+    groups_dtype: str
+
+    @property
+    def mlp(self) -> int:
+        return self.w_out[1]
+
+    @property
+    def tile_rows(self) -> int:
+        """Tokens per grid step: as megablox's m tile (all of T up to 128, rounded to the sublanes)."""
+        return tiling_for(self.x[0], self.x[1], self.mlp, self.dtype)[0][0]
+
+    @property
+    def out_shape(self) -> Shape:
+        return Shape.array(self.dtype, (self.x[0], self.w_out[2]))
+
+    def operand_shapes(self) -> list[tuple[tuple[int, ...], str]]:
+        weights = [self.w_in, self.w_in] if self.form == "pair" else [self.w_in]
+        return [(self.x, self.dtype), *((w, self.weight_dtype) for w in weights), (self.w_out, self.weight_dtype),
+                (self.groups, self.groups_dtype)]
+
+
+def spec_of(form: str, operands: Sequence[Value], out: Shape) -> FfnSpec:
+    """The problem of a call of ``form`` on ``operands`` (``x, w_in[, w_up], w_out, gs``) giving ``out``."""
+    shapes = [v.shape for v in operands]
+    x, w_in, w_out, groups = shapes[0], shapes[1], shapes[-2], shapes[-1]
+    return FfnSpec(form, x.dims, w_in.dims, w_out.dims, groups.dims, out.element_type, w_in.element_type,
+                   groups.element_type)
+
+
+def unavailable_reason() -> str | None:
+    """Why the Pallas kernel cannot be lowered here (no jax), or None (jax is not imported)."""
+    if importlib.util.find_spec("jax") is None:
+        return "jax, which lowers the Pallas kernel, is not installed"
+    return None
+
+
+def tpu_refusal(spec: FfnSpec) -> str | None:
+    """Why the Pallas kernel cannot be emitted for TPU for ``spec``, or None."""
+    if spec.weight_dtype != spec.dtype:
+        return (f"its weights are {spec.weight_dtype} and its tokens {spec.dtype}: the Pallas kernel computes "
+                "in one type")
+    if spec.groups_dtype != "s32":
+        return f"its group sizes are {spec.groups_dtype}: the Pallas kernel prefetches int32 group offsets"
+    if spec.form != "pair" and spec.mlp % _LANES:
+        return (f"F = {spec.mlp} is no multiple of {_LANES}: Mosaic cannot cut the gate and up halves of the "
+                "[E, D, 2F] weight into blocks")
+    tm, (_, d), f, n = spec.tile_rows, spec.x, spec.mlp, spec.w_out[2]
+    size = _BYTES[spec.dtype]
+    vmem = 2 * (size * (tm * d + 2 * d * f + f * n) + 4 * tm * n)
+    if vmem > VMEM_BUDGET:
+        return (f"its blocks (a {tm}-token tile, one expert's [{d}, {f}] gate and up and [{f}, {n}] down "
+                f"weights) take ~{vmem / 2**20:.0f} MiB of VMEM double-buffered, over {VMEM_BUDGET // 2**20} MiB: "
+                "the Pallas kernel does not tile D or F")
+    return None
+
+
+def _program(spec: FfnSpec, interpret: bool) -> Any:
+    from .._jax_compat import jax_jit  # jax's own jit, also where jax.jit = hlo_passes.jit
+    from .pallas_ffn import moe_ffn
+
+    tm = spec.tile_rows
+
+    def run(x: Any, *rest: Any) -> Any:
+        if spec.form == "pair":
+            w_gate, w_up, w_out, gs = rest
+            return moe_ffn(x, w_gate, w_out, gs, w_up=w_up, tm=tm, interpret=interpret)
+        w_in, w_out, gs = rest
+        return moe_ffn(x, w_in, w_out, gs, up_first=spec.form == "up_first", tm=tm, interpret=interpret)
+
+    run.__name__ = f"hlo_passes_moe_ffn_{spec.form}"
+    return jax_jit(run)
+
+
+@functools.lru_cache(maxsize=32)
+def kernel_text(spec: FfnSpec, *, interpret: bool, dialect: str) -> str:
+    """The program ``(x, w_in[, w_up], w_out, gs) -> y`` lowered for TPU (the ``tpu_custom_call``
+    of the Pallas kernel), or with ``interpret`` in interpret mode for CPU; ``dialect`` is
+    ``"stablehlo"`` or ``"hlo"``."""
+    import jax  # deferred: seconds to import, only when a kernel is emitted
+
+    args = [jax.ShapeDtypeStruct(dims, _NP_OF[dtype]) for dims, dtype in spec.operand_shapes()]
+    platform = "cpu" if interpret else "tpu"
+    return _program(spec, interpret).trace(*args).lower(lowering_platforms=(platform,)).as_text(dialect=dialect)
+
+
+def splice_ffn(rw: Rewriter, spec: FfnSpec, operands: Sequence[Value], *, before: Instruction,
+               interpret: bool) -> Instruction:
+    """The kernel for ``spec`` added to the rewriter's module and a call of it on ``operands``,
+    placed before ``before``; returns the call."""
+    text = kernel_text(spec, interpret=interpret, dialect=rw.module.dialect)
+    return splice_program(rw, text, f"moe_ffn_{spec.form}", spec.out_shape, operands, before=before)
+
+
+def spliced_ffn_spec(call: Instruction) -> FfnSpec | None:
+    """The problem of a call of a fused-FFN kernel spliced for TPU here (None: it is none)."""
+    if call.opcode not in ("call", "func.call") or not call.called_computations:
+        return None
+    callee = call.called_computations[0]
+    m = SPLICED_FFN.match(callee.name)
+    if m is None or not _runs_tpu_kernel(callee, 1):
+        return None
+    return spec_of(m.group(1), call.operand_values, call.shape)
