@@ -79,9 +79,11 @@ def spec_of(form: str, operands: Sequence[Value], out: Shape) -> FfnSpec:
 
 def unavailable_reason() -> str | None:
     """Why the Pallas kernel cannot be lowered here (no jax), or None (jax is not imported)."""
-    if importlib.util.find_spec("jax") is None:
-        return "jax, which lowers the Pallas kernel, is not installed"
-    return None
+    try:
+        found = importlib.util.find_spec("jax") is not None
+    except (ImportError, ValueError) as err:  # an import hook refusing jax, a broken install
+        return f"jax, which lowers the Pallas kernel, cannot be imported ({err})"
+    return None if found else "jax, which lowers the Pallas kernel, is not installed"
 
 
 def tpu_refusal(spec: FfnSpec) -> str | None:

@@ -26,7 +26,7 @@ around a ``tpu_custom_call``) is built for one shape.  ``reemit_refusal`` says
 whether one can be emitted again for another shape, ``reemit_gmm`` does it
 (moe-gather-fusion's two-GMM form over megablox kernels), and
 ``to_interpret`` swaps every such TPU kernel (and the fused expert FFN's TPU kernel that
-moe-ffn-fusion splices, ``gmm.ffn_kernel``) for its interpret-mode twin so that a TPU module
+the expert-FFN fusion rule splices, ``gmm.ffn_kernel``) for its interpret-mode twin so that a TPU module
 runs on CPU.
 """
 from __future__ import annotations
