@@ -24,6 +24,7 @@ from ..ir import Instruction, Shape, Value
 from ..ir.rewriter import Rewriter
 from .kernel_calls import _runs_tpu_kernel, splice_program
 from .megablox import _NP_OF, tiling_for
+from .pallas_ffn import moe_ffn
 
 # The entry of a spliced fused-FFN kernel: ``hlo_passes_moe_ffn_<form><n>_main``.
 SPLICED_FFN = re.compile(r"^hlo_passes_moe_ffn_(gate_first|up_first|pair)\d+_main(?:\.\d+)?$")
@@ -108,7 +109,6 @@ def tpu_refusal(spec: FfnSpec) -> str | None:
 
 def _program(spec: FfnSpec, interpret: bool) -> Any:
     from .._jax_compat import jax_jit  # jax's own jit, also where jax.jit = hlo_passes.jit
-    from .pallas_ffn import moe_ffn
 
     tm = spec.tile_rows
 
