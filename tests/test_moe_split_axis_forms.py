@@ -108,3 +108,20 @@ def test_partitioned_text_rewritten_valid(texts: dict[str, str], rewritten: dict
         return
     assert gathers_after == gathers - saved and saved == (4 if stage == "after_optimizations" else 2)
     assert permutes_after == permutes - 2 * len(result.sites)  # a site's halves: one permute each
+
+
+@pytest.mark.parametrize(("original", "wrong"), [
+    # Each device's offset taken from the other device of its pair: it cuts the piece it does not need.
+    ("constant({0, 1, 0, 1, 0, 1, 0, 1})", "constant({1, 0, 1, 0, 1, 0, 1, 0})"),
+    # One pair's piece sent the wrong way: device 7 receives nothing (zeros) where its piece belongs.
+    ("source_target_pairs={{0,1},{2,3},{4,5},{6,7}}", "source_target_pairs={{0,1},{2,3},{4,5},{7,6}}"),
+], ids=["offsets", "permute-pairs"])
+def test_pieces_not_in_place_refused(texts: dict[str, str], original: str, wrong: str) -> None:
+    """The device-by-device proof refuses pieces that are not the half's part at their place in the
+    gathered shard: a near miss (``resharded-pieces``) that says which device holds what."""
+    text = texts["after_spmd_partitioning"]
+    assert original in text
+    result = run_passes(hlo_passes.parse(text.replace(original, wrong)), RULES)
+    assert not result.sites
+    refused = [m for m in result.near_misses if m.check == "resharded-pieces"]
+    assert refused and all("on device" in m.reason for m in refused), [str(m) for m in result.near_misses]

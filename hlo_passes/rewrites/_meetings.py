@@ -365,6 +365,8 @@ def _piece_order(chain: _Chain) -> tuple:
     starts at no slice, which keeps its place: the sort is stable)."""
     if chain.cut is not None:
         return tuple(r[0] for r in chain.cut.spec)
+    # A resharded half: where its pieces say it starts (where they say nothing, the source's
+    # proof refuses the site).
     return (chain.place,) if chain.place is not None else ()
 
 
@@ -394,8 +396,8 @@ class SplitCollectiveFinder(Finder):
                                                                                  for u in instr.users):
                 placed = reshard_place(chain)  # pieces the partitioner cut out of a sharded split dimension
                 if placed is not None:
-                    chain.place = placed[1]
-                    by_source.setdefault(id(placed[0]), []).append(chain)
+                    (cut, chain.place) = placed
+                    by_source.setdefault(id(cut), []).append(chain)
         form = "split_gather" if "all-gather" in collectives else "split_reduction"
         for chains in by_source.values():
             # Between two stages a fusion may convert (bf16 round trips): the

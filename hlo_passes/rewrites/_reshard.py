@@ -23,11 +23,12 @@ reads); where ``X`` lives inside the halves' slice fusions, those fusions are op
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..checks import Refusal
-from ..ir import ELEMENT_BITS, Instruction
+from ..ir import ELEMENT_BITS, Computation, Instruction
 from ..ir.rewriter import Rewriter
 from ._fusions import FusedValue, _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
 from ._fusions import computed_type
@@ -41,8 +42,9 @@ if TYPE_CHECKING:
 # a bitcast, a convert (checked to keep the value: ``_Proof.types``).
 _IN_PLACE = frozenset({"copy", "bitcast", "reshape", "convert"})
 # Scalar ops the partitioner computes a device's offset with.
-_ARITHMETIC = {"add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b,
-               "maximum": max, "minimum": min}
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b,
+    "maximum": max, "minimum": min}
 _DEPTH = 48  # how far down a piece or an offset is followed
 
 Seen = tuple[Instruction, tuple[Instruction, ...]]  # an op, and the fusions whose bodies hold it (innermost last)
@@ -81,25 +83,25 @@ def _dynamic_window(instr: Instruction) -> int | None:
     return cut[0] if len(cut) == 1 and len(whole) == len(part) else None
 
 
+def _under_in_place(seen: Seen) -> Seen:
+    """Down through layout copies, bitcasts and converts to the op that computes the value."""
+    for _ in range(_DEPTH):
+        instr, _ = seen
+        if instr.opcode not in _IN_PLACE or len(instr.operands) != 1:
+            break
+        seen = _operand(seen, 0)
+    return seen
+
+
 def is_reshard(instr: Instruction) -> bool:
     """Whether ``instr`` (or the fusion's body it stands for) is a dynamic-slice of a concatenate
     under in-place ops: where the partitioner cuts a device's piece of a half (checked in full
     by ``ReshardSource.check``)."""
-    cur, stack = _enter(instr, ())
-    for _ in range(8):
-        if cur.opcode in _IN_PLACE and len(cur.operands) == 1:
-            cur, stack = _operand((cur, stack), 0)
-            continue
-        break
-    if cur.opcode != "dynamic-slice" or len(cur.operands) < 2 or _dynamic_window(cur) is None:
+    seen = _under_in_place(_enter(instr, ()))
+    cut = seen[0]
+    if cut.opcode != "dynamic-slice" or len(cut.operands) < 2 or _dynamic_window(cut) is None:
         return False
-    inner, _ = _operand((cur, stack), 0)
-    for _ in range(8):
-        if inner.opcode in _IN_PLACE and len(inner.operands) == 1:
-            inner, stack = _operand((inner, stack), 0)
-            continue
-        break
-    return inner.opcode == "concatenate"
+    return _under_in_place(_operand(seen, 0))[0].opcode == "concatenate"
 
 
 # A device's piece along the split dimension: segments (the device whose ``X`` it holds, start, width),
@@ -163,9 +165,11 @@ class _Proof:
             raise self.refuse(f"{instr.ref}: the piece is made too far down to follow")
         op = instr.opcode
         if op in _IN_PLACE and len(instr.operands) == 1:
-            if tuple(instr.operands[0].shape.dims) != tuple(instr.shape.dims):
-                raise self.refuse(f"{instr.ref} changes dimensions ({instr.operands[0].shape} -> {instr.shape})",
-                                  instr)
+            before = instr.operands[0].shape
+            if tuple(before.dims) != tuple(instr.shape.dims) or (
+                    op == "bitcast" and before.layout_text != instr.shape.layout_text):
+                # (A bitcast between layouts reads the bytes in another order: elements move.)
+                raise self.refuse(f"{instr.ref} moves elements ({before} -> {instr.shape})", instr)
             if op == "convert":
                 self.types.add(instr.shape.element_type)
             return self.piece(_operand(seen, 0), device, depth - 1)
@@ -256,9 +260,9 @@ class _Proof:
             return [_ARITHMETIC[op](x, y) for x, y in zip(a, b)]
         if op == "dynamic-slice" and len(instr.operands) == 2 and instr.operands[0].shape.rank == 1:
             table = self.values(_operand(seen, 0), device, depth - 1)
-            (index,) = self.values(_operand(seen, 1), device, depth - 1) or [None]
+            index = self.scalar(_operand(seen, 1), device, depth - 1)
             width = instr.shape.dims[0]
-            start = min(max(int(index), 0), len(table) - width)
+            start = min(max(index, 0), len(table) - width)  # dynamic-slice clamps its start
             return table[start:start + width]
         if op == "get-tuple-element":
             return self.values(self._element(instr, stack), device, depth - 1)
@@ -286,7 +290,7 @@ class _Proof:
         raise self.refuse(f"{gte.ref}: the offset is not a value the loop passes on unchanged", gte)
 
 
-def _body_of(loop: Instruction):
+def _body_of(loop: Instruction) -> Computation | None:
     """The body a ``while`` runs (its ``body=`` computation)."""
     name = str(loop.attributes.raw("body") or "").lstrip("%") if "body" in loop.attributes else ""
     return next((c for c in loop.called_computations if c.name == name), None)
@@ -417,26 +421,51 @@ def _says(segments: list[Segment]) -> str:
     return " + ".join("zeros" if s is None else f"[{lo}:{lo + w}) of device {s}'s shard" for s, lo, w in segments)
 
 
-def reshard_place(chain: _Chain) -> tuple[Instruction | FusedValue, int] | None:
-    """(the array a resharded half is cut from, where the half's piece on the first device of
-    its gather starts in that array gathered): how the split collectives' finder groups and
-    orders such halves.  None where the chain is not one, or its piece cannot be followed."""
+def reshard_place(chain: _Chain) -> tuple[Instruction | FusedValue, int | None] | None:
+    """(the array a resharded half is cut from, where the half starts in that array gathered, as
+    the first device of its gather whose piece can be read says; None where none can): how the
+    finders group and order such halves (``ReshardSource.check`` proves the rest).  None where
+    the chain is not one."""
     at = _reassembling(chain) if chain.cut is None else None
     if at is None or not is_reshard(chain.start):
         return None
     gather = chain.ops[at]
     groups = gather.attributes.get("replica_groups")
-    proof = _Proof(chain.start)
-    try:
-        proof.dim = _window_dim(chain.start)
-        group = [int(d) for d in groups[0]] if groups else []
-        pieces = proof.piece(_enter(chain.start, ()), group[0]) if group and proof.dim is not None else []
-    except (Refusal, ValueError, TypeError, IndexError):
+    group = [int(d) for d in groups[0]] if groups else []
+    proof = _Proof(chain.start, dim=_window_dim(chain.start))
+    x = _cut_array(proof, chain.start)
+    if x is None or proof.dim is None:
         return None
-    if proof.x is None or not pieces or pieces[0][0] not in group:
+    width = chain.start.shape.dims[proof.dim]
+    for k, device in enumerate(group):
+        try:
+            pieces = _joined(proof.piece(_enter(chain.start, ()), device))
+        except Refusal:
+            return x, None
+        if len(pieces) == 1 and pieces[0][0] in group:
+            src, lo, _ = pieces[0]
+            return x, group.index(int(src)) * x.shape.dims[proof.dim] + lo - k * width
+    return x, None
+
+
+def _cut_array(proof: _Proof, start: Instruction) -> Instruction | FusedValue | None:
+    """The array the first slice under a reshard's concatenate cuts (through permutes and in-place ops)."""
+    seen = _under_in_place(_enter(start, ()))
+    if seen[0].opcode != "dynamic-slice":
         return None
-    src, lo, _ = pieces[0]
-    return proof.x, group.index(int(src)) * proof.x.shape.dims[proof.dim] + lo
+    joined = _under_in_place(_operand(seen, 0))
+    if joined[0].opcode != "concatenate":
+        return None
+    for k in range(len(joined[0].operands)):
+        piece = _under_in_place(_operand(joined, k))
+        if piece[0].opcode == "collective-permute" and len(piece[0].operands) == 1:
+            piece = _under_in_place(_operand(piece, 0))
+        if piece[0].opcode == "slice" and len(piece[0].operands) == 1:
+            try:
+                return proof._source(*piece)
+            except Refusal:
+                return None
+    return None
 
 
 def _reassembling(chain: _Chain) -> int | None:
@@ -454,7 +483,5 @@ def _reassembling(chain: _Chain) -> int | None:
 
 def _window_dim(start: Instruction) -> int | None:
     """The dimension a reshard's dynamic-slice cuts (the split dimension)."""
-    inner, stack = _enter(start, ())
-    while inner.opcode in _IN_PLACE and len(inner.operands) == 1:
-        inner, stack = _operand((inner, stack), 0)
-    return _dynamic_window(inner) if inner.opcode == "dynamic-slice" else None
+    cut, _ = _under_in_place(_enter(start, ()))
+    return _dynamic_window(cut) if cut.opcode == "dynamic-slice" else None
