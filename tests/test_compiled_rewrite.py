@@ -173,6 +173,49 @@ def test_split_dimension_on_a_second_axis_rewritten_inside_xla() -> None:
     assert _gathers(text) == _gathers(fused)
 
 
+def _explicit_split():
+    """The same layout gathered by hand: ``W[E, D, 2F]`` sharded ``D`` over ``fsdp`` and ``2F`` over
+    ``fsdp_transpose``, sliced into gate and up outside a shard_map that takes them sharded the same
+    way and gathers each along ``2F`` and then ``D`` itself (the partitioner makes the pieces)."""
+    from jax.sharding import Mesh, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    e, d, f, tokens = 4, 64, 32, 64
+    m = Mesh(np.array(jax.devices()[:8]).reshape(4, 2), ("fsdp", "fsdp_transpose"))
+    spec = P(None, "fsdp", "fsdp_transpose")
+
+    def gathered(w):
+        return jax.lax.all_gather(jax.lax.all_gather(w, "fsdp_transpose", axis=2, tiled=True), "fsdp", axis=1,
+                                  tiled=True)
+
+    def ffn(x, gs, gate, up):
+        return jax.nn.silu(jax.lax.ragged_dot(x, gathered(gate), gs)) * jax.lax.ragged_dot(x, gathered(up), gs)
+
+    inner = jax.shard_map(ffn, mesh=m, in_specs=(P(), P(), spec, spec), out_specs=P(), check_vma=False)
+    rng = np.random.default_rng(0)
+    w = jax.device_put(rng.standard_normal((e, d, 2 * f)).astype(np.float32), NamedSharding(m, spec))
+    x = jax.device_put(rng.standard_normal((tokens, d)).astype(np.float32), NamedSharding(m, P()))
+    gs = jax.device_put(np.array([16, 0, 16, 32], np.int32), NamedSharding(m, P()))
+    return jax.jit(lambda x, gs, w: inner(x, gs, w[..., :f], w[..., f:])), (x, gs, w)
+
+
+def test_split_dimension_gathered_by_hand_rewritten_inside_xla() -> None:
+    """The explicit form of the layout above: one site, all-gathers 4 -> 2, no collective-permute
+    left, bit-equal."""
+    fn, args = _explicit_split()
+    plain = fn.lower(*args).compile()
+    want = plain(*args)
+    fn, args = _explicit_split()  # a new function: not the executable jax keeps for the first
+    with rewriting() as results:
+        compiled = fn.lower(*args).compile()
+    assert [s.form for r in results for s in r.sites] == ["split_gather"]
+    assert not any(r.near_misses for r in results)
+    before, after = (runtime.count_ops(c.as_text()) for c in (plain, compiled))
+    assert (before["all-gather"], before["collective-permute"]) == (4, 2)
+    assert (after["all-gather"], after["collective-permute"]) == (4 - _saved(results), 0) == (2, 0)
+    _equal(compiled(*args), want)
+
+
 def test_already_fused_step_left_alone() -> None:
     """The negative control: gathered whole and split inside, no site, nothing changed."""
     with rewriting(["moe-gather-fusion", "moe-gradient-fusion", "moe-pair-gather-fusion",
