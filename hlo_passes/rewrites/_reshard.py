@@ -182,6 +182,8 @@ class _Proof:
                 return [(None, 0, instr.shape.dims[self._dim(instr)])]
             if len(sources) > 1:
                 raise self.refuse(f"{instr.ref} sends to device {device} from {sources}", instr)
+            if not _between_partitions(instr):
+                raise self.refuse(f"{instr.ref} has no channel: its pairs name replicas, not partitions", instr)
             return self.piece(_operand(seen, 0), int(sources[0]), depth - 1)
         if op == "concatenate":
             if tuple(instr.attributes.get("dimensions") or ()) != (self._dim(instr),):
@@ -296,6 +298,11 @@ def _body_of(loop: Instruction) -> Computation | None:
     return next((c for c in loop.called_computations if c.name == name), None)
 
 
+def _between_partitions(collective: Instruction) -> bool:
+    """A collective whose device ids are partition ids (in a module of one replica): it has a channel."""
+    return "channel_id" in collective.attributes or "channel_handle" in collective.attributes
+
+
 def _flat(literal: object) -> list[int] | None:
     if isinstance(literal, bool):
         return None
@@ -365,6 +372,13 @@ class ReshardSource(Source):
         groups = gathers[0].attributes.get("replica_groups")
         if dim is None or tuple(gathers[0].attributes.get("dimensions") or ()) != (dim,) or not groups:
             raise proof.refuse(f"{gathers[0].ref} does not gather the pieces along the split dimension", gathers[0])
+        module = gathers[0].module
+        replicas = module.attributes.get("replica_count") if module is not None else None
+        if not _between_partitions(gathers[0]) or (replicas is not None and int(replicas) > 1):
+            # The partition id the offsets are computed from names the devices the groups name
+            # only in a module of one replica whose collectives run between partitions.
+            raise proof.refuse(f"{gathers[0].ref} gathers between replicas, not between the partitions the "
+                               "offsets are computed for", gathers[0])
         groups = [tuple(int(d) for d in g) for g in groups]
         n = len(groups[0])
         base = 0
