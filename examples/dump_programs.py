@@ -11,7 +11,9 @@ each program to ``{stage: relative path}``.
 The programs span what the rules handle, in the jax version that runs this:
 one- and two-stage FSDP, explicit and Shardy-implicit gathers, forward and
 training step, scan, f32 weights computed in bf16, a mesh whose devices are
-not in id order, and the scanned implicit training step.
+not in id order, and the scanned implicit training step.  Named with
+``--program`` only: ``trainer_prefused_split``, examples/moe_trainer.py's step
+with the split dimension sharded on a second mesh axis.
 """
 from __future__ import annotations
 
