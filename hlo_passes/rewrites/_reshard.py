@@ -110,7 +110,10 @@ class ReshardSource(Source):
                           reassembled=reassembled)
 
     def weight(self, chains: list) -> str:
-        return chains[0].start.ref  # the first half's piece stands for the site
+        """The shard the halves' pieces are cut from."""
+        start = chains[0].start
+        x = _cut_array(Pieces(start, dim=_window_dim(start)), start)
+        return x.ref if x is not None else start.ref
 
     def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
         extra = plan.extra
