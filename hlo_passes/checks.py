@@ -29,6 +29,10 @@ CHECKS: dict[str, str] = {
     "slices-adjacent": "the slices are adjacent pieces of the split dimension, without gap or overlap",
     "slices-cover": "the slices cover the whole split dimension",
     "concat-order": "the halves meet again in the order they were cut",
+    "resharded-pieces": "where the split dimension is sharded too, each device's piece of a half (slices of its "
+                        "shard, moved by collective-permutes, cut at its partition's offset) is, on every device, "
+                        "the part of the half the gather along the split dimension puts at its place, and every "
+                        "conversion on the way keeps the shard's values",
     "interleaved-joined": "interleaved halves (strided slices) meet at GMMs of their own, whose results are split "
                           "with the same stride; joined side by side they would be W reordered",
     # The path each half takes.

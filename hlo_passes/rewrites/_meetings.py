@@ -32,6 +32,7 @@ from ._chains import in_dependency_order, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
+from ._reshard import reshard_place
 
 if TYPE_CHECKING:  # the engine, which imports this module
     from ._split_fusion import _Chain, _Scan
@@ -328,7 +329,7 @@ class GmmPairs(Finder):
 
     def __init__(self, scan: _Scan) -> None:
         super().__init__(scan)
-        self.by_source: dict[tuple[int, int], list[tuple[Instruction, _Chain]]] = {}
+        self.by_source: dict[tuple[int, int, int], list[tuple[Instruction, _Chain]]] = {}
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
@@ -341,7 +342,12 @@ class GmmPairs(Finder):
             chain = self.scan.chain(operand, 0)
             if chain is not None:
                 src, result = chain.base
-                self.by_source.setdefault((id(src), result), []).append((instr, chain))
+                placed = reshard_place(chain) if chain.cut is None else None
+                if placed is not None:  # pieces the partitioner cut out of a sharded split dimension
+                    (src, chain.place), result = placed, 0
+                # One meeting per computation: GMMs of one weight in two loop bodies (the forward
+                # and its recomputation) are two sites.
+                self.by_source.setdefault((id(src), result, id(instr.computation)), []).append((instr, chain))
         return ()
 
     def finish(self) -> Iterator[tuple[Meeting, list]]:
@@ -357,7 +363,11 @@ class GmmPairs(Finder):
 def _piece_order(chain: _Chain) -> tuple:
     """Where a half's slice starts in the weight (dimension by dimension; ``()`` for a half that
     starts at no slice, which keeps its place: the sort is stable)."""
-    return tuple(r[0] for r in chain.cut.spec) if chain.cut is not None else ()
+    if chain.cut is not None:
+        return tuple(r[0] for r in chain.cut.spec)
+    # A resharded half: where its pieces say it starts (where they say nothing, the source's
+    # proof refuses the site).
+    return (chain.place,) if chain.place is not None else ()
 
 
 class SplitCollectiveFinder(Finder):
@@ -382,6 +392,12 @@ class SplitCollectiveFinder(Finder):
             if chain is not None and chain.cut is not None and (
                     chain.cut.fused or (instr.users and all(u.opcode == "fusion" for u in instr.users))):
                 by_source.setdefault(id(chain.cut.whole), []).append(chain)
+            elif chain is not None and chain.cut is None and instr.users and all(u.opcode == "fusion"
+                                                                                 for u in instr.users):
+                placed = reshard_place(chain)  # pieces the partitioner cut out of a sharded split dimension
+                if placed is not None:
+                    (cut, chain.place) = placed
+                    by_source.setdefault(id(cut), []).append(chain)
         form = "split_gather" if "all-gather" in collectives else "split_reduction"
         for chains in by_source.values():
             # Between two stages a fusion may convert (bf16 round trips): the

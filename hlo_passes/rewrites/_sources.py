@@ -104,6 +104,10 @@ class SourcePlan:
     # Halves interleaved with this stride (``check_interleaved``): the fused result is split
     # with it, half i taking the elements i, i + stride, …; 1: side by side.
     stride: int = 1
+    # The step (index in the chains' ops) whose gather along the split dimension puts the halves'
+    # resharded pieces back together (``_reshard.ReshardSource``): applied to the array they are
+    # cut from, it gathers that array whole.  None: no step works along the split dimension.
+    reassembled: int | None = None
 
 
 class Source:

@@ -58,6 +58,7 @@ from ._gmms import difference
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
 from ._opening import closed_fusion, open_fusions
 from ._picture import site_picture
+from ._reshard import Resharded
 from ._sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
 from ._split_report import SplitDetails
 
@@ -80,6 +81,8 @@ class _Chain:
     result: int | None = None
     walked: "_Chain | None" = None
     callers: dict | None = field(default=None, repr=False)  # of the module (callers_of), for the cost
+    # A resharded half (``_reshard``): where its piece starts in the array gathered, for ordering.
+    place: int | None = None
 
     @property
     def top(self) -> Instruction:
@@ -271,6 +274,8 @@ class Candidate:
                     found[id(step.after)] = step.after
         if self.meeting.anchor.opcode == "fusion":
             found[id(self.meeting.anchor)] = self.meeting.anchor
+        if self.plan is not None and isinstance(self.plan.extra, Resharded):
+            found.update((id(f), f) for f in self.plan.extra.fusions)  # they hold the array the halves are cut from
         return list(found.values())
 
 
@@ -333,7 +338,7 @@ class SplitFusion(PatternRule[Candidate]):
     def paths(self, c: Candidate) -> None:
         """Every half takes the same path, and nothing on it works along the split dimension."""
         assert c.plan is not None
-        c.split_dims = _check_chains(c.chains, c.plan.split_dim, c.plan.blocks)
+        c.split_dims = _check_chains(c.chains, c.plan.split_dim, c.plan.blocks, c.plan.reassembled)
 
     @check()
     def meets(self, c: Candidate) -> None:
@@ -423,10 +428,11 @@ class SplitFusion(PatternRule[Candidate]):
 ALONG_A_DIMENSION = {"all-gather": "gather", "reduce-scatter": "scatter"}
 
 
-def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1) -> list[int]:
+def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1, reassembled: int | None = None) -> list[int]:
     """Every half goes through the same ops; nothing gathers or shards along the split dimension
     (``blocks`` > 1: two weights joined shard by shard, whose split dimension a shard_map's
-    in_shardings split into those shards as they enter, ``_pairs.PairSource``)."""
+    in_shardings split into those shards as they enter, ``_pairs.PairSource``) but the step
+    ``reassembled``, the gather the source proved puts the halves' pieces back in order."""
     first = chains[0]
     for c in chains[1:]:
         if [step_kind(op) for op in c.ops] != [step_kind(op) for op in first.ops]:
@@ -458,6 +464,9 @@ def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1) -> list
         dim = map_split_dim(op, dim)
         if op.opcode in ALONG_A_DIMENSION and "dimensions" not in op.attributes:
             raise Refusal(INCONSISTENT, f"{op.ref} does not say along which dimension it works", op)
+        if k == reassembled:
+            split_dims.append(dim)
+            continue
         if op.opcode in ALONG_A_DIMENSION and dim in tuple(op.attributes["dimensions"]):
             verb = ALONG_A_DIMENSION[op.opcode]
             raise Refusal(f"{verb}-dim", f"{op.ref} {verb}s along dimension {dim}, the split dimension: "

@@ -10,6 +10,8 @@ Rewritten to one gather chain of W, one GMM, and a split of its output
 from __future__ import annotations
 
 from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
+from ._reshard import ReshardSource
+from ._sources import SliceSource
 from ._split_fusion import SplitFusion
 from ._split_report import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
 
@@ -37,4 +39,7 @@ class MoeGatherFusion(SplitFusion):
     description = meta.description
     collectives = frozenset({"all-gather"})
     implicit = True
+    # Slices of W; or pieces the partitioner cut out of W's shard where the split dimension is
+    # sharded too (``fsdp_transpose``), reassembled by the gather along it.
+    sources = (ReshardSource(), SliceSource())
 
