@@ -113,8 +113,11 @@ def any_held(module: Module, kinds: frozenset[str]) -> bool:
     return any(_takeable(i, kinds) is not None for i in module.instructions())
 
 
-def unhold(rw: Rewriter, module: Module, kinds: frozenset[str]) -> Held:
-    """Take every held collective of ``kinds`` apart into plain ones, marked (see the module)."""
+def unhold(rw: Rewriter, module: Module, kinds: Iterable[str], *, mark: bool = True) -> Held:
+    """Take every held collective of ``kinds`` apart into plain ones, marked with their group
+    (``mark=False``: not marked, for good: what XLA:GPU's ConvertAsyncCollectivesToSync and a
+    split of each combined op would make, which XLA:CPU runs)."""
+    kinds = frozenset(kinds)
     held = Held()
     counter = itertools.count()
     for instr in list(module.instructions()):
@@ -124,11 +127,11 @@ def unhold(rw: Rewriter, module: Module, kinds: frozenset[str]) -> Held:
         kind, done = taken
         key = f"g{next(counter)}"
         held.groups[key] = Group(key, kind, instr, done)
-        _take_apart(rw, held.groups[key])
+        _take_apart(rw, held.groups[key], mark)
     return held
 
 
-def _take_apart(rw: Rewriter, group: Group) -> None:
+def _take_apart(rw: Rewriter, group: Group, mark: bool) -> None:
     start, done = group.start, group.done
     reader = done if done is not None else start
     members = []
@@ -138,8 +141,9 @@ def _take_apart(rw: Rewriter, group: Group) -> None:
         for key in start.attributes:
             if key != "metadata":
                 rw.set_attribute(member, key, start.attributes[key])
-        meta = dict(start.attributes["metadata"]) if "metadata" in start.attributes else {}
-        rw.set_attribute(member, "metadata", {**meta, MARK: group.key})
+        if mark:
+            meta = dict(start.attributes["metadata"]) if "metadata" in start.attributes else {}
+            rw.set_attribute(member, "metadata", {**meta, MARK: group.key})
         # Reported where the held op is written (a new op has no line of its own).
         member.line, member.column = start.line, start.column
         members.append(member)

@@ -1,0 +1,154 @@
+"""Sites whose collectives are held as XLA:GPU and XLA:TPU hold them, executed.
+
+The fixtures of tests/fixtures/*/async.hlo and combined.hlo (the compiled.hlo cases with
+their collectives made asynchronous pairs or combined into tuple ops by hand) are
+rewritten by the rules and run, original and rewritten, as the module of a jitted
+shard_map over 4 CPU devices: a module transformation hands XLA the fixture in place of
+the module it was compiling (the entry signature is the same), so XLA:CPU compiles and
+runs exactly the fixture's text.  Outputs are compared per device, bit-equal (the rewrite
+moves collectives, no arithmetic).
+
+XLA:CPU runs combined (tuple) all-gathers and reductions as written.  It does not run
+asynchronous collectives (its thunk emitter refuses ``all-gather-start``:
+``test_cpu_does_not_run_async_collectives`` holds that fact), so the async fixtures run
+with each pair made synchronous first (``_held.unhold(mark=False)``: the pair's
+collective where its start was, as XLA:GPU's ConvertAsyncCollectivesToSync makes it),
+the original and the rewritten module alike; the async form itself is checked by XLA's
+parser (tests/test_rule_fixtures_xla.py) and the FileCheck lines.
+"""
+from __future__ import annotations
+
+import itertools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.sharding import Mesh, PartitionSpec as P
+
+import hlo_passes
+from fixture_harness import FIXTURES, Case, cases_of
+from hlo_passes import _jax_compat as compat
+from hlo_passes.ir.rewriter import Rewriter
+from hlo_passes.passes import run_passes
+from hlo_passes.rewrites._held import held_kind, unhold
+
+pytestmark = pytest.mark.jax_facing
+
+DEVICES = 4  # the fixtures' replica groups: {0,1,2,3}
+ASYNC = [c for f in ("moe-gather-fusion/async.hlo", "moe-gradient-fusion/async.hlo") for c in cases_of(FIXTURES / f)]
+COMBINED = cases_of(FIXTURES / "moe-gather-fusion" / "combined.hlo")
+KINDS = ("all-gather", "all-reduce", "reduce-scatter")
+_names = itertools.count()
+_NUMPY = {"f32": np.float32}  # the fixtures' element types
+
+
+def run_in_place_of_jit(text: str, per_device: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+    """Run the per-device module ``text`` on ``DEVICES`` CPU devices: ``per_device[d]`` are
+    device ``d``'s arguments; the results of each device."""
+    module = hlo_passes.parse(text)
+    entry = module.entry
+    assert entry is not None and entry.root is not None
+    result = entry.root.shape
+    outs = result.tuple_shapes if result.is_tuple else (result,)
+    mesh = Mesh(np.array(jax.devices()[:DEVICES]), ("d",))
+
+    def body(*args):
+        # Only the shapes matter: XLA compiles the fixture in this module's place (this body's
+        # zeros would show if it did not: ``_equal``).
+        total = sum(jnp.sum(a.astype(jnp.float32)) for a in args)
+        made = tuple(jnp.zeros(s.dims, _NUMPY[s.element_type]) * total for s in outs)
+        return made if result.is_tuple else made[0]
+
+    spec = (P("d"),) * len(per_device[0])
+    fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=spec, out_specs=P("d") if not result.is_tuple
+                               else (P("d"),) * len(outs), check_vma=False))
+    args = [np.concatenate([dev[k] for dev in per_device]) for k in range(len(per_device[0]))]
+    handed: list[str] = []
+
+    def substitute(serialized: bytes) -> bytes | None:
+        if handed:
+            return None
+        handed.append(compat.hlo_module_from_proto(serialized).name)
+        return compat.hlo_text_to_proto(text)
+
+    name = f"test_held_{next(_names)}"
+    compat.register_module_transformation(substitute, name, platforms=["cpu"])
+    try:
+        got = fn(*args)
+    finally:
+        compat.clear_module_transformation(name, platforms=["cpu"])
+    assert handed, "XLA compiled no module for the jitted function"
+    return [[np.asarray(a)[d * (a.shape[0] // DEVICES):(d + 1) * (a.shape[0] // DEVICES)]
+             for a in (got if result.is_tuple else [got])] for d in range(DEVICES)]
+
+
+def _inputs(text: str) -> list[list[np.ndarray]]:
+    entry = hlo_passes.parse(text).entry
+    assert entry is not None
+    rng = np.random.default_rng(0)
+    return [[rng.standard_normal(p.shape.dims).astype(_NUMPY[p.shape.element_type]) for p in entry.parameters]
+            for _ in range(DEVICES)]
+
+
+def _synchronous(text: str) -> str:
+    """``text`` with every async pair and combined op of the MoE rules' collectives taken
+    apart for good (what XLA:CPU runs)."""
+    module = hlo_passes.parse(text)
+    unhold(Rewriter(module), module, KINDS, mark=False)
+    return module.to_text()
+
+
+def _held(text: str) -> list[tuple[str, int]]:
+    """(collective, operands) of each held op, in program order."""
+    return [(kind, len(i.operands)) for i in hlo_passes.parse(text).instructions()
+            if (kind := held_kind(i)) is not None]
+
+
+def _rewritten(case: Case) -> tuple[str, str, int]:
+    result = run_passes(hlo_passes.parse(case.module_text), [case.pass_name])
+    assert result.sites and all(s.rewritten for s in result.sites), [str(m) for m in result.near_misses]
+    saved = sum(s.before.count - s.after.count for s in result.sites)
+    return case.module_text, result.module.to_text(), saved
+
+
+def _equal(got: list[list[np.ndarray]], want: list[list[np.ndarray]]) -> None:
+    assert any(np.any(w) for dev in want for w in dev)  # the fixture ran, not the stand-in body's zeros
+    for g_dev, w_dev in zip(got, want, strict=True):
+        for g, w in zip(g_dev, w_dev, strict=True):
+            np.testing.assert_array_equal(g, w)
+
+
+def _gathered_operands(text: str) -> int:
+    """Operands of every collective of the rules (a combined op counts each), sync or async."""
+    return sum(len(i.operands) for i in hlo_passes.parse(text).instructions()
+               if i.opcode in KINDS or held_kind(i) is not None)
+
+
+@pytest.mark.parametrize("case", COMBINED, ids=lambda c: c.name)
+def test_combined_fixture_runs_equal(case: Case) -> None:
+    """Combined (tuple) all-gathers run on XLA:CPU as written: original and rewritten, bit-equal."""
+    before, after, saved = _rewritten(case)
+    assert any(n > 1 for _, n in _held(before))
+    assert _gathered_operands(after) == _gathered_operands(before) - saved
+    args = _inputs(before)
+    _equal(run_in_place_of_jit(after, args), run_in_place_of_jit(before, args))
+
+
+@pytest.mark.parametrize("case", ASYNC, ids=lambda c: c.name)
+def test_async_fixture_runs_equal_made_synchronous(case: Case) -> None:
+    """The async pairs, rewritten into one pair, run made synchronous (the original alike): bit-equal."""
+    before, after, saved = _rewritten(case)
+    pairs_before, pairs_after = _held(before), _held(after)
+    assert pairs_before and pairs_after
+    assert sum(n for _, n in pairs_after) == sum(n for _, n in pairs_before) - saved
+    args = _inputs(before)
+    _equal(run_in_place_of_jit(_synchronous(after), args), run_in_place_of_jit(_synchronous(before), args))
+
+
+def test_cpu_does_not_run_async_collectives() -> None:
+    """Why the async fixtures run made synchronous: XLA:CPU's thunk emitter refuses the pairs
+    (when it stops refusing, run them as written)."""
+    text = ASYNC[0].module_text
+    with pytest.raises(Exception, match="all-gather-start.* not supported by XLA:CPU"):
+        run_in_place_of_jit(text, _inputs(text))
