@@ -18,7 +18,9 @@ parser (tests/test_rule_fixtures_xla.py) and the FileCheck lines.
 """
 from __future__ import annotations
 
+import functools
 import itertools
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -27,10 +29,14 @@ import pytest
 from jax.sharding import Mesh, PartitionSpec as P
 
 import hlo_passes
+from examples import moe
+from examples.dump_programs import DUMP_PROGRAMS
 from fixture_harness import FIXTURES, Case, cases_of
+from held_forms import hold
 from hlo_passes import _jax_compat as compat
 from hlo_passes.ir.rewriter import Rewriter
 from hlo_passes.passes import run_passes
+from hlo_passes.passes.compiled import rewrite_compiled_text
 from hlo_passes.rewrites._held import held_kind, unhold
 
 pytestmark = pytest.mark.jax_facing
@@ -152,3 +158,68 @@ def test_cpu_does_not_run_async_collectives() -> None:
     text = ASYNC[0].module_text
     with pytest.raises(Exception, match="all-gather-start.* not supported by XLA:CPU"):
         run_in_place_of_jit(text, _inputs(text))
+
+
+# ---- XLA:CPU's own optimized modules, their collectives held -----------------------------
+
+PROGRAMS = [("mesh1_concat_explicit_grad", "async"), ("mesh1_concat_explicit_grad", "combined"),
+            ("mesh1_concat_explicit_grad", "async+combined"), ("mesh2_concat_implicit_scan_grad_permuted", "async")]
+
+
+@functools.cache
+def _plain(program: str) -> tuple[Any, tuple[str, ...]]:
+    """The program's outputs under plain jax.jit, and the forms of the sites the rules rewrite
+    in the module XLA compiles for it."""
+    fn, args = moe.build(DUMP_PROGRAMS[program])
+    texts: list[str] = []
+    name = f"test_held_{next(_names)}"
+    compat.register_module_transformation(lambda s: texts.append(compat.hlo_module_from_proto(s).to_string()),
+                                          name, platforms=["cpu"])
+    try:
+        want = fn(*args)
+    finally:
+        compat.clear_module_transformation(name, platforms=["cpu"])
+    (text,) = [t for t in texts if "all-gather" in t]
+    _, sites, _ = rewrite_compiled_text(text, program)
+    return want, tuple(s.form for s in sites if s.rewritten)
+
+
+@pytest.mark.parametrize(("program", "form"), PROGRAMS, ids=[f"{p}-{f}" for p, f in PROGRAMS])
+def test_compiled_program_held_rewritten_and_run(program: str, form: str) -> None:
+    """The module XLA:CPU compiles for a dump program (forward gather and weight-gradient
+    reduce-scatter; the scan's inside a while body), its collectives held as GPU and TPU
+    pipelines hold them (tests/held_forms.py), rewritten as the pass inside XLA rewrites it
+    (``rewrite_compiled_text``) and run in the program's place: the same sites as in the
+    plain module, collectives held again and fewer by the sites, outputs bit-equal to jax.jit's
+    (async pairs made synchronous to run on CPU, as above)."""
+    want, forms = _plain(program)
+    assert forms
+    seen: list[tuple[str, str, list]] = []
+
+    def rewrite_held(serialized: bytes) -> bytes | None:
+        text = compat.hlo_module_from_proto(serialized).to_string()
+        if "all-gather" not in text:
+            return None
+        held = hold(text, asynchronous="async" in form, combine="combined" in form)
+        new, sites, _ = rewrite_compiled_text(held, program)
+        assert new is not None
+        seen.append((held, new, sites))
+        return compat.hlo_text_to_proto(_synchronous(new) if "async" in form else new)
+
+    fn, args = moe.build(DUMP_PROGRAMS[program])
+    name = f"test_held_{next(_names)}"
+    compat.register_module_transformation(rewrite_held, name, platforms=["cpu"])
+    try:
+        got = fn(*args)
+    finally:
+        compat.clear_module_transformation(name, platforms=["cpu"])
+    ((held, new, sites),) = seen
+    assert tuple(s.form for s in sites if s.rewritten) == forms
+    for site in sites:
+        assert site.location.line > 0 and held.split("\n")[site.location.line - 1].strip()
+    saved = sum(s.before.count - s.after.count for s in sites)
+    assert _gathered_operands(new) == _gathered_operands(held) - saved
+    if "async" in form:  # every collective of the rules a pair again (or combined, as XLA:CPU left it)
+        assert not any(i.opcode in KINDS and not i.shape.is_tuple for i in hlo_passes.parse(new).instructions())
+    for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(want), strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
