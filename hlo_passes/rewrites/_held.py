@@ -236,6 +236,11 @@ def through_held(apply: ApplyFn, module: Module, kinds: Iterable[str], name: str
     kinds = frozenset(kinds)
     if not any_held(module, kinds):
         return apply(module, rewrite=rewrite, rewriter=rewriter)
+    return _through_held(apply, module, kinds, name, rewrite=rewrite, rewriter=rewriter)
+
+
+def _through_held(apply: ApplyFn, module: Module, kinds: frozenset[str], name: str, *, rewrite: bool,
+                  rewriter: Rewriter | None) -> tuple[list[Site], list[NearMiss]]:
     trial = module.clone()
     trial_rw = Rewriter(trial, name)
     unhold(trial_rw, trial, kinds)
