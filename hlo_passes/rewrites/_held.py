@@ -142,8 +142,7 @@ def _take_apart(rw: Rewriter, group: Group, mark: bool) -> None:
             if key != "metadata":
                 rw.set_attribute(member, key, start.attributes[key])
         if mark:
-            meta = dict(start.attributes["metadata"]) if "metadata" in start.attributes else {}
-            rw.set_attribute(member, "metadata", {**meta, MARK: group.key})
+            rw.set_attribute(member, "metadata", {**(_metadata(start) or {}), MARK: group.key})
         # Reported where the held op is written (a new op has no line of its own).
         member.line, member.column = start.line, start.column
         members.append(member)
@@ -164,9 +163,9 @@ def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
     members: dict[tuple[str, int], list[Instruction]] = {}
     comps: dict[int, Computation] = {}
     for instr in list(module.instructions()):
-        meta = instr.attributes["metadata"] if "metadata" in instr.attributes else None
-        key = meta.get(MARK) if isinstance(meta, dict) else None
-        if key is None:
+        meta = _metadata(instr)
+        key = meta.get(MARK) if meta is not None else None
+        if meta is None or key is None:
             continue
         group = held.groups.get(key)
         if group is not None and instr.opcode == group.kind and instr.computation is not None:
@@ -182,6 +181,17 @@ def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
         _hold(rw, held.groups[key], comps[comp_id], group_members)
     for comp in comps.values():
         in_dependency_order(rw, comp)
+
+
+def _metadata(instr: Instruction) -> dict | None:
+    """``instr``'s metadata, decoded (None: none, or none that decodes)."""
+    if "metadata" not in instr.attributes:
+        return None
+    try:
+        meta = instr.attributes["metadata"]
+    except ValueError:
+        return None
+    return meta if isinstance(meta, dict) else None
 
 
 def _hold(rw: Rewriter, group: Group, comp: Computation, members: list[Instruction]) -> None:
