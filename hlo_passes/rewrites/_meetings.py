@@ -406,6 +406,8 @@ def _loop_state(instr: Instruction, callers: dict[str, list[Instruction]]) -> bo
     next iteration: where XLA's collective pipeliner puts the halves it gathers for the next
     layer (and, peeled, the first layer's); ``_pipelined``."""
     comp = instr.computation
+    if instr.opcode == "copy" and instr.users:  # copy insertion's, between a value and the state
+        return all(_loop_state(u, callers) for u in instr.users)
     if instr.opcode != "tuple" or comp is None:
         return False
     if instr.users and all(u.opcode == "while" for u in instr.users):

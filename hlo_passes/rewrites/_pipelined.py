@@ -72,7 +72,10 @@ def _while_bodies(module: Module) -> Iterator:
 
 
 def _carried_collective(element: Instruction, kinds: frozenset[str]) -> Instruction | None:
-    """The one-operand collective of ``kinds`` ``element`` is (the start, for an async pair's done)."""
+    """The one-operand collective of ``kinds`` ``element`` is (the start, for an async pair's
+    done), through the copy XLA's copy insertion puts between it and the loop state."""
+    if element.opcode == "copy" and len(element.operands) == 1:
+        element = element.operands[0]
     if element.opcode in kinds and len(element.operands) == 1:
         return element
     row = op(element.opcode)
