@@ -24,8 +24,10 @@ loop is run as XLA's own module of a jax program pipelined by hand
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jax
@@ -51,6 +53,19 @@ ASYNC = [c for f in ("moe-gather-fusion/async.hlo", "moe-gradient-fusion/async.h
 COMBINED = cases_of(FIXTURES / "moe-gather-fusion" / "combined.hlo")
 KINDS = ("all-gather", "all-reduce", "reduce-scatter")
 _names = itertools.count()
+
+
+@contextlib.contextmanager
+def transforming(callback: Callable[[bytes], bytes | None]) -> Iterator[None]:
+    """``callback`` registered as a module transformation on CPU for the block."""
+    name = f"test_held_{next(_names)}"
+    compat.register_module_transformation(callback, name, platforms=["cpu"])
+    try:
+        yield
+    finally:
+        compat.clear_module_transformation(name, platforms=["cpu"])
+
+
 _NUMPY = {"f32": np.float32}  # the fixtures' element types
 
 
@@ -84,12 +99,8 @@ def run_in_place_of_jit(text: str, per_device: list[list[np.ndarray]]) -> list[l
         handed.append(compat.hlo_module_from_proto(serialized).name)
         return compat.hlo_text_to_proto(text)
 
-    name = f"test_held_{next(_names)}"
-    compat.register_module_transformation(substitute, name, platforms=["cpu"])
-    try:
+    with transforming(substitute):
         got = fn(*args)
-    finally:
-        compat.clear_module_transformation(name, platforms=["cpu"])
     assert handed, "XLA compiled no module for the jitted function"
     return [[np.asarray(a)[d * (a.shape[0] // devices):(d + 1) * (a.shape[0] // devices)]
              for a in (got if result.is_tuple else [got])] for d in range(devices)]
@@ -183,13 +194,8 @@ def _plain(program: str) -> tuple[Any, tuple[str, ...]]:
     in the module XLA compiles for it."""
     fn, args = moe.build(DUMP_PROGRAMS[program])
     texts: list[str] = []
-    name = f"test_held_{next(_names)}"
-    compat.register_module_transformation(lambda s: texts.append(compat.hlo_module_from_proto(s).to_string()),
-                                          name, platforms=["cpu"])
-    try:
+    with transforming(lambda s: texts.append(compat.hlo_module_from_proto(s).to_string())):
         want = fn(*args)
-    finally:
-        compat.clear_module_transformation(name, platforms=["cpu"])
     (text,) = [t for t in texts if "all-gather" in t]
     _, sites, _ = rewrite_compiled_text(text, program)
     return want, tuple(s.form for s in sites if s.rewritten)
@@ -218,12 +224,8 @@ def test_compiled_program_held_rewritten_and_run(program: str, form: str) -> Non
         return compat.hlo_text_to_proto(_synchronous(new) if "async" in form else new)
 
     fn, args = moe.build(DUMP_PROGRAMS[program])
-    name = f"test_held_{next(_names)}"
-    compat.register_module_transformation(rewrite_held, name, platforms=["cpu"])
-    try:
+    with transforming(rewrite_held):
         got = fn(*args)
-    finally:
-        compat.clear_module_transformation(name, platforms=["cpu"])
     ((held, new, sites),) = seen
     assert tuple(s.form for s in sites if s.rewritten) == forms
     for site in sites:
@@ -281,12 +283,8 @@ def test_pipelined_loop_rewritten_and_run(form: str) -> None:
         return compat.hlo_text_to_proto(_synchronous(new) if form == "async" else new)
 
     fn, ws = _pipelined_program()
-    name = f"test_held_{next(_names)}"
-    compat.register_module_transformation(rewrite, name, platforms=["cpu"])
-    try:
+    with transforming(rewrite):
         got = fn(ws)
-    finally:
-        compat.clear_module_transformation(name, platforms=["cpu"])
     ((held, new, sites),) = seen
     loop = next(i for i in hlo_passes.parse(held).instructions() if i.opcode == "while")
     body = loop.called_computations[[c.name for c in loop.called_computations].index(
