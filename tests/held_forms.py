@@ -41,16 +41,42 @@ def hold(text: str, *, asynchronous: bool, combine: bool) -> str:
                 continue
             key = (instr.opcode, _attributes(instr, _IGNORED)) if combine else (id(instr),)
             groups.setdefault(key, []).append(instr)
-        for members in groups.values():
+        for members, place in (run for group in groups.values() for run in _runs(group)):
             if len(members) == 1 and not asynchronous:
                 continue
-            for m in members[:-1]:
+            hoisted = [m.operands[0] for m in members if m.operands[0].line > place.line]
+            for m in members + hoisted:
                 replaced[m.line] = []
-            replaced[members[-1].line] = _held_lines(members, f"held.{next(counter)}", asynchronous)
+            replaced[place.line] = ([lines[h.line - 1] for h in hoisted]
+                                    + _held_lines(members, f"held.{next(counter)}", asynchronous))
     out = []
     for n, line in enumerate(lines, start=1):
         out.extend(replaced.get(n, [line]))
     return "\n".join(out)
+
+
+def _runs(members: list[Instruction]) -> list[tuple[list[Instruction], Instruction]]:
+    """``members`` (in program order) in runs that can be combined, each with the member whose
+    place the combined op takes: the last (no reader of an earlier member comes before it) or
+    else the first (every member's operand is defined before it)."""
+    runs: list[tuple[list[Instruction], Instruction]] = []
+    for m in members:
+        if runs:
+            run = runs[-1][0] + [m]
+            if all(min((u.line for u in p.users), default=m.line + 1) > m.line for p in run[:-1]):
+                runs[-1] = (run, m)
+                continue
+            if all(_defined_before(p.operands[0], run[0]) for p in run):
+                runs[-1] = (run, run[0])
+                continue
+        runs.append(([m], m))
+    return runs
+
+
+def _defined_before(value: Instruction, place: Instruction) -> bool:
+    """Whether ``value`` is defined before ``place``, or can be (its own operands are: it is
+    then written right before the combined op, ``hold``)."""
+    return value.line < place.line or all(o.line < place.line for o in value.operands)
 
 
 def _held_lines(members: list[Instruction], name: str, asynchronous: bool) -> list[str]:

@@ -227,6 +227,8 @@ def test_compiled_program_held_rewritten_and_run(program: str, form: str) -> Non
     with transforming(rewrite_held):
         got = fn(*args)
     ((held, new, sites),) = seen
+    if "combined" in form:
+        assert any(n > 1 for _, n in _held(held)), "nothing combined"
     assert tuple(s.form for s in sites if s.rewritten) == forms
     for site in sites:
         assert site.location.line > 0 and held.split("\n")[site.location.line - 1].strip()
