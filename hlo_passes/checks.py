@@ -97,6 +97,8 @@ CHECKS: dict[str, str] = {
     "ffn-placement": "the GMMs' operands are whole on each device (a kernel call's operands would be gathered "
                      "by the partitioner)",
     # The price.
+    "loop-carried": "the halves meet in the loop iteration that gathers them (not carried to the next one in the "
+                    "while's state, as XLA's collective pipeliner carries them)",
     "does-not-pay": "by the cost model (docs/cost-model.md) the fix saves more than it costs per device",
     # Not a legality check: the rule raised.
     "internal-error": "the rule ran to the end (it raised: a bug, reported with where it happened)",

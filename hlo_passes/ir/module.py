@@ -1147,7 +1147,9 @@ def _clone_instruction(instr: Instruction, new: Instruction, memo: dict[int, Any
     copied._owner = new
     new.attributes = copied
     called = instr._called_computations
-    new._called_computations = None if called is None else [memo[id(c)] for c in called]
+    # (A computation a rewrite removed stays itself: only an op gone with it calls it, the old
+    # root the printer keeps to compare with.)
+    new._called_computations = None if called is None else [memo.get(id(c), c) for c in called]
     new.computation = memo[id(instr.computation)] if instr.computation is not None else None
     new.line, new.column, new.span, new.lead = instr.line, instr.column, instr.span, instr.lead
     new.changed = instr.changed

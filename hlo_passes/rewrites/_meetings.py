@@ -390,7 +390,8 @@ class SplitCollectiveFinder(Finder):
             chain = scan.chain(instr, 0)
             # (A plain slice: a site whose fusions were opened, ``_opening``.)
             if chain is not None and chain.cut is not None and (
-                    chain.cut.fused or (instr.users and all(u.opcode == "fusion" for u in instr.users))):
+                    chain.cut.fused or (instr.users and all(u.opcode == "fusion" or _loop_state(u, scan.callers)
+                                                            for u in instr.users))):
                 by_source.setdefault(id(chain.cut.whole), []).append(chain)
             elif chain is not None and chain.cut is None and instr.users and all(u.opcode == "fusion"
                                                                                  for u in instr.users):
@@ -414,6 +415,20 @@ class SplitCollectiveFinder(Finder):
                 group = [by_piece[p][k] for p in sorted(by_piece) if k < len(by_piece[p])]
                 if len(group) >= 2:
                     yield SplitCollectives(form, group), group
+
+
+def _loop_state(instr: Instruction, callers: dict[str, list[Instruction]]) -> bool:
+    """Whether ``instr`` is the state a while loop starts with, or the one its body hands to the
+    next iteration: where XLA's collective pipeliner puts the halves it gathers for the next
+    layer (and, peeled, the first layer's); ``_pipelined``."""
+    comp = instr.computation
+    if instr.opcode == "copy" and instr.users:  # copy insertion's, between a value and the state
+        return all(_loop_state(u, callers) for u in instr.users)
+    if instr.opcode != "tuple" or comp is None:
+        return False
+    if instr.users and all(u.opcode == "while" for u in instr.users):
+        return True
+    return instr is comp.root and any(c.opcode == "while" for c in callers.get(comp.name, ()))
 
 
 # ---- pad + add as a concatenate ----------------------------------------------------------

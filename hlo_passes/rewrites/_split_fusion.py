@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from ..checks import Refusal
 from ..ir import Instruction, Module, Shape, Value
-from ..report import CollectiveCost, Site, location_of, note_instruction
+from ..report import CollectiveCost, NearMiss, Site, location_of, note_instruction
 from ..ir.rewriter import Rewriter
 from ..rule import PatternRule, check
 from ._chains import (
@@ -55,9 +55,11 @@ from ._cost import CollectiveModel, site_bytes
 from ._crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
 from ._fusions import FusedCopy, FusedValue
 from ._gmms import difference
+from ._held import through_held
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
 from ._opening import closed_fusion, open_fusions
 from ._picture import site_picture
+from ._pipelined import carried_halves
 from ._reshard import Resharded
 from ._sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
 from ._split_report import SplitDetails
@@ -295,6 +297,17 @@ class SplitFusion(PatternRule[Candidate]):
     @property
     def steps(self) -> CollectiveModel:
         return CollectiveModel(frozenset(self.collectives), self.implicit)
+
+    def apply(self, module: Module, *, rewrite: bool,
+              rewriter: Rewriter | None = None) -> tuple[list[Site], list[NearMiss]]:
+        # Collectives held as GPU and TPU pipelines hold them (async pairs, combined ops) are
+        # read taken apart and held again after the rewrite (``_held``); halves carried to the
+        # next loop iteration by XLA's collective pipeliner are named (``_pipelined``).
+        sites, misses = through_held(super().apply, module, self.collectives, self.name, rewrite=rewrite,
+                                     rewriter=rewriter)
+        at_sites = {(s.location.computation, s.location.line) for s in sites}
+        return sites, misses + [m for m in carried_halves(module, self.collectives, self.name)
+                                if (m.location.computation, m.location.line) not in at_sites]
 
     # ---- match -------------------------------------------------------------
     def match(self, module: Module) -> Iterator[Candidate]:

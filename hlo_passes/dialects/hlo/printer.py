@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from ...ir import Computation, Instruction, Module, Sharding
+from ...ir.device_groups import DeviceGroups
 from .opcodes import CALL_ATTRS, SELECT_SCATTER_CALLS
 from .shapes import parse_shape
 from ..split import split_top_level
@@ -83,7 +84,7 @@ def format_attribute(key: str, value: Any, percent: bool = True) -> str:
                 f"{k}={v}" if isinstance(v, int) else f"{k}={_quote(str(v))}" for k, v in value.items()
             ) + "}"
         return "{" + ", ".join(f"{k}={_quote(str(v))}" for k, v in value.items()) + "}"
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, (tuple, list, DeviceGroups)):  # decoded replica groups: written out as groups
         if key == "slice":
             return "{" + ", ".join(
                 f"[{a}:{b}]" if c == 1 else f"[{a}:{b}:{c}]" for a, b, c in value

@@ -1,0 +1,264 @@
+"""Collectives as GPU and TPU pipelines hold them: asynchronous pairs and combined ops.
+
+XLA:GPU's and XLA:TPU's optimized modules hold a collective as an asynchronous pair
+(``all-gather-start`` / ``all-gather-done``, ``all-reduce-start`` / ``-done``, and
+``reduce-scatter-start`` / ``-done``: XLA's print of an ``async-start`` wrapping a
+reduce-scatter), and XLA's combiners (``AllGatherCombiner`` and its siblings) put several
+collectives of one kind into one op with several operands, whose tuple result
+``get-tuple-element``s read; a combined op may be asynchronous too.
+
+The rules follow chains of plain collectives.  So a rule that meets held collectives of its
+kinds reads the module with each of them taken apart (``unhold``): one plain collective per
+operand, where the held op was, with the held op's attributes, marked with the group it came
+from.  After the rule, each group is held again as it was held (``hold_again``): its
+members that are left, and the collectives a rewrite cloned from a member (the engine clones
+the first half's collective for the whole weight), become one pair, one combined op, or one
+combined pair again, built from the original op (same attributes, backend config included);
+a group left with one member is a plain pair (or a plain op: a combiner does not tuple one).
+The start goes where the last member was (all their operands are there), the done right
+before the first reader: as late as XLA's scheduler puts it.
+
+``through_held`` runs a rule this way; a rule that finds no site to rewrite leaves the
+module as it was (it looked at a taken-apart copy).
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from ..ir import Computation, Instruction, Module, Shape
+from ..ir.op_table import Trait, op
+from ..ir.rewriter import Rewriter
+from ..report import NearMiss, Site
+from ._chains import in_dependency_order
+
+# The metadata key a taken-apart collective carries: the group it came from.  Metadata is what
+# a clone and an op made ``like=`` another carry along, and what no rule compares.
+MARK = "hlo_passes_held"
+_SUFFIX = "-start"
+
+
+@dataclass
+class Group:
+    """One held op, taken apart: ``start`` (the combined op, or the async start) and ``done``
+    (None: a combined op that is not asynchronous), erased from the module but kept to be
+    cloned again; ``kind``: the collective it holds."""
+
+    key: str
+    kind: str
+    start: Instruction
+    done: Instruction | None
+
+
+@dataclass
+class Held:
+    """The groups ``unhold`` took apart, by key."""
+
+    groups: dict[str, Group] = field(default_factory=dict)
+
+
+def held_kind(instr: Instruction) -> str | None:
+    """The collective ``instr`` holds as a pipeline holds it (an async start, or a combined
+    op), or None."""
+    row = op(instr.opcode)
+    if row is None:
+        return None
+    if Trait.ASYNC_START in row.traits:
+        if row.wraps is not None:
+            return row.wraps
+        # XLA prints an async-start wrapping one collective as that collective's "-start".
+        source = instr.source_op or ""
+        return source[:-len(_SUFFIX)] if source.endswith(_SUFFIX) and source != instr.opcode else None
+    if Trait.COLLECTIVE in row.traits and row.wraps is None and instr.shape.is_tuple and len(instr.operands) > 1:
+        return instr.opcode
+    return None
+
+
+def _done_of(start: Instruction) -> Instruction | None:
+    users = start.users
+    if len(users) != 1:
+        return None
+    row = op(users[0].opcode)
+    return users[0] if row is not None and Trait.ASYNC_DONE in row.traits else None
+
+
+def _takeable(instr: Instruction, kinds: frozenset[str]) -> tuple[str, Instruction | None] | None:
+    """(kind, done) of a held op of ``kinds`` that can be taken apart, or None."""
+    kind = held_kind(instr)
+    if kind is None or kind not in kinds:
+        return None
+    row = op(instr.opcode)
+    asynchronous = row is not None and Trait.ASYNC_START in row.traits
+    done = _done_of(instr) if asynchronous else None
+    if asynchronous and done is None:
+        return None  # an update between start and done, or a start read elsewhere: kept as it is
+    reader = done if done is not None else instr
+    results = _results(reader.shape)
+    if len(results) != len(instr.operands) or not all(s.is_array for s in results):
+        return None
+    if reader.shape.is_tuple and any(u.opcode != "get-tuple-element" for u in reader.users):
+        return None  # the tuple itself is passed on (to a while's state): kept as it is
+    if reader.computation is not None and reader is reader.computation.root:
+        return None
+    return kind, done
+
+
+def _results(shape: Shape) -> tuple[Shape, ...]:
+    return shape.tuple_shapes if shape.is_tuple else (shape,)
+
+
+def any_held(module: Module, kinds: frozenset[str]) -> bool:
+    """Whether ``module`` holds a collective of ``kinds`` that ``unhold`` takes apart."""
+    return any(_takeable(i, kinds) is not None for i in module.instructions())
+
+
+def unhold(rw: Rewriter, module: Module, kinds: Iterable[str], *, mark: bool = True) -> Held:
+    """Take every held collective of ``kinds`` apart into plain ones, marked with their group
+    (``mark=False``: not marked, for good: what XLA:GPU's ConvertAsyncCollectivesToSync and a
+    split of each combined op would make, which XLA:CPU runs)."""
+    kinds = frozenset(kinds)
+    held = Held()
+    counter = itertools.count()
+    for instr in list(module.instructions()):
+        taken = _takeable(instr, kinds)
+        if taken is None:
+            continue
+        kind, done = taken
+        key = f"g{next(counter)}"
+        held.groups[key] = Group(key, kind, instr, done)
+        _take_apart(rw, held.groups[key], mark)
+    return held
+
+
+def _take_apart(rw: Rewriter, group: Group, mark: bool) -> None:
+    start, done = group.start, group.done
+    reader = done if done is not None else start
+    members = []
+    for k, (operand, shape) in enumerate(zip(start.operand_values, _results(reader.shape))):
+        member = rw.create(group.kind, shape, [operand], before=start, name_hint=start.name, like=start,
+                           called=list(start.called_computations))
+        for key in start.attributes:
+            if key != "metadata":
+                rw.set_attribute(member, key, start.attributes[key])
+        if mark:
+            rw.set_attribute(member, "metadata", {**(_metadata(start) or {}), MARK: group.key})
+        # Reported where the held op is written (a new op has no line of its own).
+        member.line, member.column = start.line, start.column
+        members.append(member)
+    if reader.shape.is_tuple:
+        for gte in list(reader.users):
+            rw.replace_all_uses(gte, members[gte.attributes["index"]])
+            rw.erase(gte)
+    else:
+        rw.replace_all_uses(reader, members[0])
+    if done is not None:
+        rw.erase(done)
+    rw.erase(start)
+
+
+def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
+    """Hold the members of each group (and what a rewrite cloned from them) as it was held;
+    strip the mark from every other op that carried it along."""
+    members: dict[tuple[str, int], list[Instruction]] = {}
+    comps: dict[int, Computation] = {}
+    for instr in list(module.instructions()):
+        meta = _metadata(instr)
+        key = meta.get(MARK) if meta is not None else None
+        if meta is None or key is None:
+            continue
+        group = held.groups.get(key)
+        if group is not None and instr.opcode == group.kind and instr.computation is not None:
+            members.setdefault((key, id(instr.computation)), []).append(instr)
+            comps[id(instr.computation)] = instr.computation
+            continue
+        stripped = {k: v for k, v in meta.items() if k != MARK}
+        if stripped:
+            rw.set_attribute(instr, "metadata", stripped)
+        else:
+            rw.remove_attribute(instr, "metadata")
+    for (key, comp_id), group_members in members.items():
+        _hold(rw, held.groups[key], comps[comp_id], group_members)
+    for comp in comps.values():
+        in_dependency_order(rw, comp)
+
+
+def _metadata(instr: Instruction) -> dict | None:
+    """``instr``'s metadata, decoded (None: none, or none that decodes)."""
+    if "metadata" not in instr.attributes:
+        return None
+    try:
+        meta = instr.attributes["metadata"]
+    except ValueError:
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def _hold(rw: Rewriter, group: Group, comp: Computation, members: list[Instruction]) -> None:
+    place = {id(i): n for n, i in enumerate(comp.instructions)}
+    members.sort(key=lambda m: place[id(m)])
+    tupled = len(members) > 1
+    operands = [m.operand_values[0] for m in members]
+    results = [m.shape for m in members]
+    result = Shape.tuple_of(results) if tupled else results[0]
+    start_shape = _start_shape(group, [v.shape for v in operands], result, tupled)
+    start = rw.clone(group.start, operands, start_shape, computation=comp, before=members[-1])
+    reader = start
+    if group.done is not None:
+        # As late as the first reader after the start (an earlier one pulls the pair up:
+        # in_dependency_order, below).
+        readers = [u for m in members for u in m.users
+                   if u.computation is comp and place.get(id(u), -1) > place[id(members[-1])]]
+        first = min(readers, key=lambda u: place[id(u)], default=None)
+        reader = rw.clone(group.done, [start], result, computation=comp, before=first,
+                          after=start if first is None else None)
+    after = reader
+    for k, member in enumerate(members):
+        value: Instruction = reader
+        if tupled:
+            value = after = rw.create("get-tuple-element", member.shape, [reader], {"index": k}, after=after,
+                                      name_hint="get-tuple-element", like=group.start)
+        rw.replace_all_uses(member, value)
+        rw.erase(member)
+
+
+def _start_shape(group: Group, operands: list[Shape], result: Shape, tupled: bool) -> Shape:
+    """The start's shape for ``operands`` and ``result``, in the structure of the original's:
+    the result (all-reduce-start, a combined op), or (operands, result)."""
+    original = group.start.shape
+    if group.done is None or not original.is_tuple or len(original.tuple_shapes) != 2 \
+            or original.tuple_shapes[1] != group.done.shape:
+        return result
+    # An async-start's operands are a tuple even for one (its wrapped computation's parameters).
+    operand_part = Shape.tuple_of(operands) if tupled or group.start.opcode == "async-start" else operands[0]
+    return Shape.tuple_of([operand_part, result])
+
+
+ApplyFn = Callable[..., tuple[list[Site], list[NearMiss]]]
+
+
+def through_held(apply: ApplyFn, module: Module, kinds: Iterable[str], name: str, *, rewrite: bool,
+                 rewriter: Rewriter | None) -> tuple[list[Site], list[NearMiss]]:
+    """``apply(module, rewrite=, rewriter=)`` (a rule's) with the held collectives of ``kinds``
+    taken apart and held again.  Sites are looked for on a taken-apart copy first: without a
+    site to rewrite, ``module`` is not touched (and reports come from the copy, whose ops carry
+    the module's lines); with one, the rule runs again on ``module`` taken apart."""
+    kinds = frozenset(kinds)
+    if not any_held(module, kinds):
+        return apply(module, rewrite=rewrite, rewriter=rewriter)
+    return _through_held(apply, module, kinds, name, rewrite=rewrite, rewriter=rewriter)
+
+
+def _through_held(apply: ApplyFn, module: Module, kinds: frozenset[str], name: str, *, rewrite: bool,
+                  rewriter: Rewriter | None) -> tuple[list[Site], list[NearMiss]]:
+    trial = module.clone()
+    trial_rw = Rewriter(trial, name)
+    unhold(trial_rw, trial, kinds)
+    sites, misses = apply(trial, rewrite=rewrite, rewriter=trial_rw if rewrite else None)
+    if not rewrite or not any(s.rewritten for s in sites):
+        return sites, misses
+    rw = rewriter if rewriter is not None else Rewriter(module, name)
+    held = unhold(rw, module, kinds)
+    sites, misses = apply(module, rewrite=True, rewriter=rw)
+    hold_again(rw, module, held)
+    return sites, misses
