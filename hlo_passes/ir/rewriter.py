@@ -335,8 +335,44 @@ class Rewriter:
         self.replace_all_uses(call, new[id(body.root)])
         self.erase(call)
         if call.opcode == "fusion":  # a fused computation has one caller (XLA's invariant)
-            self.remove_computation(body)
+            self.remove_computation(body, fused_body_of=call)
         return new
+
+    def wrap_in_fusion(self, instr: Instruction, kind: str = "kLoop") -> Instruction:
+        """Put ``instr`` in a fusion of its own (the reverse of ``inline``), as XLA wraps an op
+        its fusion passes left alone: a fused computation, placed before ``instr``'s, of one
+        parameter per distinct operand and a copy of ``instr`` as its root, called by a fusion
+        in ``instr``'s place that its readers read; ``instr`` goes.  Returns the fusion.
+
+        Why: a pass inside XLA's pipeline hands back a module XLA has already fused; XLA:CPU
+        compiles each unfused op as a kernel of its own, where equal fusions share one kernel."""
+        comp = instr.computation
+        if comp is None or comp.module is not self.module:
+            raise ValueError(f"wrap {instr.name}: not an op of this module")
+        if instr.called_computations or not instr.shape.is_array:
+            raise ValueError(f"wrap {instr.name}: an op that calls computations or has several results "
+                             "is not wrapped in a fusion")
+        self._mutate("wrap in a fusion", instr.name)
+        distinct: dict[tuple[int, int], Value] = {}
+        for value in instr.operand_values:
+            distinct.setdefault((id(value.op), value.result), value)
+        name = f"wrapped_{instr.opcode}_computation"
+        while name in self.module.computations:
+            name = self.module.fresh_name(f"wrapped_{instr.opcode}_computation")
+        body = self.add_computation(Computation(name), before=comp)
+        params: dict[tuple[int, int], Instruction] = {}
+        for number, (key, value) in enumerate(distinct.items()):
+            shape = value.op.shape.tuple_shapes[value.result] if value.op.num_results > 1 else value.op.shape
+            params[key] = self.create("parameter", shape, attributes={"parameter_number": number},
+                                      computation=body, name_hint=f"param_{number}")
+        root = self.clone(instr, [params[(id(v.op), v.result)] for v in instr.operand_values], instr.shape,
+                          computation=body)
+        body.set_root(root)
+        fusion = self.create("fusion", instr.shape, list(distinct.values()), {"kind": kind, "calls": body},
+                             before=instr, name_hint=f"wrapped_{instr.opcode}", like=instr, called=[body])
+        self.replace_all_uses(instr, fusion)
+        self.erase(instr)
+        return fusion
 
     # ---- changing ops ---------------------------------------------------------------
     def replace_all_uses(self, old: Instruction, new: Operand) -> int:
@@ -487,11 +523,12 @@ class Rewriter:
         self._touch(instr)
         self._record(AttributeSet(instr.name, "called_computations"))
 
-    def remove_computation(self, comp: Computation) -> None:
-        """Remove a computation nothing calls any more (with the regions of its ops)."""
+    def remove_computation(self, comp: Computation, *, fused_body_of: Instruction | None = None) -> None:
+        """Remove a computation nothing calls any more (with the regions of its ops);
+        ``fused_body_of``: the erased fusion it was the body of (``Module.remove_computation``)."""
         self._mutate("remove computation", comp.name)
         self._touched.pop(id(comp), None)
-        self.module.remove_computation(comp)
+        self.module.remove_computation(comp, fused_body_of=fused_body_of)
         self._record(ComputationChanged(comp.name, "removed"))
 
 

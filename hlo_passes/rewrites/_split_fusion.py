@@ -407,7 +407,7 @@ class SplitFusion(PatternRule[Candidate]):
         inner = getattr(meeting, "concat", None) if meeting.anchor.opcode == "fusion" else None
         opened = open_fusions(rw, c.fusions)
         anchor = opened[id(inner)].op if inner is not None else meeting.anchor
-        for found in self.match(rw.module):
+        for found in self._found_again(rw.module, anchor):
             if self.anchor(found) is not anchor or found.fusions:
                 continue
             refusal = self.refusal(found)
@@ -417,6 +417,19 @@ class SplitFusion(PatternRule[Candidate]):
             return found
         raise RuntimeError(f"{self.name}: the site at {meeting.anchor.ref} is not found again once its fusions "
                            "are opened")
+
+    def _found_again(self, module: Module, anchor: Instruction) -> Iterator[Candidate]:
+        """The candidates of ``module`` to look for the opened site ``anchor`` among: first the
+        meetings the finders see at ``anchor`` alone (a concatenate's finder needs nothing else),
+        then, for a meeting only a whole pass finds (a finder's ``finish``), every candidate.
+        Matching the whole module again for each site made a module of n sites cost n passes."""
+        scan = _Scan(module, self, callers_of(module))
+        for kind in self.meetings:
+            finder = kind(scan)
+            if finder.opcodes is None or anchor.opcode in finder.opcodes:
+                for meeting, chains in finder.at(anchor):
+                    yield Candidate(meeting, chains)
+        yield from self.match(module)
 
 
 # Collectives that work along one dimension, and what they do there.
