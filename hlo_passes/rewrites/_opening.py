@@ -12,8 +12,9 @@ unfused just as well; what the site's fusions did besides the pattern (a
 transpose, a bitcast after the concatenate) becomes separate ops, a memory
 pass each over the gathered weight, against the collective saved.
 
-``fuse_again`` does the reverse once the module is rewritten: each op a rule left unfused
-that XLA emits as a loop goes in a loop fusion of its own, as XLA's fusion wrapper does.
+``fuse_again`` does the reverse once the module is rewritten: the ops a rule left unfused
+that XLA emits as loops go back in loop fusions, a chain of them (each read only by the
+next) in one, a lone op in its own as XLA's fusion wrapper does.
 XLA:CPU compiles one kernel for equal fusions but one per unfused op: the 60-layer module
 handed back with its sites opened and not fused again took XLA 2.1x as long to compile
 (docs/xla-pass.md).
@@ -95,10 +96,10 @@ def _emitted_as_loop(instr: Instruction) -> bool:
 
 
 def fuse_again(module: Module) -> int:
-    """In an optimized module (XLA's fusion passes have run), put each op a rule created that
-    XLA emits as a loop and that stands outside any fusion in a loop fusion of its own, as XLA's
-    fusion wrapper does; how many.  Only in the entry and the computations of loops, branches
-    and calls: a fusion's body or a reducer stays as it is."""
+    """In an optimized module (XLA's fusion passes have run), put the ops a rule created that
+    XLA emits as loops and that stand outside any fusion back in loop fusions (a chain in one,
+    ``_chains_of_loop_ops``); how many fusions.  Only in the entry and the computations of
+    loops, branches and calls: a fusion's body or a reducer stays as it is."""
     sequential: dict[int, bool] = {}
     for instr in module.instructions():
         for comp in instr.called_computations:
@@ -108,10 +109,28 @@ def fuse_again(module: Module) -> int:
     for comp in list(module.computations.values()):
         if comp.parent is not None or not sequential.get(id(comp), comp is module.entry):
             continue
-        for instr in [i for i in comp.instructions if created_by(i) is not None and _emitted_as_loop(i)]:
-            rw.wrap_in_fusion(instr)
+        for group in _chains_of_loop_ops([i for i in comp.instructions
+                                          if created_by(i) is not None and _emitted_as_loop(i)]):
+            rw.wrap_in_fusion(group)
             wrapped += 1
     return wrapped
+
+
+def _chains_of_loop_ops(ops: list[Instruction]) -> list[list[Instruction]]:
+    """``ops`` (in program order) in groups that one loop fusion can hold: an op joins the group
+    of an operand whose only reader it is (convert → copy → convert before a gather: one kernel,
+    as XLA fused it before the site was opened)."""
+    group_of: dict[int, list[Instruction]] = {}
+    groups: list[list[Instruction]] = []
+    for instr in ops:
+        joined = next((group_of[id(o)] for o in instr.operands
+                       if id(o) in group_of and group_of[id(o)][-1] is o and len(o.users) == 1), None)
+        if joined is None:
+            joined = []
+            groups.append(joined)
+        joined.append(instr)
+        group_of[id(instr)] = joined
+    return groups
 
 
 def _place(instr: Instruction) -> tuple[int, int]:
