@@ -98,8 +98,9 @@ def test_quick_real_text_reports_families_of_both_dialects(tmp_path: Path) -> No
 
 
 def test_quick_xla_pass_overhead_reports_each_program_with_a_verdict(tmp_path: Path) -> None:
-    """benchmarks/xla_pass_overhead.py --quick through run_all: the table of the four programs (the
-    pre-filter skips the one without collectives; the test rule rewrites) and the verdicts."""
+    """benchmarks/xla_pass_overhead.py --quick through run_all: the table of the seven programs (the
+    pre-filter skips the one without collectives; the test rule rewrites; XLA's module is handed
+    back twice by a bare hook; the training step's two sites are rewritten) and the verdicts."""
     out = tmp_path / "RESULTS.md"
     r = _run("--quick", "--only", "xla_pass_overhead", "--results", str(tmp_path / "frags"), "--out", str(out))
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
@@ -107,7 +108,7 @@ def test_quick_xla_pass_overhead_reports_each_program_with_a_verdict(tmp_path: P
     assert frag.startswith('## The pass inside XLA: compile time with install(mode="rewrite") vs without')
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
             for line in frag.splitlines() if line.startswith("| ") and not line.startswith("| program")}
-    assert len(rows) == 4
+    assert len(rows) == 7
     (rewritten,) = [cells for name, cells in rows.items() if "XPA001" in name]
     assert int(rewritten[2]) > 0  # sites rewritten: the whole path ran
     (skipped,) = [cells for name, cells in rows.items() if name.startswith("no collective")]
@@ -117,6 +118,10 @@ def test_quick_xla_pass_overhead_reports_each_program_with_a_verdict(tmp_path: P
     (moe,) = [cells for name, cells in rows.items() if "MOE rules" in name]
     assert int(moe[2]) == int(moe[1]) > 0  # every site found is rewritten
     assert re.search(r"- no collective \(2 one-device GMM layers\): ≤ 1.01×: \*\*(met|not met)\*\*", frag)
+    assert [cells[0] for name, cells in rows.items() if "handed back" in name] == ["handed back"] * 2
+    (step,) = [cells for name, cells in rows.items() if "training step" in name]
+    assert step[1] == step[2] == "2"  # the forward gather and its recomputation
+    assert re.search(r"- with sites, a training step .*: ≤ 1.05×: \*\*(met|not met)\*\*", frag)
     assert "[xla_pass_overhead]" in out.read_text().split("## Targets", 1)[1]
 
 

@@ -30,6 +30,9 @@ from examples import moe, moe_pair, moe_trainer, moe_weight_forms
 from examples.dump_form_programs import FORM_DUMP_PROGRAMS
 from examples.dump_programs import DUMP_PROGRAMS
 from hlo_passes import runtime, xla_pass
+from hlo_passes.ir.module import CREATED_BY
+from hlo_passes.ir.op_table import Trait, op
+from hlo_passes.text import parse
 from programs import REPO_ROOT
 
 pytestmark = pytest.mark.jax_facing
@@ -82,7 +85,30 @@ def _rewritten_inside_xla(build, spec, passes: list[str] | None = None, refused:
     assert [r.found for r in results] == [len(r.sites) for r in results] and _saved(results) > 0
     assert [m.check for r in results for m in r.near_misses] == list(refused)
     assert _collectives(compiled.as_text()) == _collectives(plain.as_text()) - _saved(results)
+    assert _unfused_by_the_rules(compiled.as_text()) == []
     _equal(compiled(*args), want)
+
+
+# Data-moving ops XLA emits as loops (with the element-wise ones, by the op table's trait).
+_LOOP_DATA_OPS = ("transpose", "slice", "concatenate", "pad", "broadcast", "reshape")
+
+
+def _unfused_by_the_rules(compiled_text: str) -> list[str]:
+    """Ops a rule created that XLA compiles as loops standing outside any fusion: each would be
+    a kernel of its own, which equal fusions share (the opened sites are fused again)."""
+    module = parse(compiled_text, dialect="hlo")
+    fused = {id(c) for i in module.instructions() if i.opcode == "fusion" for c in i.called_computations}
+    left = []
+    for comp in module.computations.values():
+        if id(comp) in fused:
+            continue
+        for instr in comp.instructions:
+            d = op(instr.opcode)
+            loop = instr.opcode in _LOOP_DATA_OPS or (d is not None and Trait.ELEMENTWISE in d.traits)
+            tags = instr.attributes.raw("frontend_attributes") if "frontend_attributes" in instr.attributes else None
+            if loop and CREATED_BY in (tags or ""):
+                left.append(f"{comp.name}: {instr.name} = {instr.opcode}")
+    return left
 
 
 @pytest.mark.parametrize("program", sorted(DUMP_PROGRAMS))
@@ -143,9 +169,51 @@ def test_training_step_rewritten_inside_xla(layout: str, fsdp: str, passes: list
     assert losses == want_losses
     _equal(params, want_params)
     assert _gathers(text) == _gathers(plain) - 2
+    assert _unfused_by_the_rules(text) == []
     # As many as the same step with the weight gathered whole (the hand fix) compiles.
     _, _, fused = _train("fused", fsdp, steps=1)
     assert _gathers(text) == _gathers(fused)
+
+
+def _ffn_stack(layers: int):
+    """``layers`` FFN layers of the MoE program, unrolled: a site per layer (the compile-time
+    benchmark's stack, benchmarks/hook_overhead.py)."""
+    spec = moe.ProgramSpec(variant="concat", mesh="mesh1", form="explicit", mode="forward")
+    ffn = moe.ffn_fn(spec, moe.program_mesh(spec))
+    x, gs, w, wo = moe.inputs(spec, moe.program_mesh(spec))
+
+    def stack(x, gs, ws, wos):
+        for wl, wol in zip(ws, wos):
+            x = x + ffn(x, gs, wl, wol)
+        return x
+
+    return jax.jit(stack), (x, gs, [w] * layers, [wo] * layers)
+
+
+def test_opened_sites_are_not_each_matched_over_the_whole_module(monkeypatch) -> None:
+    """Cost (issue 31): a module of n sites is matched whole a fixed number of times, not once
+    more per site (each opened site is found again at its anchor), and the sites' layout copies
+    and transposes are fused again, so that XLA:CPU compiles one kernel for the layers' equal ones."""
+    from hlo_passes.rewrites._split_fusion import SplitFusion
+
+    real = SplitFusion.match
+    started: list[int] = []
+
+    def counted(self, module):
+        started.append(1)
+        yield from real(self, module)
+
+    monkeypatch.setattr(SplitFusion, "match", counted)
+    whole_matches = {}
+    for layers in (2, 5):
+        fn, args = _ffn_stack(layers)
+        started.clear()
+        with rewriting(["moe-gather-fusion"]) as results:
+            compiled = fn.lower(*args).compile()
+        assert sum(len(r.rewritten) for r in results) == layers
+        assert _unfused_by_the_rules(compiled.as_text()) == []
+        whole_matches[layers] = len(started)
+    assert whole_matches[5] == whole_matches[2]
 
 
 def test_split_dimension_on_a_second_axis_rewritten_inside_xla() -> None:

@@ -413,3 +413,57 @@ def test_run_passes_gives_each_rule_its_rewriter() -> None:
         assert module.to_text() == HLO  # ... and the caller's module is untouched
     finally:
         passes.unregister("eraser")
+
+
+# A module after layout assignment, as XLA hands a pass its optimized module (issue 31).
+_WRAPPED_HLO = """HloModule wrapped
+
+ENTRY %main (p: f32[4,8], q: f32[8,4]) -> f32[8,4] {
+  %p = f32[4,8]{1,0} parameter(0)
+  %q = f32[8,4]{1,0} parameter(1)
+  %t = f32[8,4]{0,1} transpose(%p), dimensions={1,0}
+  %c = f32[8,4]{1,0} copy(%t)
+  %s = f32[8,4]{1,0} multiply(%c, %c)
+  ROOT %a = f32[8,4]{1,0} add(%s, %q)
+}
+"""
+
+
+def test_wrap_in_fusion_is_the_reverse_of_inline_and_computes_the_same() -> None:
+    """``wrap_in_fusion`` puts an op in a loop fusion of its own (one parameter per distinct
+    operand, the layouts kept); XLA parses and runs the module to the same bits; ``inline``
+    takes the op out again."""
+    import numpy as np
+
+    from hlo_passes import _jax_compat as compat, runtime
+
+    module = parse(_WRAPPED_HLO, dialect="hlo")
+    rw = Rewriter(module, "test-rule")
+    ops = {i.name: i for i in module.instructions()}
+    fusions = [rw.wrap_in_fusion(ops[name]) for name in ("t", "c", "s")]
+    text = module.to_text()
+    assert [f.opcode for f in fusions] == ["fusion"] * 3 and text.count("kind=kLoop") == 3
+    square = fusions[2].called_computations[0]
+    assert len(fusions[2].operands) == 1 and [i.opcode for i in square.instructions] == ["parameter", "multiply"]
+    assert "f32[8,4]{0,1} fusion(%p)" in text  # the transpose's layout, on the fusion that holds it
+    compat.hlo_text_to_proto(text)  # XLA's parser takes it
+    p, q = np.arange(32, dtype=np.float32).reshape(4, 8), np.ones((8, 4), np.float32)
+    want = runtime.compile_text(_WRAPPED_HLO, num_devices=1, cache=False).run(p, q)
+    got = runtime.compile_text(text, num_devices=1, cache=False).run(p, q)
+    np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
+    rw.inline(fusions[0])
+    assert [i.opcode for i in module.entry.instructions][:3] == ["parameter", "parameter", "transpose"]
+    assert not any(c.name.startswith("wrapped_transpose") for c in module.computations.values())
+
+
+def test_a_fused_body_is_removed_without_searching_for_callers_only_after_its_fusion() -> None:
+    """``remove_computation(fused_body_of=...)`` skips the search for other callers (a fused
+    computation has one: XLA's invariant) only once that fusion is gone."""
+    module = parse(_WRAPPED_HLO, dialect="hlo")
+    rw = Rewriter(module)
+    fusion = rw.wrap_in_fusion(next(i for i in module.instructions() if i.name == "t"))
+    body = fusion.called_computations[0]
+    with pytest.raises(ValueError, match="not an erased fusion"):
+        rw.remove_computation(body, fused_body_of=fusion)
+    with pytest.raises(ValueError, match="called by"):
+        rw.remove_computation(body)

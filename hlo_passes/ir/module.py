@@ -782,11 +782,21 @@ class Module:
             self._register(instr)
         return comp
 
-    def remove_computation(self, comp: Computation) -> None:
-        """Remove a computation nothing calls any more, with the regions of its ops."""
-        callers = [i.name for i in self.instructions()
-                   if comp in i.called_computations and i.computation is not None
-                   and i.computation.module is self and not is_inside(i.computation, comp)]
+    def remove_computation(self, comp: Computation, *, fused_body_of: Instruction | None = None) -> None:
+        """Remove a computation nothing calls any more, with the regions of its ops.
+
+        ``fused_body_of``: the fusion, already erased, whose fused computation ``comp`` is.  A
+        fused computation has that one caller (XLA's invariant, which its verifier checks), so
+        the module is not searched for others: inlining each of n fusions would otherwise
+        search the whole module n times."""
+        if fused_body_of is not None and (fused_body_of.computation is not None
+                                          or comp not in fused_body_of.called_computations):
+            raise ValueError(f"cannot remove computation {comp.name}: {fused_body_of.name} is not an erased "
+                             "fusion calling it")
+        callers = [] if fused_body_of is not None else [
+            i.name for i in self.instructions()
+            if comp in i.called_computations and i.computation is not None
+            and i.computation.module is self and not is_inside(i.computation, comp)]
         if callers:
             raise ValueError(f"cannot remove computation {comp.name}: called by {callers}")
         if comp is self.entry:
@@ -963,6 +973,12 @@ def tag_created(instr: Instruction, rule: str) -> None:
     attrs = dict(instr.attributes["frontend_attributes"]) if "frontend_attributes" in instr.attributes else {}
     attrs[CREATED_BY] = rule
     instr.attributes["frontend_attributes"] = attrs
+
+
+def created_by(instr: Instruction) -> str | None:
+    """The rule that created ``instr`` in this process (``tag_created``), or None."""
+    data = instr._dialect_data
+    return data.get("created_by") if data else None
 
 
 class _NoData(dict):

@@ -44,6 +44,9 @@ class Trait(enum.Enum):
     SIDE_EFFECTS = "side-effects"
     SHAPE_REQUIRED = "shape-required"  # XLA's parser cannot infer its shape: the text must write it
     RESULT_ACCURACY = "result-accuracy"  # accepts ``result_accuracy`` (transcendental unary ops)
+    # Moves or repeats elements, and XLA emits it as a loop (inside a loop fusion) as it does the
+    # element-wise ops: an op a pass leaves unfused in optimized HLO is put in a fusion of its own.
+    DATA_MOVEMENT = "data-movement"
 
 
 class AttrKind(enum.Enum):
@@ -139,6 +142,7 @@ _SAME = Trait.SAME_SHAPE
 _FX = Trait.SIDE_EFFECTS
 _SR = Trait.SHAPE_REQUIRED
 _ACC = Trait.RESULT_ACCURACY
+_MOVE = Trait.DATA_MOVEMENT
 _START, _UPDATE, _DONE = Trait.ASYNC_START, Trait.ASYNC_UPDATE, Trait.ASYNC_DONE
 
 
@@ -197,7 +201,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("batch-norm-training", _3, _sh("batch_norm_training")),
     OpDef("bitcast", _1, traits=frozenset({_SR})),
     OpDef("bitcast-convert", _1, _sh("bitcast_convert"), frozenset({_SR})),
-    OpDef("broadcast", _1, _sh("broadcast_in_dim"), attributes=_requires("dimensions", AttrKind.DIMS)),
+    OpDef("broadcast", _1, _sh("broadcast_in_dim"), frozenset({_MOVE}), attributes=_requires("dimensions", AttrKind.DIMS)),
     OpDef("call", _VARIADIC, _sh("composite"), attributes=_calls("to_apply"), mlir_printed_as="func.call"),
     OpDef("cbrt", _1, _sh("cbrt"), frozenset({_EW, _SAME, _ACC})),
     OpDef("ceil", _1, _sh("ceil"), frozenset({_EW, _SAME})),
@@ -211,7 +215,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("collective-reduce", _VARIADIC, traits=frozenset({_C}), attributes=_calls("to_apply")),
     OpDef("compare", _2, _sh("compare"), frozenset({_EW})),
     OpDef("complex", _2, _sh("complex"), frozenset({_EW})),
-    OpDef("concatenate", _VARIADIC, _sh("concatenate"), attributes=_requires("dimensions", AttrKind.ONE_DIM)),
+    OpDef("concatenate", _VARIADIC, _sh("concatenate"), frozenset({_MOVE}), attributes=_requires("dimensions", AttrKind.ONE_DIM)),
     OpDef("conditional", _1_OR_MORE, _sh("case", "if"),
           attributes=_calls("branch_computations", "true_computation", "false_computation")),
     OpDef("constant", _0, _sh("constant"), frozenset({_SR})),
@@ -230,7 +234,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("domain", None),
     OpDef("dot", _2, _sh("dot_general", "dot")),
     OpDef("dynamic-reshape", _1_OR_MORE, traits=frozenset({_SR})),
-    OpDef("dynamic-slice", _VARIADIC, _sh("dynamic_slice"), frozenset({_SR})),
+    OpDef("dynamic-slice", _VARIADIC, _sh("dynamic_slice"), frozenset({_SR, _MOVE})),
     OpDef("dynamic-update-slice", _VARIADIC, _sh("dynamic_update_slice"), frozenset({_SR})),
     OpDef("erf", _1, ("chlo.erf",), frozenset({_EW, _SAME, _ACC})),
     OpDef("exp2", _1, traits=frozenset({_EW})),
@@ -260,7 +264,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("opt-barrier", _1, _sh("optimization_barrier"), frozenset({_SAME})),
     OpDef("or", _2, _sh("or"), frozenset({_EW, _SAME})),
     OpDef("outfeed", None, _sh("outfeed"), frozenset({_SR, _FX})),
-    OpDef("pad", _2, _sh("pad")),
+    OpDef("pad", _2, _sh("pad"), frozenset({_MOVE})),
     OpDef("parameter", _0, traits=frozenset({_SR})),
     OpDef("partition-id", _0, _sh("partition_id")),
     OpDef("popcnt", _1, _sh("popcnt"), frozenset({_EW, _SAME})),
@@ -277,8 +281,8 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("reduce-window", _1_OR_MORE, _sh("reduce_window"), attributes=_calls("to_apply")),
     OpDef("remainder", _2, _sh("remainder"), frozenset({_EW, _SAME})),
     OpDef("replica-id", _0, _sh("replica_id")),
-    OpDef("reshape", _1, _sh("reshape"), frozenset({_SR})),
-    OpDef("reverse", _1, _sh("reverse"), attributes=_requires("dimensions", AttrKind.DIMS)),
+    OpDef("reshape", _1, _sh("reshape"), frozenset({_SR, _MOVE})),
+    OpDef("reverse", _1, _sh("reverse"), frozenset({_MOVE}), attributes=_requires("dimensions", AttrKind.DIMS)),
     OpDef("rng", _VARIADIC, _sh("rng"), frozenset({_SR, _FX})),
     OpDef("rng-bit-generator", _1, _sh("rng_bit_generator"), frozenset({_SR})),
     OpDef("rng-get-and-update-state", _0, traits=frozenset({_SR, _FX})),
@@ -300,7 +304,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("sign", _1, _sh("sign"), frozenset({_EW, _SAME})),
     OpDef("sine", _1, _sh("sine"), frozenset({_EW, _SAME, _ACC})),
     OpDef("sinh", _1, traits=frozenset({_EW})),
-    OpDef("slice", _1, _sh("slice"), frozenset({_SR}), _requires("slice", AttrKind.SLICE)),
+    OpDef("slice", _1, _sh("slice"), frozenset({_SR, _MOVE}), _requires("slice", AttrKind.SLICE)),
     OpDef("sort", _1_OR_MORE, _sh("sort"), attributes=_calls("to_apply")),
     OpDef("sqrt", _1, _sh("sqrt"), frozenset({_EW, _SAME, _ACC})),
     # Newer XLA gives stochastic-convert an optional operand; the parser leaves the count alone.
@@ -309,7 +313,7 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("tan", _1, _sh("tan"), frozenset({_EW, _SAME, _ACC})),
     OpDef("tanh", _1, _sh("tanh"), frozenset({_EW, _SAME, _ACC})),
     OpDef("topk", None, ("chlo.top_k",)),
-    OpDef("transpose", _1, _sh("transpose"), attributes=_requires("dimensions", AttrKind.DIMS)),
+    OpDef("transpose", _1, _sh("transpose"), frozenset({_MOVE}), attributes=_requires("dimensions", AttrKind.DIMS)),
     # Newer XLA gives triangular-solve an optional operand; the parser leaves the count alone.
     OpDef("triangular-solve", None, _sh("triangular_solve")),
     OpDef("tuple", _VARIADIC, _sh("tuple")),

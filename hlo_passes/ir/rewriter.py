@@ -335,8 +335,57 @@ class Rewriter:
         self.replace_all_uses(call, new[id(body.root)])
         self.erase(call)
         if call.opcode == "fusion":  # a fused computation has one caller (XLA's invariant)
-            self.remove_computation(body)
+            self.remove_computation(body, fused_body_of=call)
         return new
+
+    def wrap_in_fusion(self, instr: Instruction | Sequence[Instruction], kind: str = "kLoop") -> Instruction:
+        """Put ``instr`` in a fusion of its own (the reverse of ``inline``), as XLA wraps an op
+        its fusion passes left alone; or a group of ops of one computation, in program order,
+        each but the last read only by ops of the group (a chain of loop ops), in one fusion.
+        The fused computation, placed before theirs, holds one parameter per distinct operand
+        from outside the group and a copy of each op, the last one's as its root; the fusion
+        stands in the last op's place and its readers read it; the ops go.  Returns the fusion.
+
+        Why: a pass inside XLA's pipeline hands back a module XLA has already fused; XLA:CPU
+        compiles each unfused op as a kernel of its own, where equal fusions share one kernel."""
+        group = [instr] if isinstance(instr, Instruction) else list(instr)
+        last = group[-1]
+        comp = last.computation
+        inside = {id(i) for i in group}
+        for i in group:
+            if i.computation is not comp or comp is None or comp.module is not self.module:
+                raise ValueError(f"wrap {i.name}: not an op of this module's computation {comp}")
+            if i.called_computations or not i.shape.is_array:
+                raise ValueError(f"wrap {i.name}: an op that calls computations or has several results "
+                                 "is not wrapped in a fusion")
+            if i is not last and any(id(u) not in inside for u in i.users):
+                raise ValueError(f"wrap {i.name}: read outside the group, it cannot go inside the fusion")
+        assert comp is not None
+        self._mutate("wrap in a fusion", last.name)
+        distinct: dict[tuple[int, int], Value] = {}
+        for i in group:
+            for value in i.operand_values:
+                if id(value.op) not in inside:
+                    distinct.setdefault((id(value.op), value.result), value)
+        name = f"wrapped_{last.opcode}_computation"
+        while name in self.module.computations:
+            name = self.module.fresh_name(f"wrapped_{last.opcode}_computation")
+        body = self.add_computation(Computation(name), before=comp)
+        inner: dict[tuple[int, int], Instruction] = {}
+        for number, (key, value) in enumerate(distinct.items()):
+            shape = value.op.shape.tuple_shapes[value.result] if value.op.num_results > 1 else value.op.shape
+            inner[key] = self.create("parameter", shape, attributes={"parameter_number": number},
+                                     computation=body, name_hint=f"param_{number}")
+        for i in group:
+            inner[(id(i), 0)] = self.clone(i, [inner[(id(v.op), v.result)] for v in i.operand_values], i.shape,
+                                           computation=body)
+        body.set_root(inner[(id(last), 0)])
+        fusion = self.create("fusion", last.shape, list(distinct.values()), {"kind": kind, "calls": body},
+                             before=last, name_hint=f"wrapped_{last.opcode}", like=last, called=[body])
+        self.replace_all_uses(last, fusion)
+        for i in reversed(group):
+            self.erase(i)
+        return fusion
 
     # ---- changing ops ---------------------------------------------------------------
     def replace_all_uses(self, old: Instruction, new: Operand) -> int:
@@ -487,11 +536,12 @@ class Rewriter:
         self._touch(instr)
         self._record(AttributeSet(instr.name, "called_computations"))
 
-    def remove_computation(self, comp: Computation) -> None:
-        """Remove a computation nothing calls any more (with the regions of its ops)."""
+    def remove_computation(self, comp: Computation, *, fused_body_of: Instruction | None = None) -> None:
+        """Remove a computation nothing calls any more (with the regions of its ops);
+        ``fused_body_of``: the erased fusion it was the body of (``Module.remove_computation``)."""
         self._mutate("remove computation", comp.name)
         self._touched.pop(id(comp), None)
-        self.module.remove_computation(comp)
+        self.module.remove_computation(comp, fused_body_of=fused_body_of)
         self._record(ComputationChanged(comp.name, "removed"))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..report import NearMiss, Site
+from ..rewrites._opening import fuse_again
 from ..text import parse
 from .registry import run_passes
 
@@ -31,4 +32,7 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
     result = run_passes(module, passes, rewrite=True, copy=False, strict=True)
     if not result.changed:
         return None, result.sites, result.near_misses
+    # XLA's fusion passes have run: what the rules left unfused (the ops of the fusions they
+    # opened, their own copies) is fused as XLA would have, or XLA:CPU compiles a kernel per op.
+    fuse_again(result.module)
     return result.module.to_text(), result.sites, result.near_misses

@@ -12,6 +12,13 @@ unfused just as well; what the site's fusions did besides the pattern (a
 transpose, a bitcast after the concatenate) becomes separate ops, a memory
 pass each over the gathered weight, against the collective saved.
 
+``fuse_again`` does the reverse once the module is rewritten: the ops a rule left unfused
+that XLA emits as loops go back in loop fusions, a chain of them (each read only by the
+next) in one, a lone op in its own as XLA's fusion wrapper does.
+XLA:CPU compiles one kernel for equal fusions but one per unfused op: the 60-layer module
+handed back with its sites opened and not fused again took XLA 2.1x as long to compile
+(docs/xla-pass.md).
+
 Opening both halves' slice fusions repeats what each computed before slicing
 (a layout copy of the weight, one layer's weight read out of the scan's stack):
 equal ops on equal operands are merged, as XLA's CSE would, so that the halves
@@ -22,7 +29,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..checks import Refusal
-from ..ir import Instruction, Value
+from ..ir import Instruction, Module, Value
+from ..ir.module import created_by
 from ..ir.op_table import Trait, op
 from ..ir.rewriter import Rewriter
 from ._chains import behaviour
@@ -71,6 +79,58 @@ def open_fusions(rw: Rewriter, fusions: list[Instruction]) -> dict[int, Value]:
         created.extend(v.op for v in new.values() if v.op.computation is not None and v.op.opcode != "parameter")
     merged = _merge_equal(rw, created)
     return {k: Value(merged.get(id(v.op), v.op), v.result) for k, v in opened.items()}
+
+
+# Ops XLA leaves outside fusions, with no kernel of their own: a parameter, a constant (a
+# literal in a buffer), a bitcast (a new view of the same bytes).
+_NO_KERNEL = frozenset({"parameter", "constant", "bitcast"})
+# The computations whose ops run one after another (not a fusion's body, not a reducer).
+_SEQUENTIAL_CALLERS = frozenset({"while", "conditional", "call"})
+
+
+def _emitted_as_loop(instr: Instruction) -> bool:
+    d = op(instr.opcode)
+    return (d is not None and instr.opcode not in _NO_KERNEL and not d.traits & _NOT_MERGED
+            and bool(d.traits & {Trait.ELEMENTWISE, Trait.DATA_MOVEMENT})
+            and not instr.called_computations and instr.shape.is_array)
+
+
+def fuse_again(module: Module) -> int:
+    """In an optimized module (XLA's fusion passes have run), put the ops a rule created that
+    XLA emits as loops and that stand outside any fusion back in loop fusions (a chain in one,
+    ``_chains_of_loop_ops``); how many fusions.  Only in the entry and the computations of
+    loops, branches and calls: a fusion's body or a reducer stays as it is."""
+    sequential: dict[int, bool] = {}
+    for instr in module.instructions():
+        for comp in instr.called_computations:
+            sequential[id(comp)] = sequential.get(id(comp), True) and instr.opcode in _SEQUENTIAL_CALLERS
+    rw = Rewriter(module)
+    wrapped = 0
+    for comp in list(module.computations.values()):
+        if comp.parent is not None or not sequential.get(id(comp), comp is module.entry):
+            continue
+        for group in _chains_of_loop_ops([i for i in comp.instructions
+                                          if created_by(i) is not None and _emitted_as_loop(i)]):
+            rw.wrap_in_fusion(group)
+            wrapped += 1
+    return wrapped
+
+
+def _chains_of_loop_ops(ops: list[Instruction]) -> list[list[Instruction]]:
+    """``ops`` (in program order) in groups that one loop fusion can hold: an op joins the group
+    of an operand whose only reader it is (convert → copy → convert before a gather: one kernel,
+    as XLA fused it before the site was opened)."""
+    group_of: dict[int, list[Instruction]] = {}
+    groups: list[list[Instruction]] = []
+    for instr in ops:
+        joined = next((group_of[id(o)] for o in instr.operands
+                       if id(o) in group_of and group_of[id(o)][-1] is o and len(o.users) == 1), None)
+        if joined is None:
+            joined = []
+            groups.append(joined)
+        joined.append(instr)
+        group_of[id(instr)] = joined
+    return groups
 
 
 def _place(instr: Instruction) -> tuple[int, int]:

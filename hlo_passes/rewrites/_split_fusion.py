@@ -34,6 +34,7 @@ import functools
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..checks import Refusal
 from ..ir import Instruction, Module, Shape, Value
@@ -126,6 +127,56 @@ _STEP_AT: dict[str, type[Boundary]] = {**BOUNDARY_AT, FusedCopy.found_at: FusedC
 # boundaries long, and the cap keeps every pass linear in the module's size
 # (each start of a walk costs at most this many steps).
 MAX_CHAIN_STEPS = 64
+
+
+class _Callers(dict[str, list[Instruction]]):
+    """``callers_of(module)``, filled when first asked about a computation other than the entry
+    (which nothing calls): a site of the entry is matched and priced without a pass over the
+    whole module to list the callers of every computation.  Readers ask with ``get``."""
+
+    def __init__(self, module: Module) -> None:
+        super().__init__()
+        self._module: Module | None = module
+        self._entry = module.entry.name if module.entry is not None else None
+
+    def _fill(self) -> None:
+        if self._module is not None:
+            module, self._module = self._module, None
+            self.update(callers_of(module))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if self._module is not None and key == self._entry:
+            return default
+        self._fill()
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> list[Instruction]:
+        self._fill()
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self._fill()
+        return super().__contains__(key)
+
+    def __iter__(self) -> Iterator[str]:
+        self._fill()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._fill()
+        return super().__len__()
+
+    def keys(self) -> Any:
+        self._fill()
+        return super().keys()
+
+    def values(self) -> Any:
+        self._fill()
+        return super().values()
+
+    def items(self) -> Any:
+        self._fill()
+        return super().items()
 
 
 @dataclass
@@ -311,7 +362,7 @@ class SplitFusion(PatternRule[Candidate]):
 
     # ---- match -------------------------------------------------------------
     def match(self, module: Module) -> Iterator[Candidate]:
-        scan = _Scan(module, self, callers_of(module))
+        scan = _Scan(module, self, _Callers(module))
         finders = [kind(scan) for kind in self.meetings]
         everywhere = [f for f in finders if f.opcodes is None]
         by_opcode: dict[str, list[Finder]] = {}
@@ -425,7 +476,7 @@ class SplitFusion(PatternRule[Candidate]):
         inner = getattr(meeting, "concat", None) if meeting.anchor.opcode == "fusion" else None
         opened = open_fusions(rw, c.fusions)
         anchor = opened[id(inner)].op if inner is not None else meeting.anchor
-        for found in self.match(rw.module):
+        for found in self._found_again(rw.module, anchor):
             if self.anchor(found) is not anchor or found.fusions:
                 continue
             refusal = self.refusal(found)
@@ -435,6 +486,19 @@ class SplitFusion(PatternRule[Candidate]):
             return found
         raise RuntimeError(f"{self.name}: the site at {meeting.anchor.ref} is not found again once its fusions "
                            "are opened")
+
+    def _found_again(self, module: Module, anchor: Instruction) -> Iterator[Candidate]:
+        """The candidates of ``module`` to look for the opened site ``anchor`` among: first the
+        meetings the finders see at ``anchor`` alone (a concatenate's finder needs nothing else),
+        then, for a meeting only a whole pass finds (a finder's ``finish``), every candidate.
+        Matching the whole module again for each site made a module of n sites cost n passes."""
+        scan = _Scan(module, self, _Callers(module))
+        for kind in self.meetings:
+            finder = kind(scan)
+            if finder.opcodes is None or anchor.opcode in finder.opcodes:
+                for meeting, chains in finder.at(anchor):
+                    yield Candidate(meeting, chains)
+        yield from self.match(module)
 
 
 # Collectives that work along one dimension, and what they do there.
