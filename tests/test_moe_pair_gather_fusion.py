@@ -298,7 +298,7 @@ def test_f_named_on_axes_of_size_one_is_not_sharded() -> None:
     x = rng.standard_normal((16, 32), dtype=np.float32)
     gs = np.array([5, 0, 6, 5], np.int32)
     w0, w1 = (rng.standard_normal((4, 32, 8), dtype=np.float32) for _ in range(2))
-    for shape, blocked in (((8, 1), None), ((4, 2), "output split by blocks of 4")):
+    for shape, blocked in (((8, 1), None), ((4, 2), "split by blocks of 4")):
         mesh = Mesh(np.array(jax.devices()[:8]).reshape(shape), ("fsdp", "tensor"))
         w_sharding = NamedSharding(mesh, P(None, "fsdp", "tensor"))
         args = (jnp.asarray(x), jnp.asarray(gs), jax.device_put(w0, w_sharding), jax.device_put(w1, w_sharding))

@@ -92,7 +92,7 @@ def _f_gathered_text(tensor: int, form: str) -> str:
 def test_f_gathered_on_the_way_is_a_blocked_site_in_every_form(form: str) -> None:
     result = run_passes(hlo_passes.parse(_f_gathered_text(2, form)), RULES[:1], rewrite=False)
     f_shard = PairSpec().cfg.mlp // 2
-    assert [s.details.blocked for s in result.sites] == [f"output split by blocks of {f_shard}"], (
+    assert [s.details.blocked for s in result.sites] == [f"split by blocks of {f_shard}"], (
         [str(m) for m in result.near_misses])
     assert result.near_misses == []
     # On an axis of size 1 nothing splits F: a site, in every form.

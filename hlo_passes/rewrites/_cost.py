@@ -239,42 +239,41 @@ def _cut_bytes(chain: _Chain, callers: dict[str, list[Instruction]] | None) -> i
 class BlockedOrder:
     """How the meeting of two weights gathered along the dimension they are joined along reads
     the fused value, where they lie in blocks of ``block`` elements (block k: each weight's k-th
-    in turn): ``split``, the meeting's result split by blocks (a GMM's output, or the gathered
-    value itself where optimized HLO's fusions read it); ``reorder``, the fused value put in
-    order first (a copy of it: ``_meetings.blocks_in_order``).  ``copied``: bytes per device
-    the choice copies."""
+    in turn): ``split``, the meeting's result split by blocks (a GMM's output; in optimized HLO,
+    where fusions read the halves, the gathered value itself); ``reorder``, the fused value put
+    in order first (``_meetings.blocks_in_order``).  ``copied``: bytes per device the choice
+    copies."""
 
     how: str
     block: int
     copied: int
 
     def described(self) -> str:
-        what = "output split by" if self.how == "split" else "weight reordered from"
-        return f"{what} blocks of {self.block}"
+        if self.how == "reorder":
+            return f"weight reordered from blocks of {self.block}"
+        return f"split by blocks of {self.block}"
 
 
 def blocked_order(meeting: Meeting, chains: list[_Chain], plan: SourcePlan,
                   split_dims: list[int]) -> BlockedOrder | None:
     """None where the fused value holds the weights side by side at the meeting; else the way
-    of reading its blocks the cost model (``cost_model.price``) prices best: a joined meeting
-    (a concatenate) only takes the reordered weight; two GMMs take either, the split of their
-    output copying the output (its columns are read block by block), the reorder the weight."""
+    of reading its blocks that the cost model (``cost_model.price``) prices best.  Splitting by
+    blocks is strided slices (of reshapes), read in place by what reads each half, as the plain
+    slices of a fused result are (``site_bytes``): no copy.  Reordering is a transpose of the
+    gathered weight: a copy of it.  A meeting that joins the halves (a concatenate) reads them
+    in order, so it takes the reorder; two GMMs, or fusions that read the halves, either."""
     if not plan.block:
         return None
     width = chains[0].top.shape.dims[split_dims[-1]]
     if width == plan.block:
         return None
-    callers = chains[0].callers
-    weight = sum(local_bytes(c.top, callers=callers) for c in chains)
-    if meeting.compiled and not meeting.joins:
-        return BlockedOrder("split", plan.block, weight)  # optimized HLO: the fusions read their blocks
+    weight = sum(local_bytes(c.top, callers=chains[0].callers) for c in chains)
     options = [BlockedOrder("reorder", plan.block, weight)]
-    if meeting.gmms:
-        options.insert(0, BlockedOrder("split", plan.block, sum(local_bytes(g, callers=callers)
-                                                               for g in meeting.gmms)))
+    if not meeting.joins:
+        options.insert(0, BlockedOrder("split", plan.block, 0))
 
     def saved(option: BlockedOrder) -> float:
         return price(copies_removed=0, copies_added=option.copied, bytes_before=0, bytes_after=0,
                      collectives_before=0, collectives_after=0, gmm_launches_saved=0).saved_s
 
-    return max(options, key=saved)  # the first of equals: the split, which copies no weight
+    return max(options, key=saved)  # the first of equals: the split

@@ -432,7 +432,8 @@ class WeightConcatenates(Concatenates):
 class CompiledPairs(Finder):
     """Optimized HLO, where the GMMs are fusions: two weights of an expert dimension each
     gathered the same way, their last gathers read only by fusions, reported as a site
-    (never rewritten).  Only pairs: three or more weights gathered alike are not gate and up."""
+    (rewritten once its fusions are opened).  Only pairs: three or more weights gathered alike
+    are not gate and up."""
 
     def finish(self) -> Iterator:
         scan = self.scan
@@ -454,6 +455,8 @@ class CompiledPairs(Finder):
         # them): the first is a step of the second's chain, not a site of its own.
         inner = {id(op) for chains in groups.values() for c in chains for op in c.ops[:-1]}
         for chains in groups.values():
-            if len(chains) == 2 and not any(id(c.top) in inner for c in chains):
+            if any(id(c.top) in inner for c in chains):
+                continue
+            if len(chains) == 2:
                 yield SplitCollectives("split_gather", chains), chains
 
