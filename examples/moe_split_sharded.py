@@ -12,8 +12,9 @@ and drops both axes with sharding constraints before a shard_map that runs the G
 * ``stages=2``: MaxText's two stages, ``F`` first (``P(None, "fsdp", None)``), an
   optimization barrier, then ``D``.
 
-For two weights, joining them along ``F`` before the gathers would interleave gate and up
-(``F`` is gathered on the way): the rule refuses it (``concat-dim-sharded``) in every form.
+For two weights, joining them along ``F`` before the gathers leaves gate and up in blocks, one
+per ``F`` shard (``F`` is gathered on the way): MOE003 joins them shard by shard and splits the
+GMM's output by those blocks (issue 32; ``docs/weight-forms.md``, "F on a second FSDP axis").
 
 ``mode``: ``forward``, ``grad`` (a training step's value and gradients) or ``remat_grad`` (the
 same under ``jax.checkpoint``, as trainers run their decoder layers; the down projection

@@ -69,8 +69,9 @@ CHECKS: dict[str, str] = {
     "same-element-type": "the two weights have one element type",
     "same-shape": "the two weights have one shape except along the dimension they are joined on",
     "same-sharding": "the two weights are sharded alike",
-    "concat-dim-sharded": "the dimension the weights are joined along is split on no mesh axis of size > 1 "
-                          "(joined shards would interleave gate and up)",
+    "concat-dim-sharded": "the dimension the weights are joined along holds whole blocks of both: split as "
+                          "they start, it is gathered only into fewer shards that divide it, and the weights "
+                          "are of one size along it",
     "crosses-boundary": "halves that never meet are fused within one computation",
     "order": "every user of a half's end comes after the last half is computed",
     # A row mask a grouped matmul makes redundant (MOE006).

@@ -6,8 +6,10 @@
   A tensor-parallel axis on F (of size 1 or 2) is among the drawn meshes: its weights are
   joined shard by shard (issue 27; until then refused as ``concat-dim-sharded``);
 * near misses, over shapes and dialects: F gathered along the way (a shard_map that drops the
-  tensor axis) is refused as ``concat-dim-sharded``; gathers over other groups and a first
-  gather stage used elsewhere are refused; each refusal names its check and a location.
+  tensor axis) with weights of two sizes along F is refused as ``concat-dim-sharded`` (of one
+  size, it is a site since issue 32: the blocks the gather leaves are split by); gathers over
+  other groups and a first gather stage used elsewhere are refused; each refusal names its
+  check and a location.
 """
 from __future__ import annotations
 
@@ -119,12 +121,14 @@ def _near_miss_program(kind: str, devices: int, e: int, d: int, f: int):
         # extra_user: the first stage of a gather is used elsewhere too, so it would stay.
         return (out, first) if kind == "extra_user" else out
 
-    if kind == "f_gathered_implicit":
-        # The shard_map replicates both weights: the partitioner gathers D and F, and the sharded
-        # globals joined along F before that gather would interleave gate and up.  (Where F stays
-        # on tp into the body, the weights are joined shard by shard: a site, issue 27.)
-        mapped = jax.shard_map(lambda x, gs, w0, w1: gmm(x, w0, gs) * gmm(x, w1, gs), mesh=mesh,
-                               in_specs=(P(), P(), P(), P()), out_specs=P(), check_vma=False)
+    f1 = 2 * f if kind == "f_gathered_unequal" else f
+    if kind == "f_gathered_unequal":
+        # The shard_map replicates both weights: the partitioner gathers D and F.  Joined along F
+        # shard by shard before that gather, they would lie in blocks of two widths (of one
+        # width, the blocks are split by: a site, issue 32; where F stays on tp into the body,
+        # they are joined shard by shard: a site, issue 27).
+        mapped = jax.shard_map(lambda x, gs, w0, w1: jnp.concatenate([gmm(x, w0, gs), gmm(x, w1, gs)], -1),
+                               mesh=mesh, in_specs=(P(), P(), P(), P()), out_specs=P(), check_vma=False)
         fn = jax.jit(mapped)
     else:
         out_specs = (P(None, tp), P(None, fsdp[1:], tp)) if kind == "extra_user" else P(None, tp)
@@ -132,12 +136,12 @@ def _near_miss_program(kind: str, devices: int, e: int, d: int, f: int):
                                    out_specs=out_specs, check_vma=False))
     shapes = (jax.ShapeDtypeStruct((8, d), jnp.float32, sharding=NamedSharding(mesh, P())),
               jax.ShapeDtypeStruct((e,), jnp.int32, sharding=NamedSharding(mesh, P())),
-              *[jax.ShapeDtypeStruct((e, d, f), jnp.float32, sharding=NamedSharding(mesh, w_spec))] * 2)
+              *[jax.ShapeDtypeStruct((e, d, n), jnp.float32, sharding=NamedSharding(mesh, w_spec)) for n in (f, f1)])
     return fn.lower(*shapes)
 
 
 NEAR_MISSES = {
-    "f_gathered_implicit": "concat-dim-sharded",
+    "f_gathered_unequal": "concat-dim-sharded",
     "groups_differ": "same-collectives",
     "extra_user": "extra-users",
 }

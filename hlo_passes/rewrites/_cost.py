@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
+from ..cost_model import price
 from ..ir import Instruction
 from ..report import CollectiveCost, bytes_received, collective_bytes
 from ._chains import is_sharding_call, resized
@@ -232,3 +233,47 @@ def _cut_bytes(chain: _Chain, callers: dict[str, list[Instruction]] | None) -> i
     first = chain.ops[0] if chain.ops and not isinstance(chain.ops[0], Boundary) else None
     narrow = computed_type(chain.start) or (computed_type(first) if first is not None else None)
     return cut.shape.with_element_type(narrow).byte_size if narrow else cut.shape.byte_size
+
+
+@dataclass(frozen=True)
+class BlockedOrder:
+    """How the meeting of two weights gathered along the dimension they are joined along reads
+    the fused value, where they lie in blocks of ``block`` elements (block k: each weight's k-th
+    in turn): ``split``, the meeting's result split by blocks (a GMM's output; in optimized HLO,
+    where fusions read the halves, the gathered value itself); ``reorder``, the fused value put
+    in order first (``_meetings.blocks_in_order``).  ``copied``: bytes per device the choice
+    copies."""
+
+    how: str
+    block: int
+    copied: int
+
+    def described(self) -> str:
+        if self.how == "reorder":
+            return f"weight reordered from blocks of {self.block}"
+        return f"split by blocks of {self.block}"
+
+
+def blocked_order(meeting: Meeting, chains: list[_Chain], plan: SourcePlan,
+                  split_dims: list[int]) -> BlockedOrder | None:
+    """None where the fused value holds the weights side by side at the meeting; else the way
+    of reading its blocks that the cost model (``cost_model.price``) prices best.  Splitting by
+    blocks is strided slices (of reshapes), read in place by what reads each half, as the plain
+    slices of a fused result are (``site_bytes``): no copy.  Reordering is a transpose of the
+    gathered weight: a copy of it.  A meeting that joins the halves (a concatenate) reads them
+    in order, so it takes the reorder; two GMMs, or fusions that read the halves, either."""
+    if not plan.block:
+        return None
+    width = chains[0].top.shape.dims[split_dims[-1]]
+    if width == plan.block:
+        return None
+    weight = sum(local_bytes(c.top, callers=chains[0].callers) for c in chains)
+    options = [BlockedOrder("reorder", plan.block, weight)]
+    if not meeting.joins:
+        options.insert(0, BlockedOrder("split", plan.block, 0))
+
+    def saved(option: BlockedOrder) -> float:
+        return price(copies_removed=0, copies_added=option.copied, bytes_before=0, bytes_after=0,
+                     collectives_before=0, collectives_after=0, gmm_launches_saved=0).saved_s
+
+    return max(options, key=saved)  # the first of equals: the split

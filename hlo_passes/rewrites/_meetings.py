@@ -70,9 +70,11 @@ class Meeting:
     joins: bool = False
     # Whether each half is the weight of a GMM of its own: the fix runs one GMM instead.
     gmm_launches: bool = False
-    # Halves interleaved with this stride in the fused value (``SourcePlan.stride``), set by the
-    # rewrite before ``replace``: only a meeting that splits the fused result reads it.
+    # Halves interleaved with this stride in the fused value (``SourcePlan.stride``), in blocks
+    # of ``block`` elements (two weights gathered along the joined dimension), set by the
+    # rewrite before ``replace``: only a meeting that splits the fused result reads them.
     interleave: int = 1
+    block: int = 1
 
     def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
         raise NotImplementedError
@@ -191,10 +193,9 @@ class TwoGmm(Meeting):
         for i, g in enumerate(self.gmms):
             width = g.shape.dims[out_dim]
             if self.interleave > 1:
-                # Interleaved halves: GMM i's columns are every interleave-th of the fused result's.
-                spec = tuple((i, n, self.interleave) if d == out_dim else (0, n, 1)
-                             for d, n in enumerate(fused.shape.dims))
-                piece = rw.slice(fused, spec, resized(fused.shape, out_dim, width), before=self.anchor)
+                # Interleaved halves: GMM i's columns are every interleave-th (block) of the fused result's.
+                piece = interleaved_piece(rw, fused, out_dim, i, self.interleave, self.block,
+                                          resized(fused.shape, out_dim, width), before=self.anchor)
             else:
                 piece = rw.slice_along(fused, out_dim, start, width, resized(fused.shape, out_dim, width),
                                        before=self.anchor)
@@ -249,15 +250,49 @@ class SplitCollectives(Meeting):
         n = value.shape.dims[out_dim]
         for i, top in enumerate(self.tops):
             width = top.shape.dims[out_dim]
-            if self.interleave > 1:  # half i is every interleave-th element from i
-                spec = tuple((i, n, self.interleave) if d == out_dim else (0, m, 1)
-                             for d, m in enumerate(value.shape.dims))
-                after = rw.slice(value, spec, top.shape, after=after)
+            if self.interleave > 1:  # half i is every interleave-th element (block) from i
+                after = interleaved_piece(rw, value, out_dim, i, self.interleave, self.block, top.shape, after=after)
             else:
                 after = rw.slice_along(value, out_dim, start, width, top.shape, after=after)
             rw.replace_all_uses(top, after)
             start += width
         remove_dead(rw, list(self.tops))
+
+
+def interleaved_piece(rw: Rewriter, value: Instruction, dim: int, index: int, stride: int, block: int,
+                      shape: Shape, *, before: Instruction | None = None,
+                      after: Instruction | None = None) -> Instruction:
+    """Piece ``index`` of ``stride`` pieces interleaved along ``dim`` of ``value`` in blocks of
+    ``block`` elements (1: element by element): the blocks ``index``, ``index + stride``, …
+    A strided slice; of blocks wider than one element, a strided slice of the blocks seen as a
+    dimension of their own (a reshape before and after: no copy of its own)."""
+    dims = list(value.shape.dims)
+    n = dims[dim] // block
+    if block == 1:
+        spec = tuple((index, m, stride) if d == dim else (0, m, 1) for d, m in enumerate(dims))
+        return rw.slice(value, spec, shape, before=before, after=after)
+    kind = value.shape.element_type
+    blocks = rw.reshape(value, Shape.array(kind, dims[:dim] + [n, block] + dims[dim + 1:]), before=before, after=after)
+    spec = tuple((index, m, stride) if d == dim else (0, m, 1) for d, m in enumerate(blocks.shape.dims))
+    piece = rw.slice(blocks, spec, Shape.array(kind, dims[:dim] + [len(range(index, n, stride)), block] + dims[dim + 1:]),
+                     after=blocks)
+    return rw.reshape(piece, shape, after=piece)
+
+
+def blocks_in_order(rw: Rewriter, value: Instruction, dim: int, pieces: int, block: int,
+                    before: Instruction) -> Instruction:
+    """``value`` whose ``pieces`` halves lie along ``dim`` in blocks of ``block`` elements (block
+    k: each half's k-th in turn) with the halves side by side instead: ``[.., n, pieces, block, ..]``
+    transposed to ``[.., pieces, n, block, ..]`` (a copy of ``value``), put before ``before``."""
+    dims = list(value.shape.dims)
+    kind = value.shape.element_type
+    n = dims[dim] // (pieces * block)
+    split = rw.reshape(value, Shape.array(kind, dims[:dim] + [n, pieces, block] + dims[dim + 1:]), before=before)
+    perm = list(range(len(dims) + 2))
+    perm[dim], perm[dim + 1] = perm[dim + 1], perm[dim]
+    moved = rw.create("transpose", Shape.array(kind, dims[:dim] + [pieces, n, block] + dims[dim + 1:]), [split],
+                      {"dimensions": tuple(perm)}, after=split)
+    return rw.reshape(moved, value.shape, after=moved)
 
 
 # ---- finding meetings ----------------------------------------------------------------

@@ -170,12 +170,20 @@ class PairSource(Source):
             if layout != layouts[0]:
                 raise Refusal("same-sharding", f"{c.start.ref} and {first.start.ref} are sharded "
                               "differently", c.start)
-        blocks = _join_blocks(first, dim, meeting)
+        blocks, gathered = _join_blocks(first, dim, meeting)
         for c, shape in zip(chains, shapes):
             if shape.dims[dim] % blocks:
                 raise Refusal("concat-dim-sharded", f"dimension {dim} of {c.start.ref} ({shape.dims[dim]}) is split "
                               f"into {blocks} shards that do not divide it", c.start)
-        return SourcePlan(dim, [s.dims[dim] for s in shapes], blocks=blocks)
+        sizes = [s.dims[dim] for s in shapes]
+        equal = len(set(sizes)) == 1
+        if gathered and not equal:
+            raise Refusal("concat-dim-sharded", f"{first.start.ref} and {chains[1].start.ref} differ in size along "
+                          f"dimension {dim} ({sizes}), which is gathered after they are joined: their blocks in the "
+                          "gathered array would not be of one width", first.start)
+        # Gathered along the joined dimension on the way (here or by an all-gather the engine
+        # checks), the weights lie in blocks of their pieces' width: the meeting splits by them.
+        return SourcePlan(dim, sizes, blocks=blocks, block=sizes[0] // blocks if equal else 0, gathered=gathered)
 
     def weight(self, chains: list) -> str:
         return ", ".join(c.start.ref for c in chains)
@@ -284,35 +292,45 @@ def _f_split(layout: Layout | None, dim: int) -> tuple | None:
     return None
 
 
-def _join_blocks(chain: _Chain, dim: int, meeting: Meeting) -> int:
-    """How the two weights are joined along F where the fused chain starts: in one piece (1),
-    or shard by shard (n > 1) where F is split into n shards on the way to GMMs that each device
-    runs on its own pieces (a shard_map's tensor parallelism), and never gathered: then each
-    device's piece of the joined array must be its piece of one weight next to its piece of the
-    other.
+def _join_blocks(chain: _Chain, dim: int, meeting: Meeting) -> tuple[int, bool]:
+    """How the two weights are joined along F where the fused chain starts, and whether F is
+    gathered on the way: in one piece (1), or shard by shard (n > 1) where F is split into n
+    shards as the chain starts, so that each device's piece of the joined array is its piece of
+    one weight next to its piece of the other.  Either F stays split so on the way to GMMs that
+    each device runs on its own pieces (a shard_map's tensor parallelism), or it is gathered
+    into fewer shards (``gathered``: MaxText's ``fsdp_transpose``), and the gathered array holds
+    the weights in blocks, one per shard, which the meeting splits by.
     A start that is already one device's piece (inside a shard_map, or a partitioned module)
-    is joined in one piece: each device joins what it holds.  Refused (``concat-dim-sharded``)
-    where F's split changes on the way (gathered or resharded along F, the joined shards would
-    interleave gate and up), or the GMMs run on the global arrays."""
+    is joined in one piece: each device joins what it holds (its gathers along F are the
+    engine's to check).  Refused (``concat-dim-sharded``) where F's split changes on the way
+    other than into fewer shards that divide it, or a split kept to GMMs on the global arrays."""
     start = chain.start
     if holds_local(start):
-        return 1
+        return 1, False
     split = _f_split(source_layout(start, chain.callers, chain.result or 0), dim)
+    first = split
+    gathered = False
     for op in chain.ops:
         if isinstance(op, Boundary):
             entering = op.entry_sharding()
             if entering is not None and entering[0] is not None:
                 assert isinstance(op, Crossing), "only a crossing states how a value enters"
                 now = _f_split(layout_from_text(entering[0], entering[1].shape.rank, entering[1].module), dim)
-                split = _same_split(chain, split, now, dim, f"entering {op.caller.ref}", op.after)
+                split, fewer = _same_split(chain, split, now, dim, f"entering {op.caller.ref}", op.after)
+                gathered = gathered or fewer
             continue
         if op.shape.is_array:
             now = _f_split(stated_layout(op, op.shape.rank), dim)
             if now is not None:
-                split = _same_split(chain, split, now, dim, f"at {op.ref}", op)
+                split, fewer = _same_split(chain, split, now, dim, f"at {op.ref}", op)
+                gathered = gathered or fewer
         dim = map_split_dim(op, dim)
+    if gathered:
+        # Joined as F was split where the chain starts: one block per shard there.
+        assert first is not None and first[0] == "count", "only a count of shards is gathered into fewer"
+        return first[1], True
     if split is None or split == ("count", 1):
-        return 1
+        return 1, False
     blocks = split[1] if split[0] == "count" else None
     if blocks is None:
         raise Refusal("concat-dim-sharded", f"dimension {dim} of {start.ref}, along which the weights would be "
@@ -321,25 +339,28 @@ def _join_blocks(chain: _Chain, dim: int, meeting: Meeting) -> int:
         raise Refusal("concat-dim-sharded", f"dimension {dim} of {start.ref}, along which the weights would be "
                       f"joined, is split in {blocks} shards and {meeting.anchor.ref} reads the global arrays: "
                       "joined shard by shard, their halves would not be gate and up", meeting.anchor)
-    return blocks
+    return blocks, False
 
 
 def _same_split(chain: _Chain, split: tuple | None, now: tuple | None, dim: int, where: str,
-                at: Instruction) -> tuple | None:
-    """F split as before, or into more shards (each device slices what it holds), or first known
-    here; fewer or other shards (gathered or moved along F): the concatenation would interleave."""
+                at: Instruction) -> tuple[tuple | None, bool]:
+    """(F's split now, whether it is gathered here): as before, or into more shards (each device
+    slices what it holds), or first known here, or gathered into fewer shards that divide the
+    ones before (each of them keeps whole blocks); other shards (moved along F): refused."""
     if split is None:
-        return now
+        return now, False
     # A layout not known here after one known before: a case the checks never met (it failed on
     # None below before this assert said so).
     assert now is not None, f"{where}: the split of F is not known"
     if split == now or split[0] != now[0]:  # (axes against a count: sizes unknown)
-        return now
+        return now, False
     if split[0] == "count" and now[1] % split[1] == 0:
-        return now
+        return now, False
+    if split[0] == "count" and split[1] % now[1] == 0:
+        return now, True
     raise Refusal("concat-dim-sharded", f"dimension {dim} of {chain.start.ref}, along which the weights would be "
                   f"joined, is split {_shown(split)} as it starts and {_shown(now)} {where}: joined before, "
-                  "the gathered shards would interleave gate and up", at)
+                  "the moved shards would not hold whole blocks of gate and up", at)
 
 
 def _shown(split: tuple) -> str:
@@ -411,7 +432,8 @@ class WeightConcatenates(Concatenates):
 class CompiledPairs(Finder):
     """Optimized HLO, where the GMMs are fusions: two weights of an expert dimension each
     gathered the same way, their last gathers read only by fusions, reported as a site
-    (never rewritten).  Only pairs: three or more weights gathered alike are not gate and up."""
+    (rewritten once its fusions are opened).  Only pairs: three or more weights gathered alike
+    are not gate and up."""
 
     def finish(self) -> Iterator:
         scan = self.scan
@@ -424,13 +446,17 @@ class CompiledPairs(Finder):
                     u.opcode != "fusion" for u in instr.users) or id(instr) in scan.covered:
                 continue  # (covered: reported as a concat site)
             chain = scan.chain(instr, 0)
-            if chain is None or chain.result is None or instr.shape.rank - 1 in tuple(
-                    instr.attributes.get("dimensions", ())):
+            if chain is None or chain.result is None:
                 continue
             key = (id(instr.computation), instr.shape.dims, instr.shape.element_type,
                    tuple(op.opcode if not isinstance(op, Boundary) else op.kind for op in chain.ops))
             groups.setdefault(key, []).append(chain)
+        # A gather along F after one along D (F on a second mesh axis, a layout copy between
+        # them): the first is a step of the second's chain, not a site of its own.
+        inner = {id(op) for chains in groups.values() for c in chains for op in c.ops[:-1]}
         for chains in groups.values():
+            if any(id(c.top) in inner for c in chains):
+                continue
             if len(chains) == 2:
                 yield SplitCollectives("split_gather", chains), chains
 

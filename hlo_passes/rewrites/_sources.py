@@ -108,6 +108,14 @@ class SourcePlan:
     # resharded pieces back together (``_reshard.ReshardSource``): applied to the array they are
     # cut from, it gathers that array whole.  None: no step works along the split dimension.
     reassembled: int | None = None
+    # Two weights of equal size (``_pairs.PairSource``): the width of each one's piece, per
+    # device, where they are joined.  Gathered along the joined dimension after that, the
+    # fused value holds them in blocks of this width (block k: piece k of each weight in
+    # turn); 0: a gather along it is refused (the weights differ in size).
+    block: int = 0
+    # The joined dimension's split across devices changes to fewer shards on the way (an
+    # implicit gather along it): the join is shard by shard, but no shard_map splits it.
+    gathered: bool = False
 
 
 class Source:

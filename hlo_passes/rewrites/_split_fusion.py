@@ -52,12 +52,13 @@ from ._chains import (
     resized,
     same_op,
 )
-from ._cost import CollectiveModel, site_bytes
+from ._cost import BlockedOrder, CollectiveModel, blocked_order, site_bytes
 from ._crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
 from ._fusions import FusedCopy, FusedValue
 from ._gmms import difference
 from ._held import through_held
-from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder
+from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder, blocks_in_order, \
+    interleaved_piece
 from ._opening import closed_fusion, open_fusions
 from ._picture import site_picture
 from ._pipelined import carried_halves
@@ -313,6 +314,9 @@ class Candidate:
     split_dims: list[int] = field(default_factory=list)  # the split dimension after each step
     out_dim: int | None = None  # along which the fused value is split where the halves met
     costs: tuple[CollectiveCost, CollectiveCost] | None = None  # collectives before, after
+    # Two weights gathered along the dimension they are joined along: how the meeting reads
+    # them, in blocks (``_cost.blocked_order``); None: side by side.
+    blocked: BlockedOrder | None = None
 
     @property
     def fusions(self) -> list[Instruction]:
@@ -402,12 +406,16 @@ class SplitFusion(PatternRule[Candidate]):
     def paths(self, c: Candidate) -> None:
         """Every half takes the same path, and nothing on it works along the split dimension."""
         assert c.plan is not None
-        c.split_dims = _check_chains(c.chains, c.plan.split_dim, c.plan.blocks, c.plan.reassembled)
+        # Split into blocks by a shard_map on the way (tensor parallelism), unless gathered.
+        c.split_dims = _check_chains(c.chains, c.plan.split_dim, 1 if c.plan.gathered else c.plan.blocks,
+                                     c.plan.reassembled, gathers_split=c.plan.block > 0)
 
     @check()
     def meets(self, c: Candidate) -> None:
         """Where the halves meet joins them as they were cut (the meeting's checks)."""
         c.out_dim = c.meeting.check(c.chains, c.split_dims)
+        assert c.plan is not None
+        c.blocked = blocked_order(c.meeting, c.chains, c.plan, c.split_dims)
 
     @check("extra-users")
     def single_use(self, c: Candidate) -> None:
@@ -427,6 +435,8 @@ class SplitFusion(PatternRule[Candidate]):
         meeting, chains, source, plan = c.meeting, c.chains, c.source, c.plan
         before, after = c.costs
         removed, added = site_bytes(meeting, chains, source, plan)
+        if c.blocked is not None:
+            added += c.blocked.copied
         bytes_saved = removed - added + before.bytes_moved - after.bytes_moved
         site = Site(
             rule=self.name, form=meeting.form, location=location_of(meeting.anchor, meeting.origin),
@@ -440,7 +450,8 @@ class SplitFusion(PatternRule[Candidate]):
                 weight=source.weight(chains),
                 collectives="explicit" if any(
                     not isinstance(op, Boundary) and op.opcode in self.collectives for op in chains[0].ops)
-                else "implicit"),
+                else "implicit",
+                blocked=c.blocked.described() if c.blocked is not None else None),
         )
         try:  # a side product: drawing a site must never stop its rewrite
             site.picture = site_picture(
@@ -467,7 +478,7 @@ class SplitFusion(PatternRule[Candidate]):
         if c.fusions:
             c = self._opened(rw, c)
         assert c.source is not None and c.plan is not None
-        _replace(rw, c.meeting, c.chains, c.source, c.plan, c.split_dims, c.out_dim)
+        _replace(rw, c.meeting, c.chains, c.source, c.plan, c.split_dims, c.out_dim, c.blocked)
 
     def _opened(self, rw: Rewriter, c: Candidate) -> Candidate:
         """The site of optimized HLO ``c`` once its fusions are opened (``_opening``), checked
@@ -505,11 +516,14 @@ class SplitFusion(PatternRule[Candidate]):
 ALONG_A_DIMENSION = {"all-gather": "gather", "reduce-scatter": "scatter"}
 
 
-def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1, reassembled: int | None = None) -> list[int]:
+def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1, reassembled: int | None = None,
+                  gathers_split: bool = False) -> list[int]:
     """Every half goes through the same ops; nothing gathers or shards along the split dimension
     (``blocks`` > 1: two weights joined shard by shard, whose split dimension a shard_map's
     in_shardings split into those shards as they enter, ``_pairs.PairSource``) but the step
-    ``reassembled``, the gather the source proved puts the halves' pieces back in order."""
+    ``reassembled``, the gather the source proved puts the halves' pieces back in order
+    (``gathers_split``: two weights of one size, which a gather along it leaves in blocks the
+    meeting splits by)."""
     first = chains[0]
     for c in chains[1:]:
         if [step_kind(op) for op in c.ops] != [step_kind(op) for op in first.ops]:
@@ -544,14 +558,15 @@ def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1, reassem
         if k == reassembled:
             split_dims.append(dim)
             continue
-        if op.opcode in ALONG_A_DIMENSION and dim in tuple(op.attributes["dimensions"]):
+        along = op.opcode in ALONG_A_DIMENSION and dim in tuple(op.attributes["dimensions"])
+        if along and not (gathers_split and op.opcode == "all-gather"):
             verb = ALONG_A_DIMENSION[op.opcode]
             raise Refusal(f"{verb}-dim", f"{op.ref} {verb}s along dimension {dim}, the split dimension: "
                           f"{verb}ing the whole array would interleave the halves", op)
         # Into a shard_map after Shardy's import: the shards two weights are joined by.
         shrink = blocks if op.opcode == "custom-call" and \
             op.attributes.get("custom_call_target") == "SPMDFullToShardShape" else 1
-        for step in steps:
+        for step in steps if not along else ():
             before = result_shape(step.operands[0], step.operand_results[0])
             if (dim_size(before, dim_in, step, f"the operand of {step.ref}")
                     != dim_size(step.shape, dim, step) * shrink):
@@ -591,19 +606,24 @@ def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> 
 
 
 def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
-             split_dims: list[int], out_dim: int | None) -> None:
+             split_dims: list[int], out_dim: int | None, blocked: BlockedOrder | None = None) -> None:
     """Apply the chain once to the whole array, where the halves met; drop the rest."""
     total = sum(plan.sizes)
-    if plan.blocks > 1:
-        # Two weights joined shard by shard: a shard_map splits them on the way, and where they
-        # meet each device holds its shards (read before the fused chain takes their crossings).
+    if plan.blocks > 1 or blocked is not None:
+        # Two weights joined shard by shard, or gathered along the joined dimension: a shard_map
+        # splits them on the way, or the gathers grow them, and the meeting reads what reaches
+        # it (read before the fused chain takes the halves' crossings).
         total = sum(c.top.shape.dims[split_dims[-1]] for c in chains)
     value, result = source.whole(rw, plan, chains)
     value, dropped, loose = _fused_chain(rw, chains, split_dims, value, result)
-    meeting.interleave = plan.stride
+    meeting.interleave, meeting.block = plan.stride, 1
+    if blocked is not None and blocked.how == "reorder":
+        value = blocks_in_order(rw, value, split_dims[-1], len(chains), blocked.block, before=meeting.anchor)
+    elif blocked is not None:
+        meeting.interleave, meeting.block = len(chains), blocked.block
     meeting.replace(rw, value, out_dim, total)
     if source.slices_for_other_users:
-        _slice_for_other_users(rw, chains, split_dims[-1], value)
+        _slice_for_other_users(rw, chains, split_dims[-1], value, meeting)
     # The other halves' boundaries go last, in an order that keeps the indices
     # (of operands, results) of the ones still to drop valid.
     for boundary in sorted(dropped, key=lambda b: b.drop_order()):
@@ -611,15 +631,18 @@ def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Sourc
     remove_dead(rw, loose)
 
 
-def _slice_for_other_users(rw: Rewriter, chains: list[_Chain], dim: int, value: Instruction) -> None:
+def _slice_for_other_users(rw: Rewriter, chains: list[_Chain], dim: int, value: Instruction,
+                           meeting: Meeting) -> None:
     """What still reads a half's last op (besides the meeting, replaced by now) reads that
-    half's slice of the fused value instead, so the half's own chain goes."""
+    half's slice of the fused value instead (interleaved as the meeting read it), so the
+    half's own chain goes."""
     start = 0
-    for c in chains:
+    for i, c in enumerate(chains):
         top = c.ops[-1]
         width = top.shape.dims[dim]
         if not isinstance(top, Boundary) and top.users:
-            piece = rw.slice_along(value, dim, start, width, top.shape, after=value)
+            piece = (interleaved_piece(rw, value, dim, i, meeting.interleave, meeting.block, top.shape, after=value)
+                     if meeting.interleave > 1 else rw.slice_along(value, dim, start, width, top.shape, after=value))
             rw.replace_all_uses(top, piece)
             remove_dead(rw, [top])
         start += width

@@ -40,6 +40,14 @@ class SplitDetails(SiteDetails):
     split_sizes: list[int]
     weight: str
     collectives: str
+    # Two weights gathered along the joined dimension: how the fix reads the blocks (None: not so).
+    blocked: str | None = None
+
+    def own_fields(self) -> dict[str, Any]:
+        own = super().own_fields()
+        if own.get("blocked") is None:
+            own.pop("blocked", None)  # said only where it applies
+        return own
 
     @classmethod
     def template_fields(cls) -> frozenset[str]:
