@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..checks import Refusal
 from ..ir import Instruction
-from ..ir.rewriter import Rewriter
+from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
@@ -85,12 +85,13 @@ class Apart(Meeting):
                     raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed; "
                                   "the fused chain would come after it", user)
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
-        start, after = 0, value
+        start, after = 0, as_value(value).op
         for top in self.tops:
             width = top.shape.dims[out_dim]
-            piece = rw.slice_along(value, out_dim, start, width, resized(value.shape, out_dim, width), after=after)
+            piece = rw.slice_along(value, out_dim, start, width, resized(as_value(value).shape, out_dim, width),
+                                   after=after)
             rw.replace_all_uses(top, piece)
             start, after = start + width, piece
         remove_dead(rw, list(self.tops))

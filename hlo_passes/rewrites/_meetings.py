@@ -27,7 +27,7 @@ from ..checks import Refusal
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import Instruction, Shape, Value
-from ..ir.rewriter import Rewriter
+from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import in_dependency_order, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
@@ -73,7 +73,7 @@ class Meeting:
     # rewrite before ``replace``: only a meeting that splits the fused result reads it.
     interleave: int = 1
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         raise NotImplementedError
 
 
@@ -91,7 +91,7 @@ class _Joined(Meeting):
                           f"dimension {split_dims[-1]}", self.anchor, self.origin)
         return None
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         rw.replace_all_uses(self.joined, value)
         remove_dead(rw, [self.joined])
 
@@ -183,7 +183,7 @@ class TwoGmm(Meeting):
         return check_gmms(self.gmms, split_dims[-1])
 
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert self.gmms is not None and out_dim is not None
         fused = self._fused_gmm(rw, value, out_dim, total)
         start = 0
@@ -202,9 +202,9 @@ class TwoGmm(Meeting):
         kernels = [g.called_computations[0] for g in self.gmms
                    if gmm_kernel(g) is not None and g.called_computations]
         remove_dead(rw, list(self.gmms))
-        comp = fused.computation
-        if comp is not None and value.computation is comp and \
-                comp.instructions.index(value) > comp.instructions.index(fused):
+        comp, weight = fused.computation, as_value(value).op
+        if comp is not None and weight.computation is comp and \
+                comp.instructions.index(weight) > comp.instructions.index(fused):
             # The fused weight is the half's value the program defines later (up first: the up
             # half's shard_map parameter, its GMM after the gate's): it moves up with what it reads.
             in_dependency_order(rw, comp)
@@ -212,13 +212,13 @@ class TwoGmm(Meeting):
             # The halves' kernels, built for their shape, are dead now.
             kernel_calls.drop_unused(rw, kernels)
 
-    def _fused_gmm(self, rw: Rewriter, value: Instruction, out_dim: int, total: int) -> Instruction:
+    def _fused_gmm(self, rw: Rewriter, value: Operand, out_dim: int, total: int) -> Instruction:
         assert self.gmms is not None
         # The GMM the program runs first: its lhs and group sizes (the same values as the others')
         # are computed before it, where the fused GMM goes.
         g0 = self.anchor
         operands = g0.operand_values
-        operands[1] = Value(value)
+        operands[1] = as_value(value)
         if gmm_kernel(g0) is not None:
             # A kernel built for the halves' shape: emitted again for the whole weight.
             return kernel_calls.reemit_gmm(rw, g0, operands, before=self.anchor)
@@ -242,15 +242,16 @@ class SplitCollectives(Meeting):
     def check(self, chains: list, split_dims: list[int]) -> int | None:
         return split_dims[-1]  # what read a half reads its slice of the fused value, along there
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
-        start, after = 0, value
-        n = value.shape.dims[out_dim]
+        start, after = 0, as_value(value).op
+        dims = as_value(value).shape.dims
+        n = dims[out_dim]
         for i, top in enumerate(self.tops):
             width = top.shape.dims[out_dim]
             if self.interleave > 1:  # half i is every interleave-th element from i
                 spec = tuple((i, n, self.interleave) if d == out_dim else (0, m, 1)
-                             for d, m in enumerate(value.shape.dims))
+                             for d, m in enumerate(dims))
                 after = rw.slice(value, spec, top.shape, after=after)
             else:
                 after = rw.slice_along(value, out_dim, start, width, top.shape, after=after)
@@ -328,7 +329,7 @@ class GmmPairs(Finder):
 
     def __init__(self, scan: _Scan) -> None:
         super().__init__(scan)
-        self.by_source: dict[tuple[int, int], list[tuple[Instruction, _Chain]]] = {}
+        self.by_source: dict[tuple[int, int, int], list[tuple[Instruction, _Chain]]] = {}
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
@@ -341,7 +342,11 @@ class GmmPairs(Finder):
             chain = self.scan.chain(operand, 0)
             if chain is not None:
                 src, result = chain.base
-                self.by_source.setdefault((id(src), result), []).append((instr, chain))
+                # GMMs of one computation only: the halves of a weight read in two bodies (the
+                # forward's and the backward's, or its ``jax.checkpoint`` recomputation) are two
+                # sites, or none, never one GMM pair across bodies.
+                key = (id(src), result, id(instr.computation))
+                self.by_source.setdefault(key, []).append((instr, chain))
         return ()
 
     def finish(self) -> Iterator[tuple[Meeting, list]]:
