@@ -207,13 +207,13 @@ def _groups(chains: list) -> Iterator[list]:
     for k, a in enumerate(gmm_chains):
         if id(a) in taken:
             continue
-        group = [a] + [b for b in gmm_chains[k + 1:] if id(b) not in taken and _alike(a, b)]
+        group = [a] + [b for b in gmm_chains[k + 1:] if id(b) not in taken and alike(a, b)]
         if len(group) >= 2:
             taken.update(id(c) for c in group)
             yield group
 
 
-def _alike(a: _Chain, b: _Chain) -> bool:
+def alike(a: _Chain, b: _Chain) -> bool:
     """GMMs of one computation with the same steps after them, whose operands are provably the
     same but one: the weight gradients of one lhs (a GMM that shares only the group sizes, as
     wo's gradient does, is another weight's).  Whether the GMMs and the steps agree in

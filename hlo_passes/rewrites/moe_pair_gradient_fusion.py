@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from ..rule import RuleMeta, collective_markers
 from ._apart import ApartGmmSource, SeparateEnds
+from ._hidden_reductions import CombinedApart, HiddenReductionChecks
 from ._sources import SliceSource
-from ._split_fusion import SplitFusion
 from ._split_report import FUSION_WORDING, SplitDetails
 
 
-class MoePairGradientFusion(SplitFusion):
+class MoePairGradientFusion(HiddenReductionChecks):
     meta = RuleMeta(
         code="MOE004",
         pass_name="moe-pair-gradient-fusion",
@@ -46,4 +46,6 @@ class MoePairGradientFusion(SplitFusion):
     description = meta.description
     collectives = frozenset({"reduce-scatter", "all-reduce"})
     sources = (SliceSource(), ApartGmmSource())
-    meetings = (SeparateEnds,)
+    # Named, not rewritten: the two gradients' reductions already in one tuple all-reduce of
+    # XLA's combiner (optimized HLO, ``_hidden_reductions``).
+    meetings = (SeparateEnds, CombinedApart)
