@@ -149,13 +149,13 @@ class SeparateEnds(Finder):
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         ends: dict[int, object] = {}
         for reduction in self.reductions:
-            end = _end_above(reduction)
+            end = end_above(reduction)
             if id(end) in ends or reduction.computation is None:
                 continue
             ends[id(end)] = self.scan.chain(end, 0)
         chains = [c for c in ends.values() if c is not None and not (_step_ids([c]) & self.met)]
-        for group in _groups(chains):
-            if not _meet(group):
+        for group in groups_of_halves(chains):
+            if not meet(group):
                 yield Apart(group), group
 
 
@@ -168,7 +168,7 @@ def _step_ids(chains: list) -> set[int]:
 _HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
 
 
-def _meet(group: list) -> bool:
+def meet(group: list) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
     that puts them back together, say): halves that meet are MOE002's."""
     users = [{id(u) for u in c.top.users if u.opcode not in _HOLDERS and not u.is_terminator}
@@ -176,7 +176,7 @@ def _meet(group: list) -> bool:
     return bool(set.intersection(*users))
 
 
-def _end_above(instr: Instruction) -> Instruction:
+def end_above(instr: Instruction) -> Instruction:
     """Follow ``instr`` up through its only user while that user is a step of the same chain."""
     cur = instr
     while len(cur.users) == 1:
@@ -184,11 +184,15 @@ def _end_above(instr: Instruction) -> Instruction:
         if (user.computation is not cur.computation or not is_chain_op(user) or user.operands[0] is not cur
                 or user.opcode in _NOT_FOLLOWED_UP or is_sharding_call(user)):
             break
+        if user.opcode in ("reshape", "bitcast") and user.shape.rank != cur.shape.rank:
+            # A reshape that adds or drops dimensions (a scan's stacking of the layer's gradient)
+            # is where the gradient is used: the end is below it, where the split can be followed.
+            break
         cur = user
     return cur
 
 
-def _groups(chains: list) -> Iterator[list]:
+def groups_of_halves(chains: list) -> Iterator[list]:
     """Chains that may be halves of one site: slices of one array (in slice order), or GMMs of one
     computation, alike and sharing an operand (in program order)."""
     by_whole: dict[tuple[int, int], list] = {}

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from ..checks import Refusal
 from ..ir import Instruction
 from ..rule import check
-from ._apart import alike
+from ._apart import Apart, alike, end_above, groups_of_halves, meet
 from ._chains import is_chain_op
 from ._cost import CollectiveModel, Step
 from ._crossings import Boundary
@@ -128,10 +128,7 @@ class PartitionerReductions(Finder):
         self.model = _ShardingChanges(frozenset(scan.collectives), implicit=True)
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
-        if instr.opcode == "add":
-            meeting: Meeting | None = pad_meeting(instr, self.scan.pads)
-        else:
-            meeting = Concat(instr) if len(instr.operands) >= 2 else None
+        meeting = _meeting_at(instr, self.scan.pads)
         if meeting is None or self._chains(meeting.pieces) is not None:
             return ()  # not a meeting, or the rule's own site (a collective on every half)
         chains = [chain_below(op, self.scan.callers, self.model, self.scan.sources, r) for op, r in meeting.pieces]
@@ -143,6 +140,61 @@ class PartitionerReductions(Finder):
         if refusal is None or refusal.check != "no-collective":
             return ()
         return ((Unreduced(meeting, found, self.model), found),)
+
+
+class PartitionerApart(Finder):
+    """Lowered text: two weights' gradients (MOE004) that go apart, each with sharding changes and
+    no collective on the way: found from the changes' ends, as ``_apart.SeparateEnds`` finds
+    reductions'."""
+
+    def __init__(self, scan: _Scan) -> None:
+        super().__init__(scan)
+        self.model = _ShardingChanges(frozenset(scan.collectives), implicit=True)
+
+    def finish(self) -> Iterator[tuple[Meeting, list]]:
+        scan = self.scan
+        ends: dict[int, _Chain | None] = {}
+        for instr in scan.module.instructions():
+            if instr.opcode in scan.collectives or not self.model.communicates(instr):
+                continue
+            end = end_above(instr)
+            if id(end) not in ends and end.computation is not None:
+                explicit = scan.chain(end, 0)  # a collective on the way: the rule's own site
+                ends[id(end)] = None if explicit is not None else chain_below(
+                    end, scan.callers, self.model, scan.sources, 0)
+        met = self._met()
+        chains = [c for c in ends.values() if c is not None and _from_gradient_gmm(c)
+                  and not any(id(op) in met for op in c.ops)]
+        for group in groups_of_halves(chains):
+            if meet(group):
+                continue
+            refusal = scan.rule.refusal(Candidate(Apart(group), group))
+            if refusal is not None and refusal.check == "no-collective":
+                yield Unreduced(Apart(group), group, self.model), group
+
+
+    def _met(self) -> set[int]:
+        """The steps of halves that a pad + add or a concatenate puts back together: one weight's
+        (MOE002's), not two weights'."""
+        met: set[int] = set()
+        for instr in self.scan.module.instructions():
+            meeting = _meeting_at(instr, self.scan.pads)
+            if meeting is None:
+                continue
+            for op, result in meeting.pieces:
+                chain = chain_below(op, self.scan.callers, self.model, self.scan.sources, result)
+                if chain is not None:
+                    met.update(id(step) for step in chain.ops)
+        return met
+
+
+def _meeting_at(instr: Instruction, pads: dict) -> Meeting | None:
+    """The halves' meeting ``instr`` is (a pad + add, a concatenate), if it is one."""
+    if instr.opcode == "add":
+        return pad_meeting(instr, pads)
+    if instr.opcode == "concatenate" and len(instr.operands) >= 2:
+        return Concat(instr)
+    return None
 
 
 class CombinedReductions(Finder):

@@ -16,9 +16,9 @@ always, the rewrite runs when named.
 """
 from __future__ import annotations
 
-from ..rule import RuleMeta, collective_markers
+from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
 from ._apart import ApartGmmSource, SeparateEnds
-from ._hidden_reductions import CombinedApart, HiddenReductionChecks
+from ._hidden_reductions import CombinedApart, HiddenReductionChecks, PartitionerApart
 from ._sources import SliceSource
 from ._split_report import FUSION_WORDING, SplitDetails
 
@@ -34,7 +34,7 @@ class MoePairGradientFusion(HiddenReductionChecks):
              "Compute them with one GMM on the concatenated activation gradients, reduce the whole "
              "gradient once and slice dW0 and dW1 out of the reduced array.",
         description="one reduction of the gate and up weights' gradients instead of one per weight (MOE004, opt-in)",
-        markers=collective_markers("all-reduce", "reduce-scatter"),
+        markers=(*collective_markers("all-reduce", "reduce-scatter"), *SHARDING_MARKERS),
         verb="reduced",
         message="{summary}: {halves} weight gradients are {verb} separately ({before} collectives, "
                 "{after} when fused; form {form})",
@@ -46,6 +46,6 @@ class MoePairGradientFusion(HiddenReductionChecks):
     description = meta.description
     collectives = frozenset({"reduce-scatter", "all-reduce"})
     sources = (SliceSource(), ApartGmmSource())
-    # Named, not rewritten: the two gradients' reductions already in one tuple all-reduce of
-    # XLA's combiner (optimized HLO, ``_hidden_reductions``).
-    meetings = (SeparateEnds, CombinedApart)
+    # Named, not rewritten (``_hidden_reductions``): gradients the partitioner alone reduces
+    # (lowered text), or whose reductions XLA's combiner already made one (optimized HLO).
+    meetings = (SeparateEnds, PartitionerApart, CombinedApart)
