@@ -12,7 +12,9 @@ scan over layers under ``jax.checkpoint``, f32 parameters computed in bf16, opta
   lowered forms (StableHLO, before optimizations, after Shardy) name the site as a near miss
   (``partitioner-reduction``); after SPMD partitioning the reductions are ops and MOE002 fuses
   them (run per device, equal, one all-reduce fewer); optimized HLO: ``combined``.
-* The two weights (``pair``): MOE004's site where it was; in optimized HLO ``combined``.
+* The two weights (``pair``): MOE004's site where it was; without a shard_map named in the lowered
+  text (``partitioner-reduction``) and refused after partitioning (``order``); in optimized HLO
+  ``combined``.
 * The negative control (``fused``: the weight gathered whole): no finding and no near miss of the
   gradient rules in any form.
 
@@ -33,6 +35,7 @@ from programs import REPO_ROOT, run_dump_script
 pytestmark = pytest.mark.jax_facing
 
 GRADIENT_RULES = ["moe-gradient-fusion", "moe-pair-gradient-fusion"]
+PARTITIONER = "partitioner-reduction"
 LOWERED = ["stablehlo", "before_optimizations", "after_shardy"]
 UNOPTIMIZED = [*LOWERED, "after_spmd_partitioning"]
 STAGES = [*UNOPTIMIZED, "after_optimizations"]
@@ -144,7 +147,7 @@ def test_partitioner_reduced_gradient_named_in_the_lowered_text(dumps, stage: st
     result = _result(dumps, "trainer_prefused_partitioner", stage)
     assert result.sites == []
     (miss,) = result.near_misses
-    assert (miss.rule, miss.check) == ("moe-gradient-fusion", "partitioner-reduction")
+    assert (miss.rule, miss.check) == ("moe-gradient-fusion", PARTITIONER)
     assert "partitioner reduces each half" in miss.reason and "after-SPMD-partitioning" in miss.reason
     assert miss.location.line > 0
     if stage == "stablehlo":
@@ -173,6 +176,19 @@ def test_pair_gradients_stay_moe004s(dumps) -> None:
     for stage in UNOPTIMIZED:
         result = _result(dumps, "trainer_pair_shard_map", stage)
         assert [(s.rule, s.form) for s in result.sites] == [("moe-pair-gradient-fusion", "two_gmm_apart")], stage
+
+
+def test_pair_gradients_reduced_by_the_partitioner_named(dumps) -> None:
+    """The two weights without a shard_map: named in the lowered text (``partitioner-reduction``);
+    after SPMD partitioning the reductions are ops, refused where each weight's gradient is stacked
+    into the scan's result before the other's is computed (``order``): not rewritten, said why."""
+    for stage in ("stablehlo", "before_optimizations"):
+        result = _result(dumps, "trainer_pair_partitioner", stage)
+        assert result.sites == []
+        assert [(m.rule, m.check) for m in result.near_misses] == [("moe-pair-gradient-fusion", PARTITIONER)], stage
+    result = _result(dumps, "trainer_pair_partitioner", "after_spmd_partitioning")
+    assert result.sites == [] and [(m.rule, m.check) for m in result.near_misses] == [
+        ("moe-pair-gradient-fusion", "order")]
 
 
 @pytest.mark.parametrize("ffn", ["shard_map", "partitioner"])

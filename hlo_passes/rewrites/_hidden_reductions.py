@@ -35,7 +35,7 @@ from ._chains import is_chain_op
 from ._cost import CollectiveModel, Step
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES
-from ._meetings import Concat, Finder, Meeting, pad_meeting
+from ._meetings import Concat, Finder, Meeting, PadAdd, pad_meeting
 from ._sources import cut_of
 from ._split_fusion import Candidate, SplitFusion, _Chain, chain_below
 
@@ -70,8 +70,8 @@ class Unreduced(Hidden):
             f"the halves ({gmms}) reach {inner.anchor.ref} through sharding changes ({where.ref} first) and no "
             "collective: the SPMD partitioner reduces each half on its own there (an all-reduce or reduce-scatter "
             "per half, where the weight-gradient GMMs contract tokens sharded across devices); after partitioning "
-            "the reductions are ops and this rule fuses them (rewrite the after-SPMD-partitioning module: "
-            "hlo_passes.install, or hlo-rewrite on that dump)", where)
+            "the reductions are ops, and this rule checks and fuses them there (rewrite the after-SPMD-partitioning "
+            "module: hlo_passes.install, or hlo-rewrite on that dump)", where)
 
 
 class Combined(Hidden):
@@ -188,7 +188,7 @@ class PartitionerApart(Finder):
         return met
 
 
-def _meeting_at(instr: Instruction, pads: dict) -> Meeting | None:
+def _meeting_at(instr: Instruction, pads: dict) -> PadAdd | Concat | None:
     """The halves' meeting ``instr`` is (a pad + add, a concatenate), if it is one."""
     if instr.opcode == "add":
         return pad_meeting(instr, pads)
@@ -233,7 +233,7 @@ def _halves(chains: list[_Chain]) -> Iterator[tuple[list[_Chain], str]]:
             gmms.append(c)
     for group in by_whole.values():
         if len(group) >= 2 and _adjacent(group):
-            yield sorted(group, key=lambda c: c.cut.spec), "split_reduction"
+            yield sorted(group, key=_slice_spec), "split_reduction"
     taken: set[int] = set()
     for k, a in enumerate(gmms):
         group = [a] + [b for b in gmms[k + 1:] if id(b) not in taken and alike(a, b)]
@@ -242,9 +242,14 @@ def _halves(chains: list[_Chain]) -> Iterator[tuple[list[_Chain], str]]:
             yield group, "two_gmm_reduction"
 
 
+def _slice_spec(chain: _Chain) -> tuple:
+    assert chain.cut is not None, "a half that starts at a slice"
+    return tuple(chain.cut.spec)
+
+
 def _adjacent(group: list[_Chain]) -> bool:
     """Slices that differ along one dimension only, side by side there."""
-    specs = sorted(tuple(c.cut.spec) for c in group)  # type: ignore[union-attr]
+    specs = sorted(_slice_spec(c) for c in group)
     cut = {d for s in specs for d, r in enumerate(s) if r != specs[0][d]}
     if len(cut) != 1 or any(r[2] != 1 for s in specs for r in s):
         return False

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..checks import Refusal
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
-from ..ir import Instruction, Shape, Value
+from ..ir import Instruction, Shape
 from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import in_dependency_order, literal, remove_dead, resized
 from ._crossings import result_shape
