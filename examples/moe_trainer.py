@@ -13,6 +13,10 @@ Nothing here is shaped for a rule: it is the step a MaxText-style trainer compil
   the shard_map (so each half is gathered on its own: the pattern); ``pair`` — ``wi_0`` and
   ``wi_1`` stored apart (MOE003's form); ``fused`` — the negative control: ``wi`` gathered
   whole and split inside, as the hand fix does.
+* ``ffn``: ``shard_map`` (above) or ``partitioner`` — no shard_map: the tokens are sharded over
+  the FSDP axes (data parallelism) and the layer constrains each weight whole
+  (``with_sharding_constraint``) before the grouped matmuls, so the partitioner inserts both the
+  gathers and the weight gradients' reductions (the lowered text has no collective).
 * ``fsdp``: ``one`` — ``D`` sharded over one axis of 8 devices; ``two`` — ``D`` over two axes,
   ``fsdp`` (4) × ``fsdp_transpose`` (2); ``split`` — ``D`` over ``fsdp`` (4) and the ``F``
   dimension (the split one) over ``fsdp_transpose`` (2), as MaxText's ``fsdp_transpose`` configs
@@ -35,6 +39,7 @@ from jax.sharding import PartitionSpec as P
 
 LAYOUTS = ("prefused", "pair", "fused")
 FSDP_KINDS = ("one", "two", "split")
+FFN_KINDS = ("shard_map", "partitioner")
 
 EXPERTS, EMBED, MLP, TOKENS, LAYERS = 4, 64, 32, 64, 2
 COMPUTE = jnp.bfloat16
@@ -68,12 +73,25 @@ def _fused_ffn(x: jax.Array, gs: jax.Array, wi: jax.Array, wo: jax.Array) -> jax
     return jax.lax.ragged_dot(jax.nn.silu(h[:, :MLP]) * h[:, MLP:], wo, gs)
 
 
-def _layer(layout: str, m: Mesh) -> Callable:
+def _constrained(ffn: Callable, m: Mesh) -> Callable:
+    """``ffn`` on weights constrained whole (the partitioner gathers them, and reduces their
+    gradients), the tokens as they come."""
+    whole = NamedSharding(m, P())
+
+    def constrained(x: jax.Array, gs: jax.Array, *weights: jax.Array) -> jax.Array:
+        return ffn(x, gs, *(jax.lax.with_sharding_constraint(w, whole) for w in weights))
+
+    return constrained
+
+
+def _layer(layout: str, m: Mesh, ffn: str = "shard_map") -> Callable:
     whole = P()
-    if layout == "fused":
-        inner = jax.shard_map(_fused_ffn, mesh=m, in_specs=(whole,) * 4, out_specs=whole, check_vma=False)
+    body = _fused_ffn if layout == "fused" else _expert_ffn
+    if ffn == "partitioner":
+        inner = _constrained(body, m)
     else:
-        inner = jax.shard_map(_expert_ffn, mesh=m, in_specs=(whole,) * 5, out_specs=whole, check_vma=False)
+        inner = jax.shard_map(body, mesh=m, in_specs=(whole,) * (4 if layout == "fused" else 5), out_specs=whole,
+                              check_vma=False)
 
     def layer(h: jax.Array, params: dict[str, jax.Array]) -> tuple[jax.Array, None]:
         wo = params["wo"].astype(COMPUTE)
@@ -114,14 +132,21 @@ def group_sizes() -> np.ndarray:
     return sizes
 
 
+def _token_spec(fsdp: str, ffn: str) -> P:
+    """The tokens' spec: replicated into the shard_map, else split over the FSDP axes."""
+    if ffn == "shard_map":
+        return P()
+    return P("fsdp" if fsdp == "one" else ("fsdp", "fsdp_transpose"), None)
+
+
 def build(layout: str = "prefused", fsdp: str = "one", *, jit: Callable = jax.jit,
-          learning_rate: float = 1e-2) -> tuple[Callable, tuple[Any, ...]]:
+          learning_rate: float = 1e-2, ffn: str = "shard_map") -> tuple[Callable, tuple[Any, ...]]:
     import optax  # a test and example dependency, not the package's
 
-    if layout not in LAYOUTS or fsdp not in FSDP_KINDS:
-        raise ValueError(f"layout in {LAYOUTS}, fsdp in {FSDP_KINDS}")
+    if layout not in LAYOUTS or fsdp not in FSDP_KINDS or ffn not in FFN_KINDS:
+        raise ValueError(f"layout in {LAYOUTS}, fsdp in {FSDP_KINDS}, ffn in {FFN_KINDS}")
     m = mesh(fsdp)
-    layer = _layer(layout, m)
+    layer = _layer(layout, m, ffn)
     optimizer = optax.adam(learning_rate)
 
     def loss_fn(params: dict[str, jax.Array], x: jax.Array, gs: jax.Array) -> jax.Array:
@@ -137,15 +162,16 @@ def build(layout: str = "prefused", fsdp: str = "one", *, jit: Callable = jax.ji
     params = init(layout, fsdp)
     rng = np.random.default_rng(1)
     replicated = NamedSharding(m, P())
-    x = jax.device_put(rng.standard_normal((TOKENS, EMBED)).astype(np.float32), replicated)
+    x = jax.device_put(rng.standard_normal((TOKENS, EMBED)).astype(np.float32),
+                       NamedSharding(m, _token_spec(fsdp, ffn)))
     gs = jax.device_put(group_sizes(), replicated)
     return jit(step), (params, optimizer.init(params), x, gs)
 
 
 def train(layout: str = "prefused", fsdp: str = "one", steps: int = 5, *,
-          jit: Callable = jax.jit) -> tuple[list[float], dict[str, np.ndarray]]:
+          jit: Callable = jax.jit, ffn: str = "shard_map") -> tuple[list[float], dict[str, np.ndarray]]:
     """``steps`` steps from the same start; (losses, final parameters on the host)."""
-    step, (params, opt_state, x, gs) = build(layout, fsdp, jit=jit)
+    step, (params, opt_state, x, gs) = build(layout, fsdp, jit=jit, ffn=ffn)
     losses = []
     for _ in range(steps):
         params, opt_state, loss = step(params, opt_state, x, gs)
@@ -161,5 +187,6 @@ if __name__ == "__main__":  # pragma: no cover - a script for trying the install
         sys.exit("set XLA_FLAGS=--xla_force_host_platform_device_count=8 before running this")
     layout = sys.argv[1] if len(sys.argv) > 1 else "prefused"
     fsdp = sys.argv[2] if len(sys.argv) > 2 else "one"
-    losses, _ = train(layout, fsdp)
+    ffn = sys.argv[3] if len(sys.argv) > 3 else "shard_map"
+    losses, _ = train(layout, fsdp, ffn=ffn)
     print(" ".join(f"{v:.6f}" for v in losses))

@@ -331,15 +331,17 @@ def _explicit_device_ids(text: str) -> str:
     ``device_ids`` of mesh replica groups: the module would then gather over
     the mesh's positions instead of its devices (measured: ``mesh['a'=2,'b'=4],
     device_ids=([2,4]T(1,0)) {'b'}`` runs as groups {0,1,2,3},{4,5,6,7}
-    instead of {0,4,1,5},{2,6,3,7}).
+    instead of {0,4,1,5},{2,6,3,7}), and refuses a mesh group over an axis of size 1 the
+    partitioner wrote (``mesh['axis_0'=1,'axis_1'=8,'axis_2'=1] {'axis_2'}``: "Unknown axis
+    axis_2"); explicit groups say the same of every mesh group.
     """
-    if "device_ids=" not in text:
+    if "mesh[" not in text:
         return text
     module = parse_hlo(text)
     rw = Rewriter(module)
     for instr in module.instructions():
         raw = instr.attributes.raw("replica_groups") if "replica_groups" in instr.attributes else None
-        if raw is not None and raw.startswith("mesh") and "device_ids=" in raw:
+        if raw is not None and raw.startswith("mesh"):
             rw.set_attribute(instr, "replica_groups", tuple(instr.attributes["replica_groups"]))
     return module.to_text() if rw.changed else text
 

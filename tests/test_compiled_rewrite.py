@@ -113,7 +113,10 @@ def _unfused_by_the_rules(compiled_text: str) -> list[str]:
 
 @pytest.mark.parametrize("program", sorted(DUMP_PROGRAMS))
 def test_dump_program_rewritten_inside_xla(program: str) -> None:
-    _rewritten_inside_xla(moe.build, DUMP_PROGRAMS[program])
+    spec = DUMP_PROGRAMS[program]
+    # The implicit gradient's halves: XLA's combiner has made their all-reduces one (named).
+    combined = spec.form == "implicit" and spec.mode in ("grad", "scan_grad")
+    _rewritten_inside_xla(moe.build, spec, refused=("combined",) if combined else ())
 
 
 # The weight layouts of examples/moe_weight_forms.py (issue 32) but the twins and the size-2 axis

@@ -108,7 +108,7 @@ class ComputationChanged(Change):
 Operand = Instruction | Value
 
 
-def _read(operand: Operand) -> Value:
+def as_value(operand: Operand) -> Value:
     return operand if isinstance(operand, Value) else Value(operand)
 
 
@@ -205,7 +205,7 @@ class Rewriter:
         if comp is None:
             raise ValueError(f"create {opcode}: no computation to put it in (give computation, before or after)")
         self._mutate(f"create a {opcode}", name_hint or opcode)
-        values = [_read(o) for o in operands]
+        values = [as_value(o) for o in operands]
         instr = comp.add(opcode, shape, [v.op for v in values], attributes, name_hint=name_hint, before=before,
                          after=after, source_op=self.spell(opcode))
         return self._created(instr, values, like, called)
@@ -254,7 +254,7 @@ class Rewriter:
     def slice_along(self, value: Operand, dim: int, start: int, width: int, shape: Shape, *,
                     before: Instruction | None = None, after: Instruction | None = None) -> Instruction:
         """``value[..., start:start + width, ...]`` along ``dim``, everything of the other dimensions."""
-        dims = _read(value).shape.dims
+        dims = as_value(value).shape.dims
         spec = tuple((start, start + width, 1) if d == dim else (0, n, 1) for d, n in enumerate(dims))
         return self.slice(value, spec, shape, before=before, after=after)
 
@@ -277,7 +277,7 @@ class Rewriter:
         if comp is None:
             raise ValueError(f"clone {instr.name}: it is in no computation")
         self._mutate("clone", instr.name)
-        values = [_read(o) for o in operands]
+        values = [as_value(o) for o in operands]
         if any(s.layout for s in (instr.shape, shape)):
             # After layout assignment an op reads its operands in the layouts it was given
             # (XLA:CPU's all-gather wants the gathered dimension major): keep them.
@@ -393,7 +393,7 @@ class Rewriter:
         the module has layouts and they differ)."""
         self._mutate("replace the uses of", old.name)
         self._touch_readers(old)
-        value = _read(new)
+        value = as_value(new)
         if old.shape.layout and old.num_results == 1 and value.op is not old:
             value = self._in_layout(value, old.shape)
         count = self.module.replace_all_uses(old, value.op, value.result)
@@ -415,7 +415,7 @@ class Rewriter:
     def set_operand(self, instr: Instruction, index: int, value: Operand) -> None:
         """Operand ``index`` of ``instr`` reads ``value`` (another result of the same op, or another op)."""
         self._mutate(f"set operand {index} of", instr.name)
-        new = _read(value)
+        new = as_value(value)
         if new.op is instr.operands[index]:  # the same op: only which result is read changes
             instr.operand_results[index] = new.result
             instr.mark_changed()

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..checks import Refusal
 from ..ir import Instruction
-from ..ir.rewriter import Rewriter
+from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
@@ -85,12 +85,13 @@ class Apart(Meeting):
                     raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed; "
                                   "the fused chain would come after it", user)
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
-        start, after = 0, value
+        start, after = 0, as_value(value).op
         for top in self.tops:
             width = top.shape.dims[out_dim]
-            piece = rw.slice_along(value, out_dim, start, width, resized(value.shape, out_dim, width), after=after)
+            piece = rw.slice_along(value, out_dim, start, width, resized(as_value(value).shape, out_dim, width),
+                                   after=after)
             rw.replace_all_uses(top, piece)
             start, after = start + width, piece
         remove_dead(rw, list(self.tops))
@@ -148,13 +149,13 @@ class SeparateEnds(Finder):
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         ends: dict[int, object] = {}
         for reduction in self.reductions:
-            end = _end_above(reduction)
+            end = end_above(reduction)
             if id(end) in ends or reduction.computation is None:
                 continue
             ends[id(end)] = self.scan.chain(end, 0)
         chains = [c for c in ends.values() if c is not None and not (_step_ids([c]) & self.met)]
-        for group in _groups(chains):
-            if not _meet(group):
+        for group in groups_of_halves(chains):
+            if not meet(group):
                 yield Apart(group), group
 
 
@@ -167,7 +168,7 @@ def _step_ids(chains: list) -> set[int]:
 _HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
 
 
-def _meet(group: list) -> bool:
+def meet(group: list) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
     that puts them back together, say): halves that meet are MOE002's."""
     users = [{id(u) for u in c.top.users if u.opcode not in _HOLDERS and not u.is_terminator}
@@ -175,7 +176,7 @@ def _meet(group: list) -> bool:
     return bool(set.intersection(*users))
 
 
-def _end_above(instr: Instruction) -> Instruction:
+def end_above(instr: Instruction) -> Instruction:
     """Follow ``instr`` up through its only user while that user is a step of the same chain."""
     cur = instr
     while len(cur.users) == 1:
@@ -183,11 +184,15 @@ def _end_above(instr: Instruction) -> Instruction:
         if (user.computation is not cur.computation or not is_chain_op(user) or user.operands[0] is not cur
                 or user.opcode in _NOT_FOLLOWED_UP or is_sharding_call(user)):
             break
+        if user.opcode in ("reshape", "bitcast") and user.shape.rank != cur.shape.rank:
+            # A reshape that adds or drops dimensions (a scan's stacking of the layer's gradient)
+            # is where the gradient is used: the end is below it, where the split can be followed.
+            break
         cur = user
     return cur
 
 
-def _groups(chains: list) -> Iterator[list]:
+def groups_of_halves(chains: list) -> Iterator[list]:
     """Chains that may be halves of one site: slices of one array (in slice order), or GMMs of one
     computation, alike and sharing an operand (in program order)."""
     by_whole: dict[tuple[int, int], list] = {}
@@ -206,13 +211,13 @@ def _groups(chains: list) -> Iterator[list]:
     for k, a in enumerate(gmm_chains):
         if id(a) in taken:
             continue
-        group = [a] + [b for b in gmm_chains[k + 1:] if id(b) not in taken and _alike(a, b)]
+        group = [a] + [b for b in gmm_chains[k + 1:] if id(b) not in taken and alike(a, b)]
         if len(group) >= 2:
             taken.update(id(c) for c in group)
             yield group
 
 
-def _alike(a: _Chain, b: _Chain) -> bool:
+def alike(a: _Chain, b: _Chain) -> bool:
     """GMMs of one computation with the same steps after them, whose operands are provably the
     same but one: the weight gradients of one lhs (a GMM that shares only the group sizes, as
     wo's gradient does, is another weight's).  Whether the GMMs and the steps agree in

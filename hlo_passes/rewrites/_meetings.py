@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from ..checks import Refusal
 from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
-from ..ir import Instruction, Shape, Value
-from ..ir.rewriter import Rewriter
+from ..ir import Instruction, Shape
+from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import in_dependency_order, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
@@ -76,7 +76,7 @@ class Meeting:
     interleave: int = 1
     block: int = 1
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         raise NotImplementedError
 
 
@@ -94,7 +94,7 @@ class _Joined(Meeting):
                           f"dimension {split_dims[-1]}", self.anchor, self.origin)
         return None
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         rw.replace_all_uses(self.joined, value)
         remove_dead(rw, [self.joined])
 
@@ -186,7 +186,7 @@ class TwoGmm(Meeting):
         return check_gmms(self.gmms, split_dims[-1])
 
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert self.gmms is not None and out_dim is not None
         fused = self._fused_gmm(rw, value, out_dim, total)
         start = 0
@@ -204,9 +204,9 @@ class TwoGmm(Meeting):
         kernels = [g.called_computations[0] for g in self.gmms
                    if gmm_kernel(g) is not None and g.called_computations]
         remove_dead(rw, list(self.gmms))
-        comp = fused.computation
-        if comp is not None and value.computation is comp and \
-                comp.instructions.index(value) > comp.instructions.index(fused):
+        comp, weight = fused.computation, as_value(value).op
+        if comp is not None and weight.computation is comp and \
+                comp.instructions.index(weight) > comp.instructions.index(fused):
             # The fused weight is the half's value the program defines later (up first: the up
             # half's shard_map parameter, its GMM after the gate's): it moves up with what it reads.
             in_dependency_order(rw, comp)
@@ -214,13 +214,13 @@ class TwoGmm(Meeting):
             # The halves' kernels, built for their shape, are dead now.
             kernel_calls.drop_unused(rw, kernels)
 
-    def _fused_gmm(self, rw: Rewriter, value: Instruction, out_dim: int, total: int) -> Instruction:
+    def _fused_gmm(self, rw: Rewriter, value: Operand, out_dim: int, total: int) -> Instruction:
         assert self.gmms is not None
         # The GMM the program runs first: its lhs and group sizes (the same values as the others')
         # are computed before it, where the fused GMM goes.
         g0 = self.anchor
         operands = g0.operand_values
-        operands[1] = Value(value)
+        operands[1] = as_value(value)
         if gmm_kernel(g0) is not None:
             # A kernel built for the halves' shape: emitted again for the whole weight.
             return kernel_calls.reemit_gmm(rw, g0, operands, before=self.anchor)
@@ -244,10 +244,11 @@ class SplitCollectives(Meeting):
     def check(self, chains: list, split_dims: list[int]) -> int | None:
         return split_dims[-1]  # what read a half reads its slice of the fused value, along there
 
-    def replace(self, rw: Rewriter, value: Instruction, out_dim: int | None, total: int) -> None:
+    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
-        start, after = 0, value
-        n = value.shape.dims[out_dim]
+        start, after = 0, as_value(value).op
+        dims = as_value(value).shape.dims
+        n = dims[out_dim]
         for i, top in enumerate(self.tops):
             width = top.shape.dims[out_dim]
             if self.interleave > 1:  # half i is every interleave-th element (block) from i
@@ -259,19 +260,19 @@ class SplitCollectives(Meeting):
         remove_dead(rw, list(self.tops))
 
 
-def interleaved_piece(rw: Rewriter, value: Instruction, dim: int, index: int, stride: int, block: int,
+def interleaved_piece(rw: Rewriter, value: Operand, dim: int, index: int, stride: int, block: int,
                       shape: Shape, *, before: Instruction | None = None,
                       after: Instruction | None = None) -> Instruction:
     """Piece ``index`` of ``stride`` pieces interleaved along ``dim`` of ``value`` in blocks of
     ``block`` elements (1: element by element): the blocks ``index``, ``index + stride``, …
     A strided slice; of blocks wider than one element, a strided slice of the blocks seen as a
     dimension of their own (a reshape before and after: no copy of its own)."""
-    dims = list(value.shape.dims)
+    dims = list(as_value(value).shape.dims)
     n = dims[dim] // block
     if block == 1:
         spec = tuple((index, m, stride) if d == dim else (0, m, 1) for d, m in enumerate(dims))
         return rw.slice(value, spec, shape, before=before, after=after)
-    kind = value.shape.element_type
+    kind = as_value(value).shape.element_type
     blocks = rw.reshape(value, Shape.array(kind, dims[:dim] + [n, block] + dims[dim + 1:]), before=before, after=after)
     spec = tuple((index, m, stride) if d == dim else (0, m, 1) for d, m in enumerate(blocks.shape.dims))
     piece = rw.slice(blocks, spec, Shape.array(kind, dims[:dim] + [len(range(index, n, stride)), block] + dims[dim + 1:]),
@@ -279,20 +280,21 @@ def interleaved_piece(rw: Rewriter, value: Instruction, dim: int, index: int, st
     return rw.reshape(piece, shape, after=piece)
 
 
-def blocks_in_order(rw: Rewriter, value: Instruction, dim: int, pieces: int, block: int,
+def blocks_in_order(rw: Rewriter, value: Operand, dim: int, pieces: int, block: int,
                     before: Instruction) -> Instruction:
     """``value`` whose ``pieces`` halves lie along ``dim`` in blocks of ``block`` elements (block
     k: each half's k-th in turn) with the halves side by side instead: ``[.., n, pieces, block, ..]``
     transposed to ``[.., pieces, n, block, ..]`` (a copy of ``value``), put before ``before``."""
-    dims = list(value.shape.dims)
-    kind = value.shape.element_type
+    shape = as_value(value).shape
+    dims = list(shape.dims)
+    kind = shape.element_type
     n = dims[dim] // (pieces * block)
     split = rw.reshape(value, Shape.array(kind, dims[:dim] + [n, pieces, block] + dims[dim + 1:]), before=before)
     perm = list(range(len(dims) + 2))
     perm[dim], perm[dim + 1] = perm[dim + 1], perm[dim]
     moved = rw.create("transpose", Shape.array(kind, dims[:dim] + [pieces, n, block] + dims[dim + 1:]), [split],
                       {"dimensions": tuple(perm)}, after=split)
-    return rw.reshape(moved, value.shape, after=moved)
+    return rw.reshape(moved, shape, after=moved)
 
 
 # ---- finding meetings ----------------------------------------------------------------

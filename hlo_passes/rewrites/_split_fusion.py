@@ -39,7 +39,7 @@ from typing import Any
 from ..checks import Refusal
 from ..ir import Instruction, Module, Shape, Value
 from ..report import CollectiveCost, NearMiss, Site, location_of, note_instruction
-from ..ir.rewriter import Rewriter
+from ..ir.rewriter import Operand, Rewriter, as_value
 from ..rule import PatternRule, check
 from ._chains import (
     INCONSISTENT,
@@ -615,15 +615,18 @@ def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Sourc
         # it (read before the fused chain takes the halves' crossings).
         total = sum(c.top.shape.dims[split_dims[-1]] for c in chains)
     value, result = source.whole(rw, plan, chains)
-    value, dropped, loose = _fused_chain(rw, chains, split_dims, value, result)
+    value, result, dropped, loose = _fused_chain(rw, chains, split_dims, value, result)
+    # A chain that ends leaving a shard_map ends at one result of its caller (the fused
+    # gradient among the body's others): where the halves met reads that result.
+    fused: Operand = Value(value, result) if result else value
     meeting.interleave, meeting.block = plan.stride, 1
     if blocked is not None and blocked.how == "reorder":
-        value = blocks_in_order(rw, value, split_dims[-1], len(chains), blocked.block, before=meeting.anchor)
+        fused = blocks_in_order(rw, fused, split_dims[-1], len(chains), blocked.block, before=meeting.anchor)
     elif blocked is not None:
         meeting.interleave, meeting.block = len(chains), blocked.block
-    meeting.replace(rw, value, out_dim, total)
+    meeting.replace(rw, fused, out_dim, total)
     if source.slices_for_other_users:
-        _slice_for_other_users(rw, chains, split_dims[-1], value, meeting)
+        _slice_for_other_users(rw, chains, split_dims[-1], fused, meeting)
     # The other halves' boundaries go last, in an order that keeps the indices
     # (of operands, results) of the ones still to drop valid.
     for boundary in sorted(dropped, key=lambda b: b.drop_order()):
@@ -631,7 +634,7 @@ def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Sourc
     remove_dead(rw, loose)
 
 
-def _slice_for_other_users(rw: Rewriter, chains: list[_Chain], dim: int, value: Instruction,
+def _slice_for_other_users(rw: Rewriter, chains: list[_Chain], dim: int, value: Operand,
                            meeting: Meeting) -> None:
     """What still reads a half's last op (besides the meeting, replaced by now) reads that
     half's slice of the fused value instead (interleaved as the meeting read it), so the
@@ -641,17 +644,19 @@ def _slice_for_other_users(rw: Rewriter, chains: list[_Chain], dim: int, value: 
         top = c.ops[-1]
         width = top.shape.dims[dim]
         if not isinstance(top, Boundary) and top.users:
-            piece = (interleaved_piece(rw, value, dim, i, meeting.interleave, meeting.block, top.shape, after=value)
-                     if meeting.interleave > 1 else rw.slice_along(value, dim, start, width, top.shape, after=value))
+            after = as_value(value).op
+            piece = (interleaved_piece(rw, value, dim, i, meeting.interleave, meeting.block, top.shape, after=after)
+                     if meeting.interleave > 1 else rw.slice_along(value, dim, start, width, top.shape, after=after))
             rw.replace_all_uses(top, piece)
             remove_dead(rw, [top])
         start += width
 
 
 def _fused_chain(rw: Rewriter, chains: list[_Chain], split_dims: list[int], value: Instruction,
-                 result: int) -> tuple[Instruction, list[Boundary], list[Instruction]]:
+                 result: int) -> tuple[Instruction, int, list[Boundary], list[Instruction]]:
     """The first half's steps, each applied to the whole array starting at ``value``:
-    (the fused chain's last value, the other halves' boundaries, what was cut loose)."""
+    (the fused chain's last value and its result, the other halves' boundaries, what was cut
+    loose)."""
     dropped: list[Boundary] = []
     loose: list[Instruction] = []
     for k, op in enumerate(chains[0].ops):
@@ -669,7 +674,7 @@ def _fused_chain(rw: Rewriter, chains: list[_Chain], split_dims: list[int], valu
         if result:
             rw.set_operand(value, 0, Value(value.operands[0], result))
             result = 0
-    return value, dropped, loose
+    return value, result, dropped, loose
 
 
 def _earliest(ops: list[Instruction]) -> Instruction:

@@ -8,18 +8,21 @@ transpose of a slice) or a concatenate.  Rewritten to one reduction chain of
 the whole dW, read where the halves met.  In the two-GMM form the halves'
 gradients come from two weight-gradient GMMs: they become one GMM on the
 concatenated activation gradients, then one reduction chain.  Same engine
-and legality checks as the forward rule (``_split_fusion``).
+and legality checks as the forward rule (``_split_fusion``).  Halves whose reductions the text
+does not show one per half are named as near misses (``_hidden_reductions``): reduced by the
+SPMD partitioner alone (``partitioner-reduction``, in the lowered text), or already in one
+tuple all-reduce of XLA's combiner (``combined``, optimized HLO).
 """
 from __future__ import annotations
 
-from ..rule import RuleMeta, collective_markers
+from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
+from ._hidden_reductions import CombinedReductions, HiddenReductionChecks, PartitionerReductions
 from ._meetings import Concatenates, GmmPairs, PadAdds, SplitCollectiveFinder
 from ._sources import GmmSource, SliceSource
-from ._split_fusion import SplitFusion
 from ._split_report import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
 
 
-class MoeGradientFusion(SplitFusion):
+class MoeGradientFusion(HiddenReductionChecks):
     meta = RuleMeta(
         code="MOE002",
         pass_name="moe-gradient-fusion",
@@ -28,8 +31,9 @@ class MoeGradientFusion(SplitFusion):
         help="The gradient of a prefused MoE weight is reduced half by half and reassembled. "
              "Reduce the whole gradient at once.",
         description="one reduction of a prefused MoE weight's gradient instead of one per slice (MOE002)",
-        # Every site has a reduction chain that communicates (no implicit form counts sharding).
-        markers=collective_markers("all-reduce", "reduce-scatter"),
+        # Every site has a reduction chain that communicates; a sharding change is where the
+        # partitioner alone reduces the halves (named, ``partitioner-reduction``).
+        markers=(*collective_markers("all-reduce", "reduce-scatter"), *SHARDING_MARKERS),
         verb="reduced",
         message=HALVES_MESSAGE,
         details=SplitDetails,
@@ -40,6 +44,8 @@ class MoeGradientFusion(SplitFusion):
     collectives = frozenset({"reduce-scatter", "all-reduce"})
     # Halves sliced from dW, or computed by the two weight-gradient GMMs of the two-GMM form.
     sources = (SliceSource(), GmmSource())
-    # Besides a concatenate, halves meet as pad + pad + add (the transpose of slicing).
-    meetings = (Concatenates, PadAdds, GmmPairs, SplitCollectiveFinder)
+    # Besides a concatenate, halves meet as pad + pad + add (the transpose of slicing).  Named,
+    # not rewritten: halves the partitioner alone reduces (lowered text), or whose reductions
+    # XLA's combiner already made one (optimized HLO) (``_hidden_reductions``).
+    meetings = (Concatenates, PadAdds, GmmPairs, SplitCollectiveFinder, PartitionerReductions, CombinedReductions)
 

@@ -16,14 +16,14 @@ always, the rewrite runs when named.
 """
 from __future__ import annotations
 
-from ..rule import RuleMeta, collective_markers
+from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
 from ._apart import ApartGmmSource, SeparateEnds
+from ._hidden_reductions import CombinedApart, HiddenReductionChecks, PartitionerApart
 from ._sources import SliceSource
-from ._split_fusion import SplitFusion
 from ._split_report import FUSION_WORDING, SplitDetails
 
 
-class MoePairGradientFusion(SplitFusion):
+class MoePairGradientFusion(HiddenReductionChecks):
     meta = RuleMeta(
         code="MOE004",
         pass_name="moe-pair-gradient-fusion",
@@ -34,7 +34,7 @@ class MoePairGradientFusion(SplitFusion):
              "Compute them with one GMM on the concatenated activation gradients, reduce the whole "
              "gradient once and slice dW0 and dW1 out of the reduced array.",
         description="one reduction of the gate and up weights' gradients instead of one per weight (MOE004, opt-in)",
-        markers=collective_markers("all-reduce", "reduce-scatter"),
+        markers=(*collective_markers("all-reduce", "reduce-scatter"), *SHARDING_MARKERS),
         verb="reduced",
         message="{summary}: {halves} weight gradients are {verb} separately ({before} collectives, "
                 "{after} when fused; form {form})",
@@ -46,4 +46,6 @@ class MoePairGradientFusion(SplitFusion):
     description = meta.description
     collectives = frozenset({"reduce-scatter", "all-reduce"})
     sources = (SliceSource(), ApartGmmSource())
-    meetings = (SeparateEnds,)
+    # Named, not rewritten (``_hidden_reductions``): gradients the partitioner alone reduces
+    # (lowered text), or whose reductions XLA's combiner already made one (optimized HLO).
+    meetings = (SeparateEnds, PartitionerApart, CombinedApart)
