@@ -13,7 +13,9 @@ Where ``F`` of the sharded globals is split into n shards on its way to GMMs
 that each device runs on its pieces (tensor parallelism), the weights are joined
 shard by shard (``[.., F] -> [.., n, F/n]``, joined, ``-> [.., 2F]``) so that
 each device's piece is its piece of gate next to its piece of up; where ``F``
-is gathered on the way the joined shards would interleave gate and up:
+is gathered on the way (MaxText's ``fsdp_transpose``) the gathered array holds
+them in blocks, one per shard (``SourcePlan.block``), which the meeting splits
+by (``_cost.blocked_order``); weights of two sizes along ``F`` gathered so are
 refused (``concat-dim-sharded``).  Two collectives alike over one array (a
 gather and its ``jax.checkpoint`` recomputation) are one weight (``same-weight``).
 """

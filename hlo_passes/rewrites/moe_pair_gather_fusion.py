@@ -6,7 +6,8 @@ Shardy's implicit ones: sharding constraints, barriers, in_specs) and meet at
 two GMMs on the same tokens, or at a concatenate along ``F`` inside the
 shard_map.  Rewritten to ``concatenate(wi_0, wi_1)`` along ``F`` where the
 chains start (the local shards, or the sharded globals: no communication),
-one gather chain, one GMM and a slice of its output into gate and up; the
+one gather chain, one GMM and a slice of its output into gate and up (by
+blocks, where ``F`` is on a second FSDP axis and gathered too); the
 program's parameters stay two arrays (``../shared/design/moe-pattern.md``,
 "Gate and up stored as two weights"; the engine is ``_split_fusion``, the
 source ``_pairs``).
@@ -54,7 +55,8 @@ class MoePairGatherFusion(SplitFusion):
     @check()
     def paths(self, c: Candidate) -> None:
         """As the engine's, but a split of the joined dimension is named for two weights: their
-        shards, joined, would interleave gate and up."""
+        shards, joined, would not lie in blocks of one width (a gather along it is the engine's
+        to allow only for weights of one size, ``SourcePlan.block``)."""
         try:
             super().paths(c)
         except Refusal as refusal:
