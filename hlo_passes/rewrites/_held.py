@@ -49,6 +49,7 @@ class Group:
     kind: str
     start: Instruction
     done: Instruction | None
+    members: list[Instruction] = field(default_factory=list)  # the plain collectives it became
 
 
 @dataclass
@@ -113,16 +114,18 @@ def any_held(module: Module, kinds: frozenset[str]) -> bool:
     return any(_takeable(i, kinds) is not None for i in module.instructions())
 
 
-def unhold(rw: Rewriter, module: Module, kinds: Iterable[str], *, mark: bool = True) -> Held:
-    """Take every held collective of ``kinds`` apart into plain ones, marked with their group
-    (``mark=False``: not marked, for good: what XLA:GPU's ConvertAsyncCollectivesToSync and a
-    split of each combined op would make, which XLA:CPU runs)."""
+def unhold(rw: Rewriter, module: Module, kinds: Iterable[str], *, mark: bool = True,
+           only: frozenset[str] | None = None) -> Held:
+    """Take every held collective of ``kinds`` (``only``: of those, the ones of these names)
+    apart into plain ones, marked with their group (``mark=False``: not marked, for good: what
+    XLA:GPU's ConvertAsyncCollectivesToSync and a split of each combined op would make, which
+    XLA:CPU runs)."""
     kinds = frozenset(kinds)
     held = Held()
     counter = itertools.count()
     for instr in list(module.instructions()):
         taken = _takeable(instr, kinds)
-        if taken is None:
+        if taken is None or (only is not None and instr.name not in only):
             continue
         kind, done = taken
         key = f"g{next(counter)}"
@@ -146,6 +149,7 @@ def _take_apart(rw: Rewriter, group: Group, mark: bool) -> None:
         # Reported where the held op is written (a new op has no line of its own).
         member.line, member.column = start.line, start.column
         members.append(member)
+    group.members = members
     if reader.shape.is_tuple:
         for gte in list(reader.users):
             rw.replace_all_uses(gte, members[gte.attributes["index"]])
@@ -253,12 +257,25 @@ def _through_held(apply: ApplyFn, module: Module, kinds: frozenset[str], name: s
                   rewriter: Rewriter | None) -> tuple[list[Site], list[NearMiss]]:
     trial = module.clone()
     trial_rw = Rewriter(trial, name)
-    unhold(trial_rw, trial, kinds)
+    trial_held = unhold(trial_rw, trial, kinds)
     sites, misses = apply(trial, rewrite=rewrite, rewriter=trial_rw if rewrite else None)
     if not rewrite or not any(s.rewritten for s in sites):
         return sites, misses
+    # Only the held ops the rewrite changed are taken apart in the module (the others stay as
+    # they are, names and all).
     rw = rewriter if rewriter is not None else Rewriter(module, name)
-    held = unhold(rw, module, kinds)
+    held = unhold(rw, module, kinds, only=_touched(trial, trial_held))
     sites, misses = apply(module, rewrite=True, rewriter=rw)
     hold_again(rw, module, held)
     return sites, misses
+
+
+def _touched(module: Module, held: Held) -> frozenset[str]:
+    """The names of the held ops whose members a rewrite of ``module`` removed, or joined."""
+    members = {id(m) for g in held.groups.values() for m in g.members}
+    touched = {g.key for g in held.groups.values() if any(m.computation is None for m in g.members)}
+    for instr in module.instructions():
+        meta = _metadata(instr)
+        if meta is not None and MARK in meta and id(instr) not in members:
+            touched.add(meta[MARK])
+    return frozenset(held.groups[k].start.name for k in touched if k in held.groups)
