@@ -78,8 +78,6 @@ CHECKS: dict[str, str] = {
     "partitioner-reduction": "the halves' reductions are ops of the text (in a lowered program that leaves "
                              "them to the SPMD partitioner, they are made per half after partitioning: "
                              "rewrite that form)",
-    "combined": "the halves are reduced by collectives of their own (one that XLA's all-reduce combiner "
-                "already shares between them saves nothing when fused)",
     # A row mask a grouped matmul makes redundant (MOE006).
     "mask-gmm-form": "the GMM groups the rows of its lhs (ragged rows, no batch dimensions) and the mask is in "
                      "its computation",

@@ -170,10 +170,26 @@ _HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", 
 
 def meet(group: list) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
-    that puts them back together, say): halves that meet are MOE002's."""
-    users = [{id(u) for u in c.top.users if u.opcode not in _HOLDERS and not u.is_terminator}
-             for c in group]
-    return bool(set.intersection(*users))
+    that puts them back together, say), past the single-operand steps between (converts,
+    copies, a fusion of one operand): halves that meet are MOE002's."""
+    return bool(set.intersection(*(_readers(c.top) for c in group)))
+
+
+def _readers(end: Instruction, depth: int = 4) -> set[int]:
+    """The ops that read ``end`` and compute with other values too, past up to ``depth``
+    single-operand steps."""
+    found: set[int] = set()
+    work = [(end, depth)]
+    while work:
+        cur, left = work.pop()
+        for user in cur.users:
+            if user.opcode in _HOLDERS or user.is_terminator:
+                continue
+            if left and len(user.operands) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
+                work.append((user, left - 1))
+            else:
+                found.add(id(user))
+    return found
 
 
 def end_above(instr: Instruction) -> Instruction:

@@ -1,26 +1,20 @@
 """Weight-gradient halves whose reductions the text does not show one op per half (MOE002, MOE004).
 
 The gradient rules fuse reduction chains they can see: an all-reduce or reduce-scatter per half.
-Two forms of a training step hide them, and the rules name such a site as a near miss, with the
-check that stops them, instead of passing it over:
+One form of a training step hides them, and the rules name such a site as a near miss
+(``partitioner-reduction``) instead of passing it over: the lowered text (StableHLO, HLO before SPMD
+partitioning) of a step that leaves the reduction to the partitioner (no shard_map: the
+weight-gradient GMMs contract tokens sharded over the FSDP axes, and each half's gradient only has
+its sharding changed on the way).  The partitioner inserts the reduction of each half there (an
+all-reduce per half, or a reduce-scatter); after SPMD partitioning they are ops, and the rule fuses
+them in that form (the after-partitioning dump, or ``hlo_passes.install``, which rewrites the
+module XLA compiles).  Found like the rule's own sites, with sharding changes counted as steps that
+communicate; named only where every check but the collective one passes (``no-collective`` is what
+the rule itself would say of it).  ``HiddenReductionChecks`` is the rules' ``source`` check that
+raises the meeting's refusal first: nothing else of such a site is checked by the engine.
 
-* ``partitioner-reduction``: the lowered text (StableHLO, HLO before SPMD partitioning) of a step
-  that leaves the reduction to the partitioner (no shard_map: the weight-gradient GMMs contract
-  tokens sharded over the FSDP axes, and each half's gradient only has its sharding changed on the
-  way).  The partitioner inserts the reduction of each half there (an all-reduce per half, or a
-  reduce-scatter); after SPMD partitioning they are ops, and the rule fuses them in that form
-  (the after-partitioning dump, or ``hlo_passes.install``, which rewrites the module XLA compiles).
-  Found like the rule's own sites, with sharding changes counted as steps that communicate; named
-  only where every check but the collective one passes (``no-collective`` is what the rule itself
-  would say of it).
-* ``combined``: optimized HLO where XLA's all-reduce combiner has put the halves' reductions (and
-  others) into one tuple-shaped all-reduce: one collective already, so fusing the halves would
-  save none.  Halves are operands of one such collective that are slices of one array or GMMs
-  alike but for one operand (``_apart.alike``); MOE002 names those whose reduced values meet
-  again (read by one op that computes), MOE004 those that go apart.
-
-Neither is rewritten.  ``HiddenReductionChecks`` is the rules' ``source`` check that raises the
-meeting's refusal first: nothing else of such a site is checked by the engine.
+The reductions XLA's combiner put into one tuple-shaped collective of optimized HLO are not hidden:
+``_held`` takes the combined op apart, and they are the rules' own sites.
 """
 from __future__ import annotations
 
@@ -43,7 +37,6 @@ if TYPE_CHECKING:
     from ._split_fusion import _Scan
 
 PARTITIONER = "partitioner-reduction"
-COMBINED = "combined"
 
 
 class Hidden(Meeting):
@@ -72,21 +65,6 @@ class Unreduced(Hidden):
             "per half, where the weight-gradient GMMs contract tokens sharded across devices); after partitioning "
             "the reductions are ops, and this rule checks and fuses them there (rewrite the after-SPMD-partitioning "
             "module: hlo_passes.install, or hlo-rewrite on that dump)", where)
-
-
-class Combined(Hidden):
-    """Halves that are operands of one tuple-shaped collective (XLA's combiners made it)."""
-
-    def __init__(self, collective: Instruction, chains: list[_Chain], form: str) -> None:
-        self.form = form
-        self.anchor = collective
-        indices = [collective.operands.index(c.start) for c in chains]
-        self.refusal = Refusal(
-            COMBINED,
-            f"{collective.ref} already reduces the halves ({', '.join(c.start.ref for c in chains)}, its operands "
-            f"{', '.join(map(str, indices))}) in one collective with {len(collective.operands) - len(chains)} "
-            "other value(s) (XLA's all-reduce combiner): fusing them would save no collective", collective,
-            chains[0].start)
 
 
 class HiddenReductionChecks(SplitFusion):
@@ -195,79 +173,3 @@ def _meeting_at(instr: Instruction, pads: dict) -> PadAdd | Concat | None:
     if instr.opcode == "concatenate" and len(instr.operands) >= 2:
         return Concat(instr)
     return None
-
-
-class CombinedReductions(Finder):
-    """Optimized HLO: halves among the operands of one tuple-shaped reduction; ``meet``: those
-    whose reduced values are read together (MOE002), else those that go apart (MOE004)."""
-
-    meet = True
-
-    def __init__(self, scan: _Scan) -> None:
-        super().__init__(scan)
-        self.opcodes = frozenset(scan.collectives)
-
-    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
-        if instr.opcode not in self.scan.collectives or not instr.shape.is_tuple or len(instr.operands) < 2:
-            return
-        chains = [_Chain(op, [], cut_of(op), callers=self.scan.callers) for op in dict.fromkeys(instr.operands)]
-        for group, form in _halves(chains):
-            readers = [_readers(instr, instr.operands.index(c.start)) for c in group]
-            if bool(set.intersection(*readers)) == self.meet:
-                yield Combined(instr, group, form), group
-
-
-class CombinedApart(CombinedReductions):
-    meet = False
-
-
-def _halves(chains: list[_Chain]) -> Iterator[tuple[list[_Chain], str]]:
-    """Groups of operands that are halves: slices of one array that cut one dimension into adjacent
-    pieces, or GMMs alike but for one operand."""
-    by_whole: dict[tuple[int, int], list[_Chain]] = {}
-    gmms = []
-    for c in chains:
-        if c.cut is not None:
-            by_whole.setdefault((id(c.cut.whole), c.cut.result), []).append(c)
-        elif c.start.opcode in GMM_OPCODES:
-            gmms.append(c)
-    for group in by_whole.values():
-        if len(group) >= 2 and _adjacent(group):
-            yield sorted(group, key=_slice_spec), "split_reduction"
-    taken: set[int] = set()
-    for k, a in enumerate(gmms):
-        group = [a] + [b for b in gmms[k + 1:] if id(b) not in taken and alike(a, b)]
-        if id(a) not in taken and len(group) >= 2:
-            taken.update(id(c) for c in group)
-            yield group, "two_gmm_reduction"
-
-
-def _slice_spec(chain: _Chain) -> tuple:
-    assert chain.cut is not None, "a half that starts at a slice"
-    return tuple(chain.cut.spec)
-
-
-def _adjacent(group: list[_Chain]) -> bool:
-    """Slices that differ along one dimension only, side by side there."""
-    specs = sorted(_slice_spec(c) for c in group)
-    cut = {d for s in specs for d, r in enumerate(s) if r != specs[0][d]}
-    if len(cut) != 1 or any(r[2] != 1 for s in specs for r in s):
-        return False
-    (d,) = cut
-    return all(a[d][1] == b[d][0] for a, b in zip(specs, specs[1:]))
-
-
-def _readers(collective: Instruction, index: int, depth: int = 4) -> set[int]:
-    """The ops that read result ``index`` of a tuple collective and compute with other values too,
-    past the single-operand ops (converts, copies, fusions of one operand) between."""
-    found: set[int] = set()
-    work = [(u, depth) for u in collective.users
-            if u.opcode == "get-tuple-element" and u.attributes.get("index") == index]
-    while work:
-        cur, left = work.pop()
-        for user in cur.users:
-            if left and len(user.operands) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
-                work.append((user, left - 1))
-            elif not user.is_terminator and user.opcode != "tuple":
-                found.add(id(user))
-    return found

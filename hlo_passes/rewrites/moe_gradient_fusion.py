@@ -16,7 +16,7 @@ tuple all-reduce of XLA's combiner (``combined``, optimized HLO).
 from __future__ import annotations
 
 from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
-from ._hidden_reductions import CombinedReductions, HiddenReductionChecks, PartitionerReductions
+from ._hidden_reductions import HiddenReductionChecks, PartitionerReductions
 from ._meetings import Concatenates, GmmPairs, PadAdds, SplitCollectiveFinder
 from ._sources import GmmSource, SliceSource
 from ._split_report import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
@@ -47,5 +47,5 @@ class MoeGradientFusion(HiddenReductionChecks):
     # Besides a concatenate, halves meet as pad + pad + add (the transpose of slicing).  Named,
     # not rewritten: halves the partitioner alone reduces (lowered text), or whose reductions
     # XLA's combiner already made one (optimized HLO) (``_hidden_reductions``).
-    meetings = (Concatenates, PadAdds, GmmPairs, SplitCollectiveFinder, PartitionerReductions, CombinedReductions)
+    meetings = (Concatenates, PadAdds, GmmPairs, SplitCollectiveFinder, PartitionerReductions)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
 from ._apart import ApartGmmSource, SeparateEnds
-from ._hidden_reductions import CombinedApart, HiddenReductionChecks, PartitionerApart
+from ._hidden_reductions import HiddenReductionChecks, PartitionerApart
 from ._sources import SliceSource
 from ._split_report import FUSION_WORDING, SplitDetails
 
@@ -48,4 +48,4 @@ class MoePairGradientFusion(HiddenReductionChecks):
     sources = (SliceSource(), ApartGmmSource())
     # Named, not rewritten (``_hidden_reductions``): gradients the partitioner alone reduces
     # (lowered text), or whose reductions XLA's combiner already made one (optimized HLO).
-    meetings = (SeparateEnds, PartitionerApart, CombinedApart)
+    meetings = (SeparateEnds, PartitionerApart)
