@@ -12,7 +12,8 @@ check that stops them, instead of passing it over:
   (the after-partitioning dump, or ``hlo_passes.install``, which rewrites the module XLA compiles).
   Found like the rule's own sites, with sharding changes counted as steps that communicate; named
   only where every check but the collective one passes (``no-collective`` is what the rule itself
-  would say of it).
+  would say of it), or where only ``order`` refuses it (said in the reason: the partitioned module
+  keeps that order).
 * ``combined``: optimized HLO where XLA's all-reduce combiner has put the halves' reductions (and
   others) into one tuple-shaped all-reduce: one collective already, so fusing the halves would
   save none.  Halves are operands of one such collective that are slices of one array or GMMs
@@ -56,7 +57,8 @@ class Unreduced(Hidden):
     """Halves of a gradient that meet (``inner``: a pad + add or a concatenate) with sharding changes
     and no collective on the way: the partitioner reduces each."""
 
-    def __init__(self, inner: Meeting, chains: list[_Chain], model: CollectiveModel) -> None:
+    def __init__(self, inner: Meeting, chains: list[_Chain], model: CollectiveModel,
+                 also: Refusal | None = None) -> None:
         self.inner = inner
         self.form = inner.form
         self.anchor = inner.anchor
@@ -71,7 +73,8 @@ class Unreduced(Hidden):
             "collective: the SPMD partitioner reduces each half on its own there (an all-reduce or reduce-scatter "
             "per half, where the weight-gradient GMMs contract tokens sharded across devices); after partitioning "
             "the reductions are ops, and this rule checks and fuses them there (rewrite the after-SPMD-partitioning "
-            "module: hlo_passes.install, or hlo-rewrite on that dump)", where)
+            "module: hlo_passes.install, or hlo-rewrite on that dump)"
+            + (f"; there, as here, {also.check} refuses it: {also.reason}" if also is not None else ""), where)
 
 
 class Combined(Hidden):
@@ -110,6 +113,17 @@ class _ShardingChanges(CollectiveModel):
         return super().communicates(step)
 
 
+# What the rule's own checks may say of a partitioner-reduced site that is still named: that it
+# has no collective (the rule's view of it), or that a user of a half comes before the other half
+# is computed (the same order the partitioned module keeps: the name says that it is refused there).
+_STILL_NAMED = ("no-collective", "order")
+
+
+def _besides(refusal: Refusal) -> Refusal | None:
+    """The refusal a named site carries besides its own: none for the missing collective."""
+    return refusal if refusal.check != "no-collective" else None
+
+
 def _from_gradient_gmm(chain: _Chain) -> bool:
     """A half computed by a GMM (a weight-gradient GMM, or a slice of one's result)."""
     if chain.cut is None:
@@ -137,9 +151,9 @@ class PartitionerReductions(Finder):
             return ()
         # Every check of the rule but the collective one passes: the rule would say "no-collective".
         refusal = self.scan.rule.refusal(Candidate(meeting, found))
-        if refusal is None or refusal.check != "no-collective":
+        if refusal is None or refusal.check not in _STILL_NAMED:
             return ()
-        return ((Unreduced(meeting, found, self.model), found),)
+        return ((Unreduced(meeting, found, self.model, _besides(refusal)), found),)
 
 
 class PartitionerApart(Finder):
@@ -169,8 +183,8 @@ class PartitionerApart(Finder):
             if meet(group):
                 continue
             refusal = scan.rule.refusal(Candidate(Apart(group), group))
-            if refusal is not None and refusal.check == "no-collective":
-                yield Unreduced(Apart(group), group, self.model), group
+            if refusal is not None and refusal.check in _STILL_NAMED:
+                yield Unreduced(Apart(group), group, self.model, _besides(refusal)), group
 
 
     def _met(self) -> set[int]:
