@@ -182,7 +182,7 @@ def test_pair_gradients_reduced_by_the_partitioner_named(dumps) -> None:
     """The two weights without a shard_map: named in the lowered text (``partitioner-reduction``);
     after SPMD partitioning the reductions are ops, refused where each weight's gradient is stacked
     into the scan's result before the other's is computed (``order``): not rewritten, said why."""
-    for stage in ("stablehlo", "before_optimizations"):
+    for stage in LOWERED:
         result = _result(dumps, "trainer_pair_partitioner", stage)
         assert result.sites == []
         assert [(m.rule, m.check) for m in result.near_misses] == [("moe-pair-gradient-fusion", PARTITIONER)], stage

@@ -10,7 +10,8 @@ all-reduce per half, or a reduce-scatter); after SPMD partitioning they are ops,
 them in that form (the after-partitioning dump, or ``hlo_passes.install``, which rewrites the
 module XLA compiles).  Found like the rule's own sites, with sharding changes counted as steps that
 communicate; named only where every check but the collective one passes (``no-collective`` is what
-the rule itself would say of it).  ``HiddenReductionChecks`` is the rules' ``source`` check that
+the rule itself would say of it), or where only ``order`` refuses it (said in the reason: the
+partitioned module keeps that order).  ``HiddenReductionChecks`` is the rules' ``source`` check that
 raises the meeting's refusal first: nothing else of such a site is checked by the engine.
 
 The reductions XLA's combiner put into one tuple-shaped collective of optimized HLO are not hidden:
@@ -49,7 +50,8 @@ class Unreduced(Hidden):
     """Halves of a gradient that meet (``inner``: a pad + add or a concatenate) with sharding changes
     and no collective on the way: the partitioner reduces each."""
 
-    def __init__(self, inner: Meeting, chains: list[_Chain], model: CollectiveModel) -> None:
+    def __init__(self, inner: Meeting, chains: list[_Chain], model: CollectiveModel,
+                 also: Refusal | None = None) -> None:
         self.inner = inner
         self.form = inner.form
         self.anchor = inner.anchor
@@ -64,7 +66,8 @@ class Unreduced(Hidden):
             "collective: the SPMD partitioner reduces each half on its own there (an all-reduce or reduce-scatter "
             "per half, where the weight-gradient GMMs contract tokens sharded across devices); after partitioning "
             "the reductions are ops, and this rule checks and fuses them there (rewrite the after-SPMD-partitioning "
-            "module: hlo_passes.install, or hlo-rewrite on that dump)", where)
+            "module: hlo_passes.install, or hlo-rewrite on that dump)"
+            + (f"; there, as here, {also.check} refuses it: {also.reason}" if also is not None else ""), where)
 
 
 class HiddenReductionChecks(SplitFusion):
@@ -86,6 +89,17 @@ class _ShardingChanges(CollectiveModel):
         if not isinstance(step, Boundary) and step.opcode == "copy" and "sharding" in step.attributes:
             return True
         return super().communicates(step)
+
+
+# What the rule's own checks may say of a partitioner-reduced site that is still named: that it
+# has no collective (the rule's view of it), or that a user of a half comes before the other half
+# is computed (the same order the partitioned module keeps: the name says that it is refused there).
+_STILL_NAMED = ("no-collective", "order")
+
+
+def _besides(refusal: Refusal) -> Refusal | None:
+    """The refusal a named site carries besides its own: none for the missing collective."""
+    return refusal if refusal.check != "no-collective" else None
 
 
 def _from_gradient_gmm(chain: _Chain) -> bool:
@@ -115,9 +129,9 @@ class PartitionerReductions(Finder):
             return ()
         # Every check of the rule but the collective one passes: the rule would say "no-collective".
         refusal = self.scan.rule.refusal(Candidate(meeting, found))
-        if refusal is None or refusal.check != "no-collective":
+        if refusal is None or refusal.check not in _STILL_NAMED:
             return ()
-        return ((Unreduced(meeting, found, self.model), found),)
+        return ((Unreduced(meeting, found, self.model, _besides(refusal)), found),)
 
 
 class PartitionerApart(Finder):
@@ -147,8 +161,8 @@ class PartitionerApart(Finder):
             if meet(group):
                 continue
             refusal = scan.rule.refusal(Candidate(Apart(group), group))
-            if refusal is not None and refusal.check == "no-collective":
-                yield Unreduced(Apart(group), group, self.model), group
+            if refusal is not None and refusal.check in _STILL_NAMED:
+                yield Unreduced(Apart(group), group, self.model, _besides(refusal)), group
 
 
     def _met(self) -> set[int]:
