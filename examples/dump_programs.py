@@ -11,9 +11,7 @@ each program to ``{stage: relative path}``.
 The programs span what the rules handle, in the jax version that runs this:
 one- and two-stage FSDP, explicit and Shardy-implicit gathers, forward and
 training step, scan, f32 weights computed in bf16, a mesh whose devices are
-not in id order, and the scanned implicit training step.  Named with
-``--program`` only: ``trainer_prefused_split``, examples/moe_trainer.py's step
-with the split dimension sharded on a second mesh axis.
+not in id order, and the scanned implicit training step.
 """
 from __future__ import annotations
 
@@ -54,10 +52,6 @@ DUMP_PROGRAMS: dict[str, ProgramSpec] = {
     )
 }
 
-# The production-style training step of examples/moe_trainer.py (layout, fsdp), dumped only when
-# asked for (``--program``): the split dimension sharded on a second mesh axis.
-TRAINER_PROGRAMS: dict[str, tuple[str, str]] = {"trainer_prefused_split": ("prefused", "split")}
-
 # Form → file name suffix of the StableHLO jax lowers (written by this script).
 LOWERED_FORMS: dict[str, str] = {
     "stablehlo": ".stablehlo.mlir",
@@ -79,22 +73,13 @@ def _is_hlo_module(path: Path) -> bool:
         return f.read(9) == b"HloModule"
 
 
-def _lowered(name: str):
-    if name in TRAINER_PROGRAMS:
-        from examples import moe_trainer
-
-        step, state = moe_trainer.build(*TRAINER_PROGRAMS[name])
-        return step.lower(*state)
-    return lower(DUMP_PROGRAMS[name])
-
-
 def dump(out: Path, names: list[str] | None = None) -> dict[str, dict[str, str]]:
     """Compile each program with ``xla_dump_to=out/<name>``; return the manifest."""
     out.mkdir(parents=True, exist_ok=True)
     manifest: dict[str, dict[str, str]] = {}
     for name in names or list(DUMP_PROGRAMS):
         folder = out / name
-        lowered = _lowered(name)
+        lowered = lower(DUMP_PROGRAMS[name])
         lowered.compile(compiler_options={"xla_dump_to": str(folder)})
         stages: dict[str, str] = {}
         texts = {
@@ -129,8 +114,7 @@ def dump(out: Path, names: list[str] | None = None) -> dict[str, dict[str, str]]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="folder to write the dumps into")
-    parser.add_argument("--program", action="append", choices=sorted({**DUMP_PROGRAMS, **TRAINER_PROGRAMS}),
-                        help="only these (repeatable; the trainer's only when named)")
+    parser.add_argument("--program", action="append", choices=sorted(DUMP_PROGRAMS), help="only these (repeatable)")
     args = parser.parse_args(argv)
     flags = os.environ.get("XLA_FLAGS", "")
     if not all(f in flags for f in DUMP_FLAGS):

@@ -172,15 +172,14 @@ def own_texts() -> Mapping[tuple[str, str], OwnText]:
     return _LazyTexts()
 
 
-def run_dump_script(out: Path, timeout: float = 300, *, script: str = "dump_programs.py",
-                    args: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
+def run_dump_script(out: Path, timeout: float = 300, *, script: str = "dump_programs.py") -> dict[str, dict[str, str]]:
     """Run ``examples/<script>`` (dump_programs.py, or dump_pair_programs.py) into ``out`` in a fresh
-    process, with ``args`` after ``out``; its manifest."""
+    process; its manifest."""
     env = dict(os.environ)
     # The child adds its own dump flags; it must not inherit a dump folder.
     env["XLA_FLAGS"] = " ".join(f for f in env.get("XLA_FLAGS", "").split() if not f.startswith("--xla_dump"))
     proc = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "examples" / script), str(out), *args],
+        [sys.executable, str(REPO_ROOT / "examples" / script), str(out)],
         cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=timeout,
     )
     if proc.returncode != 0:
