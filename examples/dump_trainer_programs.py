@@ -7,7 +7,9 @@ after SPMD partitioning and after optimizations, and ``OUT/manifest.json``.  The
 prefused weight (the pattern), the two weights (MOE003/MOE004's form) and the weight gathered
 whole (the negative control), each with its FFN in a shard_map whose entry the partitioner
 gathers at (``ffn="shard_map"``) or with no shard_map at all, the partitioner inserting the
-gathers and the weight gradients' reductions (``ffn="partitioner"``).
+gathers and the weight gradients' reductions (``ffn="partitioner"``); and the prefused weight with
+its split dimension sharded on a second mesh axis (``fsdp="split"``: the partitioner cuts each
+half's pieces out with collective-permutes, ``trainer_prefused_split``).
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ TRAINER_DUMP_PROGRAMS: dict[str, tuple[str, str, str]] = {
     for layout in ("prefused", "pair", "fused")
     for ffn in ("shard_map", "partitioner")
 }
+TRAINER_DUMP_PROGRAMS["trainer_prefused_split"] = ("prefused", "split", "shard_map")
 
 
 def lower(program: tuple[str, str, str]) -> Any:

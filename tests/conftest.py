@@ -81,6 +81,17 @@ def corpus_dir(shared_dir: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def trainer_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], str]:
+    """The texts of examples/moe_trainer.py's training steps in every stage, by (program, stage):
+    ``examples/dump_trainer_programs.py`` run once per session, in a process of its own."""
+    from programs import run_dump_script
+
+    out = tmp_path_factory.mktemp("trainer_dumps")
+    manifest = run_dump_script(out, timeout=900, script="dump_trainer_programs.py")
+    return {(p, s): (out / rel).read_text() for p, stages in manifest.items() for s, rel in stages.items()}
+
+
+@pytest.fixture(scope="session")
 def xla_reference(request):
     """XLA's HLO parser in restartable worker processes, one pool per session.
 

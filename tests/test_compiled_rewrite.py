@@ -113,10 +113,7 @@ def _unfused_by_the_rules(compiled_text: str) -> list[str]:
 
 @pytest.mark.parametrize("program", sorted(DUMP_PROGRAMS))
 def test_dump_program_rewritten_inside_xla(program: str) -> None:
-    spec = DUMP_PROGRAMS[program]
-    # The implicit gradient's halves: XLA's combiner has made their all-reduces one (named).
-    combined = spec.form == "implicit" and spec.mode in ("grad", "scan_grad")
-    _rewritten_inside_xla(moe.build, spec, refused=("combined",) if combined else ())
+    _rewritten_inside_xla(moe.build, DUMP_PROGRAMS[program])
 
 
 # The weight layouts of examples/moe_weight_forms.py (issue 32) but the twins and the size-2 axis
@@ -160,18 +157,21 @@ def _train(layout: str, fsdp: str, **kw) -> tuple[list[float], dict, str]:
 def test_training_step_rewritten_inside_xla(layout: str, fsdp: str, passes: list[str] | None) -> None:
     """Five steps of the production-style training step with the rules inside XLA: the same
     losses and parameters as without, and the forward gathers and their ``jax.checkpoint``
-    recomputation fused (each a site)."""
+    recomputation fused (each a site); the prefused weight's gradient too (its two
+    weight-gradient GMMs, operands of XLA's combined all-reduce, become one: MOE002)."""
     want_losses, want_params, plain = _train(layout, fsdp)
     with rewriting(passes) as results:
         losses, params, text = _train(layout, fsdp)
     # (Compiled more than once: ahead of time, and by the calls.)
     with_sites = [r for r in results if r.sites]
     assert with_sites
-    for r in with_sites:  # the forward gathers and their recomputation
-        assert [s.form for s in r.sites] == ["split_gather"] * 2 and r.found == 2
+    forms = ["split_gather"] * 2 + (["split_reduction"] if layout == "prefused" else [])
+    for r in with_sites:
+        assert sorted(s.form for s in r.sites) == forms and r.found == len(forms)
     assert losses == want_losses
     _equal(params, want_params)
     assert _gathers(text) == _gathers(plain) - 2
+    assert _collectives(text) == _collectives(plain) - _saved(with_sites[-1:])
     assert _unfused_by_the_rules(text) == []
     # As many as the same step with the weight gathered whole (the hand fix) compiles.
     _, _, fused = _train("fused", fsdp, steps=1)

@@ -6,15 +6,15 @@ scan over layers under ``jax.checkpoint``, f32 parameters computed in bf16, opta
   halves — in the StableHLO and in HLO before optimizations, after Shardy import and after SPMD
   partitioning (never MOE004, and no internal error), at the line that slices the weight;
   rewritten, run, equal to the original with one all-reduce fewer.  In optimized HLO XLA's
-  all-reduce combiner has already put the halves into one tuple all-reduce: a near miss
-  (``combined``), nothing to fuse.
+  all-reduce combiner has put the halves into one tuple all-reduce; taken apart, they are MOE002's
+  ``split_reduction`` (never MOE004's).
 * No shard_map (``ffn="partitioner"``): the SPMD partitioner alone reduces the gradients.  The
   lowered forms (StableHLO, before optimizations, after Shardy) name the site as a near miss
   (``partitioner-reduction``); after SPMD partitioning the reductions are ops and MOE002 fuses
-  them (run per device, equal, one all-reduce fewer); optimized HLO: ``combined``.
+  them (run per device, equal, one all-reduce fewer); optimized HLO: as above.
 * The two weights (``pair``): MOE004's site where it was; without a shard_map named in the lowered
   text (``partitioner-reduction``) and refused after partitioning (``order``); in optimized HLO
-  ``combined``.
+  MOE004's site among the operands of XLA's combined all-reduce.
 * The negative control (``fused``: the weight gathered whole): no finding and no near miss of the
   gradient rules in any form.
 
@@ -30,7 +30,7 @@ import hlo_passes
 from examples import moe_trainer
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
-from programs import REPO_ROOT, run_dump_script
+from programs import REPO_ROOT
 
 pytestmark = pytest.mark.jax_facing
 
@@ -42,12 +42,9 @@ STAGES = [*UNOPTIMIZED, "after_optimizations"]
 
 
 @pytest.fixture(scope="module")
-def dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], str]:
-    out = tmp_path_factory.mktemp("trainer_dumps")
-    manifest = run_dump_script(out, timeout=600, script="dump_trainer_programs.py")
+def dumps(trainer_dumps: dict[tuple[str, str], str]) -> dict[tuple[str, str], str]:
     # The StableHLO with its source locations (the pretty form without them is the same module).
-    return {(p, s if s != "stablehlo_debuginfo" else "stablehlo"): (out / rel).read_text()
-            for p, stages in manifest.items() for s, rel in stages.items()
+    return {(p, s if s != "stablehlo_debuginfo" else "stablehlo"): text for (p, s), text in trainer_dumps.items()
             if s not in ("stablehlo", "stablehlo_generic")}
 
 
@@ -154,21 +151,29 @@ def test_partitioner_reduced_gradient_named_in_the_lowered_text(dumps, stage: st
         assert miss.location.source and "examples/moe_trainer.py:" in miss.location.source
 
 
-@pytest.mark.parametrize(("program", "rule"), [
-    ("trainer_prefused_shard_map", "moe-gradient-fusion"),
-    ("trainer_prefused_partitioner", "moe-gradient-fusion"),
-    ("trainer_pair_shard_map", "moe-pair-gradient-fusion"),
-    ("trainer_pair_partitioner", "moe-pair-gradient-fusion"),
-])
-def test_combined_reductions_named_in_optimized_hlo(dumps, program: str, rule: str) -> None:
-    """XLA:CPU's combiner has made the step's reductions one tuple all-reduce: the halves (or the two
-    weights' gradients) are named, with nothing to fuse."""
+@pytest.mark.parametrize("program", ["trainer_prefused_shard_map", "trainer_prefused_partitioner"])
+def test_prefused_gradient_is_moe002s_in_optimized_hlo(dumps, program: str) -> None:
+    """XLA:CPU's combiner has made the step's reductions one tuple all-reduce, taken apart for the
+    rules (``rewrites/_held``): the prefused weight's two weight-gradient GMMs, whose reduced values
+    one fusion puts back together (past their converts), are one weight's — MOE002's
+    ``split_reduction``, at the combined all-reduce's line, never MOE004's.  (Run inside XLA:
+    tests/test_compiled_rewrite.py, five Adam steps bit-equal.)"""
     text = dumps[program, "after_optimizations"]
     result = _result(dumps, program, "after_optimizations")
-    assert result.sites == []
-    (miss,) = [m for m in result.near_misses if m.check == "combined"]
-    assert miss.rule == rule and "already reduces the halves" in miss.reason
-    assert "all-reduce(" in text.splitlines()[miss.location.line - 1]
+    (site,) = result.sites
+    assert (site.rule, site.form) == ("moe-gradient-fusion", "split_reduction") and site.rewritten
+    assert "all-reduce(" in text.splitlines()[site.location.line - 1] and result.near_misses == []
+
+
+@pytest.mark.parametrize("program", ["trainer_pair_shard_map", "trainer_pair_partitioner"])
+def test_pair_gradients_in_one_combined_all_reduce_are_moe004s(dumps, program: str) -> None:
+    """The two weights' gradients among the operands of the combined all-reduce: MOE004's site,
+    at the line of the combined op."""
+    text = dumps[program, "after_optimizations"]
+    result = _result(dumps, program, "after_optimizations")
+    (site,) = result.sites
+    assert (site.rule, site.form) == ("moe-pair-gradient-fusion", "two_gmm_apart") and site.rewritten
+    assert "all-reduce(" in text.splitlines()[site.location.line - 1]
 
 
 def test_pair_gradients_stay_moe004s(dumps) -> None:

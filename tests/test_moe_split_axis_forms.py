@@ -2,7 +2,7 @@
 
 ``examples/moe_trainer.py`` ``prefused``/``split``: ``W[L, E, D, 2F]`` with ``D`` over ``fsdp`` (4) and
 ``2F`` over ``fsdp_transpose`` (2), sliced into gate and up before a shard_map that takes them whole.
-``examples/dump_trainer.py`` dumps its texts once for this module.
+``examples/dump_trainer_programs.py`` dumps its texts once per session (``trainer_dumps``).
 
 * Global texts (StableHLO, HLO before optimizations, after Shardy's import): the halves are slices
   of the sharded W and the partitioner makes their pieces; the rewrite gathers W whole.
@@ -34,12 +34,8 @@ STAGES = ["stablehlo", "before_optimizations", "after_shardy", "after_spmd_parti
 
 
 @pytest.fixture(scope="module")
-def texts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    import programs
-
-    out = tmp_path_factory.mktemp("split_axis_dump")
-    manifest = programs.run_dump_script(out, script="dump_trainer.py")
-    return {stage: (out / rel).read_text() for stage, rel in manifest[PROGRAM].items()}
+def texts(trainer_dumps: dict[tuple[str, str], str]) -> dict[str, str]:
+    return {stage: text for (program, stage), text in trainer_dumps.items() if program == PROGRAM}
 
 
 @pytest.fixture(scope="module")

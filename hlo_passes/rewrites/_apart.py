@@ -31,7 +31,7 @@ from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
-from ._meetings import Concatenates, Finder, Meeting, PadAdds
+from ._meetings import Concatenates, Finder, Meeting, PadAdds, meet
 from ._sources import GmmSource, SourcePlan, check_gmm_sources
 from ._split_fusion import step_kind
 
@@ -161,35 +161,6 @@ class SeparateEnds(Finder):
 
 def _step_ids(chains: list) -> set[int]:
     return {id(op.after if isinstance(op, Boundary) else op) for c in chains for op in c.ops}
-
-
-# Users that hold values side by side without computing anything of them: ends read by
-# these still go their own ways (a shard_map's results, a computation's outputs).
-_HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
-
-
-def meet(group: list) -> bool:
-    """Whether the ends are read together by one op that computes (a fusion of optimized HLO
-    that puts them back together, say), past the single-operand steps between (converts,
-    copies, a fusion of one operand): halves that meet are MOE002's."""
-    return bool(set.intersection(*(_readers(c.top) for c in group)))
-
-
-def _readers(end: Instruction, depth: int = 4) -> set[int]:
-    """The ops that read ``end`` and compute with other values too, past up to ``depth``
-    single-operand steps."""
-    found: set[int] = set()
-    work = [(end, depth)]
-    while work:
-        cur, left = work.pop()
-        for user in cur.users:
-            if user.opcode in _HOLDERS or user.is_terminator:
-                continue
-            if left and len(user.operands) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
-                work.append((user, left - 1))
-            else:
-                found.add(id(user))
-    return found
 
 
 def end_above(instr: Instruction) -> Instruction:

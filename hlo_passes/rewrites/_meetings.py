@@ -28,7 +28,7 @@ from ..gmm import kernel_calls
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import Instruction, Shape
 from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import in_dependency_order, literal, remove_dead, resized
+from ._chains import in_dependency_order, is_chain_op, literal, remove_dead, resized
 from ._crossings import result_shape
 from ._fusions import fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
@@ -436,12 +436,22 @@ class SplitCollectiveFinder(Finder):
                 if placed is not None:
                     (cut, chain.place) = placed
                     by_source.setdefault(id(cut), []).append(chain)
+                elif chain.start.opcode in GMM_OPCODES and "all-gather" not in collectives:
+                    # Weight-gradient GMMs of one weight's halves (the two-GMM form), reduced
+                    # apart: grouped by the activations they share (``GmmSource`` checks them).
+                    lhs = as_value(chain.start.operands[0])
+                    by_source.setdefault(hash((id(lhs.op), lhs.result)), []).append(chain)
         form = "split_gather" if "all-gather" in collectives else "split_reduction"
         for chains in by_source.values():
             # Between two stages a fusion may convert (bf16 round trips): the
             # first stage's chain is then a part of the second's, not a half.
             inner = {id(op) for c in chains for op in c.ops[:-1]}
             chains = [c for c in chains if id(c.ops[-1]) not in inner]
+            if chains and chains[0].cut is None and chains[0].place is None:
+                # GMM results: the fused GMM joins them in this order, and its slices follow it.
+                if len(chains) >= 2 and meet(chains):  # apart: two weights' (MOE004's)
+                    yield SplitCollectives(form, chains), chains
+                continue
             # A half gathered more than once (the forward and its ``jax.checkpoint``
             # recomputation, from one slice XLA's CSE left): one site per round of halves,
             # in program order.
@@ -452,6 +462,35 @@ class SplitCollectiveFinder(Finder):
                 group = [by_piece[p][k] for p in sorted(by_piece) if k < len(by_piece[p])]
                 if len(group) >= 2:
                     yield SplitCollectives(form, group), group
+
+
+# Users that hold values side by side without computing anything of them: ends read by
+# these still go their own ways (a shard_map's results, a computation's outputs).
+_HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
+
+
+def meet(group: list) -> bool:
+    """Whether the ends are read together by one op that computes (a fusion of optimized HLO
+    that puts them back together, say), past the single-operand steps between (converts,
+    copies, a fusion of one operand): halves that meet are MOE002's."""
+    return bool(set.intersection(*(_readers(c.top) for c in group)))
+
+
+def _readers(end: Instruction, depth: int = 4) -> set[int]:
+    """The ops that read ``end`` and compute with other values too, past up to ``depth``
+    single-operand steps."""
+    found: set[int] = set()
+    work = [(end, depth)]
+    while work:
+        cur, left = work.pop()
+        for user in cur.users:
+            if user.opcode in _HOLDERS or user.is_terminator:
+                continue
+            if left and len(user.operands) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
+                work.append((user, left - 1))
+            else:
+                found.add(id(user))
+    return found
 
 
 def _loop_state(instr: Instruction, callers: dict[str, list[Instruction]]) -> bool:

@@ -295,9 +295,15 @@ class GmmSource(Source):
         return steps > 0 and instr.opcode in GMM_OPCODES
 
     def check(self, chains: list, meeting: Meeting) -> SourcePlan:
-        if meeting.form not in ("concat", "pad_add"):
+        if meeting.form == "split_reduction":
+            # Optimized HLO: the halves' reductions are read by the fusion that joins them (a
+            # ``SplitCollectives`` meeting names no dimension): they join along the output
+            # dimension the differing operand's free dimension becomes.
+            split_dim: int | None = _varying_out_dim(chains, meeting)
+        elif meeting.form not in ("concat", "pad_add"):
             raise Refusal("gmm-sources", "halves computed by separate GMMs must meet again", meeting.anchor)
-        split_dim = meeting.dim if meeting.dim is not None else (meeting.dims or (None,))[0]
+        else:
+            split_dim = meeting.dim if meeting.dim is not None else (meeting.dims or (None,))[0]
         if split_dim is None:
             raise Refusal("concat-dim", f"{meeting.anchor.ref} does not say which dimension it joins", meeting.anchor)
         sizes, operand = check_gmm_sources(chains, split_dim)
@@ -314,6 +320,25 @@ class GmmSource(Source):
         # or partitioned module: what one device holds).
         j = plan.extra[0]
         return sum(c.start.operands[j].shape.byte_size for c in chains)
+
+
+def _varying_out_dim(chains: list, meeting: Meeting) -> int:
+    """The result dimension of the halves' GMMs that their one differing operand's only free
+    dimension becomes."""
+    gmms = [c.start for c in chains]
+    varying = [j for j in range(len(gmms[0].operands))
+               if not all(same_value(g.operands[j], gmms[0].operands[j]) for g in gmms[1:])]
+    if len(varying) != 1:
+        raise Refusal("same-lhs", f"{gmms[0].ref} and {gmms[1].ref} differ in operands {varying}; "
+                      "only one may differ", gmms[1])
+    (j,) = varying
+    dims = {free_dim_position(gmms[0], j, d) for d in range(gmms[0].operands[j].shape.rank)} - {None}
+    if len(dims) != 1:
+        raise Refusal("concat-dim", f"operand {j} of {gmms[0].ref} has {len(dims)} free dimensions: "
+                      "which one the halves join along is not said", meeting.anchor)
+    (out_dim,) = dims
+    assert out_dim is not None
+    return out_dim
 
 
 def check_interleaved(chains: list, meeting: Meeting) -> SourcePlan | None:
