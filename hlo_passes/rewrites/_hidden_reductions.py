@@ -272,16 +272,29 @@ def _adjacent(group: list[_Chain]) -> bool:
 
 
 def _readers(collective: Instruction, index: int, depth: int = 4) -> set[int]:
-    """The ops that read result ``index`` of a tuple collective and compute with other values too,
-    past the single-operand ops (converts, copies, fusions of one operand) between."""
+    """The ops that read result ``index`` of a tuple collective and compute with other arrays too,
+    past the ops between that read only it (converts, copies, fusions of it and scalars: a window's
+    offsets).  The result is read through a get-tuple-element, or (newer HLO) as ``%op#index``."""
     found: set[int] = set()
-    work = [(u, depth) for u in collective.users
-            if u.opcode == "get-tuple-element" and u.attributes.get("index") == index]
+    work: list[tuple[Instruction, int]] = []
+    for user in collective.users:
+        if user.opcode == "get-tuple-element":
+            if user.attributes.get("index") == index:
+                work.append((user, depth))
+        elif any(op is collective and r == index for op, r in zip(user.operands, user.operand_results)):
+            work.extend(_past(user, depth, found))
     while work:
         cur, left = work.pop()
         for user in cur.users:
-            if left and len(user.operands) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
-                work.append((user, left - 1))
-            elif not user.is_terminator and user.opcode != "tuple":
-                found.add(id(user))
+            work.extend(_past(user, left, found))
     return found
+
+
+def _past(user: Instruction, left: int, found: set[int]) -> list[tuple[Instruction, int]]:
+    """``user`` to walk on from (it reads one array and scalars), or nothing: then it is a reader."""
+    arrays = [op for op in user.operands if op.shape.is_tuple or op.shape.rank > 0]
+    if left and len(arrays) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
+        return [(user, left - 1)]
+    if not user.is_terminator and user.opcode != "tuple":
+        found.add(id(user))
+    return []
