@@ -116,6 +116,13 @@ def test_dump_program_rewritten_inside_xla(program: str) -> None:
     _rewritten_inside_xla(moe.build, DUMP_PROGRAMS[program])
 
 
+def test_two_gmm_gradient_rewritten_inside_xla() -> None:
+    """The two-GMM training step: its two weight-gradient GMMs (dots of XLA:CPU's decomposition,
+    reduce-scattered apart and padded back in one fusion) become one GMM on the joined activation
+    gradients and one reduce-scatter chain (MOE002 ``split_reduction``), beside the forward's site."""
+    _rewritten_inside_xla(moe.build, moe.ProgramSpec(variant="two_gmm", mesh="mesh2", form="explicit", mode="grad"))
+
+
 # The weight layouts of examples/moe_weight_forms.py (issue 32) but the twins and the size-2 axis
 # gathered in a shard_map, whose slice and reshape one fusion holds (reported, not rewritten yet:
 # test_moe_weight_forms.py); gathered by the partitioner, the size-2 halves are rewritten.
