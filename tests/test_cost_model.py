@@ -58,12 +58,13 @@ for _program in PAIR_DUMP_PROGRAMS:
     _GROUPS[_program].update({form: "pair_dumps" for form in (*DUMP_STAGES, *LOWERED_FORMS)})
 PROGRAMS = sorted(p for p, forms in _GROUPS.items() if len(forms) > 1)
 
-# Optimized HLO where XLA:CPU has combined the halves' reductions into one tuple all-reduce:
-# the reduction chains go through a collective of several operands, which no rule follows.
-KNOWN_GAPS = {
-    (code, form): "the halves' all-reduces combined into one tuple all-reduce"
-    for code in ("MOE002", "MOE004") for form in ("after_optimizations", "compiled")
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
+# Figures that may differ in bytes (the collectives counted must agree): a gradient's halves that
+# XLA:CPU all-reduces whole (operands of its combined all-reduce, read taken apart) and joins in a
+# fusion that keeps each device's shard.  The copies the join removes are counted at the reduced
+# halves' size there; the lowered text counts the shard the join writes (smaller).
+FIGURE_GAPS = {("MOE002", form): "the join of whole all-reduced halves counted at their size"
+               for form in ("after_optimizations", "compiled")}
 # jax lowers ragged_dot for CPU as its decomposition, and XLA:CPU's stages have none either: the
 # expert FFN's GMMs (MOE005) are ragged-dots only in the texts lowered for TPU or GPU.
 KNOWN_GAPS.update({
@@ -175,7 +176,8 @@ def assert_same_figures(program: str, figures: dict[str, dict[str, list[tuple]]]
                     f"{program}: {code} finds {len(sites)} site(s) in {form}, {most} in {reference_form}")
                 continue
             for got, want in zip(sites, reference):
-                assert got[:2] == want[:2] and all(_close(g, w) for g, w in zip(got[2:], want[2:])), (
+                bytes_differ = (code, form) in FIGURE_GAPS or (code, reference_form) in FIGURE_GAPS
+                assert got[:2] == want[:2] and (bytes_differ or all(_close(g, w) for g, w in zip(got[2:], want[2:]))), (
                     f"{program}: {code} in {form} reports {got} (collectives before, after, bytes moved "
                     f"before, after, bytes saved per device); {reference_form} reports {want}")
 

@@ -31,6 +31,7 @@ from ..report import CollectiveCost, bytes_received, collective_bytes
 from ._chains import is_sharding_call, resized
 from ._crossings import Boundary, result_shape
 from ._fusions import computed_bytes, computed_type
+from ._pieces import is_reshard, piece_permutes
 from ._layouts import (Layout, Reshard, holds_local, layout_from_text, reshard, shards_of, slice_permutes,
                        source_layout, stated_layout)
 
@@ -134,7 +135,13 @@ class CollectiveModel:
 
     def _slicing(self, chain: _Chain) -> dict[int, Reshard]:
         """The collective-permutes that slicing a half out of a global weight sharded along the
-        split dimension costs (``_layouts.slice_permutes``), keyed -1 (before the chain)."""
+        split dimension costs (``_layouts.slice_permutes``; after partitioning, those that bring a
+        resharded half's pieces, ``_pieces.piece_permutes``), keyed -1 (before the chain)."""
+        if chain.cut is None:
+            permutes = piece_permutes(chain.start) if is_reshard(chain.start) else []
+            if not permutes:
+                return {}
+            return {-1: Reshard("collective-permute", sum(_received(p) for p in permutes), len(permutes))}
         cut = chain.cut
         if not self.implicit or cut is None or cut.fused or holds_local(cut.sliced):
             return {}
@@ -208,13 +215,16 @@ class CollectiveModel:
 
 def site_bytes(meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan) -> tuple[int, int]:
     """(the copies a site's rewrite removes, those it adds), in bytes per device
-    (docs/cost-model.md): removed, each half's slice of the weight and, where the halves are
+    (docs/cost-model.md): removed, each half's slice of the weight (a resharded half's piece) and, where the halves are
     put back together (a concatenate, pad + add), the joined array; added, what the fused
     chain's start concatenates (two weights' shards, two GMMs' differing operands).  Copies a
     half takes on its way are the fused chain's too (the same bytes); slices of one fused
     result are read in place by what reads them (XLA fuses a slice into its consumer)."""
     callers = chains[0].callers
     removed = sum(_cut_bytes(c, callers) for c in chains if c.cut is not None)
+    # A resharded half (after partitioning): the piece the partitioner cuts per device is the
+    # half's slice, as one device holds it.
+    removed += sum(local_bytes(c.start, callers=callers) for c in chains if c.cut is None and is_reshard(c.start))
     if meeting.joins:
         removed += sum(local_bytes(c.top, callers=callers) for c in chains)
     return removed, source.added_bytes(plan, chains)

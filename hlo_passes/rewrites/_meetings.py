@@ -473,23 +473,58 @@ def meet(group: list) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
     that puts them back together, say), past the single-operand steps between (converts,
     copies, a fusion of one operand): halves that meet are MOE002's."""
-    return bool(set.intersection(*(_readers(c.top) for c in group)))
+    return bool(joining_readers(group))
 
 
-def _readers(end: Instruction, depth: int = 4) -> set[int]:
-    """The ops that read ``end`` and compute with other values too, past up to ``depth``
-    single-operand steps."""
-    found: set[int] = set()
+# Operands that only say where a window is (the partitioner's offsets: a constant table indexed
+# by the partition id), not arrays computed with.
+_INDEX_OPS = frozenset({"constant", "partition-id", "replica-id"})
+
+
+def joining_readers(group: list) -> list[Instruction]:
+    """The ops that read every end of ``group`` (past single-operand steps), in program order."""
+    readers = [_readers(c.top) for c in group]
+    common = set.intersection(*(set(r) for r in readers))
+    return [op for key, op in readers[0].items() if key in common]
+
+
+def _readers(end: Instruction, depth: int = 4) -> dict[int, Instruction]:
+    """The ops that read ``end`` and compute with other arrays too, by id: past up to ``depth``
+    ops between that read only it (converts, copies, fusions of it and scalars or constants: a
+    window's offsets, the partitioner's table of them)."""
+    found: dict[int, Instruction] = {}
     work = [(end, depth)]
     while work:
         cur, left = work.pop()
         for user in cur.users:
+            if user.opcode == "tuple" and user.users and all(u.opcode == "opt-barrier" for u in user.users):
+                # An optimization barrier holds the values it passes on: follow each to its
+                # element of the barrier's result.
+                work.extend((element, left) for element in _through_barrier(user, cur))
+                continue
             if user.opcode in _HOLDERS or user.is_terminator:
                 continue
-            if left and len(user.operands) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
+            arrays = [op for op in user.operands
+                      if (op.shape.is_tuple or op.shape.rank > 0) and op.opcode not in _INDEX_OPS]
+            if left and len(arrays) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
                 work.append((user, left - 1))
             else:
-                found.add(id(user))
+                found[id(user)] = user
+    return found
+
+
+def _through_barrier(tup: Instruction, value: Instruction) -> list[Instruction]:
+    """What reads ``value``'s elements of the optimization barriers that read ``tup``: their
+    get-tuple-elements of its positions (or, in newer HLO, the ops reading ``%barrier#i``)."""
+    positions = {i for i, op in enumerate(tup.operands) if op is value}
+    found: list[Instruction] = []
+    for barrier in tup.users:
+        for user in barrier.users:
+            if user.opcode == "get-tuple-element":
+                if user.attributes.get("index") in positions:
+                    found.append(user)
+            elif any(op is barrier and r in positions for op, r in zip(user.operands, user.operand_results)):
+                found.append(user)
     return found
 
 

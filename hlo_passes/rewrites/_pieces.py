@@ -86,6 +86,20 @@ def is_reshard(instr: Instruction) -> bool:
     return under_in_place(operand(seen, 0))[0].opcode == "concatenate"
 
 
+def piece_permutes(start: Instruction) -> list[Instruction]:
+    """The collective-permutes that bring a resharded half's pieces from another device: the
+    operands of the concatenate under ``start`` (the piece's dynamic-slice), past in-place ops —
+    the partitioner's price for slicing a half out of a sharded split dimension."""
+    seen = under_in_place(enter(start, ()))
+    if seen[0].opcode != "dynamic-slice":
+        return []
+    joined_at = under_in_place(operand(seen, 0))
+    if joined_at[0].opcode != "concatenate":
+        return []
+    found = [under_in_place(operand(joined_at, k))[0] for k in range(len(joined_at[0].operands))]
+    return [op for op in found if op.opcode == "collective-permute"]
+
+
 # A device's piece along the split dimension: segments (the device whose ``X`` it holds, start, width),
 # None for zeros (a device no permute sends to).
 Segment = tuple[int, int, int] | tuple[None, int, int]
