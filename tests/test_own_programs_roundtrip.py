@@ -209,9 +209,8 @@ def _expected_sites(program: str, form: str) -> set[tuple[str, str]]:
     if spec.mode in ("grad", "scan_grad"):
         if not compiled:
             found.add(("moe-gradient-fusion", "pad_add"))
-        elif spec.variant == "concat":
+        else:  # the two-GMM form: its weight-gradient GMMs, reduced apart and joined in a fusion
             found.add(("moe-gradient-fusion", "split_reduction"))
-        # Not found in optimized HLO yet: the two-GMM gradient (README, "Limitations").
     return found
 
 
