@@ -242,6 +242,16 @@ class Attributes(MutableMapping[str, Any]):
         decoded[key] = value
         return value
 
+    def decoded(self, key: str) -> Any:
+        """The decoded value of ``key``, or None where there is none or its text does not decode
+        (a rule that reads a malformed attribute refuses the site; it never raises)."""
+        if key not in self._raw:
+            return None
+        try:
+            return self[key]
+        except ValueError:
+            return None
+
     def set_decoded(self, key: str, value: Any) -> None:
         """Record the decoded value of an attribute whose source text stays (parsers)."""
         if self._decoded is None:

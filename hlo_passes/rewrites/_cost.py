@@ -89,13 +89,7 @@ def group_of_one(step: Instruction) -> bool:
     arithmetic, whatever its replica groups claim); an all-reduce by groups of one device."""
     if step.opcode.startswith(("all-gather", "reduce-scatter")):
         return bool(step.operands) and step.shape.is_array and step.operands[0].shape.dims == step.shape.dims
-    if "replica_groups" in step.attributes:
-        try:
-            groups = step.attributes["replica_groups"]
-        except ValueError:
-            return False
-        return getattr(groups, "group_size", None) == 1
-    return False
+    return getattr(step.attributes.decoded("replica_groups"), "group_size", None) == 1
 
 
 def local_bytes(value: Instruction, result: int = 0, *, callers: dict[str, list[Instruction]] | None = None) -> int:

@@ -189,12 +189,7 @@ def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
 
 def _metadata(instr: Instruction) -> dict | None:
     """``instr``'s metadata, decoded (None: none, or none that decodes)."""
-    if "metadata" not in instr.attributes:
-        return None
-    try:
-        meta = instr.attributes["metadata"]
-    except ValueError:
-        return None
+    meta = instr.attributes.decoded("metadata")
     return meta if isinstance(meta, dict) else None
 
 

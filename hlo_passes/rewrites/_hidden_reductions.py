@@ -25,13 +25,11 @@ from typing import TYPE_CHECKING
 from ..checks import Refusal
 from ..ir import Instruction
 from ..rule import check
-from ._apart import Apart, alike, end_above, groups_of_halves, meet
-from ._chains import is_chain_op
+from ._apart import Apart, end_above, groups_of_halves
 from ._cost import CollectiveModel, Step
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES
-from ._meetings import Concat, Finder, Meeting, PadAdd, pad_meeting
-from ._sources import cut_of
+from ._meetings import Concat, Finder, Meeting, PadAdd, meet, pad_meeting
 from ._split_fusion import Candidate, SplitFusion, _Chain, chain_below
 
 if TYPE_CHECKING:

@@ -128,12 +128,7 @@ def _local_computations(module: Module) -> frozenset[int]:
 
 
 def _is_manual(instr: Instruction) -> bool:
-    if "sharding" not in instr.attributes:
-        return False
-    try:
-        sharding = instr.attributes["sharding"]
-    except ValueError:
-        return False
+    sharding = instr.attributes.decoded("sharding")
     return isinstance(sharding, Sharding) and sharding.kind == "manual"
 
 
@@ -203,13 +198,9 @@ def stated_layout(instr: Instruction, rank: int) -> Layout | None:
     arg_attrs = _arg_attrs(instr) if instr.opcode == "parameter" else None
     if isinstance(arg_attrs, str) and "sdy.sharding" in arg_attrs:
         return layout_from_text(arg_attrs[arg_attrs.find("sdy.sharding"):], rank, module)
-    if "sharding" in instr.attributes:
-        try:
-            sharding = instr.attributes["sharding"]
-        except ValueError:
-            return None
-        if isinstance(sharding, Sharding):
-            return layout_from_sharding(sharding, rank, module)
+    sharding = instr.attributes.decoded("sharding")
+    if isinstance(sharding, Sharding):
+        return layout_from_sharding(sharding, rank, module)
     return None
 
 

@@ -247,8 +247,6 @@ class SplitCollectives(Meeting):
     def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
         start, after = 0, as_value(value).op
-        dims = as_value(value).shape.dims
-        n = dims[out_dim]
         for i, top in enumerate(self.tops):
             width = top.shape.dims[out_dim]
             if self.interleave > 1:  # half i is every interleave-th element (block) from i
@@ -418,7 +416,7 @@ class SplitCollectiveFinder(Finder):
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         scan = self.scan
         collectives = scan.collectives
-        by_source: dict[int, list] = {}
+        by_source: dict[object, list] = {}
         for instr in scan.module.instructions():
             if instr.opcode not in collectives or any(u.opcode in collectives for u in instr.users):
                 continue
@@ -440,7 +438,7 @@ class SplitCollectiveFinder(Finder):
                     # Weight-gradient GMMs of one weight's halves (the two-GMM form), reduced
                     # apart: grouped by the activations they share (``GmmSource`` checks them).
                     lhs = as_value(chain.start.operands[0])
-                    by_source.setdefault(hash((id(lhs.op), lhs.result)), []).append(chain)
+                    by_source.setdefault((id(lhs.op), lhs.result), []).append(chain)
         form = "split_gather" if "all-gather" in collectives else "split_reduction"
         for chains in by_source.values():
             # Between two stages a fusion may convert (bf16 round trips): the
@@ -473,7 +471,7 @@ def meet(group: list) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
     that puts them back together, say), past the single-operand steps between (converts,
     copies, a fusion of one operand): halves that meet are MOE002's."""
-    return bool(joining_readers(group))
+    return bool(set.intersection(*(_readers(c.top) for c in group)))
 
 
 # Operands that only say where a window is (the partitioner's offsets: a constant table indexed
@@ -481,18 +479,11 @@ def meet(group: list) -> bool:
 _INDEX_OPS = frozenset({"constant", "partition-id", "replica-id"})
 
 
-def joining_readers(group: list) -> list[Instruction]:
-    """The ops that read every end of ``group`` (past single-operand steps), in program order."""
-    readers = [_readers(c.top) for c in group]
-    common = set.intersection(*(set(r) for r in readers))
-    return [op for key, op in readers[0].items() if key in common]
-
-
-def _readers(end: Instruction, depth: int = 4) -> dict[int, Instruction]:
-    """The ops that read ``end`` and compute with other arrays too, by id: past up to ``depth``
-    ops between that read only it (converts, copies, fusions of it and scalars or constants: a
+def _readers(end: Instruction, depth: int = 4) -> set[int]:
+    """The ops that read ``end`` and compute with other arrays too, past up to ``depth`` ops
+    between that read only it (converts, copies, fusions of it and scalars or constants: a
     window's offsets, the partitioner's table of them)."""
-    found: dict[int, Instruction] = {}
+    found: set[int] = set()
     work = [(end, depth)]
     while work:
         cur, left = work.pop()
@@ -509,7 +500,7 @@ def _readers(end: Instruction, depth: int = 4) -> dict[int, Instruction]:
             if left and len(arrays) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
                 work.append((user, left - 1))
             else:
-                found[id(user)] = user
+                found.add(id(user))
     return found
 
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..checks import Refusal
-from ..ir import CREATED_BY, Computation, Instruction, Shape, Value
+from ..ir import CREATED_BY, Instruction, Shape, Value
 from ..ir.op_table import COLLECTIVES
 from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, behaviour, map_split_dim, resized, same_op, same_value

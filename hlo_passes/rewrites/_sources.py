@@ -483,8 +483,4 @@ def named_gspmd(chain: _Chain) -> bool:
     if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"
                and op.attributes.get("custom_call_target") == "SPMDFullToShardShape" for op in chain.ops):
         return False
-    try:
-        sharding = chain.start.attributes.get("sharding")
-    except ValueError:
-        return False
-    return getattr(sharding, "named", None) is not None
+    return getattr(chain.start.attributes.decoded("sharding"), "named", None) is not None
