@@ -119,8 +119,8 @@ def host_inputs(spec: QuantSpec) -> tuple[np.ndarray, ...]:
     """``(x [T, D], gs [E], W_q, scale, wo [E, F, D])`` (collective_quantizer: no scale)."""
     cfg = spec.cfg
     rng = np.random.default_rng(cfg.seed + 7)
-    x = rng.standard_normal((cfg.tokens, cfg.embed), dtype=np.float32)
-    wo = rng.standard_normal((cfg.experts, cfg.mlp, cfg.embed), dtype=np.float32) / np.sqrt(cfg.mlp)
+    x = rng.standard_normal((cfg.tokens, cfg.embed)).astype(np.float32)
+    wo = (rng.standard_normal((cfg.experts, cfg.mlp, cfg.embed)) / np.sqrt(cfg.mlp)).astype(np.float32)
     q, scale = quantized_weight(spec)
     weights = (q,) if spec.form == "collective_quantizer" else (q, scale)
     return (x, make_group_sizes(cfg), *weights, wo)

@@ -48,6 +48,9 @@ CHECKS: dict[str, str] = {
     "split-dim-sharded": "nothing on the way (a shard_map, a collective) changes the size of the split dimension",
     "reshape-moves-split": "no reshape or bitcast on the way changes the dimensions, so the split dimension "
                            "can be followed",
+    "dequant-operand": "a half dequantized on the way (an int8 or fp8 value converted and multiplied) is "
+                       "multiplied by its own half of one array split as the weight is (its scale), or by one "
+                       "value the same along the split dimension (a broadcast scalar or per-row scale)",
     "window-split-dim": "a dynamic-slice on the way keeps the split dimension whole",
     "same-offsets": "the halves' dynamic-slices cut at offsets that are provably the same",
     "extra-users": "nothing else reads a half's intermediate values (they go with the rewrite)",

@@ -53,6 +53,7 @@ from ._chains import (
     same_op,
 )
 from ._cost import BlockedOrder, CollectiveModel, blocked_order, site_bytes
+from ._dequant import SideOperand, check_sides, dequant_operand, side_costs
 from ._crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
 from ._fusions import FusedCopy, FusedValue
 from ._gmms import difference
@@ -273,10 +274,13 @@ def _walk_down(value: Instruction, callers: dict[str, list[Instruction]], source
             ops.append(step)
             cur, result = step.source(result)
             continue
-        if not is_chain_op(cur):
+        # A half's int8/fp8 value multiplied by its scale (``_dequant``): the walk goes on
+        # down the quantized operand; the scale is checked where the halves meet.
+        k = 0 if is_chain_op(cur) else dequant_operand(cur)
+        if k is None:
             return _dead_end(cur, result, sources, len(ops))
         ops.append(cur)
-        cur, result = cur.operands[0], cur.operand_results[0]
+        cur, result = cur.operands[k], cur.operand_results[k]
     if cur.opcode == "slice" and len(cur.operands) != 1:
         return None  # a slice needs its one operand (text that parsed without it)
     return cur, result, False
@@ -317,6 +321,8 @@ class Candidate:
     # Two weights gathered along the dimension they are joined along: how the meeting reads
     # them, in blocks (``_cost.blocked_order``); None: side by side.
     blocked: BlockedOrder | None = None
+    # The scales the halves are multiplied by on the way (quantized weights, ``_dequant``).
+    sides: list[SideOperand] = field(default_factory=list)
 
     @property
     def fusions(self) -> list[Instruction]:
@@ -410,6 +416,12 @@ class SplitFusion(PatternRule[Candidate]):
         c.split_dims = _check_chains(c.chains, c.plan.split_dim, 1 if c.plan.gathered else c.plan.blocks,
                                      c.plan.reassembled, gathers_split=c.plan.block > 0)
 
+    @check("dequant-operand")
+    def dequantized(self, c: Candidate) -> None:
+        """A half dequantized on the way is multiplied by its own half of one scale, or by one
+        value the same along the split dimension."""
+        c.sides = check_sides(c.chains, c.split_dims)
+
     @check()
     def meets(self, c: Candidate) -> None:
         """Where the halves meet joins them as they were cut (the meeting's checks)."""
@@ -426,6 +438,12 @@ class SplitFusion(PatternRule[Candidate]):
     def moves(self, c: Candidate) -> Refusal | None:
         """The halves communicate: there is a collective to fuse."""
         c.costs = self.steps.site(c.chains, c.split_dims)
+        if c.sides:  # a sharded scale is gathered per half too, and once fused
+            before, after, moved = side_costs(c.sides, self.steps)
+            c.costs[0].count += before
+            c.costs[0].bytes_moved += moved
+            c.costs[1].count += after
+            c.costs[1].bytes_moved += moved
         return _nothing_moves(c.chains, self.steps, c.meeting.anchor) if c.costs[0].count == 0 else None
 
     # ---- report, and the fix -------------------------------------------------
@@ -478,7 +496,7 @@ class SplitFusion(PatternRule[Candidate]):
         if c.fusions:
             c = self._opened(rw, c)
         assert c.source is not None and c.plan is not None
-        _replace(rw, c.meeting, c.chains, c.source, c.plan, c.split_dims, c.out_dim, c.blocked)
+        _replace(rw, c.meeting, c.chains, c.source, c.plan, c.split_dims, c.out_dim, c.blocked, c.sides)
 
     def _opened(self, rw: Rewriter, c: Candidate) -> Candidate:
         """The site of optimized HLO ``c`` once its fusions are opened (``_opening``), checked
@@ -606,7 +624,8 @@ def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> 
 
 
 def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
-             split_dims: list[int], out_dim: int | None, blocked: BlockedOrder | None = None) -> None:
+             split_dims: list[int], out_dim: int | None, blocked: BlockedOrder | None = None,
+             sides: list[SideOperand] | None = None) -> None:
     """Apply the chain once to the whole array, where the halves met; drop the rest."""
     total = sum(plan.sizes)
     if plan.blocks > 1 or blocked is not None:
@@ -615,7 +634,7 @@ def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Sourc
         # it (read before the fused chain takes the halves' crossings).
         total = sum(c.top.shape.dims[split_dims[-1]] for c in chains)
     value, result = source.whole(rw, plan, chains)
-    value, result, dropped, loose = _fused_chain(rw, chains, split_dims, value, result)
+    value, result, dropped, loose = _fused_chain(rw, chains, split_dims, value, result, sides or [])
     # A chain that ends leaving a shard_map ends at one result of its caller (the fused
     # gradient among the body's others): where the halves met reads that result.
     fused: Operand = Value(value, result) if result else value
@@ -653,14 +672,25 @@ def _slice_for_other_users(rw: Rewriter, chains: list[_Chain], dim: int, value: 
 
 
 def _fused_chain(rw: Rewriter, chains: list[_Chain], split_dims: list[int], value: Instruction,
-                 result: int) -> tuple[Instruction, int, list[Boundary], list[Instruction]]:
-    """The first half's steps, each applied to the whole array starting at ``value``:
-    (the fused chain's last value and its result, the other halves' boundaries, what was cut
-    loose)."""
+                 result: int, sides: list[SideOperand]) -> tuple[Instruction, int, list[Boundary], list[Instruction]]:
+    """The first half's steps, each applied to the whole array starting at ``value``
+    (a dequantizing multiply by the whole scale, ``sides``): (the fused chain's last value and
+    its result, the other halves' boundaries, what was cut loose)."""
     dropped: list[Boundary] = []
     loose: list[Instruction] = []
+    scales = {side.step: side for side in sides}
     for k, op in enumerate(chains[0].ops):
         size = sum(c.ops[k].shape.dims[split_dims[k]] for c in chains)
+        side = scales.get(k)
+        if side is not None:
+            # After the halves' scales exist (what the fused scale reads is computed by then).
+            first = _earliest([c.ops[k] for c in chains])
+            operands: list[Operand] = [Value(value, result) if result else value,
+                                       side.fused(rw, size, before=first)]
+            if side.main:
+                operands.reverse()
+            value, result = rw.clone(op, operands, resized(op.shape, split_dims[k], size), before=first), 0
+            continue
         if isinstance(op, Boundary):
             steps = [c.ops[k] for c in chains]
             value, result, cut = op.merge(rw, steps, value, split_dims[k], size)
