@@ -17,6 +17,8 @@ own dumps (``examples/dump_quantized_programs.py``) in the jax version under tes
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -31,8 +33,8 @@ from test_compiled_rewrite import _rewritten_inside_xla
 RULES = ["moe-gather-fusion", "moe-gradient-fusion", "moe-pair-gather-fusion", "moe-pair-gradient-fusion"]
 SPLIT = sorted(n for n, s in QUANT_DUMP_PROGRAMS.items() if s.variant == "split")
 TWINS = sorted(n for n, s in QUANT_DUMP_PROGRAMS.items() if s.variant == "fused")
-GLOBAL_STAGES = ["stablehlo", "stablehlo_generic", "stablehlo_debuginfo", "before_optimizations", "after_shardy"]
-ALL_STAGES = [*GLOBAL_STAGES, "after_spmd_partitioning", "after_optimizations"]
+GLOBAL_STAGES = ["stablehlo", "stablehlo_generic", "before_optimizations", "after_shardy"]
+ALL_STAGES = [*GLOBAL_STAGES, "stablehlo_debuginfo", "after_spmd_partitioning", "after_optimizations"]
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +54,12 @@ def _lint(dumps, program: str, stage: str):
     if (program, stage) not in _CACHE:
         _CACHE[program, stage] = run_passes(hlo_passes.parse(dumps[program, stage]), RULES, strict=True)
     return _CACHE[program, stage]
+
+
+@functools.lru_cache(maxsize=None)
+def _jax_result(program: str) -> np.ndarray:
+    """What ``jax.jit`` computes (once per program: every stage's test compares with it)."""
+    return mq.run(QUANT_DUMP_PROGRAMS[program])
 
 
 def _saved(spec: mq.QuantSpec) -> int:
@@ -74,7 +82,7 @@ def test_program_computes_the_dequantized_layer(program: str) -> None:
     """Against the weight dequantized whole on one device, at the GMM dtype's rounding."""
     spec = QUANT_DUMP_PROGRAMS[program]
     tol = 1e-2 if spec.dequant_dtype == "bfloat16" else 1e-6
-    np.testing.assert_allclose(mq.run(spec), mq.reference(spec), rtol=tol, atol=tol)
+    np.testing.assert_allclose(_jax_result(program), mq.reference(spec), rtol=tol, atol=tol)
 
 
 @pytest.mark.parametrize("program", SPLIT)
@@ -87,16 +95,24 @@ def test_global_stage_rewritten_bit_identical(quant_dumps, program: str, stage: 
     assert result.near_misses == []
     site = result.sites[0]
     assert site.before.count - site.after.count == _saved(spec)
-    if stage == "stablehlo_debuginfo":  # the halves are cut in the example's own code
-        assert any(loc.source is not None and "moe_quantized.py:" in loc.source for loc in site.pieces)
     original = runtime.compile_text(text, num_devices=8)
     rewritten = runtime.compile_text(result.module.to_text(), num_devices=8)
     assert _gathers(original) - _gathers(rewritten) == _saved(spec)
     args = mq.host_inputs(spec)
     want = original.run(*args)
     _identical(rewritten.run(*args), want)
-    _identical(want, [mq.run(spec)])  # the dump computes what jax.jit does
+    _identical(want, [_jax_result(program)])  # the dump computes what jax.jit does
     assert run_passes(hlo_passes.parse(result.module.to_text()), RULES).sites == []
+
+
+@pytest.mark.parametrize("program", SPLIT)
+def test_debuginfo_site_points_at_the_program(quant_dumps, program: str) -> None:
+    """With debug locations: the same site, rewritten; its halves are cut in the example's code
+    (the text is the pretty form's with locations: compiled there)."""
+    result = _lint(quant_dumps, program, "stablehlo_debuginfo")
+    assert [(s.rule, s.form, s.rewritten) for s in result.sites] == [
+        ("moe-gather-fusion", QUANT_DUMP_PROGRAMS[program].meet, True)]
+    assert any(loc.source is not None and "moe_quantized.py:" in loc.source for loc in result.sites[0].pieces)
 
 
 @pytest.mark.parametrize("program", SPLIT)
