@@ -189,7 +189,7 @@ def check_sides(chains: list[_Chain], split_dims: list[int]) -> list[SideOperand
             try:
                 cut_dim, _ = check_slices(side.halves)
             except Refusal as err:
-                raise _refuse(muls[0], scale, f"whose slices are not the halves of one array ({err.check}: "
+                raise _refuse(muls[0], scale, f"whose slices are not cut from one array as the weight's halves are ({err.check}: "
                                               f"{err.reason})") from None
             if cut_dim != first.dim:
                 raise _refuse(muls[0], scale, f"whose slices cut dimension {cut_dim} of {stop.operands[0].ref}, "
