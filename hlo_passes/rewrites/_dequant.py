@@ -20,14 +20,14 @@ Anything else is refused (``dequant-operand``), naming the multiply and its oper
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..checks import Refusal
 from ..ir import Instruction
 from ..ir.rewriter import Operand, Rewriter, Value
 from ._chains import GATHERS, is_sharding_call, resized, same_op, same_value
-from ._sources import cut_of
+from ._sources import check_slices, cut_of
 
 if TYPE_CHECKING:
     from ._cost import CollectiveModel
@@ -155,8 +155,6 @@ def _walk(mul: Instruction, main: int, dim: int) -> _Walk:
 def check_sides(chains: list[_Chain], split_dims: list[int]) -> list[SideOperand]:
     """Each dequantizing multiply on the halves' way, with its scale proven the matching half
     of one array or one value constant along the split dimension (else ``dequant-operand``)."""
-    from ._sources import check_slices  # the slices of the scale are checked as the weight's are
-
     found = []
     for k, op in enumerate(chains[0].ops):
         main = dequant_operand(op) if isinstance(op, Instruction) else None
@@ -182,10 +180,10 @@ def check_sides(chains: list[_Chain], split_dims: list[int]) -> list[SideOperand
         side = SideOperand(k, main, stop.operands[0], stop.operand_results[0], list(reversed(first.ops)),
                            list(reversed(first.dims)), first.sliced)
         if first.sliced:
-            from ._split_fusion import _Chain
-
-            side.halves = [_Chain(w.stop, list(reversed(w.ops)), cut_of(w.stop), callers=chains[0].callers)
-                           for w in walks]
+            # Each half's scale as a chain of its own, so that its slices are checked as the
+            # weight's are and its collectives counted as theirs.
+            side.halves = [replace(chains[0], start=w.stop, ops=list(reversed(w.ops)), cut=cut_of(w.stop), result=None,
+                                   walked=None, place=None) for w in walks]
             try:
                 cut_dim, _ = check_slices(side.halves)
             except Refusal as err:
