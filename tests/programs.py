@@ -187,6 +187,12 @@ def run_dump_script(out: Path, timeout: float = 300, *, script: str = "dump_prog
     return json.loads((out / "manifest.json").read_text())
 
 
+def dump_texts(out: Path, script: str) -> dict[tuple[str, str], str]:
+    """``{(program, stage): text}`` of the dumps ``examples/<script>`` writes into ``out``."""
+    manifest = run_dump_script(out, script=script)
+    return {(p, s): (out / rel).read_text() for p, stages in manifest.items() for s, rel in stages.items()}
+
+
 def own_dump_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("xla_dump")
     run_dump_script(out)

@@ -28,6 +28,7 @@ from examples.dump_quantized_programs import QUANT_DUMP_PROGRAMS
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
 from moe_cases import check_per_device
+from programs import dump_texts
 from test_compiled_rewrite import _rewritten_inside_xla
 
 RULES = ["moe-gather-fusion", "moe-gradient-fusion", "moe-pair-gather-fusion", "moe-pair-gradient-fusion"]
@@ -40,11 +41,7 @@ ALL_STAGES = [*GLOBAL_STAGES, "stablehlo_debuginfo", "after_spmd_partitioning", 
 @pytest.fixture(scope="module")
 def quant_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], str]:
     """``{(program, stage): text}``, dumped once per module in a fresh process."""
-    import programs
-
-    out = tmp_path_factory.mktemp("quant_dumps")
-    manifest = programs.run_dump_script(out, script="dump_quantized_programs.py")
-    return {(p, s): (out / rel).read_text() for p, stages in manifest.items() for s, rel in stages.items()}
+    return dump_texts(tmp_path_factory.mktemp("quant_dumps"), "dump_quantized_programs.py")
 
 
 _CACHE: dict[tuple[str, str], object] = {}

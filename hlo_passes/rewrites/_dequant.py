@@ -152,9 +152,13 @@ def _walk(mul: Instruction, main: int, dim: int) -> _Walk:
         cur, dim = cur.operands[0], dim_in
 
 
-def check_sides(chains: list[_Chain], split_dims: list[int]) -> list[SideOperand]:
+def check_sides(chains: list[_Chain], split_dims: list[int], side_by_side: bool) -> list[SideOperand]:
     """Each dequantizing multiply on the halves' way, with its scale proven the matching half
-    of one array or one value constant along the split dimension (else ``dequant-operand``)."""
+    of one array or one value constant along the split dimension (else ``dequant-operand``).
+    ``side_by_side``: the halves are slices of one weight, side by side along the split
+    dimension; only then is a scale cut the same way matched to them (interleaved halves, a
+    stacking axis, two weights joined or resharded pieces are fused from another array than
+    the one whose slices the scale's would mirror)."""
     found = []
     for k, op in enumerate(chains[0].ops):
         main = dequant_operand(op) if isinstance(op, Instruction) else None
@@ -179,16 +183,20 @@ def check_sides(chains: list[_Chain], split_dims: list[int]) -> list[SideOperand
         stop = first.stop
         side = SideOperand(k, main, stop.operands[0], stop.operand_results[0], list(reversed(first.ops)),
                            list(reversed(first.dims)), first.sliced)
+        if first.sliced and not side_by_side:
+            raise _refuse(muls[0], scale, "a slice of a scale, where the weight's halves are not slices side by "
+                                          "side (interleaved, a stacking axis, two weights): the whole scale would "
+                                          "not line up with the fused weight")
         if first.sliced:
             # Each half's scale as a chain of its own, so that its slices are checked as the
             # weight's are and its collectives counted as theirs.
-            side.halves = [replace(chains[0], start=w.stop, ops=list(reversed(w.ops)), cut=cut_of(w.stop), result=None,
-                                   walked=None, place=None) for w in walks]
+            side.halves = [replace(chains[0], start=w.stop, ops=list(reversed(w.ops)), cut=cut_of(w.stop),
+                                   result=None, walked=None, place=None) for w in walks]
             try:
                 cut_dim, _ = check_slices(side.halves)
             except Refusal as err:
-                raise _refuse(muls[0], scale, f"whose slices are not cut from one array as the weight's halves are ({err.check}: "
-                                              f"{err.reason})") from None
+                raise _refuse(muls[0], scale, "whose slices are not cut from one array as the weight's halves are "
+                                              f"({err.check}: {err.reason})") from None
             if cut_dim != first.dim:
                 raise _refuse(muls[0], scale, f"whose slices cut dimension {cut_dim} of {stop.operands[0].ref}, "
                                               f"not dimension {first.dim}, the one that becomes the split one")

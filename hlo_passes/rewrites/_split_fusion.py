@@ -420,7 +420,11 @@ class SplitFusion(PatternRule[Candidate]):
     def dequantized(self, c: Candidate) -> None:
         """A half dequantized on the way is multiplied by its own half of one scale, or by one
         value the same along the split dimension."""
-        c.sides = check_sides(c.chains, c.split_dims)
+        plan = c.plan
+        assert plan is not None
+        side_by_side = isinstance(c.source, SliceSource) and plan.extra is None and plan.stride == 1 \
+            and plan.blocks == 1 and not plan.block and plan.reassembled is None
+        c.sides = check_sides(c.chains, c.split_dims, side_by_side)
 
     @check()
     def meets(self, c: Candidate) -> None:
