@@ -188,6 +188,11 @@ def check_sides(chains: list[_Chain], split_dims: list[int], side_by_side: bool)
                                           "side (interleaved, a stacking axis, two weights): the whole scale would "
                                           "not line up with the fused weight")
         if first.sliced:
+            for mul, walk in zip(muls, walks):
+                shared = next((op for op in [*walk.ops, walk.stop] if len(op.users) != 1), None)
+                if shared is not None:  # its gathers would stay for the other readers
+                    raise _refuse(mul, mul.operands[1 - main], f"whose {shared.ref} has {len(shared.users)} users: "
+                                                               "the half's scale would stay besides the whole one")
             # Each half's scale as a chain of its own, so that its slices are checked as the
             # weight's are and its collectives counted as theirs.
             side.halves = [replace(chains[0], start=w.stop, ops=list(reversed(w.ops)), cut=cut_of(w.stop),
