@@ -31,7 +31,8 @@ from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
-from ._meetings import Concatenates, Finder, Meeting, PadAdds, meet
+from ._meetings import Concatenates, Finder, Meeting, meet
+from ._reordered import ReorderedPadAdds
 from ._sources import GmmSource, SourcePlan, check_gmm_sources
 from ._split_fusion import step_kind
 
@@ -133,7 +134,7 @@ class SeparateEnds(Finder):
         super().__init__(scan)
         self.reductions: list[Instruction] = []
         # MOE002's meetings, found with the same walks: their halves meet, so they are not ours.
-        self.meeting_finders: list[Finder] = [Concatenates(scan), PadAdds(scan)]
+        self.meeting_finders: list[Finder] = [Concatenates(scan), ReorderedPadAdds(scan)]
         self.opcodes = frozenset(scan.collectives).union(*(f.opcodes or () for f in self.meeting_finders))
         self.met: set[int] = set()
 

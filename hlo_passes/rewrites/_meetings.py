@@ -61,6 +61,10 @@ class Meeting:
     def check(self, chains: list, split_dims: list[int]) -> int | None:
         return None
 
+    def added_bytes(self, chains: list) -> int:
+        """Bytes per device of a copy the meeting's replacement makes (a reorder into W's layout)."""
+        return 0
+
     def single_use_part(self, chains: list) -> list:
         """The parts of the chains whose values nothing else may use (all of them, where halves meet)."""
         return chains

@@ -300,7 +300,7 @@ class GmmSource(Source):
             # ``SplitCollectives`` meeting names no dimension): they join along the output
             # dimension the differing operand's free dimension becomes.
             split_dim: int | None = _varying_out_dim(chains, meeting)
-        elif meeting.form not in ("concat", "pad_add"):
+        elif not meeting.joins:
             raise Refusal("gmm-sources", "halves computed by separate GMMs must meet again", meeting.anchor)
         else:
             split_dim = meeting.dim if meeting.dim is not None else (meeting.dims or (None,))[0]

@@ -435,6 +435,7 @@ class SplitFusion(PatternRule[Candidate]):
         meeting, chains, source, plan = c.meeting, c.chains, c.source, c.plan
         before, after = c.costs
         removed, added = site_bytes(meeting, chains, source, plan)
+        added += meeting.added_bytes(chains)
         if c.blocked is not None:
             added += c.blocked.copied
         bytes_saved = removed - added + before.bytes_moved - after.bytes_moved
