@@ -1,0 +1,168 @@
+"""The backward of the weight layouts that do not hold gate and up side by side (issue 32,
+``docs/weight-forms.md``): a separate size-2 axis ``W[E, 2, D, F]`` and interleaved halves
+``W[..., ::2]``, ``W[..., 1::2]``.  In the training step (``mode="grad"`` of
+``examples/moe_weight_forms.py``, dumped by ``examples/dump_backward_programs.py``) each half's
+weight gradient is reduce-scattered on its own and put back into W's layout by pads (into the
+stacking axis; with interior padding).  MOE002 makes that one weight-gradient GMM on the joined
+activation gradients, one reduce-scatter, and the reduced shard put into W's layout
+(``rewrites/_reordered.py``):
+
+* found in every text form jax and XLA write (StableHLO pretty, generic, with debug locations;
+  HLO before optimizations, after Shardy's import, after SPMD partitioning, optimized);
+* rewritten, compiled and run against the original: bit-equal (the fused GMM's columns are the
+  halves' own dot products, and only the reductions move), compiled reduce-scatters fewer by the
+  site's count; after partitioning each device's program gives that device's shards of jax's
+  results; optimized HLO rewritten inside XLA;
+* the fused twins: no site and no near miss in any form.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hlo_passes
+from examples import moe_weight_forms as wf
+from examples.dump_backward_programs import BACKWARD_DUMP_PROGRAMS
+from hlo_passes import runtime
+from hlo_passes.passes import run_passes
+from moe_cases import check_per_device
+
+RULES = ["moe-gather-fusion", "moe-gradient-fusion", "moe-pair-gather-fusion", "moe-pair-gradient-fusion"]
+SPLIT = sorted(n for n, s in BACKWARD_DUMP_PROGRAMS.items() if s.variant == "split")
+TWINS = sorted(n for n, s in BACKWARD_DUMP_PROGRAMS.items() if s.variant == "fused")
+LOWERED = ["stablehlo", "stablehlo_generic", "stablehlo_debuginfo", "before_optimizations", "after_shardy",
+           "after_spmd_partitioning"]
+ALL_STAGES = [*LOWERED, "after_optimizations"]
+# Compiled as global programs (the debug-location text is the pretty one with locations).
+GLOBAL = ["stablehlo", "stablehlo_generic", "before_optimizations", "after_shardy"]
+FORM = {"size2": "stacked_pad_add", "interleaved": "interleaved_pad_add"}
+
+
+@pytest.fixture(scope="module")
+def backward_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], str]:
+    """``{(program, stage): text}``, dumped once per module in a fresh process."""
+    import programs
+
+    out = tmp_path_factory.mktemp("backward_dumps")
+    manifest = programs.run_dump_script(out, script="dump_backward_programs.py")
+    return {(p, s): (out / rel).read_text() for p, stages in manifest.items() for s, rel in stages.items()}
+
+
+@pytest.fixture(scope="module")
+def linted(backward_dumps):
+    """``lint(program, stage)``: the rules' result on one dump, each computed once per module."""
+    cache: dict[tuple[str, str], object] = {}
+
+    def lint(program: str, stage: str):
+        if (program, stage) not in cache:
+            cache[program, stage] = run_passes(hlo_passes.parse(backward_dumps[program, stage]), RULES, strict=True)
+        return cache[program, stage]
+
+    return lint
+
+
+def _gradient_site(result):
+    (site,) = [s for s in result.sites if s.rule == "moe-gradient-fusion"]
+    return site
+
+
+def _reductions(exe: runtime.Executable) -> int:
+    counts = runtime.count_ops(exe.compiled_text)
+    return counts["reduce-scatter"] + counts["all-reduce"]
+
+
+def _bit_equal(got, want) -> None:
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+@pytest.mark.parametrize("program", SPLIT)
+@pytest.mark.parametrize("stage", ALL_STAGES)
+def test_gradient_site_found_in_every_form(linted, program: str, stage: str) -> None:
+    """The forward's site (MOE001) and the gradient's (MOE002, in W's layout before optimization;
+    optimized, the halves' reductions read by the fusion that joins them), nothing refused."""
+    spec = BACKWARD_DUMP_PROGRAMS[program]
+    result = linted(program, stage)
+    assert result.near_misses == []
+    want = "split_reduction" if stage == "after_optimizations" else FORM[spec.form]
+    site = _gradient_site(result)
+    assert (site.form, site.rewritten, site.before.count, site.after.count) == (want, True, 2, 1)
+    assert [s.rule for s in result.sites] == ["moe-gather-fusion", "moe-gradient-fusion"]
+
+
+@pytest.mark.parametrize("program", SPLIT)
+@pytest.mark.parametrize("stage", GLOBAL)
+def test_rewritten_gradient_runs_bit_equal(backward_dumps, linted, program: str, stage: str) -> None:
+    spec = BACKWARD_DUMP_PROGRAMS[program]
+    text = backward_dumps[program, stage]
+    result = linted(program, stage)
+    original = runtime.compile_text(text, num_devices=8)
+    rewritten = runtime.compile_text(result.module.to_text(), num_devices=8)
+    site = _gradient_site(result)
+    assert _reductions(original) - _reductions(rewritten) == site.before.count - site.after.count == 1
+    args = wf.host_inputs(spec)
+    _bit_equal(rewritten.run(*args), original.run(*args))
+
+
+@pytest.mark.parametrize("program", SPLIT)
+def test_partitioned_gradient_runs_per_device(backward_dumps, linted, program: str) -> None:
+    """After SPMD partitioning: each device's rewritten program gives that device's shards of jax's
+    loss and gradients (bit-equal), with one reduce-scatter fewer."""
+    spec = BACKWARD_DUMP_PROGRAMS[program]
+    result = linted(program, "after_spmd_partitioning")
+    original = runtime.compile_text(backward_dumps[program, "after_spmd_partitioning"], num_devices=8,
+                                    partitioned=True)
+    rewritten = runtime.compile_text(result.module.to_text(), num_devices=8, partitioned=True)
+    assert _reductions(original) - _reductions(rewritten) == 1
+    fn, device_args = wf.build(spec)
+    check_per_device((original, rewritten), fn, device_args, list(wf.program_mesh(spec).devices.flat),
+                     _bit_equal)
+
+
+@pytest.mark.parametrize("program", SPLIT)
+def test_optimized_gradient_rewritten_inside_xla(program: str) -> None:
+    """Optimized HLO, as XLA compiles it (``hlo_passes.install(mode="rewrite")``, the gradient rule
+    alone): one reduce-scatter fewer, loss and gradients bit-equal to ``jax.jit``'s."""
+    spec = BACKWARD_DUMP_PROGRAMS[program]
+    fn, args = wf.build(spec)
+    plain = fn.lower(*args).compile()
+    want = plain(*args)
+    fn, args = wf.build(spec)
+    hlo_passes.install(mode="rewrite", platforms="cpu", passes=["moe-gradient-fusion"])
+    try:
+        compiled = fn.lower(*args).compile()
+        report = hlo_passes.installed_report()
+    finally:
+        hlo_passes.uninstall()
+    sites = [s for m in report.modules for s in m.sites]
+    assert [(s.form, s.rewritten) for s in sites] == [("split_reduction", True)]
+    assert runtime.count_ops(plain.as_text())["reduce-scatter"] - \
+        runtime.count_ops(compiled.as_text())["reduce-scatter"] == 1
+    _bit_equal(compiled(*args)[1], want[1])
+    np.testing.assert_array_equal(np.asarray(compiled(*args)[0]), np.asarray(want[0]))
+
+
+@pytest.mark.parametrize("program", TWINS)
+@pytest.mark.parametrize("stage", ALL_STAGES)
+def test_fused_twin_has_no_findings(linted, program: str, stage: str) -> None:
+    result = linted(program, stage)
+    assert result.sites == [] and result.near_misses == []
+
+
+@pytest.mark.parametrize("form", sorted(FORM))
+def test_gate_and_up_land_where_the_layout_holds_them(form: str) -> None:
+    """The reorder puts each half's gradient at its own place in W: the rewritten step gives
+    ``jax.jit``'s loss and gradients bit for bit, and the gate and up halves of that gradient
+    differ (a reorder that exchanged them, or mixed their elements, would show)."""
+    import jax
+
+    spec = wf.FormSpec(form=form, mode="grad")
+    fn, device_args = wf.build(spec)
+    result = run_passes(hlo_passes.parse(fn.lower(*device_args).as_text()), ["moe-gradient-fusion"], strict=True)
+    assert [s.form for s in result.sites] == [FORM[form]]
+    want = jax.tree.leaves(fn(*device_args))
+    got = runtime.compile_text(result.module.to_text(), num_devices=8).run(*wf.host_inputs(spec))
+    _bit_equal(got, want)
+    gate, up = (np.asarray(h) for h in wf._halves(spec)(np.asarray(want[1])))
+    assert np.abs(gate - up).max() > 1e-3
