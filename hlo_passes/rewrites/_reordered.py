@@ -23,7 +23,7 @@ from ..ir import Instruction, Shape
 from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import remove_dead
 from ._crossings import result_shape
-from ._meetings import Meeting, PadAdd, PadAdds, is_zero, pad_count
+from ._meetings import Meeting, PadAdd, PadAdds, zero_pads
 from ._cost import local_bytes
 
 
@@ -50,13 +50,12 @@ class ReorderedPadAdd(PadAdd):
     ``dim`` is the halves' dimension they are joined along once fused (F: the last)."""
 
     def __init__(self, add: Instruction, pads: list[Instruction], how: str, axis: int,
-                 pieces: list[tuple[Instruction, int]], inserts: list[Instruction]) -> None:
+                 pieces: list[tuple[Instruction, int]]) -> None:
         super().__init__(add, pads, pieces[0][0].shape.rank - 1)
         self.form = f"{how}_pad_add"
         self.how = how
         self.axis = axis
-        self.pieces = pieces
-        self.inserts = inserts  # the reshapes that give each half the stacking axis back
+        self.pieces = pieces  # for a stacking axis: what the reshapes that give it back read
 
     def added_bytes(self, chains: list) -> int:
         """The reorder's copy: the reduced gradient, as one device holds it."""
@@ -77,18 +76,19 @@ class ReorderedPadAdd(PadAdd):
         else:  # the halves' elements in turn: ``k`` right behind F, merged into it
             target = [*range(dim + 1), "k", *range(dim + 1, len(dims))]
         where = self.anchor
-        sharding = _manual_sharding(where)
-        out: Instruction = rw.reshape(value, Shape.array(kind, split), before=where, like=where)
+        created = [rw.reshape(value, Shape.array(kind, split), before=where, like=where)]
         perm = tuple(labels.index(t) for t in target)
         if perm != tuple(range(len(perm))):
-            moved = Shape.array(kind, [out.shape.dims[p] for p in perm])
-            out = rw.create("transpose", moved, [out], {"dimensions": perm, **sharding}, before=where, like=where)
-        if tuple(out.shape.dims) != tuple(self.anchor.shape.dims):
-            out = rw.reshape(out, Shape.array(kind, self.anchor.shape.dims), before=where, like=where)
-        for key, given in sharding.items():
-            for op in (o for o in _new_ops(out) if key not in o.attributes):
+            moved = Shape.array(kind, [created[-1].shape.dims[p] for p in perm])
+            created.append(rw.create("transpose", moved, [created[-1]], {"dimensions": perm}, before=where,
+                                     like=where))
+        if tuple(created[-1].shape.dims) != tuple(self.anchor.shape.dims):
+            created.append(rw.reshape(created[-1], Shape.array(kind, self.anchor.shape.dims), before=where,
+                                      like=where))
+        for key, given in _manual_sharding(where).items():
+            for op in created:
                 rw.set_attribute(op, key, given)
-        rw.replace_all_uses(self.joined, out)
+        rw.replace_all_uses(self.joined, created[-1])
         remove_dead(rw, [self.joined])
 
 
@@ -101,39 +101,15 @@ def _manual_sharding(anchor: Instruction) -> dict:
         str(given).strip() in ("{manual}", "{replicated}") else {}
 
 
-def _new_ops(last: Instruction) -> list[Instruction]:
-    """The reorder's ops, from its last back to the reshape that reads the fused value."""
-    ops = [last]
-    while ops[-1].opcode in ("transpose", "reshape") and len(ops) < 3 and ops[-1].operands and \
-            ops[-1].operands[0].opcode in ("transpose", "reshape"):
-        ops.append(ops[-1].operands[0])
-    return ops
-
-
 def reordered_pad_meeting(add: Instruction, memo: dict[int, int | None]) -> ReorderedPadAdd | None:
     """The halves an add of two or more zero-pads puts into a stacking axis or interleaves, in
     the order of their places in the sum (None: it is no such reassembly)."""
-    count = pad_count(add, memo)
-    if count is None or count < 2:
+    found = zero_pads(add, memo)
+    if found is None:
         return None
-    pads: list[Instruction] = []
-    work = [add]
-    while work:
-        cur = work.pop()
-        if cur.opcode == "add":
-            work.extend(cur.operands)
-        else:
-            pads.append(cur)
+    pads = [p for p, _ in found]
     rank = add.shape.rank
-    specs = []
-    for p in pads:
-        spec = p.attributes.get("padding") if p.shape.dims == add.shape.dims and is_zero(p.operands[1]) else None
-        if not isinstance(spec, (tuple, list)) or len(spec) != rank:
-            return None
-        moved = [d for d, (lo, hi, interior) in enumerate(spec) if lo or hi or interior]
-        if len(moved) != 1:
-            return None
-        specs.append((moved[0], *spec[moved[0]]))
+    specs = [(d, *p.attributes["padding"][d]) for p, d in found]
     axes = {s[0] for s in specs}
     if len(axes) != 1:
         return None
@@ -151,14 +127,14 @@ def reordered_pad_meeting(add: Instruction, memo: dict[int, int | None]) -> Reor
         if any(not s.is_array or s.rank != rank or s.dims[axis] * k != add.shape.dims[axis] for s in shapes) \
                 or axis != rank - 1:
             return None  # interleaved along F, the halves' last dimension, as the GMMs give them
-        return ReorderedPadAdd(add, pads, "interleaved", axis, pieces, [])
+        return ReorderedPadAdd(add, pads, "interleaved", axis, pieces)
     if interior != {0} or add.shape.dims[axis] != k:
         return None
     inserts = [p.operands[0] for p in pads]
     if any(not _insert_axis(i, axis) or len(i.users) != 1 for i in inserts):
         return None
     pieces = [(i.operands[0], i.operand_results[0] if i.operand_results else 0) for i in inserts]
-    return ReorderedPadAdd(add, pads, "stacked", axis, pieces, inserts)
+    return ReorderedPadAdd(add, pads, "stacked", axis, pieces)
 
 
 class ReorderedPadAdds(PadAdds):
