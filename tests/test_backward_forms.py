@@ -127,6 +127,32 @@ def test_partitioned_gradient_runs_per_device(backward_dumps, linted, program: s
                      _bit_equal)
 
 
+def _reduced_operands(exe: runtime.Executable) -> int:
+    """Reductions of the compiled program, each operand of a combined one counted (XLA:CPU's
+    combiner makes the psums of a step one all-reduce: the halves ride in it as operands)."""
+    return sum(len(i.operands) for i in hlo_passes.parse(exe.compiled_text).instructions()
+               if i.opcode in ("reduce-scatter", "all-reduce"))
+
+
+@pytest.mark.parametrize("spec", [wf.FormSpec(form="size2", mode="grad", mesh="mesh2"),
+                                  wf.FormSpec(form="interleaved", mode="grad", collectives="implicit", mesh="mesh2")],
+                         ids=lambda s: s.name)
+def test_two_stage_and_implicit_gradient_runs_bit_equal(spec: wf.FormSpec) -> None:
+    """FSDP in two stages (``mesh2``: two reduce-scatters per half) and MaxText's implicit form
+    (the halves replicated into the shard_map: a psum of each inside it), lowered here: one site,
+    the compiled reductions fewer by it, loss and gradients bit-equal (StableHLO)."""
+    fn, device_args = wf.build(spec)
+    text = fn.lower(*device_args).as_text()
+    result = run_passes(hlo_passes.parse(text), ["moe-gradient-fusion"], strict=True)
+    (site,) = result.sites
+    assert (site.form, site.rewritten) == (FORM[spec.form], True)
+    original = runtime.compile_text(text, num_devices=8)
+    rewritten = runtime.compile_text(result.module.to_text(), num_devices=8)
+    assert _reduced_operands(original) - _reduced_operands(rewritten) == site.before.count - site.after.count
+    args = wf.host_inputs(spec)
+    _bit_equal(rewritten.run(*args), original.run(*args))
+
+
 @pytest.mark.jax_facing
 @pytest.mark.parametrize("program", SPLIT)
 def test_optimized_gradient_rewritten_inside_xla(program: str) -> None:
