@@ -380,8 +380,11 @@ def _near_miss_program(kind: str, e: int, d: int, f: int, t: int):
               else P(None, moe.fsdp_axes(mesh_kind), None))
     fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(P(), P(), P()), out_specs=(w_spec, w_spec),
                                check_vma=False))
+    # Scattered along F, weights of one size are joined in blocks (a site, scattered_f fixtures);
+    # of two sizes their blocks would be of two widths: refused.
+    f_b = 2 * f if kind == "scatter_on_split_dim" else f
     args = [jax.ShapeDtypeStruct(s, jnp.float32, sharding=NamedSharding(mesh, P()))
-            for s in ((e, t, d), (e, t, f), (e, t, f))]
+            for s in ((e, t, d), (e, t, f), (e, t, f_b))]
     return fn.lower(*args)
 
 

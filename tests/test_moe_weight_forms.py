@@ -226,8 +226,10 @@ def test_other_platform_lowering(platform: str, form: str) -> None:
 
 # What the backward of each layout gives besides the forward's site (docs/weight-forms.md): the
 # up-first gradient is MOE002's pad_add; the two-weight one MOE004's; the size-2 and interleaved
-# gradients are not fused (their reassembly is no pad + add of the halves), a near miss at most.
-BACKWARD = {"up_first": ("moe-gradient-fusion", "pad_add"), "up_first_pair": ("moe-pair-gradient-fusion", "split_apart")}
+# gradients MOE002's too, put back into W's layout (tests/test_backward_forms.py).
+BACKWARD = {"up_first": ("moe-gradient-fusion", "pad_add"), "up_first_pair": ("moe-pair-gradient-fusion", "split_apart"),
+            "size2": ("moe-gradient-fusion", "stacked_pad_add"),
+            "interleaved": ("moe-gradient-fusion", "interleaved_pad_add")}
 
 
 @pytest.mark.parametrize("form", wf.WEIGHT_FORMS)

@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING
 from ..checks import Refusal
 from ..ir import Instruction
 from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
+from ._chains import dim_size, is_chain_op, is_sharding_call, map_split_dim, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
-from ._meetings import Concatenates, Finder, Meeting, PadAdds, meet
+from ._meetings import Concatenates, Finder, Meeting, meet
+from ._reordered import ReorderedPadAdds
 from ._sources import GmmSource, SourcePlan, check_gmm_sources
 from ._split_fusion import step_kind
 
@@ -117,7 +118,28 @@ class ApartGmmSource(GmmSource):
             out_dim = free[-1]
         # Refuses differing GMMs, lhs or group sizes (more or fewer than one operand differing).
         sizes, operand = check_gmm_sources(chains, out_dim)
-        return SourcePlan(out_dim, sizes, operand)
+        return SourcePlan(out_dim, sizes, operand, scattered=scattered_block(chains, out_dim, sizes))
+
+
+def scattered_block(chains: list, dim: int, sizes: list[int]) -> int:
+    """The width of each gradient's piece per device where one reduce-scatter of the chains works
+    along the joined dimension ``dim`` (F on a second FSDP axis, ``fsdp_transpose``): joined in
+    blocks of that width, the fused gradient's scatter gives each device its piece of each one
+    side by side, which the ends' slices take apart.  0 (the engine refuses the scatter,
+    ``scatter-dim``) where no step or more than one works along it, or the gradients differ in
+    size (their blocks would be of two widths)."""
+    found: list[int] = []
+    for op in chains[0].ops:
+        if isinstance(op, Boundary):
+            continue
+        if op.opcode == "reduce-scatter" and dim in tuple(op.attributes.get("dimensions") or ()):
+            found.append(op.shape.dims[dim] if 0 <= dim < op.shape.rank else 0)
+        elif op.opcode == "all-gather" and dim in tuple(op.attributes.get("dimensions") or ()):
+            return 0
+        dim = map_split_dim(op, dim)
+    if len(found) != 1 or len(set(sizes)) != 1 or not found[0] or sizes[0] % found[0]:
+        return 0
+    return found[0]
 
 
 class SeparateEnds(Finder):
@@ -133,7 +155,7 @@ class SeparateEnds(Finder):
         super().__init__(scan)
         self.reductions: list[Instruction] = []
         # MOE002's meetings, found with the same walks: their halves meet, so they are not ours.
-        self.meeting_finders: list[Finder] = [Concatenates(scan), PadAdds(scan)]
+        self.meeting_finders: list[Finder] = [Concatenates(scan), ReorderedPadAdds(scan)]
         self.opcodes = frozenset(scan.collectives).union(*(f.opcodes or () for f in self.meeting_finders))
         self.met: set[int] = set()
 

@@ -61,6 +61,10 @@ class Meeting:
     def check(self, chains: list, split_dims: list[int]) -> int | None:
         return None
 
+    def added_bytes(self, chains: list) -> int:
+        """Bytes per device of a copy the meeting's replacement makes (a reorder into W's layout)."""
+        return 0
+
     def single_use_part(self, chains: list) -> list:
         """The parts of the chains whose values nothing else may use (all of them, where halves meet)."""
         return chains
@@ -586,8 +590,9 @@ def pad_count(add: Instruction, memo: dict[int, int | None]) -> int | None:
     return memo[id(add)]
 
 
-def pad_meeting(add: Instruction, memo: dict[int, int | None] | None = None) -> "PadAdd | None":
-    """The pieces an add of zero-pads reassembles, in offset order, if it is one."""
+def zero_pads(add: Instruction, memo: dict[int, int | None] | None = None) -> list[tuple[Instruction, int]] | None:
+    """The zero-pads an add tree sums, each with the one dimension it pads (two or more of them,
+    each of the sum's shape; None: the add is no such sum)."""
     count = pad_count(add, {} if memo is None else memo)
     if count is None or count < 2:
         return None
@@ -600,19 +605,32 @@ def pad_meeting(add: Instruction, memo: dict[int, int | None] | None = None) -> 
         else:
             pads.append(cur)
     rank = add.shape.rank
+    found = []
     for p in pads:
         if p.shape.dims != add.shape.dims or not is_zero(p.operands[1]) or "padding" not in p.attributes:
             return None
         spec = p.attributes["padding"]
         if not isinstance(spec, (tuple, list)) or len(spec) != rank:
             return None
-    dims = set()
-    for p in pads:
-        spec = tuple(p.attributes["padding"])
         moved = [d for d, (lo, hi, interior) in enumerate(spec) if lo or hi or interior]
-        if len(moved) != 1 or spec[moved[0]][2] != 0 or spec[moved[0]][0] < 0 or spec[moved[0]][1] < 0:
+        if len(moved) != 1:
             return None
-        dims.add(moved[0])
+        found.append((p, moved[0]))
+    return found
+
+
+def pad_meeting(add: Instruction, memo: dict[int, int | None] | None = None) -> "PadAdd | None":
+    """The pieces an add of zero-pads reassembles, in offset order, if it is one."""
+    found = zero_pads(add, memo)
+    if found is None:
+        return None
+    pads = [p for p, _ in found]
+    dims = set()
+    for p, d in found:
+        lo, hi, interior = p.attributes["padding"][d]
+        if interior != 0 or lo < 0 or hi < 0:
+            return None
+        dims.add(d)
     if len(dims) != 1:
         return None
     dim = dims.pop()

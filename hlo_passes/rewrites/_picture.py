@@ -177,8 +177,8 @@ def _before(form: str, meeting: Any, chains: list[Any], gmms: list[Any] | None, 
             b.edge(prev, cur, shape)
             prev, shape = cur, _step_shape(step)
         tops.append((prev, shape))
-    if form in ("concat", "pad_add"):
-        label = "concatenate" if form == "concat" else "pad + add (the halves put back)"
+    if form in ("concat", "pad_add") or form in _REORDERED:
+        label = "concatenate" if form == "concat" else f"pad + add (the halves put back{_REORDERED.get(form, '')})"
         meet = b.node("meet", f"{label} (dim {meeting.dims[0]})\n{_line(meeting.anchor)}".rstrip(), "meet")
         for top, shape in tops:
             b.edge(top, meet, shape)
@@ -195,6 +195,10 @@ def _before(form: str, meeting: Any, chains: list[Any], gmms: list[Any] | None, 
             use = b.node(f"u{i}", f"users of half {i + 1}", "use")
             b.edge(top, use, shape)
     return b.done()
+
+
+# Halves joined into a layout that does not hold them side by side (``_reordered``): how.
+_REORDERED = {"stacked_pad_add": " as a stacking axis", "interleaved_pad_add": " interleaved"}
 
 
 def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int, split_dims: list[int],
@@ -223,7 +227,11 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
         cur = b.node(f"a{k}", label, kind)
         b.edge(prev, cur, shape)
         prev, shape = cur, full
-    if form in ("concat", "pad_add"):
+    if form in _REORDERED:  # the joined gradient put into W's layout (``_reordered``)
+        moved = b.node("reorder", f"reshape + transpose: the halves{_REORDERED[form]}", "slice")
+        b.edge(prev, moved, shape)
+        prev = moved
+    if form in ("concat", "pad_add") or form in _REORDERED:
         use = b.node("use", "the concatenate's users" if form == "concat" else "the add's users", "use")
         b.edge(prev, use, shape)
     elif form == "two_gmm":

@@ -116,6 +116,11 @@ class SourcePlan:
     # The joined dimension's split across devices changes to fewer shards on the way (an
     # implicit gather along it): the join is shard by shard, but no shard_map splits it.
     gathered: bool = False
+    # Two weights' gradients reduce-scattered along the joined dimension (``_apart``, F on a
+    # second FSDP axis): the fused start joins them in blocks of this width (block k: each one's
+    # k-th in turn), so that the scatter leaves each device its blocks side by side; 0: a
+    # scatter along it is refused.
+    scattered: int = 0
 
 
 class Source:
@@ -300,7 +305,7 @@ class GmmSource(Source):
             # ``SplitCollectives`` meeting names no dimension): they join along the output
             # dimension the differing operand's free dimension becomes.
             split_dim: int | None = _varying_out_dim(chains, meeting)
-        elif meeting.form not in ("concat", "pad_add"):
+        elif not meeting.joins:
             raise Refusal("gmm-sources", "halves computed by separate GMMs must meet again", meeting.anchor)
         else:
             split_dim = meeting.dim if meeting.dim is not None else (meeting.dims or (None,))[0]
@@ -313,7 +318,7 @@ class GmmSource(Source):
         return chains[0].start.ref  # no weight is cut: the first GMM stands for the site
 
     def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
-        return fused_gmm_source(rw, chains, plan.extra, sum(plan.sizes)), 0
+        return fused_gmm_source(rw, chains, plan.extra, sum(plan.sizes), plan.scattered), 0
 
     def added_bytes(self, plan: SourcePlan, chains: list) -> int:
         # The one GMM reads the differing operands concatenated (inside the GMMs' shard_map body
@@ -459,8 +464,9 @@ def check_gmm_sources(chains: list, out_dim: int) -> tuple[list[int], tuple[int,
     return [g.shape.dims[out_dim] for g in gmms], (j, dim)
 
 
-def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total: int) -> Instruction:
-    """One GMM on the concatenated varying operands, standing in for the halves' GMMs."""
+def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total: int, block: int = 0) -> Instruction:
+    """One GMM on the concatenated varying operands, standing in for the halves' GMMs (``block``:
+    joined in blocks of that many elements, block k of each operand in turn)."""
     j, dim = source
     gmms = [c.start for c in chains]
     first = gmms[0]
@@ -469,7 +475,15 @@ def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total:
     where = max(gmms, key=comp.instructions.index)
     parts = [g.operand_values[j] for g in gmms]
     joined_shape = resized(parts[0].op.shape, dim, sum(p.op.shape.dims[dim] for p in parts))
-    joined = rw.concatenate(parts, dim, joined_shape, before=where)
+    if block:
+        # [.., F, ..] each -> [.., n, block, ..], joined along the blocks' own dimension, -> [.., 2F, ..].
+        kind, dims = joined_shape.element_type, list(parts[0].op.shape.dims)
+        pieces = [rw.reshape(p, Shape.array(kind, dims[:dim] + [dims[dim] // block, block] + dims[dim + 1:]),
+                             before=where) for p in parts]
+        side = rw.concatenate(pieces, dim + 1, resized(pieces[0].shape, dim + 1, block * len(parts)), before=where)
+        joined = rw.reshape(side, joined_shape, before=where)
+    else:
+        joined = rw.concatenate(parts, dim, joined_shape, before=where)
     operands = first.operand_values
     operands[j] = Value(joined)
     out_dim = free_dim_position(first, j, dim)

@@ -414,7 +414,8 @@ class SplitFusion(PatternRule[Candidate]):
         assert c.plan is not None
         # Split into blocks by a shard_map on the way (tensor parallelism), unless gathered.
         c.split_dims = _check_chains(c.chains, c.plan.split_dim, 1 if c.plan.gathered else c.plan.blocks,
-                                     c.plan.reassembled, gathers_split=c.plan.block > 0)
+                                     c.plan.reassembled, gathers_split=c.plan.block > 0,
+                                     scatters_split=c.plan.scattered > 0)
 
     @check("dequant-operand")
     def dequantized(self, c: Candidate) -> None:
@@ -457,6 +458,7 @@ class SplitFusion(PatternRule[Candidate]):
         meeting, chains, source, plan = c.meeting, c.chains, c.source, c.plan
         before, after = c.costs
         removed, added = site_bytes(meeting, chains, source, plan)
+        added += meeting.added_bytes(chains)
         if c.blocked is not None:
             added += c.blocked.copied
         bytes_saved = removed - added + before.bytes_moved - after.bytes_moved
@@ -539,13 +541,14 @@ ALONG_A_DIMENSION = {"all-gather": "gather", "reduce-scatter": "scatter"}
 
 
 def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1, reassembled: int | None = None,
-                  gathers_split: bool = False) -> list[int]:
+                  gathers_split: bool = False, scatters_split: bool = False) -> list[int]:
     """Every half goes through the same ops; nothing gathers or shards along the split dimension
     (``blocks`` > 1: two weights joined shard by shard, whose split dimension a shard_map's
     in_shardings split into those shards as they enter, ``_pairs.PairSource``) but the step
     ``reassembled``, the gather the source proved puts the halves' pieces back in order
     (``gathers_split``: two weights of one size, which a gather along it leaves in blocks the
-    meeting splits by)."""
+    meeting splits by; ``scatters_split``: two weights' gradients joined in blocks that a
+    reduce-scatter along it hands out whole, ``SourcePlan.scattered``)."""
     first = chains[0]
     for c in chains[1:]:
         if [step_kind(op) for op in c.ops] != [step_kind(op) for op in first.ops]:
@@ -581,7 +584,8 @@ def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1, reassem
             split_dims.append(dim)
             continue
         along = op.opcode in ALONG_A_DIMENSION and dim in tuple(op.attributes["dimensions"])
-        if along and not (gathers_split and op.opcode == "all-gather"):
+        if along and not (gathers_split and op.opcode == "all-gather") and \
+                not (scatters_split and op.opcode == "reduce-scatter"):
             verb = ALONG_A_DIMENSION[op.opcode]
             raise Refusal(f"{verb}-dim", f"{op.ref} {verb}s along dimension {dim}, the split dimension: "
                           f"{verb}ing the whole array would interleave the halves", op)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
 from ._hidden_reductions import HiddenReductionChecks, PartitionerReductions
-from ._meetings import Concatenates, GmmPairs, PadAdds, SplitCollectiveFinder
+from ._meetings import Concatenates, GmmPairs, SplitCollectiveFinder
+from ._reordered import ReorderedPadAdds
 from ._sources import GmmSource, SliceSource
 from ._split_report import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
 
@@ -44,8 +45,9 @@ class MoeGradientFusion(HiddenReductionChecks):
     collectives = frozenset({"reduce-scatter", "all-reduce"})
     # Halves sliced from dW, or computed by the two weight-gradient GMMs of the two-GMM form.
     sources = (SliceSource(), GmmSource())
-    # Besides a concatenate, halves meet as pad + pad + add (the transpose of slicing).  Named,
+    # Besides a concatenate, halves meet as pad + pad + add (the transpose of slicing), side by
+    # side or into W's layout (a size-2 axis, interleaved: ``_reordered``).  Named,
     # not rewritten: halves the partitioner alone reduces (lowered text), or whose reductions
     # XLA's combiner already made one (optimized HLO) (``_hidden_reductions``).
-    meetings = (Concatenates, PadAdds, GmmPairs, SplitCollectiveFinder, PartitionerReductions)
+    meetings = (Concatenates, ReorderedPadAdds, GmmPairs, SplitCollectiveFinder, PartitionerReductions)
 
