@@ -182,6 +182,36 @@ def test_cpu_does_not_run_async_collectives() -> None:
         run_in_place_of_jit(text, _inputs(text))
 
 
+_WRAPPED_GATHER_WITH_UPDATE = """HloModule wrapped_gather, is_scheduled=true
+
+%wrapped (p: f32[2,8,4]) -> f32[2,32,4] {
+  %p = f32[2,8,4]{2,1,0} parameter(0)
+  ROOT %ag = f32[2,32,4]{2,1,0} all-gather(%p), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, dimensions={1}
+}
+
+ENTRY %main (w: f32[2,8,4]) -> f32[2,32,4] {
+  %w = f32[2,8,4]{2,1,0} parameter(0)
+  %start = ((f32[2,8,4]{2,1,0}), f32[2,32,4]{2,1,0}) async-start(%w), calls=%wrapped
+  %update = ((f32[2,8,4]{2,1,0}), f32[2,32,4]{2,1,0}) async-update(%start)
+  ROOT %done = f32[2,32,4]{2,1,0} async-done(%update)
+}
+"""
+
+
+def test_xla_prints_an_all_gather_update_its_parser_refuses() -> None:
+    """Why ``all-gather-update`` is not taken apart: it is XLA's print of an async-update of an
+    all-gather wrapped in an async-start, which XLA's own parser refuses (all-gather has native
+    start/done ops; jaxlib's print options cannot turn the sugar off).  Such a module cannot
+    come back to XLA as text: hlo_passes' parser refuses it alike (the pass inside XLA keeps
+    XLA's module, with a fallback warning), where ``reduce-scatter-update`` is read, taken apart
+    and held again (moe-gradient-fusion/async.hlo)."""
+    printed = compat.hlo_module_from_text(_WRAPPED_GATHER_WITH_UPDATE).to_string()
+    assert " all-gather-update(%start)" in printed
+    with pytest.raises(Exception, match="all-gather-update"):
+        compat.hlo_module_from_text(printed)
+    with pytest.raises(hlo_passes.ParseError, match="all-gather-update"):
+        hlo_passes.parse(printed)
+
 # ---- XLA:CPU's own optimized modules, their collectives held -----------------------------
 
 PROGRAMS = [("mesh1_concat_explicit_grad", "async"), ("mesh1_concat_explicit_grad", "combined"),

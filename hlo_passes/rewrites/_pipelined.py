@@ -25,7 +25,7 @@ from ..ir import Instruction, Module
 from ..ir.op_table import Trait, op
 from ..report import NearMiss, location_of
 from ._chains import is_chain_op
-from ._held import held_kind
+from ._held import held_kind, start_of
 
 CHECK = "loop-carried"
 
@@ -80,7 +80,7 @@ def _carried_collective(element: Instruction, kinds: frozenset[str]) -> Instruct
         return element
     row = op(element.opcode)
     if row is not None and Trait.ASYNC_DONE in row.traits and element.operands:
-        start = element.operands[0]
+        start = start_of(element)
         if held_kind(start) in kinds and len(start.operands) == 1:
             return start
     return None
