@@ -325,3 +325,59 @@ def test_pipelined_loop_rewritten_and_run(form: str) -> None:
     assert all(s.form == "split_gather" and s.rewritten for s in sites)
     assert (_gathered_operands(held), _gathered_operands(new)) == (4, 2)
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def _rejoining_program() -> tuple[Any, np.ndarray]:
+    """The pipelined loop of ``_pipelined_program`` whose next iteration joins the carried halves
+    again (``concatenate``, then element-wise: XLA:CPU fuses them into one loop fusion)."""
+    mesh = Mesh(np.array(jax.devices()[:4]), ("d",))
+    f = 4
+
+    def halves(w):
+        return (jax.lax.all_gather(w[..., :f], "d", axis=1, tiled=True),
+                jax.lax.all_gather(w[..., f:], "d", axis=1, tiled=True))
+
+    def body(ws):
+        def step(i, carry):
+            gate, up, acc = carry
+            joined = jnp.concatenate([gate, up], axis=-1)
+            return (*halves(jax.lax.dynamic_index_in_dim(ws, i + 1, keepdims=False)), acc + jnp.tanh(joined))
+
+        gate, up = halves(ws[0])
+        gate, up, acc = jax.lax.fori_loop(0, ws.shape[0] - 1, step, (gate, up, jnp.zeros((2, 8, 2 * f), jnp.float32)))
+        return acc + jnp.concatenate([gate, up], axis=-1)
+
+    fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P(None, None, "d"), out_specs=P(), check_vma=False))
+    return fn, np.random.default_rng(1).standard_normal((3, 2, 8, 2 * f)).astype(np.float32)
+
+
+def test_pipelined_halves_joined_in_the_next_iteration() -> None:
+    """XLA:CPU's module of a pipelined loop whose next iteration concatenates the carried halves:
+    each round's gathers are rewritten (4 -> 2, bit-equal with jax.jit), and the concatenate of the
+    carried halves in the next iteration is named, ``loop-carried`` at the fusion that holds it
+    (carrying the gathered weight whole in the loop state is not done)."""
+    fn, ws = _rejoining_program()
+    want = fn(ws)
+    seen: list[tuple[str, str, list, list]] = []
+
+    def rewrite(serialized: bytes) -> bytes | None:
+        text = compat.hlo_module_from_proto(serialized).to_string()
+        if "all-gather" not in text:
+            return None
+        new, sites, near = rewrite_compiled_text(text, "rejoined")
+        assert new is not None
+        seen.append((text, new, sites, near))
+        return compat.hlo_text_to_proto(new)
+
+    fn, ws = _rejoining_program()
+    with transforming(rewrite):
+        got = fn(ws)
+    ((text, new, sites, near),) = seen
+    assert [s.form for s in sites if s.rewritten] == ["split_gather", "split_gather"]
+    assert (_gathered_operands(text), _gathered_operands(new)) == (4, 2)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    (miss,) = {(m.check, m.reason) for m in near}
+    assert miss[0] == "loop-carried" and "joins the loop state's elements" in miss[1], miss
+    joining = hlo_passes.parse(new).instructions()
+    assert any(i.opcode == "fusion" and i.name in miss[1] for i in joining)
+

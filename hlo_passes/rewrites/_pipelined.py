@@ -19,6 +19,7 @@ fusion whose root is one, of the same operand), each through copies and converts
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 
 from ..ir import Instruction, Module
@@ -59,6 +60,105 @@ def carried_halves(module: Module, kinds: Iterable[str], rule: str) -> list[Near
                 "loop state reads them, and where they meet in the next iteration is not followed"),
                 location_of(first)))
     return misses
+
+
+def rejoined_halves(module: Module, kinds: Iterable[str], rule: str) -> list[NearMiss]:
+    """A near miss for each while body that hands two pieces of one array to the next iteration
+    in two elements of its state — two collectives of ``kinds`` of its slices (the pipeliner's
+    halves), or two slices of one gathered array (those halves after a split_gather rewrite) —
+    where the next iteration joins those two elements again with a concatenate (plain, or
+    inside a fusion) in the order they were cut.  Carrying the array whole in one element would
+    drop the slices and the concatenate; it changes the loop's state (the while's, its body's
+    and condition's shapes, every index past the removed element, copy insertion's copies and
+    their control edges), which is not done: the site is named, at the concatenate."""
+    kinds = frozenset(kinds)
+    misses = []
+    for body in _while_bodies(module):
+        root = body.root
+        params = body.parameters
+        if root is None or root.opcode != "tuple" or len(params) != 1:
+            continue
+        by_origin: dict[int, list[int]] = {}
+        for index, element in enumerate(root.operands):
+            origin = _piece_of(element, kinds)
+            if origin is not None:
+                by_origin.setdefault(id(origin), []).append(index)
+        read = _state_reads(params[0])
+        for indices in by_origin.values():
+            if len(indices) < 2:
+                continue
+            join = _joining(read, indices)
+            if join is None:
+                continue
+            op_, pair = join
+            misses.append(NearMiss(rule, CHECK, (
+                f"{op_.ref} joins the loop state's elements {pair[0]} and {pair[1]} of {body.name}, the pieces of one "
+                "array the previous iteration cut apart (its collective pipeliner's halves): carrying the array whole "
+                "in one element of the state (no slices, no concatenate) is not done"), location_of(op_)))
+    return misses
+
+
+def _piece_of(element: Instruction, kinds: frozenset[str]) -> Instruction | None:
+    """The array ``element`` of a body's root tuple is a slice of (through copy insertion's copy
+    and copies, converts), also through a collective of ``kinds`` of the slice; or None."""
+    found = _carried_collective(element, kinds)
+    if found is not None:
+        return _sliced(found.operands[0])
+    return _sliced(element)
+
+
+def _state_reads(param: Instruction) -> dict[int, list[Instruction]]:
+    """Per element index of a body's state parameter, what stands for that element: its
+    get-tuple-elements and the copies (copy insertion's) and bitcasts of them."""
+    reads: dict[int, list[Instruction]] = {}
+    for gte in param.users:
+        if gte.opcode != "get-tuple-element":
+            continue
+        found = reads.setdefault(int(gte.attributes["index"]), [])
+        work = [gte]
+        while work:
+            cur = work.pop()
+            found.append(cur)
+            work.extend(u for u in cur.users if u.opcode in _PASSING and len(u.operands) == 1)
+    return reads
+
+
+_PASSING = ("copy", "bitcast")
+
+
+def _joining(read: dict[int, list[Instruction]], indices: list[int]) -> tuple[Instruction, tuple[int, int]] | None:
+    """The concatenate (or the fusion holding one) that joins two of ``indices``' elements
+    (either order), and the two indices; or None."""
+    for a, b in itertools.permutations(indices, 2):
+        first, second = read.get(a, []), read.get(b, [])
+        for reader in {id(u): u for v in first for u in v.users}.values():
+            if _concatenates(reader, first, second):
+                return reader, (a, b)
+    return None
+
+
+def _concatenates(instr: Instruction, first: list[Instruction], second: list[Instruction]) -> bool:
+    """Whether ``instr`` concatenates a value of ``first`` then one of ``second``, and nothing
+    else: a concatenate of the two, or a fusion whose computation has a concatenate of the two
+    parameters standing for them (through copies and bitcasts)."""
+    ids_a, ids_b = {id(v) for v in first}, {id(v) for v in second}
+    if instr.opcode == "concatenate":
+        return len(instr.operands) == 2 and id(instr.operands[0]) in ids_a and id(instr.operands[1]) in ids_b
+    if instr.opcode != "fusion" or not instr.called_computations:
+        return False
+    comp = instr.called_computations[0]
+    number = {id(p): p.attributes.get("parameter_number") for p in comp.parameters}
+    for concat in (i for i in comp.instructions if i.opcode == "concatenate" and len(i.operands) == 2):
+        sides = []
+        for operand in concat.operands:
+            cur = operand
+            while cur.opcode in _PASSING and len(cur.operands) == 1:
+                cur = cur.operands[0]
+            k = number.get(id(cur))
+            sides.append(id(instr.operands[k]) if isinstance(k, int) and k < len(instr.operands) else None)
+        if sides[0] in ids_a and sides[1] in ids_b:
+            return True
+    return False
 
 
 def _while_bodies(module: Module) -> Iterator:
