@@ -272,9 +272,11 @@ def test_compiled_program_held_rewritten_and_run(program: str, form: str) -> Non
 
 # ---- the collective pipeliner's form, as XLA:CPU compiles a loop pipelined by hand ---------
 
-def _pipelined_program() -> tuple[Any, np.ndarray]:
+def _pipelined_program(rejoin: bool = False) -> tuple[Any, np.ndarray]:
     """A scan over 3 layers whose body gathers the next layer's halves (carried in the loop
-    state; the first layer's gathered before the loop), as XLA's collective pipeliner makes it."""
+    state; the first layer's gathered before the loop), as XLA's collective pipeliner makes it.
+    Each iteration multiplies the halves it was handed, or (``rejoin``) joins them again
+    (``concatenate``, then element-wise: XLA:CPU fuses them into one loop fusion)."""
     mesh = Mesh(np.array(jax.devices()[:4]), ("d",))
     f = 4
 
@@ -282,17 +284,46 @@ def _pipelined_program() -> tuple[Any, np.ndarray]:
         return (jax.lax.all_gather(w[..., :f], "d", axis=1, tiled=True),
                 jax.lax.all_gather(w[..., f:], "d", axis=1, tiled=True))
 
+    def use(gate, up):
+        return jnp.tanh(jnp.concatenate([gate, up], axis=-1)) if rejoin else gate * up
+
     def body(ws):
         def step(i, carry):
             gate, up, acc = carry
-            return (*halves(jax.lax.dynamic_index_in_dim(ws, i + 1, keepdims=False)), acc + gate * up)
+            return (*halves(jax.lax.dynamic_index_in_dim(ws, i + 1, keepdims=False)), acc + use(gate, up))
 
         gate, up = halves(ws[0])
-        gate, up, acc = jax.lax.fori_loop(0, ws.shape[0] - 1, step, (gate, up, jnp.zeros_like(gate)))
-        return acc + gate * up
+        acc = jnp.zeros((2, 8, 2 * f) if rejoin else gate.shape, jnp.float32)
+        gate, up, acc = jax.lax.fori_loop(0, ws.shape[0] - 1, step, (gate, up, acc))
+        return acc + use(gate, up)
 
     fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P(None, None, "d"), out_specs=P(), check_vma=False))
-    return fn, np.random.default_rng(0).standard_normal((3, 2, 8, 2 * f)).astype(np.float32)
+    return fn, np.random.default_rng(int(rejoin)).standard_normal((3, 2, 8, 2 * f)).astype(np.float32)
+
+
+def _pipelined_run(form: str, rejoin: bool) -> tuple[Any, Any, tuple[str, str, list, list]]:
+    """jax.jit's outputs of ``_pipelined_program(rejoin)``, and those of XLA:CPU's module of it
+    rewritten inside XLA (its gathers made async pairs for ``async``, and synchronous again to
+    run); with (the module rewritten, the new text, the sites, the near misses)."""
+    fn, ws = _pipelined_program(rejoin)
+    want = fn(ws)
+    seen: list[tuple[str, str, list, list]] = []
+
+    def rewrite(serialized: bytes) -> bytes | None:
+        text = compat.hlo_module_from_proto(serialized).to_string()
+        if "all-gather" not in text:
+            return None
+        held = hold(text, asynchronous=True, combine=False) if form == "async" else text
+        new, sites, near = rewrite_compiled_text(held, "pipelined")
+        assert new is not None
+        seen.append((held, new, sites, near))
+        return compat.hlo_text_to_proto(_synchronous(new) if form == "async" else new)
+
+    fn, ws = _pipelined_program(rejoin)
+    with transforming(rewrite):
+        got = fn(ws)
+    (one,) = seen
+    return want, got, one
 
 
 @pytest.mark.parametrize("form", ["plain", "async"])
@@ -300,24 +331,7 @@ def test_pipelined_loop_rewritten_and_run(form: str) -> None:
     """XLA:CPU's module of the hand-pipelined loop (its gathers made async pairs for ``async``):
     the body's round and the peeled round are each a split_gather site (gathers 4 -> 2), and
     the rewritten module, run in the program's place, computes jax.jit's outputs bit for bit."""
-    fn, ws = _pipelined_program()
-    want = fn(ws)
-    seen: list[tuple[str, str, list]] = []
-
-    def rewrite(serialized: bytes) -> bytes | None:
-        text = compat.hlo_module_from_proto(serialized).to_string()
-        if "all-gather" not in text:
-            return None
-        held = hold(text, asynchronous=True, combine=False) if form == "async" else text
-        new, sites, _ = rewrite_compiled_text(held, "pipelined")
-        assert new is not None
-        seen.append((held, new, sites))
-        return compat.hlo_text_to_proto(_synchronous(new) if form == "async" else new)
-
-    fn, ws = _pipelined_program()
-    with transforming(rewrite):
-        got = fn(ws)
-    ((held, new, sites),) = seen
+    want, got, (held, new, sites, _) = _pipelined_run(form, rejoin=False)
     loop = next(i for i in hlo_passes.parse(held).instructions() if i.opcode == "while")
     body = loop.called_computations[[c.name for c in loop.called_computations].index(
         str(loop.attributes["body"]).lstrip("%"))].name
@@ -327,57 +341,44 @@ def test_pipelined_loop_rewritten_and_run(form: str) -> None:
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
 
 
-def _rejoining_program() -> tuple[Any, np.ndarray]:
-    """The pipelined loop of ``_pipelined_program`` whose next iteration joins the carried halves
-    again (``concatenate``, then element-wise: XLA:CPU fuses them into one loop fusion)."""
-    mesh = Mesh(np.array(jax.devices()[:4]), ("d",))
-    f = 4
-
-    def halves(w):
-        return (jax.lax.all_gather(w[..., :f], "d", axis=1, tiled=True),
-                jax.lax.all_gather(w[..., f:], "d", axis=1, tiled=True))
-
-    def body(ws):
-        def step(i, carry):
-            gate, up, acc = carry
-            joined = jnp.concatenate([gate, up], axis=-1)
-            return (*halves(jax.lax.dynamic_index_in_dim(ws, i + 1, keepdims=False)), acc + jnp.tanh(joined))
-
-        gate, up = halves(ws[0])
-        gate, up, acc = jax.lax.fori_loop(0, ws.shape[0] - 1, step, (gate, up, jnp.zeros((2, 8, 2 * f), jnp.float32)))
-        return acc + jnp.concatenate([gate, up], axis=-1)
-
-    fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P(None, None, "d"), out_specs=P(), check_vma=False))
-    return fn, np.random.default_rng(1).standard_normal((3, 2, 8, 2 * f)).astype(np.float32)
-
-
-def test_pipelined_halves_joined_in_the_next_iteration() -> None:
-    """XLA:CPU's module of a pipelined loop whose next iteration concatenates the carried halves:
-    each round's gathers are rewritten (4 -> 2, bit-equal with jax.jit), and the concatenate of the
-    carried halves in the next iteration is named, ``loop-carried`` at the fusion that holds it
-    (carrying the gathered weight whole in the loop state is not done)."""
-    fn, ws = _rejoining_program()
-    want = fn(ws)
-    seen: list[tuple[str, str, list, list]] = []
-
-    def rewrite(serialized: bytes) -> bytes | None:
-        text = compat.hlo_module_from_proto(serialized).to_string()
-        if "all-gather" not in text:
-            return None
-        new, sites, near = rewrite_compiled_text(text, "rejoined")
-        assert new is not None
-        seen.append((text, new, sites, near))
-        return compat.hlo_text_to_proto(new)
-
-    fn, ws = _rejoining_program()
-    with transforming(rewrite):
-        got = fn(ws)
-    ((text, new, sites, near),) = seen
+@pytest.mark.parametrize("form", ["plain", "async"])
+def test_pipelined_halves_joined_in_the_next_iteration_carried_whole(form: str) -> None:
+    """XLA:CPU's module of a pipelined loop whose next iteration concatenates the carried halves
+    (its gathers made async pairs for ``async``): each round's gathers are rewritten (4 -> 2), the
+    loop then carries the gathered weight whole (one state element fewer, the body's slices and
+    the concatenate of the halves gone), and the module computes jax.jit's outputs bit for bit
+    (async pairs made synchronous to run, as above)."""
+    want, got, (text, new, sites, near) = _pipelined_run(form, rejoin=True)
     assert [s.form for s in sites if s.rewritten] == ["split_gather", "split_gather"]
     assert (_gathered_operands(text), _gathered_operands(new)) == (4, 2)
+    assert not near, [str(m) for m in near]
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
-    (miss,) = {(m.check, m.reason) for m in near}
-    assert miss[0] == "loop-carried" and "joins the loop state's elements" in miss[1], miss
-    joining = hlo_passes.parse(new).instructions()
-    assert any(i.opcode == "fusion" and i.name in miss[1] for i in joining)
+    loops = [next(i for i in hlo_passes.parse(t).instructions() if i.opcode == "while") for t in (text, new)]
+    before, after = (loop.shape.tuple_shapes for loop in loops)
+    assert len(after) == len(before) - 1
+    gathered = next(i for i in hlo_passes.parse(_synchronous(new)).instructions() if i.opcode == "all-gather").shape
 
+    def spelled(shapes: Any) -> list[tuple]:
+        return [(s.dims, s.layout) for s in shapes]
+
+    # The weight whole, in the gather's layout, in the state.
+    assert (gathered.dims, gathered.layout) in spelled(after) and (gathered.dims, gathered.layout) not in spelled(before)
+    body = loops[1].called_computations[[c.name for c in loops[1].called_computations].index(
+        str(loops[1].attributes["body"]).lstrip("%"))]
+    assert not any(i.opcode in ("slice", "concatenate") for i in body.instructions)
+    assert not any(i.opcode in ("slice", "concatenate") for i in _fused(body))
+
+
+def _fused(comp: Any) -> list[Any]:
+    """The ops of the fusions ``comp`` holds."""
+    return [i for f in comp.instructions if f.opcode == "fusion" for c in f.called_computations for i in c.instructions]
+
+
+def test_pipelined_halves_joined_again_named_in_lint() -> None:
+    """Without rewriting (the lint), the carried halves joined again in the next iteration are
+    named: ``loop-carried`` at the fusion holding the concatenate."""
+    fn, ws = _pipelined_program(rejoin=True)
+    text = fn.lower(ws).compile().as_text()
+    result = run_passes(hlo_passes.parse(text), ["MOE001"], rewrite=False)
+    misses = [m for m in result.near_misses if "joins the loop state's elements" in m.reason]
+    assert misses and {m.check for m in misses} == {"loop-carried"}

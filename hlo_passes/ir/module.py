@@ -789,7 +789,7 @@ class Module:
             # Taken off the end down to ``before`` and put back after ``comp``: what is added goes
             # before the entry (the last) or a loop's body near it, so this touches a few
             # computations, where rebuilding the dict touched all (per fusion the pass builds).
-            tail = []
+            tail: list[tuple[str, Computation]] = []
             while not tail or tail[-1][1] is not before:
                 tail.append(self.computations.popitem())
             self.computations[comp.name] = comp

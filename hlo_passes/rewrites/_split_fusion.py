@@ -61,6 +61,7 @@ from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveF
     interleaved_piece
 from ._opening import closed_fusion, open_fusions
 from ._picture import site_picture
+from ._carry_whole import carry_whole
 from ._pipelined import carried_halves, rejoined_halves
 from ._reshard import Resharded
 from ._sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
@@ -361,6 +362,10 @@ class SplitFusion(PatternRule[Candidate]):
         # (``_pipelined``).
         sites, misses = through_held(super().apply, module, self.collectives, self.name, rewrite=rewrite,
                                      rewriter=rewriter)
+        if rewrite and any(s.rewritten for s in sites):
+            # The halves a rewritten pipelined loop carries, joined again in the next iteration:
+            # carried whole (``_carry_whole``).
+            carry_whole(rewriter if rewriter is not None else Rewriter(module, self.name), module, self.collectives)
         at_sites = {(s.location.computation, s.location.line) for s in sites}
         return sites, misses + [m for m in [*carried_halves(module, self.collectives, self.name),
                                             *rejoined_halves(module, self.collectives, self.name)]
