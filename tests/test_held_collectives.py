@@ -272,11 +272,12 @@ def test_compiled_program_held_rewritten_and_run(program: str, form: str) -> Non
 
 # ---- the collective pipeliner's form, as XLA:CPU compiles a loop pipelined by hand ---------
 
-def _pipelined_program(rejoin: bool = False) -> tuple[Any, np.ndarray]:
+def _pipelined_program(rejoin: bool | str = False) -> tuple[Any, np.ndarray]:
     """A scan over 3 layers whose body gathers the next layer's halves (carried in the loop
     state; the first layer's gathered before the loop), as XLA's collective pipeliner makes it.
     Each iteration multiplies the halves it was handed, or (``rejoin``) joins them again
-    (``concatenate``, then element-wise: XLA:CPU fuses them into one loop fusion)."""
+    (``concatenate``, then element-wise: XLA:CPU fuses them into one loop fusion), and
+    (``rejoin="and apart"``) also adds the first half on its own to the joined halves' left side."""
     mesh = Mesh(np.array(jax.devices()[:4]), ("d",))
     f = 4
 
@@ -285,7 +286,10 @@ def _pipelined_program(rejoin: bool = False) -> tuple[Any, np.ndarray]:
                 jax.lax.all_gather(w[..., f:], "d", axis=1, tiled=True))
 
     def use(gate, up):
-        return jnp.tanh(jnp.concatenate([gate, up], axis=-1)) if rejoin else gate * up
+        if not rejoin:
+            return gate * up
+        joined = jnp.tanh(jnp.concatenate([gate, up], axis=-1))
+        return joined.at[..., :f].add(gate) if rejoin == "and apart" else joined
 
     def body(ws):
         def step(i, carry):
@@ -298,10 +302,10 @@ def _pipelined_program(rejoin: bool = False) -> tuple[Any, np.ndarray]:
         return acc + use(gate, up)
 
     fn = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P(None, None, "d"), out_specs=P(), check_vma=False))
-    return fn, np.random.default_rng(int(rejoin)).standard_normal((3, 2, 8, 2 * f)).astype(np.float32)
+    return fn, np.random.default_rng(0 if not rejoin else 1).standard_normal((3, 2, 8, 2 * f)).astype(np.float32)
 
 
-def _pipelined_run(form: str, rejoin: bool) -> tuple[Any, Any, tuple[str, str, list, list]]:
+def _pipelined_run(form: str, rejoin: bool | str) -> tuple[Any, Any, tuple[str, str, list, list]]:
     """jax.jit's outputs of ``_pipelined_program(rejoin)``, and those of XLA:CPU's module of it
     rewritten inside XLA (its gathers made async pairs for ``async``, and synchronous again to
     run); with (the module rewritten, the new text, the sites, the near misses)."""
@@ -382,3 +386,18 @@ def test_pipelined_halves_joined_again_named_in_lint() -> None:
     result = run_passes(hlo_passes.parse(text), ["MOE001"], rewrite=False)
     misses = [m for m in result.near_misses if "joins the loop state's elements" in m.reason]
     assert misses and {m.check for m in misses} == {"loop-carried"}
+
+
+def test_pipelined_halves_joined_and_read_apart_stay_named() -> None:
+    """The next iteration joins the carried halves and reads the first one on its own too: the
+    loop keeps carrying two halves (the join does not compute everything read of them), the
+    join is named ``loop-carried``; the gathers are rewritten all the same (4 -> 2), bit-equal."""
+    want, got, (text, new, sites, near) = _pipelined_run("plain", rejoin="and apart")
+    assert [s.form for s in sites if s.rewritten] == ["split_gather", "split_gather"]
+    assert (_gathered_operands(text), _gathered_operands(new)) == (4, 2)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+    loops = [next(i for i in hlo_passes.parse(t).instructions() if i.opcode == "while") for t in (text, new)]
+    assert len(loops[1].shape.tuple_shapes) == len(loops[0].shape.tuple_shapes)
+    assert {m.check for m in near} == {"loop-carried"}
+    assert any("joins the loop state's elements" in m.reason for m in near)
+

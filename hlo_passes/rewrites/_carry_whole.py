@@ -104,7 +104,7 @@ def _carry_one(rw: Rewriter, loop: Instruction, body: Computation, cond: Computa
         return False
     if len(body.parameters) != 1 or len(cond.parameters) != 1:
         return False
-    if any(u.opcode != "get-tuple-element" for u in loop.users):
+    if any(u.opcode != "get-tuple-element" for u in (*loop.users, *body.parameters[0].users)):
         return False
     reads = state_reads(body.parameters[0])
     for a in range(len(root.operands) - 1):
@@ -123,6 +123,8 @@ def _carry_one(rw: Rewriter, loop: Instruction, body: Computation, cond: Computa
         if any(v.opcode not in ("get-tuple-element", "copy") for k in (a, b) for v in reads[k]):
             continue
         if not _only_join_reads(reads, a, b, join[0], root) or _cond_reads(cond, a, b):
+            continue
+        if join[0] is not concat and not _fused_reads_only_concat(join[0], concat, reads[a] + reads[b]):
             continue
         _rewrite(rw, loop, body, cond, a, cut, first, join, reads)
         return True
@@ -147,6 +149,26 @@ def _only_join_reads(reads: dict[int, list[Instruction]], a: int, b: int, join: 
         if preds and id(instr) not in root_copies and any(str(getattr(p, "name", p)).lstrip("%") in names
                                                           for p in preds):
             return False
+    return True
+
+
+def _fused_reads_only_concat(fusion: Instruction, concat: Instruction, reads: list[Instruction]) -> bool:
+    """Whether, inside ``fusion``, the parameters standing for ``reads`` reach nothing but
+    ``concat`` (each through a chain of copies and bitcasts read by the next alone): the rest of
+    the fused computation does not read the halves, so it is not changed by reading the whole."""
+    ids = {id(v) for v in reads}
+    for param in fusion.called_computations[0].parameters:
+        number = param.attributes.get("parameter_number")
+        if not isinstance(number, int) or id(fusion.operands[number]) not in ids:
+            continue
+        cur = param
+        while cur is not concat:
+            if len(cur.users) != 1:
+                return False
+            nxt = cur.users[0]
+            if nxt is not concat and nxt.opcode not in ("copy", "bitcast"):
+                return False
+            cur = nxt
     return True
 
 
