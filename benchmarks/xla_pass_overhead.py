@@ -21,7 +21,8 @@ function object (jax caches executables per function), after a warm-up of each:
 * no collective: grouped-matmul layers on one device: the pre-filter skips the module;
 * a training step sized by ``--trainer LAYERS,EMBED,MLP,TOKENS``: examples/moe_trainer.py's
   step (scan over layers under ``jax.checkpoint``, gathers the partitioner inserts, Adam), with
-  its two sites rewritten: a module as a trainer compiles it, where XLA's own work dominates.
+  its sites rewritten (3: the forward gather, its recomputation, the weight gradient): a module as a
+  trainer compiles it, where XLA's own work dominates.
 
 Reported: medians of each compile, wall-clock and CPU time of the process (all threads: steadier
 than wall-clock on a shared machine), the median of per-round ratios (pass on / pass off), the

@@ -784,10 +784,16 @@ class Module:
         if before is None:
             self.computations[comp.name] = comp
         else:
-            items = list(self.computations.items())
-            at = next(k for k, (_, c) in enumerate(items) if c is before)
-            items.insert(at, (comp.name, comp))
-            self.computations = dict(items)
+            if self.computations.get(before.name) is not before:
+                raise ValueError(f"cannot add {comp.name} before {before.name}: not a computation of this module")
+            # Taken off the end down to ``before`` and put back after ``comp``: what is added goes
+            # before the entry (the last) or a loop's body near it, so this touches a few
+            # computations, where rebuilding the dict touched all (per fusion the pass builds).
+            tail: list[tuple[str, Computation]] = []
+            while not tail or tail[-1][1] is not before:
+                tail.append(self.computations.popitem())
+            self.computations[comp.name] = comp
+            self.computations.update(reversed(tail))
         for instr in comp.instructions:
             self._register(instr)
         return comp
@@ -811,7 +817,9 @@ class Module:
             raise ValueError(f"cannot remove computation {comp.name}: called by {callers}")
         if comp is self.entry:
             raise ValueError(f"cannot remove computation {comp.name}: it is the entry")
-        for c in [c for c in self.computations.values() if is_inside(c, comp)]:
+        for c in _with_regions(comp):
+            if self.computations.get(c.name) is not c:
+                continue
             del self.computations[c.name]
             for instr in c.instructions:
                 self._unregister(instr)
@@ -961,6 +969,16 @@ def _partitioned(module: Module) -> bool:
                 and instr is not entry.root:
             return False
     return True
+
+
+def _with_regions(comp: Computation) -> list[Computation]:
+    """``comp`` and the regions nested in its ops (an op owns a region it calls whose ``parent``
+    it is): found from ``comp`` down, not by asking every computation of the module whether it
+    is inside (removing each of n fused bodies would cost n passes over the module)."""
+    found = [comp]
+    for c in found:
+        found.extend(callee for i in c.instructions for callee in i.called_computations if callee.parent is i)
+    return found
 
 
 def is_inside(comp: Computation, outer: Computation) -> bool:

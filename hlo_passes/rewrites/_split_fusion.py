@@ -62,7 +62,8 @@ from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveF
     interleaved_piece
 from ._opening import closed_fusion, open_fusions
 from ._picture import site_picture
-from ._pipelined import carried_halves
+from ._carry_whole import carry_whole
+from ._pipelined import carried_halves, rejoined_halves
 from ._reshard import Resharded
 from ._sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
 from ._split_report import SplitDetails
@@ -363,11 +364,17 @@ class SplitFusion(PatternRule[Candidate]):
               rewriter: Rewriter | None = None) -> tuple[list[Site], list[NearMiss]]:
         # Collectives held as GPU and TPU pipelines hold them (async pairs, combined ops) are
         # read taken apart and held again after the rewrite (``_held``); halves carried to the
-        # next loop iteration by XLA's collective pipeliner are named (``_pipelined``).
+        # next loop iteration by XLA's collective pipeliner, and joined again there, are named
+        # (``_pipelined``).
         sites, misses = through_held(super().apply, module, self.collectives, self.name, rewrite=rewrite,
                                      rewriter=rewriter)
+        if rewrite and any(s.rewritten for s in sites):
+            # The halves a rewritten pipelined loop carries, joined again in the next iteration:
+            # carried whole (``_carry_whole``).
+            carry_whole(rewriter if rewriter is not None else Rewriter(module, self.name), module, self.collectives)
         at_sites = {(s.location.computation, s.location.line) for s in sites}
-        return sites, misses + [m for m in carried_halves(module, self.collectives, self.name)
+        return sites, misses + [m for m in [*carried_halves(module, self.collectives, self.name),
+                                            *rejoined_halves(module, self.collectives, self.name)]
                                 if (m.location.computation, m.location.line) not in at_sites]
 
     # ---- match -------------------------------------------------------------

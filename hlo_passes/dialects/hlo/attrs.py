@@ -729,11 +729,51 @@ def _large_ints(name: str, text: str, flat: bool) -> tuple:
     return value
 
 
+# ``metadata={op_name="..." source_file="..." source_line=42 stack_frame_id=3}``: a field whose
+# value is a string, a plain decimal or a name, then a separator (the grammar's meta_field).
+_META_FIELD = re.compile(r'\s*([A-Za-z_][A-Za-z0-9_.\-]*)\s*=\s*'
+                         r'(?:("[^"\\]*(?:\\.[^"\\]*)*")|(\d{1,18})|([A-Za-z_][A-Za-z0-9_.\-]*))'
+                         r'(?=[\s,}])\s*,?')
+_meta_memo: dict[str, tuple[tuple[str, str | int], ...]] = {}
+
+
+def _fast_metadata(text: str) -> dict[str, str | int] | None:
+    """The common metadata value decoded without lark (the rules ask each site's ops for their
+    source line: hundreds of decodes per module), or None for lark to decode (an int list, a
+    sign, anything unusual).  Returns what ``_c_metadata`` returns for the same text."""
+    hit = _meta_memo.get(text)
+    if hit is not None:
+        return dict(hit)
+    body = text.strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        return None
+    end, at, fields = len(body) - 1, 1, []
+    while True:
+        while at < end and body[at].isspace():
+            at += 1
+        if at == end:
+            break
+        m = _META_FIELD.match(body, at, end + 1)
+        if m is None or m.end() > end:
+            return None
+        key, string, number, name = m.groups()
+        fields.append((key, unquote(string) if string is not None else int(number) if number is not None else name))
+        at = m.end()
+    if len(_meta_memo) > 100_000:
+        _meta_memo.clear()
+    _meta_memo[text] = tuple(fields)
+    return dict(fields)
+
+
 def decode_attribute(name: str, text: str) -> Any:
     """The decoded value of attribute ``name`` whose source text is ``text``."""
     spec = _RULES.get(name)
     if spec is None:
         return text
+    if name == "metadata":
+        fast = _fast_metadata(text)
+        if fast is not None:
+            return fast
     if name == "literal" and len(text) > LARGE_LITERAL and "[" not in text:
         return _decode_large_literal(text)
     if name == "result_accuracy":
