@@ -22,13 +22,13 @@ the same values as before and the program's outputs are unchanged.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..checks import Refusal
 from ..ir import Instruction
 from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import dim_size, is_chain_op, is_sharding_call, remove_dead, resized, same_value
+from ._chains import dim_size, in_dependency_order, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
 from ._meetings import Concatenates, Finder, Meeting, PadAdds, meet
@@ -52,6 +52,7 @@ class Apart(Meeting):
         self.tops = [c.top for c in chains]
         self.anchor = self.tops[0]
         self.form = "split_apart" if chains[0].cut is not None else "two_gmm_apart"
+        self.reordered = False  # an end's user comes before the fused chain (``_check_order``)
 
     def single_use_part(self, chains: list) -> list:
         # The ends keep their users (each reads its slice): only what lies below must be single-use.
@@ -73,20 +74,34 @@ class Apart(Meeting):
         return dim
 
     def _check_order(self, chains: list) -> None:
-        """The fused chain goes at the latest start (or the first chain's steps): every user of an end
-        must come after it, as they will read its slices."""
+        """The fused chain goes at the latest start (or the first chain's steps), and each end's
+        users read their slice of it.  A user that comes before that place in the program moves
+        after it (the rewrite puts the computation in dependency order) unless the fused chain
+        depends on it: a user of one half's end that the other half's GMM (or a step of a chain)
+        is computed from would make a cycle.  (In a scanned training step without a shard_map the
+        partitioner stacks the first weight's gradient into the scan's result before the second
+        weight's gradient is computed, which nothing of the second reads.)"""
         comp = self.anchor.computation
         assert comp is not None, "a meeting the scan found"
         order = {id(i): n for n, i in enumerate(comp.instructions)}
         latest = max([order.get(id(c.start), -1) for c in chains] + [order.get(id(op), -1) for op in chains[0].ops])
-        for top in self.tops:
-            for user in top.users:
-                if user.computation is top.computation and order.get(id(user), latest + 1) <= latest:
-                    raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed; "
-                                  "the fused chain would come after it", user)
+        early = [(user, top) for top in self.tops for user in top.users
+                 if user.computation is comp and order.get(id(user), latest + 1) <= latest]
+        self.reordered = bool(early)
+        if not early:
+            return
+        steps = [c.start for c in chains] + [op for c in chains for op in c.ops if not isinstance(op, Boundary)]
+        needed = _closure(steps, lambda i: i.operands, comp)
+        for user, top in early:
+            cycle = next((i for i in _closure([user], lambda i: i.users, comp) if id(i) in needed), None)
+            if cycle is not None:
+                raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed, and "
+                              f"{cycle.ref}, which the fused chain reads, is computed from it: the halves "
+                              "cannot be reduced together", user)
 
     def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
+        comp = self.anchor.computation
         start, after = 0, as_value(value).op
         for top in self.tops:
             width = top.shape.dims[out_dim]
@@ -95,6 +110,8 @@ class Apart(Meeting):
             rw.replace_all_uses(top, piece)
             start, after = start + width, piece
         remove_dead(rw, list(self.tops))
+        if self.reordered and comp is not None:  # an end's users that came first move after the fused chain
+            in_dependency_order(rw, comp)
 
 
 class ApartGmmSource(GmmSource):
@@ -157,6 +174,20 @@ class SeparateEnds(Finder):
         for group in groups_of_halves(chains):
             if not meet(group):
                 yield Apart(group), group
+
+
+def _closure(starts: list[Instruction], step: Callable[[Instruction], list[Instruction]],
+             comp: object) -> dict[int, Instruction]:
+    """``starts`` and what ``step`` reaches from them, again and again, within ``comp``."""
+    seen: dict[int, Instruction] = {}
+    work = list(starts)
+    while work:
+        cur = work.pop()
+        if id(cur) in seen or cur.computation is not comp:
+            continue
+        seen[id(cur)] = cur
+        work.extend(step(cur))
+    return seen
 
 
 def _step_ids(chains: list) -> set[int]:
