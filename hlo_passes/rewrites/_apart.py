@@ -22,7 +22,7 @@ the same values as before and the program's outputs are unchanged.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..checks import Refusal
@@ -90,14 +90,16 @@ class Apart(Meeting):
         self.reordered = bool(early)
         if not early:
             return
+        # What the fused chain reads is read by a half's start or a step of a chain: reaching one
+        # of those from an end's user is reaching the fused chain.
         steps = [c.start for c in chains] + [op for c in chains for op in c.ops if not isinstance(op, Boundary)]
-        needed = _closure(steps, lambda i: i.operands, comp)
         for user, top in early:
-            cycle = next((i for i in _closure([user], lambda i: i.users, comp) if id(i) in needed), None)
+            reached = _after(user, comp)
+            cycle = next((op for op in steps if id(op) in reached), None)
             if cycle is not None:
-                raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed, and "
-                              f"{cycle.ref}, which the fused chain reads, is computed from it: the halves "
-                              "cannot be reduced together", user)
+                raise Refusal("order", f"{user.ref} reads {top.ref}, and {cycle.ref} (a half's "
+                              f"{'start' if any(cycle is c.start for c in chains) else 'step'}) is computed from it: "
+                              "the fused chain would read its own result", user)
 
     def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
@@ -176,17 +178,15 @@ class SeparateEnds(Finder):
                 yield Apart(group), group
 
 
-def _closure(starts: list[Instruction], step: Callable[[Instruction], list[Instruction]],
-             comp: object) -> dict[int, Instruction]:
-    """``starts`` and what ``step`` reaches from them, again and again, within ``comp``."""
-    seen: dict[int, Instruction] = {}
-    work = list(starts)
+def _after(instr: Instruction, comp: object) -> set[int]:
+    """``instr`` and every op of ``comp`` computed from it."""
+    seen: set[int] = set()
+    work = [instr]
     while work:
         cur = work.pop()
-        if id(cur) in seen or cur.computation is not comp:
-            continue
-        seen[id(cur)] = cur
-        work.extend(step(cur))
+        if id(cur) not in seen and cur.computation is comp:
+            seen.add(id(cur))
+            work.extend(cur.users)
     return seen
 
 
