@@ -465,8 +465,8 @@ class CompiledPairs(Finder):
 
 def _rounds(chains: list[_Chain]) -> list[list[_Chain]]:
     """Pairs among gathers alike: two chains are a pair; four, each weight gathered twice (the
-    forward and its ``jax.checkpoint`` recomputation, from one copy XLA's CSE left,
-    ``_same_array``), are one pair per round in program order, as the prefused weight's halves
+    forward and its ``jax.checkpoint`` recomputation of the same shards: one copy XLA's CSE left,
+    or two alike, ``_same_array``), are one pair per round in program order, as the prefused weight's halves
     are (``_meetings.SplitCollectiveFinder``).  Three or more weights alike are not gate and up.
     A pair is in the order of its weights' starts, which rewriting one round keeps (the gathers'
     order does not: the rewrite puts the computation in dependency order), so that the other
