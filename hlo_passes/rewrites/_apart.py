@@ -31,7 +31,7 @@ from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import dim_size, in_dependency_order, is_chain_op, is_sharding_call, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
-from ._meetings import Concatenates, Finder, Meeting, PadAdds, meet
+from ._meetings import HOLDERS, Concatenates, Finder, Meeting, PadAdds, meet
 from ._sources import GmmSource, SourcePlan, check_gmm_sources
 from ._split_fusion import step_kind
 
@@ -78,7 +78,8 @@ class Apart(Meeting):
         users read their slice of it.  A user that comes before that place in the program moves
         after it (the rewrite puts the computation in dependency order) unless the fused chain
         depends on it: a user of one half's end that the other half's GMM (or a step of a chain)
-        is computed from would make a cycle.  (In a scanned training step without a shard_map the
+        is computed from would make a cycle.  Nor where the halves meet again past it: those are
+        one weight's halves put back together.  (In a scanned training step without a shard_map the
         partitioner stacks the first weight's gradient into the scan's result before the second
         weight's gradient is computed, which nothing of the second reads.)"""
         comp = self.anchor.computation
@@ -100,6 +101,15 @@ class Apart(Meeting):
                 raise Refusal("order", f"{user.ref} reads {top.ref}, and {cycle.ref} (a half's "
                               f"{'start' if any(cycle is c.start for c in chains) else 'step'}) is computed from it: "
                               "the fused chain would read its own result", user)
+            # Halves put back together further on (a size-2 axis restacked, interleaved halves
+            # padded back) are one weight's, whose gradient is MOE002's: not moved as two weights'.
+            ahead = _after(user, comp, past_holders=False)
+            others = set().union(*(_after(t, comp, past_holders=False) for t in self.tops if t is not top))
+            met = next((i for i in comp.instructions if id(i) in ahead and id(i) in others), None)
+            if met is not None:
+                raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed, and the "
+                              f"halves meet again at {met.ref}: one weight's halves, not two weights' gradients",
+                              user)
 
     def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
@@ -178,15 +188,20 @@ class SeparateEnds(Finder):
                 yield Apart(group), group
 
 
-def _after(instr: Instruction, comp: object) -> set[int]:
-    """``instr`` and every op of ``comp`` computed from it."""
+def _after(instr: Instruction, comp: object, past_holders: bool = True) -> set[int]:
+    """``instr`` and every op of ``comp`` computed from it (``past_holders`` False: short of the
+    ops that only hold values side by side, a tuple or a return: the program's outputs, a loop's
+    state)."""
     seen: set[int] = set()
     work = [instr]
     while work:
         cur = work.pop()
-        if id(cur) not in seen and cur.computation is comp:
-            seen.add(id(cur))
-            work.extend(cur.users)
+        if id(cur) in seen or cur.computation is not comp:
+            continue
+        if not past_holders and (cur.opcode in HOLDERS or cur.is_terminator):
+            continue
+        seen.add(id(cur))
+        work.extend(cur.users)
     return seen
 
 
