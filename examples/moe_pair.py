@@ -2,7 +2,7 @@
 
 Most MoE code keeps gate and up as two parameters ``wi_0[E, D, F]`` and
 ``wi_1[E, D, F]``, both FSDP-sharded on ``D`` the same way, and gathers each on
-its own (``../shared/design/moe-pattern.md``, "Gate and up stored as two
+its own (``docs/weight-forms.md``, "Gate and up stored as two
 weights").  The forms, as public libraries write them:
 
 * ``explicit`` — inside ``jax.shard_map`` (often under ``jax.checkpoint``):

@@ -76,7 +76,8 @@ CHECKS: dict[str, str] = {
                           "they start, it is gathered only into fewer shards that divide it, and the weights "
                           "are of one size along it",
     "crosses-boundary": "halves that never meet are fused within one computation",
-    "order": "every user of a half's end comes after the last half is computed",
+    "order": "a user of a half's end that comes before the last half is computed can move after it: the fused "
+             "chain is not computed from it, and the halves do not meet again past it",
     # Reductions the text does not show one op per half (MOE002, MOE004; rewrites/_hidden_reductions.py).
     "partitioner-reduction": "the halves' reductions are ops of the text (in a lowered program that leaves "
                              "them to the SPMD partitioner, they are made per half after partitioning: "

@@ -28,6 +28,7 @@ import pytest
 import hlo_passes
 from examples import moe, moe_pair, moe_trainer, moe_weight_forms
 from examples.dump_form_programs import FORM_DUMP_PROGRAMS
+from examples.moe import MoEConfig
 from examples.dump_programs import DUMP_PROGRAMS
 from hlo_passes import runtime, xla_pass
 from hlo_passes.ir.module import CREATED_BY
@@ -142,10 +143,10 @@ def test_weight_form_rewritten_inside_xla(program: str) -> None:
 @pytest.mark.parametrize("mesh", moe.MESHES)
 def test_pair_training_program_rewritten_inside_xla(mesh: str) -> None:
     """Gate and up stored as two weights, gathered and their gradients reduced in a shard_map: the
-    gathers are fused; the gradients' reduce-scatters are refused (``order``: in the order XLA
-    hands the module over, a reader of the first half's gradient comes before the second's)."""
-    _rewritten_inside_xla(moe_pair.build, moe_pair.PairSpec(form="explicit", mesh=mesh, mode="grad"), PAIR_RULES,
-                          refused=("order",))
+    gathers are fused, and so are the gradients' reduce-scatters (in the order XLA hands the module
+    over, a reader of the first weight's gradient comes before the second's is computed; nothing of
+    the second reads it, so it moves after the fused reduction: once refused as ``order``)."""
+    _rewritten_inside_xla(moe_pair.build, moe_pair.PairSpec(form="explicit", mesh=mesh, mode="grad"), PAIR_RULES)
 
 
 def _train(layout: str, fsdp: str, **kw) -> tuple[list[float], dict, str]:
@@ -254,6 +255,29 @@ def test_split_dimension_on_a_second_axis_rewritten_inside_xla() -> None:
     assert runtime.count_ops(plain)["collective-permute"] == 4 and runtime.count_ops(text)["collective-permute"] == 0
     _, _, fused = _train("fused", "split", steps=1)
     assert _gathers(text) == _gathers(fused)
+
+
+def test_two_weights_on_a_second_axis_rematerialized_rewritten_inside_xla() -> None:
+    """``examples/moe_split_sharded.py``'s two weights (``F`` on ``fsdp_transpose``) under
+    ``jax.checkpoint``: the forward's gathers of gate and up and their recomputation are four
+    gathers alike in one computation, paired into two rounds (forward, recomputation), each a
+    site split by blocks: all-gathers 12 -> 8, values and gradients bit-equal.  ``wo``'s gather
+    and its recomputation are one weight (``same-weight``), never a pair."""
+    from examples import moe_split_sharded
+
+    fn, args = moe_split_sharded.build("pair", 2, "remat_grad")
+    plain = fn.lower(*args).compile()
+    want = plain(*args)
+    fn, args = moe_split_sharded.build("pair", 2, "remat_grad")
+    with rewriting(["moe-pair-gather-fusion"]) as results:
+        compiled = fn.lower(*args).compile()
+    sites = [s for r in results for s in r.sites]
+    assert [(s.form, s.before.count, s.after.count) for s in sites] == [("split_gather", 4, 2)] * 2
+    assert all(s.details.blocked == f"split by blocks of {MoEConfig().mlp // 2}" for s in sites)
+    assert [m.check for r in results for m in r.near_misses] == ["same-weight"] * 2
+    assert (_gathers(plain.as_text()), _gathers(compiled.as_text())) == (12, 8)
+    assert _unfused_by_the_rules(compiled.as_text()) == []
+    _equal(compiled(*args), want)
 
 
 def _explicit_split():

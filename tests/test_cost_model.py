@@ -136,9 +136,6 @@ EXAMPLE_GAPS = {
     "split_sharded_prefused": "MOE001",
     # XLA's CSE merges the backward's recomputed gathers into the forward's (or their slices).
     "remat": "MOE001 MOE002 MOE003 MOE004",
-    # Gate and up gathered in the forward and again in its recomputation, from the same shards:
-    # four gathers alike, which optimized HLO's pair finder does not tell into rounds (issue 32).
-    **{f"split_sharded_pair_s{stages}_remat": "MOE003" for stages in (1, 2)},
 }
 
 

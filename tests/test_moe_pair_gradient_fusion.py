@@ -305,8 +305,9 @@ def test_scanned_implicit_training_step_gathers_refused_and_said_why() -> None:
 @pytest.mark.parametrize("mesh", moe.MESHES)
 def test_compiled_pair_rewritten(mesh: str) -> None:
     """``compile().as_text()`` (scheduled): the two reduce-scatters become one, the text stays
-    valid.  (In the module XLA's pipeline hands a pass, ordered before scheduling, the same site
-    is refused as ``order``: tests/test_compiled_rewrite.py.)"""
+    valid.  (In the module XLA's pipeline hands a pass, ordered before scheduling, a reader of the
+    first gradient comes before the second is computed: it moves after the fused reduction,
+    tests/test_compiled_rewrite.py.)"""
     text = moe_pair.lower(PairSpec(form="explicit", mesh=mesh, mode="grad")).compile().as_text()
     result = run_passes(hlo_passes.parse(text), [RULE])
     (site,) = result.sites

@@ -86,9 +86,13 @@ def test_install_warns_of_no_rematerialized_pair(program: str) -> None:
         # The layer's concatenate of the permuted halves, in the forward and its recomputation.
         assert len(moe003) == 2 and all("shard_map/concatenate" in m for m in moe003), moe003
         return
-    if program not in ("remat_pair", "split_sharded_pair"):
-        assert moe003 == []
-    assert len(moe003) <= 1, moe003  # gate and up, once: the rematerialized gathers are no pair
+    if program in ("remat_pair", "split_sharded_pair"):
+        # Gate and up once per round (the forward's gathers, then their recomputation: four
+        # gathers alike paired by round, issue 32); a weight and its recomputation are no pair.
+        assert len(moe003) == 2 and "rematted_computation" not in moe003[0] and \
+            "rematted_computation" in moe003[1], moe003
+        return
+    assert moe003 == []
 
 
 @pytest.mark.parametrize("weights", moe_split_sharded.WEIGHTS)

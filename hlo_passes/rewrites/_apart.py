@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING
 from ..checks import Refusal
 from ..ir import Instruction
 from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import dim_size, is_chain_op, is_sharding_call, map_split_dim, remove_dead, resized, same_value
+from ._chains import dim_size, in_dependency_order, is_chain_op, is_sharding_call, map_split_dim, remove_dead, resized, same_value
 from ._crossings import Boundary
 from ._gmms import GMM_OPCODES, free_dim_position
-from ._meetings import Concatenates, Finder, Meeting, meet
+from ._meetings import HOLDERS, Concatenates, Finder, Meeting, meet
 from ._reordered import ReorderedPadAdds
 from ._sources import GmmSource, SourcePlan, check_gmm_sources
 from ._split_fusion import step_kind
@@ -53,6 +53,7 @@ class Apart(Meeting):
         self.tops = [c.top for c in chains]
         self.anchor = self.tops[0]
         self.form = "split_apart" if chains[0].cut is not None else "two_gmm_apart"
+        self.reordered = False  # an end's user comes before the fused chain (``_check_order``)
 
     def single_use_part(self, chains: list) -> list:
         # The ends keep their users (each reads its slice): only what lies below must be single-use.
@@ -74,20 +75,46 @@ class Apart(Meeting):
         return dim
 
     def _check_order(self, chains: list) -> None:
-        """The fused chain goes at the latest start (or the first chain's steps): every user of an end
-        must come after it, as they will read its slices."""
+        """The fused chain goes at the latest start (or the first chain's steps), and each end's
+        users read their slice of it.  A user that comes before that place in the program moves
+        after it (the rewrite puts the computation in dependency order) unless the fused chain
+        depends on it: a user of one half's end that the other half's GMM (or a step of a chain)
+        is computed from would make a cycle.  Nor where the halves meet again past it: those are
+        one weight's halves put back together.  (In a scanned training step without a shard_map the
+        partitioner stacks the first weight's gradient into the scan's result before the second
+        weight's gradient is computed, which nothing of the second reads.)"""
         comp = self.anchor.computation
         assert comp is not None, "a meeting the scan found"
         order = {id(i): n for n, i in enumerate(comp.instructions)}
         latest = max([order.get(id(c.start), -1) for c in chains] + [order.get(id(op), -1) for op in chains[0].ops])
-        for top in self.tops:
-            for user in top.users:
-                if user.computation is top.computation and order.get(id(user), latest + 1) <= latest:
-                    raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed; "
-                                  "the fused chain would come after it", user)
+        early = [(user, top) for top in self.tops for user in top.users
+                 if user.computation is comp and order.get(id(user), latest + 1) <= latest]
+        self.reordered = bool(early)
+        if not early:
+            return
+        # What the fused chain reads is read by a half's start or a step of a chain: reaching one
+        # of those from an end's user is reaching the fused chain.
+        steps = [c.start for c in chains] + [op for c in chains for op in c.ops if not isinstance(op, Boundary)]
+        for user, top in early:
+            reached = _after(user, comp)
+            cycle = next((op for op in steps if id(op) in reached), None)
+            if cycle is not None:
+                raise Refusal("order", f"{user.ref} reads {top.ref}, and {cycle.ref} (a half's "
+                              f"{'start' if any(cycle is c.start for c in chains) else 'step'}) is computed from it: "
+                              "the fused chain would read its own result", user)
+            # Halves put back together further on (a size-2 axis restacked, interleaved halves
+            # padded back) are one weight's, whose gradient is MOE002's: not moved as two weights'.
+            ahead = _after(user, comp, past_holders=False)
+            others = set().union(*(_after(t, comp, past_holders=False) for t in self.tops if t is not top))
+            met = next((i for i in comp.instructions if id(i) in ahead and id(i) in others), None)
+            if met is not None:
+                raise Refusal("order", f"{user.ref} reads {top.ref} before the last half is computed, and the "
+                              f"halves meet again at {met.ref}: one weight's halves, not two weights' gradients",
+                              user)
 
     def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
+        comp = self.anchor.computation
         start, after = 0, as_value(value).op
         for top in self.tops:
             width = top.shape.dims[out_dim]
@@ -96,6 +123,8 @@ class Apart(Meeting):
             rw.replace_all_uses(top, piece)
             start, after = start + width, piece
         remove_dead(rw, list(self.tops))
+        if self.reordered and comp is not None:  # an end's users that came first move after the fused chain
+            in_dependency_order(rw, comp)
 
 
 class ApartGmmSource(GmmSource):
@@ -179,6 +208,23 @@ class SeparateEnds(Finder):
         for group in groups_of_halves(chains):
             if not meet(group):
                 yield Apart(group), group
+
+
+def _after(instr: Instruction, comp: object, past_holders: bool = True) -> set[int]:
+    """``instr`` and every op of ``comp`` computed from it (``past_holders`` False: short of the
+    ops that only hold values side by side, a tuple or a return: the program's outputs, a loop's
+    state)."""
+    seen: set[int] = set()
+    work = [instr]
+    while work:
+        cur = work.pop()
+        if id(cur) in seen or cur.computation is not comp:
+            continue
+        if not past_holders and (cur.opcode in HOLDERS or cur.is_terminator):
+            continue
+        seen.add(id(cur))
+        work.extend(cur.users)
+    return seen
 
 
 def _step_ids(chains: list) -> set[int]:

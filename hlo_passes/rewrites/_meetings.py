@@ -468,7 +468,7 @@ class SplitCollectiveFinder(Finder):
 
 # Users that hold values side by side without computing anything of them: ends read by
 # these still go their own ways (a shard_map's results, a computation's outputs).
-_HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
+HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
 
 
 def meet(group: list) -> bool:
@@ -497,7 +497,7 @@ def _readers(end: Instruction, depth: int = 4) -> set[int]:
                 # element of the barrier's result.
                 work.extend((element, left) for element in _through_barrier(user, cur))
                 continue
-            if user.opcode in _HOLDERS or user.is_terminator:
+            if user.opcode in HOLDERS or user.is_terminator:
                 continue
             arrays = [op for op in user.operands
                       if (op.shape.is_tuple or op.shape.rank > 0) and op.opcode not in _INDEX_OPS]

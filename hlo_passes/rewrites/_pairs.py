@@ -459,6 +459,32 @@ class CompiledPairs(Finder):
         for chains in groups.values():
             if any(id(c.top) in inner for c in chains):
                 continue
-            if len(chains) == 2:
-                yield SplitCollectives("split_gather", chains), chains
+            for pair in _rounds(chains):
+                yield SplitCollectives("split_gather", pair), pair
+
+
+def _rounds(chains: list[_Chain]) -> list[list[_Chain]]:
+    """Pairs among gathers alike: two chains are a pair; four, each weight gathered twice (the
+    forward and its ``jax.checkpoint`` recomputation of the same shards: one copy XLA's CSE left,
+    or two alike, ``_same_array``), are one pair per round in program order, as the prefused weight's halves
+    are (``_meetings.SplitCollectiveFinder``).  Three or more weights alike are not gate and up.
+    A pair is in the order of its weights' starts, which rewriting one round keeps (the gathers'
+    order does not: the rewrite puts the computation in dependency order), so that the other
+    round is the same site, its anchor the same, once its fusions are opened."""
+    weights: list[list[_Chain]] = []
+    for c in chains:
+        for weight in weights:
+            first = weight[0]
+            if _same_array(first.start, first.result or 0, c.start, c.result or 0):
+                weight.append(c)
+                break
+        else:
+            weights.append([c])
+    if len(chains) == 2 and len(weights) == 1:
+        return [chains]  # one weight twice: refused as such (``same-weight``)
+    if len(weights) != 2 or len(weights[0]) != len(weights[1]):
+        return []
+    comp = chains[0].start.computation
+    where = {id(i): n for n, i in enumerate(comp.instructions)} if comp is not None else {}
+    return [sorted(pair, key=lambda c: where.get(id(c.start), -1)) for pair in zip(*weights)]
 

@@ -5,7 +5,8 @@ each half is gathered on its own (one stage or two, explicit collectives or
 Shardy's implicit ones at a shard_map boundary) and the halves are
 concatenated again before the grouped matmul, or each feeds its own GMM.
 Rewritten to one gather chain of W, one GMM, and a split of its output
-(``../shared/design/moe-pattern.md``; the engine is ``_split_fusion``).
+(``docs/weight-forms.md``, "The forms the rules read, in text"; the engine is
+``_split_fusion``).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ shard_map.  Rewritten to ``concatenate(wi_0, wi_1)`` along ``F`` where the
 chains start (the local shards, or the sharded globals: no communication),
 one gather chain, one GMM and a slice of its output into gate and up (by
 blocks, where ``F`` is on a second FSDP axis and gathered too); the
-program's parameters stay two arrays (``../shared/design/moe-pattern.md``,
+program's parameters stay two arrays (``docs/weight-forms.md``,
 "Gate and up stored as two weights"; the engine is ``_split_fusion``, the
 source ``_pairs``).
 """
