@@ -245,16 +245,26 @@ def test_sharded_programs_fused_and_executed_equal(spec: moe.ProgramSpec) -> Non
                 spec.cfg.dtype)
 
 
-@pytest.mark.parametrize("layout,form", [(la, f) for la in moe_remat.LAYOUTS for f in moe_remat.FORMS])
-def test_rematerialized_fsdp_training_steps(layout: str, form: str) -> None:
+# (layout, gather form, dtype, experts): every layout and form in f32; bf16 at E 8 and 64.
+REMAT_STEPS = [(la, f, "float32", 16) for la in moe_remat.LAYOUTS for f in moe_remat.FORMS] + [
+    ("pair", "explicit", "bfloat16", 64), ("prefused", "implicit", "bfloat16", 8)]
+
+
+@functools.lru_cache(maxsize=None)
+def remat_step(layout: str, form: str, dtype: str = "float32", experts: int = 16, mlp: int = 32):
+    """A rematerialized FSDP training step of ``examples/moe_remat.py``: (TPU text, host inputs)."""
+    fn, args = moe_remat.build(layout, form, "mesh2", moe.MoEConfig(experts=experts, mlp=mlp, dtype=dtype))
+    return fn.trace(*args).lower(lowering_platforms=("tpu",)).as_text(), [np.asarray(a) for a in args]
+
+
+@pytest.mark.parametrize("layout,form,dtype,experts", REMAT_STEPS)
+def test_rematerialized_fsdp_training_steps(layout: str, form: str, dtype: str, experts: int) -> None:
     """Trainers' remat: the forward FFN is fused, the recomputed one feeding the backward is not
     (its products are read by the backward's GMMs); loss and gradients unchanged."""
-    fn, args = moe_remat.build(layout, form, "mesh2", moe.MoEConfig(experts=16))
-    text = fn.trace(*args).lower(lowering_platforms=("tpu",)).as_text()
+    text, host = remat_step(layout, form, dtype, experts)
     result = rewrite(text)
     assert [s.rewritten for s in result.sites] == [True] and result.near_misses == []
-    host = [np.asarray(a) for a in args]
-    assert_same(run_cpu(text, host, 8), run_cpu(result.module.to_text(), host, 8), "float32")
+    assert_same(run_cpu(text, host, 8), run_cpu(result.module.to_text(), host, 8), dtype)
 
 
 # ---- platforms, entry points, listing ------------------------------------------------------
@@ -326,9 +336,9 @@ def test_listed_found_and_one_module() -> None:
 # ---- TPU: the Pallas kernel ------------------------------------------------------------
 # Tiny shapes: interpret mode runs the kernel's grid as loops.  F = 128: Mosaic cuts the prefused
 # weight's halves into [D, F] blocks.  Each form in f32 (HLO) and bf16 (StableHLO).
-TPU_SIZES = {"experts": 4, "tokens": 40, "embed": 32, "mlp": 128}
-TPU_CASES = [(form, dialect, dtype) for form in moe_ffn.FORMS
-             for dialect, dtype in (("hlo", "float32"), ("stablehlo", "bfloat16"))]
+TPU_SIZES = {"tokens": 40, "embed": 32, "mlp": 128}
+TPU_CASES = [(form, dialect, dtype, experts) for form in moe_ffn.FORMS
+             for dialect, dtype, experts in (("hlo", "float32", 8), ("stablehlo", "bfloat16", 64))]
 _TYPES = {"f32": "float32", "bf16": "bfloat16", "s32": "int32"}
 
 
@@ -366,16 +376,17 @@ def check_tpu_kernel(module: hlo_passes.Module, form: str, args) -> None:
     assert pallas_ffn.KERNEL_NAME.encode() in base64.b64decode(config["custom_call_config"]["body"])
 
 
-@pytest.mark.parametrize("form,dialect,dtype", TPU_CASES)
-def test_pallas_kernel_emitted_for_tpu_and_run_in_interpret_mode(form: str, dialect: str, dtype: str) -> None:
-    text = moe_ffn.lower(form, "forward", dialect, dtype=DTYPES[dtype], **TPU_SIZES)
+@pytest.mark.parametrize("form,dialect,dtype,experts", TPU_CASES)
+def test_pallas_kernel_emitted_for_tpu_and_run_in_interpret_mode(form: str, dialect: str, dtype: str,
+                                                                  experts: int) -> None:
+    text = moe_ffn.lower(form, "forward", dialect, dtype=DTYPES[dtype], experts=experts, **TPU_SIZES)
     result = rewrite_for_tpu(text)
     assert [(s.form, s.rewritten) for s in result.sites] == [(form, True)] and result.near_misses == []
     new_text = result.module.to_text()
     check_parsers(new_text, dialect)
     assert "ragged_dot" not in new_text and "ragged-dot(" not in new_text and "silu" not in new_text
     after = hlo_passes.parse(new_text)
-    args = moe_ffn.inputs(form, dtype=DTYPES[dtype], **TPU_SIZES)
+    args = moe_ffn.inputs(form, dtype=DTYPES[dtype], experts=experts, **TPU_SIZES)
     check_tpu_kernel(after, form, args)
     assert rewrite_for_tpu(new_text).sites == []
     # On CPU: the same kernel in Pallas interpret mode in its place.
@@ -383,17 +394,21 @@ def test_pallas_kernel_emitted_for_tpu_and_run_in_interpret_mode(form: str, dial
     assert_same(run_cpu(text, args), run_cpu(after.to_text(), args), dtype)
 
 
-def test_pallas_kernel_in_a_rematerialized_training_step() -> None:
+@pytest.mark.parametrize("form,dialect,dtype,experts", [("pair", "stablehlo", "float32", 8),
+                                                         ("gate_first", "hlo", "bfloat16", 64),
+                                                         ("up_first", "stablehlo", "bfloat16", 8)])
+def test_pallas_kernel_in_a_rematerialized_training_step(form: str, dialect: str, dtype: str, experts: int) -> None:
     """Under jax.checkpoint the forward FFN becomes the Pallas kernel, the recomputed one stays;
     loss and gradients unchanged (interpret mode on CPU)."""
-    text = moe_ffn.lower("pair", "remat", "stablehlo", **TPU_SIZES)
+    sizes = dict(TPU_SIZES, dtype=DTYPES[dtype], experts=experts)
+    text = moe_ffn.lower(form, "remat", dialect, **sizes)
     result = rewrite_for_tpu(text)
-    assert [s.rewritten for s in result.sites] == [True] and result.near_misses == []
+    assert [(s.form, s.rewritten) for s in result.sites] == [(form, True)] and result.near_misses == []
     after = hlo_passes.parse(result.module.to_text())
-    check_tpu_kernel(after, "pair", moe_ffn.inputs("pair", **TPU_SIZES))
+    args = moe_ffn.inputs(form, **sizes)
+    check_tpu_kernel(after, form, args)
     assert pallas_tpu.to_interpret(after) == 1
-    args = moe_ffn.inputs("pair", **TPU_SIZES)
-    assert_same(run_cpu(text, args), run_cpu(after.to_text(), args), "float32")
+    assert_same(run_cpu(text, args), run_cpu(after.to_text(), args), dtype)
 
 
 def test_pallas_kernel_in_a_sharded_program() -> None:
@@ -408,6 +423,19 @@ def test_pallas_kernel_in_a_sharded_program() -> None:
     args = moe.host_inputs(spec)
     assert_same(run_cpu(text, args, spec.num_devices), run_cpu(after.to_text(), args, spec.num_devices),
                 spec.cfg.dtype)
+
+
+@pytest.mark.parametrize("layout,form,dtype", [("pair", "implicit", "float32"), ("prefused", "explicit", "bfloat16")])
+def test_pallas_kernel_in_a_rematerialized_fsdp_training_step(layout: str, form: str, dtype: str) -> None:
+    """examples/moe_remat.py's training steps (gathers the partitioner inserts, or explicit ones in
+    a shard_map; F = 128 so Mosaic can cut the prefused halves): the forward FFN becomes the
+    Pallas kernel; on 8 CPU devices in interpret mode, loss and gradients unchanged."""
+    text, host = remat_step(layout, form, dtype, 8, 128)
+    result = rewrite_for_tpu(text)
+    assert [s.rewritten for s in result.sites] == [True] and result.near_misses == []
+    after = hlo_passes.parse(result.module.to_text())
+    assert len(tpu_kernels(after)) == 1 and pallas_tpu.to_interpret(after) == 1
+    assert_same(run_cpu(text, host, 8), run_cpu(after.to_text(), host, 8), dtype)
 
 
 def test_tpu_refusals_of_the_pallas_kernel() -> None:
