@@ -80,24 +80,47 @@ def _through_call(instr: Instruction, call: Instruction | None, any_result: bool
     return instr
 
 
-def _select_of(op: Instruction) -> tuple[Instruction, Instruction | None] | None:
-    """The select ``op`` is, or that the function it calls returns (a where-like helper:
-    parameters, broadcasts, reshapes, converts and one select); None otherwise."""
+def _select_of(op: Instruction, result: int = 0) -> tuple[Instruction, Instruction | None] | None:
+    """The select ``op`` is (read as its result ``result``), or that the function it calls returns
+    first (a where-like helper: parameters, broadcasts, reshapes, converts and one select); None
+    otherwise.  In a training step jax's jvp of ``where`` returns the predicate too (``%15:2 =
+    call @_where``; in HLO a tuple read by get-tuple-elements): the mask is its first result, an
+    HLO ``get-tuple-element`` of index 0 stands for it, and the predicate stays for the backward."""
     if op.opcode == "select":
         return op, None
-    if op.opcode not in _CALLS or len(op.called_computations) != 1 or op.num_results != 1:
+    if op.opcode == "get-tuple-element" and op.attributes.get("index") == 0 and op.operands:
+        op = op.operands[0]
+        if op.opcode not in _CALLS or op.shape.is_array:
+            return None
+    elif op.opcode not in _CALLS or result != 0 or (op.num_results == 1 and not op.shape.is_array):
+        return None  # a tuple-valued HLO call is read through its get-tuple-elements
+    if len(op.called_computations) != 1:
         return None
     callee = op.called_computations[0]
     root = callee.root
-    if root is not None and root.is_terminator:
-        # One value returned: a function that also returns its predicate (jax's jvp of
-        # ``where`` does) is no mask, its other results go elsewhere.
-        root = root.operands[0] if len(root.operands) == 1 else None
+    if root is not None and (root.is_terminator or root.opcode == "tuple"):
+        root = root.operands[0] if root.operands else None
     allowed = {"parameter", "broadcast", "reshape", "convert", "select", "constant"}
     if root is None or root.opcode != "select" or any(
-            i.opcode not in allowed and not i.is_terminator for i in callee.instructions):
+            i.opcode not in allowed and not i.is_terminator and not (i is callee.root and i.opcode == "tuple")
+            for i in callee.instructions):
         return None
     return root, op
+
+
+def _mask_readers(op: Instruction) -> list[tuple[Instruction, int]]:
+    """(reader, operand number) of each use of the masked value ``op`` (its first result: the other
+    results of jax's jvp ``_where`` call are the predicate)."""
+    return [(u, k) for u in op.users for k, o in enumerate(u.operands) if o is op and u.operand_results[k] == 0]
+
+
+def _masked_value(call: Instruction) -> Instruction | None:
+    """What reads the mask a call returns first: the call (one result, or MLIR's ``#0``), or in HLO
+    the one ``get-tuple-element`` of index 0 of its tuple."""
+    if call.shape.is_array or call.num_results > 1:
+        return call
+    reads = [u for u in call.users if u.opcode == "get-tuple-element" and u.attributes.get("index") == 0]
+    return reads[0] if len(reads) == 1 else None
 
 
 def _is_ragged_rows(gmm: Instruction) -> bool:
@@ -288,18 +311,20 @@ class GmmRedundantMask(PatternRule[Mask]):
         for gmm in list(module.instructions()):
             if gmm.opcode != "ragged-dot" or len(gmm.operands) != 3:
                 continue
-            found = _select_of(gmm.operands[0])
+            found = _select_of(gmm.operands[0], gmm.operand_results[0])
             if found is not None and id(gmm.operands[0]) not in seen:
                 seen.add(id(gmm.operands[0]))
                 yield Mask(gmm.operands[0], found[0], found[1], gmm, "lhs")
             for user in gmm.users:
-                found = _select_of(user)
-                if found is None or id(user) in seen:
-                    continue
+                op = _masked_value(user) if user.opcode in _CALLS else user
+                found = _select_of(op) if op is not None else None
+                if found is None or op is None or id(op) in seen or (
+                        not _mask_readers(op) and op is not op.computation.root):
+                    continue  # no mask, or one already removed: nothing reads it any more
                 select, call = found
                 if any(_through_call(select.operands[k], call) is gmm for k in (1, 2)):
-                    seen.add(id(user))
-                    yield Mask(user, select, call, gmm, "result")
+                    seen.add(id(op))
+                    yield Mask(op, select, call, gmm, "result")
 
     def anchor(self, mask: Mask) -> Instruction:
         return mask.op
@@ -319,6 +344,13 @@ class GmmRedundantMask(PatternRule[Mask]):
     def predicate(self, mask: Mask) -> Refusal | None:
         trace = _Trace(mask)
         pred, _ = trace.back(mask.select.operands[0], list(range(mask.select.shape.rank)))
+        if pred.opcode == "parameter" and pred.computation is not None and pred.computation.parent is None:
+            # A training step's backward: jax passes the forward's predicate to the function of the
+            # transposed select as an argument.  Which rows it keeps is decided in another function.
+            return Refusal("mask-predicate", f"{mask.op.ref}: its predicate is {pred.ref}, an argument of "
+                           f"{pred.computation.name} (in a training step: the forward's mask, saved for the "
+                           "backward's transposed select); values are not followed across calls, so it is "
+                           "not proven the row bound", pred)
         if pred.opcode != "compare":
             return Refusal("mask-predicate", f"{mask.op.ref}: its predicate is {pred.opcode} {pred.ref}, not a "
                            "comparison of an iota with a bound", pred)
@@ -372,11 +404,16 @@ class GmmRedundantMask(PatternRule[Mask]):
     def users(self, mask: Mask) -> Refusal | None:
         if mask.side == "result":
             return None  # the select equals the GMM's result: every user may read that instead
-        for user in mask.op.users:
+        for user, _ in _mask_readers(mask.op):
             ok = (user.opcode == "ragged-dot" and _is_ragged_rows(user)
                   and [k for k, o in enumerate(user.operands) if o is mask.op] == [0]
                   and tuple(user.attributes.get("lhs_ragged_dims", ())) == (mask.dim,)
                   and same_value(_strip_widening(user.operands[2]), _strip_widening(mask.gmm.operands[2])))
+            if not ok and (user.is_terminator or user is user.computation.root):
+                return Refusal("mask-users", f"{user.ref} returns the masked value {mask.op.ref} from "
+                               f"{mask.op.computation.name} (in a training step: saved for the backward, "
+                               "whose weight-gradient GMM reads it); its readers past the call are not "
+                               "followed, so the select stays", user)
             if not ok:
                 return Refusal("mask-users", f"{user.ref} also reads the masked value {mask.op.ref} and may "
                                "read the rows it zeroes (the select would stay for it: nothing saved)", user)
@@ -384,7 +421,7 @@ class GmmRedundantMask(PatternRule[Mask]):
 
     # ---- report and rewrite ---------------------------------------------------------
     def site(self, mask: Mask) -> Site:
-        removed = mask.op.shape.byte_size
+        removed = mask.select.shape.byte_size  # the masked value (a jvp ``_where`` also returns its predicate)
         return Site(rule=self.name, form=mask.side, location=location_of(mask.op),
                     before=CollectiveCost(), after=CollectiveCost(), bytes_saved=removed, rewritten=False,
                     pieces=[location_of(mask.gmm)], copies_removed=removed,
@@ -394,7 +431,11 @@ class GmmRedundantMask(PatternRule[Mask]):
         kept = mask.select.operand_values[mask.kept]
         if mask.call is not None:  # the value jax's _where function was called with
             kept = mask.call.operand_values[kept.op.attributes["parameter_number"]]
-        rw.replace_all_uses(mask.op, kept)
+        if mask.op.num_results == 1:
+            rw.replace_all_uses(mask.op, kept)
+        else:  # MLIR's jvp ``_where``: only its first result is the mask, the predicate stays read
+            for reader, k in _mask_readers(mask.op):
+                rw.set_operand(reader, k, kept)
         remove_dead(rw, [mask.op])
         # jax's ``_where`` function, once nothing calls it, goes too (XLA would drop it unused).
         module = rw.module
