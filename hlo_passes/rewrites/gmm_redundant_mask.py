@@ -319,7 +319,7 @@ class GmmRedundantMask(PatternRule[Mask]):
                 op = _masked_value(user) if user.opcode in _CALLS else user
                 found = _select_of(op) if op is not None else None
                 if found is None or op is None or id(op) in seen or (
-                        not _mask_readers(op) and op is not op.computation.root):
+                        not _mask_readers(op) and op.computation is not None and op is not op.computation.root):
                     continue  # no mask, or one already removed: nothing reads it any more
                 select, call = found
                 if any(_through_call(select.operands[k], call) is gmm for k in (1, 2)):
@@ -409,9 +409,10 @@ class GmmRedundantMask(PatternRule[Mask]):
                   and [k for k, o in enumerate(user.operands) if o is mask.op] == [0]
                   and tuple(user.attributes.get("lhs_ragged_dims", ())) == (mask.dim,)
                   and same_value(_strip_widening(user.operands[2]), _strip_widening(mask.gmm.operands[2])))
-            if not ok and (user.is_terminator or user is user.computation.root):
+            comp = user.computation
+            if not ok and comp is not None and (user.is_terminator or user is comp.root):
                 return Refusal("mask-users", f"{user.ref} returns the masked value {mask.op.ref} from "
-                               f"{mask.op.computation.name} (in a training step: saved for the backward, "
+                               f"{comp.name} (in a training step: saved for the backward, "
                                "whose weight-gradient GMM reads it); its readers past the call are not "
                                "followed, so the select stays", user)
             if not ok:
