@@ -39,7 +39,7 @@ from hlo_passes.lint import lint_module
 from hlo_passes.lowering import lower_gmms, pallas_tpu
 from hlo_passes.passes import prescan, run_passes
 from hlo_passes.rewrites.builtin import builtin_rules
-from hlo_passes.rewrites.moe_ffn_fusion import FFN_TARGETS, MoeFfnFusion
+from hlo_passes.rewrites.moe_ffn_fusion import FFN_TARGETS, GPU_FFN_TARGETS, MoeFfnFusion
 from moe_cases import check_parsers, tolerance, tpu_kernels
 
 PASS = "moe-ffn-fusion"
@@ -270,13 +270,19 @@ def test_rematerialized_fsdp_training_steps(layout: str, form: str, dtype: str, 
 # ---- platforms, entry points, listing ------------------------------------------------------
 
 def test_each_platform_emits_its_kernel_or_holds_back() -> None:
-    """CPU: the FFI call; TPU: the Pallas kernel where Mosaic can tile the shapes (the pair at any
-    F, the prefused forms at F a multiple of 128), held back otherwise; GPU: held back, no CUDA
-    fused-FFN kernel exists.  Held back, a site saves nothing there: the lint reports no finding."""
+    """CPU: the FFI call; GPU: the CUDA kernel's FFI call; TPU: the Pallas kernel where Mosaic can
+    tile the shapes (the pair at any F, the prefused forms at F a multiple of 128), held back
+    otherwise.  Held back, a site saves nothing there: the lint reports no finding."""
     prefused = lowered("gate_first", "forward", "stablehlo")  # F = 96
     pair = lowered("pair", "forward", "stablehlo")
-    held = [("gpu", prefused, "no CUDA fused-FFN kernel exists"), ("gpu", pair, "no CUDA fused-FFN kernel exists"),
-            ("tpu", prefused, "F = 96 is no multiple of 128")]
+    for platform, targets in (("cpu", FFN_TARGETS), ("gpu", GPU_FFN_TARGETS)):
+        for form, text in (("gate_first", prefused), ("pair", pair)):
+            with use_platform(platform):
+                result = run_passes(hlo_passes.parse(text), [PASS])
+            assert [s.rewritten for s in result.sites] == [True]
+            assert targets[form] in result.module.to_text()
+            assert [f.rule for f in lint_module(hlo_passes.parse(text), platform=platform)] == [CODE]
+    held = [("tpu", prefused, "F = 96 is no multiple of 128")]
     for platform, text, why in held:
         with use_platform(platform):
             result = run_passes(hlo_passes.parse(text), [PASS])
@@ -288,7 +294,37 @@ def test_each_platform_emits_its_kernel_or_holds_back() -> None:
         assert [s.rewritten for s in run_passes(hlo_passes.parse(pair), [PASS]).sites] == [True]
     assert [f.rule for f in lint_module(hlo_passes.parse(pair))] == [CODE]  # TPU: the default pricing
     assert [f.rule for f in lint_module(hlo_passes.parse(prefused))] == []
-    assert [f.rule for f in lint_module(hlo_passes.parse(prefused), platform="cpu")] == [CODE]
+
+
+# ---- GPU: the CUDA kernel's FFI call ------------------------------------------------------
+
+def test_gpu_targets_are_the_cuda_kernels() -> None:
+    """The rule's GPU targets are the handlers ``kernels.gpu`` builds and registers (importing it
+    needs no CUDA); tests/test_lowering_gpu_ffi.py builds them with nvcc, and on a GPU runs them."""
+    from hlo_passes.kernels import gpu
+
+    assert GPU_FFN_TARGETS == gpu.GPU_MOE_FFN_TARGETS
+    assert set(GPU_FFN_TARGETS.values()) <= set(gpu.TARGETS)
+
+
+@pytest.mark.parametrize("form,mode,dialect,dtype,experts", [("gate_first", "forward", "hlo", "float32", 8),
+                                                              ("up_first", "remat", "stablehlo", "bfloat16", 64),
+                                                              ("pair", "forward", "stablehlo", "bfloat16", 8)])
+def test_gpu_emission_runs_as_the_cpu_kernel(form: str, mode: str, dialect: str, dtype: str, experts: int) -> None:
+    """Priced for GPU the chain becomes one call of the CUDA kernel on the chain's operands.  Its
+    contract is the CPU kernel's, so the same module with the CPU kernel's target names in place
+    of the CUDA ones runs here, equal to the original: the operands, their order and layouts are
+    what the kernel reads.  (On a GPU, tests/test_lowering_gpu_ffi.py runs the CUDA kernel.)"""
+    text = lowered(form, mode, dialect, dtype, experts)
+    with use_platform("gpu"):
+        result = run_passes(hlo_passes.parse(text), [PASS])
+    assert [(s.form, s.rewritten) for s in result.sites] == [(form, True)] and result.near_misses == []
+    new_text = result.module.to_text()
+    check_parsers(new_text, dialect)
+    assert new_text.count(f'"{GPU_FFN_TARGETS[form]}"') == 1 and FFN_TARGETS[form] + '"' not in new_text
+    served_by_cpu = new_text.replace(f'"{GPU_FFN_TARGETS[form]}"', f'"{FFN_TARGETS[form]}"')
+    args = moe_ffn.inputs(form, dtype=DTYPES[dtype], experts=experts)
+    assert_same(run_cpu(text, args), run_cpu(served_by_cpu, args), dtype)
 
 
 def test_jit_prices_for_its_backend_and_fuses_on_cpu() -> None:
