@@ -117,6 +117,37 @@ __device__ __forceinline__ void MultiplyTile(const Tile& tile, float acc[kSub][k
   }
 }
 
+// Rows [k0, k0 + 16) and columns [c0, c0 + 64) of a row-major [k, n] rhs into
+// the B tile; past its end, 0.
+template <typename R>
+__device__ __forceinline__ void LoadRhsSlice(Tile& tile, const R* w, int64_t k0, int64_t k, int64_t c0,
+                                             int64_t n) {
+#pragma unroll
+  for (int e = threadIdx.x; e < kTileK * kTileN; e += kThreads) {
+    const int kk = e / kTileN, col = e % kTileN;
+    const int64_t gk = k0 + kk, gc = c0 + col;
+    tile.b[kk][col] = (gk < k && gc < n) ? ToF32(w[gk * n + gc]) : 0.0f;
+  }
+}
+
+// This thread's outputs of the tile at (r0, c0) that fall in rows [lo, hi).
+template <typename O>
+__device__ __forceinline__ void StoreRows(O* out, const float acc[kSub][kSub], int64_t r0, int64_t lo,
+                                          int64_t hi, int64_t c0, int64_t n) {
+  const int tx = threadIdx.x % kLanes;
+  const int ty = threadIdx.x / kLanes;
+#pragma unroll
+  for (int i = 0; i < kSub; ++i) {
+    const int64_t gr = r0 + ty + kLanes * i;
+    if (gr < lo || gr >= hi) continue;
+#pragma unroll
+    for (int j = 0; j < kSub; ++j) {
+      const int64_t gc = c0 + tx + kLanes * j;
+      if (gc < n) Store(out + gr * n + gc, acc[i][j]);
+    }
+  }
+}
+
 // The groups that own rows of one row tile [r0, r1), and which rows: slot s
 // holds group id[s]'s rows [lo[s], hi[s]).  Shared by the block.
 struct TileGroups {
@@ -184,8 +215,6 @@ GmmKernel(const L* __restrict__ lhs, const R* __restrict__ rhs, const void* __re
   __shared__ TileGroups groups;
 
   const int t = threadIdx.x;
-  const int tx = t % kLanes;
-  const int ty = t / kLanes;
   const int64_t r0 = static_cast<int64_t>(blockIdx.x) * kTileM;
   const int64_t r1 = r0 + kTileM < m ? r0 + kTileM : m;
   const int64_t c0 = static_cast<int64_t>(blockIdx.y) * kTileN;
@@ -203,26 +232,12 @@ GmmKernel(const L* __restrict__ lhs, const R* __restrict__ rhs, const void* __re
         const int64_t gr = r0 + row, gk = k0 + kk;
         tile.a[kk][row] = (gr >= lo && gr < hi && gk < k) ? ToF32(lhs[gr * k + gk]) : 0.0f;
       }
-#pragma unroll
-      for (int e = t; e < kTileK * kTileN; e += kThreads) {
-        const int kk = e / kTileN, col = e % kTileN;
-        const int64_t gk = k0 + kk, gc = c0 + col;
-        tile.b[kk][col] = (gk < k && gc < n) ? ToF32(w[gk * n + gc]) : 0.0f;
-      }
+      LoadRhsSlice(tile, w, k0, k, c0, n);
       __syncthreads();
       MultiplyTile(tile, acc);
       __syncthreads();
     }
-#pragma unroll
-    for (int i = 0; i < kSub; ++i) {
-      const int64_t gr = r0 + ty + kLanes * i;
-      if (gr < lo || gr >= hi) continue;
-#pragma unroll
-      for (int j = 0; j < kSub; ++j) {
-        const int64_t gc = c0 + tx + kLanes * j;
-        if (gc < n) Store(out + gr * n + gc, acc[i][j]);
-      }
-    }
+    StoreRows(out, acc, r0, lo, hi, c0, n);
   }
 
   ZeroUncoveredRows(out, covered, r0, r1, c0, n);
@@ -359,8 +374,6 @@ FfnKernel(const X* __restrict__ x, FfnWeights<W> w, const void* __restrict__ siz
   __shared__ TileGroups groups;
 
   const int t = threadIdx.x;
-  const int tx = t % kLanes;
-  const int ty = t / kLanes;
   // The first GMMs' 64 x 16 tile: thread t owns column fj, rows fr + kFfnRowStep * i.
   const int fj = t % kFfnChunk;
   const int fr = t / kFfnChunk;
@@ -414,26 +427,12 @@ FfnKernel(const X* __restrict__ x, FfnWeights<W> w, const void* __restrict__ siz
                               ? SiluTimes<O>(Rounded<O>(gacc[i]), Rounded<O>(uacc[i]))
                               : 0.0f;
       }
-#pragma unroll
-      for (int e = t; e < kFfnChunk * kTileN; e += kThreads) {
-        const int kk = e / kTileN, col = e % kTileN;
-        const int64_t gk = f0 + kk, gc = c0 + col;
-        tile.b[kk][col] = (gk < f && gc < n) ? ToF32(w_out[gk * n + gc]) : 0.0f;
-      }
+      LoadRhsSlice(tile, w_out, f0, f, c0, n);
       __syncthreads();
       MultiplyTile(tile, acc);
       __syncthreads();
     }
-#pragma unroll
-    for (int i = 0; i < kSub; ++i) {
-      const int64_t gr = r0 + ty + kLanes * i;
-      if (gr < lo || gr >= hi) continue;
-#pragma unroll
-      for (int j = 0; j < kSub; ++j) {
-        const int64_t gc = c0 + tx + kLanes * j;
-        if (gc < n) Store(out + gr * n + gc, acc[i][j]);
-      }
-    }
+    StoreRows(out, acc, r0, lo, hi, c0, n);
   }
   ZeroUncoveredRows(out, covered, r0, r1, c0, n);
 }
@@ -684,54 +683,27 @@ ffi::Error FfnPair(cudaStream_t stream, ffi::AnyBuffer x, ffi::AnyBuffer w_gate,
   return FfnImpl(FfnForm::kPair, stream, x, w_gate, w_up, w_out, sizes, *out);
 }
 
+// A handler's binding: XLA's stream, ``kArgs`` buffers, one result.
+template <int kArgs>
+auto StreamAndBuffers() {
+  if constexpr (kArgs == 0) {
+    return ffi::Ffi::Bind().Ctx<ffi::PlatformStream<cudaStream_t>>();
+  } else {
+    return StreamAndBuffers<kArgs - 1>().template Arg<ffi::AnyBuffer>();
+  }
+}
+
 }  // namespace
 
 // The handlers launch kernels on XLA's stream and allocate nothing, which is
 // what XLA needs to record them into a CUDA graph (command buffer).
-XLA_FFI_DEFINE_HANDLER_SYMBOL(hlo_passes_gmm_cuda, GmmImpl,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Ret<ffi::AnyBuffer>(),
+XLA_FFI_DEFINE_HANDLER_SYMBOL(hlo_passes_gmm_cuda, GmmImpl, StreamAndBuffers<3>().Ret<ffi::AnyBuffer>(),
                               {ffi::Traits::kCmdBufferCompatible});
-
-XLA_FFI_DEFINE_HANDLER_SYMBOL(hlo_passes_tgmm_cuda, TgmmImpl,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Ret<ffi::AnyBuffer>(),
+XLA_FFI_DEFINE_HANDLER_SYMBOL(hlo_passes_tgmm_cuda, TgmmImpl, StreamAndBuffers<3>().Ret<ffi::AnyBuffer>(),
                               {ffi::Traits::kCmdBufferCompatible});
 XLA_FFI_DEFINE_HANDLER_SYMBOL(hlo_passes_moe_ffn_silu_cuda, FfnGateFirst,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Ret<ffi::AnyBuffer>(),
-                              {ffi::Traits::kCmdBufferCompatible});
-
+                              StreamAndBuffers<4>().Ret<ffi::AnyBuffer>(), {ffi::Traits::kCmdBufferCompatible});
 XLA_FFI_DEFINE_HANDLER_SYMBOL(hlo_passes_moe_ffn_silu_up_first_cuda, FfnUpFirst,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Ret<ffi::AnyBuffer>(),
-                              {ffi::Traits::kCmdBufferCompatible});
-
+                              StreamAndBuffers<4>().Ret<ffi::AnyBuffer>(), {ffi::Traits::kCmdBufferCompatible});
 XLA_FFI_DEFINE_HANDLER_SYMBOL(hlo_passes_moe_ffn_silu_pair_cuda, FfnPair,
-                              ffi::Ffi::Bind()
-                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Arg<ffi::AnyBuffer>()
-                                  .Ret<ffi::AnyBuffer>(),
-                              {ffi::Traits::kCmdBufferCompatible});
+                              StreamAndBuffers<5>().Ret<ffi::AnyBuffer>(), {ffi::Traits::kCmdBufferCompatible});
