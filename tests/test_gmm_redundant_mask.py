@@ -126,13 +126,15 @@ def test_rewrite_cli_runs_it_when_named(tmp_path: Path) -> None:
     assert outputs(out, "ffn", "float32")[0].tobytes() == outputs(src.read_text(), "ffn", "float32")[0].tobytes()
 
 
-# A training step's masks: (sites removed, near misses' checks).  The forward's result mask goes;
-# the forward's lhs mask is returned to the backward (its weight-gradient GMM reads the masked
-# tokens across the call: mask-users); the backward's transposed select on the GMM's gradient
-# reads the forward's predicate as an argument (mask-predicate: not followed across calls).
-TRAINING = {"both": (["result"], ["mask-users", "mask-predicate"]),
+# A training step's masks: (sites removed, near misses' checks).  The forward's result mask goes,
+# and so does its transpose in the backward: the select on the GMM's gradient, whose predicate
+# (the forward's, passed in as an argument) and group sizes are followed across the calls, read
+# by the input-gradient GMM and the weight-gradient GMM (ragged contracting rows), which both
+# ignore the rows past the groups.  The forward's lhs mask is returned to the backward (its
+# readers past the call are not followed: mask-users).
+TRAINING = {"both": (["lhs", "result"], ["mask-users"]),
             "lhs": ([], ["mask-users"]),
-            "result": (["result"], ["mask-predicate"])}
+            "result": (["lhs", "result"], [])}
 
 
 @pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
@@ -141,13 +143,13 @@ def test_training_step_masks(name: str, dialect: str) -> None:
     """In a training step jax's jvp of ``where`` is a function returning the masked value and its
     predicate (``%21:2 = call @_where``; in HLO a tuple): the mask is its first result, removed
     where provably the row bound; the predicate stays for the backward (a first version took
-    result 0 for the whole call and pointed the predicate's users at the GMM).  The others are
-    near misses that say why.  Gradients bit-identical, and XLA's optimized program has fewer
+    result 0 for the whole call and pointed the predicate's users at the GMM).  The backward's
+    transposed select goes too; the forward lhs mask is a near miss that says why.  Gradients bit-identical, and XLA's optimized program has fewer
     selects (the call's now unread select is dropped once XLA inlines it)."""
     text = moe_mask.lower(name, dialect=dialect, grad=True)
     result = run_passes(hlo_passes.parse(text), [PASS])
     sites, misses = TRAINING[name]
-    assert [(s.form, s.rewritten) for s in result.sites] == [(f, True) for f in sites]
+    assert sorted((s.form, s.rewritten) for s in result.sites) == [(f, True) for f in sites]
     assert [m.check for m in result.near_misses] == misses
     assert all("training step" in m.reason for m in result.near_misses)
     new_text = result.module.to_text()
@@ -178,7 +180,8 @@ def test_masks_that_are_not_the_row_bound_are_refused(name: str, dialect: str) -
 def test_kernels_honour_the_row_bound() -> None:
     """What the rule rests on: lowered to each kernel this machine runs (cpu-ffi, Pallas megablox
     in interpret mode), a ragged-dot ignores the lhs rows at or past sum(group_sizes) — NaN, Inf
-    or huge there change nothing — and writes +0.0 to those rows of its result."""
+    or huge there change nothing — and writes +0.0 to those rows of its result; the weight
+    gradient's GMM (the ragged dimension contracted) ignores those rows of both operands."""
     rows, k, n, groups = 256, 128, 128, 3
     rng = np.random.default_rng(1)
 
@@ -205,6 +208,30 @@ def test_kernels_honour_the_row_bound() -> None:
                 assert np.isfinite(out).all(), (kernel, sizes)
                 assert (out[bound:] == 0).all() and not np.signbit(out[bound:]).any(), (kernel, sizes)
                 assert out.tobytes() == np.asarray(exe.run(masked, w, gs)[0]).astype(np.float32).tobytes()
+
+    def weight_gradient(x: jax.Array, y: jax.Array, gs: jax.Array) -> jax.Array:
+        numbers = jax.lax.RaggedDotDimensionNumbers(dot_dimension_numbers=(([0], [0]), ([], [])),
+                                                    lhs_ragged_dimensions=[0], rhs_group_dimensions=[])
+        return jax.lax.ragged_dot_general(x, y, gs, numbers)
+
+    for dtype in (np.float32, jnp.bfloat16):
+        x, y = (rng.standard_normal((rows, d)).astype(np.float32) for d in (k, n))
+        x[100:], y[100:] = np.nan, np.inf
+        x, y = x.astype(dtype), y.astype(dtype)
+        text = jax.jit(weight_gradient).trace(x, y, np.zeros(groups, np.int32)).lower(
+            lowering_platforms=("tpu",)).as_text()
+        for kernel in ("cpu-ffi", "pallas"):
+            module = hlo_passes.parse(text)
+            assert all(r.lowered for r in lower_gmms(module, kernel, "cpu"))
+            exe = runtime.compile_text(module.to_text())
+            for sizes in ([30, 50, 20], [0, 100, 0], [0, 0, 0]):
+                gs = np.asarray(sizes, np.int32)
+                bound = int(gs.sum())
+                out = np.asarray(exe.run(x, y, gs)[0]).astype(np.float32)
+                live = np.arange(rows)[:, None] < bound
+                masked = [np.where(live, a.astype(np.float32), 0).astype(dtype) for a in (x, y)]
+                assert np.isfinite(out).all(), (kernel, sizes)
+                assert out.tobytes() == np.asarray(exe.run(*masked, gs)[0]).astype(np.float32).tobytes()
 
 
 def test_listed_found_and_one_module() -> None:
