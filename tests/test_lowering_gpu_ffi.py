@@ -433,3 +433,27 @@ def test_moe_ffn_fusion_runs_on_gpu(cuda_kernels, form: str, mode: str, dialect:
     if mode == "forward":
         used = int(np.sum(args[1]))
         assert (got[0][used:] == 0).all() and not np.signbit(got[0][used:]).any()
+
+
+def test_jit_moe_ffn_fusion_on_gpu(cuda_kernels) -> None:
+    """``hlo_passes.jit(passes=["MOE005"])`` on the GPU prices for it: the FFN becomes the CUDA
+    kernel's call (the hook registers the CUDA handlers it reads), equal to jax's own result."""
+    import warnings
+
+    import jax
+
+    from examples import moe_ffn
+    from hlo_passes.rewrites.moe_ffn_fusion import GPU_FFN_TARGETS
+
+    fn = moe_ffn.function("pair")
+    args = moe_ffn.inputs("pair", experts=4, tokens=64, embed=32, mlp=48)
+    with jax.default_matmul_precision("highest"):
+        want = np.asarray(jax.jit(fn)(*args))
+        jitted = hlo_passes.jit(fn, passes=["MOE005"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RewriteFallbackWarning)
+            got = np.asarray(jitted(*args))
+        low = jitted.lower(*args)
+    assert [(s.form, s.rewritten) for s in low.result.sites] == [("pair", True)]
+    assert GPU_FFN_TARGETS["pair"] in low.as_text()
+    np.testing.assert_allclose(got, want, **tolerance(MoEConfig()))

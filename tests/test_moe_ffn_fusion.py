@@ -32,7 +32,7 @@ import pytest
 import hlo_passes
 import hlo_passes.kernels as kernels
 from examples import moe, moe_ffn, moe_remat
-from hlo_passes import runtime
+from hlo_passes import jax_hook, runtime
 from hlo_passes.cost_model import use_platform
 from hlo_passes.gmm import ffn_kernel, pallas_ffn
 from hlo_passes.lint import lint_module
@@ -305,6 +305,8 @@ def test_gpu_targets_are_the_cuda_kernels() -> None:
 
     assert GPU_FFN_TARGETS == gpu.GPU_MOE_FFN_TARGETS
     assert set(GPU_FFN_TARGETS.values()) <= set(gpu.TARGETS)
+    # hlo_passes.jit registers the CUDA handlers when a rewritten program calls one of them.
+    assert all(jax_hook._CUDA_KERNEL_CALL.search(f'"{target}"') for target in gpu.TARGETS)
 
 
 @pytest.mark.parametrize("form,mode,dialect,dtype,experts", [("gate_first", "forward", "hlo", "float32", 8),

@@ -403,6 +403,7 @@ def test_each_platform_s_modules_are_priced_for_it(off, monkeypatch) -> None:
         callbacks[platforms[0]] = callback
 
     monkeypatch.setattr(compat, "register_module_transformation", register)
+    monkeypatch.setattr(compat, "clear_module_transformation", lambda name, platforms=None: True)
     monkeypatch.setattr(compat, "backend_platforms", lambda: ["cpu", "cuda", "metal", "tpu"])
     hlo_passes.install("warn", platforms=["cpu", "cuda", "metal", "tpu"], passes=["MOE005"])
     assert sorted(callbacks) == ["cpu", "cuda", "metal", "tpu"]
@@ -417,3 +418,4 @@ def test_each_platform_s_modules_are_priced_for_it(off, monkeypatch) -> None:
         assert len([w for w in record if "MOE005" in str(w.message)]) == len(found[platform])
         xla_pass._state.reported.clear()  # the next platform's same finding is reported anew
     assert found == {"cpu": ["MOE005"], "cuda": ["MOE005"], "metal": [], "tpu": []}
+    hlo_passes.uninstall()  # while the backends are still the pretended ones

@@ -60,8 +60,8 @@ cat "$OUT/env.txt"
 status=0
 # Only the tests that need the GPU or nvcc: the others lower 8-device
 # programs, which this one-GPU machine cannot place (they run on CPU in CI).
-# "on_gpu" includes test_moe_ffn_fusion_runs_on_gpu (the CUDA fused-FFN kernel,
-# executed equal to the unfused program on the GPU).
+# "on_gpu" includes test_moe_ffn_fusion_runs_on_gpu and test_jit_moe_ffn_fusion_on_gpu
+# (the CUDA fused-FFN kernel, executed equal to the unfused program on the GPU).
 timeout 360 python -m pytest -q -rs -p no:cacheprovider tests/test_lowering_gpu_ffi.py \
     -k "gpu_handlers or on_gpu or builds_with_nvcc or nvcc_output" > "$OUT/pytest.txt" 2>&1 || status=1
 tail -n 25 "$OUT/pytest.txt"
