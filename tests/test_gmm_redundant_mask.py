@@ -144,8 +144,9 @@ def test_training_step_masks(name: str, dialect: str) -> None:
     predicate (``%21:2 = call @_where``; in HLO a tuple): the mask is its first result, removed
     where provably the row bound; the predicate stays for the backward (a first version took
     result 0 for the whole call and pointed the predicate's users at the GMM).  The backward's
-    transposed select goes too; the forward lhs mask is a near miss that says why.  Gradients bit-identical, and XLA's optimized program has fewer
-    selects (the call's now unread select is dropped once XLA inlines it)."""
+    transposed select goes too; the forward lhs mask is a near miss that says why.  Gradients
+    bit-identical, and XLA's optimized program has fewer selects, one a removed mask (the call's
+    now unread select is dropped once XLA inlines it)."""
     text = moe_mask.lower(name, dialect=dialect, grad=True)
     result = run_passes(hlo_passes.parse(text), [PASS])
     sites, misses = TRAINING[name]

@@ -351,7 +351,8 @@ def _groups_rows_along(gmm: Instruction, operand: int, dim: int) -> bool:
     rows at or past sum(group sizes) (checked of the kernels: test_kernels_honour_the_row_bound)."""
     a = gmm.attributes
     ragged = tuple(a.get("lhs_ragged_dims", ()))
-    lhs_contracting, rhs_contracting = tuple(a.get("lhs_contracting_dims", ())), tuple(a.get("rhs_contracting_dims", ()))
+    lhs_contracting = tuple(a.get("lhs_contracting_dims", ()))
+    rhs_contracting = tuple(a.get("rhs_contracting_dims", ()))
     if len(ragged) != 1 or tuple(a.get("lhs_batch_dims", ())) or tuple(a.get("rhs_batch_dims", ())):
         return False
     if _is_ragged_rows(gmm):
