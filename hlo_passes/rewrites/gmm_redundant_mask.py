@@ -343,6 +343,51 @@ def _is_add(comp: Computation) -> bool:
                        if o.opcode == "parameter") == [0, 1])
 
 
+def _readers_across_calls(op: Instruction, callers: dict[str, list[Instruction]]
+                          ) -> tuple[list[tuple[Instruction, int]], Instruction | None]:
+    """Who reads ``op``'s first result, and as which operand, across function boundaries (a
+    training step returns the forward's masked tokens to its caller, which passes them to the
+    backward's weight-gradient GMM): a function's return is followed to what its one caller's
+    result is read by, an argument of a call into what reads the parameter.  Second: the op a
+    value could not be followed past (None: every reader found)."""
+    readers: list[tuple[Instruction, int]] = []
+    work: list[tuple[Instruction, int]] = [(op, 0)]
+    seen: set[tuple[int, int]] = set()
+    while work:
+        value, result = work.pop()
+        if (id(value), result) in seen or len(seen) > 64:
+            continue
+        seen.add((id(value), result))
+        for user in value.users:
+            for k, o in enumerate(user.operands):
+                if o is not value or user.operand_results[k] != result:
+                    continue
+                comp = user.computation
+                returned = comp is not None and comp.parent is None and (
+                    user.is_terminator or (user is comp.root and user.opcode == "tuple"))
+                if returned:
+                    assert comp is not None
+                    sites = callers.get(comp.name, [])
+                    if len(sites) != 1 or sites[0].opcode not in _CALLS:
+                        return readers, user
+                    call = sites[0]
+                    if call.num_results > 1 or call.shape.is_array:
+                        work.append((call, k))
+                    else:  # an HLO call's tuple: its get-tuple-elements of index k
+                        work.extend((g, 0) for g in call.users
+                                    if g.opcode == "get-tuple-element" and g.attributes.get("index") == k)
+                elif user.opcode in _CALLS:
+                    callee = user.called_computations[0] if len(user.called_computations) == 1 else None
+                    params = [i for i in (callee.instructions if callee is not None else [])
+                              if i.opcode == "parameter" and i.attributes.get("parameter_number") == k]
+                    if len(params) != 1 or len(callers.get(callee.name if callee else "", [])) != 1:
+                        return readers, user
+                    work.append((params[0], 0))
+                else:
+                    readers.append((user, k))
+    return readers, None
+
+
 def _groups_rows_along(gmm: Instruction, operand: int, dim: int) -> bool:
     """Whether ``gmm`` reads its operand ``operand`` only in the rows of its groups along ``dim``:
     the lhs of a ragged-rows GMM ragged along ``dim``, or either operand of a GMM whose ragged
@@ -493,16 +538,17 @@ class GmmRedundantMask(PatternRule[Mask]):
     def users(self, mask: Mask) -> Refusal | None:
         if mask.side == "result":
             return None  # the select equals the GMM's result: every user may read that instead
-        for user, _ in _mask_readers(mask.op):
-            ok = (user.opcode == "ragged-dot"
-                  and all(_groups_rows_along(user, k, mask.dim) for k, o in enumerate(user.operands) if o is mask.op)
-                  and same_value(_strip_widening(user.operands[2]), _strip_widening(mask.gmm.operands[2])))
-            comp = user.computation
-            if not ok and comp is not None and (user.is_terminator or user is comp.root):
-                return Refusal("mask-users", f"{user.ref} returns the masked value {mask.op.ref} from "
-                               f"{comp.name} (in a training step: saved for the backward, "
-                               "whose weight-gradient GMM reads it); its readers past the call are not "
-                               "followed, so the select stays", user)
+        readers, lost = _readers_across_calls(mask.op, mask.callers)
+        if lost is not None:
+            comp = lost.computation
+            if comp is not None and lost.opcode not in _CALLS and not mask.callers.get(comp.name):
+                return Refusal("mask-users", f"{lost.ref} returns the masked value {mask.op.ref} from {comp.name}, "
+                               "which nothing calls (the program's result): the select stays for it", lost)
+            return Refusal("mask-users", f"{lost.ref} passes the masked value {mask.op.ref} on to a function "
+                           "called from several places, whose readers are not followed: the select stays", lost)
+        for user, k in readers:
+            ok = (user.opcode == "ragged-dot" and _groups_rows_along(user, k, mask.dim)
+                  and _same_across_calls(user.operand_values[2], (), mask.gmm.operand_values[2], (), mask.callers))
             if not ok:
                 return Refusal("mask-users", f"{user.ref} also reads the masked value {mask.op.ref} and may "
                                "read the rows it zeroes (the select would stay for it: nothing saved)", user)
