@@ -79,7 +79,7 @@ def build(layout: str = "pair", form: str = "implicit", mesh_kind: str = "mesh2"
     step_layer = jax.checkpoint(layer)
 
     def train(x, gs, *ws):
-        loss = lambda *w: jnp.mean(jnp.square(step_layer(x, gs, *w)))  # noqa: E731
+        loss = lambda *w: jnp.mean(jnp.square(step_layer(x, gs, *w).astype(jnp.float32)))  # noqa: E731
         return jax.value_and_grad(loss, argnums=tuple(range(len(ws))))(*ws)
 
     rng = np.random.default_rng(cfg.seed)
@@ -87,8 +87,9 @@ def build(layout: str = "pair", form: str = "implicit", mesh_kind: str = "mesh2"
     wi = ([rng.standard_normal((e, d, 2 * f), dtype=np.float32)] if layout == "prefused"
           else [rng.standard_normal((e, d, f), dtype=np.float32) for _ in range(2)])
     wo = rng.standard_normal((e, f, d), dtype=np.float32)
-    args = (jax.device_put(rng.standard_normal((t, d), dtype=np.float32), NamedSharding(mesh, P())),
+    cast = lambda a: np.asarray(a).astype(cfg.jdtype)  # noqa: E731  (f32 unless cfg.dtype says otherwise)
+    args = (jax.device_put(cast(rng.standard_normal((t, d), dtype=np.float32)), NamedSharding(mesh, P())),
             jax.device_put(make_group_sizes(cfg), NamedSharding(mesh, P())),
-            *[jax.device_put(w / np.sqrt(d), NamedSharding(mesh, w_spec)) for w in wi],
-            jax.device_put(wo / np.sqrt(f), NamedSharding(mesh, wo_spec)))
+            *[jax.device_put(cast(w / np.sqrt(d)), NamedSharding(mesh, w_spec)) for w in wi],
+            jax.device_put(cast(wo / np.sqrt(f)), NamedSharding(mesh, wo_spec)))
     return jax.jit(train), args

@@ -24,7 +24,8 @@ import contextvars
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_PLATFORM", "PLATFORMS", "Platform", "Price", "active_platform", "price", "use_platform"]
+__all__ = ["DEFAULT_PLATFORM", "PLATFORMS", "Platform", "Price", "active_platform", "platform_for", "price",
+           "use_platform"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,13 @@ _ACTIVE: contextvars.ContextVar[str] = contextvars.ContextVar("hlo_passes_cost_p
 def active_platform() -> Platform:
     """The platform sites are priced for now: ``use_platform``'s, else ``DEFAULT_PLATFORM``."""
     return PLATFORMS[_ACTIVE.get()]
+
+
+def platform_for(backend: str | None) -> str | None:
+    """The platform a jax backend's sites are priced for (``cuda`` and ``rocm``: ``gpu``); None for
+    a backend the cost model has no figures for (``use_platform(None)``: the default pricing)."""
+    name = _ALIASES.get(backend, backend) if backend is not None else None
+    return name if name in PLATFORMS else None
 
 
 @contextlib.contextmanager

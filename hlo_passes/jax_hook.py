@@ -29,6 +29,7 @@ import functools
 import importlib
 import inspect
 import logging
+import re
 import threading
 import warnings
 from collections.abc import Callable, Hashable, Sequence
@@ -51,6 +52,9 @@ from .passes import Result, pipeline, resolve_passes
 from .passes.prescan import may_have_sites
 from .report import Site
 from .text import parse
+
+# A custom call of one of the CUDA kernels ``kernels.gpu`` registers (their targets end in _cuda).
+_CUDA_KERNEL_CALL = re.compile(r'"hlo_passes_\w+_cuda"')
 
 __all__ = [
     "CacheInfo",
@@ -226,10 +230,12 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms
-    if kernel == "gpu-ffi" and any(g.lowered for g in gmms):
+    text = result.module.to_text()
+    if (kernel == "gpu-ffi" and any(g.lowered for g in gmms)) or _CUDA_KERNEL_CALL.search(text):
+        # The GMM kernels, or a rule's call of a CUDA kernel (the fused expert FFN priced for GPU).
         # Builds with nvcc on first use; raises naming what is missing (nvcc, a CUDA device).
         importlib.import_module(KERNELS_PACKAGE + ".gpu").register()
-    module = compat.parse_mlir(result.module.to_text())
+    module = compat.parse_mlir(text)
     return compat.lowered_with_module(lowered, module), result, gmms
 
 

@@ -24,6 +24,7 @@ calls ``activate_from_environment``.
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import os
 import sys
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from . import _jax_compat as compat
 from . import _multihost
 from ._version import __version__
+from .cost_model import active_platform, platform_for, use_platform
 from .diagnostics import hook_warning
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
@@ -172,10 +174,13 @@ def _cache_key_part() -> str:
 # The callback XLA calls
 
 
-def _on_compile(serialized: bytes) -> bytes | None:
+def _on_compile(serialized: bytes, platform: str | None = None) -> bytes | None:
     # XLA calls this from inside compilation: None keeps its module; it must never raise.
+    # ``platform``: the backend the callback was registered for (install binds it); its sites are
+    # priced for it, as hlo_passes.jit prices for the backend it compiles for.
     try:
-        return _transform(serialized)
+        with use_platform(platform_for(platform)):
+            return _transform(serialized)
     except Exception as err:  # noqa: BLE001 - a bug of ours must not break the user's compile
         _failed(serialized, err)
         return None
@@ -374,7 +379,7 @@ def _lint(name: str, text: str, mode: str) -> None:
     module = parse(text, dialect="hlo", path=f"<compiled {name}>")
     # Once per job, not once per host: only process 0 reports (_multihost).
     reports = _multihost.reports_here()
-    for finding in lint_module(module):
+    for finding in lint_module(module, platform=active_platform().name):  # _on_compile's pricing
         key = (finding.rule, name, finding.op_name or f"{finding.line}:{finding.column}")
         with _lock:
             if key in _state.reported:
@@ -474,7 +479,8 @@ def install(mode: str = "warn", *, platforms: str | Sequence[str] | None = None,
     registered: list[str] = []
     for platform in targets:
         try:
-            compat.register_module_transformation(_on_compile, _HOOK_NAME, [platform])
+            compat.register_module_transformation(functools.partial(_on_compile, platform=platform), _HOOK_NAME,
+                                                  [platform])
         except Exception as err:  # noqa: BLE001 - a plugin without the extension (jax >= 0.11 raises)
             if explicit:
                 for done in registered:

@@ -126,23 +126,41 @@ def test_rewrite_cli_runs_it_when_named(tmp_path: Path) -> None:
     assert outputs(out, "ffn", "float32")[0].tobytes() == outputs(src.read_text(), "ffn", "float32")[0].tobytes()
 
 
+# A training step's masks removed (their forms).  Its forward's masks as in a forward program, and
+# their transposes in the backward: the select on the GMM's gradient (the forward's predicate and
+# group sizes, passed in as arguments, followed across the calls), read by the input-gradient GMM
+# and the weight-gradient GMM (ragged contracting rows).  The forward's masked tokens, returned to
+# the backward for its weight-gradient GMM, are followed there: that GMM reads only the rows of
+# its groups.  (The transpose of an lhs mask, a select of the sum of two input gradients, is not
+# matched.)
+TRAINING = {"both": ["lhs", "lhs", "result"], "lhs": ["lhs"], "result": ["lhs", "result"]}
+
+
 @pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
-@pytest.mark.parametrize("name", ["both", "ffn"])
-def test_training_step_gradients_unchanged(name: str, dialect: str) -> None:
+@pytest.mark.parametrize("name", list(TRAINING))
+def test_training_step_masks(name: str, dialect: str) -> None:
     """In a training step jax's jvp of ``where`` is a function returning the masked value and its
-    predicate (``%21:2 = call @_where``): no mask to the rule (a first version took result 0 for
-    the whole call and pointed the predicate's users at the GMM).  Whatever is rewritten, the
-    gradients stay bit-identical."""
+    predicate (``%21:2 = call @_where``; in HLO a tuple): the mask is its first result, removed
+    where provably the row bound; the predicate stays for the backward (a first version took
+    result 0 for the whole call and pointed the predicate's users at the GMM).  The backward's
+    transposed selects go too.  Gradients bit-identical, and XLA's optimized program has one select
+    fewer per removed mask (a call's now unread select is dropped once XLA inlines it)."""
     text = moe_mask.lower(name, dialect=dialect, grad=True)
     result = run_passes(hlo_passes.parse(text), [PASS])
-    assert all(m.check.startswith("mask-") for m in result.near_misses)
+    sites = TRAINING[name]
+    assert sorted((s.form, s.rewritten) for s in result.sites) == [(f, True) for f in sites]
+    assert result.near_misses == []
     new_text = result.module.to_text()
     hlo_passes.parse(new_text, validate=True).verify()
     _, args = moe_mask.build_grad(name)
-    want, got = (runtime.compile_text(to_cpu_ffi(t)[0]).run(*args) for t in (text, new_text))
+    want_exe, got_exe = (runtime.compile_text(to_cpu_ffi(t)[0]) for t in (text, new_text))
+    want, got = want_exe.run(*args), got_exe.run(*args)
     for w, g in zip(want, got):
         assert np.asarray(w).tobytes() == np.asarray(g).tobytes()
     assert all(np.isfinite(np.asarray(w)).all() for w in want)
+    removed = runtime.count_ops(want_exe.compiled_text, ["select"])["select"] - runtime.count_ops(
+        got_exe.compiled_text, ["select"])["select"]
+    assert removed == len(sites)
 
 
 @pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
@@ -160,7 +178,8 @@ def test_masks_that_are_not_the_row_bound_are_refused(name: str, dialect: str) -
 def test_kernels_honour_the_row_bound() -> None:
     """What the rule rests on: lowered to each kernel this machine runs (cpu-ffi, Pallas megablox
     in interpret mode), a ragged-dot ignores the lhs rows at or past sum(group_sizes) — NaN, Inf
-    or huge there change nothing — and writes +0.0 to those rows of its result."""
+    or huge there change nothing — and writes +0.0 to those rows of its result; the weight
+    gradient's GMM (the ragged dimension contracted) ignores those rows of both operands."""
     rows, k, n, groups = 256, 128, 128, 3
     rng = np.random.default_rng(1)
 
@@ -187,6 +206,30 @@ def test_kernels_honour_the_row_bound() -> None:
                 assert np.isfinite(out).all(), (kernel, sizes)
                 assert (out[bound:] == 0).all() and not np.signbit(out[bound:]).any(), (kernel, sizes)
                 assert out.tobytes() == np.asarray(exe.run(masked, w, gs)[0]).astype(np.float32).tobytes()
+
+    def weight_gradient(x: jax.Array, y: jax.Array, gs: jax.Array) -> jax.Array:
+        numbers = jax.lax.RaggedDotDimensionNumbers(dot_dimension_numbers=(([0], [0]), ([], [])),
+                                                    lhs_ragged_dimensions=[0], rhs_group_dimensions=[])
+        return jax.lax.ragged_dot_general(x, y, gs, numbers)
+
+    for dtype in (np.float32, jnp.bfloat16):
+        x, y = (rng.standard_normal((rows, d)).astype(np.float32) for d in (k, n))
+        x[100:], y[100:] = np.nan, np.inf
+        x, y = x.astype(dtype), y.astype(dtype)
+        text = jax.jit(weight_gradient).trace(x, y, np.zeros(groups, np.int32)).lower(
+            lowering_platforms=("tpu",)).as_text()
+        for kernel in ("cpu-ffi", "pallas"):
+            module = hlo_passes.parse(text)
+            assert all(r.lowered for r in lower_gmms(module, kernel, "cpu"))
+            exe = runtime.compile_text(module.to_text())
+            for sizes in ([30, 50, 20], [0, 100, 0], [0, 0, 0]):
+                gs = np.asarray(sizes, np.int32)
+                bound = int(gs.sum())
+                out = np.asarray(exe.run(x, y, gs)[0]).astype(np.float32)
+                live = np.arange(rows)[:, None] < bound
+                masked = [np.where(live, a.astype(np.float32), 0).astype(dtype) for a in (x, y)]
+                assert np.isfinite(out).all(), (kernel, sizes)
+                assert out.tobytes() == np.asarray(exe.run(*masked, gs)[0]).astype(np.float32).tobytes()
 
 
 def test_listed_found_and_one_module() -> None:

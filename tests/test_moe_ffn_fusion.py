@@ -32,14 +32,14 @@ import pytest
 import hlo_passes
 import hlo_passes.kernels as kernels
 from examples import moe, moe_ffn, moe_remat
-from hlo_passes import runtime
+from hlo_passes import jax_hook, runtime
 from hlo_passes.cost_model import use_platform
 from hlo_passes.gmm import ffn_kernel, pallas_ffn
 from hlo_passes.lint import lint_module
 from hlo_passes.lowering import lower_gmms, pallas_tpu
 from hlo_passes.passes import prescan, run_passes
 from hlo_passes.rewrites.builtin import builtin_rules
-from hlo_passes.rewrites.moe_ffn_fusion import FFN_TARGETS, MoeFfnFusion
+from hlo_passes.rewrites.moe_ffn_fusion import FFN_TARGETS, GPU_FFN_TARGETS, MoeFfnFusion
 from moe_cases import check_parsers, tolerance, tpu_kernels
 
 PASS = "moe-ffn-fusion"
@@ -245,28 +245,44 @@ def test_sharded_programs_fused_and_executed_equal(spec: moe.ProgramSpec) -> Non
                 spec.cfg.dtype)
 
 
-@pytest.mark.parametrize("layout,form", [(la, f) for la in moe_remat.LAYOUTS for f in moe_remat.FORMS])
-def test_rematerialized_fsdp_training_steps(layout: str, form: str) -> None:
+# (layout, gather form, dtype, experts): every layout and form in f32; bf16 at E 8 and 32.
+REMAT_STEPS = [(la, f, "float32", 16) for la in moe_remat.LAYOUTS for f in moe_remat.FORMS] + [
+    ("pair", "explicit", "bfloat16", 32), ("prefused", "implicit", "bfloat16", 8)]
+
+
+@functools.lru_cache(maxsize=None)
+def remat_step(layout: str, form: str, dtype: str = "float32", experts: int = 16, mlp: int = 32):
+    """A rematerialized FSDP training step of ``examples/moe_remat.py``: (TPU text, host inputs)."""
+    fn, args = moe_remat.build(layout, form, "mesh2", moe.MoEConfig(experts=experts, mlp=mlp, dtype=dtype))
+    return fn.trace(*args).lower(lowering_platforms=("tpu",)).as_text(), [np.asarray(a) for a in args]
+
+
+@pytest.mark.parametrize("layout,form,dtype,experts", REMAT_STEPS)
+def test_rematerialized_fsdp_training_steps(layout: str, form: str, dtype: str, experts: int) -> None:
     """Trainers' remat: the forward FFN is fused, the recomputed one feeding the backward is not
     (its products are read by the backward's GMMs); loss and gradients unchanged."""
-    fn, args = moe_remat.build(layout, form, "mesh2", moe.MoEConfig(experts=16))
-    text = fn.trace(*args).lower(lowering_platforms=("tpu",)).as_text()
+    text, host = remat_step(layout, form, dtype, experts)
     result = rewrite(text)
     assert [s.rewritten for s in result.sites] == [True] and result.near_misses == []
-    host = [np.asarray(a) for a in args]
-    assert_same(run_cpu(text, host, 8), run_cpu(result.module.to_text(), host, 8), "float32")
+    assert_same(run_cpu(text, host, 8), run_cpu(result.module.to_text(), host, 8), dtype)
 
 
 # ---- platforms, entry points, listing ------------------------------------------------------
 
 def test_each_platform_emits_its_kernel_or_holds_back() -> None:
-    """CPU: the FFI call; TPU: the Pallas kernel where Mosaic can tile the shapes (the pair at any
-    F, the prefused forms at F a multiple of 128), held back otherwise; GPU: held back, no CUDA
-    fused-FFN kernel exists.  Held back, a site saves nothing there: the lint reports no finding."""
+    """CPU: the FFI call; GPU: the CUDA kernel's FFI call; TPU: the Pallas kernel where Mosaic can
+    tile the shapes (the pair at any F, the prefused forms at F a multiple of 128), held back
+    otherwise.  Held back, a site saves nothing there: the lint reports no finding."""
     prefused = lowered("gate_first", "forward", "stablehlo")  # F = 96
     pair = lowered("pair", "forward", "stablehlo")
-    held = [("gpu", prefused, "no CUDA fused-FFN kernel exists"), ("gpu", pair, "no CUDA fused-FFN kernel exists"),
-            ("tpu", prefused, "F = 96 is no multiple of 128")]
+    for platform, targets in (("cpu", FFN_TARGETS), ("gpu", GPU_FFN_TARGETS)):
+        for form, text in (("gate_first", prefused), ("pair", pair)):
+            with use_platform(platform):
+                result = run_passes(hlo_passes.parse(text), [PASS])
+            assert [s.rewritten for s in result.sites] == [True]
+            assert targets[form] in result.module.to_text()
+            assert [f.rule for f in lint_module(hlo_passes.parse(text), platform=platform)] == [CODE]
+    held = [("tpu", prefused, "F = 96 is no multiple of 128")]
     for platform, text, why in held:
         with use_platform(platform):
             result = run_passes(hlo_passes.parse(text), [PASS])
@@ -278,7 +294,39 @@ def test_each_platform_emits_its_kernel_or_holds_back() -> None:
         assert [s.rewritten for s in run_passes(hlo_passes.parse(pair), [PASS]).sites] == [True]
     assert [f.rule for f in lint_module(hlo_passes.parse(pair))] == [CODE]  # TPU: the default pricing
     assert [f.rule for f in lint_module(hlo_passes.parse(prefused))] == []
-    assert [f.rule for f in lint_module(hlo_passes.parse(prefused), platform="cpu")] == [CODE]
+
+
+# ---- GPU: the CUDA kernel's FFI call ------------------------------------------------------
+
+def test_gpu_targets_are_the_cuda_kernels() -> None:
+    """The rule's GPU targets are the handlers ``kernels.gpu`` builds and registers (importing it
+    needs no CUDA); tests/test_lowering_gpu_ffi.py builds them with nvcc, and on a GPU runs them."""
+    from hlo_passes.kernels import gpu
+
+    assert GPU_FFN_TARGETS == gpu.GPU_MOE_FFN_TARGETS
+    assert set(GPU_FFN_TARGETS.values()) <= set(gpu.TARGETS)
+    # hlo_passes.jit registers the CUDA handlers when a rewritten program calls one of them.
+    assert all(jax_hook._CUDA_KERNEL_CALL.search(f'"{target}"') for target in gpu.TARGETS)
+
+
+@pytest.mark.parametrize("form,mode,dialect,dtype,experts", [("gate_first", "forward", "hlo", "float32", 8),
+                                                              ("up_first", "remat", "stablehlo", "bfloat16", 64),
+                                                              ("pair", "forward", "stablehlo", "bfloat16", 8)])
+def test_gpu_emission_runs_as_the_cpu_kernel(form: str, mode: str, dialect: str, dtype: str, experts: int) -> None:
+    """Priced for GPU the chain becomes one call of the CUDA kernel on the chain's operands.  Its
+    contract is the CPU kernel's, so the same module with the CPU kernel's target names in place
+    of the CUDA ones runs here, equal to the original: the operands, their order and layouts are
+    what the kernel reads.  (On a GPU, tests/test_lowering_gpu_ffi.py runs the CUDA kernel.)"""
+    text = lowered(form, mode, dialect, dtype, experts)
+    with use_platform("gpu"):
+        result = run_passes(hlo_passes.parse(text), [PASS])
+    assert [(s.form, s.rewritten) for s in result.sites] == [(form, True)] and result.near_misses == []
+    new_text = result.module.to_text()
+    check_parsers(new_text, dialect)
+    assert new_text.count(f'"{GPU_FFN_TARGETS[form]}"') == 1 and FFN_TARGETS[form] + '"' not in new_text
+    served_by_cpu = new_text.replace(f'"{GPU_FFN_TARGETS[form]}"', f'"{FFN_TARGETS[form]}"')
+    args = moe_ffn.inputs(form, dtype=DTYPES[dtype], experts=experts)
+    assert_same(run_cpu(text, args), run_cpu(served_by_cpu, args), dtype)
 
 
 def test_jit_prices_for_its_backend_and_fuses_on_cpu() -> None:
@@ -325,10 +373,12 @@ def test_listed_found_and_one_module() -> None:
 
 # ---- TPU: the Pallas kernel ------------------------------------------------------------
 # Tiny shapes: interpret mode runs the kernel's grid as loops.  F = 128: Mosaic cuts the prefused
-# weight's halves into [D, F] blocks.  Each form in f32 (HLO) and bf16 (StableHLO).
-TPU_SIZES = {"experts": 4, "tokens": 40, "embed": 32, "mlp": 128}
-TPU_CASES = [(form, dialect, dtype) for form in moe_ffn.FORMS
-             for dialect, dtype in (("hlo", "float32"), ("stablehlo", "bfloat16"))]
+# weight's halves into [D, F] blocks.
+TPU_SIZES = {"tokens": 40, "embed": 32, "mlp": 128}
+# Each form in f32 (HLO) and bf16 (StableHLO), at E = 8; E = 64 for the up-first half order (the
+# kernel alone runs every form at E = 64: test_pallas_kernel_in_interpret_mode).
+TPU_CASES = [(form, dialect, dtype, 64 if (form, dtype) == ("up_first", "bfloat16") else 8)
+             for form in moe_ffn.FORMS for dialect, dtype in (("hlo", "float32"), ("stablehlo", "bfloat16"))]
 _TYPES = {"f32": "float32", "bf16": "bfloat16", "s32": "int32"}
 
 
@@ -366,16 +416,17 @@ def check_tpu_kernel(module: hlo_passes.Module, form: str, args) -> None:
     assert pallas_ffn.KERNEL_NAME.encode() in base64.b64decode(config["custom_call_config"]["body"])
 
 
-@pytest.mark.parametrize("form,dialect,dtype", TPU_CASES)
-def test_pallas_kernel_emitted_for_tpu_and_run_in_interpret_mode(form: str, dialect: str, dtype: str) -> None:
-    text = moe_ffn.lower(form, "forward", dialect, dtype=DTYPES[dtype], **TPU_SIZES)
+@pytest.mark.parametrize("form,dialect,dtype,experts", TPU_CASES)
+def test_pallas_kernel_emitted_for_tpu_and_run_in_interpret_mode(form: str, dialect: str, dtype: str,
+                                                                  experts: int) -> None:
+    text = moe_ffn.lower(form, "forward", dialect, dtype=DTYPES[dtype], experts=experts, **TPU_SIZES)
     result = rewrite_for_tpu(text)
     assert [(s.form, s.rewritten) for s in result.sites] == [(form, True)] and result.near_misses == []
     new_text = result.module.to_text()
     check_parsers(new_text, dialect)
     assert "ragged_dot" not in new_text and "ragged-dot(" not in new_text and "silu" not in new_text
     after = hlo_passes.parse(new_text)
-    args = moe_ffn.inputs(form, dtype=DTYPES[dtype], **TPU_SIZES)
+    args = moe_ffn.inputs(form, dtype=DTYPES[dtype], experts=experts, **TPU_SIZES)
     check_tpu_kernel(after, form, args)
     assert rewrite_for_tpu(new_text).sites == []
     # On CPU: the same kernel in Pallas interpret mode in its place.
@@ -383,17 +434,21 @@ def test_pallas_kernel_emitted_for_tpu_and_run_in_interpret_mode(form: str, dial
     assert_same(run_cpu(text, args), run_cpu(after.to_text(), args), dtype)
 
 
-def test_pallas_kernel_in_a_rematerialized_training_step() -> None:
+@pytest.mark.parametrize("form,dialect,dtype,experts", [("pair", "stablehlo", "float32", 8),
+                                                         ("gate_first", "hlo", "bfloat16", 64),
+                                                         ("up_first", "stablehlo", "bfloat16", 8)])
+def test_pallas_kernel_in_a_rematerialized_training_step(form: str, dialect: str, dtype: str, experts: int) -> None:
     """Under jax.checkpoint the forward FFN becomes the Pallas kernel, the recomputed one stays;
     loss and gradients unchanged (interpret mode on CPU)."""
-    text = moe_ffn.lower("pair", "remat", "stablehlo", **TPU_SIZES)
+    sizes = dict(TPU_SIZES, dtype=DTYPES[dtype], experts=experts)
+    text = moe_ffn.lower(form, "remat", dialect, **sizes)
     result = rewrite_for_tpu(text)
-    assert [s.rewritten for s in result.sites] == [True] and result.near_misses == []
+    assert [(s.form, s.rewritten) for s in result.sites] == [(form, True)] and result.near_misses == []
     after = hlo_passes.parse(result.module.to_text())
-    check_tpu_kernel(after, "pair", moe_ffn.inputs("pair", **TPU_SIZES))
+    args = moe_ffn.inputs(form, **sizes)
+    check_tpu_kernel(after, form, args)
     assert pallas_tpu.to_interpret(after) == 1
-    args = moe_ffn.inputs("pair", **TPU_SIZES)
-    assert_same(run_cpu(text, args), run_cpu(after.to_text(), args), "float32")
+    assert_same(run_cpu(text, args), run_cpu(after.to_text(), args), dtype)
 
 
 def test_pallas_kernel_in_a_sharded_program() -> None:
@@ -408,6 +463,19 @@ def test_pallas_kernel_in_a_sharded_program() -> None:
     args = moe.host_inputs(spec)
     assert_same(run_cpu(text, args, spec.num_devices), run_cpu(after.to_text(), args, spec.num_devices),
                 spec.cfg.dtype)
+
+
+@pytest.mark.parametrize("layout,form,dtype", [("pair", "implicit", "float32"), ("prefused", "explicit", "bfloat16")])
+def test_pallas_kernel_in_a_rematerialized_fsdp_training_step(layout: str, form: str, dtype: str) -> None:
+    """examples/moe_remat.py's training steps (gathers the partitioner inserts, or explicit ones in
+    a shard_map; F = 128 so Mosaic can cut the prefused halves): the forward FFN becomes the
+    Pallas kernel; on 8 CPU devices in interpret mode, loss and gradients unchanged."""
+    text, host = remat_step(layout, form, dtype, 8, 128)
+    result = rewrite_for_tpu(text)
+    assert [s.rewritten for s in result.sites] == [True] and result.near_misses == []
+    after = hlo_passes.parse(result.module.to_text())
+    assert len(tpu_kernels(after)) == 1 and pallas_tpu.to_interpret(after) == 1
+    assert_same(run_cpu(text, host, 8), run_cpu(after.to_text(), host, 8), dtype)
 
 
 def test_tpu_refusals_of_the_pallas_kernel() -> None:

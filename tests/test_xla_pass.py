@@ -387,3 +387,35 @@ def test_hlo_passes_lint_lints_an_unmodified_moe_step(tmp_path) -> None:
     rules = {line.split()[0] for line in proc.stderr.splitlines() if re.match(r"MOE00\d in jit_", line)}
     assert rules == {"MOE001", "MOE002"}, proc.stderr[-3000:]
     assert "hlo_passes.install(mode='log')" in proc.stderr
+
+
+def test_each_platform_s_modules_are_priced_for_it(off, monkeypatch) -> None:
+    """``install`` registers one callback per platform, bound to it: the sites of a module compiled
+    for a platform are priced for that platform, as ``hlo_passes.jit`` prices for its backend.  An
+    expert FFN whose prefused halves Mosaic cannot tile (F = 96) is held back priced for TPU (no
+    finding: its fix saves nothing there) and a MOE005 finding priced for CPU and for GPU, where
+    its kernel is emitted; a backend the cost model has no figures for gets the default pricing."""
+    from examples import moe_ffn
+
+    callbacks = {}
+
+    def register(callback, name, platforms=None):
+        callbacks[platforms[0]] = callback
+
+    monkeypatch.setattr(compat, "register_module_transformation", register)
+    monkeypatch.setattr(compat, "clear_module_transformation", lambda name, platforms=None: True)
+    monkeypatch.setattr(compat, "backend_platforms", lambda: ["cpu", "cuda", "metal", "tpu"])
+    hlo_passes.install("warn", platforms=["cpu", "cuda", "metal", "tpu"], passes=["MOE005"])
+    assert sorted(callbacks) == ["cpu", "cuda", "metal", "tpu"]
+    proto = compat.hlo_text_to_proto(moe_ffn.lower("gate_first", "forward", "hlo"))  # F = 96
+    found = {}
+    for platform, callback in callbacks.items():
+        before = len(xla_pass.installed_findings())
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            assert callback(proto) is None  # lint: XLA keeps its module
+        found[platform] = [f.rule for f in xla_pass.installed_findings()[before:]]
+        assert len([w for w in record if "MOE005" in str(w.message)]) == len(found[platform])
+        xla_pass._state.reported.clear()  # the next platform's same finding is reported anew
+    assert found == {"cpu": ["MOE005"], "cuda": ["MOE005"], "metal": [], "tpu": []}
+    hlo_passes.uninstall()  # while the backends are still the pretended ones

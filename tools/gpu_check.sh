@@ -2,7 +2,8 @@
 # The prepared GPU check of the gpu-ffi path (issue 7), for a lent GPU machine:
 # builds the CUDA grouped-matmul kernel with nvcc, runs the GPU tests
 # (tests/test_lowering_gpu_ffi.py: the handlers against numpy, the lowered MoE
-# modules against jax's native ragged_dot) and times the handlers against
+# modules against jax's native ragged_dot, and MOE005's fused-FFN kernel call
+# against the unfused program: test_moe_ffn_fusion_runs_on_gpu) and times the handlers against
 # jax.lax.ragged_dot (benchmarks/gpu_gmm.py), and runs the pass inside XLA on the GPU
 # (tools/xla_pass_gpu_check.py). Well under 10 minutes on an H200.
 # Everything it finds goes to $OUT (env.txt, pytest.txt, benchmark.txt,
@@ -59,6 +60,8 @@ cat "$OUT/env.txt"
 status=0
 # Only the tests that need the GPU or nvcc: the others lower 8-device
 # programs, which this one-GPU machine cannot place (they run on CPU in CI).
+# "on_gpu" includes test_moe_ffn_fusion_runs_on_gpu and test_jit_moe_ffn_fusion_on_gpu
+# (the CUDA fused-FFN kernel, executed equal to the unfused program on the GPU).
 timeout 360 python -m pytest -q -rs -p no:cacheprovider tests/test_lowering_gpu_ffi.py \
     -k "gpu_handlers or on_gpu or builds_with_nvcc or nvcc_output" > "$OUT/pytest.txt" 2>&1 || status=1
 tail -n 25 "$OUT/pytest.txt"

@@ -2,7 +2,9 @@
 
 ``register()`` compiles ``gpu/grouped_matmul.cu`` against the installed
 jaxlib's FFI headers (``jax.ffi.include_dir()``) into a cache directory, loads
-it and registers ``hlo_passes_gmm_cuda`` / ``hlo_passes_tgmm_cuda`` with
+it and registers ``hlo_passes_gmm_cuda`` / ``hlo_passes_tgmm_cuda`` and the
+fused expert FFN's ``hlo_passes_moe_ffn_silu_cuda`` / ``..._up_first_cuda`` /
+``..._pair_cuda`` (``GPU_MOE_FFN_TARGETS``: what the fused-FFN rule emits priced for GPU) with
 ``jax.ffi.register_ffi_target(..., platform="CUDA")``.  Nothing CUDA-related
 runs at import (importing ``hlo_passes.kernels`` builds the CPU handlers), so
 ``import hlo_passes.kernels.gpu`` works on machines without CUDA.
@@ -28,6 +30,7 @@ from hlo_passes.errors import KernelBuildError
 from ._build import cache_dir, ffi_include_dir, log
 
 __all__ = [
+    "GPU_MOE_FFN_TARGETS",
     "SOURCE",
     "TARGETS",
     "GpuKernelUnavailable",
@@ -40,7 +43,11 @@ __all__ = [
 ]
 
 SOURCE = Path(__file__).resolve().parent / "gpu" / "grouped_matmul.cu"
-TARGETS: tuple[str, ...] = ("hlo_passes_gmm_cuda", "hlo_passes_tgmm_cuda")
+# The fused expert FFN by form (the contract of the CPU kernel's ``CPU_MOE_FFN_TARGETS``).
+GPU_MOE_FFN_TARGETS = {"gate_first": "hlo_passes_moe_ffn_silu_cuda",
+                       "up_first": "hlo_passes_moe_ffn_silu_up_first_cuda",
+                       "pair": "hlo_passes_moe_ffn_silu_pair_cuda"}
+TARGETS: tuple[str, ...] = ("hlo_passes_gmm_cuda", "hlo_passes_tgmm_cuda", *GPU_MOE_FFN_TARGETS.values())
 DEFAULT_ARCH = "90"
 FLAGS: tuple[str, ...] = ("-O3", "-shared", "-Xcompiler", "-fPIC", "-std=c++17")
 
@@ -160,7 +167,7 @@ def build(arch: str | None = None) -> Path:
 
 
 def register() -> Path:
-    """Build if needed, load, and register both targets for platform ``CUDA``; idempotent.
+    """Build if needed, load, and register every target for platform ``CUDA``; idempotent.
 
     Raises ``GpuKernelUnavailable`` naming what is missing (nvcc, a CUDA
     device) rather than registering a kernel that cannot run.

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..checks import Refusal
-from ..ir import Computation, Instruction, Module
+from ..ir import Computation, Instruction, Module, Value
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..ir.rewriter import Rewriter
 from ..rule import PatternRule, RuleMeta, check
 from ._chains import remove_dead, same_value
+from ._crossings import callers_of
 from ._gmms import free_dim_position
 
 __all__ = ["GmmRedundantMask", "MaskDetails"]
@@ -62,6 +63,8 @@ class Mask:
     call: Instruction | None  # ``op`` when it is a call
     gmm: Instruction
     side: str  # "lhs": op is the GMM's lhs; "result": op masks the GMM's result
+    # Computation name -> the ops that call it (to follow a function's argument to its caller).
+    callers: dict[str, list[Instruction]] = field(default_factory=dict)
     # Filled by the checks: the branch the mask keeps (1: on_true, 2: on_false) and the dimension
     # of the masked value it counts rows along.
     kept: int = 0
@@ -80,24 +83,47 @@ def _through_call(instr: Instruction, call: Instruction | None, any_result: bool
     return instr
 
 
-def _select_of(op: Instruction) -> tuple[Instruction, Instruction | None] | None:
-    """The select ``op`` is, or that the function it calls returns (a where-like helper:
-    parameters, broadcasts, reshapes, converts and one select); None otherwise."""
+def _select_of(op: Instruction, result: int = 0) -> tuple[Instruction, Instruction | None] | None:
+    """The select ``op`` is (read as its result ``result``), or that the function it calls returns
+    first (a where-like helper: parameters, broadcasts, reshapes, converts and one select); None
+    otherwise.  In a training step jax's jvp of ``where`` returns the predicate too (``%15:2 =
+    call @_where``; in HLO a tuple read by get-tuple-elements): the mask is its first result, an
+    HLO ``get-tuple-element`` of index 0 stands for it, and the predicate stays for the backward."""
     if op.opcode == "select":
         return op, None
-    if op.opcode not in _CALLS or len(op.called_computations) != 1 or op.num_results != 1:
+    if op.opcode == "get-tuple-element" and op.attributes.get("index") == 0 and op.operands:
+        op = op.operands[0]
+        if op.opcode not in _CALLS or op.shape.is_array:
+            return None
+    elif op.opcode not in _CALLS or result != 0 or (op.num_results == 1 and not op.shape.is_array):
+        return None  # a tuple-valued HLO call is read through its get-tuple-elements
+    if len(op.called_computations) != 1:
         return None
     callee = op.called_computations[0]
     root = callee.root
-    if root is not None and root.is_terminator:
-        # One value returned: a function that also returns its predicate (jax's jvp of
-        # ``where`` does) is no mask, its other results go elsewhere.
-        root = root.operands[0] if len(root.operands) == 1 else None
+    if root is not None and (root.is_terminator or root.opcode == "tuple"):
+        root = root.operands[0] if root.operands else None
     allowed = {"parameter", "broadcast", "reshape", "convert", "select", "constant"}
     if root is None or root.opcode != "select" or any(
-            i.opcode not in allowed and not i.is_terminator for i in callee.instructions):
+            i.opcode not in allowed and not i.is_terminator and not (i is callee.root and i.opcode == "tuple")
+            for i in callee.instructions):
         return None
     return root, op
+
+
+def _mask_readers(op: Instruction) -> list[tuple[Instruction, int]]:
+    """(reader, operand number) of each use of the masked value ``op`` (its first result: the other
+    results of jax's jvp ``_where`` call are the predicate)."""
+    return [(u, k) for u in op.users for k, o in enumerate(u.operands) if o is op and u.operand_results[k] == 0]
+
+
+def _masked_value(call: Instruction) -> Instruction | None:
+    """What reads the mask a call returns first: the call (one result, or MLIR's ``#0``), or in HLO
+    the one ``get-tuple-element`` of index 0 of its tuple."""
+    if call.shape.is_array or call.num_results > 1:
+        return call
+    reads = [u for u in call.users if u.opcode == "get-tuple-element" and u.attributes.get("index") == 0]
+    return reads[0] if len(reads) == 1 else None
 
 
 def _is_ragged_rows(gmm: Instruction) -> bool:
@@ -148,6 +174,66 @@ def _constant_number(instr: Instruction) -> float | None:
         return None
 
 
+Stack = tuple[Instruction, ...]  # the calls entered, innermost last
+_CALL_DEPTH = 32  # how many function boundaries a value is followed across
+
+
+def _across_calls(value: Value, stack: Stack, callers: dict[str, list[Instruction]]) -> tuple[Value, Stack]:
+    """``value`` as the program computes it, across function boundaries (a training step's
+    backward reads the forward's predicate and group sizes as arguments): a parameter of a
+    top-level function is the argument of the call entered last (``stack``), else of the one
+    call that calls the function; a call's result (an HLO get-tuple-element of it, MLIR's
+    ``%c#k``) is what its function returns, entered.  Stops at anything else."""
+    for _ in range(_CALL_DEPTH):
+        op, k = value
+        comp = op.computation
+        if op.opcode == "parameter" and comp is not None and comp.parent is None:
+            number = op.attributes.get("parameter_number", -1)
+            if stack and stack[-1].called_computations[:1] == [comp]:
+                call, stack = stack[-1], stack[:-1]
+            else:
+                sites = callers.get(comp.name, [])
+                if len(sites) != 1 or sites[0].opcode not in _CALLS:
+                    break
+                call = sites[0]
+            if not 0 <= number < len(call.operands):
+                break
+            value = call.operand_values[number]
+            continue
+        if op.opcode == "get-tuple-element" and op.operands and op.operands[0].opcode in _CALLS:
+            call, k = op.operands[0], op.attributes.get("index", -1)
+        elif op.opcode in _CALLS:
+            call = op
+        else:
+            break
+        root = call.called_computations[0].root if len(call.called_computations) == 1 else None
+        if root is not None and (root.is_terminator or root.opcode == "tuple") and 0 <= k < len(root.operands):
+            value = root.operand_values[k]
+        elif root is not None and k == 0 and call.shape.is_array and not root.is_terminator:
+            value = Value(root, 0)
+        else:
+            break
+        stack = stack + (call,)
+    return value, stack
+
+
+def _same_across_calls(a: Value, a_stack: Stack, b: Value, b_stack: Stack,
+                       callers: dict[str, list[Instruction]]) -> bool:
+    """Whether two values are certainly the same, once widening converts and function boundaries
+    are looked through."""
+    def canonical(value: Value, stack: Stack) -> Value:
+        for _ in range(_CALL_DEPTH):
+            op = _strip_widening(value.op)
+            value = Value(op, value.result if op is value.op else 0)
+            moved, stack = _across_calls(value, stack, callers)
+            if moved == value:
+                return value
+            value = moved
+        return value
+    a, b = canonical(a, a_stack), canonical(b, b_stack)
+    return a.result == b.result and same_value(a.op, b.op)
+
+
 class _Trace:
     """Follows a value of the select's shape back through the ops that only move or widen it,
     keeping which dimension of the select each of its dimensions is (None: a size-1 dimension
@@ -156,61 +242,63 @@ class _Trace:
     def __init__(self, mask: Mask) -> None:
         self.mask = mask
 
-    def back(self, instr: Instruction, dims: list[int | None]) -> tuple[Instruction, list[int | None]]:
-        """Through broadcasts, size-1 reshapes and call arguments, to the op that makes the value."""
-        call = self.mask.call
+    def start(self) -> Stack:
+        """Where the select's operands are read: inside the function of jax's ``_where`` call."""
+        return (self.mask.call,) if self.mask.call is not None else ()
+
+    def back(self, value: Value, dims: list[int | None], stack: Stack) -> tuple[Instruction, list[int | None], Stack]:
+        """Through broadcasts, size-1 reshapes and function boundaries, to the op that makes the
+        value (and the calls entered to reach it)."""
         while True:
-            if not instr.shape.is_array or len(dims) != instr.shape.rank:  # nothing to follow
-                return instr, dims
-            outer = _through_call(instr, call)
-            if outer is not instr:
-                instr, call = outer, None
-                continue
+            value, stack = _across_calls(value, stack, self.mask.callers)
+            instr = value.op
+            if value.result != 0 or not instr.shape.is_array or len(dims) != instr.shape.rank:
+                return instr, dims, stack  # nothing to follow
             if instr.opcode == "broadcast":
                 mapping = tuple(instr.attributes.get("dimensions", ()))
                 operand = instr.operands[0]
                 if len(mapping) != operand.shape.rank or any(not 0 <= d < len(dims) for d in mapping):
-                    return instr, dims
+                    return instr, dims, stack
                 dims = [dims[d] if operand.shape.dims[k] == instr.shape.dims[d] else None
                         for k, d in enumerate(mapping)]
-                instr = operand
+                value = instr.operand_values[0]
                 continue
             if instr.opcode == "reshape":
                 inner = _unit_reshape(instr.operands[0].shape.dims, instr.shape.dims, dims)
                 if inner is None:
-                    return instr, dims
-                instr, dims = instr.operands[0], inner
+                    return instr, dims, stack
+                value, dims = instr.operand_values[0], inner
                 continue
-            return instr, dims
+            return instr, dims, stack
 
-    def row_dim(self, instr: Instruction) -> int | None:
-        """The dimension of the select an iota-valued ``instr`` counts along; None if it is no iota."""
-        instr, dims = self.back(instr, list(range(self.mask.select.shape.rank)))
+    def row_dim(self, value: Value, stack: Stack) -> int | None:
+        """The dimension of the select an iota-valued ``value`` counts along; None if it is no iota."""
+        instr, dims, stack = self.back(value, list(range(self.mask.select.shape.rank)), stack)
         while instr.opcode == "convert" and _widening(instr):
-            instr, dims = self.back(instr.operands[0], dims)
+            instr, dims, stack = self.back(instr.operand_values[0], dims, stack)
         axis = instr.attributes.get("iota_dimension", 0) if instr.opcode == "iota" else -1
         return dims[axis] if 0 <= axis < len(dims) else None
 
-    def bound(self, instr: Instruction) -> tuple[Instruction, int] | None:
-        """(the scalar op whose value every element of ``instr`` is, a constant added to it); None
-        if ``instr`` is not a broadcast scalar."""
-        instr, _ = self.back(instr, list(range(self.mask.select.shape.rank)))
+    def bound(self, value: Value, stack: Stack) -> tuple[Instruction, int, Stack] | None:
+        """(the scalar op whose value every element of ``value`` is, a constant added to it, the
+        calls entered to reach it); None if ``value`` is not a broadcast scalar."""
+        instr, _, stack = self.back(value, list(range(self.mask.select.shape.rank)), stack)
         offset = 0
         while instr.shape.num_elements == 1:
             if instr.opcode == "convert" and _widening(instr):
-                instr = self.back(instr.operands[0], [])[0]
+                instr, _, stack = self.back(instr.operand_values[0], [], stack)
                 continue
             if instr.opcode in ("add", "subtract"):
-                a, b = (self.back(o, [])[0] for o in instr.operands)
+                (a, _, a_stack), (b, _, b_stack) = (self.back(o, [], stack) for o in instr.operand_values)
                 if instr.opcode == "add" and a.opcode == "constant":
-                    a, b = b, a
+                    a, b, a_stack = b, a, b_stack
                 step = _constant_number(b) if b.opcode == "constant" else None
                 if step is None or step != int(step):
-                    return instr, offset
+                    return instr, offset, stack
                 offset += int(step) if instr.opcode == "add" else -int(step)
-                instr = a
+                instr, stack = a, a_stack
                 continue
-            return instr, offset
+            return instr, offset, stack
         return None
 
 
@@ -227,8 +315,9 @@ def _unit_reshape(src: tuple[int, ...], dst: tuple[int, ...], dims: list[int | N
     return out
 
 
-def _is_sum_of(reduce: Instruction, groups: Instruction) -> bool:
-    """``reduce`` adds up every element of ``groups`` (through widening converts), from 0."""
+def _is_sum_of(reduce: Instruction, stack: Stack, groups: Value, callers: dict[str, list[Instruction]]) -> bool:
+    """``reduce`` (reached through the calls ``stack``) adds up every element of ``groups`` (read
+    where the GMM is; through widening converts and function boundaries), from 0."""
     if len(reduce.operands) != 2 or len(reduce.called_computations) != 1:
         return False
     data, init = reduce.operands
@@ -242,7 +331,7 @@ def _is_sum_of(reduce: Instruction, groups: Instruction) -> bool:
         return False
     if not _is_add(reduce.called_computations[0]):
         return False
-    return same_value(_strip_widening(data), _strip_widening(groups))
+    return _same_across_calls(reduce.operand_values[0], stack, groups, (), callers)
 
 
 def _is_add(comp: Computation) -> bool:
@@ -252,6 +341,73 @@ def _is_add(comp: Computation) -> bool:
     return (root is not None and root.opcode == "add"
             and sorted(o.attributes.get("parameter_number", -1) for o in root.operands
                        if o.opcode == "parameter") == [0, 1])
+
+
+def _readers_across_calls(op: Instruction, callers: dict[str, list[Instruction]]
+                          ) -> tuple[list[tuple[Instruction, int]], Instruction | None]:
+    """Who reads ``op``'s first result, and as which operand, across function boundaries (a
+    training step returns the forward's masked tokens to its caller, which passes them to the
+    backward's weight-gradient GMM): a function's return is followed to what its one caller's
+    result is read by, an argument of a call into what reads the parameter.  Second: the op a
+    value could not be followed past (None: every reader found)."""
+    readers: list[tuple[Instruction, int]] = []
+    work: list[tuple[Instruction, int]] = [(op, 0)]
+    seen: set[tuple[int, int]] = set()
+    while work:
+        value, result = work.pop()
+        if (id(value), result) in seen or len(seen) > 64:
+            continue
+        seen.add((id(value), result))
+        for user in value.users:
+            for k, o in enumerate(user.operands):
+                if o is not value or user.operand_results[k] != result:
+                    continue
+                comp = user.computation
+                returned = comp is not None and comp.parent is None and (
+                    user.is_terminator or (user is comp.root and user.opcode == "tuple"))
+                if returned:
+                    assert comp is not None
+                    sites = callers.get(comp.name, [])
+                    if len(sites) != 1 or sites[0].opcode not in _CALLS:
+                        return readers, user
+                    call = sites[0]
+                    if call.num_results > 1 or call.shape.is_array:
+                        work.append((call, k))
+                    else:  # an HLO call's tuple: its get-tuple-elements of index k
+                        work.extend((g, 0) for g in call.users
+                                    if g.opcode == "get-tuple-element" and g.attributes.get("index") == k)
+                elif user.opcode in _CALLS:
+                    callee = user.called_computations[0] if len(user.called_computations) == 1 else None
+                    params = [i for i in (callee.instructions if callee is not None else [])
+                              if i.opcode == "parameter" and i.attributes.get("parameter_number") == k]
+                    if len(params) != 1 or len(callers.get(callee.name if callee else "", [])) != 1:
+                        return readers, user
+                    work.append((params[0], 0))
+                else:
+                    readers.append((user, k))
+    return readers, None
+
+
+def _groups_rows_along(gmm: Instruction, operand: int, dim: int) -> bool:
+    """Whether ``gmm`` reads its operand ``operand`` only in the rows of its groups along ``dim``:
+    the lhs of a ragged-rows GMM ragged along ``dim``, or either operand of a GMM whose ragged
+    dimension is contracted (the weight gradient: ``out[i] = lhs[rows_i]^T @ rhs[rows_i]``, rows
+    past the groups in no group) where ``dim`` is that contracted dimension.  Both kinds ignore the
+    rows at or past sum(group sizes) (checked of the kernels: test_kernels_honour_the_row_bound)."""
+    a = gmm.attributes
+    ragged = tuple(a.get("lhs_ragged_dims", ()))
+    lhs_contracting = tuple(a.get("lhs_contracting_dims", ()))
+    rhs_contracting = tuple(a.get("rhs_contracting_dims", ()))
+    if len(ragged) != 1 or tuple(a.get("lhs_batch_dims", ())) or tuple(a.get("rhs_batch_dims", ())):
+        return False
+    if _is_ragged_rows(gmm):
+        return operand == 0 and ragged == (dim,)
+    if ragged[0] not in lhs_contracting or tuple(a.get("rhs_group_dims", ())):
+        return False
+    if operand == 0:
+        return ragged[0] == dim
+    position = lhs_contracting.index(ragged[0])
+    return operand == 1 and position < len(rhs_contracting) and rhs_contracting[position] == dim
 
 
 class GmmRedundantMask(PatternRule[Mask]):
@@ -285,21 +441,24 @@ class GmmRedundantMask(PatternRule[Mask]):
     # ---- match ---------------------------------------------------------------------
     def match(self, module: Module) -> Iterator[Mask]:
         seen: set[int] = set()
+        callers = callers_of(module)
         for gmm in list(module.instructions()):
             if gmm.opcode != "ragged-dot" or len(gmm.operands) != 3:
                 continue
-            found = _select_of(gmm.operands[0])
+            found = _select_of(gmm.operands[0], gmm.operand_results[0])
             if found is not None and id(gmm.operands[0]) not in seen:
                 seen.add(id(gmm.operands[0]))
-                yield Mask(gmm.operands[0], found[0], found[1], gmm, "lhs")
+                yield Mask(gmm.operands[0], found[0], found[1], gmm, "lhs", callers)
             for user in gmm.users:
-                found = _select_of(user)
-                if found is None or id(user) in seen:
-                    continue
+                op = _masked_value(user) if user.opcode in _CALLS else user
+                found = _select_of(op) if op is not None else None
+                if found is None or op is None or id(op) in seen or (
+                        not _mask_readers(op) and op.computation is not None and op is not op.computation.root):
+                    continue  # no mask, or one already removed: nothing reads it any more
                 select, call = found
                 if any(_through_call(select.operands[k], call) is gmm for k in (1, 2)):
-                    seen.add(id(user))
-                    yield Mask(user, select, call, gmm, "result")
+                    seen.add(id(op))
+                    yield Mask(op, select, call, gmm, "result", callers)
 
     def anchor(self, mask: Mask) -> Instruction:
         return mask.op
@@ -318,18 +477,25 @@ class GmmRedundantMask(PatternRule[Mask]):
     @check("mask-predicate", "mask-dim", "mask-bound")
     def predicate(self, mask: Mask) -> Refusal | None:
         trace = _Trace(mask)
-        pred, _ = trace.back(mask.select.operands[0], list(range(mask.select.shape.rank)))
+        pred, _, stack = trace.back(mask.select.operand_values[0], list(range(mask.select.shape.rank)), trace.start())
+        if pred.opcode == "parameter" and pred.computation is not None and pred.computation.parent is None:
+            # A training step's backward: jax passes the forward's predicate to the function of the
+            # transposed select as an argument, followed to its caller where the function has one.
+            return Refusal("mask-predicate", f"{mask.op.ref}: its predicate is {pred.ref}, an argument of "
+                           f"{pred.computation.name} (in a training step: the forward's mask, saved for the "
+                           "backward's transposed select) whose value could not be followed to one caller, so "
+                           "it is not proven the row bound", pred)
         if pred.opcode != "compare":
             return Refusal("mask-predicate", f"{mask.op.ref}: its predicate is {pred.opcode} {pred.ref}, not a "
                            "comparison of an iota with a bound", pred)
         direction = pred.compare_direction
-        a, b = pred.operands
-        row = trace.row_dim(a)
+        a, b = pred.operand_values
+        row = trace.row_dim(a, stack)
         if row is None:
             a, b = b, a
-            row = trace.row_dim(a)
+            row = trace.row_dim(a, stack)
             direction = _MIRROR.get(direction or "", direction)
-        bound = trace.bound(b)
+        bound = trace.bound(b, stack)
         if row is None or bound is None:
             return Refusal("mask-predicate", f"{mask.op.ref}: {pred.ref} does not compare an iota with a "
                            "scalar bound", pred)
@@ -337,11 +503,11 @@ class GmmRedundantMask(PatternRule[Mask]):
         if row != want:
             return Refusal("mask-dim", f"{mask.op.ref}: it masks along dimension {row}, not the row dimension "
                            f"{want} {mask.gmm.ref} groups", pred)
-        root, offset = bound
-        groups = mask.gmm.operands[2]
-        if root.opcode != "reduce" or not _is_sum_of(root, groups):
+        root, offset, root_stack = bound
+        groups = mask.gmm.operand_values[2]
+        if root.opcode != "reduce" or not _is_sum_of(root, root_stack, groups, mask.callers):
             return Refusal("mask-bound", f"{mask.op.ref}: its bound {root.ref} is not the sum of the group "
-                           f"sizes {groups.ref} that {mask.gmm.ref} reads", root)
+                           f"sizes {groups.op.ref} that {mask.gmm.ref} reads", root)
         inside = _ROW_BOUND.get((direction or "", offset))
         if inside is None:
             symbol = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}.get(direction or "", "?")
@@ -372,11 +538,17 @@ class GmmRedundantMask(PatternRule[Mask]):
     def users(self, mask: Mask) -> Refusal | None:
         if mask.side == "result":
             return None  # the select equals the GMM's result: every user may read that instead
-        for user in mask.op.users:
-            ok = (user.opcode == "ragged-dot" and _is_ragged_rows(user)
-                  and [k for k, o in enumerate(user.operands) if o is mask.op] == [0]
-                  and tuple(user.attributes.get("lhs_ragged_dims", ())) == (mask.dim,)
-                  and same_value(_strip_widening(user.operands[2]), _strip_widening(mask.gmm.operands[2])))
+        readers, lost = _readers_across_calls(mask.op, mask.callers)
+        if lost is not None:
+            comp = lost.computation
+            if comp is not None and lost.opcode not in _CALLS and not mask.callers.get(comp.name):
+                return Refusal("mask-users", f"{lost.ref} returns the masked value {mask.op.ref} from {comp.name}, "
+                               "which nothing calls (the program's result): the select stays for it", lost)
+            return Refusal("mask-users", f"{lost.ref} passes the masked value {mask.op.ref} on to a function "
+                           "called from several places, whose readers are not followed: the select stays", lost)
+        for user, k in readers:
+            ok = (user.opcode == "ragged-dot" and _groups_rows_along(user, k, mask.dim)
+                  and _same_across_calls(user.operand_values[2], (), mask.gmm.operand_values[2], (), mask.callers))
             if not ok:
                 return Refusal("mask-users", f"{user.ref} also reads the masked value {mask.op.ref} and may "
                                "read the rows it zeroes (the select would stay for it: nothing saved)", user)
@@ -384,7 +556,7 @@ class GmmRedundantMask(PatternRule[Mask]):
 
     # ---- report and rewrite ---------------------------------------------------------
     def site(self, mask: Mask) -> Site:
-        removed = mask.op.shape.byte_size
+        removed = mask.select.shape.byte_size  # the masked value (a jvp ``_where`` also returns its predicate)
         return Site(rule=self.name, form=mask.side, location=location_of(mask.op),
                     before=CollectiveCost(), after=CollectiveCost(), bytes_saved=removed, rewritten=False,
                     pieces=[location_of(mask.gmm)], copies_removed=removed,
@@ -394,7 +566,11 @@ class GmmRedundantMask(PatternRule[Mask]):
         kept = mask.select.operand_values[mask.kept]
         if mask.call is not None:  # the value jax's _where function was called with
             kept = mask.call.operand_values[kept.op.attributes["parameter_number"]]
-        rw.replace_all_uses(mask.op, kept)
+        if mask.op.num_results == 1:
+            rw.replace_all_uses(mask.op, kept)
+        else:  # MLIR's jvp ``_where``: only its first result is the mask, the predicate stays read
+            for reader, k in _mask_readers(mask.op):
+                rw.set_operand(reader, k, kept)
         remove_dead(rw, [mask.op])
         # jax's ``_where`` function, once nothing calls it, goes too (XLA would drop it unused).
         module = rw.module

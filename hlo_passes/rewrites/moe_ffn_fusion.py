@@ -25,8 +25,9 @@ The rule is opt-in and emits the kernel of the platform sites are priced for
 (``--platform``, ``cost_model.use_platform``; ``hlo_passes.jit`` prices for the backend it
 compiles for): on CPU the FFI call above; on TPU the Pallas kernel (``gmm/pallas_ffn.py``)
 lowered with jax for the site's shapes, its ``tpu_custom_call`` spliced in as a called
-function (``gmm/ffn_kernel.py``), held back where Mosaic cannot tile the shapes; on GPU no
-fused kernel exists and the site is held back (docs/moe-ffn-fusion.md).
+function (``gmm/ffn_kernel.py``), held back where Mosaic cannot tile the shapes; on GPU the CUDA
+kernel's FFI call (``hlo_passes_moe_ffn_silu*_cuda``, ``kernels/gpu/grouped_matmul.cu``)
+(docs/moe-ffn-fusion.md).
 """
 from __future__ import annotations
 
@@ -43,13 +44,15 @@ from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..rule import PatternRule, RuleMeta, check
 from ._chains import remove_dead, same_value
 
-__all__ = ["FFN_TARGETS", "FfnDetails", "MoeFfnFusion"]
+__all__ = ["FFN_TARGETS", "FfnDetails", "GPU_FFN_TARGETS", "MoeFfnFusion"]
 
 # The CPU kernel's targets by form (hlo_passes.kernels.CPU_MOE_FFN_TARGETS registers them).
 FFN_TARGETS = {"gate_first": "hlo_passes_moe_ffn_silu", "up_first": "hlo_passes_moe_ffn_silu_up_first",
                "pair": "hlo_passes_moe_ffn_silu_pair"}
-# Why no fused kernel is emitted on a platform that has none.
-_NO_KERNEL = {"gpu": "no CUDA fused-FFN kernel exists (the chain stays two GMMs, as XLA runs them)"}
+# The CUDA kernel's targets by form (hlo_passes.kernels.gpu.GPU_MOE_FFN_TARGETS registers them).
+GPU_FFN_TARGETS = {form: f"{target}_cuda" for form, target in FFN_TARGETS.items()}
+# The FFI kernel's targets for the platforms that get one (TPU gets the Pallas kernel).
+_FFI_KERNELS = {"cpu": FFN_TARGETS, "gpu": GPU_FFN_TARGETS}
 _FLOATS = frozenset({"f32", "bf16"})
 _SIZES = frozenset({"s32", "s64"})
 _CALLS = frozenset({"call", "func.call"})
@@ -213,10 +216,10 @@ class MoeFfnFusion(PatternRule[Ffn]):
         help="The expert FFN gmm(silu(gate) * up, w_out) writes its [T, 2F] up-projection and [T, F] "
              "activation to memory whole and reads them back; one fused kernel keeps tiles of tokens in "
              "cache from x to y. `hlo-rewrite --passes moe-ffn-fusion --platform cpu` replaces the chain by "
-             "hlo_passes's CPU fused-FFN kernel, `--platform tpu` by its Pallas kernel (docs/moe-ffn-fusion.md). "
-             "Opt-in.",
-        description="run an expert FFN (GMM, silu-gated activation, GMM) as one fused kernel call on CPU "
-                    "or TPU (MOE005, opt-in)",
+             "hlo_passes's CPU fused-FFN kernel, `--platform gpu` by its CUDA kernel, `--platform tpu` by its "
+             "Pallas kernel (docs/moe-ffn-fusion.md). Opt-in.",
+        description="run an expert FFN (GMM, silu-gated activation, GMM) as one fused kernel call on CPU, "
+                    "GPU or TPU (MOE005, opt-in)",
         markers=("ragged-dot", "ragged_dot"),
         verb="fused",
         message="{summary}: {first_gmm} and {second_gmm} over {experts} experts write "
@@ -225,7 +228,7 @@ class MoeFfnFusion(PatternRule[Ffn]):
         details=FfnDetails,
         wording=Wording(saves="saves {bytes:,} bytes of memory traffic per device",
                         fix="runs the FFN as one kernel, {saving}", gain="fusing it {saving}",
-                        piece="GMM", fixed_by="named (opt-in), hlo-rewrite fuses it on CPU or TPU"),
+                        piece="GMM", fixed_by="named (opt-in), hlo-rewrite fuses it on CPU, GPU or TPU"),
     )
     name = meta.pass_name
     description = meta.description
@@ -374,23 +377,25 @@ class MoeFfnFusion(PatternRule[Ffn]):
     def _no_kernel(self, ffn: Ffn) -> str | None:
         """Why no fused kernel is emitted for ``ffn`` on the platform sites are priced for, or None."""
         platform = active_platform().name
-        if platform == "cpu":
+        if platform in _FFI_KERNELS:
             return None
         if platform == "tpu":
             why = ffn_kernel.unavailable_reason() or ffn_kernel.tpu_refusal(
                 ffn_kernel.spec_of(ffn.form, self._operands(ffn), ffn.second.shape))
             return None if why is None else f"the Pallas fused-FFN kernel is not emitted: {why}"
-        return (f"sites are priced for {platform}, where {_NO_KERNEL.get(platform, 'no fused-FFN kernel exists')}; "
-                "the rule emits the CPU kernel (--platform cpu) and the Pallas kernel for TPU (--platform tpu)")
+        return (f"sites are priced for {platform}, where no fused-FFN kernel exists; the rule emits the CPU "
+                "kernel (--platform cpu), the CUDA kernel (--platform gpu) and the Pallas kernel for TPU "
+                "(--platform tpu)")
 
     def rewrite(self, rw: Rewriter, ffn: Ffn) -> None:
         second = ffn.second
         operands = self._operands(ffn)
-        if active_platform().name == "tpu":
+        platform = active_platform().name
+        if platform == "tpu":
             spec = ffn_kernel.spec_of(ffn.form, operands, second.shape)
             call = ffn_kernel.splice_ffn(rw, spec, operands, before=second, interpret=False)
-        else:
-            call = create_ffi_call(rw, FFN_TARGETS[ffn.form], second.shape, operands, before=second)
+        else:  # CPU or GPU: one typed-FFI call of that platform's kernel
+            call = create_ffi_call(rw, _FFI_KERNELS[platform][ffn.form], second.shape, operands, before=second)
         if "frontend_attributes" in second.attributes:
             rw.set_attribute(call, "frontend_attributes", dict(second.attributes["frontend_attributes"]))
         rw.carry_location(second, call)
