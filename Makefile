@@ -34,7 +34,8 @@ demo: install
 	echo "== hlo-lint examples/data $$tmp/fused.mlir   (exit 1: findings in the original, none in the rewrite)" && \
 	{ $(PYTHON) -m hlo_passes.cli lint examples/data "$$tmp/fused.mlir"; test $$? -eq 1; }
 
-# Everything CI runs (.ci/run): the whole suite in both environments, then
+# Everything CI runs (.ci/run): the whole suite in both environments (the tests marked slow in the
+# Python 3.11 one only), then
 # the jax-facing part on jax 0.11.2.  On the default Python the tests marked
 # jax_free (the parser, the IR, the rules on text: no jax or jaxlib in them) run
 # in a run of their own with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1,
@@ -76,11 +77,13 @@ test-py311-run:
 	$(Q)HLO_PASSES_TESTS_WITHOUT_JAX=1 $(PYTHON) -m pytest -q -m jax_free $(PYTEST_ARGS)
 	$(Q)$(PYTHON) -m pytest -q -m "not jax_free" $(PYTEST_ARGS)
 
+# The tests marked slow (long, and about neither the Python nor the jax version) run in the
+# Python 3.11 stage only; `make test-long` runs them with the rest.
 test-py312-run:
-	$(Q)$(PY312) -m pytest -q $(PYTEST_ARGS)
+	$(Q)$(PY312) -m pytest -q -m "not slow" $(PYTEST_ARGS)
 
 test-py312-jax011-run:
-	$(Q)$(PY312_JAX011) -m pytest -q -m jax_facing $(PYTEST_ARGS)
+	$(Q)$(PY312_JAX011) -m pytest -q -m "jax_facing and not slow" $(PYTEST_ARGS)
 
 # A release's sdist and wheel in dist/ (docs/install.md: the release step), built in an isolated
 # environment as pip builds it for a user; tests/test_wheel.py installs such a wheel in a fresh

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+# A benchmark smoke run: long, not about the jax version (CI runs it once, docs/testing.md).
+pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parent.parent
 FORMS = ("explicit", "implicit", "concat_inside")
 PROGRAMS = [f"tiny/{mesh}/{form}/{mode}" for mesh in ("mesh1", "mesh2") for form in FORMS

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+# A benchmark smoke run: long, not about the jax version (CI runs it once, docs/testing.md).
+pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parent.parent
 SECTIONS = ("### Configurations", "### Collectives and copies", "### Device memory", "### Step time")
 PROGRAMS = [f"tiny/{mesh}/{mode}" for mesh in ("mesh1", "mesh2") for mode in ("forward", "train")]

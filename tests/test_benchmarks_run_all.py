@@ -97,6 +97,7 @@ def test_quick_real_text_reports_families_of_both_dialects(tmp_path: Path) -> No
     assert "### Per file" in frag and "### Pre-scan against one substring search" in frag
 
 
+@pytest.mark.slow
 def test_quick_xla_pass_overhead_reports_each_program_with_a_verdict(tmp_path: Path) -> None:
     """benchmarks/xla_pass_overhead.py --quick through run_all: the table of the seven programs (the
     pre-filter skips the one without collectives; the test rule rewrites; XLA's module is handed

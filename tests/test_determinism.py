@@ -59,6 +59,7 @@ def _run_workers(inputs: Path, outs: list[Path]) -> None:
                 p.wait()
 
 
+@pytest.mark.slow
 def test_rewrites_are_the_same_bytes_in_any_interpreter(tmp_path: Path, shared_dir: Path, own_dumps) -> None:
     paths = determinism_inputs(tmp_path / "inputs", lambda: own_dumps, shared_dir)
     assert len(paths) >= 200, len(paths)

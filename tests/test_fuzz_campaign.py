@@ -29,6 +29,7 @@ def seeds(shared_dir: Path, repo_root: Path):
     return load_seeds(shared_dir, repo_root)
 
 
+@pytest.mark.slow
 def test_ci_campaign_runs_clean(tmp_path: Path, shared_dir: Path) -> None:
     summary = run_campaign(CI_MUTANTS, CI_SEED, tmp_path, workers=2, timeout=10.0, reduce_seconds=30.0,
                            shared=shared_dir)

@@ -95,6 +95,7 @@ def test_real_lines_take_the_one_match_path(monkeypatch: pytest.MonkeyPatch) -> 
     assert fast.to_text() == text
 
 
+@pytest.mark.slow
 @pytest.mark.corpus
 @pytest.mark.filterwarnings("ignore::hlo_passes.errors.VerificationWarning")
 def test_every_text_parses_alike_both_ways(shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

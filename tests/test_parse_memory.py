@@ -47,6 +47,7 @@ MAX_GROWTH_MB = 100  # from the 10th parse to the last: the garbage allowed befo
 MAX_PLATEAU_GROWTH_MB = 20  # over the second half: no trend left once the bound is reached
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", ["stablehlo", "hlo"])
 def test_parse_and_drop_250_modules_in_one_process_stays_bounded(dialect: str) -> None:
     proc = subprocess.run([sys.executable, "-c", _CHILD, dialect, str(PARSES)], cwd=REPO_ROOT,

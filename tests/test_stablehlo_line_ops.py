@@ -224,6 +224,7 @@ def test_errors_name_the_same_place(monkeypatch: pytest.MonkeyPatch) -> None:
         assert str(fast.value) == str(slow.value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["lines", "coarse"])
 def test_mutants_parse_alike_in_every_scan(mode: str, shared_dir: Path, repo_root: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
