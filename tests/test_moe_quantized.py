@@ -5,8 +5,9 @@ replicated or sharded and gathered too; met at a concatenate or at two GMMs) and
 CollectiveQuantizer form (a convert to fp8 before each half's gather, back after it), on XLA's
 own dumps (``examples/dump_quantized_programs.py``) in the jax version under test:
 
-* StableHLO (pretty, generic, with debug locations), HLO before optimizations and after Shardy's
-  import: one MOE001 site, rewritten, compiled and run against the original: bit-identical (the
+* StableHLO (pretty; generic and with debug locations: found and rewritten, not compiled again),
+  HLO before optimizations and after Shardy's import: one MOE001 site, rewritten, compiled and run
+  against the original: bit-identical (the
   rewrite only moves collectives; the quantized values are integers), with fewer all-gathers by
   what the site saves (the ``qvalue``'s gather, and a sharded scale's);
 * after SPMD partitioning: the same, each device's program fed that device's shards;
@@ -34,8 +35,9 @@ from test_compiled_rewrite import _rewritten_inside_xla
 RULES = ["moe-gather-fusion", "moe-gradient-fusion", "moe-pair-gather-fusion", "moe-pair-gradient-fusion"]
 SPLIT = sorted(n for n, s in QUANT_DUMP_PROGRAMS.items() if s.variant == "split")
 TWINS = sorted(n for n, s in QUANT_DUMP_PROGRAMS.items() if s.variant == "fused")
-GLOBAL_STAGES = ["stablehlo", "stablehlo_generic", "before_optimizations", "after_shardy"]
-ALL_STAGES = [*GLOBAL_STAGES, "stablehlo_debuginfo", "after_spmd_partitioning", "after_optimizations"]
+GLOBAL_STAGES = ["stablehlo", "before_optimizations", "after_shardy"]
+ALL_STAGES = [*GLOBAL_STAGES, "stablehlo_generic", "stablehlo_debuginfo", "after_spmd_partitioning",
+              "after_optimizations"]
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +102,17 @@ def test_global_stage_rewritten_bit_identical(quant_dumps, program: str, stage: 
     _identical(rewritten.run(*args), want)
     _identical(want, [_jax_result(program)])  # the dump computes what jax.jit does
     assert run_passes(hlo_passes.parse(result.module.to_text()), RULES).sites == []
+
+
+@pytest.mark.parametrize("program", SPLIT)
+def test_generic_form_site_rewritten(quant_dumps, program: str) -> None:
+    """Generic-form StableHLO: the same site, rewritten, the text valid (the pretty form's
+    program: executed in test_global_stage_rewritten_bit_identical)."""
+    result = _lint(quant_dumps, program, "stablehlo_generic")
+    assert [(s.rule, s.form, s.rewritten) for s in result.sites] == [
+        ("moe-gather-fusion", QUANT_DUMP_PROGRAMS[program].meet, True)]
+    assert result.near_misses == []
+    hlo_passes.parse(result.module.to_text(), validate=True).verify()
 
 
 @pytest.mark.parametrize("program", SPLIT)
