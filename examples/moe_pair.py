@@ -221,7 +221,6 @@ def _implicit_ffn(spec: PairSpec, mesh: Mesh) -> Callable:
         gate, up = _gate_up(x, gs, w0, w1, f_local, fused=fused, concat=concat, lhs=spec.lhs)
         return _tail(spec, gate, up, gs, wo)
 
-    operands = 4 if fused else 5
     w_in = P(None, None, _tp(spec))  # F stays on the tensor axis
     in_specs_ = (P(), P(), w_in, P(None, _tp(spec), None)) if fused else \
         (P(), P(), w_in, w_in, P(None, _tp(spec), None))
