@@ -34,8 +34,8 @@ demo: install
 	echo "== hlo-lint examples/data $$tmp/fused.mlir   (exit 1: findings in the original, none in the rewrite)" && \
 	{ $(PYTHON) -m hlo_passes.cli lint examples/data "$$tmp/fused.mlir"; test $$? -eq 1; }
 
-# Everything CI runs (.ci/run): the whole suite in both environments (the tests marked slow in the
-# Python 3.11 one only), then
+# Everything CI runs (.ci/run): the whole suite in both environments (the tests marked slow in
+# one of them), then
 # the jax-facing part on jax 0.11.2.  On the default Python the tests marked
 # jax_free (the parser, the IR, the rules on text: no jax or jaxlib in them) run
 # in a run of their own with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1,
@@ -73,14 +73,15 @@ test-py312-jax011:
 	$(Q)$(MAKE) --no-print-directory test-py312-jax011-run
 
 # The runs alone, in environments already set up.
+# The tests marked slow (long, and about neither the Python nor the jax version) run once: the
+# jax-free ones in the Python 3.11 run without jax, the others in the Python 3.12 stage;
+# `make test-long` runs everything.
 test-py311-run:
 	$(Q)HLO_PASSES_TESTS_WITHOUT_JAX=1 $(PYTHON) -m pytest -q -m jax_free $(PYTEST_ARGS)
-	$(Q)$(PYTHON) -m pytest -q -m "not jax_free" $(PYTEST_ARGS)
+	$(Q)$(PYTHON) -m pytest -q -m "not jax_free and not slow" $(PYTEST_ARGS)
 
-# The tests marked slow (long, and about neither the Python nor the jax version) run in the
-# Python 3.11 stage only; `make test-long` runs them with the rest.
 test-py312-run:
-	$(Q)$(PY312) -m pytest -q -m "not slow" $(PYTEST_ARGS)
+	$(Q)$(PY312) -m pytest -q -m "not (slow and jax_free)" $(PYTEST_ARGS)
 
 test-py312-jax011-run:
 	$(Q)$(PY312_JAX011) -m pytest -q -m "jax_facing and not slow" $(PYTEST_ARGS)

@@ -153,7 +153,6 @@ def test_two_stage_and_implicit_gradient_runs_bit_equal(spec: wf.FormSpec) -> No
     _bit_equal(rewritten.run(*args), original.run(*args))
 
 
-@pytest.mark.jax_facing
 @pytest.mark.parametrize("program", SPLIT)
 def test_optimized_gradient_rewritten_inside_xla(program: str) -> None:
     """Optimized HLO, as XLA compiles it (``hlo_passes.install(mode="rewrite")``, the gradient rule
@@ -256,7 +255,6 @@ def test_pair_partitioned_gradient_runs_per_device(backward_dumps, linted, progr
     check_per_device((original, rewritten), fn, device_args, list(ft.make_mesh().devices.flat), _bit_equal)
 
 
-@pytest.mark.jax_facing
 @pytest.mark.parametrize("program", PAIR_SPLIT)
 def test_pair_gradient_inside_xla(program: str) -> None:
     """The module XLA compiles, MOE004 asked for, rewritten: loss and both gradients bit-equal to

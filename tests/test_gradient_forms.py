@@ -34,8 +34,6 @@ from hlo_passes import runtime
 from hlo_passes.passes import run_passes
 from programs import REPO_ROOT
 
-pytestmark = pytest.mark.jax_facing
-
 GRADIENT_RULES = ["moe-gradient-fusion", "moe-pair-gradient-fusion"]
 PARTITIONER = "partitioner-reduction"
 LOWERED = ["stablehlo", "before_optimizations", "after_shardy"]

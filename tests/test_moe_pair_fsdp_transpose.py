@@ -136,7 +136,6 @@ def test_optimized_dump_rewritten_and_valid(dumps, program: str, xla_reference) 
     assert _gathers(printed.text) == _gathers(text) - 2
 
 
-@pytest.mark.jax_facing
 @pytest.mark.parametrize("mode", ft.MODES)
 @pytest.mark.parametrize("form", ft.FORMS)
 def test_rewritten_inside_xla(form: str, mode: str) -> None:
@@ -168,7 +167,6 @@ def test_fused_twin_has_no_findings(dumps, program: str, stage: str) -> None:
     assert result.sites == [] and result.near_misses == []
 
 
-@pytest.mark.jax_facing
 def test_joined_halves_take_the_weight_reordered_inside_xla() -> None:
     """A meeting that joins the halves reads them in order: the gathered weight is put back in
     order (a copy of it, priced by the cost model).  ``examples/moe_split_sharded.py``'s prefused
@@ -195,7 +193,6 @@ def test_joined_halves_take_the_weight_reordered_inside_xla() -> None:
     _equal(compiled(*args), want)
 
 
-@pytest.mark.jax_facing
 def test_production_style_training_step_rewritten_inside_xla() -> None:
     """``examples/moe_trainer.py``'s ``pair`` layout with ``fsdp="split"`` (D over ``fsdp``, F over
     ``fsdp_transpose``; a scan over layers under ``jax.checkpoint``, optax's Adam): inside XLA the

@@ -156,7 +156,6 @@ def test_optimized_dump_rewritten(quant_dumps, program: str) -> None:
     hlo_passes.parse(result.module.to_text(), validate=True).verify()
 
 
-@pytest.mark.jax_facing
 @pytest.mark.parametrize("program", SPLIT)
 def test_rewritten_inside_xla_bit_identical(program: str) -> None:
     """The module XLA compiles, rewritten in its pipeline: fewer all-gathers by the sites',

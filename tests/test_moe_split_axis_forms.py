@@ -26,8 +26,6 @@ from examples import moe_trainer
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
 
-pytestmark = pytest.mark.jax_facing
-
 PROGRAM = "trainer_prefused_split"
 RULES = ["moe-gather-fusion"]
 STAGES = ["stablehlo", "before_optimizations", "after_shardy", "after_spmd_partitioning", "after_optimizations"]
