@@ -175,6 +175,16 @@ def test_masks_that_are_not_the_row_bound_are_refused(name: str, dialect: str) -
     assert [f for f in lint_module(hlo_passes.parse(text)) if f.rule == CODE] == []
 
 
+def _on_each_kernel(fn, a: np.ndarray, b: np.ndarray, groups: int):
+    """``fn(a, b, group_sizes)`` lowered for TPU, its GMM put on each kernel this machine runs
+    (cpu-ffi, Pallas megablox in interpret mode): ``(kernel, executable)`` for each."""
+    text = jax.jit(fn).trace(a, b, np.zeros(groups, np.int32)).lower(lowering_platforms=("tpu",)).as_text()
+    for kernel in ("cpu-ffi", "pallas"):
+        module = hlo_passes.parse(text)
+        assert all(r.lowered for r in lower_gmms(module, kernel, "cpu"))
+        yield kernel, runtime.compile_text(module.to_text())
+
+
 def test_kernels_honour_the_row_bound() -> None:
     """What the rule rests on: lowered to each kernel this machine runs (cpu-ffi, Pallas megablox
     in interpret mode), a ragged-dot ignores the lhs rows at or past sum(group_sizes) — NaN, Inf
@@ -192,12 +202,7 @@ def test_kernels_honour_the_row_bound() -> None:
         x[101], x[102], x[103] = np.inf, -np.inf, 3e38
         x = x.astype(dtype)
         w = rng.standard_normal((groups, k, n)).astype(dtype)
-        text = jax.jit(gmm).trace(x, w, np.zeros(groups, np.int32)).lower(
-            lowering_platforms=("tpu",)).as_text()
-        for kernel in ("cpu-ffi", "pallas"):
-            module = hlo_passes.parse(text)
-            assert all(r.lowered for r in lower_gmms(module, kernel, "cpu"))
-            exe = runtime.compile_text(module.to_text())
+        for kernel, exe in _on_each_kernel(gmm, x, w, groups):
             for sizes in ([30, 50, 20], [0, 100, 0], [0, 0, 0], [30, 0, 70]):
                 gs = np.asarray(sizes, np.int32)
                 bound = int(gs.sum())
@@ -216,12 +221,7 @@ def test_kernels_honour_the_row_bound() -> None:
         x, y = (rng.standard_normal((rows, d)).astype(np.float32) for d in (k, n))
         x[100:], y[100:] = np.nan, np.inf
         x, y = x.astype(dtype), y.astype(dtype)
-        text = jax.jit(weight_gradient).trace(x, y, np.zeros(groups, np.int32)).lower(
-            lowering_platforms=("tpu",)).as_text()
-        for kernel in ("cpu-ffi", "pallas"):
-            module = hlo_passes.parse(text)
-            assert all(r.lowered for r in lower_gmms(module, kernel, "cpu"))
-            exe = runtime.compile_text(module.to_text())
+        for kernel, exe in _on_each_kernel(weight_gradient, x, y, groups):
             for sizes in ([30, 50, 20], [0, 100, 0], [0, 0, 0]):
                 gs = np.asarray(sizes, np.int32)
                 bound = int(gs.sum())

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..checks import Refusal
-from ..ir import Instruction
+from ..ir import ELEMENT_BITS, Instruction
 from ..ir.rewriter import Operand, Rewriter, Value
 from ._chains import GATHERS, is_sharding_call, resized, same_op, same_value
 from ._sources import check_slices, cut_of
@@ -34,9 +34,6 @@ if TYPE_CHECKING:
     from ._split_fusion import _Chain
 
 CHECK = "dequant-operand"
-# The element types a quantized weight is stored in (a convert from one of these is a dequantization).
-_QUANTIZED = ("s8", "u8", "s4", "u4", "f8e4m3fn", "f8e5m2", "f8e4m3", "f8e4m3fnuz", "f8e5m2fnuz", "i8", "ui8",
-              "i4", "ui4")
 # Side steps that keep each element's place along every dimension but the ones they reshape.
 _SIDE_UNARY = frozenset({"convert", "copy", "transpose", "reshape", "bitcast", "broadcast"})
 # Not followed further: a real scale is a slice, a gather, a broadcast and a reshape or two.
@@ -44,8 +41,12 @@ _MAX_SIDE_STEPS = 16
 
 
 def _quantized(instr: Instruction) -> bool:
-    return instr.opcode == "convert" and len(instr.operands) == 1 and \
-        instr.operands[0].shape.element_type.lower() in _QUANTIZED
+    """A convert from a number type of at most 8 bits (int8, int4, the fp8 types: the types a
+    quantized weight is stored in; both dialects spell element types as HLO does)."""
+    if instr.opcode != "convert" or len(instr.operands) != 1:
+        return False
+    stored = instr.operands[0].shape.element_type
+    return stored != "pred" and 0 < ELEMENT_BITS.get(stored, 0) <= 8
 
 
 def dequant_operand(instr: Instruction) -> int | None:

@@ -160,7 +160,7 @@ class PadAdd(_Joined):
         self.pads = pads
         self.dim = dim
         self.dims = (dim,)
-        self.pieces = [(p.operands[0], p.operand_results[0] if p.operand_results else 0) for p in pads]
+        self.pieces = [first_operand(p) for p in pads]
 
 
 
@@ -539,6 +539,11 @@ def _loop_state(instr: Instruction, callers: dict[str, list[Instruction]]) -> bo
 
 # ---- pad + add as a concatenate ----------------------------------------------------------
 
+def first_operand(instr: Instruction) -> tuple[Instruction, int]:
+    """What ``instr``'s first operand reads: the defining op and which of its results."""
+    return instr.operands[0], instr.operand_results[0]
+
+
 def is_zero(instr: Instruction) -> bool:
     if instr.opcode == "broadcast" and instr.operands:
         return is_zero(instr.operands[0])
@@ -639,7 +644,7 @@ def pad_meeting(add: Instruction, memo: dict[int, int | None] | None = None) -> 
     for p in pads:
         if p.attributes["padding"][dim][0] != offset:
             return None  # overlapping or leaving a gap: not a reassembly
-        piece = result_shape(p.operands[0], p.operand_results[0] if p.operand_results else 0)
+        piece = result_shape(*first_operand(p))
         if not piece.is_array or piece.rank != add.shape.rank:
             return None
         offset += piece.dims[dim]

@@ -23,7 +23,7 @@ from ..ir import Instruction, Shape
 from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import remove_dead
 from ._crossings import result_shape
-from ._meetings import Meeting, PadAdd, PadAdds, zero_pads
+from ._meetings import Meeting, PadAdd, PadAdds, first_operand, zero_pads
 from ._cost import local_bytes
 
 
@@ -32,7 +32,7 @@ def _insert_axis(piece: Instruction, axis: int) -> bool:
     bitcast in HLO; jax's ``broadcast_in_dim`` in StableHLO)."""
     if len(piece.operands) != 1 or piece.shape.rank < 1 or axis >= piece.shape.rank:
         return False
-    src = result_shape(piece.operands[0], piece.operand_results[0] if piece.operand_results else 0)
+    src = result_shape(*first_operand(piece))
     dims = list(piece.shape.dims)
     if not src.is_array or dims[axis] != 1 or dims[:axis] + dims[axis + 1:] != list(src.dims):
         return False
@@ -122,7 +122,7 @@ def reordered_pad_meeting(add: Instruction, memo: dict[int, int | None]) -> Reor
         return None
     interior = {s[3] for s in specs}
     if interior == {k - 1} and k > 1:
-        pieces = [(p.operands[0], p.operand_results[0] if p.operand_results else 0) for p in pads]
+        pieces = [first_operand(p) for p in pads]
         shapes = [result_shape(op, r) for op, r in pieces]
         if any(not s.is_array or s.rank != rank or s.dims[axis] * k != add.shape.dims[axis] for s in shapes) \
                 or axis != rank - 1:
@@ -133,7 +133,7 @@ def reordered_pad_meeting(add: Instruction, memo: dict[int, int | None]) -> Reor
     inserts = [p.operands[0] for p in pads]
     if any(not _insert_axis(i, axis) or len(i.users) != 1 for i in inserts):
         return None
-    pieces = [(i.operands[0], i.operand_results[0] if i.operand_results else 0) for i in inserts]
+    pieces = [first_operand(i) for i in inserts]
     return ReorderedPadAdd(add, pads, "stacked", axis, pieces)
 
 
