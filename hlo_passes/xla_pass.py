@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 
 from . import _jax_compat as compat
 from . import _multihost
+from ._gc import collector_paused
 from ._version import __version__
 from .cost_model import active_platform, platform_for, use_platform
 from .diagnostics import hook_warning
@@ -376,10 +377,16 @@ def _site_line(module: str, site: Site) -> str:
 
 
 def _lint(name: str, text: str, mode: str) -> None:
-    module = parse(text, dialect="hlo", path=f"<compiled {name}>")
+    # Parsed for this call only: freed here, not by a later full collection (compiled.py says why).
+    with collector_paused(promote=False):
+        module = parse(text, dialect="hlo", path=f"<compiled {name}>")
+        try:
+            findings = lint_module(module, platform=active_platform().name)  # _on_compile's pricing
+        finally:
+            module.release()
     # Once per job, not once per host: only process 0 reports (_multihost).
     reports = _multihost.reports_here()
-    for finding in lint_module(module, platform=active_platform().name):  # _on_compile's pricing
+    for finding in findings:
         key = (finding.rule, name, finding.op_name or f"{finding.line}:{finding.column}")
         with _lock:
             if key in _state.reported:

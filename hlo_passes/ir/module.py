@@ -853,6 +853,38 @@ class Module:
         with collector_paused():
             return _clone_module(self)
 
+    def release(self) -> None:
+        """Break the module's reference cycles, leaving it empty, so that reference counting
+        frees it the moment its last reference goes: for a module parsed for one call and
+        dropped (the pass inside XLA parses one per compile).
+
+        Instructions and computations refer to each other (an op to its computation and its
+        attributes' owner back, a computation to its module and to the op owning it), so a
+        dropped module is garbage only the cyclic collector can free: a full collection, a
+        fifth of a second on a large heap, that then lands inside some later compile (_gc).
+        Released, it costs only the deallocation, paid here.  Nothing may use the module or
+        its instructions afterwards (reports hold names and lines, not ops)."""
+        seen: dict[int, Computation] = {}
+        for top in self.computations.values():
+            seen.update((id(c), c) for c in _with_regions(top))  # MLIR regions too
+        for comp in seen.values():
+            for instr in comp.instructions:
+                instr.attributes._owner = None
+                instr.computation = None
+                instr._called_computations = None
+                instr._dialect_data = None
+            comp.instructions = []
+            comp.root = comp.parent = comp.module = None
+            comp.dialect_data = {}
+        if self._graph is not None:
+            self._graph.clear()
+            self._graph = None
+        self.computations = {}
+        self.entry = None
+        self.dialect_data = {}
+        self._foreign_roots = set()
+        self._names = None
+
     def fresh_name(self, hint: str) -> str:
         """A name used by no instruction of the module, derived from ``hint``."""
         base = re.sub(r"(\.hp\d+)*(\.\d+)?$", "", hint) or "v"

@@ -156,7 +156,7 @@ def unhold(rw: Rewriter, module: Module, kinds: Iterable[str], *, mark: bool = T
     kinds = frozenset(kinds)
     held = Held()
     counter = itertools.count()
-    for instr in list(module.instructions()):
+    for instr in [i for i in module.instructions() if i.opcode in _HOLDING_OPCODES]:
         taken = _takeable(instr, kinds)
         if taken is None or (only is not None and instr.name not in only):
             continue
@@ -288,15 +288,19 @@ def through_held(apply: ApplyFn, module: Module, kinds: Iterable[str], name: str
 def _through_held(apply: ApplyFn, module: Module, kinds: frozenset[str], name: str, *, rewrite: bool,
                   rewriter: Rewriter | None) -> tuple[list[Site], list[NearMiss]]:
     trial = module.clone()
-    trial_rw = Rewriter(trial, name)
-    trial_held = unhold(trial_rw, trial, kinds)
-    sites, misses = apply(trial, rewrite=rewrite, rewriter=trial_rw if rewrite else None)
-    if not rewrite or not any(s.rewritten for s in sites):
-        return sites, misses
+    try:
+        trial_rw = Rewriter(trial, name)
+        trial_held = unhold(trial_rw, trial, kinds)
+        sites, misses = apply(trial, rewrite=rewrite, rewriter=trial_rw if rewrite else None)
+        if not rewrite or not any(s.rewritten for s in sites):
+            return sites, misses
+        touched = _touched(trial, trial_held)
+    finally:
+        trial.release()  # freed now, not by a full collection later (Module.release)
     # Only the held ops the rewrite changed are taken apart in the module (the others stay as
     # they are, names and all).
     rw = rewriter if rewriter is not None else Rewriter(module, name)
-    held = unhold(rw, module, kinds, only=_touched(trial, trial_held))
+    held = unhold(rw, module, kinds, only=touched)
     sites, misses = apply(module, rewrite=True, rewriter=rw)
     hold_again(rw, module, held)
     return sites, misses
