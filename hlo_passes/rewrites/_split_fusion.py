@@ -61,7 +61,7 @@ from ._held import through_held
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder, blocks_in_order, \
     interleaved_piece
 from ._opening import closed_fusion, open_fusions
-from ._picture import site_picture
+from ._picture import pictures_wanted, site_picture
 from ._carry_whole import carry_whole
 from ._pipelined import carried_halves, rejoined_halves
 from ._reshard import Resharded
@@ -484,6 +484,8 @@ class SplitFusion(PatternRule[Candidate]):
                 else "implicit",
                 blocked=c.blocked.described() if c.blocked is not None else None),
         )
+        if not pictures_wanted():
+            return site
         try:  # a side product: drawing a site must never stop its rewrite
             site.picture = site_picture(
                 self.name, meeting, chains, plan.split_dim, c.split_dims, c.out_dim,
