@@ -94,7 +94,7 @@ def test_a_released_module_leaves_no_cycles(rel: str) -> None:
     assert abs(added(True)) < PAD / 50, added(True)
 
 
-def test_the_compiled_path_leaves_almost_nothing() -> None:
+def test_the_compiled_path_leaves_almost_nothing_and_draws_nothing() -> None:
     # What the pass inside XLA runs per module: parsed, rewritten, printed, released.
     text = _first_case("moe-gather-fusion/compiled.hlo")
     out: list = []
@@ -105,6 +105,10 @@ def test_the_compiled_path_leaves_almost_nothing() -> None:
     # What it returns is plain data, readable after the module is gone.
     assert parse(new_text, dialect="hlo").entry is not None
     assert all(s.location.line > 0 for s in sites)
+    # No site pictures there (nothing shows them); the same module run by run_passes has them.
+    assert all(s.picture is None for s in sites)
+    drawn = run_passes(parse(text, dialect="hlo"), None, rewrite=True).sites
+    assert drawn and all(s.picture is not None for s in drawn if s.rewritten)
 
 
 def test_a_released_module_is_empty() -> None:
