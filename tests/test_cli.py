@@ -19,31 +19,16 @@ from hlo_passes.lint import json_schema
 from hlo_passes.passes import run_passes
 from programs import REPO_ROOT
 from sarif_structure import check_sarif
+from cli_runner import run, script
 
 DATA = REPO_ROOT / "examples" / "data"
 HLO = DATA / "moe_mesh2_concat.hlo"
 MLIR = DATA / "moe_mesh2_concat.mlir"
 
 
-def _script(name: str) -> list[str]:
-    # The script installed beside this interpreter first: a virtual environment
-    # run as venv/bin/python without being activated has its bin/ off PATH, and
-    # a script found on PATH may belong to another environment.
-    beside = Path(sys.executable).parent / name
-    found = str(beside) if beside.is_file() else shutil.which(name)
-    if found:
-        return [found]
-    # Not installed as a script (e.g. run from a source tree without pip
-    # install -e .): the same entry point through the module.
-    return [sys.executable, "-m", "hlo_passes.cli", name.split("-", 1)[1]]
-
-
-def run(tool: str, *args: str | os.PathLike, stdin: str | None = None, cwd: Path | None = None,
-        env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*_script(tool), *map(str, args)], input=stdin, capture_output=True, text=True,
-        cwd=cwd, env=env, timeout=120,
-    )
+# In this process where that is the same as running the console script, else a subprocess
+# (cli_runner says which).
+_script = script
 
 
 def _gathers(text: str) -> int:
@@ -66,6 +51,11 @@ def test_console_scripts_are_registered() -> None:
     scripts = {e.name: e.value for e in entry_points(group="console_scripts")}
     assert scripts.get("hlo-rewrite") == "hlo_passes.cli:rewrite_entry"
     assert scripts.get("hlo-lint") == "hlo_passes.cli:lint_entry"
+    # The scripts themselves (most tests run their function in this process, cli_runner):
+    # a finding is exit 1 and a clean rewrite exit 0, as in-process.
+    for tool, args, status in (("hlo-lint", [MLIR], 1), ("hlo-rewrite", [HLO, "--dry-run"], 0)):
+        as_script, here = run(tool, *args, script_=True), run(tool, *args)
+        assert (as_script.returncode, as_script.stdout, as_script.stderr) == (status, here.stdout, here.stderr)
 
 
 # ---- hlo-rewrite -------------------------------------------------------------------
