@@ -25,7 +25,8 @@ function object (jax caches executables per function), after a warm-up of each:
   trainer compiles it, where XLA's own work dominates.
 
 Reported: medians of each compile, wall-clock and CPU time of the process (all threads: steadier
-than wall-clock on a shared machine), the median of per-round ratios (pass on / pass off), the
+than wall-clock on a shared machine), each with what the collector spends freeing the garbage the
+compile left (``_garbage_cost``), the median of per-round ratios (pass on / pass off), the
 callback's own CPU time (``xla_pass._transform``) as a share of the plain compile, what is left
 for XLA (on − off − the callback), and the executed step time of the two executables (ratio).
 Targets: ≤ 1.05× with a site, ≤ 1.01× without collectives.
@@ -84,6 +85,18 @@ class _CallbackTimer:
 
     def __exit__(self, *exc) -> None:
         xla_pass._transform = self.real
+
+
+def _garbage_cost() -> float:
+    """CPU seconds the cyclic collector spends on what the compile left it: a full collection
+    after the compile, less one of nothing right after (a full collection's own cost, which
+    grows with the heap).  Part of the compile's cost, paid later: a module the callback
+    dropped without releasing it (``Module.release``) is freed only by a full collection."""
+    c0 = time.process_time()
+    gc.collect()
+    c1 = time.process_time()
+    gc.collect()
+    return max(0.0, (c1 - c0) - (time.process_time() - c1))
 
 
 def _step_time(executable, args: tuple, repeats: int) -> float:
@@ -151,6 +164,8 @@ def measure(name: str, fn: Callable, args: tuple, passes: list[str] | Callable[[
             t0, c0 = time.perf_counter(), time.process_time()
             executable = jax.jit(f).lower(*args).compile()
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+            garbage = _garbage_cost()
+            wall, cpu = wall + garbage, cpu + garbage
             report = hlo_passes.installed_report() if on and hook is None else None
         finally:
             if on:
@@ -210,9 +225,11 @@ def report(rows: list[dict], command: str) -> list[str]:
         "alternating) after a warm-up of each; plain `jax.jit(f).lower(*args).compile()`, 8 CPU devices",
         "- wall = wall-clock seconds off / on and the median per-round ratio; CPU = CPU seconds of the process "
         "(every thread), off / on, and its ratio (rounds' range): on a shared machine the CPU figures are the "
-        "ones to read; the callback's own = its CPU time (proto → text, pre-filter, parse, rules, print, "
+        "ones to read; both include the collector's time freeing what the compile left it (a full collection "
+        "after each compile, less one of nothing); the callback's own = its CPU time (proto → text, pre-filter, parse, rules, print, "
         "text → proto) as a share of the CPU time of the compile without; XLA's extra = CPU on − CPU off − "
-        "the callback's own: what XLA spends taking the module back and compiling it rather than its own; "
+        "the callback's own: what XLA spends taking the module back and compiling it rather than its own "
+        "(and any garbage the callback left); "
         "step = median executed step time of the executable compiled with the pass / without",
         "",
         *md_table(["program", "module", "sites found", "rewritten", "wall off / on s", "wall ratio",
