@@ -22,7 +22,8 @@ function object (jax caches executables per function), after a warm-up of each:
 * a training step sized by ``--trainer LAYERS,EMBED,MLP,TOKENS``: examples/moe_trainer.py's
   step (scan over layers under ``jax.checkpoint``, gathers the partitioner inserts, Adam), with
   its sites rewritten (3: the forward gather, its recomputation, the weight gradient): a module as a
-  trainer compiles it, where XLA's own work dominates.
+  trainer compiles it, where XLA's own work dominates; and the same step's module handed back by
+  a bare hook as XLA gave it: what XLA alone charges for taking a module back there.
 
 Reported: medians of each compile, wall-clock and CPU time of the process (all threads: steadier
 than wall-clock on a shared machine), each with what the collector spends freeing the garbage the
@@ -272,6 +273,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     moe_passes = ["MOE001", "MOE002", "MOE003", "MOE004"]
     stack = ffn_stack("concat", args.layers)
     step_repeats = args.repeats
+    trainer = trainer_step(*sizes)
     programs = [
         (f"with sites, rewritten by the MOE rules ({args.layers} FFN layers, split gathers)", *stack, moe_passes,
          step_repeats),
@@ -286,7 +288,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
         (f"no collective ({args.layers} one-device GMM layers)", *plain_stack(args.layers), moe_passes, step_repeats),
         # Its step runs seconds on this machine's CPUs: compile time only.
         (f"with sites, a training step (examples/moe_trainer.py, {sizes[0]} layers scanned, D={sizes[1]}, "
-         f"F={sizes[2]}, {sizes[3]} tokens, Adam)", *trainer_step(*sizes), moe_passes, 0),
+         f"F={sizes[2]}, {sizes[3]} tokens, Adam)", *trainer, moe_passes, 0),
+        # What XLA alone charges for taking a module back, on the same step: the floor under the row above.
+        ("the same training step, XLA's module handed back as it gave it, no rule", *trainer, handing_back(False), 0),
     ]
     rows = []
     with _CallbackTimer() as timer:
