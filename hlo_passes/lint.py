@@ -21,14 +21,12 @@ import multiprocessing
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ._gc import collector_paused
 from ._copies import dump_stages, group_copies, group_stages
 from .diagnostics import (
     FORMATS,
@@ -56,7 +54,7 @@ from .cost_model import use_platform
 from .report import does_not_pay, source_hint, with_users_source
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
-from .text import parse, parse_file, unknown_constructs
+from .text import parse_file, parsed_for_one_call, unknown_constructs
 
 __all__ = [
     "FORMATS",
@@ -202,21 +200,8 @@ def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]
 
 def lint_text(text: str, *, path: str | None = None, dialect: str = "auto", **options: Any) -> list[Finding]:
     """Findings of HLO or StableHLO text; ``ParseError`` if it is not a module."""
-    with _parsed(text, dialect, path) as module:
+    with parsed_for_one_call(text, dialect, path) as module:
         return lint_module(module, path=path, **options)
-
-
-@contextmanager
-def _parsed(text: str, dialect: str, path: str | None) -> Iterator[Module]:
-    """``text`` parsed for one lint and dropped: the collector stays paused meanwhile and the
-    module is released after (``Module.release``), so linting file after file (a dump folder)
-    leaves no module for full collections to find."""
-    with collector_paused(promote=False):
-        module = parse(text, dialect=dialect, path=path)
-        try:
-            yield module
-        finally:
-            module.release()
 
 
 def _error_finding(path: str, err: BaseException) -> Finding:
@@ -244,7 +229,7 @@ def lint_file(path: str, options: dict[str, Any] | None = None, stdin: BinaryIO 
             text = read_stream(stdin if stdin is not None else sys.stdin.buffer, path, limit=limit)
         else:
             text = read_input(path, limit=limit)
-        with _parsed(text, dialect, path) as module:
+        with parsed_for_one_call(text, dialect, path) as module:
             findings = lint_module(module, path=path, **options)
             if verbose:
                 findings.extend(_unknown_notes(module, path))

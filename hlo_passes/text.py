@@ -7,8 +7,10 @@ printer of its dialect (``Module.to_text``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
+from ._gc import collector_paused
 from .errors import ParseError
 from .ir import Module
 from .dialects.hlo.parser import read_hlo, unknown_constructs as hlo_unknown
@@ -65,6 +67,21 @@ def parse(text: str, dialect: str = "auto", validate: bool = False, path: str | 
                              path=err.path, line=err.line, column=err.column,
                              source_line=err.source_line) from None
     raise ValueError(f"unknown dialect {dialect!r}: expected 'auto', 'hlo' or 'stablehlo'")
+
+
+@contextmanager
+def parsed_for_one_call(text: str, dialect: str = "auto", path: str | None = None) -> Iterator[Module]:
+    """``text`` parsed for one piece of work and dropped after it (the pass inside XLA, one per
+    compile; the lint, file by file): the cyclic collector stays paused throughout, nothing is
+    promoted to its oldest generation, and the module is released at the end
+    (``Module.release``), so it is freed here rather than by a full collection inside some later
+    compile.  Nothing may keep the module or its ops past the ``with``."""
+    with collector_paused(promote=False):
+        module = parse(text, dialect=dialect, path=path)
+        try:
+            yield module
+        finally:
+            module.release()
 
 
 def unknown_constructs(module: Module) -> list[tuple[str, str, int, int]]:

@@ -36,7 +36,6 @@ from dataclasses import dataclass, field, replace
 
 from . import _jax_compat as compat
 from . import _multihost
-from ._gc import collector_paused
 from ._version import __version__
 from .cost_model import active_platform, platform_for, use_platform
 from .diagnostics import hook_warning
@@ -47,7 +46,7 @@ from .passes import available_passes, default_passes, load_plugin, loaded_plugin
 from .passes.compiled import rewrite_compiled_text
 from .passes.prescan import markers_for, may_have_sites
 from .report import NearMiss, Site, shown_source
-from .text import parse
+from .text import parsed_for_one_call
 
 __all__ = [
     "ENV",
@@ -377,13 +376,8 @@ def _site_line(module: str, site: Site) -> str:
 
 
 def _lint(name: str, text: str, mode: str) -> None:
-    # Parsed for this call only: freed here, not by a later full collection (compiled.py says why).
-    with collector_paused(promote=False):
-        module = parse(text, dialect="hlo", path=f"<compiled {name}>")
-        try:
-            findings = lint_module(module, platform=active_platform().name)  # _on_compile's pricing
-        finally:
-            module.release()
+    with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module:
+        findings = lint_module(module, platform=active_platform().name)  # _on_compile's pricing
     # Once per job, not once per host: only process 0 reports (_multihost).
     reports = _multihost.reports_here()
     for finding in findings:

@@ -10,7 +10,7 @@ stderr, ``SystemExit`` (argparse's usage errors, ``--help``, ``--version``) an e
 A run stays a subprocess when it cannot be the same in-process: another working directory or
 environment, ``--plugin`` (a loaded rule stays in the registry), a lint with worker processes
 (as many files as start a pool, without ``-j 1``), and any test that asks for the
-script itself (``script=True``: the console scripts' own tests).
+script itself (``console_script=True``: the console scripts' own test).
 """
 from __future__ import annotations
 
@@ -45,9 +45,9 @@ def script(name: str) -> list[str]:
 
 
 def run(tool: str, *args: str | os.PathLike, stdin: str | None = None, cwd: Path | None = None,
-        env: dict | None = None, script_: bool = False) -> subprocess.CompletedProcess:
+        env: dict | None = None, console_script: bool = False) -> subprocess.CompletedProcess:
     argv = [str(a) for a in args]
-    if script_ or cwd is not None or env is not None or not _same_in_process(tool, argv):
+    if console_script or cwd is not None or env is not None or not _same_in_process(tool, argv):
         return subprocess.run([*script(tool), *argv], input=stdin, capture_output=True, text=True,
                               cwd=cwd, env=env, timeout=120)
     return _in_process(tool, argv, stdin)

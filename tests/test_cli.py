@@ -26,8 +26,8 @@ HLO = DATA / "moe_mesh2_concat.hlo"
 MLIR = DATA / "moe_mesh2_concat.mlir"
 
 
-# In this process where that is the same as running the console script, else a subprocess
-# (cli_runner says which).
+# The console script's command (other test files run it as a subprocess themselves); ``run``
+# runs it in this process where that is the same, else as a subprocess (cli_runner says which).
 _script = script
 
 
@@ -54,7 +54,7 @@ def test_console_scripts_are_registered() -> None:
     # The scripts themselves (most tests run their function in this process, cli_runner):
     # a finding is exit 1 and a clean rewrite exit 0, as in-process.
     for tool, args, status in (("hlo-lint", [MLIR], 1), ("hlo-rewrite", [HLO, "--dry-run"], 0)):
-        as_script, here = run(tool, *args, script_=True), run(tool, *args)
+        as_script, here = run(tool, *args, console_script=True), run(tool, *args)
         assert (as_script.returncode, as_script.stdout, as_script.stderr) == (status, here.stdout, here.stderr)
 
 

@@ -8,28 +8,25 @@ is parsed, rewritten and dropped, and ``gc.collect()`` then counts what is left 
 from __future__ import annotations
 
 import gc
-import pathlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
 
+from fixture_harness import FIXTURES, cases_of
 from hlo_passes.passes import run_passes
 from hlo_passes.passes.compiled import rewrite_compiled_text
 from hlo_passes.text import parse
 
 pytestmark = pytest.mark.jax_free
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "tests" / "fixtures"
 # Modules that each rule rewrites: optimized HLO (held collectives among them), HLO, StableHLO.
 REWRITTEN = ["moe-gather-fusion/compiled.hlo", "moe-gather-fusion/combined.hlo", "moe-gather-fusion/concat.mlir",
              "moe-gradient-fusion/two_gmm.mlir"]
 
 
 def _first_case(rel: str) -> str:
-    text = (FIXTURES / rel).read_text()
-    return "\n".join(line for line in text.split("// -----")[0].splitlines() if not line.lstrip().startswith("//"))
+    return cases_of(FIXTURES / rel)[0].module_text
 
 
 @contextmanager

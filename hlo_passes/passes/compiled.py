@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._gc import collector_paused
 from ..report import NearMiss, Site
 from ..rewrites._opening import fuse_again
 from ..rewrites._picture import without_pictures
-from ..text import parse
+from ..text import parsed_for_one_call
 from .registry import run_passes
 
 
@@ -29,21 +28,15 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
     rule's bug is the module's fallback, not a near miss beside others' rewrites);
     the caller turns that into a fallback.
     """
-    # The module lives for this call only: the collector stays paused throughout (nothing is
-    # promoted to the oldest generation) and the module is released at the end, so that it is
-    # freed here, not by a full collection inside some later compile (_gc, Module.release).
-    # No site pictures: nobody draws them here (they were a tenth of the rules' time).
-    with collector_paused(promote=False), without_pictures():
-        module = parse(text, dialect="hlo", path=f"<compiled {name}>")
-        try:
-            # copy=False: the module was parsed for this call only.
-            result = run_passes(module, passes, rewrite=True, copy=False, strict=True)
-            if not result.changed:
-                return None, result.sites, result.near_misses
-            # XLA's fusion passes have run: what the rules left unfused (the ops of the fusions
-            # they opened, their own copies) is fused as XLA would have, or XLA:CPU compiles a
-            # kernel per op.
-            fuse_again(result.module)
-            return result.module.to_text(), result.sites, result.near_misses
-        finally:
-            module.release()
+    # Parsed for this call only (``parsed_for_one_call``: freed here, not by a full collection
+    # inside some later compile).  No site pictures: nobody draws them here (they were a tenth of
+    # the rules' time).
+    with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module, without_pictures():
+        # copy=False: the module was parsed for this call only.
+        result = run_passes(module, passes, rewrite=True, copy=False, strict=True)
+        if not result.changed:
+            return None, result.sites, result.near_misses
+        # XLA's fusion passes have run: what the rules left unfused (the ops of the fusions they
+        # opened, their own copies) is fused as XLA would have, or XLA:CPU compiles a kernel per op.
+        fuse_again(result.module)
+        return result.module.to_text(), result.sites, result.near_misses

@@ -142,9 +142,14 @@ _HOLDING_OPCODES = frozenset(row.name for trait in (Trait.ASYNC_START, Trait.COL
                              for row in with_trait(trait))
 
 
+def _may_hold(module: Module) -> list[Instruction]:
+    """The ops of ``module`` whose opcode can hold a collective."""
+    return [i for i in module.instructions() if i.opcode in _HOLDING_OPCODES]
+
+
 def any_held(module: Module, kinds: frozenset[str]) -> bool:
     """Whether ``module`` holds a collective of ``kinds`` that ``unhold`` takes apart."""
-    return any(_takeable(i, kinds) is not None for i in module.instructions() if i.opcode in _HOLDING_OPCODES)
+    return any(_takeable(i, kinds) is not None for i in _may_hold(module))
 
 
 def unhold(rw: Rewriter, module: Module, kinds: Iterable[str], *, mark: bool = True,
@@ -156,7 +161,7 @@ def unhold(rw: Rewriter, module: Module, kinds: Iterable[str], *, mark: bool = T
     kinds = frozenset(kinds)
     held = Held()
     counter = itertools.count()
-    for instr in [i for i in module.instructions() if i.opcode in _HOLDING_OPCODES]:
+    for instr in _may_hold(module):
         taken = _takeable(instr, kinds)
         if taken is None or (only is not None and instr.name not in only):
             continue
