@@ -171,8 +171,12 @@ def _pick(files: list[Path]) -> tuple[dict[str, Path], list[str]]:
             if "spmd" in after and "spmd" not in before:
                 picked.setdefault("after_spmd", p)  # the module the partitioner hands on
             if "sched" in before and "sched" not in after:
-                picked.setdefault("before_scheduler", p)
+                # the last one: early passes with 'sched' in their names annotate, they do not schedule
+                picked["before_scheduler"] = p
     return picked, passes
+
+
+SEEN: list[dict] = []
 
 
 def compile_one(name: str, fn, args, meta: dict, topo: str, texts: Path, use_jit: bool) -> dict:
@@ -207,9 +211,18 @@ def compile_one(name: str, fn, args, meta: dict, topo: str, texts: Path, use_jit
     rec["texts"]["compiled"] = {"file": dst.name, "collectives": collective_counts(ctext),
                                 "same_as_after_optimizations": bool(after and after.read_text() == ctext)}
     rec["collectives"] = rec["texts"]["compiled"]["collectives"]
+    if not any(r.get("texts") for r in SEEN):  # the first program: every pass dump kept, to read the names
+        extra = texts.parent / "pass_dumps" / name
+        extra.mkdir(parents=True, exist_ok=True)
+        for p in files:
+            if p.is_file() and ".after_" in p.name:
+                shutil.copyfile(p, extra / p.name)
     for p in files:
-        p.unlink()
-    print(f"  {name}: {rec['compile_s']} s, {rec['collectives']}, stages {sorted(picked)}", flush=True)
+        shutil.rmtree(p) if p.is_dir() else p.unlink()
+    print(f"  {name}: {rec['compile_s']} s, {rec['collectives']}, stages "
+          f"{ {k: v.name.split('.jit_', 1)[1] for k, v in picked.items()} }", flush=True)
+    if not SEEN:
+        print("  pass dumps:", passes, flush=True)
     return rec
 
 
@@ -265,6 +278,7 @@ def main() -> int:
             name, fn, args, meta = moe_program(topo, devs, *params)
             use_jit = params[0] == "jit"
         manifest["programs"].append(compile_one(name, fn, args, meta, topo, texts, use_jit))
+        SEEN.append(manifest["programs"][-1])
         (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
     manifest["elapsed_s"] = round(time.perf_counter() - t_start, 1)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
