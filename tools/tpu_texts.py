@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 # The pass dumps kept: after the SPMD partitioner, and the module a scheduler pass is handed.
-PASS_RE = "spmd|sched"
+PASS_RE = "spmd-partitioning|scheduler"
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
@@ -43,6 +43,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
                    help="topology names only tried with get_topology_desc (and one compile)")
     p.add_argument("--budget-s", type=float, default=170.0)
     p.add_argument("--no-forms", action="store_true")
+    p.add_argument("--compile-rewritten", type=Path, default=None, metavar="DIR",
+                   help="instead: rewrite (hlo_passes' default passes) each *.before_optimizations.txt and "
+                        "*.after_spmd.txt of DIR (a corpus with its manifest.json) and compile the rewritten "
+                        "module for its topology; writes OUT/compiled_rewritten.json")
     return p.parse_args(argv)
 
 
@@ -168,11 +172,12 @@ def _pick(files: list[Path]) -> tuple[dict[str, Path], list[str]]:
         elif ".after_" in n:
             passes.append(n.split(".jit_", 1)[1])
             after, _, before = n[:-4].split(".after_", 1)[1].partition(".before_")
-            if "spmd" in after and "spmd" not in before:
+            if after.endswith("spmd-partitioning"):
                 picked.setdefault("after_spmd", p)  # the module the partitioner hands on
-            if "sched" in before and "sched" not in after:
-                # the last one: early passes with 'sched' in their names annotate, they do not schedule
-                picked["before_scheduler"] = p
+            if re.search(r"memory-scheduler|latency-hiding-scheduler", before):
+                # the first scheduling pass (XLA:TPU's final_scheduler pipeline): what a pass
+                # registered before the scheduler is handed; earlier passes named *sched* annotate
+                picked.setdefault("before_scheduler", p)
     return picked, passes
 
 
@@ -226,7 +231,60 @@ def compile_one(name: str, fn, args, meta: dict, topo: str, texts: Path, use_jit
     return rec
 
 
+def compile_for_topology(text: str, topo: str) -> str:
+    """Compile HLO text for the devices of ``topo`` (ahead of time); the compiled module's text."""
+    from jax._src import compiler
+    from hlo_passes import _jax_compat as compat
+    from hlo_passes.runtime import _SHARDY_INPUT_RE, _NAMED_SHARDING_RE, _explicit_device_ids
+    devs = topology_devices(topo)
+    module = compat.parse_mlir(compat.hlo_text_to_stablehlo(_explicit_device_ids(text)))
+    client = devs[0].client
+    options = compat.compile_options(num_partitions=len(devs), devices=devs, backend=client)
+    if _NAMED_SHARDING_RE.search(text) and not _SHARDY_INPUT_RE.search(text):
+        options = compat.without_shardy(options)
+    exe = compiler.backend_compile_and_load(client, module, compat.device_list(devs), options, [])
+    return "\n".join(m.to_string() for m in exe.hlo_modules())
+
+
+def compile_rewritten(corpus: Path, out: Path) -> int:
+    import gzip
+    import hlo_passes
+    manifest = json.loads((corpus / "manifest.json").read_text())
+    results = []
+    t_start = time.perf_counter()
+    for prog in manifest["programs"]:
+        for stage in ("before_optimizations", "after_spmd"):
+            entry = prog.get("texts", {}).get(stage)
+            if entry is None or prog.get("variant") not in ("concat", "split"):
+                continue
+            if time.perf_counter() - t_start > ARGS.budget_s:
+                results.append({"name": prog["name"], "stage": stage, "not_reached": True})
+                continue
+            path = corpus / entry["file"]
+            text = gzip.open(path, "rt").read() if path.suffix == ".gz" else path.read_text()
+            rec = {"name": prog["name"], "stage": stage, "topology": prog["topology"],
+                   "collectives_before": collective_counts(text)}
+            try:
+                rewritten = hlo_passes.run_passes(hlo_passes.parse(text)).module.to_text()
+                rec["collectives_rewritten_text"] = collective_counts(rewritten)
+                compiled = compile_for_topology(rewritten, prog["topology"])
+                rec["compiled"] = True
+                rec["collectives_compiled"] = collective_counts(compiled)
+            except Exception as exc:
+                rec["compiled"] = False
+                rec["error"] = f"{type(exc).__name__}: {str(exc)[:600]}"
+            print(" ", json.dumps(rec)[:400], flush=True)
+            results.append(rec)
+            (out / "compiled_rewritten.json").write_text(json.dumps(
+                {"command": "python " + " ".join(sys.argv), "versions": versions(),
+                 "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "results": results}, indent=1))
+    return 0
+
+
 def main() -> int:
+    if ARGS.compile_rewritten is not None:
+        ARGS.out.mkdir(parents=True, exist_ok=True)
+        return compile_rewritten(ARGS.compile_rewritten, ARGS.out)
     t_start = time.perf_counter()
     out: Path = ARGS.out
     texts = out / "texts"

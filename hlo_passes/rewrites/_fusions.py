@@ -154,6 +154,23 @@ def _fed_by(fusion: Instruction, inner: Instruction) -> Instruction | None:
     return fusion.operands[number]
 
 
+def tuple_element(root: Instruction, index: int | None) -> Instruction | None:
+    """``root`` itself (``index`` None), or the op computing element ``index`` of a tuple root."""
+    if index is None:
+        return None if root.opcode == "tuple" else root
+    if root.opcode != "tuple" or not 0 <= index < len(root.operands):
+        return None
+    return root.operands[index]
+
+
+def tuple_index(gte: Instruction) -> int | None:
+    """The element a ``get-tuple-element`` of a fusion reads (None: not one)."""
+    if gte.opcode != "get-tuple-element" or len(gte.operands) != 1 or gte.operands[0].opcode != "fusion":
+        return None
+    index = gte.attributes.get("index")
+    return int(index) if index is not None else None
+
+
 @dataclass(eq=False)
 class FusedValue:
     """The array a fused slice cuts when the fusion computes it from its operands
@@ -216,14 +233,19 @@ def _fused_value(fusion: Instruction, inner: Instruction) -> FusedValue | None:
     return source
 
 
-def fused_slice(fusion: Instruction) -> tuple[Instruction, "Instruction | FusedValue"] | None:
+def fused_slice(fusion: Instruction, index: int | None = None) -> tuple[Instruction, "Instruction | FusedValue"] | None:
     """(the slice in its body, the array it cuts) of a fusion whose result is a slice
     of one of its operands (``copy_slice_fusion``), or of an array it computes from
-    them first (a ``FusedValue``)."""
+    them first (a ``FusedValue``).  ``index``: element ``index`` of a multi-output fusion
+    (its root a tuple: XLA:TPU slices both halves in one loop fusion, each read through a
+    ``get-tuple-element``)."""
     body = _body(fusion)
     if body is None or body.root is None:
         return None
-    root = _through_copies(body.root)
+    root = tuple_element(body.root, index)
+    if root is None:
+        return None
+    root = _through_copies(root)
     if root.opcode != "slice" or len(root.operands) != 1:
         return None
     whole: Instruction | FusedValue | None = _fed_by(fusion, root.operands[0])

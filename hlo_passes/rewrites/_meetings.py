@@ -30,9 +30,12 @@ from ..ir import Instruction, Shape
 from ..ir.rewriter import Operand, Rewriter, as_value
 from ._chains import in_dependency_order, is_chain_op, literal, remove_dead, resized
 from ._crossings import result_shape
-from ._fusions import fused_concats
+from ._fusions import _fed_by, fused_concats
 from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
 from ._reshard import reshard_place
+
+# A join of more pieces than this is not looked at (a weight is cut into a few pieces).
+_MAX_PIECES = 16
 
 if TYPE_CHECKING:  # the engine, which imports this module
     from ._split_fusion import _Chain, _Scan
@@ -146,6 +149,126 @@ class FusedConcat(Concat):
         self.joined = fusion
         self.concat = concat
         self.pieces = [(op, 0) for op in fed]
+
+
+class PadMax(_Joined):
+    """``convert(maximum(convert(pad(a, -inf)), convert(pad(b, -inf))))``: XLA:TPU's concatenate
+    (each piece padded to its place with -inf, the pads' maximum taken in a wider float type and
+    rounded back, exact: ``max(x, -inf)`` is ``x``, NaN included).  The same value as
+    ``concatenate(a, b)`` along ``dim``, so the same site and price as a concatenate."""
+
+    form = "concat"
+
+    def __init__(self, joined: Instruction, pads: list[Instruction], dim: int) -> None:
+        self.anchor = joined
+        self.joined = joined
+        self.concat = joined
+        self.pads = pads
+        self.dim = dim
+        self.dims = (dim,)
+        self.pieces = [first_operand(p) for p in pads]
+
+
+class FusedPadMax(PadMax):
+    """Optimized HLO: a ``PadMax`` inside a fusion (XLA:TPU's ``pad_maximum_fusion``), of halves
+    that are fusion operands; ``concat`` is its root in the body, opened to rewrite the site."""
+
+    compiled = True
+
+    def __init__(self, fusion: Instruction, joined: Instruction, pads: list[Instruction], dim: int,
+                 fed: list[Instruction]) -> None:
+        super().__init__(joined, pads, dim)
+        self.anchor = fusion
+        self.joined = fusion
+        self.pieces = [(op, 0) for op in fed]
+
+
+def _float_widened(instr: Instruction) -> Instruction:
+    """``instr`` under converts that widen a float exactly (bf16 to f32)."""
+    while instr.opcode == "convert" and len(instr.operands) == 1 and _wider_float(instr.operands[0].shape.element_type,
+                                                                                 instr.shape.element_type):
+        instr = instr.operands[0]
+    return instr
+
+
+def _wider_float(narrow: str, wide: str) -> bool:
+    floats = ("bf16", "f16", "f32", "f64")
+    return narrow in floats and wide in floats and (narrow, wide) in (
+        ("bf16", "f32"), ("f16", "f32"), ("bf16", "f64"), ("f16", "f64"), ("f32", "f64"))
+
+
+def _is_minus_inf(instr: Instruction) -> bool:
+    if instr.opcode == "broadcast" and instr.operands:
+        return _is_minus_inf(instr.operands[0])
+    value = literal(instr) if instr.opcode == "constant" else None
+    return value is not None and value[0] == "literal" and isinstance(value[1], float) and value[1] == float("-inf")
+
+
+def pad_max_join(joined: Instruction) -> tuple[list[Instruction], int] | None:
+    """(the pads in offset order, the dimension) of a ``PadMax`` whose value ``joined`` is."""
+    top = joined.operands[0] if joined.opcode == "convert" and len(joined.operands) == 1 else joined
+    if top.opcode != "maximum" or not joined.shape.is_array:
+        return None
+    leaves, work = [], [top]
+    while work:
+        cur = work.pop()
+        if cur.opcode == "maximum" and len(cur.operands) == 2 and len(leaves) + len(work) < _MAX_PIECES:
+            work.extend(cur.operands)
+        else:
+            leaves.append(_float_widened(cur))
+    want = joined.shape.element_type
+    rank = joined.shape.rank
+    found = []
+    for p in leaves:
+        spec = p.attributes.get("padding") if p.opcode == "pad" else None
+        if spec is None or len(p.operands) != 2 or p.shape.dims != joined.shape.dims or \
+                p.shape.element_type != want or not _is_minus_inf(p.operands[1]) or len(spec) != rank:
+            return None
+        moved = [d for d, (lo, hi, interior) in enumerate(spec) if lo or hi or interior]
+        if len(moved) != 1:
+            return None
+        found.append((p, moved[0]))
+    if len(found) < 2 or (top is not joined and not _wider_float(want, top.shape.element_type)) or (
+            top is joined and top.shape.element_type != want):
+        return None  # (a round trip through a wider float, or none)
+    return _tiling([p for p, _ in found], {d for _, d in found}, joined)
+
+
+def _tiling(pads: list[Instruction], dims: set[int], whole: Instruction) -> tuple[list[Instruction], int] | None:
+    """The pads in offset order and their dimension, if they place their pieces side by side,
+    without gap or overlap, over the whole of ``whole``."""
+    if len(dims) != 1:
+        return None
+    dim = dims.pop()
+    for p in pads:
+        lo, hi, interior = p.attributes["padding"][dim]
+        if interior != 0 or lo < 0 or hi < 0:
+            return None
+    pads = sorted(pads, key=lambda p: p.attributes["padding"][dim][0])
+    offset = 0
+    for p in pads:
+        if p.attributes["padding"][dim][0] != offset:
+            return None
+        piece = result_shape(*first_operand(p))
+        if not piece.is_array or piece.rank != whole.shape.rank:
+            return None
+        offset += piece.dims[dim]
+    return (pads, dim) if offset == whole.shape.dims[dim] else None
+
+
+def fused_pad_max(fusion: Instruction) -> FusedPadMax | None:
+    """A fusion whose root is a ``PadMax`` of fusion operands (``pad_maximum_fusion``)."""
+    body = fusion.called_computations[0] if fusion.called_computations else None
+    if body is None or body.root is None:
+        return None
+    found = pad_max_join(body.root)
+    if found is None:
+        return None
+    pads, dim = found
+    fed = [_fed_by(fusion, p.operands[0]) for p in pads]
+    if any(f is None for f in fed):
+        return None
+    return FusedPadMax(fusion, body.root, pads, dim, [f for f in fed if f is not None])
 
 
 class PadAdd(_Joined):
@@ -327,13 +450,21 @@ class Finder:
 class Concatenates(Finder):
     """Concatenates of halves, also inside fusions of optimized HLO."""
 
-    opcodes = frozenset(("concatenate", "fusion"))
+    opcodes = frozenset(("concatenate", "fusion", "convert", "maximum"))
 
     def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
         if instr.opcode == "concatenate" and len(instr.operands) >= 2:
             meetings = [Concat(instr)]
         elif instr.opcode == "fusion":
             meetings = [FusedConcat(instr, concat, fed) for concat, fed in fused_concats(instr)]
+            padmax = fused_pad_max(instr) if not meetings else None
+            meetings += [padmax] if padmax is not None else []
+        elif instr.opcode in ("convert", "maximum"):
+            found = pad_max_join(instr)
+            if found is None or (instr.opcode == "maximum" and any(u.opcode == "convert" and pad_max_join(u)
+                                                                  for u in instr.users)):
+                return  # (the convert back is the join)
+            meetings = [PadMax(instr, *found)]
         else:
             return
         for meeting in meetings:

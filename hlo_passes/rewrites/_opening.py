@@ -74,11 +74,27 @@ def open_fusions(rw: Rewriter, fusions: list[Instruction]) -> dict[int, Value]:
     # In program order: an op merged into an equal one reads it from before its own place.
     # (A fusion an earlier site opened is gone: a slice both sites read.)
     for fusion in sorted((f for f in fusions if f.computation is not None), key=_place):
+        root = fusion.called_computations[0].root if fusion.called_computations else None
         new = rw.inline(fusion)
+        if root is not None and root.opcode == "tuple":
+            _fold_tuple_reads(rw, new[id(root)].op)
         opened.update(new)
         created.extend(v.op for v in new.values() if v.op.computation is not None and v.op.opcode != "parameter")
     merged = _merge_equal(rw, created)
     return {k: Value(merged.get(id(v.op), v.op), v.result) for k, v in opened.items()}
+
+
+def _fold_tuple_reads(rw: Rewriter, tup: Instruction) -> None:
+    """A multi-output fusion opened (XLA:TPU's one loop fusion slicing both halves): its
+    ``get-tuple-element`` readers read the tuple's elements themselves, and the tuple goes."""
+    for gte in list(tup.users):
+        index = gte.attributes.get("index") if gte.opcode == "get-tuple-element" else None
+        if index is None or not 0 <= int(index) < len(tup.operands):
+            continue
+        rw.replace_all_uses(gte, tup.operand_values[int(index)])
+        rw.erase(gte)
+    if not tup.users:
+        rw.erase(tup)
 
 
 # Ops XLA leaves outside fusions, with no kernel of their own: a parameter, a constant (a

@@ -35,7 +35,7 @@ from ._crossings import Boundary, Crossing, Exit, result_shape
 from ._gmms import GMM_OPCODES, free_dim_position
 from ._layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
 from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
-from ._sources import Source, SourcePlan, named_gspmd, sliced_fusion
+from ._sources import Source, SourcePlan, named_gspmd, sliced_element, sliced_fusion
 
 if TYPE_CHECKING:  # the engine, which imports this module
     from ._cost import CollectiveModel
@@ -99,6 +99,8 @@ class PairSource(Source):
         # Slices of one weight are MOE001's sites, GMM results MOE002's: never both rules on one.
         if steps == 0 or instr.opcode in GMM_OPCODES or instr.opcode in ("slice", "constant"):
             return False
+        if instr.opcode == "get-tuple-element":  # (a slice out of XLA:TPU's multi-output slice fusion)
+            return sliced_element(instr) is None
         return not (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
     def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:

@@ -23,7 +23,7 @@ from ..ir import Instruction, Shape, Value
 from ..ir.rewriter import Rewriter
 from ._chains import INCONSISTENT, resized, same_op, same_value
 from ._crossings import Boundary, result_shape
-from ._fusions import FusedValue, fused_slice
+from ._fusions import FusedValue, fused_slice, tuple_index
 from ._fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
 
@@ -64,8 +64,15 @@ def cut_of(start: Instruction) -> Cut | None:
     """The slice ``start`` is, a plain one or one a fusion makes (None for a GMM start)."""
     if start.opcode == "slice":
         return Cut(start, start.operands[0], start.operand_results[0], fused=False)
-    seen = sliced_fusion(start) if start.opcode == "fusion" else None
+    seen = sliced_fusion(start) if start.opcode == "fusion" else sliced_element(start)
     return Cut(seen[0], seen[1], 0, fused=True) if seen is not None else None
+
+
+def sliced_element(gte: Instruction) -> tuple[Instruction, Instruction | FusedValue] | None:
+    """A ``get-tuple-element`` of a multi-output fusion whose element is a slice (XLA:TPU's one
+    loop fusion that slices both halves of W): (the slice in its body, the array it cuts)."""
+    index = tuple_index(gte)
+    return fused_slice(gte.operands[0], index) if index is not None else None
 
 
 def sliced_fusion(fusion: Instruction) -> tuple[Instruction, Instruction | FusedValue] | None:
@@ -169,9 +176,11 @@ class SliceSource(Source):
     """Halves sliced out of one weight: pieces of one dimension, or (``StackedAxis``) the
     entries of a small stacking axis, each taken out of it (``W[:, 0]``, ``W[:, 1]``)."""
 
-    start_opcodes = frozenset(("slice", "fusion"))
+    start_opcodes = frozenset(("slice", "fusion", "get-tuple-element"))
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
+        if instr.opcode == "get-tuple-element":
+            return sliced_element(instr) is not None
         return instr.opcode == "slice" or (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
     def check(self, chains: list, meeting: Meeting) -> SourcePlan:

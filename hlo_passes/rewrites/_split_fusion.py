@@ -332,7 +332,9 @@ class Candidate:
         found: dict[int, Instruction] = {}
         for chain in self.chains:
             if chain.cut is not None and chain.cut.fused:
-                found[id(chain.start)] = chain.start
+                # (a half read out of a multi-output fusion: that fusion)
+                fusion = chain.start if chain.start.opcode == "fusion" else chain.start.operands[0]
+                found[id(fusion)] = fusion
             for step in chain.ops:
                 if isinstance(step, Boundary) and step.compiled:
                     found[id(step.after)] = step.after
