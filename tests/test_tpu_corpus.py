@@ -1,0 +1,184 @@
+"""The texts XLA:TPU makes of the project's programs (issue 44), linted and rewritten without a TPU.
+
+``tests/fixtures/tpu/`` holds what ``tools/tpu_texts.py`` saved on the TPU machine (one v5e chip,
+jax 0.10.2, libtpu 0.0.42.1): ``examples/moe.py``'s explicit FSDP program (``W[E, D, 2F]`` sliced,
+the halves gathered and concatenated; E 8, D 2048, F 1024, T 4096, bf16), compiled ahead of time
+for ``v5e:2x2`` (4 chips) and ``v5e:2x4`` (8 chips), one and two FSDP stages, forward and
+``value_and_grad``, as written (``concat``), hand-fused (``fused``) and through ``hlo_passes.jit``
+(``jit``); and the weight forms of docs/weight-forms.md on ``v5e:2x2``.  Each at four stages of a
+user's dump: before optimizations, after SPMD partitioning, before the scheduler, and the compiled
+module (``compiled.as_text()``).  ``manifest.json`` records each text's topology, the versions,
+the command, and the collective counts of the program XLA compiled.
+
+XLA:TPU's own forms are what these texts add to the CPU ones: both slices of W in one two-output
+loop fusion (the halves gathered as ``get-tuple-element``s), the concatenate as a
+``pad_maximum_fusion`` (each half padded with -inf, their maximum taken in f32), ``S(1)``
+memory-space annotations and ``T(8,128)`` tiled layouts, ``tpu_custom_call`` GMMs.
+"""
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import hlo_passes
+from hlo_passes.runtime import count_collectives
+
+from cli_runner import run
+
+CORPUS = Path(__file__).parent / "fixtures" / "tpu"
+MANIFEST = json.loads((CORPUS / "manifest.json").read_text())
+PROGRAMS = {p["name"]: p for p in MANIFEST["programs"] if "texts" in p}
+STAGES = ("before_optimizations", "after_spmd", "before_scheduler", "compiled")
+# XLA:TPU's forms proper (fusions, layouts, memory spaces): run in every CI stage; the rest once.
+TPU_STAGES = ("before_scheduler", "compiled")
+SEED = [n for n, p in PROGRAMS.items() if p["example"] == "examples/moe.py"]
+
+
+def _text(name: str, stage: str) -> str:
+    return gzip.decompress((CORPUS / PROGRAMS[name]["texts"][stage]["file"]).read_bytes()).decode()
+
+
+@functools.lru_cache(maxsize=None)
+def _findings(name: str, stage: str) -> tuple:
+    """(rule, form, bytes saved, the site's details) of each finding of the default lint."""
+    found = hlo_passes.lint(hlo_passes.parse(_text(name, stage), path=f"{name}.{stage}"))
+    return tuple((f.rule, f.form, f.bytes_saved, f.details) for f in found if not f.is_note)
+
+
+@functools.lru_cache(maxsize=None)
+def _rewritten(name: str, stage: str) -> str:
+    return hlo_passes.run_passes(hlo_passes.parse(_text(name, stage))).module.to_text()
+
+
+def _twin(name: str) -> str:
+    """The hand-fused program of the same topology, mesh and mode."""
+    return name.replace("moe_concat_", "moe_fused_")
+
+
+def _fast(name: str, stage: str) -> bool:
+    p = PROGRAMS[name]
+    return stage in TPU_STAGES and p["topology"] == "v5e:2x2" and p["mesh"] == "mesh1"
+
+
+def _cases(names: list[str], stages: tuple[str, ...] = STAGES) -> list:
+    return [pytest.param(n, s, id=f"{n}-{s}", marks=() if _fast(n, s) else pytest.mark.slow)
+            for n in names for s in stages]
+
+
+CONCAT = [n for n in SEED if PROGRAMS[n]["variant"] == "concat"]
+CLEAN = [n for n in SEED if PROGRAMS[n]["variant"] in ("fused", "jit")]
+
+
+@pytest.mark.jax_free
+def test_manifest_records_where_each_text_comes_from():
+    assert MANIFEST["versions"]["jax"] and MANIFEST["versions"]["libtpu"]
+    assert "tools/tpu_texts.py" in MANIFEST["command"]
+    topologies = {p["topology"] for p in PROGRAMS.values()}
+    assert topologies == {"v5e:2x2", "v5e:2x4"}
+    for topo in topologies:
+        assert MANIFEST["topologies"][topo]["accepted"]
+    files = {t["file"] for p in PROGRAMS.values() for t in p["texts"].values()}
+    assert files == {f.name for f in CORPUS.glob("*.txt.gz")}
+    # 8 seed programs × 3 variants, each at the four stages.
+    assert len(SEED) == 24 and all(set(PROGRAMS[n]["texts"]) == set(STAGES) for n in SEED)
+    assert sum(f.stat().st_size for f in CORPUS.iterdir()) < 2_000_000
+
+
+@pytest.mark.jax_free
+@pytest.mark.parametrize("name,stage", _cases(SEED))
+def test_counts_are_those_of_the_text(name, stage):
+    # What the manifest says XLA made (counted on the TPU machine) is what the text holds.
+    assert dict(count_collectives(_text(name, stage))) == PROGRAMS[name]["texts"][stage]["collectives"]
+
+
+@pytest.mark.jax_free
+@pytest.mark.parametrize("name,stage", _cases(CONCAT))
+def test_seed_sites_are_moe001_and_moe002(name, stage):
+    rules = Counter(rule for rule, *_ in _findings(name, stage))
+    want = {"MOE001": 1, "MOE002": 1} if PROGRAMS[name]["mode"] == "grad" else {"MOE001": 1}
+    assert rules == want, _findings(name, stage)
+    for rule, _form, saved, details in _findings(name, stage):
+        assert saved > 0 and details["pays"], (rule, details["price"])
+        # 2 → 1 per stage: the site's counts are the program's, halved.
+        stages = PROGRAMS[name]["stages"]
+        assert (details["collectives_before"], details["collectives_after"]) == (2 * stages, stages)
+
+
+@pytest.mark.jax_free
+@pytest.mark.parametrize("name,stage", _cases(CLEAN))
+def test_hand_fused_and_jit_texts_have_no_finding(name, stage):
+    assert _findings(name, stage) == ()
+
+
+@pytest.mark.jax_free
+@pytest.mark.parametrize("name,stage", _cases(CONCAT))
+def test_rewrite_reaches_the_hand_fused_counts(name, stage):
+    want = PROGRAMS[_twin(name)]["texts"][stage]["collectives"]
+    assert dict(count_collectives(_rewritten(name, stage))) == want
+    # The program XLA compiled from the hand-fused program (and from hlo_passes.jit's) has them too.
+    assert PROGRAMS[_twin(name)]["collectives"] == PROGRAMS[name.replace("moe_concat_", "moe_jit_")]["collectives"]
+
+
+def _price(name: str, stage: str) -> dict:
+    keep = ("collectives_before", "collectives_after", "pays", "price")
+    return {rule: (saved, {k: details[k] for k in keep}) for rule, _f, saved, details in _findings(name, stage)}
+
+
+@pytest.mark.jax_free
+@pytest.mark.parametrize("name", [pytest.param(n, marks=() if _fast(n, "compiled") else pytest.mark.slow)
+                                  for n in CONCAT])
+def test_one_price_per_site_in_every_stage(name):
+    prices = {stage: _price(name, stage) for stage in STAGES}
+    assert all(p == prices["before_optimizations"] for p in prices.values()), prices
+
+
+@pytest.mark.jax_free
+def test_default_rewrite_and_its_hint_agree_with_passes(tmp_path):
+    # Issue 44: the default run hinted "MOE003 (opt-in) would rewrite 1 site" and that run then
+    # refused the site as does-not-pay.  The site is MOE001's and MOE002's; no opt-in rule adds one.
+    name = "moe_concat_mesh1_grad_v5e_2x2"
+    src = tmp_path / f"{name}.compiled.txt"
+    src.write_text(_text(name, "compiled"))
+    default = run("hlo-rewrite", src, "-o", tmp_path / "default.txt")
+    assert default.returncode == 0, default.stderr
+    assert "opt-in" not in default.stderr and "MOE001" in default.stderr and "MOE002" in default.stderr
+    named = run("hlo-rewrite", src, "--passes", "MOE001,MOE002,MOE003", "-o", tmp_path / "named.txt")
+    assert named.returncode == 0, named.stderr
+    assert (tmp_path / "default.txt").read_text() == (tmp_path / "named.txt").read_text()
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_rewritten_texts_parse_in_xla(xla_reference, stage):
+    texts = [_rewritten(n, stage) for n in CONCAT if PROGRAMS[n]["topology"] == "v5e:2x2"]
+    results = list(xla_reference.parse_many(texts))
+    assert all(r.ok for r in results), [r for r in results if not r.ok][:1]
+
+
+@pytest.mark.parametrize("mode", ["forward", "grad"])
+def test_stablehlo_is_priced_as_the_tpu_texts(mode):
+    # One price per site from the lowering on: the same program lowered for TPU here (StableHLO, on
+    # 4 of the CPU devices, nothing compiled) is priced as XLA:TPU's texts of it for 4 chips.
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax.sharding import AxisType, Mesh, NamedSharding
+
+    from examples import moe
+
+    cfg = moe.MoEConfig(experts=8, embed=2048, mlp=1024, tokens=4096, dtype="bfloat16")
+    spec = moe.ProgramSpec(variant="concat", mesh="mesh1", num_devices=4, mode=mode, cfg=cfg)
+    mesh = Mesh(np.array(jax.devices()[:4]), ("fsdp",), axis_types=(AxisType.Auto,))
+    shapes = [((4096, 2048), jnp.bfloat16), ((8,), jnp.int32), ((8, 2048, 2048), jnp.bfloat16),
+              ((8, 1024, 2048), jnp.bfloat16)]
+    args = [jax.ShapeDtypeStruct(s, d, sharding=NamedSharding(mesh, p))
+            for (s, d), p in zip(shapes, moe.in_specs(spec))]
+    lowered = jax.jit(moe.program_fn(spec, mesh)).trace(*args).lower(lowering_platforms=("tpu",))
+    found = hlo_passes.lint(hlo_passes.parse(lowered.as_text(), dialect="stablehlo"))
+    keep = ("collectives_before", "collectives_after", "pays", "price")
+    prices = {f.rule: (f.bytes_saved, {k: f.details[k] for k in keep}) for f in found if not f.is_note}
+    assert prices == _price(f"moe_concat_mesh1_{mode}_v5e_2x2", "compiled")
