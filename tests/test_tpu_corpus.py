@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import hlo_passes
-from hlo_passes.runtime import count_collectives
+from hlo_passes.ir.op_table import COLLECTIVES
 
 from cli_runner import run
 
@@ -34,9 +34,18 @@ CORPUS = Path(__file__).parent / "fixtures" / "tpu"
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text())
 PROGRAMS = {p["name"]: p for p in MANIFEST["programs"] if "texts" in p}
 STAGES = ("before_optimizations", "after_spmd", "before_scheduler", "compiled")
-# XLA:TPU's forms proper (fusions, layouts, memory spaces): run in every CI stage; the rest once.
-TPU_STAGES = ("before_scheduler", "compiled")
 SEED = [n for n, p in PROGRAMS.items() if p["example"] == "examples/moe.py"]
+
+
+def count_collectives(text: str) -> dict[str, int]:
+    """Collectives of a module, an async ``-start`` counted under its base name (without jax:
+    ``runtime.count_collectives`` reads the same from the text)."""
+    found: Counter[str] = Counter()
+    for instr in hlo_passes.parse(text).instructions():
+        base = instr.opcode.removesuffix("-start")
+        if base in COLLECTIVES and not instr.opcode.endswith("-done"):
+            found[base] += 1
+    return dict(found)
 
 
 def _text(name: str, stage: str) -> str:
@@ -60,14 +69,9 @@ def _twin(name: str) -> str:
     return name.replace("moe_concat_", "moe_fused_")
 
 
-def _fast(name: str, stage: str) -> bool:
-    p = PROGRAMS[name]
-    return stage in TPU_STAGES and p["topology"] == "v5e:2x2" and p["mesh"] == "mesh1"
-
-
 def _cases(names: list[str], stages: tuple[str, ...] = STAGES) -> list:
-    return [pytest.param(n, s, id=f"{n}-{s}", marks=() if _fast(n, s) else pytest.mark.slow)
-            for n in names for s in stages]
+    # (All of them: the whole corpus lints and rewrites in about 10 s, the parses shared.)
+    return [pytest.param(n, s, id=f"{n}-{s}") for n in names for s in stages]
 
 
 CONCAT = [n for n in SEED if PROGRAMS[n]["variant"] == "concat"]
@@ -130,8 +134,7 @@ def _price(name: str, stage: str) -> dict:
 
 
 @pytest.mark.jax_free
-@pytest.mark.parametrize("name", [pytest.param(n, marks=() if _fast(n, "compiled") else pytest.mark.slow)
-                                  for n in CONCAT])
+@pytest.mark.parametrize("name", CONCAT)
 def test_one_price_per_site_in_every_stage(name):
     prices = {stage: _price(name, stage) for stage in STAGES}
     assert all(p == prices["before_optimizations"] for p in prices.values()), prices
@@ -182,3 +185,123 @@ def test_stablehlo_is_priced_as_the_tpu_texts(mode):
     keep = ("collectives_before", "collectives_after", "pays", "price")
     prices = {f.rule: (f.bytes_saved, {k: f.details[k] for k in keep}) for f in found if not f.is_note}
     assert prices == _price(f"moe_concat_mesh1_{mode}_v5e_2x2", "compiled")
+
+
+# XLA:TPU's forms, small: W's per-device shard [2, 4, 8] cut into gate and up, each gathered over 4
+# devices, joined as XLA:TPU joins them (pad with -inf, maximum in f32, back to bf16), read by a dot.
+_PAD_MAX = """HloModule tpu_forms_plain, num_partitions=4
+
+ENTRY %main (w: bf16[2,4,8], x: bf16[6,16]) -> f32[6,2,8] {
+  %w = bf16[2,4,8]{2,1,0} parameter(0)
+  %x = bf16[6,16]{1,0} parameter(1)
+  %gate = bf16[2,4,4]{2,1,0} slice(%w), slice={[0:2], [0:4], [0:4]}
+  %up = bf16[2,4,4]{2,1,0} slice(%w), slice={[0:2], [0:4], [4:8]}
+  %gate.g = bf16[2,16,4]{2,1,0} all-gather(%gate), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
+  %up.g = bf16[2,16,4]{2,1,0} all-gather(%up), channel_id=2, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
+  %ninf = bf16[] constant(-inf)
+  %pad.gate = bf16[2,16,8]{2,1,0} pad(%gate.g, %ninf), padding=0_0x0_0x0_4
+  %pad.up = bf16[2,16,8]{2,1,0} pad(%up.g, %ninf), padding=0_0x0_0x4_0
+  %wide.gate = f32[2,16,8]{2,1,0} convert(%pad.gate)
+  %wide.up = f32[2,16,8]{2,1,0} convert(%pad.up)
+  %max = f32[2,16,8]{2,1,0} maximum(%wide.gate, %wide.up)
+  %joined = bf16[2,16,8]{2,1,0} convert(%max)
+  ROOT %out = f32[6,2,8]{2,1,0} dot(%x, %joined), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+}
+"""
+
+# The same inside fusions, as XLA:TPU's optimized module holds it: both slices in one two-output
+# loop fusion read through get-tuple-elements, the join in a pad_maximum_fusion.
+_FUSED = """HloModule tpu_forms_fused, num_partitions=4
+
+%slices (p0: bf16[2,4,8]) -> (bf16[2,4,4], bf16[2,4,4]) {
+  %p0 = bf16[2,4,8]{2,1,0} parameter(0)
+  %sl.0 = bf16[2,4,4]{2,1,0} slice(%p0), slice={[0:2], [0:4], [0:4]}
+  %sl.1 = bf16[2,4,4]{2,1,0} slice(%p0), slice={[0:2], [0:4], [4:8]}
+  ROOT %t = (bf16[2,4,4]{2,1,0}, bf16[2,4,4]{2,1,0}) tuple(%sl.0, %sl.1)
+}
+
+%pad_maximum (a: bf16[2,16,4], b: bf16[2,16,4]) -> bf16[2,16,8] {
+  %b = bf16[2,16,4]{2,1,0} parameter(1)
+  %ninf = bf16[] constant(-inf)
+  %pb = bf16[2,16,8]{2,1,0} pad(%b, %ninf), padding=0_0x0_0x4_0
+  %cb = f32[2,16,8]{2,1,0} convert(%pb)
+  %a = bf16[2,16,4]{2,1,0} parameter(0)
+  %pa = bf16[2,16,8]{2,1,0} pad(%a, %ninf), padding=0_0x0_0x0_4
+  %ca = f32[2,16,8]{2,1,0} convert(%pa)
+  %m = f32[2,16,8]{2,1,0} maximum(%cb, %ca)
+  ROOT %r = bf16[2,16,8]{2,1,0} convert(%m)
+}
+
+ENTRY %main (w: bf16[2,4,8], x: bf16[6,16]) -> f32[6,2,8] {
+  %w = bf16[2,4,8]{2,1,0} parameter(0)
+  %x = bf16[6,16]{1,0} parameter(1)
+  %fusion = (bf16[2,4,4]{2,1,0}, bf16[2,4,4]{2,1,0}) fusion(%w), kind=kLoop, calls=%slices
+  %gte.0 = bf16[2,4,4]{2,1,0} get-tuple-element(%fusion), index=0
+  %gate.g = bf16[2,16,4]{2,1,0} all-gather(%gte.0), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
+  %gte.1 = bf16[2,4,4]{2,1,0} get-tuple-element(%fusion), index=1
+  %up.g = bf16[2,16,4]{2,1,0} all-gather(%gte.1), channel_id=2, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
+  %pad_maximum_fusion = bf16[2,16,8]{2,1,0} fusion(%gate.g, %up.g), kind=kLoop, calls=%pad_maximum
+  ROOT %out = f32[6,2,8]{2,1,0} dot(%x, %pad_maximum_fusion), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+}
+"""
+
+
+def _entry_ops(text: str) -> list[tuple]:
+    module = hlo_passes.parse(text)
+    return [(i.opcode, str(i.shape), tuple(o.name for o in i.operands)) for i in module.entry.instructions]
+
+
+def test_pad_max_join_rewritten_and_executed():
+    # Executed on 4 CPU devices, one program per device: equal bit for bit, -inf and NaN in W
+    # included (max(x, -inf) is x), with one all-gather instead of two.
+    import ml_dtypes
+    import numpy as np
+
+    from hlo_passes import runtime
+
+    result = hlo_passes.run_passes(hlo_passes.parse(_PAD_MAX))
+    assert [(s.rule, s.form) for s in result.sites] == [("moe-gather-fusion", "concat")]
+    rewritten = result.module.to_text()
+    assert count_collectives(_PAD_MAX) == {"all-gather": 2} and count_collectives(rewritten) == {"all-gather": 1}
+    rng = np.random.default_rng(0)
+    ws = [rng.standard_normal((2, 4, 8)).astype(ml_dtypes.bfloat16) for _ in range(4)]
+    ws[1][0, 0, 0], ws[2][1, 1, 5] = -np.inf, np.nan
+    x = rng.standard_normal((6, 16)).astype(ml_dtypes.bfloat16)
+    want = runtime.compile_text(_PAD_MAX, num_devices=4, partitioned=True).run_per_device(ws, x)
+    got = runtime.compile_text(rewritten, num_devices=4, partitioned=True).run_per_device(ws, x)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(want[0], got[0]))
+
+
+@pytest.mark.jax_free
+def test_fused_tpu_forms_open_to_the_executed_rewrite():
+    # XLA:CPU does not compile a module that holds fusions before optimization, so the fused form
+    # is checked against the plain one: opened and rewritten, it is the program executed above.
+    result = hlo_passes.run_passes(hlo_passes.parse(_FUSED))
+    assert [(s.rule, s.form) for s in result.sites] == [("moe-gather-fusion", "concat")]
+    plain = hlo_passes.run_passes(hlo_passes.parse(_PAD_MAX)).module.to_text()
+    strip = lambda ops: [(op, shape, tuple(n.split(".hp")[0] for n in names)) for op, shape, names in ops]  # noqa: E731
+    assert strip(_entry_ops(result.module.to_text())) == strip(_entry_ops(plain))
+    assert not [c for c in result.module.computations.values() if c is not result.module.entry]
+
+
+@pytest.mark.jax_free
+@pytest.mark.parametrize("change,check", [
+    # gate padded into up's place and up into gate's: W with its halves exchanged
+    (lambda t: t.replace("0_0x0_0x0_4", "@").replace("0_0x0_0x4_0", "0_0x0_0x0_4").replace("@", "0_0x0_0x4_0"),
+     "concat-order"),
+    # padded with zeros, a maximum is no concatenate (negative elements would be lost)
+    (lambda t: t.replace("constant(-inf)", "constant(0)"), None),
+    # the halves overlapping: no concatenate either
+    (lambda t: t.replace("padding=0_0x0_0x4_0", "padding=0_0x0_0x3_1"), None),
+])
+def test_what_is_no_pad_max_join_is_left_alone(change, check):
+    result = hlo_passes.run_passes(hlo_passes.parse(change(_PAD_MAX)))
+    assert result.sites == []
+    assert count_collectives(result.module.to_text()) == {"all-gather": 2}
+    if check is not None:
+        assert check in {m.check for m in result.near_misses}
+    # Inside fusions the join is not taken for a concatenate either; the halves' gathers may
+    # still become one (``split_gather``: each half a slice of the gathered W), the join kept.
+    result = hlo_passes.run_passes(hlo_passes.parse(change(_FUSED)))
+    assert all(s.form == "split_gather" for s in result.sites)
+    assert any(i.opcode == "maximum" for i in result.module.instructions())
