@@ -305,3 +305,31 @@ def test_what_is_no_pad_max_join_is_left_alone(change, check):
     result = hlo_passes.run_passes(hlo_passes.parse(change(_FUSED)))
     assert all(s.form == "split_gather" for s in result.sites)
     assert any(i.opcode == "maximum" for i in result.module.instructions())
+
+
+# The weight forms of docs/weight-forms.md on v5e:2x2 (one stage): the hand-fused twins are clean
+# everywhere; up first (two GMMs or concatenated back) and interleaved halves are MOE001's at one
+# price where this project reads XLA:TPU's form of them (docs/weight-forms.md, "On TPU").
+FORMS = [n for n, p in PROGRAMS.items() if p["example"] == "examples/moe_weight_forms.py"]
+FORM_TWINS = [n for n in FORMS if PROGRAMS[n]["variant"] == "fused"]
+FORM_SITES = {
+    "forms_up_first_split_mesh1_forward_bfloat16_v5e_2x2": STAGES,
+    "forms_up_first_split_mesh1_forward_concat_bfloat16_v5e_2x2": STAGES,
+    "forms_interleaved_split_mesh1_forward_bfloat16_v5e_2x2": ("before_optimizations", "after_spmd",
+                                                               "before_scheduler"),
+}
+
+
+@pytest.mark.jax_free
+@pytest.mark.parametrize("name,stage", _cases(FORM_TWINS))
+def test_weight_form_twins_have_no_finding(name, stage):
+    assert _findings(name, stage) == ()
+
+
+@pytest.mark.jax_free
+@pytest.mark.parametrize("name,stage", [pytest.param(n, s, id=f"{n}-{s}") for n, ss in FORM_SITES.items() for s in ss])
+def test_weight_forms_found_at_one_price_and_rewritten(name, stage):
+    assert [rule for rule, *_ in _findings(name, stage)] == ["MOE001"]
+    assert _price(name, stage) == _price(name, "before_optimizations")
+    twin = name.replace("_split_", "_fused_").replace("_concat_", "_")
+    assert count_collectives(_rewritten(name, stage)) == PROGRAMS[twin]["texts"][stage]["collectives"]

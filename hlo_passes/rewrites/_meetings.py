@@ -560,7 +560,7 @@ class SplitCollectiveFinder(Finder):
             chain = scan.chain(instr, 0)
             # (A plain slice: a site whose fusions were opened, ``_opening``.)
             if chain is not None and chain.cut is not None and (
-                    chain.cut.fused or (instr.users and all(u.opcode == "fusion" or _loop_state(u, scan.callers)
+                    chain.cut.fused or (instr.users and all(_opaque(u) or _loop_state(u, scan.callers)
                                                             for u in instr.users))):
                 by_source.setdefault(id(chain.cut.whole), []).append(chain)
             elif chain is not None and chain.cut is None and instr.users and all(u.opcode == "fusion"
@@ -595,6 +595,13 @@ class SplitCollectiveFinder(Finder):
                 group = [by_piece[p][k] for p in sorted(by_piece) if k < len(by_piece[p])]
                 if len(group) >= 2:
                     yield SplitCollectives(form, group), group
+
+
+def _opaque(user: Instruction) -> bool:
+    """A reader that cannot be matched op for op: a fusion, or a kernel's custom call (XLA:TPU's
+    GMMs of optimized HLO are ``tpu_custom_call``s reading each half's gather)."""
+    return user.opcode == "fusion" or (user.opcode == "custom-call" and str(
+        user.attributes.get("custom_call_target", "")).strip('"') in kernel_calls.KERNEL_TARGETS)
 
 
 # Users that hold values side by side without computing anything of them: ends read by
