@@ -209,7 +209,8 @@ def pad_max_join(joined: Instruction) -> tuple[list[Instruction], int] | None:
     top = joined.operands[0] if joined.opcode == "convert" and len(joined.operands) == 1 else joined
     if top.opcode != "maximum" or not joined.shape.is_array:
         return None
-    leaves, work = [], [top]
+    leaves: list[Instruction] = []
+    work = [top]
     while work:
         cur = work.pop()
         if cur.opcode == "maximum" and len(cur.operands) == 2 and len(leaves) + len(work) < _MAX_PIECES:
@@ -453,6 +454,7 @@ class Concatenates(Finder):
     opcodes = frozenset(("concatenate", "fusion", "convert", "maximum"))
 
     def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+        meetings: list[Concat | PadMax]
         if instr.opcode == "concatenate" and len(instr.operands) >= 2:
             meetings = [Concat(instr)]
         elif instr.opcode == "fusion":
