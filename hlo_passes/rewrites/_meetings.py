@@ -600,8 +600,10 @@ class SplitCollectiveFinder(Finder):
 
 
 def _opaque(user: Instruction) -> bool:
-    """A reader that cannot be matched op for op: a fusion, or a kernel's custom call (XLA:TPU's
-    GMMs of optimized HLO are ``tpu_custom_call``s reading each half's gather)."""
+    """A reader that cannot be matched op for op: a fusion, a kernel's custom call (XLA:TPU's
+    GMMs of optimized HLO are ``tpu_custom_call``s reading each half's gather), an async copy."""
+    if user.opcode == "copy-start":  # (an async copy to another memory space: XLA:TPU's S(1))
+        return True
     return user.opcode == "fusion" or (user.opcode == "custom-call" and str(
         user.attributes.get("custom_call_target", "")).strip('"') in kernel_calls.KERNEL_TARGETS)
 
