@@ -16,6 +16,12 @@ the module before optimizations, after SPMD partitioning, before the scheduler, 
 optimizations, and ``compiled.as_text()``; and writes ``DIR/manifest.json``: each text's
 topology, program, collective counts, jax/jaxlib/libtpu versions and the command.
 
+``--compile-rewritten CORPUS`` instead rewrites each text before optimizations and after SPMD
+partitioning of a corpus (hlo_passes' default passes) and compiles it for its topology; on
+2026-12-05 (jax 0.10.2, libtpu 0.0.42.1) XLA:TPU refused every one, rewritten or not, for the
+``ragged-dot`` it holds (``failed to legalize operation 'mhlo.ragged_dot'``); the manifest in
+``tests/fixtures/tpu/`` records it (``compiled_rewritten``).
+
 ``hlo_passes.install`` is never called here: with a transformation registered a topology
 compile hangs (issue 44).  Programs are compiled in order of importance until ``--budget-s``
 seconds have passed; what was not reached is listed in the manifest as ``not_reached``.
