@@ -18,7 +18,7 @@ topology, program, collective counts, jax/jaxlib/libtpu versions and the command
 
 ``--compile-rewritten CORPUS`` instead rewrites each text before optimizations and after SPMD
 partitioning of a corpus (hlo_passes' default passes) and compiles it for its topology; on
-2026-12-05 (jax 0.10.2, libtpu 0.0.42.1) XLA:TPU refused every one, rewritten or not, for the
+2026-12-05 (jax 0.10.2, libtpu 0.0.42.1) XLA:TPU refused every rewritten one for the
 ``ragged-dot`` it holds (``failed to legalize operation 'mhlo.ragged_dot'``); the manifest in
 ``tests/fixtures/tpu/`` records it (``compiled_rewritten``).
 
