@@ -348,3 +348,39 @@ def test_weight_forms_found_at_one_price_and_rewritten(name, stage):
     assert _price(name, stage) == _price(name, "before_optimizations")
     twin = name.replace("_split_", "_fused_").replace("_concat_", "_")
     assert count_collectives(_rewritten(name, stage)) == PROGRAMS[twin]["texts"][stage]["collectives"]
+
+
+# Two weights each gathered into a fusion of its own, big enough that joining them does not pay on
+# TPU (the copies cost more than the collective launch saved): MOE003 detects the site, and holds it.
+_PAIR_NOT_PAYING = """HloModule pair_nopay, num_partitions=4
+
+%neg_a (p: bf16[8,2048,1024]) -> bf16[8,2048,1024] {
+  %p = bf16[8,2048,1024]{2,1,0} parameter(0)
+  ROOT %n = bf16[8,2048,1024]{2,1,0} negate(%p)
+}
+
+%neg_b (q: bf16[8,2048,1024]) -> bf16[8,2048,1024] {
+  %q = bf16[8,2048,1024]{2,1,0} parameter(0)
+  ROOT %m = bf16[8,2048,1024]{2,1,0} negate(%q)
+}
+
+ENTRY %main (wi_0: bf16[8,512,1024], wi_1: bf16[8,512,1024]) -> (bf16[8,2048,1024], bf16[8,2048,1024]) {
+  %wi_0 = bf16[8,512,1024]{2,1,0} parameter(0)
+  %wi_1 = bf16[8,512,1024]{2,1,0} parameter(1)
+  %g0 = bf16[8,2048,1024]{2,1,0} all-gather(%wi_0), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
+  %g1 = bf16[8,2048,1024]{2,1,0} all-gather(%wi_1), channel_id=2, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
+  %fa = bf16[8,2048,1024]{2,1,0} fusion(%g0), kind=kLoop, calls=%neg_a
+  %fb = bf16[8,2048,1024]{2,1,0} fusion(%g1), kind=kLoop, calls=%neg_b
+  ROOT %t = (bf16[8,2048,1024]{2,1,0}, bf16[8,2048,1024]{2,1,0}) tuple(%fa, %fb)
+}
+"""
+
+
+@pytest.mark.jax_free
+def test_no_opt_in_hint_for_a_site_that_does_not_pay(tmp_path):
+    src = tmp_path / "pair.hlo"
+    src.write_text(_PAIR_NOT_PAYING)
+    named = run("hlo-rewrite", src, "--passes", "MOE001,MOE002,MOE003", "--dry-run")
+    assert named.returncode == 4 and "does not pay" in named.stderr, named.stderr
+    default = run("hlo-rewrite", src, "--dry-run")
+    assert default.returncode == 0 and "opt-in" not in default.stderr, default.stderr

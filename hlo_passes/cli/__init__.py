@@ -543,13 +543,16 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
 
 
 def _opt_in_hint(module: Any) -> str | None:
-    """When the default passes found nothing: which opt-in passes would rewrite this module."""
+    """When the default passes found nothing: which opt-in passes would rewrite this module.
+    They are run, rewriting a copy, so that the hint counts what ``--passes`` would rewrite: not a
+    site they would only detect (one whose fix does not pay by the cost model, issue 44)."""
     opt_in = opt_in_passes()
     if not opt_in:
         return None
     found: dict[str, int] = {}
-    for site in pipeline(opt_in, rewrite=False).run(module).sites:
-        found[site.rule] = found.get(site.rule, 0) + 1
+    for site in pipeline(opt_in).run(module).sites:
+        if site.rewritten:
+            found[site.rule] = found.get(site.rule, 0) + 1
     if not found:
         return None
     would = ", ".join(f"{rule_id(n)} {n} (opt-in) would rewrite {k} site{'s' * (k != 1)}" for n, k in found.items())
