@@ -169,6 +169,7 @@ def _topology_compiles(kind: str, topology: str) -> None:
             lowered = _moe_aot(topology, mode)
             start = time.time()
             text = lowered.compile().as_text()
+            print(f"{topology} {mode}: compiled in {time.time() - start:.1f} s", flush=True)
             rows.append({"mode": mode, "seconds": round(time.time() - start, 2),
                          "all_gathers": _count(text, "all-gather"), "reduce_scatters": _count(text, "reduce-scatter")})
     fallbacks = [str(w.message) for w in record if issubclass(w.category, xla_pass.XlaPassFallbackWarning)]
