@@ -142,6 +142,26 @@ def test_the_pass_steps_aside_for_a_topology_once_and_comes_back(rules, off, mon
     assert [m.module for m in hlo_passes.installed_report().modules if m.rewritten] == ["jit_step"]
 
 
+def test_the_lint_steps_aside_too_and_says_so_once(rules, off, monkeypatch, plain_aot_text) -> None:
+    from hlo_passes.jax_hook import LintSkippedWarning
+
+    monkeypatch.setattr(xla_pass, "COMPILE_ONLY_RUNS_THE_PASS", frozenset())
+    calls: list[int] = []
+    real = xla_pass._transform
+    monkeypatch.setattr(xla_pass, "_transform", lambda serialized: calls.append(1) or real(serialized))
+    hlo_passes.install("warn", platforms="cpu", passes=["XPA001"])
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        for _ in range(2):  # the same module again: said once
+            try:
+                _aot_step(compat.compile_only_devices(jax.devices())).compile()
+            except Exception as err:  # noqa: BLE001 - jax 0.10.2's XLA:CPU: no compiler for a topology
+                assert plain_aot_text is None and "No compiler factory" in str(err)
+    assert calls == []
+    (message,) = [str(w.message) for w in record if issubclass(w.category, LintSkippedWarning)]
+    assert message.startswith("hlo_passes.install could not lint jit_step (compiled ahead of time for a cpu topology")
+
+
 def test_compiles_wait_while_the_pass_is_aside(off) -> None:
     gate = xla_pass._CompileGate()
     order: list[str] = []
