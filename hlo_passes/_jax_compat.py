@@ -26,6 +26,7 @@ import copy
 import functools
 import importlib
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -112,6 +113,12 @@ INTERNALS = (
              "persistent cache's misses): wrapped once, so the pass inside XLA can step aside around a compile "
              "for a topology's compile-only devices (XLA:TPU's never returns with a module transformation "
              "registered)", required=False),
+    Internal("jax._src.compiler:_get_cross_compile_backend",
+             "the chip's own client that jax compiles a topology's module with when a chip of that platform is "
+             "present: answered None for a compile for a TPU topology while the pass is installed, so that "
+             "the topology's compile-only client compiles it (XLA:TPU's compile through the chip's client never "
+             "returns with a module transformation registered; through its own, it runs it and returns)",
+             required=False),
     Internal("jax._src.lib:_jax.CompileOnlyPyClient",
              "the client of a topology's compile-only devices (`jax.experimental.topologies.get_topology_desc`): "
              "what tells a compile for a topology from one for the devices present", required=False),
@@ -255,6 +262,7 @@ __all__ = [
     "cache_key_extra",
     "clear_module_transformation",
     "compile_only_devices",
+    "compiling_on_the_topology_client",
     "hlo_module_from_proto",
     "hlo_text_to_proto",
     "internals_markdown",
@@ -546,6 +554,36 @@ def suspend_module_transformation(name: str, platform: str, callback: Any) -> _S
     ``callback`` back under that name on exit (it must be the callback registered).  Its value:
     whether a hook was there to take off."""
     return _Suspended(name, platform, callback)
+
+
+_own_client = threading.local()
+_routed = [0]  # compiles for a topology sent to the topology's own client (for the tests)
+
+
+@contextlib.contextmanager
+def compiling_on_the_topology_client() -> Any:
+    """Inside it, a compile for a topology in this thread goes through the topology's own compile-only
+    client, not through the chip's client of the same platform (jax's cross-compile,
+    ``_get_cross_compile_backend``): what jax does where no such chip is present."""
+    module: Any = importlib.import_module("jax._src.compiler")
+    original = find("jax._src.compiler:_get_cross_compile_backend")
+    if not getattr(original, "_hlo_passes", False):
+
+        @functools.wraps(original)
+        def _get_cross_compile_backend(compile_only_backend: Any) -> Any:
+            if getattr(_own_client, "on", False):
+                _routed[0] += 1
+                return None
+            return original(compile_only_backend)
+
+        _get_cross_compile_backend._hlo_passes = True  # type: ignore[attr-defined]
+        module._get_cross_compile_backend = _get_cross_compile_backend
+    before = getattr(_own_client, "on", False)
+    _own_client.on = True
+    try:
+        yield
+    finally:
+        _own_client.on = before
 
 
 _compile_wrappers: list[Any] = []

@@ -182,8 +182,12 @@ def _cache_key_part() -> str:
 # The callback XLA calls
 
 
+_calls = [0]  # how many modules XLA has handed the pass (a compile for a topology checks it reached it)
+
+
 def _on_compile(serialized: bytes, platform: str | None = None) -> bytes | None:
     # XLA calls this from inside compilation: None keeps its module; it must never raise.
+    _calls[0] += 1
     # ``platform``: the backend the callback was registered for (install binds it); its sites are
     # priced for it, as hlo_passes.jit prices for the backend it compiles for.
     try:
@@ -441,36 +445,55 @@ def _warn_at_source(message: str, finding: Finding) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Compiles for a topology (ahead of time, compile-only devices): the pass steps aside
+# Compiles for a topology (ahead of time, compile-only devices): never hung, never silent
 
 # The platforms whose compile for a topology runs the registered pass like any other compile:
-# XLA:CPU (jax 0.12 compiles for a CPU topology and calls it; tests/test_xla_pass_topology.py).
-# XLA:TPU's never returns while a transformation is registered, not even a bare no-op one that is
-# never called (docs/xla-pass.md, "Compiles for a topology"); GPU's is untried: stepped aside too.
+# XLA:CPU (jax 0.11 and 0.12 compile for a CPU topology and call it; tests/test_xla_pass_topology.py).
 COMPILE_ONLY_RUNS_THE_PASS = frozenset({"cpu"})
+# XLA:TPU's compile for a topology through the chip's own client (jax's cross-compile, taken when a
+# chip of the platform is present) never returns while a transformation is registered, a bare no-op
+# one too, never called; through the topology's own compile-only client it calls the transformation
+# and returns (TPU v5e, jax 0.10.2, libtpu 0.0.42.1, 2026-12-05: docs/xla-pass.md, "Compiles for a
+# topology").  Such compiles go through that client.  Any other platform (GPU: untried) steps aside.
+COMPILE_ONLY_ON_ITS_OWN_CLIENT = frozenset({"tpu"})
+RUN, OWN_CLIENT, ASIDE = "run", "own-client", "aside"
 
 
-def compile_only_reason(platform: str, compile_only: bool, *, mode: str | None,
+def compile_only_action(platform: str, compile_only: bool, *, mode: str | None,
                         platforms: Sequence[str], explicit: bool) -> str | None:
-    """Why the pass steps aside for a compile on ``platform`` (None: it does not).
+    """What the installed pass does about a compile on ``platform``.
 
     ``compile_only``: the compile is for a topology's compile-only devices
-    (``jax.experimental.topologies``).  ``mode``, ``platforms`` and ``explicit``:
-    the installed pass's mode, the platforms it registered for, and whether the user
-    named them.  It steps aside (and says so) for a compile for a topology of a platform
-    whose compile for a topology does not run the pass — where it is registered for it,
-    or the user left the platforms to ``install``/``$HLO_PASSES`` (a process on a CPU host
-    compiling for a TPU topology still asked for the pass there); a platform the user
-    named away is not theirs to hear about.
+    (``jax.experimental.topologies``).  ``mode``, ``platforms`` and ``explicit``: the
+    installed pass's mode, the platforms it registered for, and whether the user named
+    them.  None: nothing (not installed, or a platform the user named away); ``RUN``: an
+    ordinary compile (the devices present, or XLA:CPU's compile for a topology);
+    ``OWN_CLIENT``: compiled through the topology's own client, where the pass runs (TPU);
+    ``ASIDE``: the hook taken off the platform around the compile, with one warning
+    (``compile_only_reason``).
     """
-    if mode is None or not compile_only or platform in COMPILE_ONLY_RUNS_THE_PASS:
+    if mode is None:
         return None
+    if not compile_only or platform in COMPILE_ONLY_RUNS_THE_PASS:
+        return RUN
     if explicit and platform not in platforms:
         return None
-    return (f"compiled ahead of time for a {platform} topology (compile-only devices): XLA:{platform.upper()}'s "
-            "compile for a topology never returns while a module transformation is registered, so the pass "
-            "stepped aside for it (docs/xla-pass.md, 'Compiles for a topology'); hlo_passes.jit rewrites the "
-            "program before such a compile")
+    return OWN_CLIENT if platform in COMPILE_ONLY_ON_ITS_OWN_CLIENT else ASIDE
+
+
+def compile_only_reason(platform: str) -> str:
+    """The warning's reason when the pass steps aside for a compile for a ``platform`` topology."""
+    return (f"compiled ahead of time for a {platform} topology (compile-only devices): XLA's compile for a "
+            f"topology of {platform} is untried with a module transformation registered (XLA:TPU's through the "
+            "chip's client never returns), so the pass stepped aside for it (docs/xla-pass.md, 'Compiles for a "
+            "topology'); hlo_passes.jit rewrites the program before such a compile")
+
+
+def not_reached_reason(platform: str) -> str:
+    """The warning's reason when XLA compiled for a ``platform`` topology without calling the pass."""
+    return (f"compiled ahead of time for a {platform} topology (compile-only devices) without the pass: XLA did "
+            f"not hand it the module (its hook is registered on {platform} only once jax has started that "
+            f"backend in this process); hlo_passes.jit rewrites the program before such a compile")
 
 
 class _CompileGate:
@@ -517,21 +540,26 @@ def _around_compile(platform: str, compile_only: bool, module_name: str) -> Iter
     with _lock:
         mode, platforms, explicit = _state.mode, _state.platforms, _state.explicit
         callback = _state.callbacks.get(platform, _state.callbacks.get(EVERY_PLATFORM))
-    reason = compile_only_reason(platform, compile_only, mode=mode, platforms=platforms, explicit=explicit)
-    if reason is None:
-        if mode is None:
-            yield
-            return
+    action = compile_only_action(platform, compile_only, mode=mode, platforms=platforms, explicit=explicit)
+    if action is None:
+        yield
+    elif action == RUN:
         with _gate.compiling(platform):
             yield
-        return
-    _stepped_aside(module_name, reason)
-    with _gate.aside(platform):
-        if callback is None:  # registered for no such platform: nothing to take off
+    elif action == OWN_CLIENT:
+        calls = _calls[0]
+        with _gate.compiling(platform), compat.compiling_on_the_topology_client():
             yield
-            return
-        with compat.suspend_module_transformation(_HOOK_NAME, platform, callback):
-            yield
+        if _calls[0] == calls:  # never silent: XLA compiled it without asking the pass
+            _stepped_aside(module_name, not_reached_reason(platform))
+    else:
+        _stepped_aside(module_name, compile_only_reason(platform))
+        with _gate.aside(platform):
+            if callback is None:  # registered for no such platform: nothing to take off
+                yield
+            else:
+                with compat.suspend_module_transformation(_HOOK_NAME, platform, callback):
+                    yield
 
 
 def _stepped_aside(name: str, reason: str) -> None:

@@ -63,23 +63,22 @@ def off():
     hlo_passes.uninstall()
 
 
-@pytest.mark.parametrize("platform,compile_only,mode,platforms,explicit,aside", [
-    ("tpu", True, "rewrite", ("tpu",), True, True),          # registered for the TPU: off around it
-    ("tpu", True, "warn", ("tpu",), True, True),             # lint modes too: the hook hangs alike
-    ("tpu", True, "rewrite", ("cpu",), False, True),         # a CPU host compiling for a TPU topology
-    ("tpu", True, "rewrite", (xla_pass.EVERY_PLATFORM,), False, True),  # $HLO_PASSES
-    ("tpu", True, "rewrite", ("cpu",), True, False),         # the user named the TPU away
-    ("cuda", True, "rewrite", ("cuda",), True, True),        # GPU's untried: stepped aside too
-    ("tpu", False, "rewrite", ("tpu",), True, False),        # the chip present: the pass runs
-    ("cpu", True, "rewrite", ("cpu",), True, False),         # XLA:CPU runs it for a topology
-    ("tpu", True, None, (), False, False),                   # not installed
+@pytest.mark.parametrize("platform,compile_only,mode,platforms,explicit,action", [
+    ("tpu", True, "rewrite", ("tpu",), True, xla_pass.OWN_CLIENT),   # through the topology's own client
+    ("tpu", True, "warn", ("tpu",), True, xla_pass.OWN_CLIENT),      # the lint modes alike
+    ("tpu", True, "rewrite", ("cpu",), False, xla_pass.OWN_CLIENT),  # a CPU host compiling for a TPU topology
+    ("tpu", True, "rewrite", (xla_pass.EVERY_PLATFORM,), False, xla_pass.OWN_CLIENT),  # $HLO_PASSES
+    ("tpu", True, "rewrite", ("cpu",), True, None),                  # the user named the TPU away
+    ("cuda", True, "rewrite", ("cuda",), True, xla_pass.ASIDE),      # GPU's untried: stepped aside
+    ("tpu", False, "rewrite", ("tpu",), True, xla_pass.RUN),         # the chip present: the pass runs
+    ("cpu", True, "rewrite", ("cpu",), True, xla_pass.RUN),          # XLA:CPU runs it for a topology
+    ("tpu", True, None, (), False, None),                            # not installed
 ])
-def test_when_the_pass_steps_aside(platform, compile_only, mode, platforms, explicit, aside) -> None:
-    reason = xla_pass.compile_only_reason(platform, compile_only, mode=mode, platforms=platforms,
-                                          explicit=explicit)
-    assert (reason is not None) == aside
-    if aside:
-        assert f"{platform} topology" in reason and "never returns" in reason and "hlo_passes.jit" in reason
+def test_what_the_pass_does_about_a_compile(platform, compile_only, mode, platforms, explicit, action) -> None:
+    assert xla_pass.compile_only_action(platform, compile_only, mode=mode, platforms=platforms,
+                                        explicit=explicit) == action
+    for reason in (xla_pass.compile_only_reason(platform), xla_pass.not_reached_reason(platform)):
+        assert f"{platform} topology" in reason and "hlo_passes.jit" in reason
 
 
 def _aot_step(devices):
@@ -113,6 +112,28 @@ def test_xla_cpu_runs_the_pass_in_a_compile_for_a_topology(rules, off, plain_aot
     # XLA called the hook inside the compile for the topology and took the rewritten module.
     (outcome,) = hlo_passes.installed_report().modules
     assert outcome.module == "jit_step" and outcome.rewritten and outcome.fallback is None
+
+
+def test_a_topology_s_own_client_compiles_it_with_the_pass(rules, off, monkeypatch, plain_aot_text) -> None:
+    # CPU counted as TPU is: compiled through the topology's own compile-only client, not the chip's.
+    monkeypatch.setattr(xla_pass, "COMPILE_ONLY_RUNS_THE_PASS", frozenset())
+    monkeypatch.setattr(xla_pass, "COMPILE_ONLY_ON_ITS_OWN_CLIENT", frozenset({"cpu"}))
+    hlo_passes.install("rewrite", platforms="cpu", passes=["XPA001"])
+    routed = compat._routed[0]
+    aot = _aot_step(compat.compile_only_devices(jax.devices()))
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        if plain_aot_text is None:  # jax 0.10.2's XLA:CPU: no compiler for a CPU topology, either way
+            with pytest.raises(Exception, match="No compiler factory for platform: cpu"):
+                aot.compile()
+            assert compat._routed[0] == routed + 1
+            return
+        aot.compile()
+    assert compat._routed[0] == routed + 1  # the chip's client was not asked
+    assert _fallbacks(record) == []
+    (outcome,) = hlo_passes.installed_report().modules
+    assert outcome.module == "jit_step" and outcome.rewritten and outcome.fallback is None
+    assert not getattr(compat._own_client, "on", False)  # outside such a compile, jax chooses again
 
 
 def test_the_pass_steps_aside_for_a_topology_once_and_comes_back(rules, off, monkeypatch,

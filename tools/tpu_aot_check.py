@@ -135,7 +135,11 @@ def _moe_aot(topology: str, mode: str):
     sys.path.insert(0, str(ROOT))
     from examples import moe
 
-    devices = topologies.get_topology_desc(topology_name=topology, platform="tpu").devices
+    if topology.startswith("cpu:"):  # a rehearsal off the TPU machine: XLA:CPU's compile-only devices
+        from hlo_passes import _jax_compat as compat
+        devices = compat.compile_only_devices(jax.devices())[:int(topology[4:])]
+    else:
+        devices = topologies.get_topology_desc(topology_name=topology, platform="tpu").devices
     spec = moe.ProgramSpec(variant="concat", mesh="mesh1", num_devices=len(devices), form="explicit", mode=mode,
                            cfg=moe.MoEConfig(experts=8, embed=2048, mlp=1024, tokens=4096, dtype="bfloat16"))
     mesh = jax.sharding.Mesh(np.array(devices), (moe.FSDP,))
@@ -161,7 +165,7 @@ def _topology_compiles(kind: str, topology: str) -> None:
     jax.devices()  # the backends start: $HLO_PASSES's plugin registers the pass as they do
     if kind.startswith("install"):
         hlo_passes.install(mode="rewrite")
-    assert hlo_passes.installed() == "rewrite", "the pass is not installed"
+    assert xla_pass.installed() == "rewrite", "the pass is not installed"
     rows = []
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
@@ -256,7 +260,8 @@ def run_one(name: str, hang_s: float) -> None:
     if name.startswith("bare"):
         _bare(name, hang_s)
     elif name.startswith(("env_rewrite", "install_rewrite")):
-        _topology_compiles(name, "v5e:" + name.rsplit("_", 1)[1])
+        size = name.rsplit("_", 1)[1]
+        _topology_compiles(name, f"cpu:{size}" if size.isdigit() else f"v5e:{size}")
     elif name == "chip_ragged_note":
         _chip_ragged_note()
     elif name == "ragged_text":
