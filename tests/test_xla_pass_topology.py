@@ -1,18 +1,20 @@
 """The pass inside XLA and compiles for a topology (ahead of time, compile-only devices).
 
-XLA:TPU's compile for a topology (``jax.experimental.topologies.get_topology_desc``) never returns
-while a module transformation is registered (a bare no-op one too; docs/xla-pass.md, "Compiles for
-a topology"), so the installed pass steps aside around such a compile: it takes the hook off that
-platform, XLA compiles its own module, one warning says why, and the hook goes back for the next
-compile.  The TPU itself is tried by ``tools/tpu_aot_check.py`` on the TPU machine (recorded in
-benchmarks/results/tpu_aot_check.md); here, on CPU:
+XLA:TPU's compile for a topology through the chip's own client (jax's cross-compile) never returns
+while a module transformation is registered, a bare no-op one too; through the topology's own
+compile-only client it calls the transformation and returns (measured on the TPU machine:
+benchmarks/results/tpu_aot_check.md, docs/xla-pass.md "Compiles for a topology").  So with the pass
+installed a compile for a TPU topology goes through that client; one for another platform but CPU
+(GPU: untried) is compiled without the pass (its hook taken off around it, one warning).  Here, on CPU:
 
-* the decision (``xla_pass.compile_only_reason``) for every case;
-* the real path on XLA:CPU's compile-only devices (``_jax_compat.compile_only_devices``): XLA:CPU
-  runs the pass there (jax 0.11 and 0.12; jax 0.10.2's XLA:CPU has no compiler for a CPU topology), and with
-  CPU counted as a platform that hangs, the pass steps aside — hook off (the test rule never
-  called), one warning, XLA's module compiled — and is back for the next compile (on every jax:
-  on 0.10.2 the compile for the topology then fails as it does without the pass).
+* the decision (``xla_pass.compile_only_action``) for every case;
+* the real paths on XLA:CPU's compile-only devices (``_jax_compat.compile_only_devices``): XLA:CPU
+  runs the pass there (jax 0.11 and 0.12; jax 0.10.2's XLA:CPU has no compiler for a CPU topology);
+  with CPU counted as TPU is, the compile goes through the topology's own client and is rewritten;
+  with CPU counted as an untried platform, the pass steps aside (the test rule never called, one
+  warning, XLA's module) and is back for the next compile (on jax 0.10.2 the compile for the topology
+  then fails as it does without the pass), in the lint modes too;
+* the note that XLA:TPU lowered ragged-dots to its own kernels, on the module captured on the chip.
 """
 from __future__ import annotations
 

@@ -19,8 +19,9 @@ Experiments (docs/xla-pass.md, "Compiles for a topology"):
   client (``bare_compile_only_client``).
 * ``env_rewrite_2x2`` / ``env_rewrite_2x4``: ``HLO_PASSES=rewrite`` set, examples/moe.py's
   explicit FSDP program (the seed pattern, E 8, D 2048, F 1024, T 4096, bf16) compiled for the
-  topology, forward and ``value_and_grad``: must finish, with one warning per module; then a
-  compile on the chip reaches the pass again.
+  topology, forward and ``value_and_grad``: must finish (through the topology's own client, where
+  the pass runs); then a compile on the chip reaches the pass again.  ``env_rewrite_4`` /
+  ``install_rewrite_8``: the same on XLA:CPU's compile-only devices, a rehearsal off the TPU machine.
 * ``install_rewrite_2x2``: the same through ``hlo_passes.install(mode="rewrite")``.
 * ``chip_ragged_note``: ``install(mode="rewrite", passes=["MOE005", "MOE006"])`` and
   examples/moe_mask.py's ``ffn`` program compiled and run on the chip: ``installed_report()`` must
