@@ -313,7 +313,7 @@ def _write(results: list[dict]) -> None:
     """Both files, after each experiment: a call cut short keeps what ran."""
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     (OUT / "tpu_aot_check.json").write_text(json.dumps({"date": stamp, "results": results}, indent=1, default=str))
-    lines = [f"# tools/tpu_aot_check.py ({stamp}, TPU v5e machine)", "",
+    lines = [f"## tools/tpu_aot_check.py ({stamp}, TPU v5e machine)", "",
              "| experiment | finished | rc | wall s | what |", "| --- | --- | --- | --- | --- |"]
     for r in results:
         what = {k: v for k, v in r.items() if k not in ("experiment", "finished", "rc", "wall_s", "tail", "report")}
