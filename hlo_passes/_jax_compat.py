@@ -21,9 +21,12 @@ without it still parses, rewrites, compiles and runs everything else.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import importlib
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -105,6 +108,32 @@ INTERNALS = (
              "backends and is used during discovery too", required=False),
     Internal("jax._src.xla_bridge:register_plugin_callbacks",
              "calls back with each PJRT plugin's C API right after plugin discovery", required=False),
+    Internal("jax._src.compiler:backend_compile_and_load",
+             "the one function through which jax compiles every module (`jax.jit`, `lower().compile()`, the "
+             "persistent cache's misses): wrapped once, so the pass inside XLA can step aside around a compile "
+             "for a topology's compile-only devices (XLA:TPU's never returns with a module transformation "
+             "registered)", required=False),
+    Internal("jax._src.compiler:_get_cross_compile_backend",
+             "the chip's own client that jax compiles a topology's module with when a chip of that platform is "
+             "present: answered None for a compile for a TPU topology while the pass is installed, so that "
+             "the topology's compile-only client compiles it (XLA:TPU's compile through the chip's client never "
+             "returns with a module transformation registered; through its own, it runs it and returns)",
+             required=False),
+    Internal("jax._src.lib:_jax.CompileOnlyPyClient",
+             "the client of a topology's compile-only devices (`jax.experimental.topologies.get_topology_desc`): "
+             "what tells a compile for a topology from one for the devices present", required=False),
+    Internal("jax._src.lib:_jax.get_topology_for_devices",
+             "a topology description of devices present, whose compile-only devices stand for a topology where "
+             "no other exists (XLA:CPU: the tests of that path)", required=False),
+    Internal("jax._src.lib:_xla.clear_xla_transform",
+             "takes the compile hook off XLA:CPU for one compile for a topology, and "
+             "`_xla.register_xla_transform` puts it back", required=False),
+    Internal("jax._src.lib:_xla.clear_xla_transform_c_api",
+             "the same for a PJRT plugin (its C API from jax 0.11, an initialized client on jax 0.10.2); "
+             "`_xla.register_xla_transform_c_api` puts it back", required=False),
+    Internal("jax._src.lib:_jax.get_pjrt_plugin",
+             "a loaded PJRT plugin's C API by platform (jax >= 0.11), to take the compile hook off it and put it "
+             "back", required=False),
     Internal("jax._src.cache_key:custom_hook",
              "a string jax folds into every persistent compilation cache key: `install(mode=\"rewrite\")` adds "
              "hlo_passes' version, mode and passes, so a cached executable is never shared between runs "
@@ -232,9 +261,12 @@ __all__ = [
     "backend_platforms",
     "cache_key_extra",
     "clear_module_transformation",
+    "compile_only_devices",
+    "compiling_on_the_topology_client",
     "hlo_module_from_proto",
     "hlo_text_to_proto",
     "internals_markdown",
+    "is_compile_only",
     "jax_jit",
     "kv_dir",
     "kv_post",
@@ -257,7 +289,9 @@ __all__ = [
     "print_hlo",
     "sharding_from_op_sharding",
     "stablehlo_to_hlo_text",
+    "suspend_module_transformation",
     "without_shardy",
+    "wrap_backend_compile",
 ]
 
 
@@ -455,6 +489,133 @@ def register_module_transformation_during_discovery(callback: Any, name: str, on
             on_plugin_error(err)
 
     find("jax._src.xla_bridge:register_plugin_callbacks")(on_plugin)
+
+
+def _transform_stage() -> int:
+    """The pipeline stage ``register_module_transformation`` registers at (the public default)."""
+    return int(find("jax.extend.xla:register_hlo_module_transformation").__kwdefaults__["stage"].value)
+
+
+def is_compile_only(backend: Any) -> bool:
+    """Whether ``backend`` is the client of a topology's compile-only devices (an ahead-of-time
+    compile for a topology, ``jax.experimental.topologies``), not of devices present."""
+    return isinstance(backend, find("jax._src.lib:_jax.CompileOnlyPyClient"))
+
+
+def compile_only_devices(devices: Sequence[Any]) -> list[Any]:
+    """Compile-only stand-ins for ``devices`` (present ones): compiling for them takes jax's path for
+    a topology (``jax.experimental.topologies``) where no other topology exists (XLA:CPU).  jax 0.10.2's
+    XLA:CPU refuses that compile (no compiler for a CPU topology); jax 0.12's compiles it."""
+    topology = find("jax._src.lib:_jax.get_topology_for_devices")(list(devices))
+    return list(topology._make_compile_only_devices())
+
+
+class _Suspended:
+    """``suspend_module_transformation``'s context: the hook taken off ``platform`` on entry, put back
+    on exit with the same callback (only where it was there)."""
+
+    def __init__(self, name: str, platform: str, callback: Any) -> None:
+        self.name, self.platform, self.callback = name, platform, callback
+        self.put_back: list[Any] = []  # what to register again on exit: None (XLA:CPU), a C API or a client
+
+    def __enter__(self) -> bool:
+        stage = _transform_stage()
+        if self.platform == "cpu":
+            if find("jax._src.lib:_xla.clear_xla_transform")(self.name, stage):
+                self.put_back.append(None)
+            return bool(self.put_back)
+        clear_c_api = find("jax._src.lib:_xla.clear_xla_transform_c_api")
+        if _present("jax._src.lib:_jax.get_pjrt_plugin"):
+            # jax >= 0.11: registered per plugin (its C API), as the public function does.
+            try:
+                targets = [find("jax._src.lib:_jax.get_pjrt_plugin")(self.platform)]
+            except Exception:  # noqa: BLE001 - no such plugin loaded: nothing registered on it
+                targets = []
+        else:
+            # jax 0.10.2: registered on each initialized client of the platform.
+            targets = [b for b in find("jax.extend.backend:backends")().values() if b.platform == self.platform]
+        for target in targets:
+            if clear_c_api(target, self.name, stage):
+                self.put_back.append(target)
+        return bool(self.put_back)
+
+    def __exit__(self, *exc: object) -> None:
+        stage = _transform_stage()
+        for target in self.put_back:
+            if target is None:
+                find("jax._src.lib:_xla.register_xla_transform")(self.name, stage, self.callback)
+            else:
+                find("jax._src.lib:_xla.register_xla_transform_c_api")(target, self.name, stage, self.callback)
+        self.put_back = []
+
+
+def suspend_module_transformation(name: str, platform: str, callback: Any) -> _Suspended:
+    """A context manager that takes the compile hook registered as ``name`` off ``platform`` and puts
+    ``callback`` back under that name on exit (it must be the callback registered).  Its value:
+    whether a hook was there to take off."""
+    return _Suspended(name, platform, callback)
+
+
+_own_client = threading.local()
+_routed = [0]  # compiles for a topology sent to the topology's own client (for the tests)
+
+
+@contextlib.contextmanager
+def compiling_on_the_topology_client() -> Any:
+    """Inside it, a compile for a topology in this thread goes through the topology's own compile-only
+    client, not through the chip's client of the same platform (jax's cross-compile,
+    ``_get_cross_compile_backend``): what jax does where no such chip is present."""
+    module: Any = importlib.import_module("jax._src.compiler")
+    original = find("jax._src.compiler:_get_cross_compile_backend")
+    if not getattr(original, "_hlo_passes", False):
+
+        @functools.wraps(original)
+        def _get_cross_compile_backend(compile_only_backend: Any) -> Any:
+            if getattr(_own_client, "on", False):
+                _routed[0] += 1
+                return None
+            return original(compile_only_backend)
+
+        _get_cross_compile_backend._hlo_passes = True  # type: ignore[attr-defined]
+        module._get_cross_compile_backend = _get_cross_compile_backend
+    before = getattr(_own_client, "on", False)
+    _own_client.on = True
+    try:
+        yield
+    finally:
+        _own_client.on = before
+
+
+_compile_wrappers: list[Any] = []
+
+
+def wrap_backend_compile(around: Any) -> None:
+    """From now on, every module jax compiles is compiled inside ``around(platform, compile_only,
+    module_name)`` (a context manager): ``platform`` the backend's, ``compile_only`` whether it is an
+    ahead-of-time compile for a topology (``is_compile_only``).  Wrapped once per process; ``around``
+    added twice is one."""
+    module: Any = importlib.import_module("jax._src.compiler")
+    find("jax._src.compiler:backend_compile_and_load")
+    if around in _compile_wrappers:
+        return
+    if not _compile_wrappers:
+        original = module.backend_compile_and_load
+
+        @functools.wraps(original)
+        def backend_compile_and_load(*args: Any, **kwargs: Any) -> Any:
+            backend = args[0] if args else kwargs["backend"]
+            mlir_module = args[1] if len(args) > 1 else kwargs["module"]
+            try:
+                name = str(ir.StringAttr(mlir_module.operation.attributes["sym_name"]).value)
+            except Exception:  # noqa: BLE001 - the name is only for messages
+                name = "a module"
+            with contextlib.ExitStack() as stack:
+                for wrapper in list(_compile_wrappers):
+                    stack.enter_context(wrapper(str(backend.platform), is_compile_only(backend), name))
+                return original(*args, **kwargs)
+
+        module.backend_compile_and_load = backend_compile_and_load
+    _compile_wrappers.append(around)
 
 
 def persistent_cache_dir() -> str | None:

@@ -213,6 +213,8 @@ def compile_text(
     # (bytes are MLIR bytecode: _dialect_of)
     stablehlo = compat.hlo_text_to_stablehlo(_explicit_device_ids(text)) if isinstance(text, str) and dialect == "hlo" else text
     module = compat.parse_mlir(stablehlo)
+    if isinstance(text, str) and dialect == "hlo" and "ragged-dot(" in text:
+        module = chlo_ragged_dots(module)
     replicas, partitions = (copies, 1) if partitioned else _replicas_and_partitions(module)
     devices = _pick_devices(num_devices, devices, replicas * partitions)
     if replicas != 1 and replicas * partitions != len(devices):
@@ -232,6 +234,39 @@ def compile_text(
         with _LOCK:
             _CACHE[key] = exe
     return exe
+
+
+_MHLO_RAGGED_DOT_DIMS = re.compile(r"#mhlo\.ragged_dot<dot_dimension_numbers = #mhlo\.dot<([^<>]*)>(, )?")
+
+
+def chlo_ragged_dots(module: Any) -> Any:
+    """``module`` with each ``mhlo.ragged_dot`` as ``chlo.ragged_dot`` (the same op).
+
+    XLA's HLO → MHLO import turns an HLO ``ragged-dot`` into ``mhlo.ragged_dot``.
+    XLA:CPU takes that, but what jaxlib hands a PJRT plugin (TPU, GPU) is
+    portable StableHLO, and ``mhlo.ragged_dot`` has no StableHLO form: XLA:TPU
+    refuses the module ("failed to legalize operation 'mhlo.ragged_dot' that
+    was explicitly marked illegal").  jax's own lowering emits
+    ``chlo.ragged_dot``, which every backend takes and turns back into the
+    same HLO ``ragged-dot``: the attribute's dimension numbers are the MHLO
+    ones with the nested ``#mhlo.dot<...>`` flattened, the precisions the same.
+    """
+    text = compat.mlir_print(module, generic=True)
+    if '"mhlo.ragged_dot"' not in text:
+        return module
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if '"mhlo.ragged_dot"' not in line:
+            continue
+        line = line.replace('"mhlo.ragged_dot"', '"chlo.ragged_dot"').replace("#mhlo<precision ", "#chlo<precision ")
+        line = _MHLO_RAGGED_DOT_DIMS.sub(
+            lambda m: "#chlo.ragged_dot<" + (m.group(1) + (m.group(2) or "") if m.group(1) else ""), line)
+        left = re.search(r"#mhlo[.<][\w.]*", line)
+        if left:
+            raise ValueError(f"ragged-dot with {left.group(0)}: no chlo.ragged_dot form known for it "
+                             "(hlo_passes.runtime.chlo_ragged_dots)")
+        lines[i] = line
+    return compat.parse_mlir("\n".join(lines))
 
 
 def _dialect_of(text: str | bytes, dialect: str) -> str:

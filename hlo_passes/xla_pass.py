@@ -31,8 +31,10 @@ import sys
 import re
 import threading
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from . import _jax_compat as compat
 from . import _multihost
@@ -42,8 +44,9 @@ from .diagnostics import hook_warning
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
 from .lint import Finding, lint_module
-from .passes import available_passes, default_passes, load_plugin, loaded_plugins, resolve_passes
-from .passes.compiled import rewrite_compiled_text
+from .passes import (available_passes, default_passes, load_plugin, loaded_plugins, resolve_passes,
+                     rule_meta)
+from .passes.compiled import ragged_dots_lowered_by_xla, rewrite_compiled_text
 from .passes.prescan import markers_for, may_have_sites
 from .report import NearMiss, Site, shown_source
 from .text import parsed_for_one_call
@@ -108,6 +111,7 @@ class InstalledReport:
     modules: list[ModuleOutcome]
     skipped: int  # modules the pre-filter let go without parsing (no collective, no marker)
     cache_key: str  # what the pass adds to jax's persistent compilation cache key ("" when nothing)
+    notes: list[str] = field(default_factory=list)  # what the pass could not look at, each said once
 
     @property
     def sites_rewritten(self) -> int:
@@ -122,7 +126,8 @@ class InstalledReport:
                 f"{len(self.modules)} module(s) looked at, {self.sites_rewritten} site(s) rewritten, "
                 f"{len(self.fallbacks)} fallback(s), {self.skipped} module(s) skipped by the pre-filter")
         return "\n".join([head, *(f"  {m}" for m in self.modules), *(f"    {line}" for m in self.modules
-                                                                      for line in m.rewritten)])
+                                                                      for line in m.rewritten),
+                          *(f"  note: {note}" for note in self.notes)])
 
 
 @dataclass
@@ -134,6 +139,9 @@ class _State:
     skipped: int = 0
     reported: set[Hashable] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
+    callbacks: dict[str, Any] = field(default_factory=dict)  # platform -> the callback registered for it
+    explicit: bool = False  # install(platforms=...) named the platforms
+    notes: list[str] = field(default_factory=list)  # installed_report().notes, each said once
 
 
 _lock = threading.Lock()
@@ -158,7 +166,7 @@ def installed_report() -> InstalledReport:
         return InstalledReport(_state.mode, _state.platforms, [replace(m, rewritten=list(m.rewritten), sites=list(m.sites),
                                                                        near_misses=list(m.near_misses))
                                                                for m in _state.modules],
-                               _state.skipped, _cache_key_part())
+                               _state.skipped, _cache_key_part(), list(_state.notes))
 
 
 def _cache_key_part() -> str:
@@ -174,8 +182,12 @@ def _cache_key_part() -> str:
 # The callback XLA calls
 
 
+_calls = [0]  # how many modules XLA has handed the pass (a compile for a topology checks it reached it)
+
+
 def _on_compile(serialized: bytes, platform: str | None = None) -> bytes | None:
     # XLA calls this from inside compilation: None keeps its module; it must never raise.
+    _calls[0] += 1
     # ``platform``: the backend the callback was registered for (install binds it); its sites are
     # priced for it, as hlo_passes.jit prices for the backend it compiles for.
     try:
@@ -242,6 +254,8 @@ def _transform(serialized: bytes) -> bytes | None:
     mode = _state.mode
     if mode is None:
         return None
+    if b"tpu_custom_call" in serialized and b"ragged_dot" in serialized:
+        _note_kernels_of_xla(serialized)
     # Most compiled modules (device_put, small helpers) cannot hold a site: no parse for them, and
     # for most not even the print to text.  The scans read only the module, so every process of a
     # job skips the same modules.
@@ -259,6 +273,30 @@ def _transform(serialized: bytes) -> bytes | None:
         return _rewrite(hlo.name, text)
     _lint(hlo.name, text, mode)
     return None
+
+
+def _note_kernels_of_xla(serialized: bytes) -> None:
+    """Once per process: the ragged-dots the active rules would look at reached the pass already
+    lowered by XLA:TPU to its own kernels (the pass sees nothing of them, and would say nothing)."""
+    ragged = [getattr(rule_meta(name), "code", name)
+              for name in (_state.passes if _state.passes is not None else default_passes())
+              if "ragged-dot" in (markers_for(name) or ())]
+    if not ragged or any(key == ("note", "tpu kernels") for key in _state.reported):
+        return
+    hlo = compat.hlo_module_from_proto(serialized)
+    count = ragged_dots_lowered_by_xla(hlo.to_string())
+    if not count:
+        return
+    with _lock:
+        if ("note", "tpu kernels") in _state.reported:
+            return
+        _state.reported.add(("note", "tpu kernels"))
+        note = (f"{hlo.name}: {count} ragged-dot(s) reached the pass already lowered by XLA:TPU to its own "
+                f"kernels (custom-call tpu_custom_call), which {', '.join(ragged)} cannot look at: XLA:TPU "
+                "lowers every ragged-dot so before the pass runs; run them before XLA's pipeline "
+                "(hlo_passes.jit, or hlo-rewrite on the lowered module). Said once.")
+        _state.notes.append(note)
+    log.info("hlo_passes: %s", note)
 
 
 def _marker_core(marker: str) -> bytes:
@@ -407,6 +445,141 @@ def _warn_at_source(message: str, finding: Finding) -> None:
 
 
 # ---------------------------------------------------------------------------
+# Compiles for a topology (ahead of time, compile-only devices): never hung, never silent
+
+# The platforms whose compile for a topology runs the registered pass like any other compile:
+# XLA:CPU (jax 0.11 and 0.12 compile for a CPU topology and call it; tests/test_xla_pass_topology.py).
+COMPILE_ONLY_RUNS_THE_PASS = frozenset({"cpu"})
+# XLA:TPU's compile for a topology through the chip's own client (jax's cross-compile, taken when a
+# chip of the platform is present) never returns while a transformation is registered, a bare no-op
+# one too, never called; through the topology's own compile-only client it calls the transformation
+# and returns (TPU v5e, jax 0.10.2, libtpu 0.0.42.1, 2026-12-05: docs/xla-pass.md, "Compiles for a
+# topology").  Such compiles go through that client.  Any other platform (GPU: untried) steps aside.
+COMPILE_ONLY_ON_ITS_OWN_CLIENT = frozenset({"tpu"})
+RUN, OWN_CLIENT, ASIDE = "run", "own-client", "aside"
+
+
+def compile_only_action(platform: str, compile_only: bool, *, mode: str | None,
+                        platforms: Sequence[str], explicit: bool) -> str | None:
+    """What the installed pass does about a compile on ``platform``.
+
+    ``compile_only``: the compile is for a topology's compile-only devices
+    (``jax.experimental.topologies``).  ``mode``, ``platforms`` and ``explicit``: the
+    installed pass's mode, the platforms it registered for, and whether the user named
+    them.  None: nothing (not installed, or a platform the user named away); ``RUN``: an
+    ordinary compile (the devices present, or XLA:CPU's compile for a topology);
+    ``OWN_CLIENT``: compiled through the topology's own client, where the pass runs (TPU);
+    ``ASIDE``: the hook taken off the platform around the compile, with one warning
+    (``compile_only_reason``).
+    """
+    if mode is None:
+        return None
+    if not compile_only or platform in COMPILE_ONLY_RUNS_THE_PASS:
+        return RUN
+    if explicit and platform not in platforms:
+        return None
+    return OWN_CLIENT if platform in COMPILE_ONLY_ON_ITS_OWN_CLIENT else ASIDE
+
+
+def compile_only_reason(platform: str) -> str:
+    """The warning's reason when the pass steps aside for a compile for a ``platform`` topology."""
+    return (f"compiled ahead of time for a {platform} topology (compile-only devices): XLA's compile for a "
+            f"topology of {platform} is untried with a module transformation registered (XLA:TPU's through the "
+            "chip's client never returns), so the pass stepped aside for it (docs/xla-pass.md, 'Compiles for a "
+            "topology'); hlo_passes.jit rewrites the program before such a compile")
+
+
+def not_reached_reason(platform: str) -> str:
+    """The warning's reason when XLA compiled for a ``platform`` topology without calling the pass."""
+    return (f"compiled ahead of time for a {platform} topology (compile-only devices) without the pass: XLA did "
+            f"not hand it the module (its hook is registered on {platform} only once jax has started that "
+            f"backend in this process); hlo_passes.jit rewrites the program before such a compile")
+
+
+class _CompileGate:
+    """Compiles of a platform wait while the pass is taken off it for a compile for a topology, and
+    that compile waits for those under way: none of them compiles without the pass by accident."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._running: dict[str, int] = {}
+        self._aside: dict[str, threading.Thread] = {}
+
+    @contextmanager
+    def compiling(self, platform: str) -> Iterator[None]:
+        me = threading.current_thread()
+        with self._cond:
+            self._cond.wait_for(lambda: self._aside.get(platform) in (None, me))
+            self._running[platform] = self._running.get(platform, 0) + 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._running[platform] -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def aside(self, platform: str) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: platform not in self._aside and not self._running.get(platform))
+            self._aside[platform] = threading.current_thread()
+        try:
+            yield
+        finally:
+            with self._cond:
+                del self._aside[platform]
+                self._cond.notify_all()
+
+
+_gate = _CompileGate()
+
+
+@contextmanager
+def _around_compile(platform: str, compile_only: bool, module_name: str) -> Iterator[None]:
+    """What jax's every compile runs inside (``_jax_compat.wrap_backend_compile``)."""
+    with _lock:
+        mode, platforms, explicit = _state.mode, _state.platforms, _state.explicit
+        callback = _state.callbacks.get(platform, _state.callbacks.get(EVERY_PLATFORM))
+    action = compile_only_action(platform, compile_only, mode=mode, platforms=platforms, explicit=explicit)
+    if action is None:
+        yield
+    elif action == RUN:
+        with _gate.compiling(platform):
+            yield
+    elif action == OWN_CLIENT:
+        calls = _calls[0]
+        with _gate.compiling(platform), compat.compiling_on_the_topology_client():
+            yield
+        if _calls[0] == calls:  # never silent: XLA compiled it without asking the pass
+            _stepped_aside(module_name, not_reached_reason(platform))
+    else:
+        _stepped_aside(module_name, compile_only_reason(platform))
+        with _gate.aside(platform):
+            if callback is None:  # registered for no such platform: nothing to take off
+                yield
+            else:
+                with compat.suspend_module_transformation(_HOOK_NAME, platform, callback):
+                    yield
+
+
+def _stepped_aside(name: str, reason: str) -> None:
+    """One warning: ``name`` is compiled as XLA makes it (rewrite mode) or goes unlinted."""
+    if _state.mode == "rewrite":
+        _fallback(name, reason)
+        return
+    key = ("aside", name, reason)
+    with _lock:
+        if key in _state.reported:
+            return
+        _state.reported.add(key)
+    message = f"hlo_passes.install could not lint {name} ({reason})"
+    if _state.mode == "log":
+        log.warning("%s", message)
+    else:
+        warnings.warn(message, LintSkippedWarning, stacklevel=2)
+
+
+# ---------------------------------------------------------------------------
 # install / uninstall
 
 
@@ -478,10 +651,11 @@ def install(mode: str = "warn", *, platforms: str | Sequence[str] | None = None,
             raise RuntimeError(f"hlo_passes.install: no {', '.join(missing)} backend in this process "
                                f"(present: {', '.join(present)})")
     registered: list[str] = []
+    callbacks: dict[str, Any] = {}
     for platform in targets:
+        callback = functools.partial(_on_compile, platform=platform)
         try:
-            compat.register_module_transformation(functools.partial(_on_compile, platform=platform), _HOOK_NAME,
-                                                  [platform])
+            compat.register_module_transformation(callback, _HOOK_NAME, [platform])
         except Exception as err:  # noqa: BLE001 - a plugin without the extension (jax >= 0.11 raises)
             if explicit:
                 for done in registered:
@@ -492,8 +666,20 @@ def install(mode: str = "warn", *, platforms: str | Sequence[str] | None = None,
             warnings.warn(_plugin_error(platform, err), XlaPassFallbackWarning, stacklevel=2)
             continue
         registered.append(platform)
+        callbacks[platform] = callback
     with _lock:
-        _state.platforms = tuple(registered)
+        _state.platforms, _state.callbacks, _state.explicit = tuple(registered), callbacks, explicit
+    _guard_topology_compiles()
+
+
+def _guard_topology_compiles() -> None:
+    """Wrap jax's compiles (once), so that a compile for a topology never hangs on the pass."""
+    try:
+        compat.wrap_backend_compile(_around_compile)
+    except compat.UnsupportedJaxError as err:
+        warnings.warn(f"hlo_passes.install: {err}; an ahead-of-time compile for a TPU topology may then never "
+                      "return with the pass installed (docs/xla-pass.md, 'Compiles for a topology')",
+                      XlaPassFallbackWarning, stacklevel=3)
 
 
 def uninstall() -> bool:
@@ -556,7 +742,8 @@ def activate_from_environment(environ: dict[str, str] | None = None) -> str | No
                       XlaPassFallbackWarning, stacklevel=2)
         return None
     with _lock:
-        _state.platforms = (EVERY_PLATFORM,)
+        _state.platforms, _state.callbacks = (EVERY_PLATFORM,), {EVERY_PLATFORM: _on_compile}
+    _guard_topology_compiles()
     _say_what_it_did()
     return mode
 

@@ -8,6 +8,7 @@ function lets either change without the other.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..report import NearMiss, Site
@@ -40,3 +41,16 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
         # opened, their own copies) is fused as XLA would have, or XLA:CPU compiles a kernel per op.
         fuse_again(result.module)
         return result.module.to_text(), result.sites, result.near_misses
+
+
+# An op of XLA:TPU's own kernels (Mosaic) that XLA:TPU made of a ragged-dot before the pass inside
+# its pipeline runs: a custom-call to ``tpu_custom_call`` whose metadata still names jax's
+# ``ragged_dot`` (the op it was lowered from).
+_TPU_KERNEL_OF_RAGGED_DOT = re.compile(r'custom_call_target="tpu_custom_call".*op_name="[^"]*ragged_dot')
+
+
+def ragged_dots_lowered_by_xla(text: str) -> int:
+    """How many of the optimized module ``text``'s ops are XLA:TPU's own kernels made of a ragged-dot
+    (custom-calls to ``tpu_custom_call`` whose metadata names ``ragged_dot``): the grouped matmuls
+    that the rules over ragged-dots (MOE005, MOE006) never see inside XLA:TPU's pipeline."""
+    return sum(1 for line in text.splitlines() if _TPU_KERNEL_OF_RAGGED_DOT.search(line))
