@@ -75,3 +75,12 @@ def choice(spec: GmmSpec) -> Choice:
         return Choice("megablox", tiles, f"megablox at {tiles} measured {speedup:.2f}x XLA's ragged-dot on a v5e")
     return Choice("xla", tiles, f"the best megablox tiling {tiles} measured {speedup:.2f}x XLA's ragged-dot on a "
                                 f"v5e (under {MARGIN}x): XLA's ragged-dot stays")
+
+
+def choice_for(mode: str, experts: int, m: int, k: int, n: int, dtype: str) -> Choice:
+    """``choice`` of the canonical problem ``mode`` (``"gmm"``: ``[m, k] x [experts, k, n]``;
+    ``"tgmm"``: ``[m, k] x [m, n] -> [experts, k, n]``) in ``dtype`` (``"bf16"``, ``"f32"``),
+    operands and result of one type."""
+    rhs = (experts, k, n) if mode == "gmm" else (m, n)
+    spec = GmmSpec(mode, (m, k), dtype, rhs, dtype, (experts,), "s32", dtype, (0, 1), tuple(range(len(rhs))))
+    return choice(spec)
