@@ -10,6 +10,15 @@ import os
 import sys
 from pathlib import Path
 
+# HLO_PASSES_TEST_TPU=1 (tools/tpu_check.sh, on a TPU machine): the tests marked ``tpu`` run the
+# Mosaic-compiled kernels on the chip (placed on jax.devices("tpu") explicitly); every other test
+# keeps the host CPU as jax's default backend, as in CI (8 fake CPU devices, the CPU FFI kernels,
+# the interpret-mode twins), so that one process holds the chip and nothing else is compiled for it.
+# Without the switch the ``tpu`` tests skip, saying so.
+TEST_TPU = os.environ.get("HLO_PASSES_TEST_TPU") == "1"
+if TEST_TPU and "JAX_PLATFORMS" not in os.environ:
+    os.environ["JAX_PLATFORMS"] = "cpu,tpu"  # the first listed is jax's default backend
+
 _flags = os.environ.get("XLA_FLAGS", "")
 if "--xla_force_host_platform_device_count" not in _flags:
     os.environ["XLA_FLAGS"] = f"{_flags} --xla_force_host_platform_device_count=8".strip()
@@ -158,6 +167,7 @@ def pytest_collection_modifyitems(config, items) -> None:
              and any(item.get_closest_marker(m) for m in (*_ENVIRONMENT_MARKERS, "jax_facing"))]
     if mixed:
         raise pytest.UsageError(f"marked jax_free and jax010/jax012/jax_facing: {mixed[:5]}")
+    _skip_tpu_tests(items)
     version = _installed_jaxlib()
     kept, dropped = [], []
     for item in items:
@@ -166,6 +176,21 @@ def pytest_collection_modifyitems(config, items) -> None:
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+def _skip_tpu_tests(items) -> None:
+    """Tests marked ``tpu`` skip, with the reason, where they cannot reach a TPU chip."""
+    marked = [item for item in items if item.get_closest_marker("tpu")]
+    if not marked:
+        return
+    if not TEST_TPU:
+        why = "needs the TPU chip: run with HLO_PASSES_TEST_TPU=1 on a TPU machine (bash tools/tpu_check.sh)"
+    elif "tpu" not in os.environ.get("JAX_PLATFORMS", "tpu"):
+        why = f"JAX_PLATFORMS={os.environ['JAX_PLATFORMS']} keeps this process off the TPU chip"
+    else:
+        return
+    for item in marked:
+        item.add_marker(pytest.mark.skip(reason=why))
 
 
 def pytest_report_header(config) -> str:

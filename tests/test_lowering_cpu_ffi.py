@@ -249,7 +249,9 @@ def test_kernel_choice() -> None:
     for kernel, platform in (("xla", None), ("auto", "tpu"), ("auto", None)):
         module = hlo_passes.parse(text)
         (record,) = lower_gmms(module, kernel, platform)
-        assert (record.kernel, record.lowered) == ("xla", False) and "natively" in record.reason
+        assert (record.kernel, record.lowered) == ("xla", False)
+        # TPU's default keeps XLA's ragged-dot where the tile table has no faster megablox tiling.
+        assert ("tile table" if platform == "tpu" else "natively") in record.reason
         assert module.to_text() == text
     module = hlo_passes.parse(text)
     assert [r.kernel for r in lower_gmms(module, "auto", "cpu")] == ["cpu-ffi"]

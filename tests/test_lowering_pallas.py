@@ -308,3 +308,33 @@ def test_unavailable_reason_and_bad_types() -> None:
     (rd,) = [i for i in module.instructions() if i.opcode == "ragged-dot"]
     assert "f16" in pallas_tpu.refusal(rd)
     assert pallas_tpu.lower(module) == 0 and module.to_text() == text
+
+
+# ---- TPU's default: XLA's ragged-dot unless megablox measured faster -------------------------
+def test_tpu_default_splices_megablox_only_where_the_tile_table_says() -> None:
+    """``--kernel auto --platform tpu``: the tile table's shapes where megablox measured at least
+    ``MARGIN`` times XLA's ragged-dot get megablox at the searched tiling (lowered for TPU: the
+    ``tpu_custom_call``); shapes measured slower, and shapes never measured, keep the ragged-dot
+    with the measurement as the reason.  (Run on the chip: tests/test_tpu_kernels.py.)"""
+    from hlo_passes.gmm import tpu_tiling
+
+    fast = tpu_tiling.choice_for("gmm", 8, 4096, 1024, 1024, "bf16")
+    assert fast.kernel == "megablox" and fast.tiling == (512, 512, 1024)
+    slow = tpu_tiling.choice_for("tgmm", 8, 4096, 1024, 1024, "bf16")
+    assert slow.kernel == "xla" and "0.92x" in slow.why
+    assert "no tiling" in tpu_tiling.choice_for("gmm", 64, 4096, 1024, 1024, "bf16").why
+    assert all(k == "xla" or s >= tpu_tiling.MARGIN for k, s in
+               ((tpu_tiling.choice_for(key[0], *key[1:]).kernel, v[1]) for key, v in tpu_tiling.TABLE.items()))
+
+    def f(a, b, g):
+        return jax.lax.ragged_dot(a, b, g)
+
+    for m, k, n, lowered in ((4096, 1024, 1024, True), (512, 256, 256, False)):
+        args = (jax.ShapeDtypeStruct((m, k), jnp.bfloat16), jax.ShapeDtypeStruct((8, k, n), jnp.bfloat16),
+                jax.ShapeDtypeStruct((8,), jnp.int32))
+        module = hlo_passes.parse(jax.jit(f).trace(*args).lower(lowering_platforms=("tpu",)).as_text())
+        (record,) = lower_gmms(module, "auto", platform="tpu")
+        assert (record.lowered, record.kernel) == ((True, "pallas") if lowered else (False, "xla"))
+        assert ("tpu_custom_call" in module.to_text()) == lowered
+        if not lowered:
+            assert "tile table" in record.reason

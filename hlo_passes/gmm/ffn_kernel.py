@@ -23,17 +23,16 @@ from typing import Any
 from ..ir import Instruction, Shape, Value
 from ..ir.rewriter import Rewriter
 from .kernel_calls import _runs_tpu_kernel, splice_program
-from .megablox import _NP_OF, tiling_for
-from .pallas_ffn import moe_ffn
+from .megablox import _NP_OF
+from .pallas_ffn import VMEM_CAP, block_sizes, moe_ffn, vmem_bytes
 
 # The entry of a spliced fused-FFN kernel: ``hlo_passes_moe_ffn_<form><n>_main``.
 SPLICED_FFN = re.compile(r"^hlo_passes_moe_ffn_(gate_first|up_first|pair)\d+_main(?:\.\d+)?$")
 # Mosaic's block tiling: a block's last dimension a multiple of 128 or the whole array's.
 _LANES = 128
-# What the kernel's blocks may take of VMEM, double-buffered: the smallest default scoped VMEM
-# limit of current TPUs (16 MiB, v5e).  An estimate from the block shapes, not measured on a TPU.
-VMEM_BUDGET = 16 * 2**20
-_BYTES = {"f32": 4, "bf16": 2}
+# What the kernel's blocks may take of VMEM, double-buffered (the kernel raises Mosaic's scoped
+# VMEM limit to what its blocks need, up to ``pallas_ffn.VMEM_CAP``; v5e/v6e hold 128 MiB).
+VMEM_BUDGET = VMEM_CAP
 
 
 @dataclass(frozen=True)
@@ -57,8 +56,8 @@ class FfnSpec:
 
     @property
     def tile_rows(self) -> int:
-        """Tokens per grid step: as megablox's m tile (all of T up to 128, rounded to the sublanes)."""
-        return tiling_for(self.x[0], self.x[1], self.mlp, self.dtype)[0][0]
+        """Tokens per grid step (``pallas_ffn.block_sizes``)."""
+        return block_sizes(self.x[0], self.x[1], self.mlp, self.w_out[2], self.w_out[0], _NP_OF[self.dtype])[0]
 
     @property
     def out_shape(self) -> Shape:
@@ -87,6 +86,28 @@ def unavailable_reason() -> str | None:
     return None if found else "jax, which lowers the Pallas kernel, is not installed"
 
 
+# Whether the rule emits the kernel on TPU only where it measured faster than XLA's unfused chain
+# (``speed_refusal``); the tests of the splice itself, at tiny shapes, turn it off.
+SPEED_GATE = True
+# Where the fused kernel measured at least as fast as XLA:TPU's chain (v5e, jax 0.10.2, libtpu
+# 0.0.42.1, 2026-12-05; benchmarks/results/tpu_kernels.md): rows per expert (T / E) at least
+# ``_ROWS_PER_EXPERT``, and D at least ``_MIN_D`` unless rows per expert reach ``_ROWS_ANY_D``.
+_ROWS_PER_EXPERT, _MIN_D, _ROWS_ANY_D = 512, 2048, 2048
+
+
+def speed_refusal(spec: FfnSpec) -> str | None:
+    """Why the kernel would be slower than XLA:TPU's own chain for ``spec`` (as measured), or None."""
+    if not SPEED_GATE:
+        return None
+    (t, d), e = spec.x, spec.w_out[0]
+    rows = t / max(e, 1)
+    if rows >= _ROWS_ANY_D or (rows >= _ROWS_PER_EXPERT and d >= _MIN_D):
+        return None
+    return (f"{rows:.0f} rows per expert (T {t}, E {e}) at D {d}: on a TPU v5e the fused kernel measured slower "
+            f"than XLA's unfused chain there (it is faster from {_ROWS_PER_EXPERT} rows per expert at D >= "
+            f"{_MIN_D}, from {_ROWS_ANY_D} at any D: benchmarks/results/tpu_kernels.md), so XLA's chain stays")
+
+
 def tpu_refusal(spec: FfnSpec) -> str | None:
     """Why the Pallas kernel cannot be emitted for TPU for ``spec``, or None."""
     if spec.weight_dtype != spec.dtype:
@@ -97,14 +118,14 @@ def tpu_refusal(spec: FfnSpec) -> str | None:
     if spec.form != "pair" and spec.mlp % _LANES:
         return (f"F = {spec.mlp} is no multiple of {_LANES}: Mosaic cannot cut the gate and up halves of the "
                 "[E, D, 2F] weight into blocks")
-    tm, (_, d), f, n = spec.tile_rows, spec.x, spec.mlp, spec.w_out[2]
-    size = _BYTES[spec.dtype]
-    vmem = 2 * (size * (tm * d + 2 * d * f + f * n) + 4 * tm * n)
+    (t, d), f, n, e = spec.x, spec.mlp, spec.w_out[2], spec.w_out[0]
+    tm, bf = block_sizes(t, d, f, n, e, _NP_OF[spec.dtype])
+    vmem = vmem_bytes(tm, d, bf, n, _NP_OF[spec.dtype])
     if vmem > VMEM_BUDGET:
-        return (f"its blocks (a {tm}-token tile, one expert's [{d}, {f}] gate and up and [{f}, {n}] down "
-                f"weights) take ~{vmem / 2**20:.0f} MiB of VMEM double-buffered, over {VMEM_BUDGET // 2**20} MiB: "
-                "the Pallas kernel does not tile D or F")
-    return None
+        return (f"its blocks (a {tm}-token tile [{tm}, {d}], gate and up blocks [{d}, {bf}], a down block "
+                f"[{bf}, {n}], the output tile and its f32 accumulator) take ~{vmem / 2**20:.0f} MiB of VMEM "
+                f"double-buffered, over {VMEM_BUDGET // 2**20} MiB")
+    return speed_refusal(spec)
 
 
 def _program(spec: FfnSpec, interpret: bool) -> Any:

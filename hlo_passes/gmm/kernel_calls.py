@@ -67,10 +67,11 @@ def unavailable_reason() -> str | None:
 
 # ---- splicing a kernel lowered for one shape ------------------------------------
 def splice_kernel(rw: Rewriter, spec: GmmSpec, operands: Sequence[Value], *, before: Instruction,
-                  interpret: bool) -> Instruction:
+                  interpret: bool, tiling: tuple[int, int, int] | None = None) -> Instruction:
     """Add the kernel for ``spec`` to the rewriter's module and a call of it on ``operands``,
-    placed right before ``before``; returns the call."""
-    text = megablox.kernel_text(spec, interpret=interpret, dialect=rw.module.dialect)
+    placed right before ``before``; returns the call.  ``tiling``: megablox's (tm, tk, tn),
+    else ``megablox.tiling_for``'s."""
+    text = megablox.kernel_text(spec, interpret=interpret, dialect=rw.module.dialect, tiling=tiling)
     return splice_program(rw, text, spec.mode, Shape.array(spec.out_dtype, _result_dims(spec)), operands,
                           before=before)
 

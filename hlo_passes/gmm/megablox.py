@@ -73,7 +73,9 @@ def tiling_for(m: int, k: int, n: int, dtype: str) -> tuple[tuple[int, int, int]
     return (tm, tk, tn), m_pad
 
 
-def _program(spec: GmmSpec, interpret: bool):
+def _program(spec: GmmSpec, interpret: bool, tiling: tuple[int, int, int] | None = None):
+    """The jitted program ``(lhs, rhs, group_sizes) -> out`` of ``spec``; ``tiling`` (tm, tk, tn)
+    overrides ``tiling_for``'s (m is then padded to a multiple of tm)."""
     # deferred: jax (seconds to import) only when a kernel is emitted
     import jax
     import jax.numpy as jnp
@@ -92,11 +94,14 @@ def _program(spec: GmmSpec, interpret: bool):
         rhs = jnp.transpose(rhs, spec.rhs_perm)
         m, k = lhs.shape
         n = rhs.shape[-1]
-        tiling, m_pad = tiling_for(m, k, n, spec.lhs_dtype)
+        if tiling is None:
+            tiles, m_pad = tiling_for(m, k, n, spec.lhs_dtype)
+        else:
+            tiles, m_pad = tiling, _round_up(max(m, 1), tiling[0])
         groups = clipped_groups(group_sizes, m)
         if spec.mode == "gmm":
             lhs = jnp.pad(lhs, ((0, m_pad - m), (0, 0)))
-            out = gmm(lhs, rhs, groups, preferred_element_type=out_dtype, tiling=tiling, interpret=interpret)
+            out = gmm(lhs, rhs, groups, preferred_element_type=out_dtype, tiling=tiles, interpret=interpret)
             # megablox leaves rows past the last group unwritten (NaN in interpret mode,
             # whatever VMEM held on TPU); ragged_dot makes them zero.
             rows = jax.lax.broadcasted_iota(jnp.int32, (m, 1), 0)
@@ -104,7 +109,7 @@ def _program(spec: GmmSpec, interpret: bool):
         # Zero rows add nothing to any group's lhs^T @ rhs.
         lhs = jnp.pad(lhs, ((0, m_pad - m), (0, 0)))
         rhs = jnp.pad(rhs, ((0, m_pad - m), (0, 0)))
-        return tgmm(lhs.T, rhs, groups, preferred_element_type=out_dtype, tiling=tiling, interpret=interpret)
+        return tgmm(lhs.T, rhs, groups, preferred_element_type=out_dtype, tiling=tiles, interpret=interpret)
 
     run.__name__ = f"hlo_passes_{spec.mode}"
     from .._jax_compat import jax_jit  # jax's own jit, also where jax.jit = hlo_passes.jit
@@ -113,11 +118,11 @@ def _program(spec: GmmSpec, interpret: bool):
 
 
 @functools.lru_cache(maxsize=64)
-def kernel_text(spec: GmmSpec, *, interpret: bool, dialect: str) -> str:
+def kernel_text(spec: GmmSpec, *, interpret: bool, dialect: str, tiling: tuple[int, int, int] | None = None) -> str:
     """The lowered program for ``spec``: megablox for TPU (``tpu_custom_call``), or,
     with ``interpret``, Pallas interpret mode lowered for CPU (runs anywhere).
 
-    ``dialect`` is ``"stablehlo"`` or ``"hlo"``.
+    ``dialect`` is ``"stablehlo"`` or ``"hlo"``; ``tiling`` overrides ``tiling_for``'s.
     """
     import jax  # deferred: seconds to import, only when a kernel is emitted
 
@@ -126,7 +131,7 @@ def kernel_text(spec: GmmSpec, *, interpret: bool, dialect: str) -> str:
         jax.ShapeDtypeStruct(spec.rhs_shape, _NP_OF[spec.rhs_dtype]),
         jax.ShapeDtypeStruct(spec.groups_shape, _NP_OF[spec.groups_dtype]),
     )
-    program = _program(spec, interpret)
+    program = _program(spec, interpret, tiling)
     if interpret:
         lowered = program.trace(*args).lower(lowering_platforms=("cpu",))
     else:

@@ -176,14 +176,19 @@ def lower_gmms(module: Module, kernel: str = "auto", platform: str | None = None
     resolved = resolve_kernel(kernel, platform)
     found = _survey(module)
     impl = None if resolved == "xla" else backend(resolved)
+    # TPU's default: XLA's ragged-dot, except where megablox at a searched tiling measured faster.
+    tpu_default = kernel == "auto" and platform == "tpu"
     if impl is None:
         count = 0
+        if tpu_default:
+            impl = importlib.import_module(f"{__name__}.{BACKENDS['pallas']}")
+            count = impl.lower_default(module)
     elif resolved == "pallas" and platform == "cpu":
         # Mosaic kernels only run on TPU; on CPU the same kernel runs in Pallas interpret mode.
         count = impl.lower(module, interpret=True)
     else:
         count = impl.lower(module)
-    refusal = getattr(impl, "refusal", None)
+    refusal = None if tpu_default else getattr(impl, "refusal", None)
     records = []
     for f in found:
         op = f.instr.source_op if f.form == "kernel" else "ragged-dot"
@@ -192,6 +197,12 @@ def lower_gmms(module: Module, kernel: str = "auto", platform: str | None = None
             continue
         lowered = f.instr.computation is None
         reason = f.reason
+        if tpu_default:
+            if not lowered and reason is None and impl is not None:
+                reason = _placement.refusal(f.instr) or impl.default_refusal(f.instr)
+            records.append(GmmLowering("pallas" if lowered else "xla", f.form, f.location, lowered,
+                                       None if lowered else reason, op, f.created_by))
+            continue
         if not lowered and reason is None:
             if resolved == "xla":
                 reason = "kernel xla: XLA compiles ragged-dot natively"

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from ..gmm.ffn_kernel import splice_ffn, spliced_ffn_spec
 from ..gmm.kernel_calls import drop_unused, megablox_callee, megablox_spec, splice_kernel, unavailable_reason
+from ..gmm import tpu_tiling
 from ..gmm.megablox import GmmSpec, groups_dtype_ok, supported_dtype
 from ..ir import Instruction, Module
 from ..ir.rewriter import Rewriter
@@ -70,9 +71,45 @@ def lower(module: Module, *, interpret: bool = False) -> int:
     return len(found)
 
 
+def plan_spec(rd: Instruction, plan: "_normalize.Plan") -> GmmSpec:
+    """The canonical problem the kernel solves for ``rd`` fed as ``plan`` says."""
+    types = [o.result_shape(r).element_type for o, r in zip(rd.operands, rd.operand_results)]
+    groups = rd.operands[2].result_shape(rd.operand_results[2]).dims
+    return GmmSpec(plan.form, plan.lhs_dims, types[0], plan.rhs_dims, types[1], groups, types[2],
+                   rd.shape.element_type, (0, 1), tuple(range(len(plan.rhs_dims))))
+
+
+def default_refusal(rd: Instruction) -> str | None:
+    """Why TPU's default keeps XLA's ragged-dot for ``rd`` (``tpu_tiling.choice``), or None
+    where megablox at a searched tiling measured faster (and Pallas is available here)."""
+    why = refusal(rd)
+    if why is not None:
+        return why
+    try:
+        plan = _normalize.plan(rd)
+    except _normalize.NotCanonical as err:
+        return err.reason
+    chosen = tpu_tiling.choice(plan_spec(rd, plan))
+    if chosen.kernel != "megablox":
+        return chosen.why
+    missing = unavailable_reason()
+    return None if missing is None else f"{chosen.why}, but Pallas is unavailable here ({missing})"
+
+
+def lower_default(module: Module) -> int:
+    """TPU's default (``--kernel auto --platform tpu``): megablox, at its searched tiling, for
+    each ragged-dot the tile table says it beats XLA's ragged-dot on; the others stay.
+    Returns how many were replaced.  jax is imported only where the table picks megablox."""
+    found = _normalize.lowerable(module, default_refusal)
+    for rd, plan in found:
+        lower_one(rd, plan)
+    return len(found)
+
+
 def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = False) -> Instruction:
     """Replace one ragged-dot by the call of its kernel (after the transposes / reshapes
-    ``plan`` needs); returns the call."""
+    ``plan`` needs); returns the call.  For TPU the kernel takes the tile table's tiling
+    where it holds one (``tpu_tiling.tiling``), else ``megablox.tiling_for``'s."""
     if rd.module is None:
         raise ValueError(f"{rd.ref} is in no module")
     rw = _normalize.rewriter(rd.module)
@@ -81,7 +118,8 @@ def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = Fal
         lhs_s, rhs_s, groups_s = (v.shape for v in canonical.operands)
         spec = GmmSpec(plan.form, lhs_s.dims, lhs_s.element_type, rhs_s.dims, rhs_s.element_type, groups_s.dims,
                        groups_s.element_type, rd.shape.element_type, (0, 1), tuple(range(rhs_s.rank)))
-        call = splice_kernel(rw, spec, canonical.operands, before=rd, interpret=interpret)
+        tiling = None if interpret else tpu_tiling.tiling(spec)
+        call = splice_kernel(rw, spec, canonical.operands, before=rd, interpret=interpret, tiling=tiling)
         if "frontend_attributes" in rd.attributes:
             # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
             rw.set_attribute(call, "frontend_attributes", dict(rd.attributes["frontend_attributes"]))
