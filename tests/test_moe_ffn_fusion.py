@@ -304,6 +304,21 @@ def test_each_platform_emits_its_kernel_or_holds_back() -> None:
     assert [f.rule for f in lint_module(hlo_passes.parse(prefused))] == []
 
 
+
+@pytest.mark.parametrize(("e", "t", "d", "f", "held"), [
+    (8, 16384, 2048, 1024, None),  # measured 1.14-1.16x XLA's chain on a v5e
+    (8, 4096, 2048, 2048, None),  # measured 1.10x
+    (32, 16384, 7168, 2048, "beyond the layers"),  # DeepSeek-v3-sized: never timed on the chip
+    (8, 16384, 4096, 14336, "beyond the layers"),  # Mixtral-sized
+    (64, 4096, 2048, 1024, "rows per expert"),  # 64 rows per expert
+    (8, 4096, 1024, 512, "rows per expert"),  # measured 0.76x
+])
+def test_tpu_speed_gate_emits_only_where_measured_faster(e: int, t: int, d: int, f: int, held: str | None) -> None:
+    """On TPU the fused kernel is emitted only inside the measured range where it beat XLA's chain."""
+    spec = ffn_kernel.FfnSpec("gate_first", (t, d), (e, d, 2 * f), (e, f, d), (e,), "bf16", "bf16", "s32")
+    why = ffn_kernel.speed_refusal(spec)
+    assert (why is None) if held is None else (why is not None and held in why)
+
 # ---- GPU: the CUDA kernel's FFI call ------------------------------------------------------
 
 def test_gpu_targets_are_the_cuda_kernels() -> None:

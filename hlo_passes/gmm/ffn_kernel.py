@@ -93,6 +93,9 @@ SPEED_GATE = True
 # 0.0.42.1, 2026-12-05; benchmarks/results/tpu_kernels.md): rows per expert (T / E) at least
 # ``_ROWS_PER_EXPERT``, and D at least ``_MIN_D`` unless rows per expert reach ``_ROWS_ANY_D``.
 _ROWS_PER_EXPERT, _MIN_D, _ROWS_ANY_D = 512, 2048, 2048
+# The largest layer measured there (E, D, F): beyond it the kernel was never timed on the chip (the
+# check's budget ran out before DeepSeek-v3-, Qwen3- and Mixtral-sized layers), so XLA's chain stays.
+_MEASURED_E, _MEASURED_D, _MEASURED_F = 8, 4096, 2048
 
 
 def speed_refusal(spec: FfnSpec) -> str | None:
@@ -102,6 +105,10 @@ def speed_refusal(spec: FfnSpec) -> str | None:
     (t, d), e = spec.x, spec.w_out[0]
     rows = t / max(e, 1)
     if rows >= _ROWS_ANY_D or (rows >= _ROWS_PER_EXPERT and d >= _MIN_D):
+        if e > _MEASURED_E or d > _MEASURED_D or spec.mlp > _MEASURED_F:
+            return (f"E {e}, D {d}, F {spec.mlp} is beyond the layers the fused kernel was timed at on a TPU v5e "
+                    f"(E <= {_MEASURED_E}, D <= {_MEASURED_D}, F <= {_MEASURED_F}: benchmarks/results/tpu_kernels.md), "
+                    "so XLA's unfused chain stays")
         return None
     return (f"{rows:.0f} rows per expert (T {t}, E {e}) at D {d}: on a TPU v5e the fused kernel measured slower "
             f"than XLA's unfused chain there (it is faster from {_ROWS_PER_EXPERT} rows per expert at D >= "
