@@ -20,7 +20,7 @@ once (``diagnostics.fold``).  Two relations between files say where one module a
   module name in its folder when the folder holds exactly one such module; otherwise it stands
   alone.  Stages are linted one by one, and the same site in several stages folded.
 
-Nothing here imports jax or the parser: it is text.
+Nothing here imports jax or the parser: it is text, read through ``files.read_input`` (bounded).
 """
 from __future__ import annotations
 
@@ -29,6 +29,9 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .errors import ParseError
+from .files import MAX_INPUT_BYTES, InputError, is_regular_file, read_input
 
 __all__ = ["Stage", "dump_stages", "group_copies", "group_stages", "module_key", "module_name", "without_locations"]
 
@@ -109,25 +112,30 @@ def module_name(text: str) -> str | None:
     return m.group(1) or m.group(2)
 
 
-def _facts_of_file(path: str) -> tuple[str | None, str | None]:
-    """(``module_key``, ``module_name``) of a file; (None, None) when it cannot be read."""
+def _facts_of_file(path: str, limit: int) -> tuple[str | None, str | None]:
+    """(``module_key``, ``module_name``) of a file; (None, None) when it cannot be read within
+    ``limit`` bytes, or is no regular file: a pipe, a device or a socket is read once, by the
+    lint itself (reading it here would drain it, or never end)."""
+    if not is_regular_file(path):
+        return None, None
     try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-    except (OSError, MemoryError):
+        text = read_input(path, limit=limit)
+    except (InputError, ParseError, MemoryError):
         return None, None  # linted on its own, which reports why it cannot be read
     return module_key(text), module_name(text)
 
 
-def group_copies(files: Iterable[str], names: dict[str, str | None] | None = None) -> list[list[str]]:
+def group_copies(files: Iterable[str], names: dict[str, str | None] | None = None, *,
+                 limit: int = MAX_INPUT_BYTES) -> list[list[str]]:
     """``files`` grouped into copies of one module: each group sorted, the groups in the
     order their first (sorted) path comes in ``files``.  ``names``, when given, receives
-    each file's module name (read in the same pass, for ``dump_stages``)."""
+    each file's module name (read in the same pass, for ``dump_stages``).  Each file is read
+    through ``files.read_input`` up to ``limit`` bytes; what is not a regular file stands alone."""
     files = list(files)
     by_key: dict[str, list[str]] = {}
     groups: list[list[str]] = []
     for path in files:
-        key, name = _facts_of_file(path)
+        key, name = _facts_of_file(path, limit)
         if names is not None:
             names[path] = name
         if key is None:

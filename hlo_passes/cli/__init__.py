@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 from .._version import __version__
 from ..checks import legend
-from ..cost_model import DEFAULT_PLATFORM, PLATFORMS as COST_PLATFORMS, use_platform
+from ..cost_model import DEFAULT_PLATFORM, use_platform
 from ..files import (
     MAX_INPUT_BYTES,
     InputError,
@@ -45,8 +45,8 @@ from ..files import (
     commit,
     discard,
     parse_size,
+    read_any,
     read_input,
-    read_stream,
     stage,
     write_stdout,
 )
@@ -130,6 +130,9 @@ def _guarded(tool: str, main: Any, argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print(f"{tool}: interrupted; nothing was written", file=sys.stderr)
         return 130
+    except OutputError as err:  # stdout that cannot be written (/dev/full): the user's, not a bug
+        print(f"{tool}: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
     except MemoryError:
         print(f"{tool}: error: out of memory (is the input larger than this machine can hold?); "
               "nothing was written", file=sys.stderr)
@@ -493,8 +496,7 @@ def _same_file(target: str, path: str) -> bool:
 def _read_rewrite_input(args: argparse.Namespace, job: _Job, stdin: TextIO) -> str:
     if job.path is not None:
         return read_input(job.path, limit=args.max_input_size)
-    buffer = getattr(stdin, "buffer", None)
-    return read_stream(buffer, job.name, limit=args.max_input_size) if buffer is not None else stdin.read()
+    return read_any(stdin, job.name, limit=args.max_input_size)
 
 
 @dataclass
@@ -687,8 +689,8 @@ def _lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="also print near misses on stderr: places that look like a pattern, "
                         "with the check that failed")
-    p.add_argument("--platform", choices=sorted(COST_PLATFORMS), default=None,
-                   help=f"price each site's fix for this platform (default {DEFAULT_PLATFORM}); "
+    p.add_argument("--platform", choices=PLATFORMS, default=None,
+                   help=f"price each site's fix for this platform (cuda, rocm: gpu; default {DEFAULT_PLATFORM}); "
                         "a fix that does not pay is a near miss")
     p.add_argument("--no-fold", action="store_true",
                    help="report every file's findings: no folding of identical copies (the dumps of N hosts) "
