@@ -6,7 +6,7 @@ against the functions by tests/test_api_docs.py.
 Text and the module graph (no jax):
 
 * ``parse(text, dialect="auto", validate=False, path=None)`` -> ``Module``
-* ``parse_file(path, dialect="auto", validate=False)`` -> ``Module``
+* ``parse_file(path, dialect="auto", validate=False, *, limit=None)`` -> ``Module``
 * ``detect_dialect(text)`` -> ``"hlo"`` or ``"stablehlo"``
 * ``Module``, ``Computation``, ``Instruction``, ``Shape`` — the module graph
 * ``ParseError``, ``VerificationError``, ``InvariantError``

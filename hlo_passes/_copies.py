@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, is_regular_file, read_input
 
-__all__ = ["Stage", "dump_stages", "group_copies", "group_stages", "module_key", "module_name", "without_locations"]
+__all__ = ["Stage", "dump_platforms", "dump_stages", "group_copies", "group_stages", "module_key", "module_name",
+           "without_locations"]
 
 _STRING = r'"(?:[^"\\]|\\.)*"'
 # HLO: a string (kept whole, it may hold braces) or the start of a metadata attribute.
@@ -253,4 +254,49 @@ def group_stages(groups: Iterable[list[str]], stages: dict[str, Stage]) -> dict[
             first = next((stages[p] for p in group if not stages[p].joined
                           and os.path.dirname(stages[p].module) == here), first)
         out[group[0]] = first
+    return out
+
+
+# ---- the platform a dump was compiled for ----------------------------------------------------
+
+# XLA names a module's optimized stage after the compiler's platform: ``cpu_after_optimizations``,
+# ``tpu_after_optimizations``, ``sm_9.0_gpu_after_optimizations`` (CUDA), ``gpu_after_optimizations``.
+_PLATFORM_STAGE = re.compile(r"(?:^|[._])(cpu|gpu|tpu|cuda|rocm)_after_optimizations(?:[.-]|$)")
+
+
+def dump_platforms(files: Iterable[str]) -> dict[str, str]:
+    """The platform each file of an XLA dump was compiled for, where the dump says it: a module's
+    ``PLATFORM_after_optimizations`` file names it for every stage of that module (its folder and
+    ``module_NNNN``), and a folder whose modules all name one platform names it for its other
+    files (jax's ``jax_ir*`` beside them).  Files the names say nothing of are left out: their
+    sites are priced for an assumed platform, and say so."""
+    files = list(files)
+    by_module: dict[tuple[str, str], set[str]] = {}
+    by_folder: dict[str, set[str]] = {}
+    for path in files:
+        folder, base = os.path.split(path)
+        m = _PLATFORM_STAGE.search(base)
+        if m is None:
+            continue
+        platform = {"cuda": "gpu", "rocm": "gpu"}.get(m.group(1), m.group(1))
+        module = _XLA_FILE.match(base)
+        if module is not None:
+            by_module.setdefault((folder, module.group(1)), set()).add(platform)
+        by_folder.setdefault(folder, set()).add(platform)
+    out: dict[str, str] = {}
+    for path in files:
+        folder, base = os.path.split(path)
+        parent, sub = os.path.split(folder)
+        m = _XLA_MLIR_DIR.match(sub) if base == "module.mlir" else None
+        if m is not None:  # module_NNNN.NAME/module.mlir: the module's folder is the parent
+            key = (parent, m.group(1))
+            folder = parent
+        else:
+            m = _XLA_FILE.match(base)
+            key = (folder, m.group(1)) if m is not None else None
+        named = by_module.get(key, set()) if key is not None else set()
+        if not named:
+            named = by_folder.get(folder, set())
+        if len(named) == 1:
+            out[path] = next(iter(named))
     return out

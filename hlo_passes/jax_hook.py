@@ -135,13 +135,21 @@ class RewrittenLowered:
     def summary_lines(self) -> list[str]:
         """What happened to this lowering, one line each: the verdict, then every site,
         near miss and grouped matmul (what ``explain`` returns and the log shows)."""
+        done = sum(1 for s in self.report if s.rewritten)
+        held = len(self.report) - done
+        # The summary counts what the details below say: a site detected and not rewritten is
+        # never counted as rewritten.
+        also = f", {held} detected, not rewritten" if held else ""
         if self.error is not None:
             verdict = f"fell back to jax's own program ({_why(self.error)})"
+        elif self.rewritten and done:
+            verdict = f"rewritten: {done} site{'s' * (done != 1)}{also}"
         elif self.rewritten:
-            n = len(self.report)
-            verdict = f"rewritten: {n} site{'s' * (n != 1)}"
+            verdict = "GMMs lowered, no site rewritten" + (f" ({held} detected, not rewritten)" if held else "")
         elif self.result is None:
             verdict = "unchanged: no rule can match this program (not parsed)"
+        elif held:
+            verdict = f"unchanged: {held} site{'s' * (held != 1)} detected, not rewritten"
         else:
             verdict = "unchanged: no site"
         return jit_summary(self.name, verdict, [from_site(s) for s in self.report],

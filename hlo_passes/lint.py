@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ._copies import dump_stages, group_copies, group_stages
+from ._copies import dump_platforms, dump_stages, group_copies, group_stages
 from .diagnostics import (
     FORMATS,
     Diagnostic,
@@ -219,6 +219,9 @@ def lint_file(path: str, options: dict[str, Any] | None = None, stdin: BinaryIO 
     """Findings of one file (``-``: ``stdin``, default this process's); a file that cannot be read
     or parsed gives one error finding."""
     options = dict(options or {})
+    known = options.pop("platforms", None) or {}
+    if options.get("platform") is None and path in known:  # the dump says where it was compiled
+        options["platform"] = known[path]
     dialect = options.pop("dialect", "auto")
     limit = options.pop("max_bytes", MAX_INPUT_BYTES)
     verbose = options.pop("verbose", False)
@@ -504,7 +507,10 @@ def lint_files(
     weight = {g[0]: len(g) for g in groups}
     options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect,
                                "explain": explain, "max_bytes": max_bytes, "verbose": verbose,
-                               "platform": platform}
+                               "platform": platform,
+                               # Without --platform, each dump file is priced for the platform its
+                               # dump names (``PLATFORM_after_optimizations``), else for an assumed one.
+                               "platforms": dump_platforms(p for p in all_files if p != STDIN) if platform is None else {}}
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     per_file: dict[str, list[Finding]] = {p: lint_file(p, options, stdin) for p in read_here}
     files = [p for p in files if p not in per_file]

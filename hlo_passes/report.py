@@ -283,7 +283,7 @@ class SitePicture:
 
 # The fields of ``SiteDetails`` every site may have (set by the engine that finds and prices it),
 # in the order the JSON report gives them after a rule's own.
-_PRICING = ("picture_error", "pays", "price", "not_rewritten")
+_PRICING = ("picture_error", "pays", "price", "priced_for", "platform_assumed", "not_rewritten")
 
 
 @dataclass(kw_only=True)
@@ -299,6 +299,10 @@ class SiteDetails:
     picture_error: str | None = None
     pays: bool | None = None
     price: str | None = None
+    # The platform the verdict was priced for, and whether it was assumed (nothing said where the
+    # program runs) rather than known: every entry point shows the same pricing.
+    priced_for: str | None = None
+    platform_assumed: bool | None = None
     not_rewritten: str | None = None
 
     def own_fields(self) -> dict[str, Any]:

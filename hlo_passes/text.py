@@ -93,11 +93,11 @@ def unknown_constructs(module: Module) -> list[tuple[str, str, int, int]]:
 
 
 def parse_file(path: str | os.PathLike[str], dialect: str = "auto", validate: bool = False, *,
-               limit: int = MAX_INPUT_BYTES) -> Module:
+               limit: int | None = None) -> Module:
     """Parse a file; ``ParseError`` messages carry its path.  Read through the bounded reader
-    every tool uses (``files.read_stream``): past ``limit`` bytes it is ``InputError``
+    every tool uses (``files.read_stream``): past ``limit`` bytes (default ``files.MAX_INPUT_BYTES``) it is ``InputError``
     (``too-large``); an ``OSError`` (no such file) is the one ``open`` raises."""
     path = os.fspath(path)
     with open(path, "rb") as f:  # bytes: CRLF kept, what is not UTF-8 kept as surrogate escapes
-        text = read_stream(f, path, limit=limit)
+        text = read_stream(f, path, limit=MAX_INPUT_BYTES if limit is None else limit)
     return parse(text, dialect=dialect, validate=validate, path=path)

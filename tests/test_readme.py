@@ -139,8 +139,7 @@ def test_readme_picture_is_what_the_tool_draws_now(tmp_path: Path) -> None:
 
 def test_the_python_quick_starts_show_the_example_files() -> None:
     shown = _blocks(QUICK_START, "python")
-    files = [REPO_ROOT / "examples" / name for name in ("run_rewritten.py", "quickstart_jit.py",
-                                                                 "quickstart_install.py")]
+    files = [REPO_ROOT / "examples" / name for name in ("quickstart_jit.py", "quickstart_install.py")]
     assert shown == [f.read_text().split("# --- quick start ---\n", 1)[1] for f in files]
 
 

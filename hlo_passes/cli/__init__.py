@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from .._copies import dump_platforms
 from .._version import __version__
 from ..checks import legend
 from ..cost_model import DEFAULT_PLATFORM, use_platform
@@ -44,6 +45,7 @@ from ..files import (
     check_directory,
     commit,
     discard,
+    is_regular_file,
     parse_size,
     read_any,
     read_input,
@@ -53,6 +55,7 @@ from ..files import (
 from ..errors import ParseError
 from ..diagnostics import (
     NEAR_MISS,
+    assumed_pricing,
     format_error,
     format_note,
     from_near_miss,
@@ -233,7 +236,8 @@ def _rewrite_parser() -> argparse.ArgumentParser:
                         "(auto: cpu-ffi for --platform cpu, else XLA's own ragged-dot)")
     p.add_argument("--platform", choices=PLATFORMS, default=None,
                    help="where the module will run: for --kernel auto (default: not known) and for the cost "
-                        "model, which rewrites a site only where the fix pays (default: priced for tpu)")
+                        "model, which rewrites a site only where the fix pays (default: the platform an XLA dump's "
+                        "file names say, else priced for tpu)")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-site summary on stderr")
     p.add_argument("--strict", action="store_true",
                    help="a pass that raises is an error (exit 3), not an internal-error near miss")
@@ -518,7 +522,8 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
              staged: list[Staged], made: list[str]) -> _Rewritten:
     """Run the passes and the GMM lowering on ``module``; its output is staged (in ``staged``),
     not yet put in place."""
-    with use_platform(args.platform):  # the cost model prices each site for it
+    # The cost model prices each site for --platform, else for the platform the dump's file names say.
+    with use_platform(args.platform or _dump_platform(job.path)):
         # The module is not reused: no copy.
         result = pipeline(passes, rewrite=True, strict=args.strict).run(module, copy=False)
     hint = _opt_in_hint(result.module) if passes is None and not result.sites and not args.quiet else None
@@ -542,6 +547,19 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
     to_stdout = job.target is None and not args.dry_run and not args.diff
     return _Rewritten(job.name, list(result.sites), list(result.near_misses), lowerings,
                       new_text if to_stdout else None, diff, hint, report)
+
+
+def _dump_platform(path: str | None) -> str | None:
+    """The platform an XLA dump file was compiled for, when the names in its folder say it
+    (``_copies.dump_platforms``); None: not said (the sites are priced for an assumed one)."""
+    if path is None or not is_regular_file(path):
+        return None
+    folder = os.path.dirname(path) or "."
+    try:
+        names = [os.path.join(folder, n) for n in os.listdir(folder)]
+    except OSError:
+        return None
+    return dump_platforms([path, *names]).get(path)
 
 
 def _opt_in_hint(module: Any) -> str | None:
@@ -780,6 +798,9 @@ def lint_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
             print(format_error(failed), file=stderr)
     for skipped in run.notes:
         print(format_note(skipped), file=stderr)
+    assumed = assumed_pricing(run.findings)
+    if assumed:  # the verdicts rest on a platform nobody named: say which (JSON/SARIF: details.priced_for)
+        print(f"hlo-lint: note: {assumed}", file=stderr)
     if args.explain:
         misses = [n for n in run.notes if n.message.startswith(NEAR_MISS)]
         if not misses:
