@@ -288,6 +288,7 @@ def dump_platforms(files: Iterable[str]) -> dict[str, str]:
         folder, base = os.path.split(path)
         parent, sub = os.path.split(folder)
         m = _XLA_MLIR_DIR.match(sub) if base == "module.mlir" else None
+        key: tuple[str, str] | None
         if m is not None:  # module_NNNN.NAME/module.mlir: the module's folder is the parent
             key = (parent, m.group(1))
             folder = parent

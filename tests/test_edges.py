@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from cli_runner import script
-from programs import REPO_ROOT
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 DATA = REPO_ROOT / "examples" / "data"
 HLO = DATA / "moe_mesh2_concat.hlo"

@@ -113,7 +113,6 @@ def test_installed_report_counts_what_the_lint_modes_looked_at(program) -> None:
 # ---- the pricing platform -----------------------------------------------------------------------
 
 
-@pytest.mark.jax_free
 def test_a_dumps_file_names_say_its_platform() -> None:
     files = ["d/module_0001.jit_f.before_optimizations.txt", "d/module_0001.jit_f.cpu_after_optimizations.txt",
              "d/module_0002.jit_g.before_optimizations.txt", "d/module_0002.jit_g.sm_9.0_gpu_after_optimizations.txt",
@@ -129,7 +128,6 @@ def test_a_dumps_file_names_say_its_platform() -> None:
     }  # e/: nothing says; d/'s jax files would be ambiguous (two platforms), so none is guessed
 
 
-@pytest.mark.jax_free
 @pytest.mark.skipif(not (SAMPLES / "dump_mesh1_concat").is_dir(), reason="needs ../shared/samples")
 def test_the_lint_prices_a_cpu_dump_for_cpu_and_says_when_it_assumes() -> None:
     proc = run("hlo-lint", SAMPLES / "dump_mesh1_concat", "--format", "json")
@@ -145,7 +143,6 @@ def test_the_lint_prices_a_cpu_dump_for_cpu_and_says_when_it_assumes() -> None:
     assert "assumed" not in named.stderr
 
 
-@pytest.mark.jax_free
 @pytest.mark.skipif(not (SAMPLES / "dump_mesh1_concat").is_dir(), reason="needs ../shared/samples")
 def test_rewrite_prices_a_dump_file_for_the_platform_its_folder_names(tmp_path: Path) -> None:
     src = SAMPLES / "dump_mesh1_concat" / "module_0024.jit_moe_body.before_optimizations.txt"
@@ -159,7 +156,6 @@ def test_rewrite_prices_a_dump_file_for_the_platform_its_folder_names(tmp_path: 
 # ---- the place shown ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.jax_free
 def test_a_jit_wrapper_librarys_frame_is_never_the_place() -> None:
     # The op made in a library (flax), called through equinox's filter_jit from the user's script.
     frames = [Frame("/venv/lib/python3.12/site-packages/flax/linen/module.py", 700, 0, "_call_wrapped_method"),
