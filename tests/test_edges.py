@@ -1,5 +1,5 @@
 """The tools at their edges (issue 47), each as a user meets it: a subprocess running the console
-script, memory-limited where it reads a device or an endless pipe.
+script, memory-limited (``ulimit -v``: RLIMIT_AS) where it reads a device or an endless pipe.
 
 * ``hlo-lint /dev/zero`` and an endless pipe stop at ``--max-input-size`` (every reader goes through
   ``hlo_passes.files``; the copies' grouping once read a whole file, unbounded);
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import shlex
 import subprocess
 import sys
@@ -34,10 +33,6 @@ DOCS_CLI = REPO_ROOT / "docs" / "cli.md"
 MEMORY_LIMIT = 1 << 30
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
@@ -49,8 +44,11 @@ def _bash(command: str, *, limited: bool = True) -> subprocess.CompletedProcess:
     tools = {name: shlex.join(script(name)) for name in ("hlo-lint", "hlo-rewrite")}
     for name, cmd in tools.items():
         command = re.sub(rf"(?<![\w/-]){name}\b", lambda _m, c=cmd: c, command)
-    return subprocess.run(["bash", "-c", f"set -o pipefail; {command}"], capture_output=True, text=True,
-                          timeout=120, env=_env(), cwd=REPO_ROOT, preexec_fn=_limit_memory if limited else None)
+    # The memory limit set by the shell (``ulimit -v``, KiB), not a preexec_fn: no fork of a process
+    # that may have jax's threads running.
+    limit = f"ulimit -v {MEMORY_LIMIT // 1024}; " if limited else ""
+    return subprocess.run(["bash", "-c", f"{limit}set -o pipefail; {command}"], capture_output=True, text=True,
+                          timeout=120, env=_env(), cwd=REPO_ROOT)
 
 
 # ---- bounded reads: devices and endless pipes ---------------------------------------------------
