@@ -6,7 +6,7 @@ against the functions by tests/test_api_docs.py.
 Text and the module graph (no jax):
 
 * ``parse(text, dialect="auto", validate=False, path=None)`` -> ``Module``
-* ``parse_file(path, dialect="auto", validate=False)`` -> ``Module``
+* ``parse_file(path, dialect="auto", validate=False, *, limit=None)`` -> ``Module``
 * ``detect_dialect(text)`` -> ``"hlo"`` or ``"stablehlo"``
 * ``Module``, ``Computation``, ``Instruction``, ``Shape`` — the module graph
 * ``ParseError``, ``VerificationError``, ``InvariantError``
@@ -31,9 +31,10 @@ Rewriting and linting (no jax):
 The jax entry points, loaded on first use (they import jax, which takes seconds; parsing,
 rewriting and linting never do; dir(hlo_passes) and help(hlo_passes) list them):
 
-* ``jit(fun=None, *, passes=None, kernel="auto", **jit_kwargs)`` — ``jax.jit`` that rewrites the
-  program before XLA compiles it; ``kernel`` lowers grouped matmuls (``auto``, ``xla``,
-  ``cpu-ffi``, ``pallas``, ``gpu-ffi``)
+* ``jit(fun=None, *, passes=None, kernel=None, **jit_kwargs)`` — ``jax.jit`` that rewrites the
+  program before XLA compiles it, its numbers ``jax.jit``'s (the grouped matmuls stay XLA's);
+  ``kernel`` opts in to a GMM kernel that rounds differently (``auto``, ``cpu-ffi``, ``pallas``,
+  ``gpu-ffi``)
 * ``lint_fn(fun, *args, select=None, ignore=None, **kwargs)`` -> ``list[Finding]`` of ``fun``'s
   lowered program, for a model's unit tests
 * ``install(mode="warn", *, platforms=None, passes=None)``, ``uninstall()`` — lint (``"warn"``,

@@ -20,7 +20,7 @@ once (``diagnostics.fold``).  Two relations between files say where one module a
   module name in its folder when the folder holds exactly one such module; otherwise it stands
   alone.  Stages are linted one by one, and the same site in several stages folded.
 
-Nothing here imports jax or the parser: it is text.
+Nothing here imports jax or the parser: it is text, read through ``files.read_input`` (bounded).
 """
 from __future__ import annotations
 
@@ -30,7 +30,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["Stage", "dump_stages", "group_copies", "group_stages", "module_key", "module_name", "without_locations"]
+from .errors import ParseError
+from .files import MAX_INPUT_BYTES, InputError, is_regular_file, read_input
+
+__all__ = ["Stage", "dump_platforms", "dump_stages", "group_copies", "group_stages", "module_key", "module_name",
+           "without_locations"]
 
 _STRING = r'"(?:[^"\\]|\\.)*"'
 # HLO: a string (kept whole, it may hold braces) or the start of a metadata attribute.
@@ -109,25 +113,30 @@ def module_name(text: str) -> str | None:
     return m.group(1) or m.group(2)
 
 
-def _facts_of_file(path: str) -> tuple[str | None, str | None]:
-    """(``module_key``, ``module_name``) of a file; (None, None) when it cannot be read."""
+def _facts_of_file(path: str, limit: int) -> tuple[str | None, str | None]:
+    """(``module_key``, ``module_name``) of a file; (None, None) when it cannot be read within
+    ``limit`` bytes, or is no regular file: a pipe, a device or a socket is read once, by the
+    lint itself (reading it here would drain it, or never end)."""
+    if not is_regular_file(path):
+        return None, None
     try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            text = f.read()
-    except (OSError, MemoryError):
+        text = read_input(path, limit=limit)
+    except (InputError, ParseError, MemoryError):
         return None, None  # linted on its own, which reports why it cannot be read
     return module_key(text), module_name(text)
 
 
-def group_copies(files: Iterable[str], names: dict[str, str | None] | None = None) -> list[list[str]]:
+def group_copies(files: Iterable[str], names: dict[str, str | None] | None = None, *,
+                 limit: int = MAX_INPUT_BYTES) -> list[list[str]]:
     """``files`` grouped into copies of one module: each group sorted, the groups in the
     order their first (sorted) path comes in ``files``.  ``names``, when given, receives
-    each file's module name (read in the same pass, for ``dump_stages``)."""
+    each file's module name (read in the same pass, for ``dump_stages``).  Each file is read
+    through ``files.read_input`` up to ``limit`` bytes; what is not a regular file stands alone."""
     files = list(files)
     by_key: dict[str, list[str]] = {}
     groups: list[list[str]] = []
     for path in files:
-        key, name = _facts_of_file(path)
+        key, name = _facts_of_file(path, limit)
         if names is not None:
             names[path] = name
         if key is None:
@@ -245,4 +254,50 @@ def group_stages(groups: Iterable[list[str]], stages: dict[str, Stage]) -> dict[
             first = next((stages[p] for p in group if not stages[p].joined
                           and os.path.dirname(stages[p].module) == here), first)
         out[group[0]] = first
+    return out
+
+
+# ---- the platform a dump was compiled for ----------------------------------------------------
+
+# XLA names a module's optimized stage after the compiler's platform: ``cpu_after_optimizations``,
+# ``tpu_after_optimizations``, ``sm_9.0_gpu_after_optimizations`` (CUDA), ``gpu_after_optimizations``.
+_PLATFORM_STAGE = re.compile(r"(?:^|[._])(cpu|gpu|tpu|cuda|rocm)_after_optimizations(?:[.-]|$)")
+
+
+def dump_platforms(files: Iterable[str]) -> dict[str, str]:
+    """The platform each file of an XLA dump was compiled for, where the dump says it: a module's
+    ``PLATFORM_after_optimizations`` file names it for every stage of that module (its folder and
+    ``module_NNNN``), and a folder whose modules all name one platform names it for its other
+    files (jax's ``jax_ir*`` beside them).  Files the names say nothing of are left out: their
+    sites are priced for an assumed platform, and say so."""
+    files = list(files)
+    by_module: dict[tuple[str, str], set[str]] = {}
+    by_folder: dict[str, set[str]] = {}
+    for path in files:
+        folder, base = os.path.split(path)
+        m = _PLATFORM_STAGE.search(base)
+        if m is None:
+            continue
+        platform = {"cuda": "gpu", "rocm": "gpu"}.get(m.group(1), m.group(1))
+        module = _XLA_FILE.match(base)
+        if module is not None:
+            by_module.setdefault((folder, module.group(1)), set()).add(platform)
+        by_folder.setdefault(folder, set()).add(platform)
+    out: dict[str, str] = {}
+    for path in files:
+        folder, base = os.path.split(path)
+        parent, sub = os.path.split(folder)
+        m = _XLA_MLIR_DIR.match(sub) if base == "module.mlir" else None
+        key: tuple[str, str] | None
+        if m is not None:  # module_NNNN.NAME/module.mlir: the module's folder is the parent
+            key = (parent, m.group(1))
+            folder = parent
+        else:
+            m = _XLA_FILE.match(base)
+            key = (folder, m.group(1)) if m is not None else None
+        named = by_module.get(key, set()) if key is not None else set()
+        if not named:
+            named = by_folder.get(folder, set())
+        if len(named) == 1:
+            out[path] = next(iter(named))
     return out

@@ -24,7 +24,8 @@ import contextvars
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_PLATFORM", "PLATFORMS", "Platform", "Price", "active_platform", "platform_for", "price",
+__all__ = ["DEFAULT_PLATFORM", "PLATFORMS", "Platform", "Price", "active_platform", "platform_assumed", "platform_for",
+           "price",
            "use_platform"]
 
 
@@ -52,6 +53,15 @@ DEFAULT_PLATFORM = "tpu"
 _ALIASES = {"cuda": "gpu", "rocm": "gpu"}
 
 _ACTIVE: contextvars.ContextVar[str] = contextvars.ContextVar("hlo_passes_cost_platform", default=DEFAULT_PLATFORM)
+# Whether the active platform was assumed (nothing said where the program runs: DEFAULT_PLATFORM)
+# rather than known (the jit's device, the backend XLA compiles for, a dump's file names, --platform).
+_ASSUMED: contextvars.ContextVar[bool] = contextvars.ContextVar("hlo_passes_cost_platform_assumed", default=True)
+
+
+def platform_assumed() -> bool:
+    """Whether sites are priced now for a platform nobody named (``use_platform(None)``, or none):
+    what a finding says, so that a reader knows the verdict rests on an assumption."""
+    return _ASSUMED.get()
 
 
 def active_platform() -> Platform:
@@ -69,13 +79,16 @@ def platform_for(backend: str | None) -> str | None:
 @contextlib.contextmanager
 def use_platform(name: str | None) -> Iterator[Platform]:
     """Price the sites found inside the block for platform ``name`` (None: the default)."""
+    given = name
     name = _ALIASES.get(name, name) if name is not None else DEFAULT_PLATFORM
     if name not in PLATFORMS:
         raise ValueError(f"unknown platform {name!r}; known: {', '.join(PLATFORMS)}")
     token = _ACTIVE.set(name)
+    assumed = _ASSUMED.set(given is None)
     try:
         yield PLATFORMS[name]
     finally:
+        _ASSUMED.reset(assumed)
         _ACTIVE.reset(token)
 
 

@@ -17,6 +17,7 @@ process is gone.  Every error names the user's path, never the temporary file.
 """
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
@@ -118,22 +119,93 @@ def read_stream(f: BinaryIO, name: str, *, limit: int = MAX_INPUT_BYTES) -> str:
 
 
 def too_large(path: str, size: int | None, limit: int) -> InputError:
-    """The error for an input over ``limit`` bytes (``size``: None when only known to be more)."""
-    what = f"{size:,} bytes" if size is not None else "more"
-    return InputError(path, "too-large", f"input too large: {what}, the limit is {limit:,} bytes (--max-input-size)")
+    """The error for an input over ``limit`` bytes (``size``: None for a stream, known only to
+    hold more than ``limit``)."""
+    if size is None:
+        return InputError(path, "too-large", f"input too large: more than the limit of {limit:,} bytes "
+                                             "(--max-input-size)")
+    return InputError(path, "too-large", f"input too large: {size:,} bytes, the limit is {limit:,} bytes "
+                                         "(--max-input-size)")
+
+
+def read_text_stream(f: IO[str], name: str, *, limit: int = MAX_INPUT_BYTES) -> str:
+    """A text stream (``StringIO``, a stream without ``.buffer``) read as ``read_stream`` reads
+    bytes: in chunks, refused past ``limit`` characters."""
+    chunks: list[str] = []
+    total = 0
+    while True:
+        chunk = f.read(_READ_CHUNK)
+        if not chunk:
+            return "".join(chunks)
+        total += len(chunk)
+        if total > limit:
+            raise too_large(name, None, limit)
+        chunks.append(chunk)
+
+
+def read_any(source: str | BinaryIO | IO[str], name: str | None = None, *, limit: int = MAX_INPUT_BYTES) -> str:
+    """The one bounded read every reader of a module uses: a path (``read_input``), a binary
+    stream (``read_stream``) or a text stream (its ``.buffer`` when it has one, else
+    ``read_text_stream``).  Never more than ``limit`` bytes are held; a pipe is read once."""
+    if isinstance(source, (str, os.PathLike)):
+        return read_input(os.fspath(source), limit=limit)
+    label = name if name is not None else getattr(source, "name", "<stream>")
+    buffer = getattr(source, "buffer", None)
+    if buffer is not None:
+        return read_stream(buffer, str(label), limit=limit)
+    if isinstance(source, io.TextIOBase):
+        return read_text_stream(source, str(label), limit=limit)
+    return read_stream(source, str(label), limit=limit)  # type: ignore[arg-type]
+
+
+def stream_path(stream: Any) -> str:
+    """What a user calls the file behind ``stream`` in a message: ``stdout (/dev/full)`` when the
+    system says where it goes, else ``stdout``."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return "stdout"
+    try:
+        target = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return "stdout"
+    return f"stdout ({target})" if target.startswith("/") else "stdout"
 
 
 def write_stdout(stream: IO[str], text: str) -> None:
     """``text`` on ``stream`` as the bytes it was read from: input that is not UTF-8
-    passes through (surrogate escapes) whatever the terminal's encoding."""
+    passes through (surrogate escapes) whatever the terminal's encoding.  A failed write
+    (``/dev/full``, a closed pipe) is ``OutputError`` naming where stdout goes."""
     buffer = getattr(stream, "buffer", None)
-    if buffer is None:  # a StringIO given by a caller
-        stream.write(text)
+    try:
+        if buffer is None:  # a StringIO given by a caller
+            stream.write(text)
+            stream.flush()
+            return
         stream.flush()
+        buffer.write(text.encode("utf-8", "surrogateescape"))
+        buffer.flush()
+    except OSError as err:
+        where = stream_path(stream)
+        _forget_pending(stream, buffer)
+        raise OutputError(where, _reason(err)) from None
+
+
+def _forget_pending(stream: Any, buffer: Any) -> None:
+    """After a failed write, stdout is pointed at ``/dev/null`` so that the interpreter's own
+    flush at exit does not fail (and print a second, Python-worded error) on the bytes left."""
+    for s in (buffer, stream):
+        try:
+            fd = s.fileno()
+        except (AttributeError, OSError, ValueError):
+            continue
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        except OSError:
+            pass
         return
-    stream.flush()
-    buffer.write(text.encode("utf-8", "surrogateescape"))
-    buffer.flush()
 
 
 # ---------------------------------------------------------------------------
@@ -365,6 +437,6 @@ def file_kind(mode: int) -> str:
 
 __all__ = [
     "MAX_INPUT_BYTES", "InputError", "OutputError", "Staged", "atomic_write", "check_directory", "commit", "discard",
-    "file_kind", "is_regular_file", "parse_size", "read_input", "read_stream", "stage", "too_large",
-    "write_stdout",
+    "file_kind", "is_regular_file", "parse_size", "read_any", "read_input", "read_stream", "read_text_stream", "stage",
+    "stream_path", "too_large", "write_stdout",
 ]

@@ -1,8 +1,9 @@
 """hlo_passes inside jax: a ``jax.jit`` that rewrites, a lint for functions, and
 a process-wide compile hook.
 
-* ``jit(fun, *, passes=None, kernel="auto", **jit_kwargs)`` — ``jax.jit`` with the
-  rewrite passes run on the lowered StableHLO before XLA compiles it.  Arguments,
+* ``jit(fun, *, passes=None, kernel=None, **jit_kwargs)`` — ``jax.jit`` with the
+  rewrite passes run on the lowered StableHLO before XLA compiles it; the grouped matmuls stay
+  XLA's unless ``kernel`` names another (``DROP_IN_KERNEL``), so the numbers are ``jax.jit``'s.  Arguments,
   pytrees, static and donated arguments and shardings are jax's own: the
   rewritten module is handed to jax's ``Lowered`` (through ``_jax_compat``)
   and jax compiles and calls it.  If a pass raises or XLA rejects the
@@ -69,6 +70,22 @@ __all__ = [
 
 log = logging.getLogger("hlo_passes")
 
+# The drop-in's GMMs (issue 47): by default ``hlo_passes.jit`` keeps the backend's own grouped
+# matmul (XLA's ragged-dot, as ``jax.jit`` compiles it), so that its numbers are ``jax.jit``'s
+# bit for bit, and applies every rewrite that is exact with it.  A kernel that rounds differently
+# (``cpu-ffi``, ``pallas``, ``gpu-ffi``, or ``auto``: the platform's kernel,
+# ``lowering.resolve_kernel``) is the caller's choice: ``kernel=...``.
+DROP_IN_KERNEL = "xla"
+
+
+def drop_in_kernel(kernel: str | None) -> str:
+    """The kernel ``hlo_passes.jit(kernel=...)`` asks for: ``None`` (not given) is the backend's own
+    GMM (``DROP_IN_KERNEL``); anything else as given (checked against ``KERNELS``)."""
+    chosen = DROP_IN_KERNEL if kernel is None else kernel
+    if chosen not in KERNELS:
+        raise ValueError(f"unknown kernel {chosen!r}; expected one of {', '.join(KERNELS)}")
+    return chosen
+
 
 class RewriteFallbackWarning(UserWarning):
     """A rewrite failed; the original program ran instead."""
@@ -118,13 +135,21 @@ class RewrittenLowered:
     def summary_lines(self) -> list[str]:
         """What happened to this lowering, one line each: the verdict, then every site,
         near miss and grouped matmul (what ``explain`` returns and the log shows)."""
+        done = sum(1 for s in self.report if s.rewritten)
+        held = len(self.report) - done
+        # The summary counts what the details below say: a site detected and not rewritten is
+        # never counted as rewritten.
+        also = f", {held} detected, not rewritten" if held else ""
         if self.error is not None:
             verdict = f"fell back to jax's own program ({_why(self.error)})"
+        elif self.rewritten and done:
+            verdict = f"rewritten: {done} site{'s' * (done != 1)}{also}"
         elif self.rewritten:
-            n = len(self.report)
-            verdict = f"rewritten: {n} site{'s' * (n != 1)}"
+            verdict = "GMMs lowered, no site rewritten" + (f" ({held} detected, not rewritten)" if held else "")
         elif self.result is None:
             verdict = "unchanged: no rule can match this program (not parsed)"
+        elif held:
+            verdict = f"unchanged: {held} site{'s' * (held != 1)} detected, not rewritten"
         else:
             verdict = "unchanged: no site"
         return jit_summary(self.name, verdict, [from_site(s) for s in self.report],
@@ -249,9 +274,8 @@ class Jitted:
     """A ``jax.jit``-compatible callable that runs hlo_passes on its lowering."""
 
     def __init__(self, fun: Callable, passes: Sequence[str] | None, jit_kwargs: dict[str, Any],
-                 kernel: str = "auto") -> None:
-        if kernel not in KERNELS:
-            raise ValueError(f"unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}")
+                 kernel: str | None = None) -> None:
+        kernel = drop_in_kernel(kernel)
         self._fun = fun
         self._kernel = kernel
         # Rule codes (MOE003) or pass names, checked here: a typo fails at the decorator.
@@ -547,13 +571,15 @@ def _static_arguments(fun: Callable, kw: dict[str, Any]) -> tuple[set[int], set[
     return nums_set, names_set
 
 
-def jit(fun: Callable | None = None, *, passes: Sequence[str] | None = None, kernel: str = "auto",
+def jit(fun: Callable | None = None, *, passes: Sequence[str] | None = None, kernel: str | None = None,
         **jit_kwargs: Any) -> Any:
     """``jax.jit`` with hlo_passes' rewrites; also usable as ``@jit(passes=[...])``.
 
-    ``kernel`` (``hlo_passes.lowering.KERNELS``) lowers grouped matmuls
-    (``jax.lax.ragged_dot``) after the rewrites: ``auto`` takes ``cpu-ffi``
-    on CPU and XLA's own ragged-dot on TPU and GPU.
+    By default the grouped matmuls stay the backend's own (XLA's ragged-dot): the numbers are
+    ``jax.jit``'s, bit for bit, with the rewrites applied.  ``kernel``
+    (``hlo_passes.lowering.KERNELS``) opts in to a kernel that rounds differently, lowering the
+    grouped matmuls (``jax.lax.ragged_dot``) after the rewrites: ``auto`` takes the platform's
+    (``cpu-ffi`` on CPU; XLA's own ragged-dot on TPU and GPU), or name one.
     """
     if fun is None:
         return lambda f: Jitted(f, passes, jit_kwargs, kernel)

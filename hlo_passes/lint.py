@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ._copies import dump_stages, group_copies, group_stages
+from ._copies import dump_platforms, dump_stages, group_copies, group_stages
 from .diagnostics import (
     FORMATS,
     Diagnostic,
@@ -46,7 +46,7 @@ from .diagnostics.json_list import SCHEMA_FILE
 from .diagnostics.model import ERROR_RULES, has_source
 from .diagnostics.places import SourceRoot
 from .errors import ParseError
-from .files import MAX_INPUT_BYTES, InputError, file_kind, read_input, read_stream, too_large
+from .files import MAX_INPUT_BYTES, InputError, file_kind, is_regular_file, read_input, read_stream, too_large
 from .ir import Module
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, pipeline
 from .passes.prescan import rules_that_may_fire_in
@@ -219,6 +219,9 @@ def lint_file(path: str, options: dict[str, Any] | None = None, stdin: BinaryIO 
     """Findings of one file (``-``: ``stdin``, default this process's); a file that cannot be read
     or parsed gives one error finding."""
     options = dict(options or {})
+    known = options.pop("platforms", None) or {}
+    if options.get("platform") is None and path in known:  # the dump says where it was compiled
+        options["platform"] = known[path]
     dialect = options.pop("dialect", "auto")
     limit = options.pop("max_bytes", MAX_INPUT_BYTES)
     verbose = options.pop("verbose", False)
@@ -492,19 +495,25 @@ def lint_files(
     # Refused before anything reads them (the copies' grouping would): a size is one stat away.
     findings.extend(_over_limit(all_files, max_bytes))
     readable = [p for p in all_files if p == STDIN or not _too_large(p, max_bytes)]
-    read_here = [p for p in readable if p == STDIN]  # stdin: read by this process, never a copy
-    others = [p for p in readable if p != STDIN]
+    # stdin, pipes (``<(cmd)``, ``/dev/stdin``), devices: read once, by this process, up to the limit,
+    # never as a copy of another module (grouping would read them a first time) nor in a worker.
+    read_here = [p for p in readable if p == STDIN or not is_regular_file(p)]
+    others = [p for p in readable if p not in read_here]
     names: dict[str, str | None] = {}
-    groups = [[p] for p in read_here] + (group_copies(others, names) if fold else [[p] for p in others])
+    groups = [[p] for p in read_here] + (group_copies(others, names, limit=max_bytes) if fold
+                                         else [[p] for p in others])
     files = [g[0] for g in groups]
     # Progress counts files: a module stands for each of its copies.
     weight = {g[0]: len(g) for g in groups}
     options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect,
                                "explain": explain, "max_bytes": max_bytes, "verbose": verbose,
-                               "platform": platform}
+                               "platform": platform,
+                               # Without --platform, each dump file is priced for the platform its
+                               # dump names (``PLATFORM_after_optimizations``), else for an assumed one.
+                               "platforms": dump_platforms(p for p in all_files if p != STDIN) if platform is None else {}}
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     per_file: dict[str, list[Finding]] = {p: lint_file(p, options, stdin) for p in read_here}
-    files = [p for p in files if p != STDIN]
+    files = [p for p in files if p not in per_file]
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
         # The workers run the parent's passes, by name: a worker's registry may differ.
         options["passes"] = list(passes) if passes is not None else list(available_passes())

@@ -284,6 +284,9 @@ class SitePicture:
 # The fields of ``SiteDetails`` every site may have (set by the engine that finds and prices it),
 # in the order the JSON report gives them after a rule's own.
 _PRICING = ("picture_error", "pays", "price", "not_rewritten")
+# Said by the findings (``diagnostics.from_site``: the lint's JSON and SARIF), not in ``to_json``:
+# the price names the platform already, and hlo-rewrite says on stderr when it was assumed.
+_PLATFORM = ("priced_for", "platform_assumed")
 
 
 @dataclass(kw_only=True)
@@ -299,11 +302,15 @@ class SiteDetails:
     picture_error: str | None = None
     pays: bool | None = None
     price: str | None = None
+    # The platform the verdict was priced for, and whether it was assumed (nothing said where the
+    # program runs) rather than known: every entry point shows the same pricing.
+    priced_for: str | None = None
+    platform_assumed: bool | None = None
     not_rewritten: str | None = None
 
     def own_fields(self) -> dict[str, Any]:
         """The rule's own facts (a subclass's fields), by name, in their order."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _PRICING}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _PRICING + _PLATFORM}
 
     def to_json(self) -> dict[str, Any]:
         d = self.own_fields()
@@ -313,7 +320,7 @@ class SiteDetails:
     @classmethod
     def template_fields(cls) -> frozenset[str]:
         """The names ``message_fields`` gives (checked when a rule's template is defined)."""
-        return frozenset(f.name for f in fields(cls) if f.name not in _PRICING)
+        return frozenset(f.name for f in fields(cls) if f.name not in _PRICING + _PLATFORM)
 
     def message_fields(self) -> dict[str, Any]:
         """What a rule's message template may say about the site beyond its costs and form."""

@@ -24,9 +24,11 @@ from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .checks import Refusal, declare, meaning
+from .cost_model import platform_assumed
 from .ir import Instruction, Module
 from .ir.op_table import OPS, is_collective
-from .report import PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, location_of, note_instruction, template_problem
+from .report import (PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, location_of, note_instruction, template_problem,
+                     with_users_source)
 from .ir.rewriter import DryRunRewriter, Rewriter
 
 __all__ = [
@@ -315,11 +317,18 @@ class PatternRule(Rule, Generic[M]):
         if refusal is not None:
             raise refusal
         site = self.site(candidate)
+        if not site.location.source and site.location.line > 0:
+            # One place per site, whoever shows it (hlo_passes.jit, hlo-lint, hlo-rewrite, the pass
+            # inside XLA): an op XLA made, without a line of its own, is placed at the user's line
+            # that uses what it makes -- found here, before the rewrite replaces the op.
+            site.location = with_users_source(rw.module, site.location)
         # Priced on the platform the passes run for (cost_model.use_platform): a fix that does
         # not pay is reported, never made (the lint shows it as a near miss).
         price = site.price()
         site.details.pays = price.pays
         site.details.price = str(price)
+        site.details.priced_for = price.platform
+        site.details.platform_assumed = platform_assumed()
         why = self.held_back(candidate, site)
         if why:
             site.details.not_rewritten = why

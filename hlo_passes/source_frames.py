@@ -16,7 +16,8 @@ it in two ways:
 
 Which frame a finding shows is chosen as jax's tracebacks choose it (``user_frame``: the
 innermost frame whose file is not a library's), with the libraries a model's code runs through
-(jax, jaxlib, flax, optax, hlo_passes itself, the standard library) left out here too, since jax
+(jax, jaxlib, flax, optax, the wrappers equinox, haiku, chex and orbax, hlo_passes itself, the
+standard library) left out here too, since jax
 keeps frames of libraries other than itself.  When every frame is a library's, the innermost one
 is shown: something to look at beats nothing.
 
@@ -36,7 +37,10 @@ __all__ = ["Frame", "FrameTable", "LIBRARIES", "frame_table", "is_library_file",
 
 # Packages whose frames are never the user's: what jax leaves out itself (jax, jaxlib), the
 # libraries a model's code calls into, and this package (its jit lowers the user's program).
-LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "hlo_passes"})
+# Wrapper libraries too (equinox's filter_jit, haiku's transform, chex, orbax): a frame of the
+# wrapper around the user's function is never the user's line (issue 47: a site was placed at
+# equinox/_jit.py:263).
+LIBRARIES = frozenset({"jax", "jaxlib", "flax", "optax", "hlo_passes", "equinox", "haiku", "chex", "orbax"})
 # This package's own directory: a folder named hlo_passes holds a frame of this package only
 # where the rest of the path is one of its files (a clone of the repository is often named
 # hlo_passes too, and the user's code beside the package in it is the user's).

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 from ._gc import collector_paused
 from .errors import ParseError
+from .files import MAX_INPUT_BYTES, read_stream
 from .ir import Module
 from .dialects.hlo.parser import read_hlo, unknown_constructs as hlo_unknown
 from .dialects.stablehlo.parser import read_stablehlo, unknown_ops
@@ -91,9 +92,12 @@ def unknown_constructs(module: Module) -> list[tuple[str, str, int, int]]:
     return hlo_unknown(module) if module.dialect == "hlo" else unknown_ops(module)
 
 
-def parse_file(path: str | os.PathLike[str], dialect: str = "auto", validate: bool = False) -> Module:
-    """Parse a file; ``ParseError`` messages carry its path."""
+def parse_file(path: str | os.PathLike[str], dialect: str = "auto", validate: bool = False, *,
+               limit: int | None = None) -> Module:
+    """Parse a file; ``ParseError`` messages carry its path.  Read through the bounded reader
+    every tool uses (``files.read_stream``): past ``limit`` bytes (default ``files.MAX_INPUT_BYTES``) it is ``InputError``
+    (``too-large``); an ``OSError`` (no such file) is the one ``open`` raises."""
     path = os.fspath(path)
-    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:  # CRLF kept
-        text = f.read()
+    with open(path, "rb") as f:  # bytes: CRLF kept, what is not UTF-8 kept as surrogate escapes
+        text = read_stream(f, path, limit=MAX_INPUT_BYTES if limit is None else limit)
     return parse(text, dialect=dialect, validate=validate, path=path)

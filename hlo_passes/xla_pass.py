@@ -40,7 +40,7 @@ from . import _jax_compat as compat
 from . import _multihost
 from ._version import __version__
 from .cost_model import active_platform, platform_for, use_platform
-from .diagnostics import hook_warning
+from .diagnostics import from_site, hook_warning
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
 from .lint import Finding, lint_module
@@ -93,8 +93,13 @@ class ModuleOutcome:
     fallback: str | None = None  # why XLA's module was kept although the pass tried
     sites: list[Site] = field(default_factory=list)  # the sites rewritten, with their figures
     near_misses: list[NearMiss] = field(default_factory=list)  # the rules' refusals, each with its check
+    # Lint modes (warn, log): the findings reported for this module, in hook_warning's words.
+    findings: list[str] | None = None
 
     def __str__(self) -> str:
+        if self.findings is not None:
+            n = len(self.findings)
+            return f"{self.module}: linted, {n} finding{'s' * (n != 1)}"
         if self.fallback:
             return f"{self.module}: fell back ({self.fallback})"
         if self.rewritten:
@@ -121,12 +126,18 @@ class InstalledReport:
     def fallbacks(self) -> list[ModuleOutcome]:
         return [m for m in self.modules if m.fallback]
 
+    @property
+    def findings(self) -> int:
+        """Findings the lint modes reported (each once, in the module it was first seen in)."""
+        return sum(len(m.findings or ()) for m in self.modules)
+
     def __str__(self) -> str:
+        did = (f"{self.findings} finding(s)" if self.mode in ("warn", "log") else
+               f"{self.sites_rewritten} site(s) rewritten, {len(self.fallbacks)} fallback(s)")
         head = (f"hlo_passes.install(mode={self.mode!r}) on {', '.join(self.platforms) or 'no platform'}: "
-                f"{len(self.modules)} module(s) looked at, {self.sites_rewritten} site(s) rewritten, "
-                f"{len(self.fallbacks)} fallback(s), {self.skipped} module(s) skipped by the pre-filter")
+                f"{len(self.modules)} module(s) looked at, {did}, {self.skipped} module(s) skipped by the pre-filter")
         return "\n".join([head, *(f"  {m}" for m in self.modules), *(f"    {line}" for m in self.modules
-                                                                      for line in m.rewritten),
+                                                                      for line in [*m.rewritten, *(m.findings or ())]),
                           *(f"  note: {note}" for note in self.notes)])
 
 
@@ -164,6 +175,7 @@ def installed_report() -> InstalledReport:
     rewrote (or why it fell back); and how many modules the pre-filter skipped."""
     with _lock:
         return InstalledReport(_state.mode, _state.platforms, [replace(m, rewritten=list(m.rewritten), sites=list(m.sites),
+                                                                       findings=None if m.findings is None else list(m.findings),
                                                                        near_misses=list(m.near_misses))
                                                                for m in _state.modules],
                                _state.skipped, _cache_key_part(), list(_state.notes))
@@ -407,10 +419,13 @@ def _devices_named(text: str) -> int:
 
 
 def _site_line(module: str, site: Site) -> str:
-    source = shown_source(site.location.source)
+    """The site's record (``diagnostics.from_site``, as the lint and hlo_passes.jit show it): where,
+    and what the fix does."""
+    record = from_site(site)
+    source = shown_source(record.source)
     where = (f"at {source}" if source else
-             f"at line {site.location.line} of the optimized module (its metadata names no source line)")
-    return f"hlo_passes: rewrote {site.rule} ({site.form}) in {module} {where}"
+             f"at line {record.line} of the optimized module (its metadata names no source line)")
+    return f"hlo_passes: rewrote {site.rule} ({site.form}) in {module} ({record.fix}) {where}"
 
 
 def _lint(name: str, text: str, mode: str) -> None:
@@ -418,6 +433,10 @@ def _lint(name: str, text: str, mode: str) -> None:
         findings = lint_module(module, platform=active_platform().name)  # _on_compile's pricing
     # Once per job, not once per host: only process 0 reports (_multihost).
     reports = _multihost.reports_here()
+    said: list[str] = []
+    outcome = ModuleOutcome(name, found=len(findings), findings=said)  # installed_report() counts it
+    with _lock:
+        _state.modules.append(outcome)
     for finding in findings:
         key = (finding.rule, name, finding.op_name or f"{finding.line}:{finding.column}")
         with _lock:
@@ -426,6 +445,8 @@ def _lint(name: str, text: str, mode: str) -> None:
             _state.reported.add(key)
             _state.findings.append(finding)
         text_msg = hook_warning(finding, name, _multihost.report_tag())
+        with _lock:
+            said.append(text_msg)
         if not reports:
             log.debug("%s", text_msg)
         elif mode == "log":

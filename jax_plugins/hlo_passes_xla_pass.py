@@ -10,11 +10,19 @@ Without ``$HLO_PASSES`` this costs an environment lookup: hlo_passes (and its
 from __future__ import annotations
 
 import os
+import sys
 
 
 def initialize() -> None:
-    if not os.environ.get("HLO_PASSES", "").strip():
+    mode = os.environ.get("HLO_PASSES", "").strip()
+    if not mode:
         return
-    from hlo_passes.xla_pass import activate_from_environment
-
+    try:
+        from hlo_passes.xla_pass import activate_from_environment
+    except Exception as err:  # noqa: BLE001 - an unsupported jax (or a broken install): one line, not
+        # jax's "Jax plugin configuration error" and a traceback; the program runs on without the pass.
+        reason = " ".join(str(err).split()) or type(err).__name__
+        sys.stderr.write(f"hlo_passes: warning: $HLO_PASSES={mode} ignored, the pass is off: {reason}\n")
+        sys.stderr.flush()
+        return
     activate_from_environment()

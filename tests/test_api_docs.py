@@ -44,6 +44,6 @@ def test_help_lists_the_functions_loaded_on_first_use() -> None:
     functions = text.split("\nFUNCTIONS\n", 1)[1]
     for name in ("jit", "lint_fn", "install", "uninstall", "run_passes", "parse"):
         assert re.search(rf"^    {name}\(", functions, re.M), name
-    assert re.search(r"^    jit\(fun: .*kernel: 'str' = 'auto'", functions, re.M)
+    assert re.search(r"^    jit\(fun: .*kernel: 'str \| None' = None", functions, re.M)
     assert re.search(r"^    run_passes\(module: .*copy: 'bool' = True, strict: 'bool' = False", functions, re.M)
     assert {"jit", "lint_fn", "install", "uninstall"} <= set(dir(hlo_passes))

@@ -264,7 +264,7 @@ def test_endless_stdin_stops_at_the_limit() -> None:
         feeder.send_signal(signal.SIGTERM)
         feeder.wait()
     assert proc.returncode == 2
-    assert proc.stderr == ("<stdin>: error: input too large: more, the limit is 4,194,304 bytes "
+    assert proc.stderr == ("<stdin>: error: input too large: more than the limit of 4,194,304 bytes "
                            "(--max-input-size)\n")
 
 

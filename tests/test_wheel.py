@@ -167,10 +167,18 @@ def test_the_example_workflows_install_line_works(sources: Path, tmp_path: Path)
     assert line == 'pip install "$HLO_PASSES"'
     assert "pip install . hlo_passes" not in WORKFLOW.read_text()
     # What the workflow's comment tells the user to set it to, for this release.
-    assert f'hlo_passes @ git+https://<host>/<owner>/hlo_passes@v{__version__}' in WORKFLOW.read_text()
+    assert 'hlo_passes @ git+https://<host>/<owner>/hlo_passes@<commit>' in WORKFLOW.read_text()
     venv = tmp_path / "venv"
     python = _fresh_venv(venv)
-    spec = f"hlo_passes @ git+file://localhost{sources}"  # a PEP 508 URL needs a host
+    # The README's git line (issue 47: it named a tag that does not exist), pointed at a git repository
+    # of these sources and at its head commit: what a fresh machine runs.
+    (readme_line,) = [ln.strip() for ln in (REPO_ROOT / "README.md").read_text().splitlines()
+                      if ln.startswith("pip install") and "git+" in ln]
+    head = _run(["git", "rev-parse", "HEAD"], cwd=sources).stdout.strip()
+    spec = readme_line.removeprefix("pip install ").strip('"')
+    spec = spec.replace("https://<host>/<owner>/hlo_passes", f"file://localhost{sources}")  # PEP 508 needs a host
+    spec = spec.replace("<commit>", head)
+    assert "<" not in spec and head in spec, spec
     # The step's own command, with pip being this environment's pip installing into the fresh one
     # (from the local repository: no dependencies, no build isolation, nothing downloaded).
     pip = (f'pip() {{ "{sys.executable}" -m pip --python "{python}" "$@" --quiet --no-deps '

@@ -32,9 +32,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from .._copies import dump_platforms
 from .._version import __version__
 from ..checks import legend
-from ..cost_model import DEFAULT_PLATFORM, PLATFORMS as COST_PLATFORMS, use_platform
+from ..cost_model import DEFAULT_PLATFORM, use_platform
 from ..files import (
     MAX_INPUT_BYTES,
     InputError,
@@ -44,15 +45,17 @@ from ..files import (
     check_directory,
     commit,
     discard,
+    is_regular_file,
     parse_size,
+    read_any,
     read_input,
-    read_stream,
     stage,
     write_stdout,
 )
 from ..errors import ParseError
 from ..diagnostics import (
     NEAR_MISS,
+    assumed_pricing,
     format_error,
     format_note,
     from_near_miss,
@@ -130,6 +133,9 @@ def _guarded(tool: str, main: Any, argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print(f"{tool}: interrupted; nothing was written", file=sys.stderr)
         return 130
+    except OutputError as err:  # stdout that cannot be written (/dev/full): the user's, not a bug
+        print(f"{tool}: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
     except MemoryError:
         print(f"{tool}: error: out of memory (is the input larger than this machine can hold?); "
               "nothing was written", file=sys.stderr)
@@ -230,7 +236,8 @@ def _rewrite_parser() -> argparse.ArgumentParser:
                         "(auto: cpu-ffi for --platform cpu, else XLA's own ragged-dot)")
     p.add_argument("--platform", choices=PLATFORMS, default=None,
                    help="where the module will run: for --kernel auto (default: not known) and for the cost "
-                        "model, which rewrites a site only where the fix pays (default: priced for tpu)")
+                        "model, which rewrites a site only where the fix pays (default: the platform an XLA dump's "
+                        "file names say, else priced for tpu)")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-site summary on stderr")
     p.add_argument("--strict", action="store_true",
                    help="a pass that raises is an error (exit 3), not an internal-error near miss")
@@ -493,8 +500,7 @@ def _same_file(target: str, path: str) -> bool:
 def _read_rewrite_input(args: argparse.Namespace, job: _Job, stdin: TextIO) -> str:
     if job.path is not None:
         return read_input(job.path, limit=args.max_input_size)
-    buffer = getattr(stdin, "buffer", None)
-    return read_stream(buffer, job.name, limit=args.max_input_size) if buffer is not None else stdin.read()
+    return read_any(stdin, job.name, limit=args.max_input_size)
 
 
 @dataclass
@@ -516,7 +522,8 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
              staged: list[Staged], made: list[str]) -> _Rewritten:
     """Run the passes and the GMM lowering on ``module``; its output is staged (in ``staged``),
     not yet put in place."""
-    with use_platform(args.platform):  # the cost model prices each site for it
+    # The cost model prices each site for --platform, else for the platform the dump's file names say.
+    with use_platform(args.platform or _dump_platform(job.path)):
         # The module is not reused: no copy.
         result = pipeline(passes, rewrite=True, strict=args.strict).run(module, copy=False)
     hint = _opt_in_hint(result.module) if passes is None and not result.sites and not args.quiet else None
@@ -540,6 +547,19 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
     to_stdout = job.target is None and not args.dry_run and not args.diff
     return _Rewritten(job.name, list(result.sites), list(result.near_misses), lowerings,
                       new_text if to_stdout else None, diff, hint, report)
+
+
+def _dump_platform(path: str | None) -> str | None:
+    """The platform an XLA dump file was compiled for, when the names in its folder say it
+    (``_copies.dump_platforms``); None: not said (the sites are priced for an assumed one)."""
+    if path is None or not is_regular_file(path):
+        return None
+    folder = os.path.dirname(path) or "."
+    try:
+        names = [os.path.join(folder, n) for n in os.listdir(folder)]
+    except OSError:
+        return None
+    return dump_platforms([path, *names]).get(path)
 
 
 def _opt_in_hint(module: Any) -> str | None:
@@ -690,8 +710,8 @@ def _lint_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="also print near misses on stderr: places that look like a pattern, "
                         "with the check that failed")
-    p.add_argument("--platform", choices=sorted(COST_PLATFORMS), default=None,
-                   help=f"price each site's fix for this platform (default {DEFAULT_PLATFORM}); "
+    p.add_argument("--platform", choices=PLATFORMS, default=None,
+                   help=f"price each site's fix for this platform (cuda, rocm: gpu; default {DEFAULT_PLATFORM}); "
                         "a fix that does not pay is a near miss")
     p.add_argument("--no-fold", action="store_true",
                    help="report every file's findings: no folding of identical copies (the dumps of N hosts) "
@@ -781,6 +801,9 @@ def lint_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
             print(format_error(failed), file=stderr)
     for skipped in run.notes:
         print(format_note(skipped), file=stderr)
+    assumed = assumed_pricing(run.findings)
+    if assumed:  # the verdicts rest on a platform nobody named: say which (JSON/SARIF: details.priced_for)
+        print(f"hlo-lint: note: {assumed}", file=stderr)
     if args.explain:
         misses = [n for n in run.notes if n.message.startswith(NEAR_MISS)]
         if not misses:

@@ -13,7 +13,7 @@ from .json_list import format_json
 from .lines import hook_warning, jit_summary, rewrite_line
 from .model import NEAR_MISS, Diagnostic, fix_summary, from_near_miss, from_site, rule_id
 from .sarif import format_sarif
-from .text import copies_note, format_error, format_note, format_text, position
+from .text import assumed_pricing, copies_note, format_error, format_note, format_text, position
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -21,6 +21,7 @@ __all__ = [
     "FORMATS",
     "NEAR_MISS",
     "Diagnostic",
+    "assumed_pricing",
     "copies_note",
     "fix_summary",
     "format_error",

@@ -177,6 +177,8 @@ def from_site(site: Site, path: str | None = None, hint: str | None = None) -> D
     details = {"collectives_before": site.before.count, "collectives_after": site.after.count,
                "bytes_moved_before": site.before.bytes_moved, "bytes_moved_after": site.after.bytes_moved,
                "rewritten": site.rewritten, **site.details.to_json(),
+               **{k: v for k, v in (("priced_for", site.details.priced_for),
+                                    ("platform_assumed", site.details.platform_assumed)) if v is not None},
                "pieces": [{"line": p.line, "column": p.column, "op_name": p.op_name, "source": p.source}
                           for p in site.pieces]}
     return Diagnostic(

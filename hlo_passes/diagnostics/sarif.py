@@ -124,6 +124,9 @@ def _result(d: Diagnostic, index: int, places: _Places) -> dict[str, Any]:
         properties["sourceFunction"] = d.source_function
     if d.fix is not None:
         properties["fix"] = d.fix
+    if d.details.get("priced_for") is not None:  # the verdict's platform, as every entry point shows it
+        properties["pricedFor"] = d.details["priced_for"]
+        properties["platformAssumed"] = bool(d.details.get("platform_assumed"))
     return {
         "ruleId": d.rule,
         "ruleIndex": index,

@@ -70,6 +70,17 @@ def _summary(diagnostics: Sequence[Diagnostic], files: int | None, modules: int 
     return summary
 
 
+def assumed_pricing(diagnostics: Sequence[Diagnostic]) -> str | None:
+    """``priced for tpu, assumed: ...`` when a finding's verdict rests on a platform nobody named
+    (the text does not say where it was compiled, and no --platform); None when none does."""
+    assumed = sorted({str(d.details.get("priced_for")) for d in diagnostics
+                      if not d.is_error and d.details.get("platform_assumed")})
+    if not assumed:
+        return None
+    return (f"findings priced for {', '.join(assumed)}, assumed: the text does not say which platform it was "
+            "compiled for (--platform names it)")
+
+
 def format_text(diagnostics: Sequence[Diagnostic], files: int | None = None, modules: int | None = None) -> str:
     """Each finding with its notes, each error on one line, then the count."""
     lines = [format_error(d) + copies_note(d) if d.is_error else _finding(d) for d in diagnostics]

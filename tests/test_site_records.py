@@ -1,0 +1,168 @@
+"""One site record, computed once, shown everywhere (issue 47).
+
+* the records of ``hlo_passes.jit``, ``hlo-lint`` and ``hlo-rewrite --report`` for the same program
+  are equal: rule code, form, collectives before -> after, bytes, the platform the verdict was
+  priced for (and whether it was assumed), the verdict, the place;
+* every "A -> B" claim of ``hlo_passes.jit`` equals the change XLA's compiled program shows;
+* a summary never contradicts its details (``rewritten: N sites`` counts only what was rewritten;
+  ``installed_report()`` counts the modules the lint modes looked at);
+* a dump's file names say the platform its sites are priced for; a text that does not say is
+  priced for an assumed platform, and the lint says so;
+* a frame of a jit wrapper library (equinox) is never the place shown.
+"""
+from __future__ import annotations
+
+import json
+import os
+import types
+from dataclasses import replace
+from pathlib import Path
+
+import jax
+import pytest
+
+import hlo_passes
+from cli_runner import run
+from examples import moe
+from hlo_passes._copies import dump_platforms
+from hlo_passes.diagnostics import from_site
+from hlo_passes.jax_hook import RewrittenLowered
+from hlo_passes.lint import lint_text
+from hlo_passes.runtime import count_collectives
+from hlo_passes.source_frames import Frame, user_frame
+from programs import REPO_ROOT
+
+SAMPLES = Path(os.environ.get("HLO_PASSES_SHARED", REPO_ROOT.parent / "shared")) / "samples"
+PROGRAMS = [("concat", "mesh2", "grad"), ("two_gmm", "mesh1", "grad")]
+
+
+def _record(d) -> tuple:
+    x = d.details
+    return (d.rule, d.form, x["collectives_before"], x["collectives_after"], d.bytes_saved, x.get("priced_for"),
+            x.get("price"), x.get("pays"), d.source, d.line, d.column)
+
+
+def _report_record(s: dict) -> tuple:
+    """hlo-rewrite --report's site: its price names the platform (``... per device on cpu``)."""
+    x, loc = s["details"], s["location"]
+    platform = x["price"].split(" per device on ", 1)[1].split()[0]
+    return (s["rule_id"], s["form"], s["before"]["count"], s["after"]["count"], s["bytes_saved"], platform,
+            x.get("price"), x.get("pays"), loc.get("source"), loc["line"], loc["column"])
+
+
+@pytest.fixture(scope="module", params=PROGRAMS, ids=["-".join(p) for p in PROGRAMS])
+def program(request):
+    variant, mesh, mode = request.param
+    spec = moe.ProgramSpec(variant=variant, mesh=mesh, mode=mode)
+    m = moe.program_mesh(spec)
+    fn, args = moe.program_fn(spec, m), moe.inputs(spec, m)
+    return fn, args, hlo_passes.jit(fn).lower(*args)
+
+
+def test_jit_lint_and_rewrite_show_one_record_per_site(program, tmp_path: Path) -> None:
+    _, _, low = program
+    platform = jax.default_backend()
+    jit_sites = [from_site(s) for s in low.report]
+    jit_records = [_record(d) for d in jit_sites]
+    assert jit_records and all(r[5] == platform for r in jit_records), jit_records
+    assert all(d.details["platform_assumed"] is False for d in jit_sites)  # the jit knows its device
+    # The text the jit rewrote, linted and rewritten for the platform it was lowered for.
+    text = low.original.as_text(debug_info=True)
+    lint_records = [_record(d) for d in lint_text(text, dialect="stablehlo", platform=platform)]
+    src = tmp_path / "program.mlir"
+    src.write_text(text)
+    report = tmp_path / "report.json"
+    proc = run("hlo-rewrite", src, "--platform", platform, "--kernel", "xla", "--dry-run", "--report", report)
+    assert proc.returncode == 0, proc.stderr
+    rewrite_records = [_report_record(s) for s in json.loads(report.read_text())["sites"]]
+    assert jit_records == lint_records == rewrite_records
+
+
+def test_every_collectives_claim_is_the_compiled_programs_change(program) -> None:
+    fn, args, low = program
+    claimed = sum(s.before.count - s.after.count for s in low.report if s.rewritten)
+    before = sum(count_collectives(jax.jit(fn).lower(*args).compile().as_text()).values())
+    after = sum(count_collectives(low.compile().as_text()).values())
+    assert claimed > 0 and before - after == claimed, (claimed, before, after)
+
+
+def test_the_jit_summary_counts_only_what_was_rewritten(program) -> None:
+    _, _, low = program
+    first, *rest = low.report
+    held = replace(first, rewritten=False, details=replace(first.details, not_rewritten="a reason"))
+    shown = RewrittenLowered(low.original, low._lowered, types.SimpleNamespace(sites=[held, *rest], near_misses=[]),
+                             None, name="step")
+    lines = shown.summary_lines()
+    n = len(rest)
+    assert lines[0] == f"hlo_passes.jit(step): rewritten: {n} site{'s' * (n != 1)}, 1 detected, not rewritten"
+    assert any("detected, not rewritten: a reason" in line for line in lines[1:])
+
+
+def test_installed_report_counts_what_the_lint_modes_looked_at(program) -> None:
+    fn, args, _ = program
+    jax.clear_caches()  # compiled by XLA again, with the pass in it (the other tests compiled this program)
+    hlo_passes.install("log")
+    try:
+        jax.jit(fn)(*args)
+        report = hlo_passes.installed_report()
+        findings = hlo_passes.xla_pass.installed_findings()
+    finally:
+        hlo_passes.uninstall()
+    assert findings and report.findings == len(findings)
+    assert len(report.modules) >= 1 and all(m.findings is not None for m in report.modules)
+    head = str(report).splitlines()[0]
+    assert f"{len(report.modules)} module(s) looked at, {len(findings)} finding(s)" in head, head
+
+
+# ---- the pricing platform -----------------------------------------------------------------------
+
+
+def test_a_dumps_file_names_say_its_platform() -> None:
+    files = ["d/module_0001.jit_f.before_optimizations.txt", "d/module_0001.jit_f.cpu_after_optimizations.txt",
+             "d/module_0002.jit_g.before_optimizations.txt", "d/module_0002.jit_g.sm_9.0_gpu_after_optimizations.txt",
+             "d/module_0001.jit_f/module.mlir", "e/module_0003.jit_h.before_optimizations.txt",
+             "f/module_0004.jit_k.tpu_after_optimizations.txt", "f/jax_ir0001_jit_k_before.mlir"]
+    got = dump_platforms(files)
+    assert got == {
+        "d/module_0001.jit_f.before_optimizations.txt": "cpu", "d/module_0001.jit_f.cpu_after_optimizations.txt": "cpu",
+        "d/module_0002.jit_g.before_optimizations.txt": "gpu",
+        "d/module_0002.jit_g.sm_9.0_gpu_after_optimizations.txt": "gpu",
+        "d/module_0001.jit_f/module.mlir": "cpu",
+        "f/module_0004.jit_k.tpu_after_optimizations.txt": "tpu", "f/jax_ir0001_jit_k_before.mlir": "tpu",
+    }  # e/: nothing says; d/'s jax files would be ambiguous (two platforms), so none is guessed
+
+
+@pytest.mark.skipif(not (SAMPLES / "dump_mesh1_concat").is_dir(), reason="needs ../shared/samples")
+def test_the_lint_prices_a_cpu_dump_for_cpu_and_says_when_it_assumes() -> None:
+    proc = run("hlo-lint", SAMPLES / "dump_mesh1_concat", "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    (finding,) = json.loads(proc.stdout)
+    assert finding["details"]["priced_for"] == "cpu" and finding["details"]["platform_assumed"] is False
+    assert "assumed" not in proc.stderr
+    plain = run("hlo-lint", REPO_ROOT / "examples" / "data" / "moe_mesh2_concat.mlir")
+    assert plain.returncode == 1
+    assert plain.stderr.endswith("hlo-lint: note: findings priced for tpu, assumed: the text does not say which "
+                                 "platform it was compiled for (--platform names it)\n"), plain.stderr
+    named = run("hlo-lint", REPO_ROOT / "examples" / "data" / "moe_mesh2_concat.mlir", "--platform", "cpu")
+    assert "assumed" not in named.stderr
+
+
+@pytest.mark.skipif(not (SAMPLES / "dump_mesh1_concat").is_dir(), reason="needs ../shared/samples")
+def test_rewrite_prices_a_dump_file_for_the_platform_its_folder_names(tmp_path: Path) -> None:
+    src = SAMPLES / "dump_mesh1_concat" / "module_0024.jit_moe_body.before_optimizations.txt"
+    report = tmp_path / "report.json"
+    proc = run("hlo-rewrite", src, "--dry-run", "--report", report)
+    assert proc.returncode == 0, proc.stderr
+    (site,) = json.loads(report.read_text())["sites"]
+    assert site["details"]["price"].split(" per device on ", 1)[1].startswith("cpu"), site["details"]["price"]
+
+
+# ---- the place shown ---------------------------------------------------------------------------------------
+
+
+def test_a_jit_wrapper_librarys_frame_is_never_the_place() -> None:
+    # The op made in a library (flax), called through equinox's filter_jit from the user's script.
+    frames = [Frame("/venv/lib/python3.12/site-packages/flax/linen/module.py", 700, 0, "_call_wrapped_method"),
+              Frame("/venv/lib/python3.12/site-packages/equinox/_jit.py", 263, 0, "__call__"),
+              Frame("/home/me/train.py", 41, 0, "main")]
+    assert user_frame(frames) == frames[2]
