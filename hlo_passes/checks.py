@@ -66,6 +66,8 @@ CHECKS: dict[str, str] = {
     "same-lhs": "the GMMs differ in one operand only (the same tokens)",
     "same-group-sizes": "the GMMs group the tokens the same way",
     "same-gmm": "the GMMs have the same dimension numbers, precision and result type",
+    "gmm-consumers": "in optimized HLO, two weights gathered apart are read only by grouped matmuls (through "
+                     "moves of their elements) that leave F alone free and multiply the same tokens",
     "fixed-shape-kernel": "a grouped-matmul kernel built for one shape can be emitted again for the fused weight",
     # Two weights (MOE003, MOE004).
     "same-weight": "the two pieces are two different arrays (one weight read twice is no pair)",
