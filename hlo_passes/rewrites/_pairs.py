@@ -466,7 +466,7 @@ class CompiledPairs(Finder):
 # Ops that move a weight's elements without computing (a reader of a gathered weight through
 # them reads the weight): what lies between a gathered half and its GMM in optimized HLO.
 _WEIGHT_MOVES = frozenset({"copy", "bitcast", "transpose", "reshape", "convert"})
-_MAX_READER_DEPTH = 8
+_MAX_READER_DEPTH = 24
 
 
 def _fused_param(fusion: Instruction, k: int) -> list[Instruction]:
@@ -564,8 +564,11 @@ class CompiledPairGathers(SplitCollectives):
                         raise Refusal("gmm-consumers", f"the tokens {dot.ref} multiplies {top.ref} by are "
                                       "computed inside its fusion: not provably the other weight's", dot)
                     mine.append(other)
-                elif contracted == f_size:
-                    continue  # the transposed GMM of the backward (F contracted): no tokens to compare
+                elif free == rest // top.shape.dims[0]:
+                    # The transposed GMM of the backward (dx = dy . W^T): F contracted with the
+                    # experts (or the experts batched), D alone free; its other operand is the
+                    # half's own output gradient, not shared tokens.
+                    continue
                 else:
                     raise Refusal("gmm-consumers", f"{dot.ref} leaves {free} elements of each row of {top.ref} "
                                   f"({top.shape}) free, not its F ({f_size}) alone: a dense matmul of one "
