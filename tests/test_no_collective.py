@@ -1,0 +1,161 @@
+"""A finding needs a collective that moves bytes (issue 43).
+
+A prefused ``W[E, D, 2F]`` sliced into gate and up halves, where nothing is gathered: the weight
+replicated and handed to a ``shard_map`` whole (``in_specs=P()``), a mesh of one device, or gathers
+over a mesh axis of size 1 in an 8-device mesh.  Written as a user writes them; each is a training
+step (``jax.value_and_grad``), so the backward's reductions are looked at too.  Every entry point
+must find nothing and rewrite nothing, in every text form: ``hlo-lint`` (StableHLO, HLO, optimized
+HLO), ``hlo-rewrite`` (the same texts), ``hlo_passes.jit``, and the pass inside XLA in both modes
+(``install(mode="rewrite")`` and ``"log"``, which ``HLO_PASSES=rewrite|lint`` install).  Each
+program is compiled once (module-scoped).
+"""
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+import hlo_passes
+from hlo_passes import xla_pass
+from hlo_passes.lint import lint_text
+from hlo_passes.passes.registry import available_passes, run_passes
+
+pytestmark = pytest.mark.jax_facing
+
+E, D, F, T = 4, 16, 8, 16
+ALL = sorted(available_passes())
+
+
+def _layer(mesh: Mesh, w_spec: P, gather: str | None, check_vma: bool = True, tokens_over: str | None = None):
+    def body(x, gate, up, sizes):
+        if gather is not None:
+            gate = jax.lax.all_gather(gate, gather, axis=1, tiled=True)
+            up = jax.lax.all_gather(up, gather, axis=1, tiled=True)
+        h = jax.lax.ragged_dot(x, jnp.concatenate([gate, up], axis=-1), sizes)
+        return jax.nn.silu(h[:, :F]) * h[:, F:]
+
+    def loss(w, x, sizes):
+        gate, up = w[:, :, :F], w[:, :, F:]
+        # The tokens split over the gathered axis where there is one (of size 1 here).
+        over = tokens_over or gather
+        tokens = P(over) if over is not None else P()
+        y = jax.shard_map(body, mesh=mesh, in_specs=(tokens, w_spec, w_spec, P()), out_specs=tokens,
+                          check_vma=check_vma)(x, gate, up, sizes)
+        return jnp.sum(y ** 2)
+
+    return jax.value_and_grad(loss)
+
+
+def _program(name: str):
+    """(mesh, the weight's sharding, its in_specs, the axis gathered over, check_vma, the axis the
+    tokens are split over)."""
+    devices = jax.devices()
+    if name in ("replicated", "replicated_unchecked", "data_parallel"):
+        # The weight whole on every device, handed to the shard_map whole.  Unchecked
+        # (check_vma=False), jax still psums its cotangent in the backward: a sum of eight
+        # copies of one value.  Data parallel (the tokens split; unchecked too, so that each half
+        # is reduced on its own): a real reduction.
+        mesh = Mesh(np.array(devices[:8]), ("fsdp",))
+        return (mesh, P(), P(), None, name == "replicated",
+                "fsdp" if name == "data_parallel" else None)
+    if name == "one_device":  # a mesh of one device: the FSDP gather moves nothing
+        mesh = Mesh(np.array(devices[:1]), ("fsdp",))
+        return mesh, P(None, "fsdp", None), P(None, "fsdp", None), "fsdp", True, None
+    # an 8-device mesh whose FSDP axis has size 1 (data parallel over the other): gathers over
+    # groups of one device
+    mesh = Mesh(np.array(devices[:8]).reshape(8, 1), ("data", "fsdp"))
+    return mesh, P(None, "fsdp", None), P(None, "fsdp", None), "fsdp", True, None
+
+
+PROGRAMS = ["replicated", "replicated_unchecked", "one_device", "axis_of_one"]
+
+
+@functools.lru_cache(maxsize=None)  # each program compiled once for the module's tests
+def _compile(name: str):
+    mesh, w_sharding, w_spec, gather, check_vma, tokens_over = _program(name)
+    fn = _layer(mesh, w_spec, gather, check_vma, tokens_over)
+    w = jax.device_put(jax.random.normal(jax.random.key(0), (E, D, 2 * F)), NamedSharding(mesh, w_sharding))
+    x = jax.device_put(jnp.ones((T, D)), NamedSharding(mesh, P()))
+    # The rows each device's GMM reads: all of them, or its two where the tokens are split.
+    sizes = jnp.array([4, 4, 4, 4] if tokens_over is None else [1, 0, 1, 0], jnp.int32)
+    args = (w, x, sizes)
+    lowered = jax.jit(fn).lower(*args)
+    compiled = lowered.compile()
+    texts = {"stablehlo": (lowered.as_text(), "stablehlo"), "hlo": (lowered.as_text(dialect="hlo"), "hlo"),
+             "compiled": (compiled.as_text(), "hlo")}
+    return fn, args, texts, compiled
+
+
+@pytest.fixture(scope="module", params=PROGRAMS)
+def program(request):
+    return (request.param, *_compile(request.param))
+
+
+def test_nothing_gathered_in_the_compiled_program(program) -> None:
+    """What XLA compiles gathers and scatters nothing: no such collective, or only over groups
+    of one device (XLA keeps those, as copies)."""
+    _, _, _, texts, _ = program
+    module = hlo_passes.parse(texts["compiled"][0], dialect="hlo")
+    for instr in module.instructions():
+        if instr.opcode in ("all-gather", "reduce-scatter"):
+            assert instr.operands[0].shape.dims == instr.shape.dims, instr.ref
+
+
+@pytest.mark.parametrize("form", ["stablehlo", "hlo", "compiled"])
+def test_unchecked_replicated_reduction_named(form: str) -> None:
+    """jax's check_vma=False psum of a replicated weight's cotangent: a near miss that says so."""
+    text, dialect = _compile("replicated_unchecked")[2][form]
+    result = run_passes(hlo_passes.parse(text, dialect=dialect), ["MOE002"], rewrite=False)
+    assert [m.check for m in result.near_misses] == ["no-collective"], result.near_misses
+    assert "reduces a value every device computes alike" in result.near_misses[0].reason
+
+
+@pytest.mark.parametrize("form", ["stablehlo", "hlo", "compiled"])
+def test_data_parallel_reduction_still_found(form: str) -> None:
+    """Negative control: the same replicated weight on tokens split over the devices (data
+    parallel) sums eight different contributions: a real reduction, still MOE002's site."""
+    text, dialect = _compile("data_parallel")[2][form]
+    findings = [f for f in lint_text(text, dialect=dialect, select=["MOE002"]) if not f.is_note]
+    assert [f.rule for f in findings] == ["MOE002"], findings
+
+
+
+@pytest.mark.parametrize("form", ["stablehlo", "hlo", "compiled"])
+def test_lint_and_rewrite_find_nothing(program, form: str) -> None:
+    _, _, _, texts, _ = program
+    text, dialect = texts[form]
+    findings = [f for f in lint_text(text, dialect=dialect, select=["MOE"]) if not f.is_note]
+    assert findings == [], [(f.rule, f.message) for f in findings]
+    result = run_passes(hlo_passes.parse(text, dialect=dialect), ALL, rewrite=True)
+    assert result.sites == [] and not result.changed, result.sites
+    # Each place looked at says why it is none, where it names a check about collectives.
+    assert {m.check for m in result.near_misses} <= {"no-collective", "group-of-one"}, result.near_misses
+
+
+def test_jit_rewrites_nothing(program) -> None:
+    _, fn, args, _, compiled = program
+    jitted = hlo_passes.jit(fn, passes=ALL)
+    lowered = jitted.lower(*args)
+    # (Rewritten or not by its GMM lowering: no rule's site.)
+    assert lowered.report == [], lowered.report
+    got = jitted(*args)
+    for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(compiled(*args)), strict=True):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["rewrite", "log"])
+def test_inside_xla_nothing(program, mode: str) -> None:
+    name, fn, args, _, _ = program
+    hlo_passes.install(mode=mode, platforms="cpu", passes=ALL)
+    try:
+        jax.jit(lambda *a: fn(*a)).lower(*args).compile()
+        report = hlo_passes.installed_report()
+        findings = xla_pass.installed_findings()
+    finally:
+        hlo_passes.uninstall()
+    assert [s for m in report.modules for s in m.sites] == [] and report.sites_rewritten == 0
+    assert [f for f in findings if not f.is_note] == []
