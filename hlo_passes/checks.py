@@ -39,7 +39,8 @@ CHECKS: dict[str, str] = {
     "group-of-one": "every half runs a collective over more than one device (over groups of one device, "
                     "a mesh axis of size 1, nothing moves: there is nothing to fuse)",
     "no-collective": "the halves run a collective on the way, or a sharding change the partitioner makes one "
-                     "(one that moves nothing on the mesh is none)",
+                     "(one that moves nothing on the mesh is none, and so is a reduction of a value every device "
+                     "computes alike)",
     "same-collectives": "every half takes the same path: the same ops and collectives (replica groups, "
                         "channel kind, use_global_device_ids, dimension) and the same shard_map crossings",
     "same-computation": "the halves' ops are in one computation",

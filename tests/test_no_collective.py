@@ -12,6 +12,9 @@ program is compiled once (module-scoped).
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -23,6 +26,7 @@ import hlo_passes
 from hlo_passes import xla_pass
 from hlo_passes.lint import lint_text
 from hlo_passes.passes.registry import available_passes, run_passes
+from programs import REPO_ROOT
 
 pytestmark = pytest.mark.jax_facing
 
@@ -159,3 +163,40 @@ def test_inside_xla_nothing(program, mode: str) -> None:
         hlo_passes.uninstall()
     assert [s for m in report.modules for s in m.sites] == [] and report.sites_rewritten == 0
     assert [f for f in findings if not f.is_note] == []
+
+
+_ENV_SCRIPT = """
+import jax, jax.numpy as jnp, numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+import hlo_passes
+from hlo_passes import xla_pass
+import test_no_collective as t
+for name in t.PROGRAMS:
+    mesh, w_sharding, w_spec, gather, check_vma, tokens_over = t._program(name)
+    fn = t._layer(mesh, w_spec, gather, check_vma, tokens_over)
+    w = jax.device_put(jnp.ones((t.E, t.D, 2 * t.F)), NamedSharding(mesh, w_sharding))
+    x = jax.device_put(jnp.ones((t.T, t.D)), NamedSharding(mesh, P()))
+    jax.jit(fn)(w, x, jnp.array([4, 4, 4, 4], jnp.int32))
+assert xla_pass.installed() == {mode!r}, xla_pass.installed()  # installed at the first compile
+report = hlo_passes.installed_report()
+print("sites", sum(len(m.sites) for m in report.modules), "findings",
+      sum(not f.is_note for f in xla_pass.installed_findings()), "modules", len(report.modules))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["lint", "rewrite"])
+def test_environment_variable_nothing(mode: str) -> None:
+    """``HLO_PASSES=lint|rewrite`` (the pass installed while jax discovers its plugins), every
+    rule asked for: the four programs compile and run with no site and no finding."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HLO_PASSES")}
+    env.update(HLO_PASSES=mode, HLO_PASSES_PASSES=",".join(ALL),
+               PYTHONPATH=os.pathsep.join([str(REPO_ROOT), str(REPO_ROOT / "tests"), env.get("PYTHONPATH", "")]),
+               XLA_FLAGS="--xla_force_host_platform_device_count=8")
+    done = subprocess.run([sys.executable, "-c", _ENV_SCRIPT.format(mode="log" if mode == "lint" else mode)],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    sites, findings, modules = done.stdout.split()[1::2]
+    assert (sites, findings) == ("0", "0"), done.stdout + done.stderr[-2000:]
+    if mode == "rewrite":  # the unchecked program's all-reduces pass the pre-filter: parsed, refused
+        assert int(modules) > 0, done.stdout

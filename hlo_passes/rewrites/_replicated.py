@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from ..dialects.shardy import decode, per_value
 from ..dialects.shardy import same as same_sharding
-from ..ir import Instruction, Sharding
+from ..ir import Instruction, Module, Sharding
 from ..ir.op_table import COLLECTIVES
+from ._layouts import stated_layout
 
 # Ops whose value may differ between devices whatever their operands.
 _DEVICE_DEPENDENT = frozenset({
@@ -46,7 +47,7 @@ def _frontend(instr: Instruction) -> dict:
     return instr.attributes["frontend_attributes"] if "frontend_attributes" in instr.attributes else {}
 
 
-def _unsplit(text: str | None) -> bool:
+def unsplit(text: str | None) -> bool:
     """A sharding that names no mesh axis on any dimension: every device holds the whole array."""
     if text is None:
         return False
@@ -145,7 +146,7 @@ class _Walk:
             return self._operand(caller, number, frames[:-1])
         module = comp.module
         if module is not None and module.entry is comp:
-            return _unsplit(self._param_sharding(param))
+            return unsplit(self._param_sharding(param))
         callers = [i for i in (module.instructions() if module is not None else ())
                    if comp in i.called_computations]
         if len(callers) != 1:
@@ -172,7 +173,7 @@ class _Walk:
         if "in_shardings" not in caller.attributes or k >= len(caller.operands):
             return False
         entering = _nth(caller.attributes["in_shardings"], k)
-        if _unsplit(entering):
+        if unsplit(entering):
             return True
         source, r = caller.operands[k], caller.operand_results[k] if caller.operand_results else 0
         if source.opcode != "sdy.manual_computation" or "out_shardings" not in source.attributes:
@@ -193,7 +194,7 @@ class _Walk:
             return False
         shardings = per_value(str(_frontend(entry).get("xla.sdy.in_shardings", "")))
         entering = shardings[index] if shardings is not None and index < len(shardings) else None
-        if _unsplit(entering):
+        if unsplit(entering):
             return True
         if index >= len(entry.operands):
             return False
@@ -217,6 +218,28 @@ class _Walk:
         body = call.called_computations[0] if call.called_computations else None
         return (isinstance(e, int) and body is not None and body.root is not None
                 and self._is_body(call) and self._returned(body.root, e, ()))
+
+
+def no_weight_split(module: Module | None) -> bool:
+    """Whether the program splits none of its arrays: every parameter of the entry computation of
+    rank 2 or more states a sharding (Shardy's, or HLO's ``{replicated}``) that names no mesh axis.
+    A program with an FSDP-sharded weight reduces its gradients to hand out the shards (a site of
+    its own), however alike the values each device sums; an unannotated parameter proves nothing."""
+    entry = module.entry if module is not None else None
+    if entry is None:
+        return False
+    for param in entry.instructions:
+        if param.opcode != "parameter" or not param.shape.is_array or param.shape.rank < 2:
+            continue
+        layout = stated_layout(param, param.shape.rank)
+        if layout is None:
+            return False
+        if layout.counts is not None:
+            if any(n != 1 for n in layout.counts):
+                return False
+        elif layout.axes is None or any(layout.axes):
+            return False
+    return True
 
 
 def same_on_every_device(value: Instruction, result: int = 0) -> bool:

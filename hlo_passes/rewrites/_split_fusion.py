@@ -47,6 +47,7 @@ from ._chains import (
     check_windows,
     dim_size,
     is_chain_op,
+    is_sharding_call,
     map_split_dim,
     remove_dead,
     resized,
@@ -64,7 +65,7 @@ from ._opening import closed_fusion, open_fusions
 from ._picture import pictures_wanted, site_picture
 from ._carry_whole import carry_whole
 from ._pipelined import carried_halves, rejoined_halves
-from ._replicated import same_on_every_device
+from ._replicated import no_weight_split, same_on_every_device, unsplit
 from ._reshard import Resharded
 from ._sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
 from ._split_report import SplitDetails
@@ -319,16 +320,45 @@ def _reduced_operand(chain: _Chain, k: int) -> tuple[Instruction, int] | None:
     return None
 
 
+# Steps after a reduction that split its result over the devices (a sharded weight's gradient).
+_SPLITTING = frozenset({"reduce-scatter", "dynamic-slice", "all-to-all", "collective-permute"})
+
+
+def _stays_whole(steps: list) -> bool:
+    """Whether the reduced value stays whole on every device up to where the halves meet: no
+    reduce-scatter or partition's window, no sharding change, no shard_map exit that splits it
+    (the weight is replicated, not FSDP-sharded)."""
+    for step in steps:
+        if isinstance(step, Boundary):
+            out = getattr(step, "out_sharding", None)
+            if out is not None:
+                try:
+                    text = out()
+                except Refusal:
+                    return False
+                if not unsplit(text or None):
+                    return False
+            elif not isinstance(step, FusedCopy):
+                return False
+        elif step.opcode in _SPLITTING or step.opcode == "sdy.sharding_constraint" or is_sharding_call(step):
+            return False
+    return True
+
+
 def _reduces_what_all_hold(chains: list[_Chain], steps: CollectiveModel) -> Refusal | None:
     """``no-collective`` where every half's first reduction sums a value every device computes
     alike (``_replicated``: a replicated weight's gradient from replicated tokens, which jax's
     ``check_vma=False`` still reduces): fusing saves no collective worth a rewrite.  None otherwise."""
     first: Instruction | None = None
+    if not no_weight_split(chains[0].start.module):
+        return None  # an FSDP program: its reductions hand out shards
     for chain in chains:
         k = next((n for n, op in enumerate(chain.ops) if not isinstance(op, Boundary)
                   and op.opcode in _REDUCTIONS and steps.communicates(op)), None)
         if k is None:
             return None
+        if not _stays_whole(chain.ops[k + 1:]):
+            return None  # the gradient of a sharded weight: the reduction also hands out its shards
         reduced = _reduced_operand(chain, k)
         if reduced is None or not same_on_every_device(*reduced):
             return None
