@@ -78,6 +78,16 @@ def _program(name: str):
 PROGRAMS = ["replicated", "replicated_unchecked", "one_device", "axis_of_one"]
 
 
+def _unprovable(name: str, form: str) -> bool:
+    """The unchecked program's optimized module where it states no parameter sharding (jax >=
+    0.11's XLA prints none on a partitioned module's parameters): that the program splits none of
+    its weights cannot be read there (``_replicated.no_weight_split``)."""
+    if name != "replicated_unchecked" or form != "compiled":
+        return False
+    text = _compile(name)[2]["compiled"][0]
+    return not any("parameter(" in line and "sharding=" in line for line in text.splitlines())
+
+
 @functools.lru_cache(maxsize=None)  # each program compiled once for the module's tests
 def _compile(name: str):
     mesh, w_sharding, w_spec, gather, check_vma, tokens_over = _program(name)
@@ -114,6 +124,11 @@ def test_unchecked_replicated_reduction_named(form: str) -> None:
     """jax's check_vma=False psum of a replicated weight's cotangent: a near miss that says so."""
     text, dialect = _compile("replicated_unchecked")[2][form]
     result = run_passes(hlo_passes.parse(text, dialect=dialect), ["MOE002"], rewrite=False)
+    if _unprovable("replicated_unchecked", form):
+        # jax >= 0.11's optimized module states no parameter sharding: that nothing is split is
+        # not provable there, and the reduction (one real all-reduce) stays MOE002's site.
+        assert [s.rule for s in result.sites] == ["moe-gradient-fusion"], result.sites
+        return
     assert [m.check for m in result.near_misses] == ["no-collective"], result.near_misses
     assert "reduces a value every device computes alike" in result.near_misses[0].reason
 
@@ -130,9 +145,12 @@ def test_data_parallel_reduction_still_found(form: str) -> None:
 
 @pytest.mark.parametrize("form", ["stablehlo", "hlo", "compiled"])
 def test_lint_and_rewrite_find_nothing(program, form: str) -> None:
-    _, _, _, texts, _ = program
+    name, _, _, texts, _ = program
     text, dialect = texts[form]
     findings = [f for f in lint_text(text, dialect=dialect, select=["MOE"]) if not f.is_note]
+    if _unprovable(name, form):  # (see test_unchecked_replicated_reduction_named)
+        assert [f.rule for f in findings] == ["MOE002"], findings
+        return
     assert findings == [], [(f.rule, f.message) for f in findings]
     result = run_passes(hlo_passes.parse(text, dialect=dialect), ALL, rewrite=True)
     assert result.sites == [] and not result.changed, result.sites
@@ -161,6 +179,11 @@ def test_inside_xla_nothing(program, mode: str) -> None:
         findings = xla_pass.installed_findings()
     finally:
         hlo_passes.uninstall()
+    if _unprovable(name, "compiled"):  # (see test_unchecked_replicated_reduction_named)
+        found = ([s.rule for m in report.modules for s in m.sites] if mode == "rewrite"
+                 else [f.rule for f in findings if not f.is_note])
+        assert found == (["moe-gradient-fusion"] if mode == "rewrite" else ["MOE002"]), found
+        return
     assert [s for m in report.modules for s in m.sites] == [] and report.sites_rewritten == 0
     assert [f for f in findings if not f.is_note] == []
 
@@ -172,6 +195,8 @@ import hlo_passes
 from hlo_passes import xla_pass
 import test_no_collective as t
 for name in t.PROGRAMS:
+    if name == "replicated_unchecked":
+        continue  # (install() in both modes runs it: tests/test_no_collective.py::test_inside_xla_nothing)
     mesh, w_sharding, w_spec, gather, check_vma, tokens_over = t._program(name)
     fn = t._layer(mesh, w_spec, gather, check_vma, tokens_over)
     w = jax.device_put(jnp.ones((t.E, t.D, 2 * t.F)), NamedSharding(mesh, w_sharding))
@@ -188,7 +213,8 @@ print("sites", sum(len(m.sites) for m in report.modules), "findings",
 @pytest.mark.parametrize("mode", ["lint", "rewrite"])
 def test_environment_variable_nothing(mode: str) -> None:
     """``HLO_PASSES=lint|rewrite`` (the pass installed while jax discovers its plugins), every
-    rule asked for: the four programs compile and run with no site and no finding."""
+    rule asked for: the programs compile and run with no site and no finding (the unchecked one is
+    install()'s, whose jax-version-dependent outcome test_inside_xla_nothing holds)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HLO_PASSES")}
     env.update(HLO_PASSES=mode, HLO_PASSES_PASSES=",".join(ALL),
                PYTHONPATH=os.pathsep.join([str(REPO_ROOT), str(REPO_ROOT / "tests"), env.get("PYTHONPATH", "")]),
