@@ -357,7 +357,7 @@ def _reduces_what_all_hold(chains: list[_Chain], steps: CollectiveModel) -> Refu
                   and op.opcode in _REDUCTIONS and steps.communicates(op)), None)
         if k is None:
             return None
-        if not _stays_whole(chain.ops[k + 1:]):
+        if chain.ops[k].opcode != "all-reduce" or not _stays_whole(chain.ops[k + 1:]):
             return None  # the gradient of a sharded weight: the reduction also hands out its shards
         reduced = _reduced_operand(chain, k)
         if reduced is None or not same_on_every_device(*reduced):
