@@ -39,7 +39,8 @@ CHECKS: dict[str, str] = {
     "group-of-one": "every half runs a collective over more than one device (over groups of one device, "
                     "a mesh axis of size 1, nothing moves: there is nothing to fuse)",
     "no-collective": "the halves run a collective on the way, or a sharding change the partitioner makes one "
-                     "(one that moves nothing on the mesh is none)",
+                     "(one that moves nothing on the mesh is none, and so is a reduction of a value every device "
+                     "computes alike)",
     "same-collectives": "every half takes the same path: the same ops and collectives (replica groups, "
                         "channel kind, use_global_device_ids, dimension) and the same shard_map crossings",
     "same-computation": "the halves' ops are in one computation",
@@ -66,6 +67,8 @@ CHECKS: dict[str, str] = {
     "same-lhs": "the GMMs differ in one operand only (the same tokens)",
     "same-group-sizes": "the GMMs group the tokens the same way",
     "same-gmm": "the GMMs have the same dimension numbers, precision and result type",
+    "gmm-consumers": "in optimized HLO, two weights gathered apart are read only by grouped matmuls (through "
+                     "moves of their elements) that leave F alone free and multiply the same tokens",
     "fixed-shape-kernel": "a grouped-matmul kernel built for one shape can be emitted again for the fused weight",
     # Two weights (MOE003, MOE004).
     "same-weight": "the two pieces are two different arrays (one weight read twice is no pair)",

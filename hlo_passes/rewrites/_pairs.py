@@ -462,7 +462,127 @@ class CompiledPairs(Finder):
             if any(id(c.top) in inner for c in chains):
                 continue
             for pair in _rounds(chains):
-                yield SplitCollectives("split_gather", pair), pair
+                yield CompiledPairGathers("split_gather", pair), pair
+
+
+# Ops that move a weight's elements without computing (a reader of a gathered weight through
+# them reads the weight): what lies between a gathered half and its GMM in optimized HLO.
+_WEIGHT_MOVES = frozenset({"copy", "bitcast", "transpose", "reshape", "convert"})
+_MAX_READER_DEPTH = 24
+
+
+def _fused_param(fusion: Instruction, k: int) -> list[Instruction]:
+    body = fusion.called_computations[0] if fusion.called_computations else None
+    if body is None:
+        return []
+    return [p for p in body.instructions if p.opcode == "parameter" and p.attributes.get("parameter_number") == k]
+
+
+def _outside(value: Instruction, fusion: Instruction | None) -> Instruction | None:
+    """The value of the module ``value`` stands for: itself outside a fusion; inside one, the
+    fusion operand a parameter reads (anything computed inside: None, not provable)."""
+    if fusion is None:
+        return value
+    if value.opcode == "parameter":
+        number = value.attributes.get("parameter_number")
+        if isinstance(number, int) and number < len(fusion.operands):
+            return fusion.operands[number]
+    return None
+
+
+def _weight_readers(value: Instruction, fusion: Instruction | None = None,
+                    depth: int = _MAX_READER_DEPTH) -> list[tuple[Instruction, int, Instruction | None]]:
+    """(dot, the operand the weight is, the fusion the dot is in) for every dot that reads the
+    gathered weight ``value`` through ops that only move its elements (in and out of fusions).
+    Raises a ``Refusal`` (``gmm-consumers``) at a reader that is neither."""
+    if depth == 0:
+        raise Refusal("gmm-consumers", f"{value.ref} is read through more than {_MAX_READER_DEPTH} moves: "
+                      "its GMMs are not found", value)
+    found: list[tuple[Instruction, int, Instruction | None]] = []
+    users = list(value.users)
+    if fusion is not None and value is fusion.called_computations[0].root:
+        users += [("out", fusion)]  # type: ignore[list-item]
+    if not users:
+        raise Refusal("gmm-consumers", f"{value.ref} is read by nothing: no GMM reads the weight", value)
+    for user in users:
+        if isinstance(user, tuple):  # the fusion's result: its readers outside
+            found += _weight_readers(user[1], None, depth - 1)
+            continue
+        if user.opcode == "dot":
+            ks = [k for k, o in enumerate(user.operands) if o is value]
+            if len(ks) != 1:
+                raise Refusal("gmm-consumers", f"{user.ref} multiplies the weight by itself", user)
+            found.append((user, ks[0], fusion))
+        elif user.opcode == "fusion" and fusion is None:
+            for k, o in enumerate(user.operands):
+                if o is value:
+                    for param in _fused_param(user, k):
+                        found += _weight_readers(param, user, depth - 1)
+        elif user.opcode in _WEIGHT_MOVES and len(user.operands) == 1:
+            found += _weight_readers(user, fusion, depth - 1)
+        else:
+            raise Refusal("gmm-consumers", f"{user.ref} ({user.opcode}) reads the gathered weight {value.ref}: "
+                          "only grouped matmuls (and moves of the weight on the way to them) may read two "
+                          "weights gathered together", user)
+    return found
+
+
+class CompiledPairGathers(SplitCollectives):
+    """Two weights gathered apart in optimized HLO, where nothing joins them: the gathers are
+    one only where both feed grouped matmuls of the same tokens (gate and up), each through
+    moves of its elements; any other pair of look-alike weights (attention's key and value
+    projections) is no site."""
+
+    def check(self, chains: list, split_dims: list[int]) -> int | None:
+        dim = split_dims[-1]
+        tokens: list[list[Instruction]] = []
+        for chain in chains:
+            top = chain.top
+            f_size = top.shape.dims[dim]
+            rest = top.shape.num_elements // max(f_size, 1)
+            readers = _weight_readers(top)
+            if not readers:
+                raise Refusal("gmm-consumers", f"no grouped matmul reads {top.ref}", top)
+            mine: list[Instruction] = []
+            for dot, k, fusion in readers:
+                w = dot.operands[k].shape
+                side = "rhs" if k == 1 else "lhs"
+                contract = tuple(dot.attributes.get(f"{side}_contracting_dims", ()))
+                batch = tuple(dot.attributes.get(f"{side}_batch_dims", ()))
+                free = contracted = 1
+                for d, n in enumerate(w.dims):
+                    if d in contract:
+                        contracted *= n
+                    elif d not in batch:
+                        free *= n
+                if w.num_elements != top.shape.num_elements:
+                    raise Refusal("gmm-consumers", f"{dot.ref} reads {w} of the weight {top.ref} ({top.shape}): "
+                                  "not the whole weight", dot)
+                if free == f_size and rest > 1 and top.shape.dims[0] > 1:
+                    # A GMM: every dimension but F contracted or batched (the experts with D),
+                    # F alone free; its other operand is the tokens.
+                    other = _outside(dot.operands[1 - k], fusion)
+                    if other is None:
+                        raise Refusal("gmm-consumers", f"the tokens {dot.ref} multiplies {top.ref} by are "
+                                      "computed inside its fusion: not provably the other weight's", dot)
+                    mine.append(other)
+                elif free == rest // top.shape.dims[0]:
+                    # The transposed GMM of the backward (dx = dy . W^T): F contracted with the
+                    # experts (or the experts batched), D alone free; its other operand is the
+                    # half's own output gradient, not shared tokens.
+                    continue
+                else:
+                    raise Refusal("gmm-consumers", f"{dot.ref} leaves {free} elements of each row of {top.ref} "
+                                  f"({top.shape}) free, not its F ({f_size}) alone: a dense matmul of one "
+                                  "weight (an attention projection), not a grouped matmul of gate or up", dot)
+            if not mine:
+                raise Refusal("gmm-consumers", f"no grouped matmul multiplies tokens by {top.ref}", top)
+            tokens.append(mine)
+        for mine in tokens[1:]:
+            if not any(same_value(a, b) for a in mine for b in tokens[0]):
+                raise Refusal("gmm-consumers", f"the GMMs of {chains[0].top.ref} and {chains[1].top.ref} do not "
+                              "provably read the same tokens", chains[1].top)
+        return super().check(chains, split_dims)
 
 
 def _rounds(chains: list[_Chain]) -> list[list[_Chain]]:

@@ -47,6 +47,7 @@ from ._chains import (
     check_windows,
     dim_size,
     is_chain_op,
+    is_sharding_call,
     map_split_dim,
     remove_dead,
     resized,
@@ -64,6 +65,7 @@ from ._opening import closed_fusion, open_fusions
 from ._picture import pictures_wanted, site_picture
 from ._carry_whole import carry_whole
 from ._pipelined import carried_halves, rejoined_halves
+from ._replicated import no_weight_split, same_on_every_device, unsplit
 from ._reshard import Resharded
 from ._sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
 from ._split_report import SplitDetails
@@ -300,6 +302,73 @@ def _nothing_moves(chains: list[_Chain], steps: CollectiveModel, anchor: Instruc
                                     "changes move nothing on this mesh, so there is no gather to fuse", anchor)
 
 
+# Reductions: where every device contributes the same value, they move nothing a fusion saves.
+_REDUCTIONS = frozenset({"all-reduce", "reduce-scatter"})
+
+
+def _reduced_operand(chain: _Chain, k: int) -> tuple[Instruction, int] | None:
+    """(value, result) the chain's step ``k`` (a reduction) reduces for this half."""
+    op = chain.ops[k]
+    if len(op.operands) == 1:
+        return op.operands[0], op.operand_results[0] if op.operand_results else 0
+    before = chain.ops[k - 1] if k > 0 else chain.start
+    if isinstance(before, Boundary):
+        return None
+    for n, operand in enumerate(op.operands):
+        if operand is before:
+            return operand, op.operand_results[n] if op.operand_results else 0
+    return None
+
+
+# Steps after a reduction that split its result over the devices (a sharded weight's gradient).
+_SPLITTING = frozenset({"reduce-scatter", "dynamic-slice", "all-to-all", "collective-permute"})
+
+
+def _stays_whole(steps: list) -> bool:
+    """Whether the reduced value stays whole on every device up to where the halves meet: no
+    reduce-scatter or partition's window, no sharding change, no shard_map exit that splits it
+    (the weight is replicated, not FSDP-sharded)."""
+    for step in steps:
+        if isinstance(step, Boundary):
+            out = getattr(step, "out_sharding", None)
+            if out is not None:
+                try:
+                    text = out()
+                except Refusal:
+                    return False
+                if not unsplit(text or None):
+                    return False
+            elif not isinstance(step, FusedCopy):
+                return False
+        elif step.opcode in _SPLITTING or step.opcode == "sdy.sharding_constraint" or is_sharding_call(step):
+            return False
+    return True
+
+
+def _reduces_what_all_hold(chains: list[_Chain], steps: CollectiveModel) -> Refusal | None:
+    """``no-collective`` where every half's first reduction sums a value every device computes
+    alike (``_replicated``: a replicated weight's gradient from replicated tokens, which jax's
+    ``check_vma=False`` still reduces): fusing saves no collective worth a rewrite.  None otherwise."""
+    first: Instruction | None = None
+    if not no_weight_split(chains[0].start.module):
+        return None  # an FSDP program: its reductions hand out shards
+    for chain in chains:
+        k = next((n for n, op in enumerate(chain.ops) if not isinstance(op, Boundary)
+                  and op.opcode in _REDUCTIONS and steps.communicates(op)), None)
+        if k is None:
+            return None
+        if chain.ops[k].opcode != "all-reduce" or not _stays_whole(chain.ops[k + 1:]):
+            return None  # the gradient of a sharded weight: the reduction also hands out its shards
+        reduced = _reduced_operand(chain, k)
+        if reduced is None or not same_on_every_device(*reduced):
+            return None
+        first = first or chain.ops[k]
+    assert first is not None
+    return Refusal("no-collective", f"{first.ref} reduces a value every device computes alike (a replicated "
+                                    "weight used on replicated tokens): it sums copies, moving nothing a "
+                                    "fusion would save, so there is no reduction to fuse", first)
+
+
 def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps: int) -> tuple | None:
     """Where a walk can go no further: a start for a source that takes any array there."""
     if any(s.at_dead_end and s.starts_chain(cur, steps) for s in sources):
@@ -458,7 +527,9 @@ class SplitFusion(PatternRule[Candidate]):
             c.costs[0].bytes_moved += moved
             c.costs[1].count += after
             c.costs[1].bytes_moved += moved
-        return _nothing_moves(c.chains, self.steps, c.meeting.anchor) if c.costs[0].count == 0 else None
+        if c.costs[0].count == 0:
+            return _nothing_moves(c.chains, self.steps, c.meeting.anchor)
+        return _reduces_what_all_hold(c.chains, self.steps)
 
     # ---- report, and the fix -------------------------------------------------
     def site(self, c: Candidate) -> Site:
