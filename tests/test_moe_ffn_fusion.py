@@ -307,7 +307,7 @@ def test_each_platform_emits_its_kernel_or_holds_back() -> None:
 
 @pytest.mark.parametrize(("e", "t", "d", "f", "held"), [
     (8, 16384, 2048, 1024, None),  # measured 1.14-1.16x XLA's chain on a v5e
-    (8, 4096, 2048, 2048, None),  # measured 1.10x
+    (8, 4096, 2048, 2048, "rows per expert"),  # measured 1.10x, within two runs' spread
     (32, 16384, 7168, 2048, "beyond the layers"),  # DeepSeek-v3-sized: never timed on the chip
     (8, 16384, 4096, 14336, "beyond the layers"),  # Mixtral-sized
     (64, 4096, 2048, 1024, "rows per expert"),  # 64 rows per expert

@@ -354,24 +354,29 @@ def test_weight_forms_found_at_one_price_and_rewritten(name, stage):
 # TPU (the copies cost more than the collective launch saved): MOE003 detects the site, and holds it.
 _PAIR_NOT_PAYING = """HloModule pair_nopay, num_partitions=4
 
-%neg_a (p: bf16[8,2048,1024]) -> bf16[8,2048,1024] {
+%gmm_a (p: bf16[8,2048,1024], x: bf16[8,16384]) -> bf16[8,1024] {
   %p = bf16[8,2048,1024]{2,1,0} parameter(0)
-  ROOT %n = bf16[8,2048,1024]{2,1,0} negate(%p)
+  %x = bf16[8,16384]{1,0} parameter(1)
+  %b = bf16[16384,1024]{1,0} bitcast(%p)
+  ROOT %d = bf16[8,1024]{1,0} dot(%x, %b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 }
 
-%neg_b (q: bf16[8,2048,1024]) -> bf16[8,2048,1024] {
+%gmm_b (q: bf16[8,2048,1024], y: bf16[8,16384]) -> bf16[8,1024] {
   %q = bf16[8,2048,1024]{2,1,0} parameter(0)
-  ROOT %m = bf16[8,2048,1024]{2,1,0} negate(%q)
+  %y = bf16[8,16384]{1,0} parameter(1)
+  %c = bf16[16384,1024]{1,0} bitcast(%q)
+  ROOT %e = bf16[8,1024]{1,0} dot(%y, %c), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 }
 
-ENTRY %main (wi_0: bf16[8,512,1024], wi_1: bf16[8,512,1024]) -> (bf16[8,2048,1024], bf16[8,2048,1024]) {
+ENTRY %main (wi_0: bf16[8,512,1024], wi_1: bf16[8,512,1024], x: bf16[8,16384]) -> (bf16[8,1024], bf16[8,1024]) {
   %wi_0 = bf16[8,512,1024]{2,1,0} parameter(0)
   %wi_1 = bf16[8,512,1024]{2,1,0} parameter(1)
+  %x = bf16[8,16384]{1,0} parameter(2)
   %g0 = bf16[8,2048,1024]{2,1,0} all-gather(%wi_0), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
   %g1 = bf16[8,2048,1024]{2,1,0} all-gather(%wi_1), channel_id=2, replica_groups={{0,1,2,3}}, dimensions={1}, use_global_device_ids=true
-  %fa = bf16[8,2048,1024]{2,1,0} fusion(%g0), kind=kLoop, calls=%neg_a
-  %fb = bf16[8,2048,1024]{2,1,0} fusion(%g1), kind=kLoop, calls=%neg_b
-  ROOT %t = (bf16[8,2048,1024]{2,1,0}, bf16[8,2048,1024]{2,1,0}) tuple(%fa, %fb)
+  %fa = bf16[8,1024]{1,0} fusion(%g0, %x), kind=kOutput, calls=%gmm_a
+  %fb = bf16[8,1024]{1,0} fusion(%g1, %x), kind=kOutput, calls=%gmm_b
+  ROOT %t = (bf16[8,1024]{1,0}, bf16[8,1024]{1,0}) tuple(%fa, %fb)
 }
 """
 
