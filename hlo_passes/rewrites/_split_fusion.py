@@ -407,6 +407,16 @@ class SplitFusion(PatternRule[Candidate]):
     def anchor(self, candidate: Candidate) -> Instruction:
         return candidate.meeting.anchor
 
+    def _run(self, rw: Rewriter, candidate: Candidate) -> Site:
+        # A site whose halves an earlier site's rewrite changed (it opened a slice fusion both
+        # read, the forward gather's and its recomputation's, ``_unshare``): its chains hold ops
+        # that are gone; the site is read again where it meets.
+        if _stale(candidate):
+            anchor = self.anchor(candidate)
+            candidate = next((f for f in self._found_again(rw.module, anchor) if self.anchor(f) is anchor),
+                             candidate)
+        return super()._run(rw, candidate)
+
     # ---- checks (in this order; each refusal names its check id) ------------
     @check()
     def source(self, c: Candidate) -> None:
@@ -519,15 +529,25 @@ class SplitFusion(PatternRule[Candidate]):
         meeting = c.meeting
         inner = getattr(meeting, "concat", None) if meeting.anchor.opcode == "fusion" else None
         opened = open_fusions(rw, c.fusions)
+        made = {id(v.op) for v in opened.values()}
         anchor = opened[id(inner)].op if inner is not None else meeting.anchor
-        for found in self._found_again(rw.module, anchor):
-            if self.anchor(found) is not anchor or found.fusions:
-                continue
-            refusal = self.refusal(found)
-            if refusal is not None:  # a bug: the checks must agree on both forms of a site
-                raise RuntimeError(f"{self.name}: the site at {anchor.ref} passed its checks inside fusions and "
-                                   f"is refused once they are opened ({refusal.check}: {refusal.reason})")
-            return found
+        # Each op a pass gives its own reader (``_unshare``) makes the site found once more;
+        # a chain has at most MAX_CHAIN_STEPS ops below its collective.
+        for _ in range(MAX_CHAIN_STEPS + 1):
+            again = False
+            for found in self._found_again(rw.module, anchor):
+                if self.anchor(found) is not anchor or found.fusions:
+                    continue
+                refusal = self.refusal(found)
+                if refusal is not None and _unshare(rw, found.chains, refusal, made, self.steps):
+                    again = True
+                    break
+                if refusal is not None:  # a bug: the checks must agree on both forms of a site
+                    raise RuntimeError(f"{self.name}: the site at {anchor.ref} passed its checks inside fusions "
+                                       f"and is refused once they are opened ({refusal.check}: {refusal.reason})")
+                return found
+            if not again:
+                break
         raise RuntimeError(f"{self.name}: the site at {meeting.anchor.ref} is not found again once its fusions "
                            "are opened")
 
@@ -543,6 +563,52 @@ class SplitFusion(PatternRule[Candidate]):
                 for meeting, chains in finder.at(anchor):
                     yield Candidate(meeting, chains)
         yield from self.match(module)
+
+
+def _stale(c: Candidate) -> bool:
+    """Whether an op ``c`` was matched on is gone (an earlier site's rewrite removed it)."""
+    for chain in c.chains:
+        for step in [chain.start, *chain.ops]:
+            if (step.after if isinstance(step, Boundary) else step).computation is None:
+                return True
+    return False
+
+
+def _unshare(rw: Rewriter, chains: list[_Chain], refusal: Refusal, made: set[int],
+             steps: CollectiveModel) -> bool:
+    """A half's op below its first collective that a fusion computed for each of its readers,
+    and opening the fusion left with several (``extra-users``): give the other readers a copy
+    of their own; whether one was made.
+
+    XLA's CSE merges a half's slice fusion (a slice, a convert to the gather's type) with the
+    equal one the ``jax.checkpoint`` recomputation of the same layer reads: one fusion read by
+    the forward gather and by its recomputation, each a site.  Inside the fusion the site's
+    chain starts at the slice, which may have other readers; opened, the convert after it is
+    a step of the chain read by both gathers.  A copy of an op that computes from the shard
+    (no collective below it, only what the opening put there) computes the same values for
+    its other readers, and each site's chain is its own again, as it was inside the fusion."""
+    op = refusal.instr
+    if refusal.check != "extra-users" or id(op) not in made or steps.communicates(op):
+        return False
+    for chain in chains:
+        if op not in chain.ops:
+            continue
+        k = chain.ops.index(op)
+        below = chain.ops[:k]
+        if k + 1 >= len(chain.ops) or any(isinstance(s, Boundary) or steps.communicates(s) for s in below):
+            return False
+        reader = chain.ops[k + 1]
+        if isinstance(reader, Boundary) or not steps.communicates(reader) and id(reader) not in made:
+            return False
+        others = [u for u in op.users if u is not reader]
+        copy = rw.clone(op, op.operand_values, op.shape, after=op)
+        made.add(id(copy))
+        for user in others:
+            for i, operand in enumerate(list(user.operands)):
+                if operand is op:
+                    rw.set_operand(user, i, Value(copy, user.operand_results[i]))
+        return True
+    return False
 
 
 # Collectives that work along one dimension, and what they do there.
