@@ -454,7 +454,8 @@ class SplitFusion(PatternRule[Candidate]):
     @check("extra-users")
     def single_use(self, c: Candidate) -> None:
         assert c.source is not None
-        _check_single_use(c.meeting.single_use_part(c.chains), c.source.slices_for_other_users)
+        _check_single_use(c.meeting.single_use_part(c.chains), c.source.slices_for_other_users,
+                          c.source.handed_on_only)
 
     @check("group-of-one", "no-collective")
     def moves(self, c: Candidate) -> Refusal | None:
@@ -685,7 +686,7 @@ def _other_users(chain: _Chain) -> list[Instruction]:
     return top.users
 
 
-def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> None:
+def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False, handed_on_only: bool = False) -> None:
     """Intermediates used elsewhere would keep the old gathers alive: refuse such sites
     (``top_may_be_shared``: a half's last op may have other users, which then read its
     slice of the fused value)."""
@@ -694,7 +695,9 @@ def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> 
         # slice stays for its other readers (a copy, not a collective: the forward gather and
         # its ``jax.checkpoint`` recomputation may read one slice, each a site of its own).
         steps = ([c.start] if c.result is None and c.cut is None else []) + c.ops
-        if top_may_be_shared and _other_users(c):
+        users = _other_users(c)
+        if top_may_be_shared and users and (
+                not handed_on_only or sum(not u.is_terminator for u in users) == 1):
             steps = steps[:-1]
         for op in steps:
             users = op.users
