@@ -85,6 +85,14 @@ def test_the_hand_fix_is_the_target(plain, fixed) -> None:
     _same_losses(fixed[0], plain[0])
 
 
+def test_lint_names_the_sites_at_the_user_lines(plain) -> None:
+    # The compiled step as a dump holds it: both rounds of gathers (MOE001) and the weight
+    # gradient of the one prefused weight (MOE002, never the two-weight MOE004), at the user's lines.
+    findings = hlo_passes.lint(hlo_passes.parse(plain[1]))
+    assert sorted(f.rule for f in findings) == ["MOE001", "MOE001", "MOE002"], [f.message for f in findings]
+    assert all(f.source and f.source.rsplit(":", 1)[0].endswith(SOURCE) for f in findings)
+
+
 def test_hlo_passes_jit_reaches_the_hand_fix(plain, fixed, through_jit) -> None:
     losses, text = through_jit
     _same_losses(losses, plain[0])
