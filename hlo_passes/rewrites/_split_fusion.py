@@ -60,7 +60,7 @@ from ._gmms import difference
 from ._held import through_held
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder, blocks_in_order, \
     interleaved_piece
-from ._opening import closed_fusion, open_fusions
+from ._opening import closed_fusion, keep_for_others, open_fusions
 from ._picture import pictures_wanted, site_picture
 from ._carry_whole import carry_whole
 from ._pipelined import carried_halves, rejoined_halves
@@ -529,6 +529,9 @@ class SplitFusion(PatternRule[Candidate]):
         again: the same site in the after-partitioning form the engine rewrites."""
         meeting = c.meeting
         inner = getattr(meeting, "concat", None) if meeting.anchor.opcode == "fusion" else None
+        # A fusion the site opens that another site reads too (the recomputation's pieces cut
+        # from the same slice fusion): that site keeps a copy of its own, fused.
+        keep_for_others(rw, c.fusions, [chain.start for chain in c.chains])
         opened = open_fusions(rw, c.fusions)
         made = {id(v.op) for v in opened.values()}
         anchor = opened[id(inner)].op if inner is not None else meeting.anchor
