@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         row = {"variant": variant}
         for mode, r in got.items():
             c = r["counts"]
-            row[mode] = "-" if c is None else f"{c['all-gather']} / {reductions(c)}"
+            row[mode] = "-" if c is None else f"{c['all-gather']} / {reductions(c)} / {c['collective-permute']}"
         if rw is not None:
             fallbacks = sum("fallback" in line.lower() and "0 fallback" not in line for line in rw["said"])
             rewritten = sum(" rewrote " in line for line in rw["said"])
@@ -125,12 +125,13 @@ def main(argv: list[str] | None = None) -> int:
             if fix is not None and rw["counts"] is not None and fix["counts"] is not None:
                 if (rw["counts"]["all-gather"], reductions(rw["counts"])) != \
                         (fix["counts"]["all-gather"], reductions(fix["counts"])):
-                    problems.append(f"counts {row['rewrite']} vs the hand fix's {row['fixed']}")
+                    problems.append("all-gathers / reductions not the hand fix's")
             row["verdict"] = "; ".join(problems) or "ok"
             if problems:
                 failed.append(variant)
         rows.append(row)
-    print("\nvariant | off | rewrite | hand fix | sites | verdict   (all-gathers / gradient reductions)")
+    print("\nvariant | off | rewrite | hand fix | sites | verdict   (all-gathers / gradient reductions / "
+          "collective-permutes)")
     for row in rows:
         print(" | ".join(str(row.get(k, "-")) for k in ("variant", "off", "rewrite", "fixed", "sites", "verdict")))
     if args.markdown:
