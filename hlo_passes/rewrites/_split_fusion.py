@@ -700,7 +700,7 @@ def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False, han
         steps = ([c.start] if c.result is None and c.cut is None else []) + c.ops
         users = _other_users(c)
         if top_may_be_shared and users and (
-                not handed_on_only or sum(not u.is_terminator for u in users) == 1):
+                not handed_on_only or sum(not _hands_on(u) for u in users) == 1):
             steps = steps[:-1]
         for op in steps:
             users = op.users
@@ -710,6 +710,13 @@ def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False, han
                 raise Refusal("extra-users", f"{op.ref} has {len(users)} users "
                               f"({', '.join(u.ref for u in users[:4])}); fusing would keep "
                               "the per-half gathers alive", where, origin)
+
+
+def _hands_on(user: Instruction) -> bool:
+    """Whether ``user`` only hands a value out of its computation: a terminator (StableHLO's
+    return), or HLO's root tuple."""
+    comp = user.computation
+    return user.is_terminator or (user.opcode == "tuple" and comp is not None and comp.root is user)
 
 
 def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
