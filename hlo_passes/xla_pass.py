@@ -346,8 +346,9 @@ def _rewrite(name: str, text: str) -> bytes | None:
     new: bytes | None = None
     sites: list[Site] = []
     error: str | None = None
+    hints: list[str] = []  # an opt-in pass that would act where the default set did nothing
     try:
-        new_text, sites, near = rewrite_compiled_text(text, name, _state.passes)
+        new_text, sites, near = rewrite_compiled_text(text, name, _state.passes, hints)
         outcome.found, outcome.near_misses = len(sites), near
         if new_text is not None:
             new = compat.hlo_text_to_proto(new_text)
@@ -370,6 +371,12 @@ def _rewrite(name: str, text: str) -> bytes | None:
     if error is not None:
         _fallback(name, error, outcome)
         return None
+    for hint in hints:
+        with _lock:
+            seen = ("opt-in", name, hint) in _state.reported
+            _state.reported.add(("opt-in", name, hint))
+        if not seen and _multihost.reports_here():
+            log.info("%s%s", _multihost.report_tag(), hint)
     if new is None:
         return None
     lines = [_site_line(name, s) for s in sites if s.rewritten]

@@ -11,14 +11,44 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..ir import Module
 from ..report import NearMiss, Site
 from ..rewrites._opening import fuse_again
 from ..rewrites._picture import without_pictures
 from ..text import parsed_for_one_call
-from .registry import run_passes
+from .registry import default_passes, opt_in_passes, pipeline, rule_meta, run_passes
 
 
-def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = None
+def rule_id(pass_name: str) -> str:
+    """The code a pass reports under (``MOE003``), else its name."""
+    meta = rule_meta(pass_name)
+    return meta.code if meta is not None else pass_name
+
+
+def opt_in_sites(module: Module) -> dict[str, list[Site]]:
+    """The sites the opt-in passes would rewrite in ``module`` (where their fix pays), by pass
+    name: what a run of the default set leaves to a setting that names them."""
+    found: dict[str, list[Site]] = {}
+    for site in pipeline(opt_in_passes(), rewrite=False).run(module).sites:
+        if site.pays:
+            found.setdefault(site.rule, []).append(site)
+    return found
+
+
+def opt_in_hint(found: dict[str, list[Site]], name: str) -> str | None:
+    """One line naming the setting under which the opt-in passes of ``found`` would act."""
+    if not found:
+        return None
+    would = ", ".join(f"{rule_id(n)} {n} (opt-in) would rewrite {len(s)} site{'s' * (len(s) != 1)}"
+                      + (f" (first at {s[0].location.source})" if s[0].location.source else "")
+                      for n, s in found.items())
+    codes = ",".join(rule_id(n) for n in [*default_passes(), *found])
+    return (f"hlo_passes: in {name}, {would}: set HLO_PASSES_PASSES={codes} "
+            f"(or install(passes=[...]) with them) to run it")
+
+
+def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = None,
+                          hints: list[str] | None = None
                           ) -> tuple[str | None, list[Site], list[NearMiss]]:
     """Rewrite the optimized HLO module ``text`` (XLA's print of the module called ``name``).
 
@@ -28,6 +58,9 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
     default set.  Raises what parsing raises, and what a rule raises (strict: a
     rule's bug is the module's fallback, not a near miss beside others' rewrites);
     the caller turns that into a fallback.
+
+    ``hints``: with the default set (``passes`` None) and nothing rewritten, the line that names
+    the setting under which an opt-in pass would rewrite a site of the module goes there.
     """
     # Parsed for this call only (``parsed_for_one_call``: freed here, not by a full collection
     # inside some later compile).  No site pictures: nobody draws them here (they were a tenth of
@@ -35,6 +68,10 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
     with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module, without_pictures():
         # copy=False: the module was parsed for this call only.
         result = run_passes(module, passes, rewrite=True, copy=False, strict=True)
+        if hints is not None and passes is None and not result.changed:
+            hint = opt_in_hint(opt_in_sites(result.module), name)
+            if hint is not None:
+                hints.append(hint)
         if not result.changed:
             return None, result.sites, result.near_misses
         # XLA's fusion passes have run: what the rules left unfused (the ops of the fusions they

@@ -255,7 +255,7 @@ def check_crossings(crossings: list[Crossing], split_dim: int, blocks: int = 1) 
         if not same_sharding(c.in_sharding(), first.in_sharding()):
             raise Refusal("same-collectives", f"{c.ref} enters {c.caller.ref} sharded {c.in_sharding()}, "
                           f"{first.ref} {first.in_sharding()}", c.param)
-        outside = c.outside.shape
+        outside = result_shape(*c.source(0))  # the result that enters, of a multi-result value
         if (dim_size(outside, split_dim, c.param, f"{c.outside.ref} entering {c.caller.ref}")
                 != dim_size(c.param.shape, split_dim, c.param) * (blocks if c.reshards else 1)):
             raise Refusal("split-dim-sharded", f"{c.caller.ref} shards the split dimension {split_dim} of "

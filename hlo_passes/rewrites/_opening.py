@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..checks import Refusal
-from ..ir import Instruction, Module, Value
+from ..ir import Computation, Instruction, Module, Value
 from ..ir.module import created_by
 from ..ir.op_table import Trait, op
 from ..ir.rewriter import Rewriter
@@ -64,6 +64,67 @@ def closed_fusion(fusions: list[Instruction]) -> Refusal | None:
             return Refusal("fusion-kind", f"{f.ref} is a {kind or 'fusion of unknown kind'}, one kernel the "
                                           "site cannot be taken out of (loop and input fusions can)", f)
     return None
+
+
+# How far up from a site's starts its own readers of a fusion are looked for (``own_readers``).
+MAX_ANCESTORS = 256
+
+
+def keep_for_others(rw: Rewriter, fusions: list[Instruction], starts: list[Instruction]) -> None:
+    """Give the readers of ``fusions`` that are not on the way to ``starts`` (the site's own ops:
+    ``starts`` and what they are computed from) a copy of the fusion of their own, so that
+    opening it leaves their site as it was.  XLA's CSE merges a fusion that slices and converts a
+    weight's shard for the forward's collective-permutes with the equal one of the
+    ``jax.checkpoint`` recomputation (MaxText's ``fsdp_transpose`` layout): opened for the
+    forward's site, the recomputation's would read half opened ops and half fused ones."""
+    own = _ancestors(starts)
+    if own is None:
+        return
+    for fusion in fusions:
+        if fusion.computation is None or fusion_kind(fusion) not in OPENABLE or len(fusion.called_computations) != 1:
+            continue
+        others = [u for u in fusion.users if id(u) not in own]
+        if others and len(others) < len(fusion.users):
+            _copy_for(rw, fusion, others)
+
+
+def _ancestors(starts: list[Instruction]) -> set[int] | None:
+    """``starts`` and the ops of their computations they are computed from (None: more than
+    MAX_ANCESTORS, not looked through)."""
+    seen: dict[int, Instruction] = {}
+    todo = list(starts)
+    while todo:
+        instr = todo.pop()
+        if id(instr) in seen:
+            continue
+        seen[id(instr)] = instr
+        if len(seen) > MAX_ANCESTORS:
+            return None
+        todo.extend(o for o in instr.operands if o.computation is instr.computation)
+    return set(seen)
+
+
+def _copy_for(rw: Rewriter, fusion: Instruction, readers: list[Instruction]) -> Instruction:
+    """A copy of ``fusion`` with a copy of its body (a fused computation has one caller), read by
+    ``readers`` instead of ``fusion``."""
+    body = fusion.called_computations[0]
+    name = body.name
+    while name in rw.module.computations:
+        name = rw.module.fresh_name(body.name)
+    comp = rw.add_computation(Computation(name), before=fusion.computation)
+    new: dict[int, Instruction] = {}
+    for inner in body.instructions:
+        new[id(inner)] = rw.clone(inner, [Value(new[id(v.op)], v.result) for v in inner.operand_values],
+                                  inner.shape, computation=comp)
+    assert body.root is not None
+    comp.set_root(new[id(body.root)])
+    copy = rw.clone(fusion, fusion.operand_values, fusion.shape, after=fusion)
+    rw.set_called(copy, [comp])
+    for reader in readers:
+        for i, operand in enumerate(list(reader.operands)):
+            if operand is fusion:
+                rw.set_operand(reader, i, Value(copy, reader.operand_results[i]))
+    return copy
 
 
 def open_fusions(rw: Rewriter, fusions: list[Instruction]) -> dict[int, Value]:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ..checks import Refusal
 from ..ir import Instruction
 from ..ir.rewriter import Rewriter
-from ._fusions import FusedValue
+from ._fusions import FusedCopy, FusedValue
 from ._pieces import (Pieces, Segment, between_partitions, dynamic_window, enter, float_bits, is_reshard, joined,
                       narrowest, operand, says, under_in_place)
 from ._sources import Source, SourcePlan
@@ -68,7 +68,8 @@ class ReshardSource(Source):
         assert reassembled is not None
         gathers = [c.ops[reassembled] for c in chains]
         for c in chains:
-            proof.types.update(op.shape.element_type for op in c.ops[:reassembled] if op.opcode == "convert")
+            proof.types.update(op.shape.element_type for op in c.ops[:reassembled]
+                               if isinstance(op, FusedCopy) or op.opcode == "convert")
         proof.dim = dim = _window_dim(chains[0].start)  # the split dimension: where the start cuts
         groups = gathers[0].attributes.get("replica_groups")
         if dim is None or tuple(gathers[0].attributes.get("dimensions") or ()) != (dim,) or not groups:
@@ -187,15 +188,26 @@ def _cut_array(proof: Pieces, start: Instruction) -> Instruction | FusedValue | 
     return None
 
 
+# Steps between a half's piece and its gather that move no element: layout copies, converts,
+# and the optimization barrier MaxText puts between its two gather stages (which XLA removes
+# only after scheduling: the module a pass inside XLA's pipeline is handed still holds it).
+_IN_PLACE_STEPS = ("copy", "convert", "opt-barrier")
+
+
 def _reassembling(chain: _Chain) -> int | None:
     """The index in ``chain.ops`` of the gather of the half's pieces: its first step but layout
-    copies and converts (None: there is none)."""
+    copies, converts and barriers, plain or in a fusion of their own (None: there is none)."""
     for k, op in enumerate(chain.ops):
+        if isinstance(op, FusedCopy):
+            if tuple(op.shape.dims) != tuple(op.operand.shape.dims):
+                return None
+            continue
         if not isinstance(op, Instruction) or len(op.operands) != 1:
             return None
         if op.opcode == "all-gather":
             return k
-        if op.opcode not in ("copy", "convert") or tuple(op.shape.dims) != tuple(op.operands[0].shape.dims):
+        if op.opcode not in _IN_PLACE_STEPS or not op.shape.is_array or \
+                tuple(op.shape.dims) != tuple(op.operands[0].shape.dims):
             return None
     return None
 

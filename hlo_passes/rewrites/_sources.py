@@ -142,6 +142,9 @@ class Source:
     # Whether a half's last op may have users besides the meeting: they read its slice of
     # the fused value after the rewrite (two weights: a gathered weight a checkpoint hands on).
     slices_for_other_users: bool = False
+    # With ``slices_for_other_users``: only other users that hand the value on out of its body
+    # (a terminator: a shard_map's return), not ops that compute with it.
+    handed_on_only: bool = False
     # Whether the halves are computed by GMMs of their own (the fix runs one GMM instead).
     gmm_launches: bool = False
 
@@ -177,6 +180,10 @@ class SliceSource(Source):
     entries of a small stacking axis, each taken out of it (``W[:, 0]``, ``W[:, 1]``)."""
 
     start_opcodes = frozenset(("slice", "fusion", "get-tuple-element"))
+    # A gathered half a shard_map returns besides (the residual the recomputation of a
+    # ``jax.checkpoint`` layer hands to the backward) reads its slice of the fused gather.
+    slices_for_other_users = True
+    handed_on_only = True
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         if instr.opcode == "get-tuple-element":

@@ -61,7 +61,7 @@ from ._gmms import difference
 from ._held import through_held
 from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder, blocks_in_order, \
     interleaved_piece
-from ._opening import closed_fusion, open_fusions
+from ._opening import closed_fusion, keep_for_others, open_fusions
 from ._picture import pictures_wanted, site_picture
 from ._carry_whole import carry_whole
 from ._pipelined import carried_halves, rejoined_halves
@@ -478,6 +478,16 @@ class SplitFusion(PatternRule[Candidate]):
     def anchor(self, candidate: Candidate) -> Instruction:
         return candidate.meeting.anchor
 
+    def _run(self, rw: Rewriter, candidate: Candidate) -> Site:
+        # A site whose halves an earlier site's rewrite changed (it opened a slice fusion both
+        # read, the forward gather's and its recomputation's, ``_unshare``): its chains hold ops
+        # that are gone; the site is read again where it meets.
+        if _stale(candidate):
+            anchor = self.anchor(candidate)
+            candidate = next((f for f in self._found_again(rw.module, anchor) if self.anchor(f) is anchor),
+                             candidate)
+        return super()._run(rw, candidate)
+
     # ---- checks (in this order; each refusal names its check id) ------------
     @check()
     def source(self, c: Candidate) -> None:
@@ -515,7 +525,8 @@ class SplitFusion(PatternRule[Candidate]):
     @check("extra-users")
     def single_use(self, c: Candidate) -> None:
         assert c.source is not None
-        _check_single_use(c.meeting.single_use_part(c.chains), c.source.slices_for_other_users)
+        _check_single_use(c.meeting.single_use_part(c.chains), c.source.slices_for_other_users,
+                          c.source.handed_on_only)
 
     @check("group-of-one", "no-collective")
     def moves(self, c: Candidate) -> Refusal | None:
@@ -591,16 +602,29 @@ class SplitFusion(PatternRule[Candidate]):
         again: the same site in the after-partitioning form the engine rewrites."""
         meeting = c.meeting
         inner = getattr(meeting, "concat", None) if meeting.anchor.opcode == "fusion" else None
+        # A fusion the site opens that another site reads too (the recomputation's pieces cut
+        # from the same slice fusion): that site keeps a copy of its own, fused.
+        keep_for_others(rw, c.fusions, [chain.start for chain in c.chains])
         opened = open_fusions(rw, c.fusions)
+        made = {id(v.op) for v in opened.values()}
         anchor = opened[id(inner)].op if inner is not None else meeting.anchor
-        for found in self._found_again(rw.module, anchor):
-            if self.anchor(found) is not anchor or found.fusions:
-                continue
-            refusal = self.refusal(found)
-            if refusal is not None:  # a bug: the checks must agree on both forms of a site
-                raise RuntimeError(f"{self.name}: the site at {anchor.ref} passed its checks inside fusions and "
-                                   f"is refused once they are opened ({refusal.check}: {refusal.reason})")
-            return found
+        # Each op a pass gives its own reader (``_unshare``) makes the site found once more;
+        # a chain has at most MAX_CHAIN_STEPS ops below its collective.
+        for _ in range(MAX_CHAIN_STEPS + 1):
+            again = False
+            for found in self._found_again(rw.module, anchor):
+                if self.anchor(found) is not anchor or found.fusions:
+                    continue
+                refusal = self.refusal(found)
+                if refusal is not None and _unshare(rw, found.chains, refusal, made, self.steps):
+                    again = True
+                    break
+                if refusal is not None:  # a bug: the checks must agree on both forms of a site
+                    raise RuntimeError(f"{self.name}: the site at {anchor.ref} passed its checks inside fusions "
+                                       f"and is refused once they are opened ({refusal.check}: {refusal.reason})")
+                return found
+            if not again:
+                break
         raise RuntimeError(f"{self.name}: the site at {meeting.anchor.ref} is not found again once its fusions "
                            "are opened")
 
@@ -616,6 +640,52 @@ class SplitFusion(PatternRule[Candidate]):
                 for meeting, chains in finder.at(anchor):
                     yield Candidate(meeting, chains)
         yield from self.match(module)
+
+
+def _stale(c: Candidate) -> bool:
+    """Whether an op ``c`` was matched on is gone (an earlier site's rewrite removed it)."""
+    for chain in c.chains:
+        for step in [chain.start, *chain.ops]:
+            if (step.after if isinstance(step, Boundary) else step).computation is None:
+                return True
+    return False
+
+
+def _unshare(rw: Rewriter, chains: list[_Chain], refusal: Refusal, made: set[int],
+             steps: CollectiveModel) -> bool:
+    """A half's op below its first collective that a fusion computed for each of its readers,
+    and opening the fusion left with several (``extra-users``): give the other readers a copy
+    of their own; whether one was made.
+
+    XLA's CSE merges a half's slice fusion (a slice, a convert to the gather's type) with the
+    equal one the ``jax.checkpoint`` recomputation of the same layer reads: one fusion read by
+    the forward gather and by its recomputation, each a site.  Inside the fusion the site's
+    chain starts at the slice, which may have other readers; opened, the convert after it is
+    a step of the chain read by both gathers.  A copy of an op that computes from the shard
+    (no collective below it, only what the opening put there) computes the same values for
+    its other readers, and each site's chain is its own again, as it was inside the fusion."""
+    op = refusal.instr
+    if refusal.check != "extra-users" or id(op) not in made or steps.communicates(op):
+        return False
+    for chain in chains:
+        if op not in chain.ops:
+            continue
+        k = chain.ops.index(op)
+        below = chain.ops[:k]
+        if k + 1 >= len(chain.ops) or any(isinstance(s, Boundary) or steps.communicates(s) for s in below):
+            return False
+        reader = chain.ops[k + 1]
+        if isinstance(reader, Boundary) or not steps.communicates(reader) and id(reader) not in made:
+            return False
+        others = [u for u in op.users if u is not reader]
+        copy = rw.clone(op, op.operand_values, op.shape, after=op)
+        made.add(id(copy))
+        for user in others:
+            for i, operand in enumerate(list(user.operands)):
+                if operand is op:
+                    rw.set_operand(user, i, Value(copy, user.operand_results[i]))
+        return True
+    return False
 
 
 # Collectives that work along one dimension, and what they do there.
@@ -692,7 +762,7 @@ def _other_users(chain: _Chain) -> list[Instruction]:
     return top.users
 
 
-def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> None:
+def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False, handed_on_only: bool = False) -> None:
     """Intermediates used elsewhere would keep the old gathers alive: refuse such sites
     (``top_may_be_shared``: a half's last op may have other users, which then read its
     slice of the fused value)."""
@@ -701,7 +771,9 @@ def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> 
         # slice stays for its other readers (a copy, not a collective: the forward gather and
         # its ``jax.checkpoint`` recomputation may read one slice, each a site of its own).
         steps = ([c.start] if c.result is None and c.cut is None else []) + c.ops
-        if top_may_be_shared and _other_users(c):
+        users = _other_users(c)
+        if top_may_be_shared and users and (
+                not handed_on_only or sum(not _hands_on(u) for u in users) == 1):
             steps = steps[:-1]
         for op in steps:
             users = op.users
@@ -711,6 +783,13 @@ def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False) -> 
                 raise Refusal("extra-users", f"{op.ref} has {len(users)} users "
                               f"({', '.join(u.ref for u in users[:4])}); fusing would keep "
                               "the per-half gathers alive", where, origin)
+
+
+def _hands_on(user: Instruction) -> bool:
+    """Whether ``user`` only hands a value out of its computation: a terminator (StableHLO's
+    return), or HLO's root tuple."""
+    comp = user.computation
+    return user.is_terminator or (user.opcode == "tuple" and comp is not None and comp.root is user)
 
 
 def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
