@@ -62,7 +62,7 @@ from ..diagnostics import (
 )
 from ..graph import write_site_graphs
 from ..lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, lint_files
-from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel
+from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, lowering_for, resolve_kernel
 from ..passes import (
     available_passes,
     builtin_names,
@@ -516,10 +516,11 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
              staged: list[Staged], made: list[str]) -> _Rewritten:
     """Run the passes and the GMM lowering on ``module``; its output is staged (in ``staged``),
     not yet put in place."""
-    with use_platform(args.platform):  # the cost model prices each site for it
+    # The cost model prices each site for the platform; a rule resting on the GMM kernel knows it.
+    with use_platform(args.platform), lowering_for(args.kernel, args.platform):
         # The module is not reused: no copy.
         result = pipeline(passes, rewrite=True, strict=args.strict).run(module, copy=False)
-    hint = _opt_in_hint(result.module) if passes is None and not result.sites and not args.quiet else None
+        hint = _opt_in_hint(result.module) if passes is None and not result.sites and not args.quiet else None
     lowerings = lower_gmms(result.module, args.kernel, args.platform)
     new_text = result.module.to_text()
     diff = None

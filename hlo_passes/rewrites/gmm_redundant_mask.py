@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..checks import Refusal
+from ..gmm.target import past_groups_refusal
 from ..ir import Computation, Instruction, Module, Value
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..ir.rewriter import Rewriter
@@ -552,6 +553,24 @@ class GmmRedundantMask(PatternRule[Mask]):
             if not ok:
                 return Refusal("mask-users", f"{user.ref} also reads the masked value {mask.op.ref} and may "
                                "read the rows it zeroes (the select would stay for it: nothing saved)", user)
+        return None
+
+    @check("mask-kernel")
+    def kernel(self, mask: Mask) -> Refusal | None:
+        """The premise, per GMM: the one whose result is masked writes +0 past the groups, and every
+        GMM reading a masked lhs reads none of those rows, on the kernel each will run on (the
+        entry point's platform and kernel: ``gmm.target``).  Never XLA's own ragged-dot: on TPU it
+        leaves those rows unspecified (measured), on GPU and CPU its expansion gives 0 * w there."""
+        gmms = [mask.gmm]
+        if mask.side == "lhs":
+            readers, _ = _readers_across_calls(mask.op, mask.callers)
+            gmms += [u for u, _ in readers if u.opcode == "ragged-dot" and u is not mask.gmm]
+        for gmm in gmms:
+            why = past_groups_refusal(gmm)
+            if why is not None:
+                role = "writes" if mask.side == "result" else "reads"
+                return Refusal("mask-kernel", f"{mask.op.ref}: {gmm.ref}, which {role} the rows it masks, is not "
+                               f"known to ignore the rows past sum(group sizes) and write +0 there: {why}", mask.op)
         return None
 
     # ---- report and rewrite ---------------------------------------------------------
