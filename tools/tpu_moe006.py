@@ -155,7 +155,7 @@ def child_env_mode() -> None:
             got = np.asarray(jax.jit(fn)(*args))
             out.append({"layer": name, "dtype": dtype, "bytes": got.tobytes().hex()})
     report = hlo_passes.installed_report()
-    modules = [{"module": m.name, "rewritten": [str(s) for s in m.rewritten],
+    modules = [{"module": m.module, "rewritten": [str(s) for s in m.rewritten],
                 "refused": sorted({f"{n.check}" for n in m.near_misses}), "fallback": m.fallback}
                for m in report.modules]
     print("ENVJSON " + json.dumps({"installed": xla_pass.installed(), "skipped": report.skipped,

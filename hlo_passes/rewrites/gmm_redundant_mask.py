@@ -13,9 +13,13 @@ along the GMM's ragged dimension compared with the sum of the very group sizes t
 (``<``, the mirrored ``>``, or ``<=``/``>`` against ``sum - 1``; with the branches swapped for
 the complement), through the broadcasts, reshapes and widening converts jax lowers it with.
 Otherwise it names the check that failed.  Group sizes are counts (non-negative), as every GMM
-kernel assumes.  The rule is opt-in: that a GMM writes +0 past its groups is a property of the
-kernel it is lowered to, verified for XLA:CPU's decomposition, the cpu-ffi kernel and Pallas
-megablox (interpret mode), not for XLA's native TPU ragged-dot (docs/rules.md, MOE006).
+kernel assumes.  That a GMM writes +0 past its groups and reads nothing there is a property of the
+kernel it is lowered to, not of the op: the last check (``mask-kernel``) asks the entry point's
+target (``gmm.target``: hlo_passes.jit's device and kernel, hlo-rewrite's --platform/--kernel,
+hlo-lint's --platform, XLA's own inside XLA) which kernel runs each GMM that writes or reads the
+masked rows, and removes the mask only for the cpu-ffi, gpu-ffi and Pallas kernels; never in front
+of or behind XLA's own ragged-dot (on TPU it leaves those rows unspecified, measured; on GPU and
+CPU its expansion writes 0 * w there, NaN for an infinite weight).  Opt-in (docs/rules.md, MOE006).
 """
 from __future__ import annotations
 
@@ -419,10 +423,10 @@ class GmmRedundantMask(PatternRule[Mask]):
         summary="row mask a grouped matmul makes redundant",
         help="A select keeps the rows below sum(group_sizes) of a grouped matmul's lhs or result and "
              "zeroes the others; a grouped matmul that ignores those lhs rows and writes zeros to those "
-             "result rows (XLA:CPU, hlo_passes's cpu-ffi and gpu-ffi kernels, Pallas megablox) makes the "
-             "mask a pass over the activations for nothing: drop the jnp.where, or run "
-             "`hlo-rewrite --passes gmm-redundant-mask`. Opt-in: XLA's own TPU ragged-dot is not known "
-             "to write zeros past the groups (docs/rules.md, MOE006).",
+             "result rows (hlo_passes's cpu-ffi, gpu-ffi and Pallas megablox kernels) makes the mask a "
+             "pass over the activations for nothing: drop the jnp.where there, or run `hlo-rewrite "
+             "--passes gmm-redundant-mask --platform cpu` (or --kernel). Never behind XLA's own "
+             "ragged-dot: on TPU it leaves those rows unspecified (docs/rules.md, MOE006).",
         description="remove a row mask (iota < sum(group_sizes)) on a grouped matmul's lhs or result (MOE006, opt-in)",
         markers=("ragged-dot", "ragged_dot"),
         verb="removed",
