@@ -66,8 +66,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--chunk", type=int, default=10, help="programs per task handed to a worker")
     p.add_argument("--out", type=Path, default=None, help="write every outcome here (JSON lines)")
     p.add_argument("--timeout", type=float, default=3600, help="seconds the whole run may take")
+    p.add_argument("--spec", default=None, help="run the one program a result line spells (family=... seed=...), "
+                                                 "in this process, and print its line")
     args = p.parse_args(argv)
     entries = tuple((args.entries or ("xla,jit" if args.platform == "tpu" else "xla")).split(","))
+    if args.spec:
+        if args.platform == "cpu":
+            _cpu_environment()
+        from soundness.check import run_one
+        from soundness.programs import spec_from_line
+
+        outs = run_one(spec_from_line(args.spec), entries)
+        for o in outs:
+            print(o.line(), flush=True)
+        return 1 if any(not o.ok for o in outs) else 0
     seeds = list(range(args.seed, args.seed + args.programs))
     start = time.perf_counter()
     results: list[dict[str, Any]] = []

@@ -84,7 +84,7 @@ def compare(spec: Spec, want: list[np.ndarray], got: list[np.ndarray]) -> tuple[
             scale, worst = max(scale, top), max(worst, diff)
             if diff > ROUNDINGS * EPS[spec.dtype] * max(top, 1e-30):
                 ok = False
-        if not np.array_equal(w[~finite], g[~finite]):
+        if not np.array_equal(w[~finite], g[~finite], equal_nan=True):
             ok = False
     return ok, worst, scale
 

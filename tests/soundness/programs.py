@@ -15,7 +15,14 @@ dimensions, gathered before use):
 * ``mlp_prefused`` / ``mlp_pair``: the same without experts (dense ``[D, 2F]`` / two ``[D, F]``);
 * ``attention_kv``: q, k, v projections ``[D, H, K]`` (layout ``b``: ``[H, D, K]``) and the output
   projection, the K/V weights of the MoE weights' shapes;
-* ``attention_kv_prefused``: k|v as one ``[D, H, 2K]`` weight sliced before the gather.
+* ``attention_kv_prefused``: k|v as one ``[D, H, 2K]`` weight sliced before the gather;
+* ``block``: ``attention_kv`` then ``moe_pair`` in one layer (a Mixtral-like block: the K/V weights
+  and the MoE weights in one module).
+
+Gathers: explicit (``shard_map`` with ``all_gather`` per piece) or inserted by the partitioner
+(``jax.jit`` with ``NamedSharding`` inputs; ``hint``: the sliced pieces constrained to their
+sharding, or to replicated as FSDP libraries gather before use; ``tokens``: replicated or split
+over the first mesh axis).
 
 MoE families may mask the rows past ``sum(group_sizes)`` around their GMMs (``mask``); those
 rows then hold large values (garbage a dropped token leaves).  ``int8`` weights are gathered as
@@ -36,14 +43,18 @@ LAYERS = 2  # stacked layers when scanned
 DROPPED = 5  # rows past the groups when a mask is used
 
 FIELDS: dict[str, tuple[Any, ...]] = {
-    "family": ("moe_prefused", "moe_pair", "mlp_prefused", "mlp_pair", "attention_kv", "attention_kv_prefused"),
+    "family": ("moe_prefused", "moe_pair", "mlp_prefused", "mlp_pair", "attention_kv", "attention_kv_prefused",
+               "block"),
     "mesh": ((1,), (2,), (4,), (8,), (2, 2), (2, 4), (4, 2)),
     # With two mesh axes: one weight dimension over both (``joint``), or two dimensions, one axis each.
     "axes_use": ("joint", "two_dims"),
     "shard": (0, 1, 2),  # the weight dimension FSDP shards (mod its rank)
     "gather": ("explicit", "partitioner"),
-    # Partitioner-inserted gathers: the sliced pieces constrained to the weight's sharding, or not.
-    "hint": ("none", "constrain"),
+    # Partitioner-inserted gathers: the sliced pieces constrained to the weight's sharding, or to
+    # replicated (an FSDP library's gather before use), or left to the partitioner.
+    "hint": ("none", "constrain", "replicate"),
+    # Partitioner-inserted gathers: the tokens replicated, or split over the first mesh axis.
+    "tokens": ("replicated", "sharded"),
     "dtype": ("float32", "bfloat16", "int8"),
     "step": ("forward", "train"),
     "scan": ("none", "scan", "scan_remat"),
@@ -73,6 +84,7 @@ class Spec:
     model: int
     groups: int
     mask: str
+    tokens: str
     seed: int
 
     @property
@@ -81,7 +93,7 @@ class Spec:
 
     @property
     def moe(self) -> bool:
-        return self.family.startswith("moe")
+        return self.family.startswith("moe") or self.family == "block"
 
     def short(self) -> str:
         d = asdict(self)
@@ -91,9 +103,27 @@ class Spec:
 def normalize(spec: Spec, max_devices: int = 8) -> Spec:
     """The spec as it can run: a mask only on MoE families, a mesh within ``max_devices``."""
     mesh = spec.mesh if math.prod(spec.mesh) <= max_devices else (1,)
-    return replace(spec, mesh=mesh, mask=spec.mask if spec.family.startswith("moe") else "none",
+    moe = spec.family.startswith("moe") or spec.family == "block"
+    return replace(spec, mesh=mesh, mask=spec.mask if moe else "none",
                    hint=spec.hint if spec.gather == "partitioner" else "none",
+                   tokens=spec.tokens if spec.gather == "partitioner" and math.prod(mesh) > 1 else "replicated",
                    axes_use=spec.axes_use if len(mesh) == 2 else "joint")
+
+
+def spec_from_line(text: str) -> Spec:
+    """The spec a result line or ``Spec.short()`` spells (``family=block mesh=4x2 ... seed=7``): what
+    rebuilds a reported program whatever the generator's choices have become since."""
+    fields = dict(part.split("=", 1) for part in text.split() if "=" in part and part.split("=", 1)[0] in
+                  (*FIELDS, "seed"))
+    kw: dict[str, Any] = {}
+    for k, v in fields.items():
+        if k == "mesh":
+            kw[k] = tuple(int(n) for n in v.split("x"))
+        elif k in ("shard", "width", "model", "groups", "seed"):
+            kw[k] = int(v)
+        else:
+            kw[k] = v
+    return Spec(**kw)
 
 
 def spec_from_seed(seed: int, max_devices: int = 8) -> Spec:
@@ -137,6 +167,8 @@ def weights_of(spec: Spec) -> list[Weight]:
         gate = ("D", "F") if a else ("F", "D")
         return [Weight("w_gate", gate, None), Weight("w_up", gate, None),
                 Weight("w_out", ("F", "D") if a else ("D", "F"), None)]
+    if f == "block":  # attention (separate q, k, v, o) and a two-weight MoE FFN in one layer
+        return weights_of(replace(spec, family="attention_kv")) + weights_of(replace(spec, family="moe_pair"))
     proj = {"a": ("D", "H", "K"), "b": ("H", "D", "K"), "c": ("H", "K", "D")}[spec.layout]
     out = ("D", "H", "K") if spec.layout == "b" else ("H", "K", "D")
     if f == "attention_kv":
@@ -201,29 +233,55 @@ def _pieces(spec: Spec, w: Weight, value: Any, scale: Any, gather: Any) -> list[
 
 
 def _layer(spec: Spec, h: Any, gs: Any, params: dict[str, Any], scales: dict[str, Any], gather: Any) -> Any:
+    ws = {w.name: w for w in weights_of(spec)}
+    got = {n: _pieces(spec, ws[n], params[n], scales.get(n), gather) for n in params}
+    if spec.family == "block":
+        return _moe(spec, _attention(spec, h, got), gs, got)
+    if spec.moe:
+        return _moe(spec, h, gs, got)
+    if spec.family.startswith("mlp"):
+        return _mlp(spec, h, got)
+    return _attention(spec, h, got)
+
+
+def _swap(spec: Spec) -> Any:
+    import jax.numpy as jnp
+
+    return (lambda t: t) if spec.layout != "b" else (lambda t: jnp.swapaxes(t, -1, -2))
+
+
+def _moe(spec: Spec, h: Any, gs: Any, got: dict[str, list[Any]]) -> Any:
     import jax
     import jax.numpy as jnp
 
     c = _compute_dtype(spec)
-    ws = {w.name: w for w in weights_of(spec)}
-    got = {n: _pieces(spec, ws[n], params[n], scales.get(n), gather) for n in params}
-    a = spec.layout != "b"
-    sw = (lambda t: t) if a else (lambda t: jnp.swapaxes(t, -1, -2))
-    if spec.moe:
-        gate, up = got["w_in"] if "w_in" in got else (got["w_gate"][0], got["w_up"][0])
-        gate, up, down = sw(gate), sw(up), sw(got["w_out"][0])
-        live = jnp.arange(h.shape[0])[:, None] < jnp.sum(gs)
-        x = jnp.where(live, h, 0) if spec.mask in ("lhs", "both") else h
-        g1 = jax.lax.ragged_dot(x, gate, gs, preferred_element_type=c)
-        g2 = jax.lax.ragged_dot(x, up, gs, preferred_element_type=c)
-        y = jax.lax.ragged_dot(jax.nn.silu(g1) * g2, down, gs, preferred_element_type=c)
-        if spec.mask in ("result", "both"):
-            y = jnp.where(live, y, 0)
-        return h + y
-    if spec.family.startswith("mlp"):
-        gate, up = got["w_in"] if "w_in" in got else (got["w_gate"][0], got["w_up"][0])
-        gate, up, down = sw(gate), sw(up), sw(got["w_out"][0])
-        return h + (jax.nn.silu(h @ gate) * (h @ up)) @ down
+    sw = _swap(spec)
+    gate, up = got["w_in"] if "w_in" in got else (got["w_gate"][0], got["w_up"][0])
+    gate, up, down = sw(gate), sw(up), sw(got["w_out"][0])
+    live = jnp.arange(h.shape[0])[:, None] < jnp.sum(gs)
+    x = jnp.where(live, h, 0) if spec.mask in ("lhs", "both") else h
+    g1 = jax.lax.ragged_dot(x, gate, gs, preferred_element_type=c)
+    g2 = jax.lax.ragged_dot(x, up, gs, preferred_element_type=c)
+    y = jax.lax.ragged_dot(jax.nn.silu(g1) * g2, down, gs, preferred_element_type=c)
+    if spec.mask in ("result", "both"):
+        y = jnp.where(live, y, 0)
+    return h + y
+
+
+def _mlp(spec: Spec, h: Any, got: dict[str, list[Any]]) -> Any:
+    import jax
+
+    sw = _swap(spec)
+    gate, up = got["w_in"] if "w_in" in got else (got["w_gate"][0], got["w_up"][0])
+    gate, up, down = sw(gate), sw(up), sw(got["w_out"][0])
+    return h + (jax.nn.silu(h @ gate) * (h @ up)) @ down
+
+
+def _attention(spec: Spec, h: Any, got: dict[str, list[Any]]) -> Any:
+    import jax
+    import jax.numpy as jnp
+
+    c = _compute_dtype(spec)
     wq = got["wq"][0]
     wk, wv = got["w_kv"] if "w_kv" in got else (got["wk"][0], got["wv"][0])
     proj = {"a": "td,dhk->thk", "b": "td,hdk->thk", "c": "td,hkd->thk"}[spec.layout]
@@ -275,7 +333,7 @@ def build(spec: Spec) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
     used = TOKENS - (DROPPED if spec.mask != "none" else 0)
     cuts = np.sort(rng.integers(0, used + 1, groups - 1))
     gs = np.diff(np.concatenate([[0], cuts, [used]])).astype(np.int32)
-    if spec.mask != "none":
+    if spec.mask != "none" and spec.family != "block":  # (attention would spread it over every token)
         h[used:] = rng.standard_normal((TOKENS - used, sizes["D"])) * 1e3  # what a dropped token leaves
     x = h.astype(c)
 
@@ -298,8 +356,9 @@ def build(spec: Spec) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
 
     def constrained(p: Any, w: Weight) -> Any:
         if spec.hint == "constrain" and spec.devices > 1 and not stacked:
-            s = spec_of(w)
-            p = jax.lax.with_sharding_constraint(p, NamedSharding(mesh, s))
+            p = jax.lax.with_sharding_constraint(p, NamedSharding(mesh, spec_of(w)))
+        elif spec.hint == "replicate" and spec.devices > 1:  # gathered before use, as FSDP libraries do
+            p = jax.lax.with_sharding_constraint(p, NamedSharding(mesh, P()))
         return p
 
     if spec.gather == "explicit" and spec.devices > 1:
@@ -328,6 +387,7 @@ def build(spec: Spec) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
             return jax.grad(loss, argnums=(0, 1))(x, floats, gs, params, scales)
 
     rep = NamedSharding(mesh, P())
-    in_shardings = (rep, rep, {n: NamedSharding(mesh, s) for n, s in wspecs.items()},
+    tokens = NamedSharding(mesh, P("a0")) if spec.tokens == "sharded" else rep
+    in_shardings = (tokens, rep, {n: NamedSharding(mesh, s) for n, s in wspecs.items()},
                     {n: rep for n in scales})
     return step, (x, gs, params, scales), {"in_shardings": in_shardings}
