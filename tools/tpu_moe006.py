@@ -17,8 +17,13 @@ and dtype (f32, bf16), the layer's outputs on its inputs (dropped tokens' rows h
 * a bare ``jax.lax.ragged_dot`` (no mask), to record what XLA's own ragged-dot writes past the
   groups on this backend.
 
-Writes ``moe006.json`` and ``moe006.md`` under ``--out``; exit 1 if any output differs where the
-rule did not refuse.
+Writes ``moe006.json`` and ``moe006.md`` under ``--out`` (keep them as
+``benchmarks/results/moe006/tpu_<date>.{md,json}``); exit 1 if any output differs.  On the TPU machine
+(``run`` sends /work/main's tree: copy this checkout to ``.tpu/<name>/`` first)::
+
+    cd .tpu/<name> && PIP_CONFIG_FILE=/dev/null python3 -m pip install -q --isolated --only-binary=:all: \
+        --index-url file:///opt/pypi/simple --target /tmp/site networkx lark && \
+    export PYTHONPATH=$PWD:$PYTHONPATH:/tmp/site PYTHONUNBUFFERED=1 && python3 tools/tpu_moe006.py --out $OUT
 """
 from __future__ import annotations
 
