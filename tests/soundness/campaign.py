@@ -33,6 +33,7 @@ def _cpu_environment() -> None:
     if "--xla_force_host_platform_device_count" not in flags:
         os.environ["XLA_FLAGS"] = f"{flags} {CPU_FLAGS}".strip()
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # the SPMD partitioner's warnings would bury the DIFF lines
 
 
 def _run_chunk(task: tuple[list[int], tuple[str, ...], int]) -> list[dict[str, Any]]:
