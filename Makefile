@@ -17,7 +17,7 @@ VENVS ?= .venv
 PY312 = $(VENVS)/py312/bin/python
 PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 
-.PHONY: install install-test demo test test-trainers envs-py312 test-py311 test-py312 test-py312-jax011 test-py311-run test-py312-run test-py312-jax011-run test-long bench golden fuzz check-maxtext dist
+.PHONY: install install-test demo test test-trainers envs-py312 test-py311 test-py312 test-py312-jax011 test-py311-run test-py312-run test-py312-jax011-run test-long bench golden fuzz soundness check-maxtext dist
 
 install:
 	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -126,6 +126,20 @@ FUZZ_SEED ?= 21
 FUZZ_OUT ?= $(CURDIR)/fuzz-out
 fuzz: install-test
 	$(Q)cd tests && $(PYTHON) -m fuzzing --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED) --out $(FUZZ_OUT)
+
+# The differential soundness campaign at scale (issue 43): SOUNDNESS_PROGRAMS generated programs
+# (MoE, dense-MLP and attention weights; FSDP over 1-8 CPU devices; explicit and partitioner
+# gathers; scan + checkpoint; forward and training steps; f32/bf16/int8), each compiled with the
+# pass inside XLA with every rule enabled and without it, in SOUNDNESS_WORKERS worker processes;
+# every value difference printed as a DIFF line with its seed and program, a summary line last;
+# exit 1 on any difference.  docs/robustness.md records the runs.
+SOUNDNESS_PROGRAMS ?= 2000
+SOUNDNESS_SEED ?= 0
+SOUNDNESS_WORKERS ?= 2
+SOUNDNESS_OUT ?= $(CURDIR)/soundness-out.jsonl
+soundness: install-test
+	$(Q)cd tests && $(PYTHON) -m soundness --programs $(SOUNDNESS_PROGRAMS) --seed $(SOUNDNESS_SEED) \
+		--workers $(SOUNDNESS_WORKERS) --out $(SOUNDNESS_OUT)
 
 # MaxText's own MoE layer (prefuse_moe_weights=False: gate and up as two weights) through
 # moe-pair-gather-fusion (issue 17).  Optional, not in CI: it downloads MaxText 0.2.5 and what its

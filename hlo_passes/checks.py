@@ -96,6 +96,8 @@ CHECKS: dict[str, str] = {
     "mask-false-value": "a mask on a GMM's result fills the other rows with +0, what the GMM writes there",
     "mask-users": "every user of a masked lhs is a GMM over the same row groups (for any other the select "
                   "stays: nothing saved)",
+    "mask-kernel": "every GMM that writes or reads the masked rows runs on a kernel known to write +0 to the rows "
+                   "past the groups and to read none of them (the platform and kernel the entry point names)",
     # The expert FFN as one kernel (MOE005).
     "ffn-halves": "the gate and up values are the two column halves of one GMM's result, or two GMMs of the "
                   "same tokens",

@@ -45,7 +45,7 @@ from . import _multihost
 from .diagnostics import from_near_miss, from_site, jit_summary
 from .diagnostics.lines import jit_site
 from .lint import Finding, lint_module
-from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel
+from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, lowering_for, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
 from .cost_model import use_platform
@@ -250,7 +250,9 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     # rather than run with the other rules' rewrites and a near miss nobody reads.
     # Sites are priced for the platform the program is compiled for (a rule that emits a
     # platform's kernel emits that one; a fix that pays on TPU may not on CPU).
-    with use_platform(platform):
+    # And a rule whose legality rests on the GMM kernel (a mask the GMM makes redundant) knows which
+    # kernel lower_gmms below gives each ragged-dot.
+    with use_platform(platform), lowering_for(kernel, platform):
         result = pipeline(passes, strict=True).run(parse(text, dialect="stablehlo", path=path), copy=False)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):

@@ -15,6 +15,7 @@ Nothing here imports jax: linting is parsing plus graph matching.
 """
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import multiprocessing
@@ -28,6 +29,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ._copies import dump_platforms, dump_stages, group_copies, group_stages
+from .gmm.target import active_gmm_target
+from .lowering import lowering_for
 from .diagnostics import (
     FORMATS,
     Diagnostic,
@@ -161,7 +164,10 @@ def lint_module(
         return []
     where = path or module.path or "<string>"
     findings = []
-    with use_platform(platform):
+    # A rule resting on the GMM kernel: the entry point's target, else the kernel hlo-rewrite's
+    # --kernel auto means on ``platform`` (XLA's own ragged-dot where no platform is named).
+    target = contextlib.nullcontext() if active_gmm_target() is not None else lowering_for("auto", platform)
+    with use_platform(platform), target:
         sites, misses = _detect(module, chosen)
     # A site whose op XLA made (no line of its own) is placed at the line that uses what it makes.
     sites = [s if s.location.source else replace(s, location=with_users_source(module, s.location)) for s in sites]

@@ -41,6 +41,7 @@ from . import _multihost
 from ._version import __version__
 from .cost_model import active_platform, platform_for, use_platform
 from .diagnostics import from_site, hook_warning
+from .gmm.target import use_gmm_target
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
 from .lint import Finding, lint_module
@@ -203,7 +204,9 @@ def _on_compile(serialized: bytes, platform: str | None = None) -> bytes | None:
     # ``platform``: the backend the callback was registered for (install binds it); its sites are
     # priced for it, as hlo_passes.jit prices for the backend it compiles for.
     try:
-        with use_platform(platform_for(platform)):
+        # Inside XLA every ragged-dot is XLA's own (no kernel lowering runs here): a rule resting on
+        # what the GMM kernel writes past its groups refuses (gmm.target).
+        with use_platform(platform_for(platform)), use_gmm_target(platform_for(platform), "xla"):
             return _transform(serialized)
     except Exception as err:  # noqa: BLE001 - a bug of ours must not break the user's compile
         _failed(serialized, err)

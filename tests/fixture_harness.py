@@ -40,6 +40,7 @@ from pathlib import Path
 
 import hlo_passes
 from hlo_passes.cost_model import use_platform
+from hlo_passes.lowering import lowering_for
 from hlo_passes.passes import Result, run_passes
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -48,6 +49,7 @@ SPLIT = re.compile(r"^// -----[ \t]*$", re.MULTILINE)
 _COMMENT = re.compile(r"^\s*//.*$")
 SUFFIXES = (".hlo", ".mlir")
 _PLATFORM = re.compile(r"^// PLATFORM:[ \t]*(\S+)[ \t]*$", re.MULTILINE)
+_KERNEL = re.compile(r"^// KERNEL:[ \t]*(\S+)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,13 @@ class Case:
     def platform(self) -> str | None:
         """The platform the case's sites are priced for (``// PLATFORM: cpu``); None: the default."""
         m = _PLATFORM.search(self.text)
+        return m.group(1) if m else None
+
+    @property
+    def kernel(self) -> str | None:
+        """The kernel the case's ragged-dots are lowered to after the passes (``// KERNEL: cpu-ffi``),
+        as hlo-rewrite's --kernel says it; None: none named (XLA's own ragged-dot)."""
+        m = _KERNEL.search(self.text)
         return m.group(1) if m else None
 
     @property
@@ -217,7 +226,8 @@ class Outcome:
 
 def run_case(case: Case) -> Outcome:
     module = hlo_passes.parse(case.module_text, path=str(case.path.relative_to(REPO_ROOT)))
-    with use_platform(case.platform):
+    target = lowering_for(case.kernel, case.platform) if case.kernel else contextlib.nullcontext()
+    with use_platform(case.platform), target:
         result = run_passes(module, [case.pass_name])
     return Outcome(case, result, result.module.to_text(), render_report(result, case.module_text))
 

@@ -30,7 +30,8 @@ from gmm_cases import to_cpu_ffi
 from hlo_passes import runtime
 from hlo_passes.passes import prescan
 from hlo_passes.lint import lint_module
-from hlo_passes.lowering import lower_gmms
+from hlo_passes.gmm.target import use_gmm_target
+from hlo_passes.lowering import lower_gmms, lowering_for
 from hlo_passes.passes import run_passes
 from hlo_passes.rewrites.builtin import builtin_rules
 from hlo_passes.rewrites.gmm_redundant_mask import GmmRedundantMask
@@ -40,6 +41,13 @@ CODE = "MOE006"
 DTYPES = {"float32": jnp.float32, "bfloat16": jnp.bfloat16}
 ROOT = Path(__file__).resolve().parent.parent
 BF16_PROGRAMS = ("both", "ffn", "scan", "shard_map")
+
+
+def on_cpu_ffi(module, passes=(PASS,)):
+    """The passes run for the program lowered to the cpu-ffi kernel after them, as
+    ``hlo-rewrite --platform cpu`` and ``hlo_passes.jit`` on CPU run them: MOE006's premise holds."""
+    with lowering_for("cpu-ffi", "cpu"):
+        return run_passes(module, list(passes))
 
 
 @functools.lru_cache(maxsize=None)
@@ -66,7 +74,7 @@ POSITIVE_CASES = [(n, "float32", d) for n in moe_mask.POSITIVE for d in ("hlo", 
 @pytest.mark.parametrize("name,dtype,dialect", POSITIVE_CASES)
 def test_redundant_masks_removed_and_outputs_bit_identical(name: str, dtype: str, dialect: str) -> None:
     text = lowered(name, dtype, dialect)
-    result = run_passes(hlo_passes.parse(text), [PASS])
+    result = on_cpu_ffi(hlo_passes.parse(text))
     assert sorted(s.form for s in result.sites) == sorted(moe_mask.POSITIVE[name])
     assert all(s.rewritten for s in result.sites) and result.near_misses == []
     for site in result.sites:
@@ -76,7 +84,7 @@ def test_redundant_masks_removed_and_outputs_bit_identical(name: str, dtype: str
     after = hlo_passes.parse(new_text, validate=True)
     after.verify()
     assert selects(new_text) < selects(text)
-    again = run_passes(after, [PASS])
+    again = on_cpu_ffi(after)
     assert again.sites == [] and again.near_misses == []
     want, got = outputs(text, name, dtype), outputs(new_text, name, dtype)
     assert len(want) == len(got)
@@ -115,15 +123,26 @@ def test_rewrite_cli_runs_it_when_named(tmp_path: Path) -> None:
     scripts = Path(sys.executable).parent
     default = subprocess.run([str(scripts / "hlo-rewrite"), str(src), "-o", str(tmp_path / "default")],
                              capture_output=True, text=True, check=False)
-    # Opt-in: not run by default, and the tool says what naming it would do.
-    assert f"{CODE} {PASS} (opt-in) would rewrite 2 sites" in default.stdout + default.stderr
-    named = subprocess.run([str(scripts / "hlo-rewrite"), str(src), "--passes", CODE, "-o", str(tmp_path / "out")],
+    # Opt-in: not run by default; and with no platform named the GMMs stay XLA's own ragged-dot, so
+    # the tool does not suggest it (MOE005's hint is there: that rule does not rest on the kernel).
+    said = default.stdout + default.stderr
+    assert "MOE005 moe-ffn-fusion (opt-in) would rewrite" in said and CODE not in said, said
+    named = subprocess.run([str(scripts / "hlo-rewrite"), str(src), "--passes", CODE, "--platform", "cpu",
+                            "-o", str(tmp_path / "out")],
                            capture_output=True, text=True, check=False)
     assert named.returncode == 0, named.stderr
     assert (named.stdout + named.stderr).count(f"{CODE} {PASS} [") == 2, named.stderr
     out = (tmp_path / "out").read_text()  # one input: -o names the output file
     assert selects(out) < selects(src.read_text())
-    assert outputs(out, "ffn", "float32")[0].tobytes() == outputs(src.read_text(), "ffn", "float32")[0].tobytes()
+    _, args = moe_mask.build("ffn")  # --platform cpu: the GMMs already lowered to the cpu-ffi kernel
+    got = np.asarray(runtime.compile_text(out).run(*args)[0])
+    assert got.tobytes() == outputs(src.read_text(), "ffn", "float32")[0].tobytes()
+    # Without a platform, the GMMs stay XLA's own ragged-dot (on TPU: rows past the groups
+    # unspecified): the rule refuses, naming the premise.
+    unnamed = subprocess.run([str(scripts / "hlo-rewrite"), str(src), "--passes", CODE, "-o", str(tmp_path / "x"),
+                              "--explain"], capture_output=True, text=True, check=False)
+    assert "mask-kernel" in unnamed.stdout + unnamed.stderr, unnamed.stdout + unnamed.stderr
+    assert selects((tmp_path / "x").read_text()) == selects(src.read_text())
 
 
 # A training step's masks removed (their forms).  Its forward's masks as in a forward program, and
@@ -146,7 +165,7 @@ def test_training_step_masks(name: str, dialect: str) -> None:
     transposed selects go too.  Gradients bit-identical, and XLA's optimized program has one select
     fewer per removed mask (a call's now unread select is dropped once XLA inlines it)."""
     text = moe_mask.lower(name, dialect=dialect, grad=True)
-    result = run_passes(hlo_passes.parse(text), [PASS])
+    result = on_cpu_ffi(hlo_passes.parse(text))
     sites = TRAINING[name]
     assert sorted((s.form, s.rewritten) for s in result.sites) == [(f, True) for f in sites]
     assert result.near_misses == []
@@ -168,7 +187,7 @@ def test_training_step_masks(name: str, dialect: str) -> None:
 def test_masks_that_are_not_the_row_bound_are_refused(name: str, dialect: str) -> None:
     text = lowered(name, "float32", dialect)
     module = hlo_passes.parse(text)
-    result = run_passes(module, [PASS])
+    result = on_cpu_ffi(module)
     assert result.sites == []
     assert [m.check for m in result.near_misses] == [moe_mask.NEGATIVE[name]]
     assert result.module.to_text() == text
@@ -251,3 +270,72 @@ def test_listed_found_and_one_module() -> None:
     assert PASS not in prescan.rules_that_may_fire(no_gmm)
     for dialect in ("hlo", "stablehlo"):
         assert PASS in prescan.rules_that_may_fire(lowered("lhs", "float32", dialect))
+
+
+# ---- the premise, per backend and kernel (issue 43) ---------------------------------------------
+# Which kernel runs each GMM decides whether the rows past the groups are +0 and unread: the
+# project's kernels (cpu-ffi, gpu-ffi, Pallas megablox as lowering/pallas_tpu.py emits it) yes;
+# XLA's own ragged-dot no (on TPU measured garbage and NaN there; on GPU and CPU its expansion
+# gives 0 * w, NaN for an infinite weight).  Where it is not known, the rule refuses: mask-kernel.
+
+TARGETS = {
+    # (platform, kernel): the sites' forms, or the words the refusal's reason must hold.
+    ("cpu", "cpu-ffi"): None,
+    ("tpu", "pallas"): None,
+    ("cpu", "pallas"): None,  # interpret mode
+    ("tpu", "xla"): "XLA:TPU's own ragged-dot leaves the rows past sum(group sizes) unspecified",
+    ("gpu", "xla"): "XLA:GPU's own ragged-dot is not known to",
+    ("cpu", "xla"): "XLA:CPU compiles no ragged-dot of its own",
+    (None, "xla"): "no entry point named the platform or kernel",
+}
+
+
+@pytest.mark.parametrize("dialect", ["hlo", "stablehlo"])
+@pytest.mark.parametrize("platform,kernel", list(TARGETS))
+def test_premise_per_backend(platform, kernel, dialect: str) -> None:
+    """Every mask of the layer ``both`` is removed only where the GMM's kernel is a zeroing one;
+    on XLA's own ragged-dot (TPU, GPU, CPU, or no platform named) both are near misses whose
+    check, mask-kernel, says which premise failed, and the module is unchanged."""
+    text = lowered("both", "float32", dialect)
+    with lowering_for(kernel, platform):
+        result = run_passes(hlo_passes.parse(text), [PASS])
+    want = TARGETS[(platform, kernel)]
+    if want is None:
+        assert sorted(s.form for s in result.sites) == ["lhs", "result"] and result.near_misses == []
+        return
+    assert result.sites == [] and result.module.to_text() == text
+    assert [m.check for m in result.near_misses] == ["mask-kernel", "mask-kernel"]
+    assert all(want in m.reason for m in result.near_misses), [m.reason for m in result.near_misses]
+
+
+def test_no_target_named_refuses_every_positive_program() -> None:
+    """``run_passes`` with no entry point naming a kernel: XLA's own ragged-dot is assumed, and every
+    mask the rule would remove is a mask-kernel near miss, not a rewrite (nor a lint finding)."""
+    for name in moe_mask.POSITIVE:
+        text = lowered(name, "float32", "hlo")
+        result = run_passes(hlo_passes.parse(text), [PASS])
+        assert result.sites == [], name
+        assert {m.check for m in result.near_misses} == {"mask-kernel"}, name
+        assert [f for f in lint_module(hlo_passes.parse(text)) if f.rule == CODE] == [], name
+    # hlo-lint --platform cpu: the kernel hlo-rewrite's auto picks there (cpu-ffi) zeroes: found.
+    found = [f for f in lint_module(hlo_passes.parse(lowered("both", "float32", "hlo")), platform="cpu")
+             if f.rule == CODE]
+    assert len(found) == 2
+    # The pass inside XLA: XLA's own ragged-dot on its platform (xla_pass._on_compile's target).
+    for platform in ("cpu", "tpu", "gpu"):
+        with use_gmm_target(platform, "xla"):
+            got = [f for f in lint_module(hlo_passes.parse(lowered("both", "float32", "hlo")), platform=platform)
+                   if f.rule == CODE]
+        assert got == [], platform
+
+
+def test_kernel_that_leaves_the_gmm_to_xla_refuses() -> None:
+    """A kernel named, but one that will not take this GMM (f16: the cpu-ffi handlers take f32 and
+    bf16): the GMM stays XLA's ragged-dot, so the mask stays, the reason saying both."""
+    text = lowered("both", "float16", "hlo") if "float16" in DTYPES else moe_mask.lower("both", jnp.float16, "hlo")
+    with lowering_for("cpu-ffi", "cpu"):
+        result = run_passes(hlo_passes.parse(text), [PASS])
+    assert result.sites == []
+    assert [m.check for m in result.near_misses] == ["mask-kernel", "mask-kernel"]
+    assert all("the cpu-ffi kernel leaves it to XLA" in m.reason and "f32/bf16" in m.reason
+               for m in result.near_misses), [m.reason for m in result.near_misses]

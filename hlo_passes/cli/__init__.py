@@ -65,7 +65,7 @@ from ..diagnostics import (
 )
 from ..graph import write_site_graphs
 from ..lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, lint_files
-from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel
+from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, lowering_for, resolve_kernel
 from ..passes import (
     available_passes,
     builtin_names,
@@ -522,11 +522,12 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
              staged: list[Staged], made: list[str]) -> _Rewritten:
     """Run the passes and the GMM lowering on ``module``; its output is staged (in ``staged``),
     not yet put in place."""
-    # The cost model prices each site for --platform, else for the platform the dump's file names say.
-    with use_platform(args.platform or _dump_platform(job.path)):
+    # The cost model prices each site for --platform, else for the platform the dump's file names say;
+    # a rule resting on the GMM kernel knows the kernel --kernel and --platform name.
+    with use_platform(args.platform or _dump_platform(job.path)), lowering_for(args.kernel, args.platform):
         # The module is not reused: no copy.
         result = pipeline(passes, rewrite=True, strict=args.strict).run(module, copy=False)
-    hint = _opt_in_hint(result.module) if passes is None and not result.sites and not args.quiet else None
+        hint = _opt_in_hint(result.module) if passes is None and not result.sites and not args.quiet else None
     lowerings = lower_gmms(result.module, args.kernel, args.platform)
     new_text = result.module.to_text()
     diff = None

@@ -25,8 +25,11 @@ TransformerEngine, cuBLAS grouped GEMM) keep their kernels and are reported.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
 import importlib.util
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from types import ModuleType
 from typing import Any
@@ -35,6 +38,7 @@ from ..gmm.kernel_calls import gmm_kernel
 from ..ir import CREATED_BY, Instruction, Module
 from ..report import Location, location_of
 from ..gmm import placement as _placement
+from ..gmm.target import GmmTarget, use_gmm_target
 from . import _normalize
 
 __all__ = [
@@ -42,6 +46,8 @@ __all__ = [
     "PLATFORMS",
     "GmmLowering",
     "KernelUnavailableError",
+    "kept_reason",
+    "lowering_for",
     "lower_gmms",
     "resolve_kernel",
 ]
@@ -129,6 +135,39 @@ def backend(kernel: str) -> ModuleType:
     if why is not None:
         raise KernelUnavailableError(f"kernel {kernel!r} is not available: {why}")
     return importlib.import_module(f"{__name__}.{BACKENDS[kernel]}")
+
+
+def kept_reason(instr: Instruction, kernel: str = "auto", platform: str | None = None) -> str | None:
+    """Why ``lower_gmms(module, kernel, platform)`` would leave the ragged-dot ``instr`` to XLA (its
+    form, element types, operands split across devices, the kernel unavailable), or None when the
+    kernel takes it: what a rule whose legality rests on the kernel asks before the lowering runs
+    (``gmm.target``)."""
+    resolved = resolve_kernel(kernel, platform)
+    if resolved == "xla":
+        return "kernel xla: XLA compiles ragged-dot natively"
+    why = unavailable_reason(resolved)
+    if why is not None:
+        return f"kernel {resolved} is not available: {why}"
+    try:
+        _normalize.plan(instr)
+    except _normalize.NotCanonical as err:
+        return err.reason
+    module = instr.module
+    if module is not None:
+        _placement.forget(module)  # the shardings as they are now (a rewrite may have run)
+    refusal = getattr(backend(resolved), "refusal", None)
+    return _placement.refusal(instr) or (refusal(instr) if refusal is not None else None)
+
+
+@contextlib.contextmanager
+def lowering_for(kernel: str = "auto", platform: str | None = None) -> Iterator[GmmTarget]:
+    """Run the passes inside the block for a module whose ragged-dots ``lower_gmms(module, kernel,
+    platform)`` will lower after them (``gmm.target``: a rule whose legality rests on the kernel
+    asks which one runs each GMM)."""
+    resolved = resolve_kernel(kernel, platform)
+    kept = None if resolved == "xla" else functools.partial(kept_reason, kernel=resolved, platform=platform)
+    with use_gmm_target(platform, resolved, kept) as target:
+        yield target
 
 
 @dataclass

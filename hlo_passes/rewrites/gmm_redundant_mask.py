@@ -13,9 +13,13 @@ along the GMM's ragged dimension compared with the sum of the very group sizes t
 (``<``, the mirrored ``>``, or ``<=``/``>`` against ``sum - 1``; with the branches swapped for
 the complement), through the broadcasts, reshapes and widening converts jax lowers it with.
 Otherwise it names the check that failed.  Group sizes are counts (non-negative), as every GMM
-kernel assumes.  The rule is opt-in: that a GMM writes +0 past its groups is a property of the
-kernel it is lowered to, verified for XLA:CPU's decomposition, the cpu-ffi kernel and Pallas
-megablox (interpret mode), not for XLA's native TPU ragged-dot (docs/rules.md, MOE006).
+kernel assumes.  That a GMM writes +0 past its groups and reads nothing there is a property of the
+kernel it is lowered to, not of the op: the last check (``mask-kernel``) asks the entry point's
+target (``gmm.target``: hlo_passes.jit's device and kernel, hlo-rewrite's --platform/--kernel,
+hlo-lint's --platform, XLA's own inside XLA) which kernel runs each GMM that writes or reads the
+masked rows, and removes the mask only for the cpu-ffi, gpu-ffi and Pallas kernels; never in front
+of or behind XLA's own ragged-dot (on TPU it leaves those rows unspecified, measured; on GPU and
+CPU its expansion writes 0 * w there, NaN for an infinite weight).  Opt-in (docs/rules.md, MOE006).
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..checks import Refusal
+from ..gmm.target import past_groups_refusal
 from ..ir import Computation, Instruction, Module, Value
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..ir.rewriter import Rewriter
@@ -418,10 +423,10 @@ class GmmRedundantMask(PatternRule[Mask]):
         summary="row mask a grouped matmul makes redundant",
         help="A select keeps the rows below sum(group_sizes) of a grouped matmul's lhs or result and "
              "zeroes the others; a grouped matmul that ignores those lhs rows and writes zeros to those "
-             "result rows (XLA:CPU, hlo_passes's cpu-ffi and gpu-ffi kernels, Pallas megablox) makes the "
-             "mask a pass over the activations for nothing: drop the jnp.where, or run "
-             "`hlo-rewrite --passes gmm-redundant-mask`. Opt-in: XLA's own TPU ragged-dot is not known "
-             "to write zeros past the groups (docs/rules.md, MOE006).",
+             "result rows (hlo_passes's cpu-ffi, gpu-ffi and Pallas megablox kernels) makes the mask a "
+             "pass over the activations for nothing: drop the jnp.where there, or run `hlo-rewrite "
+             "--passes gmm-redundant-mask --platform cpu` (or --kernel). Never behind XLA's own "
+             "ragged-dot: on TPU it leaves those rows unspecified (docs/rules.md, MOE006).",
         description="remove a row mask (iota < sum(group_sizes)) on a grouped matmul's lhs or result (MOE006, opt-in)",
         markers=("ragged-dot", "ragged_dot"),
         verb="removed",
@@ -552,6 +557,24 @@ class GmmRedundantMask(PatternRule[Mask]):
             if not ok:
                 return Refusal("mask-users", f"{user.ref} also reads the masked value {mask.op.ref} and may "
                                "read the rows it zeroes (the select would stay for it: nothing saved)", user)
+        return None
+
+    @check("mask-kernel")
+    def kernel(self, mask: Mask) -> Refusal | None:
+        """The premise, per GMM: the one whose result is masked writes +0 past the groups, and every
+        GMM reading a masked lhs reads none of those rows, on the kernel each will run on (the
+        entry point's platform and kernel: ``gmm.target``).  Never XLA's own ragged-dot: on TPU it
+        leaves those rows unspecified (measured), on GPU and CPU its expansion gives 0 * w there."""
+        gmms = [mask.gmm]
+        if mask.side == "lhs":
+            readers, _ = _readers_across_calls(mask.op, mask.callers)
+            gmms += [u for u, _ in readers if u.opcode == "ragged-dot" and u is not mask.gmm]
+        for gmm in gmms:
+            why = past_groups_refusal(gmm)
+            if why is not None:
+                role = "writes" if mask.side == "result" else "reads"
+                return Refusal("mask-kernel", f"{mask.op.ref}: {gmm.ref}, which {role} the rows it masks, is not "
+                               f"known to ignore the rows past sum(group sizes) and write +0 there: {why}", mask.op)
         return None
 
     # ---- report and rewrite ---------------------------------------------------------
