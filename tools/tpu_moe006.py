@@ -18,7 +18,7 @@ and dtype (f32, bf16), the layer's outputs on its inputs (dropped tokens' rows h
   groups on this backend.
 
 Writes ``moe006.json`` and ``moe006.md`` under ``--out`` (keep them as
-``benchmarks/results/moe006/tpu_<date>.{md,json}``); exit 1 if any output differs.  On the TPU machine
+``benchmarks/results/moe006_tpu.{md,json}``, the md's heading made ``## ``); exit 1 if any output differs.  On the TPU machine
 (``run`` sends /work/main's tree: copy this checkout to ``.tpu/<name>/`` first)::
 
     cd .tpu/<name> && PIP_CONFIG_FILE=/dev/null python3 -m pip install -q --isolated --only-binary=:all: \
