@@ -84,3 +84,6 @@ def test_summary_line() -> None:
     assert line.startswith("soundness summary (cpu): 3 programs (seeds 1..3), 12 s; xla: 1 value differences, "
                            "2 programs rewritten (2 sites: moe-gather-fusion 1, moe-pair-gather-fusion 1)")
     assert "1 programs that do not build" in line
+    # --family / --step: some of a range's seeds
+    assert summary(rows, ("xla",), 3, 0, 12.0, "cpu", last=99).startswith(
+        "soundness summary (cpu): 3 programs (of seeds 0..99), 12 s; ")
