@@ -49,6 +49,11 @@ CHECKS: dict[str, str] = {
     "split-dim-sharded": "nothing on the way (a shard_map, a collective) changes the size of the split dimension",
     "reshape-moves-split": "no reshape or bitcast on the way changes the dimensions, so the split dimension "
                            "can be followed",
+    "bitcast-moves-split": "a bitcast on the way between two layouts of the same dimensions (the same bytes read in "
+                           "another order) is a permutation of those dimensions, which the split dimension is "
+                           "followed through as through a transpose (`f32[2,32,32]{2,1,0}` read as `{1,2,0}`: "
+                           "dimension 2 becomes 1); a tiled layout, or a dimension read as one of another size, "
+                           "is refused",
     "dequant-operand": "a half dequantized on the way (an int8 or fp8 value converted and multiplied) is "
                        "multiplied by its own half of one array split as the weight is (its scale), or by one "
                        "value the same along the split dimension (a broadcast scalar or per-row scale)",

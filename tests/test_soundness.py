@@ -13,14 +13,15 @@ from hypothesis import given, settings
 
 from soundness.campaign import summary
 from soundness.check import run_one
-from soundness.programs import FIELDS, Spec, spec_from_seed, specs
+from soundness.programs import FIELDS, Spec, spec_from_line, spec_from_seed, specs
 
 # Seeds whose programs the pass inside XLA rewrites on jax 0.10.2 (found by `python -m soundness`):
 # MOE001 split_gather on a prefused dense-MLP weight (13) and an attention K|V weight in int8 (24);
 # MOE003 on two MoE weights (8); MOE004's two GMMs apart on a dense MLP's partitioner-reduced
-# gradients (25).  Another jax version's
+# gradients (25) and on two MoE weights' gradients read transposed by a bitcast (453, issue 43's
+# one value difference before the fix).  Another jax version's
 # optimized module may leave some of them without a site: at least half must still be rewritten.
-REWRITTEN = (13, 24, 8, 25)
+REWRITTEN = (13, 24, 8, 25, 453)
 
 
 def test_rewritten_programs_keep_their_values() -> None:
@@ -33,6 +34,22 @@ def test_rewritten_programs_keep_their_values() -> None:
             assert out.sites, out.line()
             rewritten.append(seed)
     assert len(rewritten) >= len(REWRITTEN) // 2, f"the pass rewrote only seeds {rewritten} of {REWRITTEN}"
+
+
+# The smallest form of seed 453: each gate/up gradient f32[2,32,32]{2,1,0} read as {1,2,0} by a
+# bitcast (a transpose, F = D = 32), which MOE004 took for one that moves nothing: dW_gate and
+# dW_up off by 0.31 against 0.26 (tests/test_bitcast_transpose.py has the module's text).
+MOE004_SQUARE_BITCAST = ("family=moe_pair mesh=2 axes_use=joint shard=2 gather=partitioner hint=replicate "
+                         "dtype=float32 step=train scan=none layout=b width=32 model=32 groups=2 mask=none "
+                         "tokens=sharded seed=1")
+
+
+def test_moe004_square_bitcast_keeps_its_values() -> None:
+    (out,) = run_one(spec_from_line(MOE004_SQUARE_BITCAST), ("xla",))
+    assert out.error is None and out.ok, out.line()
+    if out.changed:  # rewritten on jax 0.10.2; another version's module may have no site
+        assert out.sites == ["moe-pair-gradient-fusion two_gmm_apart"], out.line()
+        assert out.max_diff <= 8 * 2.0**-23 * out.scale, out.line()
 
 
 @settings(max_examples=5, derandomize=True, deadline=None, database=None)
@@ -67,3 +84,6 @@ def test_summary_line() -> None:
     assert line.startswith("soundness summary (cpu): 3 programs (seeds 1..3), 12 s; xla: 1 value differences, "
                            "2 programs rewritten (2 sites: moe-gather-fusion 1, moe-pair-gather-fusion 1)")
     assert "1 programs that do not build" in line
+    # --family / --step: some of a range's seeds
+    assert summary(rows, ("xla",), 3, 0, 12.0, "cpu", last=99).startswith(
+        "soundness summary (cpu): 3 programs (of seeds 0..99), 12 s; ")

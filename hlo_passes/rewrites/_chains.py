@@ -10,6 +10,7 @@ attribute, differing only in how much of the split dimension they carry.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -103,6 +104,10 @@ def map_split_dim(instr: Instruction, dim_in: int) -> int:
         return perm.index(dim_in)
     if op in ("reshape", "bitcast"):
         src, dst = instr.operands[0].shape, instr.shape
+        if op == "bitcast" and src.dims == dst.dims and src.layout_text != dst.layout_text:
+            # The same dimensions in another layout: the same bytes read in another order, a
+            # transpose (of dimensions of one size: [E, F, D] -> [E, D, F] with F = D).
+            return bitcast_permutation(instr).index(dim_in)
         if src.dims == dst.dims:
             return dim_in
         raise Refusal(
@@ -112,6 +117,37 @@ def map_split_dim(instr: Instruction, dim_in: int) -> int:
             instr,
         )
     return dim_in
+
+
+def _minor_to_major(layout: str) -> tuple[int, ...] | None:
+    """The dimension order of a layout ``{2,1,0}``; None for a tiled one or another spelling
+    (``{1,0:T(8,128)}``: its bytes are not a permutation of the elements alone)."""
+    m = re.fullmatch(r"\{\s*(\d+(?:\s*,\s*\d+)*)?\s*\}", layout)
+    if m is None:
+        return None
+    return tuple(int(d) for d in (m.group(1) or "").replace(" ", "").split(",") if d)
+
+
+def bitcast_permutation(instr: Instruction) -> tuple[int, ...]:
+    """The transpose a bitcast between two layouts of the same dimensions is: ``perm`` with
+    result dimension ``j`` operand dimension ``perm[j]`` (a transpose's ``dimensions``), read
+    from the physical order of both (the element at each byte stays).  Refused
+    (``bitcast-moves-split``) where that is no permutation: tiled layouts, or a dimension whose
+    bytes would be read as one of another size."""
+    src, dst = instr.operands[0].shape, instr.shape
+    a, b = _minor_to_major(src.layout_text), _minor_to_major(dst.layout_text)
+    rank = src.rank
+    if a is None or b is None or sorted(a) != list(range(rank)) or sorted(b) != list(range(rank)) \
+            or dst.rank != rank:
+        raise Refusal("bitcast-moves-split", f"{instr.ref} reads {src} as {dst}: the elements move in a way "
+                      "that cannot be followed (not a permutation of the dimensions)", instr)
+    perm = [0] * rank
+    for p in range(rank):
+        perm[b[p]] = a[p]
+    if any(dst.dims[j] != src.dims[perm[j]] for j in range(rank)):
+        raise Refusal("bitcast-moves-split", f"{instr.ref} reads {src} as {dst}: not a transpose of its "
+                      "dimensions, the elements move in a way that cannot be followed", instr)
+    return tuple(perm)
 
 
 class Behaviour(NamedTuple):

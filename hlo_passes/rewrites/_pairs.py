@@ -29,7 +29,7 @@ from ..checks import Refusal
 from ..ir import CREATED_BY, Instruction, Shape, Value
 from ..ir.op_table import COLLECTIVES
 from ..ir.rewriter import Rewriter
-from ._chains import INCONSISTENT, behaviour, map_split_dim, resized, same_op, same_value
+from ._chains import INCONSISTENT, behaviour, bitcast_permutation, map_split_dim, resized, same_op, same_value
 from ._cost import local_bytes
 from ._crossings import Boundary, Crossing, Exit, result_shape
 from ._gmms import GMM_OPCODES, free_dim_position
@@ -56,6 +56,9 @@ def _dim_at_start(chain: _Chain, top_dim: int) -> int:
             if not 0 <= dim < len(perm):
                 raise Refusal(INCONSISTENT, f"{op.ref} permutes {list(perm)}: no dimension {dim} to follow", op)
             dim = perm[dim]
+        elif op.opcode == "bitcast" and op.operands and op.operands[0].shape.dims == op.shape.dims \
+                and op.operands[0].shape.layout_text != op.shape.layout_text:
+            dim = bitcast_permutation(op)[dim]  # a transpose by layouts (the same dimensions)
         elif op.opcode in ("reshape", "bitcast") and op.operands and op.operands[0].shape.dims != op.shape.dims:
             raise Refusal("reshape-moves-split", f"{op.ref} reshapes {op.operands[0].shape} -> {op.shape} between "
                           f"{chain.start.ref} and where the weights meet: dimension {dim} of {op.ref}, along "

@@ -69,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=3600, help="seconds the whole run may take")
     p.add_argument("--spec", default=None, help="run the one program a result line spells (family=... seed=...), "
                                                  "in this process, and print its line")
+    p.add_argument("--family", default=None, help="comma-separated: only the seeds of the range whose program is "
+                                                   "of one of these families (moe_pair,block)")
+    p.add_argument("--step", choices=("forward", "train"), default=None,
+                   help="only the seeds of the range whose program is this step")
     args = p.parse_args(argv)
     entries = tuple((args.entries or ("xla,jit" if args.platform == "tpu" else "xla")).split(","))
     if args.spec:
@@ -82,6 +86,13 @@ def main(argv: list[str] | None = None) -> int:
             print(o.line(), flush=True)
         return 1 if any(not o.ok for o in outs) else 0
     seeds = list(range(args.seed, args.seed + args.programs))
+    if args.family or args.step:
+        from soundness.programs import spec_from_seed
+
+        families = set(args.family.split(",")) if args.family else None
+        specs = {s: spec_from_seed(s) for s in seeds}
+        seeds = [s for s in seeds if (families is None or specs[s].family in families)
+                 and (args.step is None or specs[s].step == args.step)]
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
     out = args.out.open("w") if args.out else None
@@ -114,12 +125,14 @@ def main(argv: list[str] | None = None) -> int:
                 take(pending.next(timeout=max(1.0, args.timeout - (time.perf_counter() - start))))
     if out:
         out.close()
-    print(summary(results, entries, len(seeds), args.seed, time.perf_counter() - start, args.platform), flush=True)
+    print(summary(results, entries, len(seeds), args.seed, time.perf_counter() - start, args.platform,
+                  last=args.seed + args.programs - 1 if (args.family or args.step) else None), flush=True)
     return 1 if any(not r["ok"] for r in results) else 0
 
 
 def summary(results: list[dict[str, Any]], entries: tuple[str, ...], programs: int, first: int,
-            seconds: float, platform: str) -> str:
+            seconds: float, platform: str, last: int | None = None) -> str:
+    """``last``: the range's last seed where only some of its seeds ran (``--family``, ``--step``)."""
     by_entry = {e: [r for r in results if r["entry"] == e] for e in entries}
     parts = []
     for e, rows in by_entry.items():
@@ -131,7 +144,8 @@ def summary(results: list[dict[str, Any]], entries: tuple[str, ...], programs: i
         parts.append(f"{e}: {diffs} value differences, {changed} programs rewritten "
                      f"({sum(sites.values())} sites: {', '.join(f'{k} {v}' for k, v in sorted(sites.items())) or '-'}), "
                      f"{len(rows) - changed - errors} unchanged, {falls} fallbacks, {errors} programs that do not build")
-    return (f"soundness summary ({platform}): {programs} programs (seeds {first}..{first + programs - 1}), "
+    seeds = f"seeds {first}..{first + programs - 1}" if last is None else f"of seeds {first}..{last}"
+    return (f"soundness summary ({platform}): {programs} programs ({seeds}), "
             f"{seconds:.0f} s; " + "; ".join(parts))
 
 
