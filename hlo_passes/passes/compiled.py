@@ -89,5 +89,5 @@ _TPU_KERNEL_OF_RAGGED_DOT = re.compile(r'custom_call_target="tpu_custom_call".*o
 def ragged_dots_lowered_by_xla(text: str) -> int:
     """How many of the optimized module ``text``'s ops are XLA:TPU's own kernels made of a ragged-dot
     (custom-calls to ``tpu_custom_call`` whose metadata names ``ragged_dot``): the grouped matmuls
-    that the rules over ragged-dots (MOE005, MOE006) never see inside XLA:TPU's pipeline."""
+    that the rules over ragged-dots (the fused-FFN and mask rules) never see inside XLA:TPU's pipeline."""
     return sum(1 for line in text.splitlines() if _TPU_KERNEL_OF_RAGGED_DOT.search(line))
