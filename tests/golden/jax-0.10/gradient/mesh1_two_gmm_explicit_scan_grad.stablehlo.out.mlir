@@ -107,10 +107,9 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
   }
   func.func private @closed_call(%arg0: tensor<4xi32>, %arg1: tensor<64x64xf32>, %arg2: tensor<4x64x64xf32>, %arg3: tensor<4x32x64xf32>) -> (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>) {
     %0:9 = sdy.manual_computation(%arg0, %arg1, %arg2, %arg3) in_shardings=[<@mesh, [{}]>, <@mesh, [{}, {}]>, <@mesh, [{}, {"fsdp"}, {}]>, <@mesh, [{}, {}, {}]>] out_shardings=[<@mesh, [{"fsdp"}, {}, {}]>, <@mesh, [{"fsdp"}, {}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{}, {}]>] manual_axes={"fsdp"} (%arg4: tensor<4xi32>, %arg5: tensor<64x64xf32>, %arg6: tensor<4x8x64xf32>, %arg7: tensor<4x32x64xf32>) {
-      %2 = stablehlo.slice %arg6 [0:4, 0:8, 0:32] : (tensor<4x8x64xf32>) -> tensor<4x8x32xf32>
-      %3 = stablehlo.slice %arg6 [0:4, 0:8, 32:64] : (tensor<4x8x64xf32>) -> tensor<4x8x32xf32>
-      %4 = "stablehlo.all_gather"(%2) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> : (tensor<4x8x32xf32>) -> tensor<4x64x32xf32>
-      %5 = "stablehlo.all_gather"(%3) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> : (tensor<4x8x32xf32>) -> tensor<4x64x32xf32>
+      %v4.hp1 = "stablehlo.all_gather"(%arg6) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x8x64xf32>) -> tensor<4x64x64xf32>
+      %slice.hp6 = "stablehlo.slice"(%v4.hp1) {start_indices = array<i64: 0, 0, 32>, limit_indices = array<i64: 4, 64, 64>, strides = array<i64: 1, 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x32xf32>
+      %slice.hp5 = "stablehlo.slice"(%v4.hp1) {start_indices = array<i64: 0, 0, 0>, limit_indices = array<i64: 4, 64, 32>, strides = array<i64: 1, 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x32xf32>
       %6 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
       %7 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
       %8 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
@@ -127,26 +126,11 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %18 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
       %19 = stablehlo.select %17, %6, %18 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %20 = stablehlo.dot_general %19, %4, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x64xf32>, tensor<4x64x32xf32>) -> tensor<64x32xf32>
-      %21 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
-      %22 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
-      %23 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
-      %c_0 = stablehlo.constant dense<0> : tensor<i32>
-      %24 = stablehlo.broadcast_in_dim %c_0, dims = [] : (tensor<i32>) -> tensor<4xi32>
-      %25 = stablehlo.slice %24 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
-      %26 = stablehlo.slice %23 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
-      %27 = stablehlo.concatenate %25, %26, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %28 = stablehlo.broadcast_in_dim %23, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
-      %29 = stablehlo.broadcast_in_dim %27, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
-      %30 = stablehlo.compare LE, %29, %22, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
-      %31 = stablehlo.compare LT, %22, %28, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
-      %32 = stablehlo.and %30, %31 : tensor<4x64x64xi1>
-      %cst_1 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %33 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
-      %34 = stablehlo.select %32, %21, %33 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %35 = stablehlo.dot_general %34, %5, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x64xf32>, tensor<4x64x32xf32>) -> tensor<64x32xf32>
-      %36:3 = func.call @silu(%20) : (tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)
-      %37 = stablehlo.multiply %36#0, %35 : tensor<64x32xf32>
+      %v20.hp2 = "stablehlo.dot_general"(%19, %v4.hp1) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2, 0], rhs_contracting_dimensions = [1, 0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<64x64xf32>
+      %slice.hp3 = "stablehlo.slice"(%v20.hp2) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 64, 32>, strides = array<i64: 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+      %slice.hp4 = "stablehlo.slice"(%v20.hp2) {start_indices = array<i64: 0, 32>, limit_indices = array<i64: 64, 64>, strides = array<i64: 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+      %36:3 = func.call @silu(%slice.hp3) : (tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)
+      %37 = stablehlo.multiply %36#0, %slice.hp4 : tensor<64x32xf32>
       %38 = stablehlo.broadcast_in_dim %37, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
       %39 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %40 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
@@ -164,7 +148,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %50 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
       %51 = stablehlo.select %49, %38, %50 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
       %52 = stablehlo.dot_general %51, %arg7, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x32xf32>, tensor<4x32x64xf32>) -> tensor<64x64xf32>
-      sdy.return %4, %5, %36#1, %36#2, %20, %35, %36#0, %37, %52 : tensor<4x64x32xf32>, tensor<4x64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x64xf32>
+      sdy.return %slice.hp5, %slice.hp6, %36#1, %36#2, %slice.hp3, %slice.hp4, %36#0, %37, %52 : tensor<4x64x32xf32>, tensor<4x64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x64xf32>
     } : (tensor<4xi32>, tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> (tensor<32x64x32xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<64x64xf32>)
     %1 = stablehlo.add %arg1, %0#8 : tensor<64x64xf32>
     return %1, %0#0, %arg1, %0#1, %0#2, %0#3, %0#4, %0#5, %0#6, %0#7 : tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>
@@ -362,9 +346,9 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst_14 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %121 = stablehlo.broadcast_in_dim %cst_14, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
       %122 = stablehlo.select %120, %109, %121 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-      %concatenate.hp1 = "stablehlo.concatenate"(%122, %78) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v123.hp2 = "stablehlo.dot_general"(%108, %concatenate.hp1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v141.hp3 = "stablehlo.reduce_scatter"(%v123.hp2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+      %concatenate.hp7 = "stablehlo.concatenate"(%122, %78) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
+      %v123.hp8 = "stablehlo.dot_general"(%108, %concatenate.hp7) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v141.hp9 = "stablehlo.reduce_scatter"(%v123.hp8) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
       ^bb0(%arg24: tensor<f32>, %arg25: tensor<f32>):
         %147 = stablehlo.add %arg24, %arg25 : tensor<f32>
         stablehlo.return %147 : tensor<f32>
@@ -397,7 +381,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %147 = stablehlo.add %arg24, %arg25 : tensor<f32>
         stablehlo.return %147 : tensor<f32>
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      sdy.return %145, %v141.hp3, %146 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
+      sdy.return %145, %v141.hp9, %146 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
     } : (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<4xi32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>)
     %3 = stablehlo.add %arg1, %2#0 : tensor<64x64xf32>
     return %3, %2#1, %2#2 : tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>

@@ -107,12 +107,10 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
   }
   func.func private @closed_call(%arg0: tensor<4xi32>, %arg1: tensor<64x64xf32>, %arg2: tensor<4x64x64xf32>, %arg3: tensor<4x32x64xf32>) -> (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>) {
     %0:9 = sdy.manual_computation(%arg0, %arg1, %arg2, %arg3) in_shardings=[<@mesh, [{}]>, <@mesh, [{}, {}]>, <@mesh, [{}, {"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{}, {}, {}]>] out_shardings=[<@mesh, [{"fsdp", "fsdp_transpose"}, {}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{}, {}]>] manual_axes={"fsdp", "fsdp_transpose"} (%arg4: tensor<4xi32>, %arg5: tensor<64x64xf32>, %arg6: tensor<4x8x64xf32>, %arg7: tensor<4x32x64xf32>) {
-      %2 = stablehlo.slice %arg6 [0:4, 0:8, 0:32] : (tensor<4x8x64xf32>) -> tensor<4x8x32xf32>
-      %3 = stablehlo.slice %arg6 [0:4, 0:8, 32:64] : (tensor<4x8x64xf32>) -> tensor<4x8x32xf32>
-      %4 = "stablehlo.all_gather"(%2) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>, use_global_device_ids}> : (tensor<4x8x32xf32>) -> tensor<4x32x32xf32>
-      %5 = "stablehlo.all_gather"(%4) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> : (tensor<4x32x32xf32>) -> tensor<4x64x32xf32>
-      %6 = "stablehlo.all_gather"(%3) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>, use_global_device_ids}> : (tensor<4x8x32xf32>) -> tensor<4x32x32xf32>
-      %7 = "stablehlo.all_gather"(%6) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> : (tensor<4x32x32xf32>) -> tensor<4x64x32xf32>
+      %v4.hp1 = "stablehlo.all_gather"(%arg6) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>, use_global_device_ids}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x8x64xf32>) -> tensor<4x32x64xf32>
+      %v5.hp2 = "stablehlo.all_gather"(%v4.hp1) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x32x64xf32>) -> tensor<4x64x64xf32>
+      %slice.hp7 = "stablehlo.slice"(%v5.hp2) {start_indices = array<i64: 0, 0, 32>, limit_indices = array<i64: 4, 64, 64>, strides = array<i64: 1, 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x32xf32>
+      %slice.hp6 = "stablehlo.slice"(%v5.hp2) {start_indices = array<i64: 0, 0, 0>, limit_indices = array<i64: 4, 64, 32>, strides = array<i64: 1, 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x32xf32>
       %8 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
       %9 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
       %10 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
@@ -129,26 +127,11 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %20 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
       %21 = stablehlo.select %19, %8, %20 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %22 = stablehlo.dot_general %21, %5, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x64xf32>, tensor<4x64x32xf32>) -> tensor<64x32xf32>
-      %23 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
-      %24 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
-      %25 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
-      %c_0 = stablehlo.constant dense<0> : tensor<i32>
-      %26 = stablehlo.broadcast_in_dim %c_0, dims = [] : (tensor<i32>) -> tensor<4xi32>
-      %27 = stablehlo.slice %26 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
-      %28 = stablehlo.slice %25 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
-      %29 = stablehlo.concatenate %27, %28, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %30 = stablehlo.broadcast_in_dim %25, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
-      %31 = stablehlo.broadcast_in_dim %29, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
-      %32 = stablehlo.compare LE, %31, %24, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
-      %33 = stablehlo.compare LT, %24, %30, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
-      %34 = stablehlo.and %32, %33 : tensor<4x64x64xi1>
-      %cst_1 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %35 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
-      %36 = stablehlo.select %34, %23, %35 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %37 = stablehlo.dot_general %36, %7, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x64xf32>, tensor<4x64x32xf32>) -> tensor<64x32xf32>
-      %38:3 = func.call @silu(%22) : (tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)
-      %39 = stablehlo.multiply %38#0, %37 : tensor<64x32xf32>
+      %v22.hp3 = "stablehlo.dot_general"(%21, %v5.hp2) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2, 0], rhs_contracting_dimensions = [1, 0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<64x64xf32>
+      %slice.hp4 = "stablehlo.slice"(%v22.hp3) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 64, 32>, strides = array<i64: 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+      %slice.hp5 = "stablehlo.slice"(%v22.hp3) {start_indices = array<i64: 0, 32>, limit_indices = array<i64: 64, 64>, strides = array<i64: 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+      %38:3 = func.call @silu(%slice.hp4) : (tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)
+      %39 = stablehlo.multiply %38#0, %slice.hp5 : tensor<64x32xf32>
       %40 = stablehlo.broadcast_in_dim %39, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
       %41 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %42 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
@@ -166,7 +149,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %52 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
       %53 = stablehlo.select %51, %40, %52 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
       %54 = stablehlo.dot_general %53, %arg7, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x32xf32>, tensor<4x32x64xf32>) -> tensor<64x64xf32>
-      sdy.return %5, %7, %38#1, %38#2, %22, %37, %38#0, %39, %54 : tensor<4x64x32xf32>, tensor<4x64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x64xf32>
+      sdy.return %slice.hp6, %slice.hp7, %38#1, %38#2, %slice.hp4, %slice.hp5, %38#0, %39, %54 : tensor<4x64x32xf32>, tensor<4x64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x64xf32>
     } : (tensor<4xi32>, tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> (tensor<32x64x32xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<64x64xf32>)
     %1 = stablehlo.add %arg1, %0#8 : tensor<64x64xf32>
     return %1, %0#0, %arg1, %0#1, %0#2, %0#3, %0#4, %0#5, %0#6, %0#7 : tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>
@@ -364,14 +347,14 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst_14 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %121 = stablehlo.broadcast_in_dim %cst_14, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
       %122 = stablehlo.select %120, %109, %121 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-      %concatenate.hp1 = "stablehlo.concatenate"(%122, %78) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v123.hp2 = "stablehlo.dot_general"(%108, %concatenate.hp1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v142.hp3 = "stablehlo.reduce_scatter"(%v123.hp2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+      %concatenate.hp8 = "stablehlo.concatenate"(%122, %78) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
+      %v123.hp9 = "stablehlo.dot_general"(%108, %concatenate.hp8) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v142.hp10 = "stablehlo.reduce_scatter"(%v123.hp9) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
       ^bb0(%arg24: tensor<f32>, %arg25: tensor<f32>):
         %149 = stablehlo.add %arg24, %arg25 : tensor<f32>
         stablehlo.return %149 : tensor<f32>
       }) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x32x64xf32>
-      %v143.hp4 = "stablehlo.reduce_scatter"(%v142.hp3) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+      %v143.hp11 = "stablehlo.reduce_scatter"(%v142.hp10) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
       ^bb0(%arg24: tensor<f32>, %arg25: tensor<f32>):
         %149 = stablehlo.add %arg24, %arg25 : tensor<f32>
         stablehlo.return %149 : tensor<f32>
@@ -404,7 +387,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %149 = stablehlo.add %arg24, %arg25 : tensor<f32>
         stablehlo.return %149 : tensor<f32>
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      sdy.return %147, %v143.hp4, %148 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
+      sdy.return %147, %v143.hp11, %148 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
     } : (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<4xi32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>)
     %3 = stablehlo.add %arg1, %2#0 : tensor<64x64xf32>
     return %3, %2#1, %2#2 : tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>

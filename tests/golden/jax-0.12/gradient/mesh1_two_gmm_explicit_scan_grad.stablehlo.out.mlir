@@ -30,10 +30,9 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %21 = func.call @dynamic_index_in_dim(%iterArg, %iterArg_18) : (tensor<2x4x64x64xf32>, tensor<i32>) -> tensor<4x64x64xf32>
       %22 = func.call @dynamic_index_in_dim_0(%iterArg_16, %iterArg_18) : (tensor<2x4x32x64xf32>, tensor<i32>) -> tensor<4x32x64xf32>
       %23:9 = sdy.manual_computation(%iterArg_17, %iterArg_19, %21, %22) in_shardings=[<@mesh, [{}]>, <@mesh, [{}, {}]>, <@mesh, [{}, {"fsdp"}, {}]>, <@mesh, [{}, {}, {}]>] out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{"fsdp"}, {}, {}]>, <@mesh, [{"fsdp"}, {}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>] manual_axes={"fsdp"} (%arg4: tensor<4xi32>, %arg5: tensor<64x64xf32>, %arg6: tensor<4x8x64xf32>, %arg7: tensor<4x32x64xf32>) {
-        %35 = stablehlo.slice %arg6 [0:4, 0:8, 0:32] : (tensor<4x8x64xf32>) -> tensor<4x8x32xf32>
-        %36 = stablehlo.slice %arg6 [0:4, 0:8, 32:64] : (tensor<4x8x64xf32>) -> tensor<4x8x32xf32>
-        %37 = "stablehlo.all_gather"(%35) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, use_global_device_ids}> : (tensor<4x8x32xf32>) -> tensor<4x64x32xf32>
-        %38 = "stablehlo.all_gather"(%36) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, use_global_device_ids}> : (tensor<4x8x32xf32>) -> tensor<4x64x32xf32>
+        %v37.hp1 = "stablehlo.all_gather"(%arg6) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, use_global_device_ids}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x8x64xf32>) -> tensor<4x64x64xf32>
+        %slice.hp6 = "stablehlo.slice"(%v37.hp1) {start_indices = array<i64: 0, 0, 32>, limit_indices = array<i64: 4, 64, 64>, strides = array<i64: 1, 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x32xf32>
+        %slice.hp5 = "stablehlo.slice"(%v37.hp1) {start_indices = array<i64: 0, 0, 0>, limit_indices = array<i64: 4, 64, 32>, strides = array<i64: 1, 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x32xf32>
         %39 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
         %40 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
         %41 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
@@ -46,22 +45,11 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %cst_30 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
         %48 = stablehlo.broadcast_in_dim %cst_30, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
         %49 = stablehlo.select %47, %39, %48 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-        %50 = stablehlo.dot_general %49, %37, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x64xf32>, tensor<4x64x32xf32>) -> tensor<64x32xf32>
-        %51 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
-        %52 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
-        %53 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
-        %54 = stablehlo.subtract %53, %arg4 : tensor<4xi32>
-        %55 = stablehlo.broadcast_in_dim %53, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
-        %56 = stablehlo.broadcast_in_dim %54, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
-        %57 = stablehlo.compare LE, %56, %52, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
-        %58 = stablehlo.compare LT, %52, %55, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
-        %59 = stablehlo.and %57, %58 : tensor<4x64x64xi1>
-        %cst_31 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-        %60 = stablehlo.broadcast_in_dim %cst_31, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
-        %61 = stablehlo.select %59, %51, %60 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-        %62 = stablehlo.dot_general %61, %38, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x64xf32>, tensor<4x64x32xf32>) -> tensor<64x32xf32>
-        %63:3 = func.call @silu(%50) : (tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)
-        %64 = stablehlo.multiply %63#0, %62 : tensor<64x32xf32>
+        %v50.hp2 = "stablehlo.dot_general"(%49, %v37.hp1) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2, 0], rhs_contracting_dimensions = [1, 0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<64x64xf32>
+        %slice.hp3 = "stablehlo.slice"(%v50.hp2) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 64, 32>, strides = array<i64: 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+        %slice.hp4 = "stablehlo.slice"(%v50.hp2) {start_indices = array<i64: 0, 32>, limit_indices = array<i64: 64, 64>, strides = array<i64: 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+        %63:3 = func.call @silu(%slice.hp3) : (tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)
+        %64 = stablehlo.multiply %63#0, %slice.hp4 : tensor<64x32xf32>
         %65 = stablehlo.broadcast_in_dim %64, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
         %66 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
         %67 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
@@ -75,7 +63,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %74 = stablehlo.broadcast_in_dim %cst_32, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
         %75 = stablehlo.select %73, %65, %74 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
         %76 = stablehlo.dot_general %75, %arg7, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x32xf32>, tensor<4x32x64xf32>) -> tensor<64x64xf32>
-        sdy.return %76, %37, %38, %63#1, %63#2, %50, %62, %63#0, %64 : tensor<64x64xf32>, tensor<4x64x32xf32>, tensor<4x64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>
+        sdy.return %76, %slice.hp5, %slice.hp6, %63#1, %63#2, %slice.hp3, %slice.hp4, %63#0, %64 : tensor<64x64xf32>, tensor<4x64x32xf32>, tensor<4x64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>
       } : (tensor<4xi32>, tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>)
       %24 = stablehlo.add %iterArg_19, %23#0 : tensor<64x64xf32>
       %25 = func.call @dynamic_update_index_in_dim(%iterArg_20, %23#1, %iterArg_18) : (tensor<2x32x64x32xf32>, tensor<32x64x32xf32>, tensor<i32>) -> tensor<2x32x64x32xf32>
@@ -223,9 +211,9 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %cst_41 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
         %133 = stablehlo.broadcast_in_dim %cst_41, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
         %134 = stablehlo.select %132, %124, %133 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-        %concatenate.hp1 = "stablehlo.concatenate"(%134, %99) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-        %v135.hp2 = "stablehlo.dot_general"(%123, %concatenate.hp1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-        %v150.hp3 = "stablehlo.reduce_scatter"(%v135.hp2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+        %concatenate.hp7 = "stablehlo.concatenate"(%134, %99) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
+        %v135.hp8 = "stablehlo.dot_general"(%123, %concatenate.hp7) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+        %v150.hp9 = "stablehlo.reduce_scatter"(%v135.hp8) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
         ^bb0(%arg16: tensor<f32>, %arg17: tensor<f32>):
           %156 = stablehlo.add %arg16, %arg17 : tensor<f32>
           stablehlo.return %156 : tensor<f32>
@@ -254,7 +242,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
           %156 = stablehlo.add %arg16, %arg17 : tensor<f32>
           stablehlo.return %156 : tensor<f32>
         }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-        sdy.return %154, %v150.hp3, %155 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
+        sdy.return %154, %v150.hp9, %155 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
       } : (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<4xi32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>)
       %36 = stablehlo.add %iterArg_27, %35#0 : tensor<64x64xf32>
       %37 = func.call @dynamic_update_index_in_dim_7(%iterArg_28, %35#1, %22) : (tensor<2x4x64x64xf32>, tensor<4x64x64xf32>, tensor<i32>) -> tensor<2x4x64x64xf32>

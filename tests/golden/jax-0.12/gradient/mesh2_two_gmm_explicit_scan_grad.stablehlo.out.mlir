@@ -30,12 +30,10 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %21 = func.call @dynamic_index_in_dim(%iterArg, %iterArg_18) : (tensor<2x4x64x64xf32>, tensor<i32>) -> tensor<4x64x64xf32>
       %22 = func.call @dynamic_index_in_dim_0(%iterArg_16, %iterArg_18) : (tensor<2x4x32x64xf32>, tensor<i32>) -> tensor<4x32x64xf32>
       %23:9 = sdy.manual_computation(%iterArg_17, %iterArg_19, %21, %22) in_shardings=[<@mesh, [{}]>, <@mesh, [{}, {}]>, <@mesh, [{}, {"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{}, {}, {}]>] out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>] manual_axes={"fsdp", "fsdp_transpose"} (%arg4: tensor<4xi32>, %arg5: tensor<64x64xf32>, %arg6: tensor<4x8x64xf32>, %arg7: tensor<4x32x64xf32>) {
-        %35 = stablehlo.slice %arg6 [0:4, 0:8, 0:32] : (tensor<4x8x64xf32>) -> tensor<4x8x32xf32>
-        %36 = stablehlo.slice %arg6 [0:4, 0:8, 32:64] : (tensor<4x8x64xf32>) -> tensor<4x8x32xf32>
-        %37 = "stablehlo.all_gather"(%35) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp_transpose">]>, use_global_device_ids}> : (tensor<4x8x32xf32>) -> tensor<4x32x32xf32>
-        %38 = "stablehlo.all_gather"(%37) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, use_global_device_ids}> : (tensor<4x32x32xf32>) -> tensor<4x64x32xf32>
-        %39 = "stablehlo.all_gather"(%36) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp_transpose">]>, use_global_device_ids}> : (tensor<4x8x32xf32>) -> tensor<4x32x32xf32>
-        %40 = "stablehlo.all_gather"(%39) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, use_global_device_ids}> : (tensor<4x32x32xf32>) -> tensor<4x64x32xf32>
+        %v37.hp1 = "stablehlo.all_gather"(%arg6) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp_transpose">]>, use_global_device_ids}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x8x64xf32>) -> tensor<4x32x64xf32>
+        %v38.hp2 = "stablehlo.all_gather"(%v37.hp1) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, use_global_device_ids}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x32x64xf32>) -> tensor<4x64x64xf32>
+        %slice.hp7 = "stablehlo.slice"(%v38.hp2) {start_indices = array<i64: 0, 0, 32>, limit_indices = array<i64: 4, 64, 64>, strides = array<i64: 1, 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x32xf32>
+        %slice.hp6 = "stablehlo.slice"(%v38.hp2) {start_indices = array<i64: 0, 0, 0>, limit_indices = array<i64: 4, 64, 32>, strides = array<i64: 1, 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x32xf32>
         %41 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
         %42 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
         %43 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
@@ -48,22 +46,11 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %cst_30 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
         %50 = stablehlo.broadcast_in_dim %cst_30, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
         %51 = stablehlo.select %49, %41, %50 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-        %52 = stablehlo.dot_general %51, %38, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x64xf32>, tensor<4x64x32xf32>) -> tensor<64x32xf32>
-        %53 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
-        %54 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
-        %55 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
-        %56 = stablehlo.subtract %55, %arg4 : tensor<4xi32>
-        %57 = stablehlo.broadcast_in_dim %55, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
-        %58 = stablehlo.broadcast_in_dim %56, dims = [0] : (tensor<4xi32>) -> tensor<4x64x64xi32>
-        %59 = stablehlo.compare LE, %58, %54, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
-        %60 = stablehlo.compare LT, %54, %57, SIGNED : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
-        %61 = stablehlo.and %59, %60 : tensor<4x64x64xi1>
-        %cst_31 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-        %62 = stablehlo.broadcast_in_dim %cst_31, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
-        %63 = stablehlo.select %61, %53, %62 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-        %64 = stablehlo.dot_general %63, %40, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x64xf32>, tensor<4x64x32xf32>) -> tensor<64x32xf32>
-        %65:3 = func.call @silu(%52) : (tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)
-        %66 = stablehlo.multiply %65#0, %64 : tensor<64x32xf32>
+        %v52.hp3 = "stablehlo.dot_general"(%51, %v38.hp2) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2, 0], rhs_contracting_dimensions = [1, 0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<64x64xf32>
+        %slice.hp4 = "stablehlo.slice"(%v52.hp3) {start_indices = array<i64: 0, 0>, limit_indices = array<i64: 64, 32>, strides = array<i64: 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+        %slice.hp5 = "stablehlo.slice"(%v52.hp3) {start_indices = array<i64: 0, 32>, limit_indices = array<i64: 64, 64>, strides = array<i64: 1, 1>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gather-fusion"}} : (tensor<64x64xf32>) -> tensor<64x32xf32>
+        %65:3 = func.call @silu(%slice.hp4) : (tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>)
+        %66 = stablehlo.multiply %65#0, %slice.hp5 : tensor<64x32xf32>
         %67 = stablehlo.broadcast_in_dim %66, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
         %68 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
         %69 = func.call @cumsum(%arg4) : (tensor<4xi32>) -> tensor<4xi32>
@@ -77,7 +64,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %76 = stablehlo.broadcast_in_dim %cst_32, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
         %77 = stablehlo.select %75, %67, %76 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
         %78 = stablehlo.dot_general %77, %arg7, contracting_dims = [2, 0] x [1, 0], precision = [DEFAULT, DEFAULT] : (tensor<4x64x32xf32>, tensor<4x32x64xf32>) -> tensor<64x64xf32>
-        sdy.return %78, %38, %40, %65#1, %65#2, %52, %64, %65#0, %66 : tensor<64x64xf32>, tensor<4x64x32xf32>, tensor<4x64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>
+        sdy.return %78, %slice.hp6, %slice.hp7, %65#1, %65#2, %slice.hp4, %slice.hp5, %65#0, %66 : tensor<64x64xf32>, tensor<4x64x32xf32>, tensor<4x64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>
       } : (tensor<4xi32>, tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>)
       %24 = stablehlo.add %iterArg_19, %23#0 : tensor<64x64xf32>
       %25 = func.call @dynamic_update_index_in_dim(%iterArg_20, %23#1, %iterArg_18) : (tensor<2x32x64x32xf32>, tensor<32x64x32xf32>, tensor<i32>) -> tensor<2x32x64x32xf32>
@@ -225,14 +212,14 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %cst_41 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
         %133 = stablehlo.broadcast_in_dim %cst_41, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
         %134 = stablehlo.select %132, %124, %133 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-        %concatenate.hp1 = "stablehlo.concatenate"(%134, %99) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-        %v135.hp2 = "stablehlo.dot_general"(%123, %concatenate.hp1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-        %v151.hp3 = "stablehlo.reduce_scatter"(%v135.hp2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+        %concatenate.hp8 = "stablehlo.concatenate"(%134, %99) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
+        %v135.hp9 = "stablehlo.dot_general"(%123, %concatenate.hp8) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+        %v151.hp10 = "stablehlo.reduce_scatter"(%v135.hp9) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
         ^bb0(%arg16: tensor<f32>, %arg17: tensor<f32>):
           %158 = stablehlo.add %arg16, %arg17 : tensor<f32>
           stablehlo.return %158 : tensor<f32>
         }) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x32x64xf32>
-        %v152.hp4 = "stablehlo.reduce_scatter"(%v151.hp3) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp_transpose">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+        %v152.hp11 = "stablehlo.reduce_scatter"(%v151.hp10) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp_transpose">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
         ^bb0(%arg16: tensor<f32>, %arg17: tensor<f32>):
           %158 = stablehlo.add %arg16, %arg17 : tensor<f32>
           stablehlo.return %158 : tensor<f32>
@@ -261,7 +248,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
           %158 = stablehlo.add %arg16, %arg17 : tensor<f32>
           stablehlo.return %158 : tensor<f32>
         }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-        sdy.return %156, %v152.hp4, %157 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
+        sdy.return %156, %v152.hp11, %157 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
       } : (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<4xi32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>)
       %36 = stablehlo.add %iterArg_27, %35#0 : tensor<64x64xf32>
       %37 = func.call @dynamic_update_index_in_dim_7(%iterArg_28, %35#1, %22) : (tensor<2x4x64x64xf32>, tensor<4x64x64xf32>, tensor<i32>) -> tensor<2x4x64x64xf32>
