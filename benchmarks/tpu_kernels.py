@@ -33,6 +33,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -431,6 +432,19 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "tpu_kernels.json").write_text(json.dumps(data, indent=1))
         (args.out / "tpu_kernels.md").write_text(markdown(data))
 
+    def measure(kind: str, key: list, label: str, problem: Callable[[], dict]) -> None:
+        """One problem measured into ``data[kind]``, or its failure recorded under ``key``."""
+        try:
+            row = problem()
+        except Exception as err:  # noqa: BLE001 - recorded, the next problem runs
+            data["skipped"].append([*key, f"{type(err).__name__}: {err}"[:300]])
+            print("FAILED", data["skipped"][-1], flush=True)
+            return
+        data[kind].append(row)
+        print(f"{label}: " + ", ".join(f"{k} {v['vs_xla']:.2f}x" if "vs_xla" in v else f"{k} {v.get('error', '')[:60]}"
+                                       for k, v in row["results"].items()), flush=True)
+        save()
+
     def run_gmm() -> None:
         if not args.skip_gmm:
             for e, m, d, f in shapes:
@@ -438,17 +452,8 @@ def main(argv: list[str] | None = None) -> int:
                     if over():
                         data["skipped"].append(["gmm", mode, e, m, d, f])
                         continue
-                    try:
-                        row = gmm_problem(mode, e, m, d, f, args.search, rng)
-                    except Exception as err:  # noqa: BLE001 - recorded, the next problem runs
-                        data["skipped"].append(["gmm", mode, e, m, d, f, f"{type(err).__name__}: {err}"[:300]])
-                        print("FAILED", data["skipped"][-1], flush=True)
-                        continue
-                    data["gmm"].append(row)
-                    print(f"{mode} E{e} m{m} D{d} F{f}: " + ", ".join(
-                        f"{k} {v['vs_xla']:.2f}x" if "vs_xla" in v else f"{k} {v['error'][:40]}"
-                        for k, v in row["results"].items()), flush=True)
-                    save()
+                    measure("gmm", ["gmm", mode, e, m, d, f], f"{mode} E{e} m{m} D{d} F{f}",
+                            lambda: gmm_problem(mode, e, m, d, f, args.search, rng))
             if not over():
                 try:
                     data["gmm_outside"] = gmm_outside_rows()
@@ -465,18 +470,9 @@ def main(argv: list[str] | None = None) -> int:
                     data["skipped"].append(["ffn", label, e, m, d, f])
                     continue
                 # One shape's groups end before m: the rows past them are checked.
-                try:
-                    row = ffn_problem(label, e, m, d, f, args.search, rng,
-                                      used=m - 100 if (e, m, d, f) == (8, 4096, 1024, 512) else None)
-                except Exception as err:  # noqa: BLE001 - recorded, the next problem runs
-                    data["skipped"].append(["ffn", label, f"{type(err).__name__}: {err}"[:300]])
-                    print("FAILED", data["skipped"][-1], flush=True)
-                    continue
-                data["ffn"].append(row)
-                print(f"ffn {label}: " + ", ".join(
-                    f"{k} {v['vs_xla']:.2f}x" if "vs_xla" in v else f"{k} {v.get('error', '')[:60]}"
-                    for k, v in row["results"].items()), flush=True)
-                save()
+                measure("ffn", ["ffn", label], f"ffn {label}",
+                        lambda: ffn_problem(label, e, m, d, f, args.search, rng,
+                                            used=m - 100 if (e, m, d, f) == (8, 4096, 1024, 512) else None))
 
     for section in ((run_gmm, run_ffn) if args.gmm_first else (run_ffn, run_gmm)):
         section()
