@@ -174,8 +174,9 @@ def stack_of(instr: Any) -> tuple[Frame, ...]:
 # How far ``with_users_source`` looks: users of users, a few ops in all.
 _USER_DEPTH = 3
 _USER_OPS = 32
-# Per module: its instructions by (line, column), built when a location asks.
-_AT: "weakref.WeakKeyDictionary[Any, dict[tuple[int, int], Any]]" = weakref.WeakKeyDictionary()
+# Per module: its instructions by (line, column), built when a location asks. The values are weak
+# references: an instruction refers to its module, so a strong one would keep the key alive forever.
+_AT: "weakref.WeakKeyDictionary[Any, dict[tuple[int, int], weakref.ref[Any]]]" = weakref.WeakKeyDictionary()
 
 
 def with_users_source(module: Any, location: Location) -> Location:
@@ -187,8 +188,9 @@ def with_users_source(module: Any, location: Location) -> Location:
         return location
     at = _AT.get(module)
     if at is None:
-        at = _AT[module] = {(i.line, i.column): i for i in module.instructions()}
-    instr = at.get((location.line, location.column))
+        at = _AT[module] = {(i.line, i.column): weakref.ref(i) for i in module.instructions()}
+    found = at.get((location.line, location.column))
+    instr = found() if found is not None else None
     if instr is None:
         return location
     seen = {id(instr)}
