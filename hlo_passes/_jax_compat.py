@@ -55,6 +55,8 @@ class Internal:
     alternatives: tuple[str, ...] = ()
     # False: only one feature needs it; looked up on first use, not at import.
     required: bool = True
+    # The first jaxlib release that has it (a feature probing for it does without it before).
+    since: tuple[int, int] = (0, 0)
 
     @property
     def dotted(self) -> str:
@@ -133,7 +135,7 @@ INTERNALS = (
              "`_xla.register_xla_transform_c_api` puts it back", required=False),
     Internal("jax._src.lib:_jax.get_pjrt_plugin",
              "a loaded PJRT plugin's C API by platform (jax >= 0.11), to take the compile hook off it and put it "
-             "back", required=False),
+             "back", required=False, since=(0, 11)),
     Internal("jax._src.cache_key:custom_hook",
              "a string jax folds into every persistent compilation cache key: `install(mode=\"rewrite\")` adds "
              "hlo_passes' version, mode and passes, so a cached executable is never shared between runs "

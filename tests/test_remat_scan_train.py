@@ -21,6 +21,8 @@ fix's, and what the paths report points at the user's source lines (never ``<low
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -60,7 +62,9 @@ def fixed():
 
 @pytest.fixture(scope="module")
 def through_jit():
-    return user.train(STEPS, jit=hlo_passes.jit)
+    # The CPU kernel (kernel="auto"): with XLA's own grouped matmul, the drop-in default, the joined
+    # weight gradient costs a copy that the CPU cost model prices above the reduction it saves.
+    return user.train(STEPS, jit=functools.partial(hlo_passes.jit, kernel="auto"))
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +108,7 @@ def test_jit_report_points_at_the_user_lines() -> None:
     mesh = user.make_mesh()
     init, step = user.make_train_step(mesh)
     params, x, gs = user.inputs(mesh)
-    low = hlo_passes.jit(step).lower(init(params), x, gs)
+    low = hlo_passes.jit(step, kernel="auto").lower(init(params), x, gs)
     sites = low.report
     assert sorted((s.rule, s.form) for s in sites) == [("moe-gather-fusion", "two_gmm")] * 2 + \
         [("moe-gradient-fusion", "pad_add")]

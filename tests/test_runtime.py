@@ -255,8 +255,10 @@ def test_an_optional_internal_fails_on_use_not_at_import(monkeypatch: pytest.Mon
 def test_every_internal_resolves_on_the_installed_release() -> None:
     compat.check_version()
     assert compat.SUPPORTED_RANGE == ">=0.10.2"
+    release = tuple(int(part) for part in jax.__version__.split(".")[:2])
     for internal in compat.INTERNALS:
-        assert compat.find(internal.spec) is not None, internal.spec
+        if release >= internal.since:  # an internal of later releases: its feature probes for it
+            assert compat.find(internal.spec) is not None, internal.spec
 
 
 def test_the_docs_list_the_internals(repo_root) -> None:

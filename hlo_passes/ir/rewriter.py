@@ -501,6 +501,13 @@ class Rewriter:
         self._touched.setdefault(id(comp), comp)
         self._record(Reordered(comp.name))
 
+    def make_root(self, comp: Computation, instr: Instruction) -> None:
+        """Make ``instr`` (one of ``comp``'s ops) ``comp``'s root: a computation built by the rule."""
+        self._mutate("set root", comp.name)
+        comp.set_root(instr)
+        comp.changed = True
+        self._touched.setdefault(id(comp), comp)
+
     def add_computation(self, comp: Computation, *, before: Computation | None = None,
                         source: str | None = None) -> Computation:
         """Add ``comp`` (taken from another module: its ops become this module's); in HLO

@@ -117,7 +117,7 @@ def _copy_for(rw: Rewriter, fusion: Instruction, readers: list[Instruction]) -> 
         new[id(inner)] = rw.clone(inner, [Value(new[id(v.op)], v.result) for v in inner.operand_values],
                                   inner.shape, computation=comp)
     assert body.root is not None
-    comp.set_root(new[id(body.root)])
+    rw.make_root(comp, new[id(body.root)])
     copy = rw.clone(fusion, fusion.operand_values, fusion.shape, after=fusion)
     rw.set_called(copy, [comp])
     for reader in readers:

@@ -29,15 +29,16 @@ from __future__ import annotations
 from ..dialects.shardy import decode, per_value
 from ..dialects.shardy import same as same_sharding
 from ..ir import Instruction, Module, Sharding
-from ..ir.op_table import COLLECTIVES
+from ..ir.op_table import COLLECTIVES, Trait, with_trait
 from ._layouts import stated_layout
 
-# Ops whose value may differ between devices whatever their operands.
-_DEVICE_DEPENDENT = frozenset({
-    "partition-id", "replica-id", "rng", "rng-bit-generator", "rng-get-and-update-state", "infeed",
-    "recv", "recv-done", "send", "send-done", "while", "conditional", "custom-call", "after-all",
-    "outfeed", "stablehlo.partition_id", "stablehlo.replica_id", "sdy.manual_computation",
-})
+# Ops whose value may differ between devices whatever their operands: those with effects beyond
+# their result (the op table's side effects: custom calls, infeed, send/recv, rng), the device's
+# own id, a random bit generator, loops and branches (not followed here), and a shard_map's body.
+_DEVICE_DEPENDENT = frozenset({d.name for d in with_trait(Trait.SIDE_EFFECTS)}) | {
+    "partition-id", "replica-id", "rng-bit-generator", "while", "conditional",
+    "stablehlo.partition_id", "stablehlo.replica_id", "sdy.manual_computation",
+}
 _CALLS = frozenset({"call", "func.call"})
 _BODY_CALL = "xla.sdy.manual_computation_body"
 _MAX_STEPS = 4096

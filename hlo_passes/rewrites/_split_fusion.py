@@ -39,6 +39,7 @@ from typing import Any
 from ..checks import Refusal
 from ..ir import Instruction, Module, Shape, Value
 from ..report import CollectiveCost, NearMiss, Site, location_of, note_instruction
+from ..ir.op_table import Trait, collective_kind, with_trait
 from ..ir.rewriter import Operand, Rewriter, as_value
 from ..rule import PatternRule, check
 from ._chains import (
@@ -320,8 +321,11 @@ def _reduced_operand(chain: _Chain, k: int) -> tuple[Instruction, int] | None:
     return None
 
 
-# Steps after a reduction that split its result over the devices (a sharded weight's gradient).
-_SPLITTING = frozenset({"reduce-scatter", "dynamic-slice", "all-to-all", "collective-permute"})
+# Steps after a reduction that split its result over the devices (a sharded weight's gradient): a
+# partition's window, and every collective that does not leave each device the whole value.
+_WHOLE_ON_EVERY_DEVICE = frozenset({"all-gather", "all-reduce"})
+_SPLITTING = frozenset({"dynamic-slice"}) | {d.name for d in with_trait(Trait.COLLECTIVE)
+                                             if collective_kind(d.name) not in _WHOLE_ON_EVERY_DEVICE}
 
 
 def _stays_whole(steps: list) -> bool:
