@@ -241,9 +241,12 @@ def compile_for_topology(text: str, topo: str) -> str:
     """Compile HLO text for the devices of ``topo`` (ahead of time); the compiled module's text."""
     from jax._src import compiler
     from hlo_passes import _jax_compat as compat
-    from hlo_passes.runtime import _SHARDY_INPUT_RE, _NAMED_SHARDING_RE, _explicit_device_ids
+    from hlo_passes.runtime import _SHARDY_INPUT_RE, _NAMED_SHARDING_RE, _explicit_device_ids, chlo_ragged_dots
     devs = topology_devices(topo)
     module = compat.parse_mlir(compat.hlo_text_to_stablehlo(_explicit_device_ids(text)))
+    if "ragged-dot(" in text:
+        # XLA:TPU refuses mhlo.ragged_dot, the import's form of HLO's ragged-dot (runtime.compile_text)
+        module = chlo_ragged_dots(module)
     client = devs[0].client
     options = compat.compile_options(num_partitions=len(devs), devices=devs, backend=client)
     if _NAMED_SHARDING_RE.search(text) and not _SHARDY_INPUT_RE.search(text):
@@ -256,6 +259,10 @@ def compile_rewritten(corpus: Path, out: Path) -> int:
     import gzip
     import hlo_passes
     manifest = json.loads((corpus / "manifest.json").read_text())
+    by_name = {p["name"]: p for p in manifest["programs"]}
+    fused_twin = {p["name"]: by_name[f]
+                  for p in manifest["programs"] for v in ("_concat_", "_split_") if v in p["name"]
+                  for f in [p["name"].replace(v, "_fused_", 1)] if f in by_name}
     results = []
     t_start = time.perf_counter()
     for prog in manifest["programs"]:
@@ -270,6 +277,9 @@ def compile_rewritten(corpus: Path, out: Path) -> int:
             text = gzip.open(path, "rt").read() if path.suffix == ".gz" else path.read_text()
             rec = {"name": prog["name"], "stage": stage, "topology": prog["topology"],
                    "collectives_before": collective_counts(text)}
+            twin = fused_twin.get(prog["name"])
+            if twin is not None:  # the target: the hand-fused program as XLA:TPU compiled it
+                rec["collectives_hand_fused"] = twin["texts"].get("compiled", {}).get("collectives")
             try:
                 rewritten = hlo_passes.run_passes(hlo_passes.parse(text)).module.to_text()
                 rec["collectives_rewritten_text"] = collective_counts(rewritten)
