@@ -320,6 +320,25 @@ def ffn_problem(label: str, e: int, m: int, d: int, f: int, search: bool, rng, u
     return row
 
 
+def reapply_verdicts(data: dict) -> dict:
+    """``data`` (a saved run) with its verdict columns decided again by the rules as they stand:
+    the TPU default GMM (``tpu_tiling.choice``) and the fused FFN's rule (``ffn_kernel.tpu_refusal``).
+    The times are the run's own; a default whose kernel the run did not time counts as not measured."""
+    from hlo_passes.gmm import ffn_kernel, tpu_tiling
+
+    for row in data["gmm"]:
+        choice = tpu_tiling.choice_for(row["mode"], row["E"], row["m"], row["K"], row["N"], "bf16")
+        row["default"], row["default_tiling"] = choice.kernel, choice.tiling
+        default = "table" if choice.kernel == "megablox" else "xla"
+        row["default_vs_xla"] = row["results"].get(default, {}).get("vs_xla", 1.0)
+    for row in data["ffn"]:
+        e, m, d, f = row["E"], row["m"], row["D"], row["F"]
+        fspec = ffn_kernel.FfnSpec("gate_first", (m, d), (e, d, 2 * f), (e, f, d), (e,), "bf16", "bf16", "s32")
+        row["rule"] = ffn_kernel.tpu_refusal(fspec) or "emits the fused kernel"
+    data["verdicts_reapplied"] = True
+    return data
+
+
 # ---- report ----------------------------------------------------------------------------------
 def _fmt(r: dict) -> str:
     if "error" in r:
@@ -357,7 +376,10 @@ def markdown(data: dict) -> str:
              f"{PEAK_TFLOPS:.0f} TF/s bf16, HBM {PEAK_GBS:.0f} GB/s). bf16 operands, f32 accumulation, top-2 uneven "
              "groups summing to m; median of loops of back-to-back calls, compile excluded. GB/s: the least bytes "
              "the problem moves (operands and result once) per second. err: max |error| / RMS of an f32 reference "
-             "on the rows inside the groups.", "",
+             "on the rows inside the groups."
+             + (" The columns TPU default, default vs XLA and rule on TPU are the rules' verdicts as they "
+                "stand now, re-applied to this run's times (`--verdicts`)." if data.get("verdicts_reapplied") else ""),
+             "",
              "### Grouped matmul (up projection [m, D] x [E, D, 2F]; tgmm: its weight gradient)", "",
              "| mode | E | m | K | N | XLA ragged-dot | megablox, project's tiling | megablox, table's tiling | "
              "TPU default | default vs XLA | fastest kernel here |",
@@ -409,7 +431,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gmm-first", action="store_true", help="the GMMs before the fused FFN (default: FFN first)")
     ap.add_argument("--calls", type=int, default=10, help="back-to-back calls per timed loop")
     ap.add_argument("--loops", type=int, default=5, help="timed loops (the median is taken)")
+    ap.add_argument("--verdicts", type=Path, default=None, metavar="JSON",
+                    help="no chip: re-apply the rules as they stand now (the TPU default GMM, the fused FFN's "
+                         "gate) to a saved run's tpu_kernels.json, and write its table again to --out")
     args = ap.parse_args(argv)
+    if args.verdicts is not None:
+        data = reapply_verdicts(json.loads(args.verdicts.read_text()))
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "tpu_kernels.json").write_text(json.dumps(data, indent=1))
+        (args.out / "tpu_kernels.md").write_text(markdown(data))
+        print("\n".join(summary(data)))
+        return 0
     import jax
 
     global CALLS, LOOPS

@@ -22,9 +22,11 @@ MARGIN = 1.08
 # Measured on a TPU v5e chip (benchmarks/tpu_kernels.py --search; see its results fragment).
 # Searched 2026-12-05 22:35 UTC, jax/jaxlib 0.10.2, libtpu 0.0.42.1, 8 candidate tilings each;
 # bf16, top-2 uneven groups (benchmarks/tpu_kernels.py's group_sizes).  Problems not listed were
-# not searched: XLA's ragged-dot stays there.
+# not searched: XLA's ragged-dot stays there.  The speed-up kept is the least of the runs on record
+# (the search, 2026-12-05 22:57 and 2026-12-06 03:15 UTC), since a default must hold in every run:
+# gmm E 8, m 4096, K = N = 1024 (0.14 ms a call) measured 1.19x, 1.07x and 0.89x, so XLA stays there.
 TABLE: dict[tuple[str, int, int, int, int, str], tuple[tuple[int, int, int], float]] = {
-    ("gmm", 8, 4096, 1024, 1024, "bf16"): ((512, 512, 1024), 1.185),
+    ("gmm", 8, 4096, 1024, 1024, "bf16"): ((512, 512, 1024), 0.89),
     ("tgmm", 8, 4096, 1024, 1024, "bf16"): ((512, 512, 1024), 0.923),
     ("gmm", 8, 4096, 2048, 2048, "bf16"): ((256, 2048, 1024), 1.104),
     ("tgmm", 8, 4096, 2048, 2048, "bf16"): ((512, 512, 2048), 0.925),
