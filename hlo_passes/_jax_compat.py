@@ -85,6 +85,11 @@ INTERNALS = (
     Internal("jaxlib.xla_client:hlo.HloModule.from_serialized_hlo_module_proto",
              "an `HloModule` (and its text) from the proto the compile hook receives"),
     Internal("jaxlib.xla_client:DeviceList", "the device list `compile_and_load` takes"),
+    Internal("jaxlib.xla_client:hlo.HloModule.spmd_parameters_shardings",
+             "the sharding each entry parameter had before SPMD partitioning, which an optimized module of "
+             "jax >= 0.12 records in its proto but no longer prints on its parameters", required=False),
+    Internal("jaxlib.xla_client:HloSharding.from_proto",
+             "the HLO spelling of such an `OpSharding` (`str()` of the `HloSharding`)", required=False),
     Internal("jaxlib._jax:ExecutableBuildOptions.use_shardy_partitioner",
              "compile with GSPMD a module Shardy has already imported (an after-Shardy dump: compiling its "
              "`sdy.mesh` with Shardy again crashes jaxlib 0.12)", required=False),
@@ -266,6 +271,7 @@ __all__ = [
     "compile_only_devices",
     "compiling_on_the_topology_client",
     "hlo_module_from_proto",
+    "parameter_shardings",
     "hlo_text_to_proto",
     "internals_markdown",
     "is_compile_only",
@@ -337,6 +343,15 @@ def hlo_module_from_text(text: str) -> Any:
 def hlo_module_from_proto(serialized: bytes) -> Any:
     """An ``HloModule`` from a serialized ``HloModuleProto``."""
     return _hlo_module_from_proto(serialized)
+
+
+def parameter_shardings(module: Any) -> list[str]:
+    """The HLO spelling of the sharding each entry parameter of ``module`` (an ``HloModule``) had
+    before SPMD partitioning, as the partitioner recorded it in the module
+    (``spmd_parameters_shardings``; empty where it did not run)."""
+    find("jaxlib.xla_client:hlo.HloModule.spmd_parameters_shardings")
+    from_proto = find("jaxlib.xla_client:HloSharding.from_proto")
+    return [str(from_proto(op)) for op in module.spmd_parameters_shardings or ()]  # None: never partitioned
 
 
 def print_hlo(text: str) -> str:

@@ -284,10 +284,43 @@ def _transform(serialized: bytes) -> bytes | None:
         with _lock:
             _state.skipped += 1
         return None
+    try:
+        recorded = compat.parameter_shardings(hlo)
+    except compat.UnsupportedJaxError:  # a jaxlib without them: the text as XLA prints it
+        recorded = []
+    text = with_parameter_shardings(text, recorded)
     if mode == "rewrite":
         return _rewrite(hlo.name, text)
     _lint(hlo.name, text, mode)
     return None
+
+
+_ENTRY_PARAMETER = re.compile(r"^(\s*%?[\w.\-]+ = .*? parameter\((\d+)\))(.*)$")
+
+
+def with_parameter_shardings(text: str, shardings: Sequence[str]) -> str:
+    """``text`` with each entry parameter that states no sharding given the one the partitioner
+    recorded for it (``shardings``, by parameter number).  jax >= 0.12's XLA prints none on an
+    optimized module's parameters, where jax 0.10/0.11's printed them; without them no rule can
+    tell a replicated weight from a split one (issue 43: a replicated weight's reduction read as
+    one worth fusing).  Text whose parameters state theirs, or a module never partitioned (no
+    recorded shardings), is returned as it is."""
+    if not shardings:
+        return text
+    lines = text.split("\n")
+    entry = next((n for n, line in enumerate(lines) if line.startswith("ENTRY ")), None)
+    if entry is None:
+        return text
+    for n in range(entry + 1, len(lines)):
+        if lines[n].startswith("}"):
+            break
+        found = _ENTRY_PARAMETER.match(lines[n])
+        if found is None or "sharding=" in found.group(3):
+            continue
+        number = int(found.group(2))
+        if number < len(shardings):
+            lines[n] = f"{found.group(1)}, sharding={shardings[number]}{found.group(3)}"
+    return "\n".join(lines)
 
 
 def _note_kernels_of_xla(serialized: bytes) -> None:

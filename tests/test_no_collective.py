@@ -58,14 +58,14 @@ def _program(name: str):
     """(mesh, the weight's sharding, its in_specs, the axis gathered over, check_vma, the axis the
     tokens are split over)."""
     devices = jax.devices()
-    if name in ("replicated", "replicated_unchecked", "data_parallel"):
+    if name in ("replicated", "replicated_unchecked", "data_parallel", "data_parallel_split"):
         # The weight whole on every device, handed to the shard_map whole.  Unchecked
         # (check_vma=False), jax still psums its cotangent in the backward: a sum of eight
         # copies of one value.  Data parallel (the tokens split; unchecked too, so that each half
         # is reduced on its own): a real reduction.
         mesh = Mesh(np.array(devices[:8]), ("fsdp",))
         return (mesh, P(), P(), None, name == "replicated",
-                "fsdp" if name == "data_parallel" else None)
+                "fsdp" if name.startswith("data_parallel") else None)
     if name == "one_device":  # a mesh of one device: the FSDP gather moves nothing
         mesh = Mesh(np.array(devices[:1]), ("fsdp",))
         return mesh, P(None, "fsdp", None), P(None, "fsdp", None), "fsdp", True, None
@@ -79,9 +79,11 @@ PROGRAMS = ["replicated", "replicated_unchecked", "one_device", "axis_of_one"]
 
 
 def _unprovable(name: str, form: str) -> bool:
-    """The unchecked program's optimized module where it states no parameter sharding (jax >=
-    0.11's XLA prints none on a partitioned module's parameters): that the program splits none of
-    its weights cannot be read there (``_replicated.no_weight_split``)."""
+    """The unchecked program's optimized module as ``compiled.as_text()`` prints it, where it
+    states no parameter sharding (jax >= 0.12's XLA prints none on a partitioned module's
+    parameters): that the program splits none of its weights cannot be read from that text
+    (``_replicated.no_weight_split``).  The pass inside XLA reads the module's recorded shardings
+    (``xla_pass.with_parameter_shardings``): never unprovable there."""
     if name != "replicated_unchecked" or form != "compiled":
         return False
     text = _compile(name)[2]["compiled"][0]
@@ -93,7 +95,9 @@ def _compile(name: str):
     mesh, w_sharding, w_spec, gather, check_vma, tokens_over = _program(name)
     fn = _layer(mesh, w_spec, gather, check_vma, tokens_over)
     w = jax.device_put(jax.random.normal(jax.random.key(0), (E, D, 2 * F)), NamedSharding(mesh, w_sharding))
-    x = jax.device_put(jnp.ones((T, D)), NamedSharding(mesh, P()))
+    # The tokens split over the devices before the program (an input of the program that is
+    # split: what no_weight_split must see) or inside the shard_map.
+    x = jax.device_put(jnp.ones((T, D)), NamedSharding(mesh, P("fsdp") if name == "data_parallel_split" else P()))
     # The rows each device's GMM reads: all of them, or its two where the tokens are split.
     sizes = jnp.array([4, 4, 4, 4] if tokens_over is None else [1, 0, 1, 0], jnp.int32)
     args = (w, x, sizes)
@@ -179,13 +183,48 @@ def test_inside_xla_nothing(program, mode: str) -> None:
         findings = xla_pass.installed_findings()
     finally:
         hlo_passes.uninstall()
-    if _unprovable(name, "compiled"):  # (see test_unchecked_replicated_reduction_named)
-        found = ([s.rule for m in report.modules for s in m.sites] if mode == "rewrite"
-                 else [f.rule for f in findings if not f.is_note])
-        assert found == (["moe-gradient-fusion"] if mode == "rewrite" else ["MOE002"]), found
-        return
+    # On every jax: the partitioner's recorded parameter shardings say the weight is whole on
+    # every device (jax 0.12 prints none on the parameters; the pass reads the module's).
     assert [s for m in report.modules for s in m.sites] == [] and report.sites_rewritten == 0
     assert [f for f in findings if not f.is_note] == []
+    if name == "replicated_unchecked" and mode == "rewrite":  # the reduction XLA keeps: named
+        near = [m.check for mod in report.modules for m in mod.near_misses]
+        assert "no-collective" in near, near
+
+
+@pytest.mark.parametrize("name", ["data_parallel", "data_parallel_split"])
+def test_inside_xla_data_parallel_still_found(name: str) -> None:
+    """Negative control inside XLA: the replicated weight's gradient on tokens split inside the
+    shard_map (a partition's window) or before the program (a split parameter, whose sharding the
+    module records): a real reduction, MOE002's site, on every jax."""
+    fn, args, _, _ = _compile(name)
+    hlo_passes.install(mode="log", platforms="cpu", passes=["MOE002"])
+    try:
+        jax.jit(lambda *a: fn(*a)).lower(*args).compile()
+        findings = xla_pass.installed_findings()
+    finally:
+        hlo_passes.uninstall()
+    assert [f.rule for f in findings if not f.is_note] == ["MOE002"], findings
+
+
+def test_recorded_parameter_shardings_stated() -> None:
+    """``with_parameter_shardings``: an entry parameter without a sharding gets the recorded one;
+    one that states its own, and the parameters of other computations, keep theirs."""
+    text = "\n".join([
+        "HloModule m, num_partitions=8", "",
+        "%add (a: f32[], b: f32[]) -> f32[] {", "  %a = f32[] parameter(0)", "  %b = f32[] parameter(1)",
+        "  ROOT %s = f32[] add(%a, %b)", "}", "",
+        "ENTRY %main (p0: f32[4,8], p1: f32[8]) -> f32[4,8] {",
+        '  %p0 = f32[4,8]{1,0} parameter(0), metadata={op_name="w"}',
+        "  %p1 = f32[8]{0} parameter(1), sharding={devices=[8]<=[8]}",
+        "  ROOT %n = f32[4,8]{1,0} negate(%p0)", "}", ""])
+    stated = xla_pass.with_parameter_shardings(text, ["{mesh[], replicated}", "{replicated}"])
+    assert '%p0 = f32[4,8]{1,0} parameter(0), sharding={mesh[], replicated}, metadata={op_name="w"}' in stated
+    assert "%p1 = f32[8]{0} parameter(1), sharding={devices=[8]<=[8]}\n" in stated
+    assert "%a = f32[] parameter(0)\n" in stated
+    assert xla_pass.with_parameter_shardings(text, []) == text
+    module = hlo_passes.parse(stated, dialect="hlo")
+    assert str(module.entry.instructions[0].attributes["sharding"]) == "{mesh[], replicated}"
 
 
 _ENV_SCRIPT = """

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from ..ir import Computation, Instruction, Module, Shape
 from ..ir.op_table import Trait, op
 from ..ir.rewriter import Rewriter
-from ._chains import remove_dead
+from ._chains import bitcast_keeps_order, remove_dead
 from ._held import held_kind, start_of
 from ._pipelined import joining_reads, state_reads, while_parts
 
@@ -155,7 +155,10 @@ def _only_join_reads(reads: dict[int, list[Instruction]], a: int, b: int, join: 
 def _fused_reads_only_concat(fusion: Instruction, concat: Instruction, reads: list[Instruction]) -> bool:
     """Whether, inside ``fusion``, the parameters standing for ``reads`` reach nothing but
     ``concat`` (each through a chain of copies and bitcasts read by the next alone): the rest of
-    the fused computation does not read the halves, so it is not changed by reading the whole."""
+    the fused computation does not read the halves, so it is not changed by reading the whole.
+    A bitcast on the way must keep the elements' order and dimensions (``bitcast_keeps_order``:
+    one between two layouts of the same dimensions is a transpose, which the whole carried in
+    the halves' place would skip; issue 43)."""
     ids = {id(v) for v in reads}
     for param in fusion.called_computations[0].parameters:
         number = param.attributes.get("parameter_number")
@@ -166,7 +169,8 @@ def _fused_reads_only_concat(fusion: Instruction, concat: Instruction, reads: li
             if len(cur.users) != 1:
                 return False
             nxt = cur.users[0]
-            if nxt is not concat and nxt.opcode not in ("copy", "bitcast"):
+            if nxt is not concat and nxt.opcode != "copy" and not (
+                    bitcast_keeps_order(nxt) and nxt.shape.dims == cur.shape.dims):
                 return False
             cur = nxt
     return True

@@ -150,6 +150,39 @@ def bitcast_permutation(instr: Instruction) -> tuple[int, ...]:
     return tuple(perm)
 
 
+def _nonunit_order(shape: Shape) -> tuple[int, ...] | None:
+    """The dimensions of size other than 1, major to minor as the bytes hold them (None: a tiled
+    or unreadable layout).  No layout stated: XLA's default, the logical order."""
+    text = shape.layout_text
+    order = _minor_to_major(text) if text else tuple(range(shape.rank - 1, -1, -1))
+    if order is None or sorted(order) != list(range(shape.rank)):
+        return None
+    return tuple(d for d in reversed(order) if shape.dims[d] != 1)
+
+
+def bitcast_keeps_order(instr: Instruction) -> bool:
+    """Whether a bitcast is a reshape: it reads its operand's elements in their logical (row-major)
+    order.  A bitcast keeps the bytes, so it is one exactly where both layouts lay the elements out
+    in that order, or where it keeps the dimensions and their layout (sizes of 1 anywhere); a
+    bitcast between other layouts moves the elements (a transpose, or worse): issue 43's MOE004 bug
+    read one as in place.  False where a layout cannot be read."""
+    if instr.opcode != "bitcast" or len(instr.operands) != 1:
+        return False
+    src, dst = instr.operands[0].shape, instr.shape
+    if not (src.is_array and dst.is_array):
+        return False
+    a, b = _nonunit_order(src), _nonunit_order(dst)
+    if a is None or b is None:
+        return False
+    keep_a = [d for d in range(src.rank) if src.dims[d] != 1]
+    keep_b = [d for d in range(dst.rank) if dst.dims[d] != 1]
+    if [src.dims[d] for d in keep_a] == [dst.dims[d] for d in keep_b]:
+        # The same dimensions but for sizes of 1 (one inserted or dropped): a reshape where
+        # both lay those dimensions out in the same order.
+        return [keep_a.index(d) for d in a] == [keep_b.index(d) for d in b]
+    return list(a) == sorted(a) and list(b) == sorted(b)
+
+
 class Behaviour(NamedTuple):
     """What an op does, independent of its size: two ops with equal behaviours do the
     same thing to arrays of the same element type."""

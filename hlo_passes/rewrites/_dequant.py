@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..checks import Refusal
 from ..ir import ELEMENT_BITS, Instruction
 from ..ir.rewriter import Operand, Rewriter, Value
-from ._chains import GATHERS, is_sharding_call, resized, same_op, same_value
+from ._chains import GATHERS, bitcast_keeps_order, is_sharding_call, resized, same_op, same_value
 from ._sources import check_slices, cut_of
 
 if TYPE_CHECKING:
@@ -137,6 +137,10 @@ def _walk(mul: Instruction, main: int, dim: int) -> _Walk:
         elif cur.opcode == "transpose":
             dim_in = tuple(cur.attributes["dimensions"])[dim]
         elif cur.opcode in ("reshape", "bitcast"):
+            if cur.opcode == "bitcast" and not bitcast_keeps_order(cur):
+                # The bytes kept, read in another order: elements move (issue 43).
+                raise _refuse(mul, side, f"which {cur.ref} reads {below} as {shape} in another order "
+                                         "(a bitcast between layouts)")
             found = _reshape_dim(shape.dims, below.dims, dim)
             if found is None:
                 raise _refuse(mul, side, f"which {cur.ref} reshapes {below} -> {shape} across the split "

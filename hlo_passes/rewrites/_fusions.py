@@ -21,19 +21,26 @@ from ..checks import Refusal
 from ..ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
 from ..ir.op_table import COLLECTIVES
 from ..ir.rewriter import Rewriter
-from ._chains import behaviour
+from ._chains import behaviour, bitcast_keeps_order
 from ._crossings import Boundary
 
 # Inside a fusion, ops between a parameter and the slice or concatenate that
-# keep every element where it is: layout copies, same-shape bitcasts, and
-# element-type converts (f32 weights computed in bf16 put the slice and the
-# bf16 round trip into the fusion that feeds each all-gather).  Seen through
-# only to find the pattern: such sites are reported, not rewritten.
+# keep every element where it is: layout copies, same-shape bitcasts that keep
+# the layout (``bitcast_keeps_order``: one between two layouts of the same
+# dimensions is a transpose, issue 43), and element-type converts (f32 weights
+# computed in bf16 put the slice and the bf16 round trip into the fusion that
+# feeds each all-gather).
 _IN_PLACE = frozenset({"copy", "bitcast", "convert"})
 
 
+def _in_place(instr: Instruction) -> bool:
+    if instr.opcode not in _IN_PLACE or len(instr.operands) != 1 or instr.operands[0].shape.dims != instr.shape.dims:
+        return False
+    return instr.opcode != "bitcast" or bitcast_keeps_order(instr)
+
+
 def _through_copies(instr: Instruction) -> Instruction:
-    while instr.opcode in _IN_PLACE and len(instr.operands) == 1 and instr.operands[0].shape.dims == instr.shape.dims:
+    while _in_place(instr):
         instr = instr.operands[0]
     return instr
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from ..ir import Instruction, Shape
 from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import remove_dead
+from ._chains import bitcast_keeps_order, remove_dead
 from ._crossings import result_shape
 from ._meetings import Meeting, PadAdd, PadAdds, first_operand, zero_pads
 from ._cost import local_bytes
@@ -36,8 +36,10 @@ def _insert_axis(piece: Instruction, axis: int) -> bool:
     dims = list(piece.shape.dims)
     if not src.is_array or dims[axis] != 1 or dims[:axis] + dims[axis + 1:] != list(src.dims):
         return False
-    if piece.opcode in ("reshape", "bitcast"):
+    if piece.opcode == "reshape":
         return True
+    if piece.opcode == "bitcast":  # the bytes kept: a reshape only where the order is (issue 43)
+        return bitcast_keeps_order(piece)
     if piece.opcode == "broadcast":
         given = piece.attributes.get("dimensions")
         return given is not None and tuple(given) == tuple(d for d in range(len(dims)) if d != axis)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..checks import Refusal
 from ..ir import Instruction, Shape, Value
 from ..ir.rewriter import Rewriter
-from ._chains import INCONSISTENT, resized, same_op, same_value
+from ._chains import INCONSISTENT, bitcast_keeps_order, resized, same_op, same_value
 from ._crossings import Boundary, result_shape
 from ._fusions import FusedValue, fused_slice, tuple_index
 from ._fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
@@ -86,6 +86,8 @@ def sliced_fusion(fusion: Instruction) -> tuple[Instruction, Instruction | Fused
     root = body.root
     if root.opcode not in ("bitcast", "reshape") or len(root.operands) != 1:
         return None
+    if root.opcode == "bitcast" and not bitcast_keeps_order(root):
+        return None  # the bytes kept in another order: no dropped dimension alone (issue 43)
     inner = root.operands[0]
     while inner.opcode == "copy" and len(inner.operands) == 1:
         inner = inner.operands[0]
@@ -296,6 +298,7 @@ def stacked_axis(chains: list, split_dim: int, sizes: list[int]) -> StackedAxis 
         return None
     reshapes = [c.ops[0] for c in chains]
     if any(isinstance(r, Boundary) or r.opcode not in ("reshape", "bitcast") or tuple(r.shape.dims) != dropped
+           or (r.opcode == "bitcast" and not bitcast_keeps_order(r))  # layouts that move elements
            or len(r.users) != 1 for r in reshapes) or not dropped:
         return None
     # The halves go side by side along their last dimension (F of ``[E, D, F]``): the GMM's output
