@@ -10,14 +10,20 @@ Each path trains 3 steps from the same state: the losses equal plain ``jax.jit``
 within bf16's rounding), the compiled training step's all-gathers and reduce-scatters are the hand
 fix's, and what the paths report points at the user's source lines (never ``<lowered ...>``).
 
-* ``hlo_passes.jit``: the forward gathers and their recomputation (in the backward loop, where the
-  recomputed gathered halves are also handed on to the backward as residuals: they read their
-  slices of the fused gather) and the weight gradient (MOE002): 6 -> 4 all-gathers, 3 -> 2
-  reduce-scatters, the hand fix's.
+* ``hlo_passes.jit`` (default arguments: XLA's ragged_dot): the forward gathers and their
+  recomputation (in the backward loop, where the recomputed gathered halves are also handed on to
+  the backward as residuals: they read their slices of the fused gather) and the weight gradient
+  (MOE002, ``pad_add``): 6 -> 4 all-gathers, 3 -> 2 reduce-scatters, the hand fix's.  jax's
+  transpose of a ragged_dot computes each half's operand as ``select(mask, broadcast(dy), 0)``
+  over every expert; the join goes up to ``dy`` (``_sources.join_operands``), so it copies one
+  row of tokens per device, not the masked ``[E, T, F]`` arrays.
+* ``hlo-rewrite`` on the compiled step's dump (``*.cpu_after_optimizations.txt``): the same
+  counts; XLA does not compile an optimized (scheduled) module again, so its values are those of
+  the next path, which rewrites the same module inside XLA.
 * the pass inside XLA (``install(mode="rewrite")``, what ``HLO_PASSES=rewrite`` installs): both
-  rounds of gathers, 6 -> 4.  The weight gradient there is two dense dots (XLA:CPU's ragged_dot)
-  whose outputs the fix would join: a copy the CPU cost model prices above the collective it saves
-  (reported, not rewritten: "does not pay ... on cpu"); reduce-scatters stay 3 on CPU.
+  rounds of gathers (``split_gather``) and the weight gradient (``split_reduction``): there each
+  half's operand is a loop fusion only its dot reads, and the rewrite writes the joined operand
+  in one loop fusion of both, no copy of its own: 6 -> 4, 3 -> 2.
 """
 from __future__ import annotations
 
@@ -32,7 +38,7 @@ from hlo_passes.cost_model import use_platform
 from hlo_passes.passes import run_passes
 from hlo_passes.runtime import count_collectives
 
-# Four compiles of a 4-layer training step and 3 steps each (about 30 s on 2 cores): once per CI run.
+# Five compiles of a 4-layer training step and 3 steps each (about 40 s on 2 cores): once per CI run.
 pytestmark = pytest.mark.slow
 
 STEPS = 3
@@ -62,8 +68,11 @@ def fixed():
 
 @pytest.fixture(scope="module")
 def through_jit():
-    # The CPU kernel (kernel="auto"): with XLA's own grouped matmul, the drop-in default, the joined
-    # weight gradient costs a copy that the CPU cost model prices above the reduction it saves.
+    return user.train(STEPS, jit=hlo_passes.jit)  # default arguments: XLA's ragged_dot
+
+
+@pytest.fixture(scope="module")
+def through_jit_cpu_kernel():
     return user.train(STEPS, jit=functools.partial(hlo_passes.jit, kernel="auto"))
 
 
@@ -97,41 +106,59 @@ def test_lint_names_the_sites_at_the_user_lines(plain) -> None:
     assert all(f.source and f.source.rsplit(":", 1)[0].endswith(SOURCE) for f in findings)
 
 
-def test_hlo_passes_jit_reaches_the_hand_fix(plain, fixed, through_jit) -> None:
-    losses, text = through_jit
+@pytest.mark.parametrize("kernel", ["default", "auto"])
+def test_hlo_passes_jit_reaches_the_hand_fix(plain, fixed, through_jit, through_jit_cpu_kernel, kernel) -> None:
+    losses, text = through_jit if kernel == "default" else through_jit_cpu_kernel
     _same_losses(losses, plain[0])
-    assert _counts(text) == _counts(fixed[1])
+    assert _counts(text) == _counts(fixed[1]) == (4, 2)
     assert count_collectives(text)["all-gather"] == 4
 
 
-def test_jit_report_points_at_the_user_lines() -> None:
+@pytest.mark.parametrize("kw", [{}, {"kernel": "auto"}], ids=["default", "auto"])
+def test_jit_report_points_at_the_user_lines(kw) -> None:
     mesh = user.make_mesh()
     init, step = user.make_train_step(mesh)
     params, x, gs = user.inputs(mesh)
-    low = hlo_passes.jit(step, kernel="auto").lower(init(params), x, gs)
+    low = hlo_passes.jit(step, **kw).lower(init(params), x, gs)
     sites = low.report
     assert sorted((s.rule, s.form) for s in sites) == [("moe-gather-fusion", "two_gmm")] * 2 + \
         [("moe-gradient-fusion", "pad_add")]
     for s in sites:
         assert s.rewritten and _at_user_line(s.location), s.location
+    # The weight gradient's join copies the two halves of dy (64 x 128 bf16 each) and removes the
+    # join of the reduced halves: no net copy, one collective and one GMM saved.
+    (grad,) = [s for s in sites if s.rule == "moe-gradient-fusion"]
+    assert (grad.copies_added, grad.copies_removed) == (32768, 32768), grad
     # What it did not rewrite is placed at the user's lines too (the text's own place beside it).
     assert all(_at_user_line(m.location) for m in low.near_misses), [str(m) for m in low.near_misses]
 
 
-def test_installed_pass_rewrites_both_rounds_of_gathers(plain, fixed, installed) -> None:
+def test_hlo_rewrite_on_the_dump_reaches_the_hand_fix(plain, fixed, tmp_path) -> None:
+    # What XLA's dump holds of the compiled step, rewritten by the console script as a user runs it
+    # (the platform read from the file's name).
+    from hlo_passes.cli import rewrite_main
+    dump = tmp_path / "module_0001.jit_train_step.cpu_after_optimizations.txt"
+    dump.write_text(plain[1])
+    out = tmp_path / "rewritten.txt"
+    assert rewrite_main([str(dump), "-o", str(out), "-q"]) == 0
+    assert _counts(out.read_text()) == _counts(fixed[1]) == (4, 2)
+
+
+def test_installed_pass_reaches_the_hand_fix(plain, fixed, installed) -> None:
     losses, text, report = installed
     _same_losses(losses, plain[0])
     assert report.fallbacks == []
     rewritten = [s for m in report.modules for s in m.sites if s.rewritten]
-    assert [s.rule for s in rewritten] == ["moe-gather-fusion"] * 2
+    assert sorted((s.rule, s.form) for s in rewritten) == [("moe-gather-fusion", "split_gather")] * 2 + \
+        [("moe-gradient-fusion", "split_reduction")]
     for s in rewritten:
         assert _at_user_line(s.location), s.location
-    gathers, scatters = _counts(text)
-    assert gathers == _counts(fixed[1])[0] == 4
-    # The gradient in the optimized CPU module: found, priced on cpu, not worth its copy there
-    # (see the module docstring), so the pass leaves it; the reduce-scatters stay 3 on CPU.
-    assert scatters == 3
+    assert _counts(text) == _counts(fixed[1]) == (4, 2)
+    # Priced on cpu: each half's operand of the gradient dots is a loop fusion only its dot reads, so
+    # the joined operand is written by one loop fusion in place of theirs (no copy added); the
+    # reduced halves' join goes (2 x 8 x 8 x 128 f32 = 65,536 bytes), one collective, one dot.
     with use_platform("cpu"):
         result = run_passes(hlo_passes.parse(plain[1]), ["moe-gradient-fusion"], rewrite=False)
-    assert [(s.form, s.pays) for s in result.sites] == [("split_reduction", False)]
+    assert [(s.form, s.pays, s.copies_added, s.copies_removed) for s in result.sites] == \
+        [("split_reduction", True, 0, 65536)]
     assert _at_user_line(result.sites[0].location)

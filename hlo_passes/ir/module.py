@@ -519,6 +519,18 @@ class Instruction:
         return str(direction) if direction is not None else None
 
     @property
+    def compare_type(self) -> str | None:
+        """A compare's type (``SIGNED``, ``FLOAT``, ``TOTALORDER``, ...): the ``type`` attribute, or
+        the second word of MLIR's pretty form; None for another op or when not written."""
+        if self.opcode != "compare":
+            return None
+        kind = self.attributes.get("type")
+        if kind is None:
+            words = (self._dialect_data or {}).get("words") or []
+            kind = words[1] if len(words) > 1 else None
+        return str(kind) if kind is not None else None
+
+    @property
     def mlir_arg_attrs(self) -> str | None:
         """A function argument's own attribute dictionary as text (``{mhlo.sharding = ...}``),
         where the pretty form writes it on the argument; None otherwise."""

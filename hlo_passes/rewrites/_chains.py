@@ -204,6 +204,10 @@ def behaviour(instr: Instruction) -> Behaviour:
         except ValueError:
             value = instr.attributes.raw(key)
         attrs.append((key, _freeze(value)))
+    if instr.opcode == "compare" and "direction" not in instr.attributes:
+        # StableHLO's pretty form (``compare LE, ..., SIGNED``) keeps direction and type as words, no
+        # attributes: a compare LE and a compare LT of the same operands are not the same op.
+        attrs.append(("direction", (instr.compare_direction, instr.compare_type)))
     has_channel = "channel_id" in instr.attributes
     return Behaviour(instr.opcode, instr.shape.element_type, has_channel, tuple(attrs))
 

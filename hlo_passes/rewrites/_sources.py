@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..checks import Refusal
 from ..ir import Instruction, Shape, Value
+from ..ir.op_table import Trait, op
 from ..ir.rewriter import Rewriter
-from ._chains import INCONSISTENT, bitcast_keeps_order, resized, same_op, same_value
+from ._chains import INCONSISTENT, behaviour, bitcast_keeps_order, resized, same_op, same_value
 from ._crossings import Boundary, result_shape
 from ._fusions import FusedValue, fused_slice, tuple_index
 from ._fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
 from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
+from ._opening import _copy_for as copy_fusion_for, _emitted_as_loop as emitted_as_loop, fusion_kind
 
 if TYPE_CHECKING:  # the engine, which imports this module
     from ._meetings import Meeting
@@ -341,9 +343,15 @@ class GmmSource(Source):
 
     def added_bytes(self, plan: SourcePlan, chains: list) -> int:
         # The one GMM reads the differing operands concatenated (inside the GMMs' shard_map body
-        # or partitioned module: what one device holds).
-        j = plan.extra[0]
-        return sum(c.start.operands[j].shape.byte_size for c in chains)
+        # or partitioned module: what one device holds): a copy of them, unless the concatenate is
+        # written where they are computed (``joined_where_computed``), in place of their own writes.
+        j, dim = plan.extra
+        gmms = [c.start for c in chains]
+        if joined_where_computed(gmms, j):
+            return 0
+        if plan.scattered:  # joined in blocks (fused_gmm_source): the operands themselves
+            return sum(g.operands[j].shape.byte_size for g in gmms)
+        return join_operands([g.operands[j] for g in gmms], dim)[0]
 
 
 def _varying_out_dim(chains: list, meeting: Meeting) -> int:
@@ -483,6 +491,76 @@ def check_gmm_sources(chains: list, out_dim: int) -> tuple[list[int], tuple[int,
     return [g.shape.dims[out_dim] for g in gmms], (j, dim)
 
 
+def joined_where_computed(gmms: list[Instruction], j: int) -> bool:
+    """Whether the GMMs' differing operands ``j`` are joined where they are computed, at no
+    memory pass of its own: optimized HLO where each is a loop fusion that only its GMM reads,
+    so that one loop fusion of both bodies and the concatenate writes the joined operand in
+    place of their two writes, the same bytes (``fused_gmm_source``)."""
+    parts = [g.operands[j] for g in gmms]
+    for g, part in zip(gmms, parts):
+        if part.computation is not g.computation or len(part.users) != 1 or \
+                sum(o is part for o in g.operands) != 1 or not part.shape.is_array:
+            return False
+        body = part.called_computations[0] if len(part.called_computations) == 1 else None
+        if part.opcode != "fusion" or fusion_kind(part) != "kLoop" or body is None or body.root is None or any(
+                i.called_computations or not i.shape.is_array for i in body.instructions):
+            return False
+    return True
+
+
+# How many ops up from the differing operands ``join_operands`` moves the concatenate.
+JOIN_DEPTH = 12
+
+
+def join_operands(parts: list[Instruction], dim: int, rw: Rewriter | None = None,
+                  before: Instruction | None = None, depth: int = JOIN_DEPTH) -> tuple[int, Instruction | None]:
+    """(bytes per device the join copies, the joined value when ``rw`` builds it) of ``parts``
+    (one value per half, equal but along ``dim``) in a module XLA has not yet fused.
+
+    The concatenate goes up through what computes the parts, where each is read only on the
+    way to its GMM: an element-wise op of equal behaviour joins its operands instead; a
+    broadcast of each half's own array (the dimension comes from it) joins those arrays; a
+    broadcast of one value (the dimension is new), or an iota along another dimension, is the
+    larger one, no join.  Where none applies, the parts there are concatenated: a copy of them.
+    jax's transpose of a ragged_dot (XLA's, the drop-in default) computes each half's operand
+    as ``select(mask, broadcast(dy_half), 0)`` over every expert: joined at ``dy`` (one row of
+    tokens per device) rather than at the masked ``[E, T, F]`` arrays, as the hand fix computes
+    it.  Ops are placed ``before`` (the last GMM), each after what it reads."""
+    first = parts[0]
+    comp = first.computation
+    total = sum(p.shape.dims[dim] for p in parts)
+    shape = resized(first.shape, dim, total)
+
+    def made(operands: list[Any], opcode_of: Instruction = first) -> Instruction | None:
+        return rw.clone(opcode_of, operands, shape, before=before) if rw is not None else None
+
+    alike = comp is not None and all(p.computation is comp and p.opcode == first.opcode and p.shape.is_array
+                                     and behaviour(p) == behaviour(first) for p in parts) \
+        and not any(i.opcode == "fusion" for i in comp.instructions)  # optimized HLO: kernels of their own
+    own = all(len(p.users) == 1 for p in parts)
+    if depth > 0 and alike:
+        if first.opcode == "iota" and first.attributes.get("iota_dimension") != dim:
+            return 0, made([])
+        if first.opcode == "broadcast" and len(first.operands) == 1:
+            dims = list(first.attributes.get("dimensions") or ())
+            if dim not in dims and all(same_value(p.operands[0], first.operands[0]) for p in parts[1:]):
+                return 0, made([first.operand_values[0]])
+            if dim in dims and own:
+                copied, inner = join_operands([p.operands[0] for p in parts], dims.index(dim), rw, before, depth - 1)
+                return copied, made([inner])
+        d = op(first.opcode)
+        if own and d is not None and Trait.ELEMENTWISE in d.traits and first.operands and all(
+                o.shape.is_array and o.shape.dims == p.shape.dims for p in parts for o in p.operands):
+            copied, operands = 0, []
+            for k in range(len(first.operands)):
+                c, inner = join_operands([p.operands[k] for p in parts], dim, rw, before, depth - 1)
+                copied += c
+                operands.append(inner)
+            return copied, made(operands)
+    copied = sum(p.shape.byte_size for p in parts)
+    return copied, (rw.concatenate(parts, dim, shape, before=before) if rw is not None else None)
+
+
 def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total: int, block: int = 0) -> Instruction:
     """One GMM on the concatenated varying operands, standing in for the halves' GMMs (``block``:
     joined in blocks of that many elements, block k of each operand in turn)."""
@@ -492,7 +570,22 @@ def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total:
     comp = first.computation
     # After every half's inputs: right before the last of the GMMs.
     where = max(gmms, key=comp.instructions.index)
+    in_one_fusion = joined_where_computed(gmms, j)
+    opened: list[Instruction] = []
     parts = [g.operand_values[j] for g in gmms]
+    if in_one_fusion:
+        # Optimized HLO: a copy of each operand's loop fusion opened (the halves' GMMs read the
+        # fusions until they go), to be fused again with the concatenate below: one loop writes
+        # the joined operand, as the two wrote theirs.
+        parts = []
+        for g in gmms:
+            copy = copy_fusion_for(rw, g.operands[j], [])
+            body = copy.called_computations[0]
+            inner = [i for i in body.instructions if i.opcode != "parameter"]
+            root = body.root
+            new = rw.inline(copy)
+            opened.extend(new[id(i)].op for i in inner)
+            parts.append(new[id(root)])
     joined_shape = resized(parts[0].op.shape, dim, sum(p.op.shape.dims[dim] for p in parts))
     if block:
         # [.., F, ..] each -> [.., n, block, ..], joined along the blocks' own dimension, -> [.., 2F, ..].
@@ -501,8 +594,19 @@ def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total:
                              before=where) for p in parts]
         side = rw.concatenate(pieces, dim + 1, resized(pieces[0].shape, dim + 1, block * len(parts)), before=where)
         joined = rw.reshape(side, joined_shape, before=where)
-    else:
+        opened.extend([*pieces, side])
+    elif in_one_fusion:
         joined = rw.concatenate(parts, dim, joined_shape, before=where)
+    elif any(p.result for p in parts):  # one result of a multi-result op: concatenated as it is
+        joined = rw.concatenate(parts, dim, joined_shape, before=where)
+    else:
+        pushed = join_operands([p.op for p in parts], dim, rw, where)[1]
+        assert pushed is not None, "join_operands builds with a rewriter"
+        joined = pushed
+    if in_one_fusion:
+        assert comp is not None
+        made = {id(i) for i in opened} | {id(joined)}
+        joined = rw.wrap_in_fusion([i for i in comp.instructions if id(i) in made])
     operands = first.operand_values
     operands[j] = Value(joined)
     out_dim = free_dim_position(first, j, dim)

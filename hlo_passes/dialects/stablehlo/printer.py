@@ -497,7 +497,7 @@ class _Printer:
             m = _TOPK_K.search(self.src, op.span[0], dd.get("colon", op.span[1]))
             if m:
                 dicts.append(f"k = {m.group(1)} : i64")
-        if op.source_op == "stablehlo.compare" and op.span:
+        if op.source_op == "stablehlo.compare":  # a clone (no span) keeps its words too
             words = dd.get("words") or []
             if words:
                 dicts.append(f"comparison_direction = #stablehlo<comparison_direction {words[0]}>")

@@ -113,22 +113,6 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %56 = stablehlo.multiply %arg11, %55 : tensor<64x32xf32>
       %57 = stablehlo.multiply %55, %arg10 : tensor<64x32xf32>
       %58 = func.call @silu_0(%arg7, %arg8, %arg9, %57) : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-      %73 = stablehlo.broadcast_in_dim %56, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %74 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
-      %75 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
-      %c_12 = stablehlo.constant dense<0> : tensor<i32>
-      %76 = stablehlo.broadcast_in_dim %c_12, dims = [] : (tensor<i32>) -> tensor<4xi32>
-      %77 = stablehlo.slice %76 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
-      %78 = stablehlo.slice %75 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
-      %79 = stablehlo.concatenate %77, %78, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %80 = stablehlo.broadcast_in_dim %75, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %81 = stablehlo.broadcast_in_dim %79, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %82 = stablehlo.compare LE, %81, %74, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %83 = stablehlo.compare LT, %74, %80, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %84 = stablehlo.and %82, %83 : tensor<4x64x32xi1>
-      %cst_13 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %85 = stablehlo.broadcast_in_dim %cst_13, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %86 = stablehlo.select %84, %73, %85 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
       %88 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
       %89 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
       %90 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
@@ -145,25 +129,26 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst_15 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %100 = stablehlo.broadcast_in_dim %cst_15, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
       %101 = stablehlo.select %99, %88, %100 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %102 = stablehlo.broadcast_in_dim %58, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %103 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %104 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
       %c_16 = stablehlo.constant dense<0> : tensor<i32>
       %105 = stablehlo.broadcast_in_dim %c_16, dims = [] : (tensor<i32>) -> tensor<4xi32>
       %106 = stablehlo.slice %105 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
       %107 = stablehlo.slice %104 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
       %108 = stablehlo.concatenate %106, %107, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %109 = stablehlo.broadcast_in_dim %104, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %110 = stablehlo.broadcast_in_dim %108, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %111 = stablehlo.compare LE, %110, %103, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %112 = stablehlo.compare LT, %103, %109, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %113 = stablehlo.and %111, %112 : tensor<4x64x32xi1>
       %cst_17 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %114 = stablehlo.broadcast_in_dim %cst_17, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %115 = stablehlo.select %113, %102, %114 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-      %concatenate.hp5 = "stablehlo.concatenate"(%115, %86) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v116.hp6 = "stablehlo.dot_general"(%101, %concatenate.hp5) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v118.hp7 = "stablehlo.reduce_scatter"(%v116.hp6) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+      %v110.hp5 = "stablehlo.broadcast_in_dim"(%108) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v103.hp6 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v111.hp7 = "stablehlo.compare"(%v110.hp5, %v103.hp6) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v103.hp8 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v109.hp9 = "stablehlo.broadcast_in_dim"(%104) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v112.hp10 = "stablehlo.compare"(%v103.hp8, %v109.hp9) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v113.hp11 = "stablehlo.and"(%v111.hp7, %v112.hp10) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xi1>) -> tensor<4x64x64xi1>
+      %concatenate.hp12 = "stablehlo.concatenate"(%58, %56) {dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+      %v102.hp13 = "stablehlo.broadcast_in_dim"(%concatenate.hp12) {broadcast_dimensions = array<i64: 1, 2>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
+      %v114.hp14 = "stablehlo.broadcast_in_dim"(%cst_17) {broadcast_dimensions = array<i64>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<f32>) -> tensor<4x64x64xf32>
+      %v115.hp15 = "stablehlo.select"(%v113.hp11, %v102.hp13, %v114.hp14) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v116.hp16 = "stablehlo.dot_general"(%101, %v115.hp15) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v118.hp17 = "stablehlo.reduce_scatter"(%v116.hp16) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
       ^bb0(%arg14: tensor<f32>, %arg15: tensor<f32>):
         %123 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %123 : tensor<f32>
@@ -173,7 +158,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %123 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %123 : tensor<f32>
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      sdy.return %v118.hp7, %122 : tensor<4x8x64xf32>, tensor<4x32x64xf32>
+      sdy.return %v118.hp17, %122 : tensor<4x8x64xf32>, tensor<4x32x64xf32>
     } : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<4xi32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<4x64x64xf32>, tensor<4x32x64xf32>)
     return %5, %11#0, %11#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
   }

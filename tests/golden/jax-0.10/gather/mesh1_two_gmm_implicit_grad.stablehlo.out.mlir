@@ -115,22 +115,6 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %65 = stablehlo.multiply %arg11, %64 : tensor<64x32xf32>
       %66 = stablehlo.multiply %64, %arg10 : tensor<64x32xf32>
       %67 = func.call @silu_0(%arg7, %arg8, %arg9, %66) : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-      %82 = stablehlo.broadcast_in_dim %65, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %83 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
-      %84 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
-      %c_14 = stablehlo.constant dense<0> : tensor<i32>
-      %85 = stablehlo.broadcast_in_dim %c_14, dims = [] : (tensor<i32>) -> tensor<4xi32>
-      %86 = stablehlo.slice %85 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
-      %87 = stablehlo.slice %84 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
-      %88 = stablehlo.concatenate %86, %87, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %89 = stablehlo.broadcast_in_dim %84, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %90 = stablehlo.broadcast_in_dim %88, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %91 = stablehlo.compare LE, %90, %83, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %92 = stablehlo.compare LT, %83, %89, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %93 = stablehlo.and %91, %92 : tensor<4x64x32xi1>
-      %cst_15 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %94 = stablehlo.broadcast_in_dim %cst_15, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %95 = stablehlo.select %93, %82, %94 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
       %97 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
       %98 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
       %99 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
@@ -147,25 +131,26 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst_17 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %109 = stablehlo.broadcast_in_dim %cst_17, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
       %110 = stablehlo.select %108, %97, %109 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %111 = stablehlo.broadcast_in_dim %67, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %112 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %113 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
       %c_18 = stablehlo.constant dense<0> : tensor<i32>
       %114 = stablehlo.broadcast_in_dim %c_18, dims = [] : (tensor<i32>) -> tensor<4xi32>
       %115 = stablehlo.slice %114 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
       %116 = stablehlo.slice %113 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
       %117 = stablehlo.concatenate %115, %116, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %118 = stablehlo.broadcast_in_dim %113, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %119 = stablehlo.broadcast_in_dim %117, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %120 = stablehlo.compare LE, %119, %112, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %121 = stablehlo.compare LT, %112, %118, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %122 = stablehlo.and %120, %121 : tensor<4x64x32xi1>
       %cst_19 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %123 = stablehlo.broadcast_in_dim %cst_19, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %124 = stablehlo.select %122, %111, %123 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-      %concatenate.hp5 = "stablehlo.concatenate"(%124, %95) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v125.hp6 = "stablehlo.dot_general"(%110, %concatenate.hp5) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v126.hp7 = "stablehlo.all_reduce"(%v125.hp6) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> ({
+      %v119.hp5 = "stablehlo.broadcast_in_dim"(%117) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v112.hp6 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v120.hp7 = "stablehlo.compare"(%v119.hp5, %v112.hp6) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v112.hp8 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v118.hp9 = "stablehlo.broadcast_in_dim"(%113) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v121.hp10 = "stablehlo.compare"(%v112.hp8, %v118.hp9) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v122.hp11 = "stablehlo.and"(%v120.hp7, %v121.hp10) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xi1>) -> tensor<4x64x64xi1>
+      %concatenate.hp12 = "stablehlo.concatenate"(%67, %65) {dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+      %v111.hp13 = "stablehlo.broadcast_in_dim"(%concatenate.hp12) {broadcast_dimensions = array<i64: 1, 2>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
+      %v123.hp14 = "stablehlo.broadcast_in_dim"(%cst_19) {broadcast_dimensions = array<i64>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<f32>) -> tensor<4x64x64xf32>
+      %v124.hp15 = "stablehlo.select"(%v122.hp11, %v111.hp13, %v123.hp14) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v125.hp16 = "stablehlo.dot_general"(%110, %v124.hp15) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v126.hp17 = "stablehlo.all_reduce"(%v125.hp16) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> ({
       ^bb0(%arg14: tensor<f32>, %arg15: tensor<f32>):
         %129 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %129 : tensor<f32>
@@ -175,10 +160,10 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %129 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %129 : tensor<f32>
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      "sdy.return"(%v126.hp7, %128) : (tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> ()
+      "sdy.return"(%v126.hp17, %128) : (tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> ()
     }) {in_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{}, {}, {}]>, <@mesh, [{"fsdp"}, {}]>]>, manual_axes = #sdy<manual_axes{"fsdp"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}, {}]>, <@mesh, [{}, {}, {}]>]>} : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<4xi32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<4x64x64xf32>, tensor<4x32x64xf32>)
-    %v18.hp8 = "sdy.sharding_constraint"(%15#0) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    return %9, %v18.hp8, %15#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
+    %v18.hp18 = "sdy.sharding_constraint"(%15#0) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    return %9, %v18.hp18, %15#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
   }
   func.func private @cumsum(%arg0: tensor<4xi32>) -> tensor<4xi32> {
     %c = stablehlo.constant dense<0> : tensor<i32>

@@ -281,22 +281,6 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %48 = stablehlo.multiply %arg21, %47 : tensor<64x32xf32>
       %49 = stablehlo.multiply %47, %arg20 : tensor<64x32xf32>
       %50 = func.call @silu_7(%arg17, %arg18, %arg19, %49) : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-      %65 = stablehlo.broadcast_in_dim %48, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %66 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
-      %67 = func.call @cumsum(%arg14) : (tensor<4xi32>) -> tensor<4xi32>
-      %c_7 = stablehlo.constant dense<0> : tensor<i32>
-      %68 = stablehlo.broadcast_in_dim %c_7, dims = [] : (tensor<i32>) -> tensor<4xi32>
-      %69 = stablehlo.slice %68 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
-      %70 = stablehlo.slice %67 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
-      %71 = stablehlo.concatenate %69, %70, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %72 = stablehlo.broadcast_in_dim %67, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %73 = stablehlo.broadcast_in_dim %71, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %74 = stablehlo.compare LE, %73, %66, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %75 = stablehlo.compare LT, %66, %72, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %76 = stablehlo.and %74, %75 : tensor<4x64x32xi1>
-      %cst_8 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %77 = stablehlo.broadcast_in_dim %cst_8, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %78 = stablehlo.select %76, %65, %77 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
       %80 = stablehlo.broadcast_in_dim %48, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
       %81 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %82 = func.call @cumsum(%arg14) : (tensor<4xi32>) -> tensor<4xi32>
@@ -330,25 +314,26 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst_12 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %107 = stablehlo.broadcast_in_dim %cst_12, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
       %108 = stablehlo.select %106, %95, %107 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %109 = stablehlo.broadcast_in_dim %50, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %110 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %111 = func.call @cumsum(%arg14) : (tensor<4xi32>) -> tensor<4xi32>
       %c_13 = stablehlo.constant dense<0> : tensor<i32>
       %112 = stablehlo.broadcast_in_dim %c_13, dims = [] : (tensor<i32>) -> tensor<4xi32>
       %113 = stablehlo.slice %112 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
       %114 = stablehlo.slice %111 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
       %115 = stablehlo.concatenate %113, %114, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %116 = stablehlo.broadcast_in_dim %111, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %117 = stablehlo.broadcast_in_dim %115, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %118 = stablehlo.compare LE, %117, %110, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %119 = stablehlo.compare LT, %110, %116, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %120 = stablehlo.and %118, %119 : tensor<4x64x32xi1>
       %cst_14 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %121 = stablehlo.broadcast_in_dim %cst_14, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %122 = stablehlo.select %120, %109, %121 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-      %concatenate.hp7 = "stablehlo.concatenate"(%122, %78) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v123.hp8 = "stablehlo.dot_general"(%108, %concatenate.hp7) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v141.hp9 = "stablehlo.reduce_scatter"(%v123.hp8) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+      %v117.hp7 = "stablehlo.broadcast_in_dim"(%115) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v110.hp8 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v118.hp9 = "stablehlo.compare"(%v117.hp7, %v110.hp8) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v110.hp10 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v116.hp11 = "stablehlo.broadcast_in_dim"(%111) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v119.hp12 = "stablehlo.compare"(%v110.hp10, %v116.hp11) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v120.hp13 = "stablehlo.and"(%v118.hp9, %v119.hp12) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xi1>) -> tensor<4x64x64xi1>
+      %concatenate.hp14 = "stablehlo.concatenate"(%50, %48) {dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+      %v109.hp15 = "stablehlo.broadcast_in_dim"(%concatenate.hp14) {broadcast_dimensions = array<i64: 1, 2>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
+      %v121.hp16 = "stablehlo.broadcast_in_dim"(%cst_14) {broadcast_dimensions = array<i64>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<f32>) -> tensor<4x64x64xf32>
+      %v122.hp17 = "stablehlo.select"(%v120.hp13, %v109.hp15, %v121.hp16) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v123.hp18 = "stablehlo.dot_general"(%108, %v122.hp17) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v141.hp19 = "stablehlo.reduce_scatter"(%v123.hp18) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
       ^bb0(%arg24: tensor<f32>, %arg25: tensor<f32>):
         %147 = stablehlo.add %arg24, %arg25 : tensor<f32>
         stablehlo.return %147 : tensor<f32>
@@ -381,7 +366,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %147 = stablehlo.add %arg24, %arg25 : tensor<f32>
         stablehlo.return %147 : tensor<f32>
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      sdy.return %145, %v141.hp9, %146 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
+      sdy.return %145, %v141.hp19, %146 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
     } : (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<4xi32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>)
     %3 = stablehlo.add %arg1, %2#0 : tensor<64x64xf32>
     return %3, %2#1, %2#2 : tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>

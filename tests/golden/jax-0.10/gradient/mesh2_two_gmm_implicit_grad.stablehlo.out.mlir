@@ -118,22 +118,6 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %77 = stablehlo.multiply %arg11, %76 : tensor<64x32xf32>
       %78 = stablehlo.multiply %76, %arg10 : tensor<64x32xf32>
       %79 = func.call @silu_0(%arg7, %arg8, %arg9, %78) : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-      %94 = stablehlo.broadcast_in_dim %77, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %95 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
-      %96 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
-      %c_14 = stablehlo.constant dense<0> : tensor<i32>
-      %97 = stablehlo.broadcast_in_dim %c_14, dims = [] : (tensor<i32>) -> tensor<4xi32>
-      %98 = stablehlo.slice %97 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
-      %99 = stablehlo.slice %96 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
-      %100 = stablehlo.concatenate %98, %99, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %101 = stablehlo.broadcast_in_dim %96, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %102 = stablehlo.broadcast_in_dim %100, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %103 = stablehlo.compare LE, %102, %95, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %104 = stablehlo.compare LT, %95, %101, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %105 = stablehlo.and %103, %104 : tensor<4x64x32xi1>
-      %cst_15 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %106 = stablehlo.broadcast_in_dim %cst_15, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %107 = stablehlo.select %105, %94, %106 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
       %109 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
       %110 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
       %111 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
@@ -150,25 +134,26 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst_17 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %121 = stablehlo.broadcast_in_dim %cst_17, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
       %122 = stablehlo.select %120, %109, %121 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %123 = stablehlo.broadcast_in_dim %79, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %124 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %125 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
       %c_18 = stablehlo.constant dense<0> : tensor<i32>
       %126 = stablehlo.broadcast_in_dim %c_18, dims = [] : (tensor<i32>) -> tensor<4xi32>
       %127 = stablehlo.slice %126 [0:1] : (tensor<4xi32>) -> tensor<1xi32>
       %128 = stablehlo.slice %125 [0:3] : (tensor<4xi32>) -> tensor<3xi32>
       %129 = stablehlo.concatenate %127, %128, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
-      %130 = stablehlo.broadcast_in_dim %125, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %131 = stablehlo.broadcast_in_dim %129, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %132 = stablehlo.compare LE, %131, %124, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %133 = stablehlo.compare LT, %124, %130, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %134 = stablehlo.and %132, %133 : tensor<4x64x32xi1>
       %cst_19 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %135 = stablehlo.broadcast_in_dim %cst_19, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %136 = stablehlo.select %134, %123, %135 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-      %concatenate.hp8 = "stablehlo.concatenate"(%136, %107) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v137.hp9 = "stablehlo.dot_general"(%122, %concatenate.hp8) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v138.hp10 = "stablehlo.all_reduce"(%v137.hp9) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> ({
+      %v131.hp8 = "stablehlo.broadcast_in_dim"(%129) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v124.hp9 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v132.hp10 = "stablehlo.compare"(%v131.hp8, %v124.hp9) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v124.hp11 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v130.hp12 = "stablehlo.broadcast_in_dim"(%125) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v133.hp13 = "stablehlo.compare"(%v124.hp11, %v130.hp12) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v134.hp14 = "stablehlo.and"(%v132.hp10, %v133.hp13) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xi1>) -> tensor<4x64x64xi1>
+      %concatenate.hp15 = "stablehlo.concatenate"(%79, %77) {dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+      %v123.hp16 = "stablehlo.broadcast_in_dim"(%concatenate.hp15) {broadcast_dimensions = array<i64: 1, 2>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
+      %v135.hp17 = "stablehlo.broadcast_in_dim"(%cst_19) {broadcast_dimensions = array<i64>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<f32>) -> tensor<4x64x64xf32>
+      %v136.hp18 = "stablehlo.select"(%v134.hp14, %v123.hp16, %v135.hp17) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v137.hp19 = "stablehlo.dot_general"(%122, %v136.hp18) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v138.hp20 = "stablehlo.all_reduce"(%v137.hp19) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> ({
       ^bb0(%arg14: tensor<f32>, %arg15: tensor<f32>):
         %141 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %141 : tensor<f32>
@@ -178,13 +163,13 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %141 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %141 : tensor<f32>
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      "sdy.return"(%v138.hp10, %140) : (tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> ()
+      "sdy.return"(%v138.hp20, %140) : (tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> ()
     }) {in_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{}, {}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>]>, manual_axes = #sdy<manual_axes{"fsdp", "fsdp_transpose"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}, {}]>, <@mesh, [{}, {}, {}]>]>} : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<4xi32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<4x64x64xf32>, tensor<4x32x64xf32>)
-    %v27.hp11 = "sdy.sharding_constraint"(%21#0) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    %v28.hp12 = "sdy.sharding_constraint"(%v27.hp11) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    %v29.hp13 = "stablehlo.optimization_barrier"(%v28.hp12) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    %v30.hp14 = "sdy.sharding_constraint"(%v29.hp13) {sharding = #sdy.sharding<@mesh, [{}, {"fsdp"}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    return %15, %v30.hp14, %21#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
+    %v27.hp21 = "sdy.sharding_constraint"(%21#0) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    %v28.hp22 = "sdy.sharding_constraint"(%v27.hp21) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    %v29.hp23 = "stablehlo.optimization_barrier"(%v28.hp22) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    %v30.hp24 = "sdy.sharding_constraint"(%v29.hp23) {sharding = #sdy.sharding<@mesh, [{}, {"fsdp"}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    return %15, %v30.hp24, %21#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
   }
   func.func private @cumsum(%arg0: tensor<4xi32>) -> tensor<4xi32> {
     %c = stablehlo.constant dense<0> : tensor<i32>

@@ -95,18 +95,6 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %47 = stablehlo.multiply %arg11, %46 : tensor<64x32xf32>
       %48 = stablehlo.multiply %46, %arg10 : tensor<64x32xf32>
       %49 = func.call @silu_0(%arg7, %arg8, %arg9, %48) : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-      %61 = stablehlo.broadcast_in_dim %47, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %62 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
-      %63 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
-      %64 = stablehlo.subtract %63, %arg6 : tensor<4xi32>
-      %65 = stablehlo.broadcast_in_dim %63, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %66 = stablehlo.broadcast_in_dim %64, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %67 = stablehlo.compare LE, %66, %62, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %68 = stablehlo.compare LT, %62, %65, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %69 = stablehlo.and %67, %68 : tensor<4x64x32xi1>
-      %cst_9 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %70 = stablehlo.broadcast_in_dim %cst_9, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %71 = stablehlo.select %69, %61, %70 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
       %73 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
       %74 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
       %75 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
@@ -119,26 +107,27 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst_10 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %82 = stablehlo.broadcast_in_dim %cst_10, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
       %83 = stablehlo.select %81, %73, %82 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %84 = stablehlo.broadcast_in_dim %49, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %85 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %86 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
       %87 = stablehlo.subtract %86, %arg6 : tensor<4xi32>
-      %88 = stablehlo.broadcast_in_dim %86, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %89 = stablehlo.broadcast_in_dim %87, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %90 = stablehlo.compare LE, %89, %85, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %91 = stablehlo.compare LT, %85, %88, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %92 = stablehlo.and %90, %91 : tensor<4x64x32xi1>
       %cst_11 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %93 = stablehlo.broadcast_in_dim %cst_11, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %94 = stablehlo.select %92, %84, %93 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-      %concatenate.hp6 = "stablehlo.concatenate"(%94, %71) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v95.hp7 = "stablehlo.dot_general"(%83, %concatenate.hp6) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v98.hp8 = "stablehlo.reduce_scatter"(%v95.hp7) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+      %v89.hp6 = "stablehlo.broadcast_in_dim"(%87) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v85.hp7 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v90.hp8 = "stablehlo.compare"(%v89.hp6, %v85.hp7) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v85.hp9 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v88.hp10 = "stablehlo.broadcast_in_dim"(%86) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v91.hp11 = "stablehlo.compare"(%v85.hp9, %v88.hp10) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v92.hp12 = "stablehlo.and"(%v90.hp8, %v91.hp11) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xi1>) -> tensor<4x64x64xi1>
+      %concatenate.hp13 = "stablehlo.concatenate"(%49, %47) {dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+      %v84.hp14 = "stablehlo.broadcast_in_dim"(%concatenate.hp13) {broadcast_dimensions = array<i64: 1, 2>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
+      %v93.hp15 = "stablehlo.broadcast_in_dim"(%cst_11) {broadcast_dimensions = array<i64>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<f32>) -> tensor<4x64x64xf32>
+      %v94.hp16 = "stablehlo.select"(%v92.hp12, %v84.hp14, %v93.hp15) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v95.hp17 = "stablehlo.dot_general"(%83, %v94.hp16) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v98.hp18 = "stablehlo.reduce_scatter"(%v95.hp17) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
       ^bb0(%arg14: tensor<f32>, %arg15: tensor<f32>):
         %104 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %104 : tensor<f32>
       }) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x32x64xf32>
-      %v99.hp9 = "stablehlo.reduce_scatter"(%v98.hp8) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp_transpose">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+      %v99.hp19 = "stablehlo.reduce_scatter"(%v98.hp18) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp_transpose">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
       ^bb0(%arg14: tensor<f32>, %arg15: tensor<f32>):
         %104 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %104 : tensor<f32>
@@ -148,7 +137,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %104 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %104 : tensor<f32>
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      sdy.return %v99.hp9, %103 : tensor<4x8x64xf32>, tensor<4x32x64xf32>
+      sdy.return %v99.hp19, %103 : tensor<4x8x64xf32>, tensor<4x32x64xf32>
     } : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<4xi32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<4x64x64xf32>, tensor<4x32x64xf32>)
     return %5, %11#0, %11#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
   }

@@ -99,18 +99,6 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %68 = stablehlo.multiply %arg11, %67 : tensor<64x32xf32>
       %69 = stablehlo.multiply %67, %arg10 : tensor<64x32xf32>
       %70 = func.call @silu_0(%arg7, %arg8, %arg9, %69) : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-      %82 = stablehlo.broadcast_in_dim %68, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %83 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
-      %84 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
-      %85 = stablehlo.subtract %84, %arg6 : tensor<4xi32>
-      %86 = stablehlo.broadcast_in_dim %84, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %87 = stablehlo.broadcast_in_dim %85, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %88 = stablehlo.compare LE, %87, %83, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %89 = stablehlo.compare LT, %83, %86, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %90 = stablehlo.and %88, %89 : tensor<4x64x32xi1>
-      %cst_11 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %91 = stablehlo.broadcast_in_dim %cst_11, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %92 = stablehlo.select %90, %82, %91 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
       %94 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
       %95 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
       %96 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
@@ -123,21 +111,22 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst_12 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %103 = stablehlo.broadcast_in_dim %cst_12, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
       %104 = stablehlo.select %102, %94, %103 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %105 = stablehlo.broadcast_in_dim %70, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %106 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %107 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
       %108 = stablehlo.subtract %107, %arg6 : tensor<4xi32>
-      %109 = stablehlo.broadcast_in_dim %107, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %110 = stablehlo.broadcast_in_dim %108, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %111 = stablehlo.compare LE, %110, %106, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %112 = stablehlo.compare LT, %106, %109, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %113 = stablehlo.and %111, %112 : tensor<4x64x32xi1>
       %cst_13 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %114 = stablehlo.broadcast_in_dim %cst_13, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %115 = stablehlo.select %113, %105, %114 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-      %concatenate.hp8 = "stablehlo.concatenate"(%115, %92) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v116.hp9 = "stablehlo.dot_general"(%104, %concatenate.hp8) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v117.hp10 = "stablehlo.all_reduce"(%v116.hp9) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">, #stablehlo.axis_ref<name = "fsdp_transpose">]>, use_global_device_ids}> ({
+      %v110.hp8 = "stablehlo.broadcast_in_dim"(%108) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v106.hp9 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v111.hp10 = "stablehlo.compare"(%v110.hp8, %v106.hp9) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v106.hp11 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v109.hp12 = "stablehlo.broadcast_in_dim"(%107) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v112.hp13 = "stablehlo.compare"(%v106.hp11, %v109.hp12) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v113.hp14 = "stablehlo.and"(%v111.hp10, %v112.hp13) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xi1>) -> tensor<4x64x64xi1>
+      %concatenate.hp15 = "stablehlo.concatenate"(%70, %68) {dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+      %v105.hp16 = "stablehlo.broadcast_in_dim"(%concatenate.hp15) {broadcast_dimensions = array<i64: 1, 2>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
+      %v114.hp17 = "stablehlo.broadcast_in_dim"(%cst_13) {broadcast_dimensions = array<i64>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<f32>) -> tensor<4x64x64xf32>
+      %v115.hp18 = "stablehlo.select"(%v113.hp14, %v105.hp16, %v114.hp17) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v116.hp19 = "stablehlo.dot_general"(%104, %v115.hp18) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v117.hp20 = "stablehlo.all_reduce"(%v116.hp19) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">, #stablehlo.axis_ref<name = "fsdp_transpose">]>, use_global_device_ids}> ({
       ^bb0(%arg14: tensor<f32>, %arg15: tensor<f32>):
         %120 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %120 : tensor<f32>
@@ -147,13 +136,13 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %120 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %120 : tensor<f32>
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      "sdy.return"(%v117.hp10, %119) : (tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> ()
+      "sdy.return"(%v117.hp20, %119) : (tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> ()
     }) {in_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>, <@mesh, [{}, {}, {}]>, <@mesh, [{"fsdp", "fsdp_transpose"}, {}]>]>, manual_axes = #sdy<manual_axes{"fsdp", "fsdp_transpose"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}, {}]>, <@mesh, [{}, {}, {}]>]>} : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<4xi32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<4x64x64xf32>, tensor<4x32x64xf32>)
-    %v27.hp11 = "sdy.sharding_constraint"(%21#0) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    %v28.hp12 = "sdy.sharding_constraint"(%v27.hp11) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    %v29.hp13 = "stablehlo.optimization_barrier"(%v28.hp12) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    %v30.hp14 = "sdy.sharding_constraint"(%v29.hp13) {sharding = #sdy.sharding<@mesh, [{}, {"fsdp"}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    return %15, %v30.hp14, %21#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
+    %v27.hp21 = "sdy.sharding_constraint"(%21#0) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    %v28.hp22 = "sdy.sharding_constraint"(%v27.hp21) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    %v29.hp23 = "stablehlo.optimization_barrier"(%v28.hp22) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    %v30.hp24 = "sdy.sharding_constraint"(%v29.hp23) {sharding = #sdy.sharding<@mesh, [{}, {"fsdp"}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    return %15, %v30.hp24, %21#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
   }
   func.func private @cumsum(%arg0: tensor<4xi32>) -> tensor<4xi32> {
     %c = stablehlo.constant dense<0> : tensor<i32>

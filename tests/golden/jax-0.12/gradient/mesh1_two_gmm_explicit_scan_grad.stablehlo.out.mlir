@@ -162,18 +162,6 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %75 = stablehlo.multiply %arg13, %74 : tensor<64x32xf32>
         %76 = stablehlo.multiply %74, %arg12 : tensor<64x32xf32>
         %77 = func.call @silu_6(%arg9, %arg10, %arg11, %76) : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-        %89 = stablehlo.broadcast_in_dim %75, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-        %90 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
-        %91 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
-        %92 = stablehlo.subtract %91, %arg6 : tensor<4xi32>
-        %93 = stablehlo.broadcast_in_dim %91, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-        %94 = stablehlo.broadcast_in_dim %92, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-        %95 = stablehlo.compare LE, %94, %90, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-        %96 = stablehlo.compare LT, %90, %93, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-        %97 = stablehlo.and %95, %96 : tensor<4x64x32xi1>
-        %cst_38 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-        %98 = stablehlo.broadcast_in_dim %cst_38, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-        %99 = stablehlo.select %97, %89, %98 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
         %101 = stablehlo.broadcast_in_dim %75, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
         %102 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
         %103 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
@@ -199,21 +187,22 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %cst_40 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
         %122 = stablehlo.broadcast_in_dim %cst_40, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
         %123 = stablehlo.select %121, %113, %122 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-        %124 = stablehlo.broadcast_in_dim %77, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-        %125 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
         %126 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
         %127 = stablehlo.subtract %126, %arg6 : tensor<4xi32>
-        %128 = stablehlo.broadcast_in_dim %126, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-        %129 = stablehlo.broadcast_in_dim %127, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-        %130 = stablehlo.compare LE, %129, %125, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-        %131 = stablehlo.compare LT, %125, %128, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-        %132 = stablehlo.and %130, %131 : tensor<4x64x32xi1>
         %cst_41 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-        %133 = stablehlo.broadcast_in_dim %cst_41, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-        %134 = stablehlo.select %132, %124, %133 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-        %concatenate.hp7 = "stablehlo.concatenate"(%134, %99) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-        %v135.hp8 = "stablehlo.dot_general"(%123, %concatenate.hp7) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-        %v150.hp9 = "stablehlo.reduce_scatter"(%v135.hp8) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+        %v129.hp7 = "stablehlo.broadcast_in_dim"(%127) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+        %v125.hp8 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+        %v130.hp9 = "stablehlo.compare"(%v129.hp7, %v125.hp8) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+        %v125.hp10 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+        %v128.hp11 = "stablehlo.broadcast_in_dim"(%126) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+        %v131.hp12 = "stablehlo.compare"(%v125.hp10, %v128.hp11) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+        %v132.hp13 = "stablehlo.and"(%v130.hp9, %v131.hp12) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xi1>) -> tensor<4x64x64xi1>
+        %concatenate.hp14 = "stablehlo.concatenate"(%77, %75) {dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+        %v124.hp15 = "stablehlo.broadcast_in_dim"(%concatenate.hp14) {broadcast_dimensions = array<i64: 1, 2>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
+        %v133.hp16 = "stablehlo.broadcast_in_dim"(%cst_41) {broadcast_dimensions = array<i64>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<f32>) -> tensor<4x64x64xf32>
+        %v134.hp17 = "stablehlo.select"(%v132.hp13, %v124.hp15, %v133.hp16) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+        %v135.hp18 = "stablehlo.dot_general"(%123, %v134.hp17) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+        %v150.hp19 = "stablehlo.reduce_scatter"(%v135.hp18) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
         ^bb0(%arg16: tensor<f32>, %arg17: tensor<f32>):
           %156 = stablehlo.add %arg16, %arg17 : tensor<f32>
           stablehlo.return %156 : tensor<f32>
@@ -242,7 +231,7 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
           %156 = stablehlo.add %arg16, %arg17 : tensor<f32>
           stablehlo.return %156 : tensor<f32>
         }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-        sdy.return %154, %v150.hp9, %155 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
+        sdy.return %154, %v150.hp19, %155 : tensor<64x64xf32>, tensor<4x8x64xf32>, tensor<4x32x64xf32>
       } : (tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<4xi32>, tensor<64x64xf32>, tensor<32x64x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<64x64xf32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>)
       %36 = stablehlo.add %iterArg_27, %35#0 : tensor<64x64xf32>
       %37 = func.call @dynamic_update_index_in_dim_7(%iterArg_28, %35#1, %22) : (tensor<2x4x64x64xf32>, tensor<4x64x64xf32>, tensor<i32>) -> tensor<2x4x64x64xf32>

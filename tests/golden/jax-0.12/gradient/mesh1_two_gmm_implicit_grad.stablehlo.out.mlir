@@ -96,18 +96,6 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %56 = stablehlo.multiply %arg11, %55 : tensor<64x32xf32>
       %57 = stablehlo.multiply %55, %arg10 : tensor<64x32xf32>
       %58 = func.call @silu_0(%arg7, %arg8, %arg9, %57) : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-      %70 = stablehlo.broadcast_in_dim %56, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %71 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
-      %72 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
-      %73 = stablehlo.subtract %72, %arg6 : tensor<4xi32>
-      %74 = stablehlo.broadcast_in_dim %72, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %75 = stablehlo.broadcast_in_dim %73, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %76 = stablehlo.compare LE, %75, %71, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %77 = stablehlo.compare LT, %71, %74, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %78 = stablehlo.and %76, %77 : tensor<4x64x32xi1>
-      %cst_11 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %79 = stablehlo.broadcast_in_dim %cst_11, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %80 = stablehlo.select %78, %70, %79 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
       %82 = stablehlo.broadcast_in_dim %arg5, dims = [1, 2] : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
       %83 = stablehlo.iota dim = 1 : tensor<4x64x64xi32>
       %84 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
@@ -120,21 +108,22 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
       %cst_12 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
       %91 = stablehlo.broadcast_in_dim %cst_12, dims = [] : (tensor<f32>) -> tensor<4x64x64xf32>
       %92 = stablehlo.select %90, %82, %91 : tensor<4x64x64xi1>, tensor<4x64x64xf32>
-      %93 = stablehlo.broadcast_in_dim %58, dims = [1, 2] : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %94 = stablehlo.iota dim = 1 : tensor<4x64x32xi32>
       %95 = func.call @cumsum(%arg6) : (tensor<4xi32>) -> tensor<4xi32>
       %96 = stablehlo.subtract %95, %arg6 : tensor<4xi32>
-      %97 = stablehlo.broadcast_in_dim %95, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %98 = stablehlo.broadcast_in_dim %96, dims = [0] : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %99 = stablehlo.compare LE, %98, %94, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %100 = stablehlo.compare LT, %94, %97, SIGNED : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %101 = stablehlo.and %99, %100 : tensor<4x64x32xi1>
       %cst_13 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-      %102 = stablehlo.broadcast_in_dim %cst_13, dims = [] : (tensor<f32>) -> tensor<4x64x32xf32>
-      %103 = stablehlo.select %101, %93, %102 : tensor<4x64x32xi1>, tensor<4x64x32xf32>
-      %concatenate.hp5 = "stablehlo.concatenate"(%103, %80) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v104.hp6 = "stablehlo.dot_general"(%92, %concatenate.hp5) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v105.hp7 = "stablehlo.all_reduce"(%v104.hp6) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, use_global_device_ids}> ({
+      %v98.hp5 = "stablehlo.broadcast_in_dim"(%96) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v94.hp6 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v99.hp7 = "stablehlo.compare"(%v98.hp5, %v94.hp6) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LE>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v94.hp8 = "stablehlo.iota"() {iota_dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v97.hp9 = "stablehlo.broadcast_in_dim"(%95) {broadcast_dimensions = array<i64: 0>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v100.hp10 = "stablehlo.compare"(%v94.hp8, %v97.hp9) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}, comparison_direction = #stablehlo<comparison_direction LT>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v101.hp11 = "stablehlo.and"(%v99.hp7, %v100.hp10) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xi1>) -> tensor<4x64x64xi1>
+      %concatenate.hp12 = "stablehlo.concatenate"(%58, %56) {dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+      %v93.hp13 = "stablehlo.broadcast_in_dim"(%concatenate.hp12) {broadcast_dimensions = array<i64: 1, 2>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
+      %v102.hp14 = "stablehlo.broadcast_in_dim"(%cst_13) {broadcast_dimensions = array<i64>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<f32>) -> tensor<4x64x64xf32>
+      %v103.hp15 = "stablehlo.select"(%v101.hp11, %v93.hp13, %v102.hp14) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v104.hp16 = "stablehlo.dot_general"(%92, %v103.hp15) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v105.hp17 = "stablehlo.all_reduce"(%v104.hp16) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, use_global_device_ids}> ({
       ^bb0(%arg14: tensor<f32>, %arg15: tensor<f32>):
         %108 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %108 : tensor<f32>
@@ -144,10 +133,10 @@ module @jit_moe_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replica
         %108 = stablehlo.add %arg14, %arg15 : tensor<f32>
         stablehlo.return %108 : tensor<f32>
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      "sdy.return"(%v105.hp7, %107) : (tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> ()
+      "sdy.return"(%v105.hp17, %107) : (tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> ()
     }) {in_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{"fsdp"}, {}]>, <@mesh, [{}, {}, {}]>, <@mesh, [{"fsdp"}, {}]>]>, manual_axes = #sdy<manual_axes{"fsdp"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{}, {}, {}]>, <@mesh, [{}, {}, {}]>]>} : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<4xi32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<4x64x64xf32>, tensor<4x32x64xf32>)
-    %v18.hp8 = "sdy.sharding_constraint"(%15#0) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-    return %9, %v18.hp8, %15#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
+    %v18.hp18 = "sdy.sharding_constraint"(%15#0) {sharding = #sdy.sharding<@mesh, [{}, {}, {}]>, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+    return %9, %v18.hp18, %15#1 : tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>
   }
   func.func private @cumsum(%arg0: tensor<4xi32>) -> tensor<4xi32> {
     %c = stablehlo.constant dense<0> : tensor<i32>

@@ -102,18 +102,6 @@
       %77 = "stablehlo.multiply"(%arg19, %76) : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
       %78 = "stablehlo.multiply"(%76, %arg18) : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
       %79 = "func.call"(%arg15, %arg16, %arg17, %78) <{callee = @silu_0}> : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-      %92 = "stablehlo.broadcast_in_dim"(%77) <{broadcast_dimensions = array<i64: 1, 2>}> : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %93 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x64x32xi32>
-      %94 = "func.call"(%arg14) <{callee = @cumsum}> : (tensor<4xi32>) -> tensor<4xi32>
-      %95 = "stablehlo.subtract"(%94, %arg14) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
-      %96 = "stablehlo.broadcast_in_dim"(%94) <{broadcast_dimensions = array<i64: 0>}> : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %97 = "stablehlo.broadcast_in_dim"(%95) <{broadcast_dimensions = array<i64: 0>}> : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %98 = "stablehlo.compare"(%97, %93) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %99 = "stablehlo.compare"(%93, %96) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %100 = "stablehlo.and"(%98, %99) : (tensor<4x64x32xi1>, tensor<4x64x32xi1>) -> tensor<4x64x32xi1>
-      %101 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
-      %102 = "stablehlo.broadcast_in_dim"(%101) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x64x32xf32>
-      %103 = "stablehlo.select"(%100, %92, %102) : (tensor<4x64x32xi1>, tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x32xf32>
       %105 = "stablehlo.broadcast_in_dim"(%arg13) <{broadcast_dimensions = array<i64: 1, 2>}> : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
       %106 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x64x64xi32>
       %107 = "func.call"(%arg14) <{callee = @cumsum}> : (tensor<4xi32>) -> tensor<4xi32>
@@ -126,26 +114,27 @@
       %114 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
       %115 = "stablehlo.broadcast_in_dim"(%114) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x64x64xf32>
       %116 = "stablehlo.select"(%113, %105, %115) : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %117 = "stablehlo.broadcast_in_dim"(%79) <{broadcast_dimensions = array<i64: 1, 2>}> : (tensor<64x32xf32>) -> tensor<4x64x32xf32>
-      %118 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x64x32xi32>
       %119 = "func.call"(%arg14) <{callee = @cumsum}> : (tensor<4xi32>) -> tensor<4xi32>
       %120 = "stablehlo.subtract"(%119, %arg14) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
-      %121 = "stablehlo.broadcast_in_dim"(%119) <{broadcast_dimensions = array<i64: 0>}> : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %122 = "stablehlo.broadcast_in_dim"(%120) <{broadcast_dimensions = array<i64: 0>}> : (tensor<4xi32>) -> tensor<4x64x32xi32>
-      %123 = "stablehlo.compare"(%122, %118) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LE>}> : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %124 = "stablehlo.compare"(%118, %121) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<4x64x32xi32>, tensor<4x64x32xi32>) -> tensor<4x64x32xi1>
-      %125 = "stablehlo.and"(%123, %124) : (tensor<4x64x32xi1>, tensor<4x64x32xi1>) -> tensor<4x64x32xi1>
       %126 = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
-      %127 = "stablehlo.broadcast_in_dim"(%126) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x64x32xf32>
-      %128 = "stablehlo.select"(%125, %117, %127) : (tensor<4x64x32xi1>, tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x32xf32>
-      %concatenate.hp6 = "stablehlo.concatenate"(%128, %103) {dimension = 2 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x32xf32>, tensor<4x64x32xf32>) -> tensor<4x64x64xf32>
-      %v129.hp7 = "stablehlo.dot_general"(%116, %concatenate.hp6) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
-      %v132.hp8 = "stablehlo.reduce_scatter"(%v129.hp7) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+      %v122.hp6 = "stablehlo.broadcast_in_dim"(%120) <{broadcast_dimensions = array<i64: 0>}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v118.hp7 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v123.hp8 = "stablehlo.compare"(%v122.hp6, %v118.hp7) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LE>}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v118.hp9 = "stablehlo.iota"() <{iota_dimension = 1 : i64}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : () -> tensor<4x64x64xi32>
+      %v121.hp10 = "stablehlo.broadcast_in_dim"(%119) <{broadcast_dimensions = array<i64: 0>}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4xi32>) -> tensor<4x64x64xi32>
+      %v124.hp11 = "stablehlo.compare"(%v118.hp9, %v121.hp10) <{compare_type = #stablehlo<comparison_type SIGNED>, comparison_direction = #stablehlo<comparison_direction LT>}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi32>, tensor<4x64x64xi32>) -> tensor<4x64x64xi1>
+      %v125.hp12 = "stablehlo.and"(%v123.hp8, %v124.hp11) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xi1>) -> tensor<4x64x64xi1>
+      %concatenate.hp13 = "stablehlo.concatenate"(%79, %77) {dimension = 1 : i64, mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>
+      %v117.hp14 = "stablehlo.broadcast_in_dim"(%concatenate.hp13) <{broadcast_dimensions = array<i64: 1, 2>}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<64x64xf32>) -> tensor<4x64x64xf32>
+      %v127.hp15 = "stablehlo.broadcast_in_dim"(%126) <{broadcast_dimensions = array<i64>}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<f32>) -> tensor<4x64x64xf32>
+      %v128.hp16 = "stablehlo.select"(%v125.hp12, %v117.hp14, %v127.hp15) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xi1>, tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v129.hp17 = "stablehlo.dot_general"(%116, %v128.hp16) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>, tensor<4x64x64xf32>) -> tensor<4x64x64xf32>
+      %v132.hp18 = "stablehlo.reduce_scatter"(%v129.hp17) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
       ^bb0(%arg26: tensor<f32>, %arg27: tensor<f32>):
         %142 = "stablehlo.add"(%arg26, %arg27) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%142) : (tensor<f32>) -> ()
       }) {mhlo.frontend_attributes = {hlo_passes.rule = "moe-gradient-fusion"}} : (tensor<4x64x64xf32>) -> tensor<4x32x64xf32>
-      %v133.hp9 = "stablehlo.reduce_scatter"(%v132.hp8) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp_transpose">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+      %v133.hp19 = "stablehlo.reduce_scatter"(%v132.hp18) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @mesh_0, axes = [#stablehlo.axis_ref<name = "fsdp_transpose">]>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
       ^bb0(%arg24: tensor<f32>, %arg25: tensor<f32>):
         %141 = "stablehlo.add"(%arg24, %arg25) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%141) : (tensor<f32>) -> ()
@@ -155,7 +144,7 @@
         %140 = "stablehlo.add"(%arg22, %arg23) : (tensor<f32>, tensor<f32>) -> tensor<f32>
         "stablehlo.return"(%140) : (tensor<f32>) -> ()
       }) : (tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
-      "sdy.return"(%v133.hp9, %139) : (tensor<4x8x64xf32>, tensor<4x32x64xf32>) -> ()
+      "sdy.return"(%v133.hp19, %139) : (tensor<4x8x64xf32>, tensor<4x32x64xf32>) -> ()
     }) : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<4xi32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<512x32xf32>, tensor<4x32x64xf32>, tensor<512x32xf32>) -> (tensor<4x64x64xf32>, tensor<4x32x64xf32>)
     "func.return"(%29, %38#0, %38#1) : (tensor<f32>, tensor<4x64x64xf32>, tensor<4x32x64xf32>) -> ()
   }) : () -> ()
