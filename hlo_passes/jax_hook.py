@@ -49,7 +49,7 @@ from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, lowering_for,
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
 from .cost_model import use_platform
-from .passes import Result, pipeline, resolve_passes
+from .passes import Result, pipeline, resolve_passes, rule_meta
 from .passes.prescan import may_have_sites
 from .report import Site
 from .text import parse
@@ -64,6 +64,7 @@ __all__ = [
     "ProcessesDisagreeWarning",
     "RewriteFallbackWarning",
     "RewrittenLowered",
+    "RuleCannotActWarning",
     "jit",
     "lint_fn",
 ]
@@ -93,6 +94,33 @@ class RewriteFallbackWarning(UserWarning):
 
 class ProcessesDisagreeWarning(RewriteFallbackWarning):
     """The processes of a multi-process job did not rewrite alike; all run the original program."""
+
+
+class RuleCannotActWarning(UserWarning):
+    """``hlo_passes.jit(passes=[...])`` names a rule that cannot act with the kernel chosen (said
+    once, where the jit is made, as ruff says of a selected rule that cannot apply)."""
+
+
+def cannot_act(passes: Sequence[str], kernel: str) -> list[str]:
+    """One line per rule of ``passes`` that cannot act with ``kernel``: why, and which ``kernel=``
+    would let it act (``RuleMeta.needs_kernel``); empty when each can."""
+    if kernel != "xla":
+        return []
+    lines = []
+    for name in passes:
+        meta = rule_meta(name)
+        if meta is not None and meta.needs_kernel:
+            lines.append(f"hlo_passes.jit: {meta.code} ({meta.pass_name}) cannot act with kernel='xla' (the default: "
+                         f"XLA's own grouped matmul, jax.jit's numbers): {meta.needs_kernel}; kernel='auto' (the "
+                         "platform's kernel: cpu-ffi, gpu-ffi or pallas) lets it act")
+    return lines
+
+
+def acting_passes(passes: Sequence[str] | None, kernel: str) -> Sequence[str] | None:
+    """``passes`` without the rules that cannot act with ``kernel`` (``cannot_act``)."""
+    if passes is None or kernel != "xla":
+        return passes
+    return tuple(p for p in passes if not getattr(rule_meta(p), "needs_kernel", ""))
 
 
 class MoELintWarning(UserWarning):
@@ -282,6 +310,9 @@ class Jitted:
         self._kernel = kernel
         # Rule codes (MOE003) or pass names, checked here: a typo fails at the decorator.
         self._passes = tuple(resolve_passes(passes)) if passes is not None else None
+        for line in cannot_act(self._passes or (), kernel):
+            # At the caller of hlo_passes.jit (or of the decorator it returned).
+            warnings.warn(line, RuleCannotActWarning, stacklevel=3)
         self._jit_kwargs = dict(jit_kwargs)
         # jax's own jit, kept from import time: jax.jit may be this module's jit by now.
         self._jitted = compat.jax_jit(fun, **jit_kwargs)
@@ -361,13 +392,17 @@ class Jitted:
             if kernel != "xla" and platform == "cpu" and _uses_primitive(traced.jaxpr.jaxpr, "ragged_dot_general"):
                 # jax lowers ragged_dot for CPU as a masked dense dot; a kernel needs the ragged-dot.
                 source = compat.lower_keeping_ragged_dot(traced)
-            lowered, result, gmms = _rewrite(source, self._passes, kernel, platform, path)
+            # A rule that cannot act with XLA's grouped matmul (said when the jit was made) is not
+            # run with it: it would swap in a kernel of its own, which the drop-in promises not to.
+            passes = acting_passes(self._passes, kernel)
+            lowered, result, gmms = _rewrite(source, passes, kernel, platform, path)
             kept = [g for g in gmms if not g.lowered and g.form != "kernel"]
             if source is not original and kept:
                 # XLA:CPU cannot compile a ragged-dot, and one stays (its operands may be split
                 # across devices, lowering/_placement.py, or no kernel form covers it): jax's own
                 # CPU program runs, partitioned as jax.jit partitions it.
-                lowered, result, _ = _rewrite(original, self._passes, platform=platform, path=path)
+                lowered, result, _ = _rewrite(original, acting_passes(self._passes, "xla"), platform=platform,
+                                              path=path)
                 gmms = _kept_by_jax(gmms, kept[0])
         except Exception as err:
             # Said (warned and logged) when it is compiled, not each time it is explained.

@@ -110,6 +110,10 @@ class RuleMeta:
     message: str = PLAIN_MESSAGE
     # Run only when named (``passes=[...]``, ``--passes``); the lint reports it always.
     opt_in: bool = False
+    # Why the rule cannot act where the grouped matmuls stay XLA's own ragged-dot (the drop-in's
+    # default, ``hlo_passes.jit``'s ``kernel="xla"``), said to a user who names it there; empty: it
+    # acts with any kernel.
+    needs_kernel: str = ""
     details: type[SiteDetails] = SiteDetails
     wording: Wording = PLAIN_WORDING
 
@@ -123,6 +127,8 @@ class RuleMeta:
             problems.append(f"name {self.name!r} is not CamelCase")
         if not self.summary or "\n" in self.summary:
             problems.append("the summary must be one non-empty line")
+        if "\n" in self.needs_kernel:
+            problems.append("needs_kernel must be one line")
         if self.markers is not None and (isinstance(self.markers, str) or not all(self.markers)):
             problems.append("markers must be a tuple of non-empty strings (or None: always look)")
         if not (isinstance(self.details, type) and issubclass(self.details, SiteDetails)):
