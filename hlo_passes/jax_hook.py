@@ -42,7 +42,7 @@ import numpy as np
 
 from . import _jax_compat as compat
 from . import _multihost
-from .diagnostics import from_near_miss, from_site, jit_summary
+from .diagnostics import from_near_miss, from_site, jit_summary, record_of
 from .diagnostics.lines import jit_site
 from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, lowering_for, resolve_kernel
@@ -51,8 +51,8 @@ from ._mlir_ops import op_spellings
 from .cost_model import use_platform
 from .passes import Result, pipeline, resolve_passes, rule_meta
 from .passes.prescan import may_have_sites
-from .report import Site
-from .text import parse
+from .report import NearMiss, Site
+from .text import parse, parsed_for_one_call
 
 # A custom call of one of the CUDA kernels ``kernels.gpu`` registers (their targets end in _cuda).
 _CUDA_KERNEL_CALL = re.compile(r'"hlo_passes_\w+_cuda"')
@@ -86,6 +86,12 @@ def drop_in_kernel(kernel: str | None) -> str:
     if chosen not in KERNELS:
         raise ValueError(f"unknown kernel {chosen!r}; expected one of {', '.join(KERNELS)}")
     return chosen
+
+
+# The rules whose claims XLA's combiners can make void (the gradients' reductions, which XLA's
+# all-reduce and reduce-scatter combiners merge): held against the compiled original when compiled.
+CLAIMS_CHECKED = frozenset({"moe-gradient-fusion"})
+COMBINED = "xla-combined"
 
 
 class RewriteFallbackWarning(UserWarning):
@@ -185,6 +191,34 @@ class RewrittenLowered:
 
     def __str__(self) -> str:
         return "\n".join(self.summary_lines())
+
+    def check_claims(self, compiled_original_text: str | None = None) -> list[NearMiss]:
+        """Hold the "A -> B" claims of the rewritten gradient-reduction sites against XLA's
+        compiled original (``compiled_original_text``; compiled here when not given): a site whose
+        halves XLA's combiner already reduces in one op (check ``xla-combined`` of the rule on the
+        compiled module, at the same source place) saves no collective, and becomes that near
+        miss instead of a site (the rewrite stays in the program: the same collectives run
+        either way).  The near misses made, in the order of the sites."""
+        sites = [s for s in self.report if s.rewritten and s.rule in CLAIMS_CHECKED and s.before.count > s.after.count]
+        if not sites or self.result is None:
+            return []
+        text = compiled_original_text if compiled_original_text is not None else self.original.compile().as_text()
+        platform = sites[0].details.priced_for
+        with parsed_for_one_call(text, "hlo", f"<compiled {self.name}>") as module:
+            notes = lint_module(module, passes=sorted({s.rule for s in sites}), explain=True, platform=platform)
+        combined = {(n.pass_name, n.source): n for n in notes if n.is_note and n.details.get("check") == COMBINED}
+        made = []
+        for site in sites:
+            found = combined.get((site.rule, record_of(site).source))
+            if found is None:
+                continue
+            self.result.sites.remove(site)
+            miss = NearMiss(site.rule, COMBINED, f"collectives {site.before.count} -> {site.after.count} in the "
+                            f"lowered text, not in the compiled program: {found.details['reason']} (the rewrite "
+                            "stays: it changes nothing XLA runs)", site.location)
+            self.result.near_misses.append(miss)
+            made.append(miss)
+        return made
 
     @property
     def report(self) -> list[Site]:
@@ -426,8 +460,8 @@ class Jitted:
                 self._hits += 1
                 return entry
         low = self._lower(args, kwargs)
-        self._log(low)
         low, compiled = self._compile(low)
+        self._log(low)  # after the compile, which holds the sites' claims against XLA's program
         return self._remember(key, _Entry(compiled, low))
 
     def _remember(self, key: Hashable, entry: _Entry) -> _Entry:
@@ -444,8 +478,8 @@ class Jitted:
                 entry = self._cache.get(key)
             if entry is not None:
                 return entry.compiled
-        self._log(low)
         done, compiled = self._compile(low, *args, **kwargs)
+        self._log(done)
         if key is not None and not args and not kwargs:  # compiled as a call would compile it
             compiled = self._remember(key, _Entry(compiled, done)).compiled
         return compiled
@@ -479,6 +513,11 @@ class Jitted:
         if err is not None:
             low = RewrittenLowered(low.original, low.original, low.result, err, name=self._name)
             compiled = low.original.compile(*options, **kw_options)
+        elif low.rewritten:
+            try:
+                low.check_claims()
+            except Exception as error:  # noqa: BLE001 - the check reports; it never fails a compile
+                log.debug("hlo_passes.jit: the claims were not checked against XLA's program (%s)", _why(error))
         return low, compiled
 
     def _agreed(self, job: _multihost.Job, key: str, low: RewrittenLowered) -> RewrittenLowered:

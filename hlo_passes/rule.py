@@ -27,8 +27,8 @@ from .checks import Refusal, declare, meaning
 from .cost_model import platform_assumed
 from .ir import Instruction, Module
 from .ir.op_table import OPS, is_collective
-from .report import (PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, location_of, note_instruction, template_problem,
-                     with_users_source)
+from .report import (PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, as_written, location_of, note_instruction,
+                     template_problem, with_users_source)
 from .ir.rewriter import DryRunRewriter, Rewriter
 
 __all__ = [
@@ -160,7 +160,9 @@ def message_fields(meta: RuleMeta, site: Any) -> dict[str, Any]:
     """What a message template can say about ``site``: its costs and form, and its details' fields."""
     return {
         **site.details.message_fields(),
-        "summary": meta.summary, "verb": meta.verb, "form": site.form, "code": meta.code,
+        "summary": meta.summary, "verb": meta.verb, "code": meta.code,
+        # The form as the program has it (``Site.written``: the one every entry point shows).
+        "form": site.written.form if getattr(site, "written", None) is not None else site.form,
         "pass_name": meta.pass_name, "before": site.before.count, "after": site.after.count,
         "bytes_saved": f"{int(site.bytes_saved):,}",
     }
@@ -237,6 +239,10 @@ class PatternRule(Rule, Generic[M]):
     """
 
     checks: ClassVar[tuple[Check, ...]] = ()
+    # Forms of optimized HLO where XLA fused away the op the site's pieces meet at: a site of one
+    # is recorded as the program has it too (``report.as_written``), so that every entry point
+    # shows one record of it.
+    fused_away_forms: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -328,6 +334,8 @@ class PatternRule(Rule, Generic[M]):
             # inside XLA): an op XLA made, without a line of its own, is placed at the user's line
             # that uses what it makes -- found here, before the rewrite replaces the op.
             site.location = with_users_source(rw.module, site.location)
+        if site.form in self.fused_away_forms:
+            site.written = as_written(rw.module, site)  # before the rewrite removes the pieces' ops
         # Priced on the platform the passes run for (cost_model.use_platform): a fix that does
         # not pay is reported, never made (the lint shows it as a near miss).
         price = site.price()
