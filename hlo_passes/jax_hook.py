@@ -88,9 +88,8 @@ def drop_in_kernel(kernel: str | None) -> str:
     return chosen
 
 
-# The rules whose claims XLA's combiners can make void (the gradients' reductions, which XLA's
-# all-reduce and reduce-scatter combiners merge): held against the compiled original when compiled.
-CLAIMS_CHECKED = frozenset({"moe-gradient-fusion"})
+# The check a rule whose sites XLA's combiners may have made one already (``RuleMeta.combinable``)
+# names such halves by, in the compiled original (``RewrittenLowered.check_claims``).
 COMBINED = "xla-combined"
 
 
@@ -199,7 +198,8 @@ class RewrittenLowered:
         compiled module, at the same source place) saves no collective, and becomes that near
         miss instead of a site (the rewrite stays in the program: the same collectives run
         either way).  The near misses made, in the order of the sites."""
-        sites = [s for s in self.report if s.rewritten and s.rule in CLAIMS_CHECKED and s.before.count > s.after.count]
+        sites = [s for s in self.report if s.rewritten and getattr(rule_meta(s.rule), "combinable", False)
+                 and s.before.count > s.after.count]
         if not sites or self.result is None:
             return []
         text = compiled_original_text if compiled_original_text is not None else self.original.compile().as_text()

@@ -114,6 +114,10 @@ class RuleMeta:
     # default, ``hlo_passes.jit``'s ``kernel="xla"``), said to a user who names it there; empty: it
     # acts with any kernel.
     needs_kernel: str = ""
+    # Whether what its sites fuse XLA's combiners may already have merged in the compiled program
+    # (reductions of a gradient): ``hlo_passes.jit`` holds its claims against XLA's compiled original,
+    # where the rule names such halves (check ``xla-combined``).
+    combinable: bool = False
     details: type[SiteDetails] = SiteDetails
     wording: Wording = PLAIN_WORDING
 

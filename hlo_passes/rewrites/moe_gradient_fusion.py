@@ -47,6 +47,7 @@ class MoeGradientFusion(HiddenReductionChecks):
         message=HALVES_MESSAGE,
         details=SplitDetails,
         wording=FUSION_WORDING,
+        combinable=True,  # XLA's all-reduce combiner may put the halves' reductions in one op
     )
     name = meta.pass_name
     description = meta.description
@@ -71,17 +72,15 @@ class MoeGradientFusion(HiddenReductionChecks):
                  for chain in c.chains]
         if not steps[0] or any(len(s) != len(steps[0]) for s in steps):
             return None
-        groups = []
         for ops in zip(*steps):
             keys = {_held_group(op) for op in ops}
             if len(keys) != 1 or None in keys:
                 return None
-            groups.append(ops[0].name)
+        n = len(steps[0])
         # Placed where the site would be (rule.py places a near miss as it places a site).
-        return Refusal("xla-combined", f"XLA's combiner already reduces the halves' gradients in one op "
-                       f"({', '.join(groups)}: {len(c.chains)} halves, one collective per step): the compiled "
-                       "program runs no more collectives than the fix would, so it saves none",
-                       c.meeting.anchor, c.meeting.origin)
+        return Refusal("xla-combined", f"XLA's combiner already reduces the {len(c.chains)} halves' gradients in one "
+                       f"op ({n} step{'s' * (n != 1)}, one collective each): the compiled program runs no more "
+                       "collectives than the fix would, so it saves none", c.meeting.anchor, c.meeting.origin)
 
 
 
