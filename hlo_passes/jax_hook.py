@@ -42,17 +42,17 @@ import numpy as np
 
 from . import _jax_compat as compat
 from . import _multihost
-from .diagnostics import from_near_miss, from_site, jit_summary
+from .diagnostics import from_near_miss, from_site, jit_summary, record_of
 from .diagnostics.lines import jit_site
 from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, lowering_for, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
 from .cost_model import use_platform
-from .passes import Result, pipeline, resolve_passes
+from .passes import Result, pipeline, resolve_passes, rule_meta
 from .passes.prescan import may_have_sites
-from .report import Site
-from .text import parse
+from .report import NearMiss, Site
+from .text import parse, parsed_for_one_call
 
 # A custom call of one of the CUDA kernels ``kernels.gpu`` registers (their targets end in _cuda).
 _CUDA_KERNEL_CALL = re.compile(r'"hlo_passes_\w+_cuda"')
@@ -64,6 +64,7 @@ __all__ = [
     "ProcessesDisagreeWarning",
     "RewriteFallbackWarning",
     "RewrittenLowered",
+    "RuleCannotActWarning",
     "jit",
     "lint_fn",
 ]
@@ -87,12 +88,44 @@ def drop_in_kernel(kernel: str | None) -> str:
     return chosen
 
 
+# The check a rule whose sites XLA's combiners may have made one already (``RuleMeta.combinable``)
+# names such halves by, in the compiled original (``RewrittenLowered.check_claims``).
+COMBINED = "xla-combined"
+
+
 class RewriteFallbackWarning(UserWarning):
     """A rewrite failed; the original program ran instead."""
 
 
 class ProcessesDisagreeWarning(RewriteFallbackWarning):
     """The processes of a multi-process job did not rewrite alike; all run the original program."""
+
+
+class RuleCannotActWarning(UserWarning):
+    """``hlo_passes.jit(passes=[...])`` names a rule that cannot act with the kernel chosen (said
+    once, where the jit is made, as ruff says of a selected rule that cannot apply)."""
+
+
+def cannot_act(passes: Sequence[str], kernel: str) -> list[str]:
+    """One line per rule of ``passes`` that cannot act with ``kernel``: why, and which ``kernel=``
+    would let it act (``RuleMeta.needs_kernel``); empty when each can."""
+    if kernel != "xla":
+        return []
+    lines = []
+    for name in passes:
+        meta = rule_meta(name)
+        if meta is not None and meta.needs_kernel:
+            lines.append(f"hlo_passes.jit: {meta.code} ({meta.pass_name}) cannot act with kernel='xla' (the default: "
+                         f"XLA's own grouped matmul, jax.jit's numbers): {meta.needs_kernel}; kernel='auto' (the "
+                         "platform's kernel: cpu-ffi, gpu-ffi or pallas) lets it act")
+    return lines
+
+
+def acting_passes(passes: Sequence[str] | None, kernel: str) -> Sequence[str] | None:
+    """``passes`` without the rules that cannot act with ``kernel`` (``cannot_act``)."""
+    if passes is None or kernel != "xla":
+        return passes
+    return tuple(p for p in passes if not getattr(rule_meta(p), "needs_kernel", ""))
 
 
 class MoELintWarning(UserWarning):
@@ -157,6 +190,35 @@ class RewrittenLowered:
 
     def __str__(self) -> str:
         return "\n".join(self.summary_lines())
+
+    def check_claims(self, compiled_original_text: str | None = None) -> list[NearMiss]:
+        """Hold the "A -> B" claims of the rewritten gradient-reduction sites against XLA's
+        compiled original (``compiled_original_text``; compiled here when not given): a site whose
+        halves XLA's combiner already reduces in one op (check ``xla-combined`` of the rule on the
+        compiled module, at the same source place) saves no collective, and becomes that near
+        miss instead of a site (the rewrite stays in the program: the same collectives run
+        either way).  The near misses made, in the order of the sites."""
+        sites = [s for s in self.report if s.rewritten and getattr(rule_meta(s.rule), "combinable", False)
+                 and s.before.count > s.after.count]
+        if not sites or self.result is None:
+            return []
+        text = compiled_original_text if compiled_original_text is not None else self.original.compile().as_text()
+        platform = sites[0].details.priced_for
+        with parsed_for_one_call(text, "hlo", f"<compiled {self.name}>") as module:
+            notes = lint_module(module, passes=sorted({s.rule for s in sites}), explain=True, platform=platform)
+        combined = {(n.pass_name, n.source): n for n in notes if n.is_note and n.details.get("check") == COMBINED}
+        made = []
+        for site in sites:
+            found = combined.get((site.rule, record_of(site).source))
+            if found is None:
+                continue
+            self.result.sites.remove(site)
+            miss = NearMiss(site.rule, COMBINED, f"collectives {site.before.count} -> {site.after.count} in the "
+                            f"lowered text, not in the compiled program: {found.details['reason']} (the rewrite "
+                            "stays: it changes nothing XLA runs)", site.location)
+            self.result.near_misses.append(miss)
+            made.append(miss)
+        return made
 
     @property
     def report(self) -> list[Site]:
@@ -282,6 +344,9 @@ class Jitted:
         self._kernel = kernel
         # Rule codes (MOE003) or pass names, checked here: a typo fails at the decorator.
         self._passes = tuple(resolve_passes(passes)) if passes is not None else None
+        for line in cannot_act(self._passes or (), kernel):
+            # At the caller of hlo_passes.jit (or of the decorator it returned).
+            warnings.warn(line, RuleCannotActWarning, stacklevel=3)
         self._jit_kwargs = dict(jit_kwargs)
         # jax's own jit, kept from import time: jax.jit may be this module's jit by now.
         self._jitted = compat.jax_jit(fun, **jit_kwargs)
@@ -361,13 +426,17 @@ class Jitted:
             if kernel != "xla" and platform == "cpu" and _uses_primitive(traced.jaxpr.jaxpr, "ragged_dot_general"):
                 # jax lowers ragged_dot for CPU as a masked dense dot; a kernel needs the ragged-dot.
                 source = compat.lower_keeping_ragged_dot(traced)
-            lowered, result, gmms = _rewrite(source, self._passes, kernel, platform, path)
+            # A rule that cannot act with XLA's grouped matmul (said when the jit was made) is not
+            # run with it: it would swap in a kernel of its own, which the drop-in promises not to.
+            passes = acting_passes(self._passes, kernel)
+            lowered, result, gmms = _rewrite(source, passes, kernel, platform, path)
             kept = [g for g in gmms if not g.lowered and g.form != "kernel"]
             if source is not original and kept:
                 # XLA:CPU cannot compile a ragged-dot, and one stays (its operands may be split
                 # across devices, lowering/_placement.py, or no kernel form covers it): jax's own
                 # CPU program runs, partitioned as jax.jit partitions it.
-                lowered, result, _ = _rewrite(original, self._passes, platform=platform, path=path)
+                lowered, result, _ = _rewrite(original, acting_passes(self._passes, "xla"), platform=platform,
+                                              path=path)
                 gmms = _kept_by_jax(gmms, kept[0])
         except Exception as err:
             # Said (warned and logged) when it is compiled, not each time it is explained.
@@ -391,8 +460,8 @@ class Jitted:
                 self._hits += 1
                 return entry
         low = self._lower(args, kwargs)
-        self._log(low)
         low, compiled = self._compile(low)
+        self._log(low)  # after the compile, which holds the sites' claims against XLA's program
         return self._remember(key, _Entry(compiled, low))
 
     def _remember(self, key: Hashable, entry: _Entry) -> _Entry:
@@ -409,8 +478,8 @@ class Jitted:
                 entry = self._cache.get(key)
             if entry is not None:
                 return entry.compiled
-        self._log(low)
         done, compiled = self._compile(low, *args, **kwargs)
+        self._log(done)
         if key is not None and not args and not kwargs:  # compiled as a call would compile it
             compiled = self._remember(key, _Entry(compiled, done)).compiled
         return compiled
@@ -444,6 +513,11 @@ class Jitted:
         if err is not None:
             low = RewrittenLowered(low.original, low.original, low.result, err, name=self._name)
             compiled = low.original.compile(*options, **kw_options)
+        elif low.rewritten:
+            try:
+                low.check_claims()
+            except Exception as error:  # noqa: BLE001 - the check reports; it never fails a compile
+                log.debug("hlo_passes.jit: the claims were not checked against XLA's program (%s)", _why(error))
         return low, compiled
 
     def _agreed(self, job: _multihost.Job, key: str, low: RewrittenLowered) -> RewrittenLowered:

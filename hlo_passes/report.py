@@ -186,11 +186,7 @@ def with_users_source(module: Any, location: Location) -> Location:
     what such an op makes is where its site is in the program.  Unchanged when nothing is found."""
     if location.source or module.dialect != "hlo":
         return location
-    at = _AT.get(module)
-    if at is None:
-        at = _AT[module] = {(i.line, i.column): weakref.ref(i) for i in module.instructions()}
-    found = at.get((location.line, location.column))
-    instr = found() if found is not None else None
+    instr = _instruction_at(module, location)
     if instr is None:
         return location
     seen = {id(instr)}
@@ -225,6 +221,117 @@ def location_of(instr: Instruction, provenance: Instruction | None = None) -> Lo
         source=frame.source if frame is not None else None,
         function=frame.function if frame is not None else None,
     )
+
+
+@dataclass(frozen=True)
+class Written:
+    """A site as the user's program has it where the text shows it otherwise: in optimized HLO XLA
+    has fused the op where a site's pieces meet (the concatenate, the pad + add) into the fusion
+    that reads them, and a rule sees only the pieces' collectives (forms ``split_gather``,
+    ``split_reduction``).  ``form``: the form of the program (``concat``, ``pad_add``, ``two_gmm``),
+    ``location``: the op where the pieces meet or are read (the fusion, whose metadata names the
+    user's line), so that every entry point shows one record of the site (``diagnostics.record_of``)."""
+
+    form: str
+    location: Location
+
+
+def _instruction_at(module: Any, location: Location) -> Any:
+    """The instruction of ``module`` at ``location``'s line and column (None when none is)."""
+    at = _AT.get(module)
+    if at is None:
+        at = _AT[module] = {(i.line, i.column): weakref.ref(i) for i in module.instructions()}
+    found = at.get((location.line, location.column))
+    return found() if found is not None else None
+
+
+def as_written(module: Any, site: Site) -> Written | None:
+    """``site`` (of optimized HLO, at one of its pieces' collectives: ``location`` is there) as the
+    program has it (``program_meeting``); None when nothing is found."""
+    anchor = _instruction_at(module, site.location)
+    found = program_meeting(anchor) if anchor is not None else None
+    if found is None:
+        return None
+    form, reader = found
+    return Written(form, location_of(reader, _fused_reader(reader, anchor)))
+
+
+def _fused_reader(fusion: Any, anchor: Any) -> Any:
+    """Inside ``fusion`` (a fusion of optimized HLO reading a piece's collective ``anchor``, perhaps
+    through copies): the first op reading that operand's parameter that is the user's own (its op
+    name is not the collective's), whose metadata names where the pieces meet when XLA fused that
+    op into another one's fusion (a pad + add into a scan's dynamic-update-slice); None otherwise."""
+    if fusion.opcode != "fusion" or not fusion.called_computations:
+        return None
+    own = frame_info(anchor)[0]
+    reached = {id(op) for op in _walk_down(anchor)}
+    numbers = [k for k, o in enumerate(fusion.operands) if id(o) in reached]
+    params = [i for i in fusion.called_computations[0].instructions
+              if i.opcode == "parameter" and i.attributes.get("parameter_number") in numbers]
+    seen, layer = {id(p) for p in params}, params
+    for _ in range(_USER_DEPTH):
+        nxt = []
+        for op in layer:
+            for user in op.users:
+                if id(user) in seen:
+                    continue
+                seen.add(id(user))
+                name = frame_info(user)[0]
+                if name is not None and name != own:
+                    return user
+                nxt.append(user)
+        layer = nxt
+    return None
+
+
+def _walk_down(op: Any, depth: int = _USER_DEPTH) -> list[Any]:
+    """``op`` and what reads it through single-operand steps."""
+    out, layer = [op], [op]
+    for _ in range(depth):
+        layer = [u for x in layer for u in x.users if len(u.operands) == 1]
+        out.extend(layer)
+    return out
+
+
+def program_meeting(anchor: Any) -> tuple[str, Any] | None:
+    """(form, op) of the program where a piece's collective ``anchor`` of optimized HLO is read:
+    the first op reading its value that is the user's own (whose op name is not the collective's:
+    XLA's copies and bitcasts of the value carry the collective's), past up to a few such steps.
+    A reader that also reads another piece's collective (same opcode and shape) is where the
+    pieces meet: a concatenate (``concat``; every gather meeting) or jax's transpose of a slice
+    (``pad_add``); pieces read apart are the two-GMM form (``two_gmm``).  None when none is found."""
+    own = frame_info(anchor)[0]
+    seen, layer = {id(anchor)}, [anchor]
+    for _ in range(_USER_DEPTH):
+        nxt = []
+        for op in layer:
+            for user in op.users:
+                if id(user) in seen or len(seen) >= _USER_OPS:
+                    continue
+                seen.add(id(user))
+                name = frame_info(user)[0]
+                if name is None or name == own:
+                    nxt.append(user)
+                    continue
+                others = [o for o in user.operands if id(o) not in seen
+                          and any(s is not anchor and getattr(s, "opcode", None) == anchor.opcode
+                                  and s.shape == anchor.shape for s in _reached(o))]
+                if not others:
+                    return "two_gmm", user
+                if anchor.opcode.startswith("all-gather") or name.rsplit("/", 1)[-1].startswith("concatenate"):
+                    return "concat", user
+                return "pad_add", user
+        layer = nxt
+    return None
+
+
+def _reached(op: Any, depth: int = _USER_DEPTH) -> list[Any]:
+    """``op`` and what it reads through single-operand steps."""
+    out, layer = [op], [op]
+    for _ in range(depth):
+        layer = [o for x in layer if len(x.operands) == 1 for o in x.operands]
+        out.extend(layer)
+    return out
 
 
 @dataclass
@@ -417,6 +524,10 @@ class Site:
     # Where the pieces are cut off the weight (the slices; for gradients, the GMMs).
     pieces: list[Location] = field(default_factory=list)
     picture: SitePicture | None = field(default=None, compare=False, repr=False)
+    # The site as the user's program has it, where the text shows it otherwise (``as_written``:
+    # optimized HLO, the op where the pieces meet fused away); None: as the text shows it.  What
+    # every entry point shows of the site (``diagnostics.record_of``); not in the report's JSON.
+    written: Written | None = field(default=None, compare=False, repr=False)
     copies_removed: int = 0
     copies_added: int = 0
     gmm_launches_saved: int = 0
@@ -439,7 +550,7 @@ class Site:
         return self.details.pays is not False
 
     def to_json(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k != "picture"}
+        d = {k: v for k, v in asdict(self).items() if k not in ("picture", "written")}
         d["details"] = self.details.to_json()
         d["location"] = self.location.to_json()
         d["pieces"] = [p.to_json() for p in self.pieces]

@@ -27,8 +27,8 @@ from .checks import Refusal, declare, meaning
 from .cost_model import platform_assumed
 from .ir import Instruction, Module
 from .ir.op_table import OPS, is_collective
-from .report import (PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, location_of, note_instruction, template_problem,
-                     with_users_source)
+from .report import (PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, as_written, location_of, note_instruction,
+                     template_problem, with_users_source)
 from .ir.rewriter import DryRunRewriter, Rewriter
 
 __all__ = [
@@ -110,6 +110,14 @@ class RuleMeta:
     message: str = PLAIN_MESSAGE
     # Run only when named (``passes=[...]``, ``--passes``); the lint reports it always.
     opt_in: bool = False
+    # Why the rule cannot act where the grouped matmuls stay XLA's own ragged-dot (the drop-in's
+    # default, ``hlo_passes.jit``'s ``kernel="xla"``), said to a user who names it there; empty: it
+    # acts with any kernel.
+    needs_kernel: str = ""
+    # Whether what its sites fuse XLA's combiners may already have merged in the compiled program
+    # (reductions of a gradient): ``hlo_passes.jit`` holds its claims against XLA's compiled original,
+    # where the rule names such halves (check ``xla-combined``).
+    combinable: bool = False
     details: type[SiteDetails] = SiteDetails
     wording: Wording = PLAIN_WORDING
 
@@ -123,6 +131,8 @@ class RuleMeta:
             problems.append(f"name {self.name!r} is not CamelCase")
         if not self.summary or "\n" in self.summary:
             problems.append("the summary must be one non-empty line")
+        if "\n" in self.needs_kernel:
+            problems.append("needs_kernel must be one line")
         if self.markers is not None and (isinstance(self.markers, str) or not all(self.markers)):
             problems.append("markers must be a tuple of non-empty strings (or None: always look)")
         if not (isinstance(self.details, type) and issubclass(self.details, SiteDetails)):
@@ -154,7 +164,9 @@ def message_fields(meta: RuleMeta, site: Any) -> dict[str, Any]:
     """What a message template can say about ``site``: its costs and form, and its details' fields."""
     return {
         **site.details.message_fields(),
-        "summary": meta.summary, "verb": meta.verb, "form": site.form, "code": meta.code,
+        "summary": meta.summary, "verb": meta.verb, "code": meta.code,
+        # The form as the program has it (``Site.written``: the one every entry point shows).
+        "form": site.written.form if getattr(site, "written", None) is not None else site.form,
         "pass_name": meta.pass_name, "before": site.before.count, "after": site.after.count,
         "bytes_saved": f"{int(site.bytes_saved):,}",
     }
@@ -231,6 +243,10 @@ class PatternRule(Rule, Generic[M]):
     """
 
     checks: ClassVar[tuple[Check, ...]] = ()
+    # Forms of optimized HLO where XLA fused away the op the site's pieces meet at: a site of one
+    # is recorded as the program has it too (``report.as_written``), so that every entry point
+    # shows one record of it.
+    fused_away_forms: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -322,6 +338,8 @@ class PatternRule(Rule, Generic[M]):
             # inside XLA): an op XLA made, without a line of its own, is placed at the user's line
             # that uses what it makes -- found here, before the rewrite replaces the op.
             site.location = with_users_source(rw.module, site.location)
+        if site.form in self.fused_away_forms:
+            site.written = as_written(rw.module, site)  # before the rewrite removes the pieces' ops
         # Priced on the platform the passes run for (cost_model.use_platform): a fix that does
         # not pay is reported, never made (the lint shows it as a near miss).
         price = site.price()

@@ -468,7 +468,7 @@ def _site_line(module: str, site: Site) -> str:
     source = shown_source(record.source)
     where = (f"at {source}" if source else
              f"at line {record.line} of the optimized module (its metadata names no source line)")
-    return f"hlo_passes: rewrote {site.rule} ({site.form}) in {module} ({record.fix}) {where}"
+    return f"hlo_passes: rewrote {site.rule} ({record.form}) in {module} ({record.fix}) {where}"
 
 
 def _lint(name: str, text: str, mode: str) -> None:

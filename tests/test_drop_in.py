@@ -81,3 +81,34 @@ def test_a_kernel_is_opt_in() -> None:
     if jax.default_backend() == "cpu" and not asked.fell_back:
         # On CPU `auto` is the cpu-ffi kernel (when it can be built): the GMMs are lowered to it.
         assert asked.gmm_lowerings == [] or any(g.lowered and g.kernel == "cpu-ffi" for g in asked.gmm_lowerings)
+
+
+def test_a_named_rule_that_cannot_act_with_the_kernel_says_why_and_which_kernel_would() -> None:
+    """``passes=["MOE005"]`` with the default kernel (XLA's GMM): one line, where the jit is made, saying
+    why the rule cannot act and that ``kernel='auto'`` would; the rule is not run (the numbers stay
+    jax.jit's).  With ``kernel='auto'`` nothing is said and the FFN is fused."""
+    import warnings
+
+    from examples import moe_ffn
+    from hlo_passes.jax_hook import RuleCannotActWarning
+
+    fn = moe_ffn.function("pair")
+    args = moe_ffn.inputs("pair", experts=4, tokens=64, embed=32, mlp=48)
+    with pytest.warns(RuleCannotActWarning) as said:
+        default = hlo_passes.jit(fn, passes=["MOE005", "MOE001"])
+    (line,) = [str(w.message) for w in said]
+    assert "\n" not in line and said[0].filename == __file__
+    assert line.startswith("hlo_passes.jit: MOE005 (moe-ffn-fusion) cannot act with kernel='xla' (the default")
+    assert "fused-FFN kernel" in line and line.endswith("kernel='auto' (the platform's kernel: cpu-ffi, gpu-ffi or "
+                                                        "pallas) lets it act")
+    low = default.lower(*args)
+    assert low.report == [] and not low.fell_back
+    np.testing.assert_array_equal(np.asarray(default(*args)), np.asarray(jax.jit(fn)(*args)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuleCannotActWarning)
+        chosen = hlo_passes.jit(fn, passes=["MOE005"], kernel="auto")
+        hlo_passes.jit(fn, passes=["MOE001", "MOE002"])  # rules that act with XLA's GMM: nothing said
+    if jax.default_backend() == "cpu":
+        low = chosen.lower(*args)
+        if not low.fell_back and low.gmm_lowerings:  # the cpu-ffi kernel could be built here
+            assert [(s.rule, s.rewritten) for s in low.report] == [("moe-ffn-fusion", True)], str(low)

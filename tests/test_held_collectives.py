@@ -49,7 +49,9 @@ from hlo_passes.rewrites._held import held_kind, unhold
 
 pytestmark = pytest.mark.jax_facing
 
-ASYNC = [c for f in ("moe-gather-fusion/async.hlo", "moe-gradient-fusion/async.hlo") for c in cases_of(FIXTURES / f)]
+# (Not the halves XLA's combiner already reduced in one op: a near miss, xla-combined, left as it is.)
+ASYNC = [c for f in ("moe-gather-fusion/async.hlo", "moe-gradient-fusion/async.hlo") for c in cases_of(FIXTURES / f)
+         if "REPORT:      sites: 0" not in c.text]
 COMBINED = cases_of(FIXTURES / "moe-gather-fusion" / "combined.hlo")
 KINDS = ("all-gather", "all-reduce", "reduce-scatter")
 _names = itertools.count()

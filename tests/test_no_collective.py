@@ -140,9 +140,15 @@ def test_unchecked_replicated_reduction_named(form: str) -> None:
 @pytest.mark.parametrize("form", ["stablehlo", "hlo", "compiled"])
 def test_data_parallel_reduction_still_found(form: str) -> None:
     """Negative control: the same replicated weight on tokens split over the devices (data
-    parallel) sums eight different contributions: a real reduction, still MOE002's site."""
+    parallel) sums eight different contributions: a real reduction, still MOE002's site in the
+    lowered texts.  In the optimized module XLA's all-reduce combiner has put both halves'
+    all-reduces into one op already: no saving there, a near miss (``xla-combined``, issue 47)."""
     text, dialect = _compile("data_parallel")[2][form]
-    findings = [f for f in lint_text(text, dialect=dialect, select=["MOE002"]) if not f.is_note]
+    found = lint_text(text, dialect=dialect, select=["MOE002"], explain=True)
+    findings = [f for f in found if not f.is_note]
+    if form == "compiled":
+        assert findings == [] and [f.details["check"] for f in found if f.rule == "MOE002"] == ["xla-combined"], found
+        return
     assert [f.rule for f in findings] == ["MOE002"], findings
 
 

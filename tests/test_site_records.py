@@ -8,7 +8,11 @@
   ``installed_report()`` counts the modules the lint modes looked at);
 * a dump's file names say the platform its sites are priced for; a text that does not say is
   priced for an assumed platform, and the lint says so;
-* a frame of a jit wrapper library (equinox) is never the place shown.
+* a frame of a jit wrapper library (equinox) is never the place shown;
+* the pass inside XLA (``install()``: the optimized module, where XLA fused away the op the halves
+  meet at) shows the same record as the other three: form and place as the program has them;
+* where XLA's combiner already reduces a gradient's halves in one op, the site is a near miss
+  (``xla-combined``) in the jit (checked against the compiled original) and inside XLA, not a saving.
 """
 from __future__ import annotations
 
@@ -23,9 +27,9 @@ import pytest
 
 import hlo_passes
 from cli_runner import run
-from examples import moe
+from examples import moe, moe_trainer
 from hlo_passes._copies import dump_platforms
-from hlo_passes.diagnostics import from_site
+from hlo_passes.diagnostics import SiteRecord, from_site, record_of, rule_id
 from hlo_passes.jax_hook import RewrittenLowered
 from hlo_passes.lint import lint_text
 from hlo_passes.runtime import count_collectives
@@ -34,6 +38,8 @@ from programs import REPO_ROOT
 
 SAMPLES = Path(os.environ.get("HLO_PASSES_SHARED", REPO_ROOT.parent / "shared")) / "samples"
 PROGRAMS = [("concat", "mesh2", "grad"), ("two_gmm", "mesh1", "grad")]
+# The examples' programs with sites (tests/test_drop_in.py's), compared across the four entry points.
+FOUR_WAY = [*PROGRAMS, ("concat", "mesh1", "scan_grad")]
 
 
 def _record(d) -> tuple:
@@ -166,3 +172,121 @@ def test_a_jit_wrapper_librarys_frame_is_never_the_place() -> None:
               Frame("/venv/lib/python3.12/site-packages/equinox/_jit.py", 263, 0, "__call__"),
               Frame("/home/me/train.py", 41, 0, "main")]
     assert user_frame(frames) == frames[2]
+
+
+# ---- one record in the four entry points --------------------------------------------------------------------
+
+
+def _rewrite_json_record(s: dict) -> SiteRecord:
+    """hlo-rewrite --report's site as a record (its price names the platform: ``... per device on cpu``)."""
+    x = s["details"]
+    platform = x["price"].split(" per device on ", 1)[1].split()[0]
+    return SiteRecord(s["rule_id"], s["form"], (s["before"]["count"], s["after"]["count"]), s["bytes_saved"],
+                      platform, x.get("pays") is not False, s["location"].get("source"))
+
+
+def _installed(fn, args, mode: str) -> tuple[list[SiteRecord], list]:
+    """The records of the pass inside XLA (``install(mode)``: the findings of the lint modes, the sites
+    rewritten), and its near misses, for one compile of ``fn`` by jax.jit."""
+    jax.clear_caches()  # compiled by XLA again, with the pass in it
+    hlo_passes.install(mode)
+    try:
+        jax.jit(fn)(*args)
+        report = hlo_passes.installed_report()
+        findings = hlo_passes.xla_pass.installed_findings()
+    finally:
+        hlo_passes.uninstall()
+        jax.clear_caches()
+    if mode == "rewrite":
+        return [record_of(s) for m in report.modules for s in m.sites], [n for m in report.modules for n in m.near_misses]
+    assert all(f.record is not None for f in findings)
+    return [f.record for f in findings], []
+
+
+@pytest.fixture(scope="module", params=FOUR_WAY, ids=["-".join(p) for p in FOUR_WAY])
+def four_ways(request, tmp_path_factory) -> dict:
+    """One program's records from hlo_passes.jit (compiled: its claims held against XLA's program),
+    hlo-lint and hlo-rewrite (on the text the jit rewrote), and the pass inside XLA (lint, rewrite)."""
+    variant, mesh, mode = request.param
+    spec = moe.ProgramSpec(variant=variant, mesh=mesh, mode=mode)
+    m = moe.program_mesh(spec)
+    fn, args = moe.program_fn(spec, m), moe.inputs(spec, m)
+    low = hlo_passes.jit(fn).lower(*args)
+    compiled = low.compile()
+    platform = jax.default_backend()
+    text = low.original.as_text(debug_info=True)
+    src = tmp_path_factory.mktemp("four") / "program.mlir"
+    src.write_text(text)
+    report = src.with_suffix(".json")
+    proc = run("hlo-rewrite", src, "--platform", platform, "--kernel", "xla", "--dry-run", "--report", report)
+    assert proc.returncode == 0, proc.stderr
+    return {
+        "jit": [record_of(s) for s in low.report],
+        "lint": [d.record for d in lint_text(text, dialect="stablehlo", platform=platform)],
+        "rewrite": [_rewrite_json_record(s) for s in json.loads(report.read_text())["sites"]],
+        "install-log": _installed(fn, args, "log")[0],
+        "install-rewrite": _installed(fn, args, "rewrite")[0],
+        "claimed": sum(s.before.count - s.after.count for s in low.report if s.rewritten),
+        "compiled": (sum(count_collectives(jax.jit(fn).lower(*args).compile().as_text()).values()),
+                     sum(count_collectives(compiled.as_text()).values())),
+    }
+
+
+def test_the_four_entry_points_show_one_record_per_site(four_ways: dict) -> None:
+    """rule code, form, collectives before -> after, bytes, pricing platform, verdict, source place: the
+    same in hlo_passes.jit, hlo-lint, hlo-rewrite and the pass inside XLA (which sees the optimized
+    module: its split_gather/split_reduction sites are recorded as the program has them)."""
+    jit = sorted(four_ways["jit"], key=repr)
+    assert jit and all(r.priced_for == jax.default_backend() and r.source for r in jit), jit
+    for way in ("lint", "rewrite", "install-log", "install-rewrite"):
+        assert sorted(four_ways[way], key=repr) == jit, (way, four_ways[way], jit)
+    before, after = four_ways["compiled"]
+    assert four_ways["claimed"] == before - after > 0, (four_ways["claimed"], before, after)
+
+
+def test_a_jit_site_of_a_form_xla_fused_away_reads_as_the_program_has_it(four_ways: dict) -> None:
+    forms = {r.form for way in ("install-log", "install-rewrite") for r in four_ways[way]}
+    assert forms and not forms & {"split_gather", "split_reduction"}, forms
+
+
+# ---- claims against the compiled program: XLA's combiner --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def trainer() -> dict:
+    """The test trainer's step (prefused weight, D over 8 devices): XLA:CPU's all-reduce combiner puts
+    both halves of each layer's weight gradient into one all-reduce (with the other gradients)."""
+    step, state = moe_trainer.build("prefused", "one", jit=hlo_passes.jit)
+    low = step.lower(*state)
+    lowered_rules = sorted(s.rule for s in low.report)
+    compiled = low.compile()
+    jstep, jstate = moe_trainer.build("prefused", "one")
+    original = jstep.lower(*jstate).compile().as_text()
+    _, installed_misses = _installed(jstep, jstate, "rewrite")
+    return {"low": low, "lowered_rules": lowered_rules, "before": sum(count_collectives(original).values()),
+            "after": sum(count_collectives(compiled.as_text()).values()), "installed_misses": installed_misses}
+
+
+def test_a_gradient_xla_already_combined_is_a_near_miss_not_a_saving(trainer: dict) -> None:
+    low = trainer["low"]
+    # The lowered text shows two reductions (the partitioner's, one per half): the rule finds the site...
+    assert trainer["lowered_rules"] == ["moe-gather-fusion", "moe-gradient-fusion"]
+    # ... which XLA's compiled original already runs as one: after compiling, no longer a site.
+    assert [s.rule for s in low.report] == ["moe-gather-fusion"], str(low)
+    (miss,) = [m for m in low.near_misses if m.check == "xla-combined"]
+    assert miss.rule == "moe-gradient-fusion" and "XLA's combiner already reduces" in miss.reason
+    assert "moe-gradient-fusion refused (xla-combined)" in str(low)
+    # Every claim left equals the compiled program's change.
+    claimed = sum(s.before.count - s.after.count for s in low.report if s.rewritten)
+    assert claimed == trainer["before"] - trainer["after"] > 0, (claimed, trainer["before"], trainer["after"])
+    # Inside XLA the same near miss, at the same place.
+    inside = [m for m in trainer["installed_misses"] if m.check == "xla-combined"]
+    assert inside and all(m.rule == miss.rule and m.location.source == miss.location.source for m in inside), inside
+
+
+def test_a_gradient_xla_leaves_apart_stays_a_site(program) -> None:
+    """The examples' explicit reduce-scatters: XLA keeps one per half, and the jit's claim stands."""
+    fn, args, low = program
+    low.compile()
+    assert any(s.rule == "moe-gradient-fusion" and s.rewritten for s in low.report), str(low)
+    assert not any(m.check == "xla-combined" for m in low.near_misses)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .github import format_github
 from .json_list import format_json
 from .lines import hook_warning, jit_summary, rewrite_line
-from .model import NEAR_MISS, Diagnostic, fix_summary, from_near_miss, from_site, rule_id
+from .model import NEAR_MISS, Diagnostic, SiteRecord, fix_summary, from_near_miss, from_site, record_of, rule_id
 from .sarif import format_sarif
 from .text import assumed_pricing, copies_note, format_error, format_note, format_text, position
 
@@ -21,6 +21,7 @@ __all__ = [
     "FORMATS",
     "NEAR_MISS",
     "Diagnostic",
+    "SiteRecord",
     "assumed_pricing",
     "copies_note",
     "fix_summary",
@@ -35,6 +36,7 @@ __all__ = [
     "hook_warning",
     "jit_summary",
     "position",
+    "record_of",
     "rewrite_line",
     "rule_id",
 ]

@@ -15,8 +15,8 @@ from ..checks import meaning
 from ..passes import available_passes, rule_meta
 from ..report import PLAIN_WORDING, Location, NearMiss, Site, Wording, shown_source
 
-__all__ = ["Diagnostic", "ERROR_RULES", "NEAR_MISS", "Sighting", "fix_summary", "from_near_miss", "from_site",
-           "has_source", "rule_id", "saving", "wording_of"]
+__all__ = ["Diagnostic", "ERROR_RULES", "NEAR_MISS", "Sighting", "SiteRecord", "fix_summary", "from_near_miss",
+           "from_site", "has_source", "record_of", "rule_id", "saving", "wording_of"]
 
 # What a file that could not be linted is reported under (``lint`` names each one).
 ERROR_RULES = ("parse-error", "internal-error", "no-such-file", "no-match", "no-modules", "not-readable",
@@ -55,7 +55,7 @@ class Sighting:
 
 
 # Diagnostic fields the JSON output leaves out (what only this process's emitters read).
-_NOT_JSON = frozenset({"picture", "fold_group", "fold_shape"})
+_NOT_JSON = frozenset({"picture", "fold_group", "fold_shape", "record"})
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,9 @@ class Diagnostic:
     source_function: str | None = None
     # The same site in the module's other dump stages, folded into this finding (``fold``).
     stages: tuple[Sighting, ...] = ()
+    # A site's record (``record_of``): what every entry point shows of it; None for a near miss or
+    # a file that could not be linted.  Its fields are the JSON's form, source, details.
+    record: "SiteRecord | None" = field(default=None, compare=False, repr=False)
 
     @property
     def is_error(self) -> bool:
@@ -162,6 +165,32 @@ def _site_notes(site: Site, where: str, hint: str | None) -> tuple[str, ...]:
     return tuple(notes)
 
 
+@dataclass(frozen=True)
+class SiteRecord:
+    """One site, as every entry point shows it (``hlo_passes.jit``'s report and ``explain()``,
+    ``hlo-lint`` in each format, ``hlo-rewrite``, ``install()`` and ``installed_report()``): the rule's
+    code, the form and source place as the program has them (``Site.written`` where the text is
+    optimized HLO whose meeting op XLA fused away), the collectives before -> after, the bytes the
+    fix saves per device, the platform the verdict was priced for, and the verdict (whether the
+    fix pays).  Text positions (line, column) are not in it: each entry point reads its own text."""
+
+    rule: str
+    form: str
+    collectives: tuple[int, int]
+    bytes_saved: int
+    priced_for: str | None
+    pays: bool
+    source: str | None
+
+
+def record_of(site: Site) -> SiteRecord:
+    """The record of ``site`` (``SiteRecord``)."""
+    loc = site.written.location if site.written is not None else site.location
+    return SiteRecord(rule_id(site.rule), site.written.form if site.written is not None else site.form,
+                      (site.before.count, site.after.count), int(site.bytes_saved), site.details.priced_for,
+                      site.pays, loc.source)
+
+
 def _message(site: Site) -> str:
     meta = rule_meta(site.rule)
     if meta is None:  # a pass registered without metadata: its name and form
@@ -172,7 +201,8 @@ def _message(site: Site) -> str:
 def from_site(site: Site, path: str | None = None, hint: str | None = None) -> Diagnostic:
     """The diagnostic of a site; ``path`` (default: the site's) names the file, ``hint``
     (``report.source_hint``; None: no note) says how to get source lines when the text has none."""
-    loc = site.location
+    # Where the program has the site (``Site.written``), which every entry point shows alike.
+    loc = site.written.location if site.written is not None else site.location
     where = path or loc.path or "<string>"
     details = {"collectives_before": site.before.count, "collectives_after": site.after.count,
                "bytes_moved_before": site.before.bytes_moved, "bytes_moved_after": site.after.bytes_moved,
@@ -184,9 +214,9 @@ def from_site(site: Site, path: str | None = None, hint: str | None = None) -> D
     return Diagnostic(
         rule=rule_id(site.rule), path=where, line=loc.line, column=loc.column, message=_message(site),
         op_name=loc.op_name, source=loc.source, bytes_saved=int(site.bytes_saved), pass_name=site.rule,
-        form=site.form, details=details, notes=_site_notes(site, where, hint), fix=fix_summary(site),
+        form=site.written.form if site.written is not None else site.form, details=details, notes=_site_notes(site, where, hint), fix=fix_summary(site),
         picture=site.picture, source_function=loc.function,
-        fold_group=site.details.fold_group(), fold_shape=site.details.fold_shape(),
+        fold_group=site.details.fold_group(), fold_shape=site.details.fold_shape(), record=record_of(site),
     )
 
 

@@ -435,6 +435,8 @@ class GmmRedundantMask(PatternRule[Mask]):
         # Legality rests on the kernel the GMM is lowered to, which the rule cannot see: run when
         # named (docs/rules.md says which kernels were verified to honour the row bound).
         opt_in=True,
+        needs_kernel="its rewrite rests on a GMM kernel that writes +0 past the groups, which XLA's "
+                     "ragged-dot is not known to do (check mask-kernel refuses every site)",
         details=MaskDetails,
         wording=Wording(saves="saves a pass over {bytes:,} bytes per device",
                         fix="removes a select, {saving}", gain="removing it {saving}",

@@ -225,6 +225,8 @@ class MoeFfnFusion(PatternRule[Ffn]):
         message="{summary}: {first_gmm} and {second_gmm} over {experts} experts write "
                 "{intermediate_bytes:,} bytes of intermediates (form {form})",
         opt_in=True,
+        needs_kernel="it replaces the FFN by hlo_passes' fused-FFN kernel, which rounds differently from "
+                     "XLA's grouped matmuls (on CPU jax lowers XLA's as a dense dot: no ragged-dot to match)",
         details=FfnDetails,
         wording=Wording(saves="saves {bytes:,} bytes of memory traffic per device",
                         fix="runs the FFN as one kernel, {saving}", gain="fusing it {saving}",

@@ -38,6 +38,8 @@ class MoeGatherFusion(SplitFusion):
     )
     name = meta.pass_name
     description = meta.description
+    # Optimized HLO's forms, the meeting fused away: recorded as the program has it too (rule.py).
+    fused_away_forms = frozenset({"split_gather", "split_reduction"})
     collectives = frozenset({"all-gather"})
     implicit = True
     # Slices of W; or pieces the partitioner cut out of W's shard where the split dimension is

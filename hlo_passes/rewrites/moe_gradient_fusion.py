@@ -15,12 +15,20 @@ tuple all-reduce of XLA's combiner (``combined``, optimized HLO).
 """
 from __future__ import annotations
 
-from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
+from typing import TYPE_CHECKING
+
+from ..checks import Refusal
+from ..ir import Instruction
+from ..rule import SHARDING_MARKERS, RuleMeta, check, collective_markers
+from ._held import MARK
 from ._hidden_reductions import HiddenReductionChecks, PartitionerReductions
 from ._meetings import Concatenates, GmmPairs, SplitCollectiveFinder
 from ._reordered import ReorderedPadAdds
 from ._sources import GmmSource, SliceSource
 from ._split_report import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
+
+if TYPE_CHECKING:
+    from ._split_fusion import Candidate
 
 
 class MoeGradientFusion(HiddenReductionChecks):
@@ -39,9 +47,12 @@ class MoeGradientFusion(HiddenReductionChecks):
         message=HALVES_MESSAGE,
         details=SplitDetails,
         wording=FUSION_WORDING,
+        combinable=True,  # XLA's all-reduce combiner may put the halves' reductions in one op
     )
     name = meta.pass_name
     description = meta.description
+    # Optimized HLO's forms, the meeting fused away: recorded as the program has it too (rule.py).
+    fused_away_forms = frozenset({"split_gather", "split_reduction"})
     collectives = frozenset({"reduce-scatter", "all-reduce"})
     # Halves sliced from dW, or computed by the two weight-gradient GMMs of the two-GMM form.
     sources = (SliceSource(), GmmSource())
@@ -51,3 +62,30 @@ class MoeGradientFusion(HiddenReductionChecks):
     # XLA's combiner already made one (optimized HLO) (``_hidden_reductions``).
     meetings = (Concatenates, ReorderedPadAdds, GmmPairs, SplitCollectiveFinder, PartitionerReductions)
 
+    @check("xla-combined")
+    def not_combined(self, c: "Candidate") -> Refusal | None:
+        """Optimized HLO whose every reduction of the halves XLA's combiner already put into one
+        op (the halves' collectives, taken apart by ``_held``, are members of one combined op at
+        each step): one collective per step runs already, and the fix would save none.  A near
+        miss placed where the program's halves meet, not a finding."""
+        steps = [[op for op in chain.ops if isinstance(op, Instruction) and op.opcode in self.collectives]
+                 for chain in c.chains]
+        if not steps[0] or any(len(s) != len(steps[0]) for s in steps):
+            return None
+        for ops in zip(*steps):
+            keys = {_held_group(op) for op in ops}
+            if len(keys) != 1 or None in keys:
+                return None
+        n = len(steps[0])
+        # Placed where the site would be (rule.py places a near miss as it places a site).
+        return Refusal("xla-combined", f"XLA's combiner already reduces the {len(c.chains)} halves' gradients in one "
+                       f"op ({n} step{'s' * (n != 1)}, one collective each): the compiled program runs no more "
+                       "collectives than the fix would, so it saves none", c.meeting.anchor, c.meeting.origin)
+
+
+
+def _held_group(op: Instruction) -> str | None:
+    """The combined op ``op`` was taken apart from (``_held.MARK``), None for a plain collective."""
+    meta = op.attributes.decoded("metadata") if "metadata" in op.attributes else None
+    key = meta.get(MARK) if isinstance(meta, dict) else None
+    return str(key) if key is not None else None
