@@ -126,7 +126,8 @@ def unavailable_reason(kernel: str) -> str | None:
         module = importlib.import_module(name)
     except ImportError as err:
         return f"its lowering module {name} cannot be imported ({err})"
-    return module.unavailable_reason()
+    reason: str | None = module.unavailable_reason()
+    return reason
 
 
 def backend(kernel: str) -> ModuleType:
@@ -200,7 +201,8 @@ def _created_by(instr: Instruction) -> str | None:
     if "frontend_attributes" not in instr.attributes:
         return None
     try:
-        return instr.attributes["frontend_attributes"].get(CREATED_BY)
+        created_by: str | None = instr.attributes["frontend_attributes"].get(CREATED_BY)
+        return created_by
     except (ValueError, AttributeError):
         return None
 

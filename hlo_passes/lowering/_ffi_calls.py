@@ -7,7 +7,7 @@ operands and results, s32 or s64 group sizes.  Only the target names differ.
 from __future__ import annotations
 
 from ..ir import Instruction, Module
-from ..gmm.ffi_call import API_VERSION
+from ..gmm.ffi_call import API_VERSION, pin_default_layouts
 from . import _normalize
 
 FLOAT_TYPES = frozenset({"f32", "bf16"})
@@ -49,7 +49,7 @@ def lower_one(instr: Instruction, plan: _normalize.Plan, targets: dict[str, str]
                          before=instr)
         # The kernels index row-major buffers; unpinned, XLA may pick other layouts
         # (XLA:CPU chose {2,0,1} for a tgmm result).
-        _normalize.pin_default_layouts(rw, call)
+        pin_default_layouts(rw, call)
         if "frontend_attributes" in instr.attributes:
             # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
             rw.set_attribute(call, "frontend_attributes", dict(instr.attributes["frontend_attributes"]))

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..checks import Refusal
-from ..ir import ELEMENT_BITS, Instruction
-from ..ir.rewriter import Operand, Rewriter, Value
+from ..ir import ELEMENT_BITS, Instruction, Value
+from ..ir.rewriter import Operand, Rewriter
 from ._chains import GATHERS, is_sharding_call, resized, same_op, same_value
 from ._sources import check_slices, cut_of
 

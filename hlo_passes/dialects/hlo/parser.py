@@ -445,7 +445,7 @@ class _HloParser:
             raise _Fail(f"unexpected text {where}: {self.text[pos:pos + 20]!r}", pos)
         return m.end()
 
-    def read_stack_table(self, name: str, pos: int, tables: list) -> int:
+    def read_stack_table(self, name: str, pos: int, tables: list[Any]) -> int:
         text = self.text
         entries: list[tuple[int, str]] = []
         start = pos - len(name)
@@ -725,7 +725,7 @@ class _HloParser:
             names = self.operand_names(p, close, om2 is not None)
         return close, names
 
-    def read_whole_line(self, w: re.Match, pos: int, lead: int) -> tuple[_ParsedOp, list[str], int, bool] | None:
+    def read_whole_line(self, w: re.Match[str], pos: int, lead: int) -> tuple[_ParsedOp, list[str], int, bool] | None:
         """``read_instruction`` for a line ``_WHOLE_INSTR_RE`` took whole (``w``), or None where
         the line needs the general path (a constant's or parameter's contents, an opcode the
         parser does not know, a duplicate attribute, a called computation written inline):

@@ -236,7 +236,7 @@ def _fast_literal(text: str, start: str, convert: bool = True) -> Any:
         return _NOT_FAST
 
 
-def check(text: str, start: str, *, tree: bool = False) -> Tree:
+def check(text: str, start: str, *, tree: bool = False) -> Tree[Any]:
     """Parse ``text`` with start symbol ``start``; ``AttrDecodeError`` if it is not one.
 
     Only ``tree=True`` callers use the tree; the others get the verdict, which
@@ -632,7 +632,8 @@ def _sdy_list(key: str, raw: str) -> tuple[str, ...]:
 def parse_entries(raw: str) -> dict[str, Any]:
     """``a = 1 : i64, b`` (attribute-dictionary entries or pretty ``key = value`` pieces)."""
     if len(raw) <= FAST_MIN:
-        return decode_text(raw, "entries")
+        entries: dict[str, Any] = decode_text(raw, "entries")
+        return entries
     # Each attribute of an op with a pretty form (a dot's dimension numbers, a
     # pad's edges) is decoded from the same text: a long one -- a list of 10^5
     # numbers the token loop cannot take -- would go through the grammar once per

@@ -123,7 +123,11 @@ _NO_RESULTS = Shape("tuple")
 
 
 # What an SSA name denotes: (defining instruction, its first result index, result count).
-_Value = tuple  # tuple[Instruction, int, int]: a tuple is made and read faster than an object
+# A tuple is made and read faster than an object; the type checker sees its parts.
+if TYPE_CHECKING:
+    _Value = tuple[Instruction, int, int]
+else:
+    _Value = tuple
 
 
 class _LineTemplate:
@@ -153,7 +157,7 @@ class _Sig:
 
     __slots__ = ("form", "res_types", "shape")
 
-    def __init__(self, form: tuple, res_types: list[str], shape: Shape) -> None:
+    def __init__(self, form: tuple[Any, ...], res_types: list[str], shape: Shape) -> None:
         self.form, self.res_types, self.shape = form, res_types, shape
 
 
@@ -204,7 +208,7 @@ _SCALAR_DENSE = re.compile(r" dense<[-+\w.]+>\Z")
 _PENDING = object()
 
 
-class _LineOp(tuple):
+class _LineOp(tuple[Any, ...]):
     """The token standing for a whole one-line op: the lexer's match of its line and what
     ``_Parser.line_op`` read from it: ``(m, sig, parts, sym, key, line, res, loc, tmpl)``, the
     template when the lexer saw one (else the parser looks it up: _PENDING then).  A tuple:
@@ -253,7 +257,7 @@ class _Parser(MlirLexer):
     def __init__(self, text: str, path: str | None, validate: bool, fast: bool = True) -> None:
         self.validate = validate
         # Templates of one-line ops by shape (None: that shape takes tokens).
-        self.templates: dict[tuple, Any] = {}
+        self.templates: dict[tuple[Any, ...], Any] = {}
         # The first line of each shape, by the index of its first token (``line_op``).
         self.first_sight: dict[int, _LineOp] = {}
         # One-line ops' signatures by (text, no result): many lines share one.
@@ -272,7 +276,7 @@ class _Parser(MlirLexer):
         self.fn_sigs: dict[str, tuple[list[str], list[str]]] = {}
 
     # -- one-line ops --
-    def line_op(self, m: re.Match, line: int) -> _LineOp | None:
+    def line_op(self, m: re.Match[str], line: int) -> _LineOp | None:
         """The token for the op line of match ``m`` (of ``_LINE``), or None for its tokens.
 
         Lines of one shape (same op, same text between the operand names, a signature of
@@ -429,7 +433,7 @@ class _Parser(MlirLexer):
             idx += 1
         return pos
 
-    def line_by_tokens(self, m: re.Match, i: int, comp: Computation | None,
+    def line_by_tokens(self, m: re.Match[str], i: int, comp: Computation | None,
                        scope: list[dict[str, _Value]], top: bool) -> tuple[_ParsedOp, int]:
         """The op line of match ``m`` scanned by tokens where it stands (its own token list,
         positions in the text).  A scan that fails or does not end with the line would have
@@ -441,7 +445,7 @@ class _Parser(MlirLexer):
         self.bargs_made += own.count(BARG)
         return instr, i + 1
 
-    def in_own_tokens(self, a: int, b: int, pattern: re.Pattern[str], read: Callable[[], Any]) -> tuple[Any, list]:
+    def in_own_tokens(self, a: int, b: int, pattern: re.Pattern[str], read: Callable[[], Any]) -> tuple[Any, list[Any]]:
         """``read()`` over the tokens of text[a:b] alone (a newline and the end after them, every
         position in the text), and those token kinds; the parser's own tokens are back after."""
         k, s, e = self.k, self.s, self.e
@@ -814,7 +818,7 @@ class _Parser(MlirLexer):
 
     # -- regions --
     def parse_region(self, i: int, owner: Instruction, scope: list[dict[str, _Value]],
-                     args: list[tuple]) -> tuple[Computation, int]:
+                     args: list[tuple[Any, ...]]) -> tuple[Computation, int]:
         """Region opened by '{' at ``i``; ``args`` are entry-block arguments declared before it."""
         k = self.k
         self.depth += 1
@@ -911,7 +915,7 @@ class _Parser(MlirLexer):
         j = self.expect(j, ":")
         return {"label": label, "args": bargs, "lead": (prev_end, self.e[j - 1])}, j
 
-    def block_arg(self, j: int) -> tuple[int, tuple]:
+    def block_arg(self, j: int) -> tuple[int, tuple[Any, ...]]:
         """``%name: type {attrs} loc(...)`` → (index after, (name, type, attrs, loc, start))."""
         k = self.k
         if k[j] == BARG:
@@ -939,7 +943,7 @@ class _Parser(MlirLexer):
             j = lj
         return j, (name, typ, attrs, loc, start)
 
-    def make_param(self, comp: Computation, scope: dict[str, _Value], a: tuple, number: int) -> _ParsedOp:
+    def make_param(self, comp: Computation, scope: dict[str, _Value], a: tuple[Any, ...], number: int) -> _ParsedOp:
         name, typ, attrs, loc, start = a
         shape = self.shape_in(typ, start, len(self.text)) if typ is not None else Shape("opaque")
         if self.validate and typ is not None:
@@ -1050,7 +1054,7 @@ class _Parser(MlirLexer):
             raise self.error(_unknown_op(src_op), i)
         return generic, src_op
 
-    def result_types(self, instr: _ParsedOp, sig_types: tuple | None, name_tok: int) -> list[str]:
+    def result_types(self, instr: _ParsedOp, sig_types: tuple[Any, ...] | None, name_tok: int) -> list[str]:
         """The op's result types, its shape set from them.  A function type names them all; a
         plain type list (pretty forms) ends with the result type, or lists one per result."""
         nres, src_op = instr.num_results, instr.source_op
@@ -1174,7 +1178,7 @@ class _Parser(MlirLexer):
             raise self.error_at(f"use of undefined value {ref}", pos)
 
     def scan_generic(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], uses: list[tuple[str, int]],
-                     entries: list[list[Any]], regions: list[Computation]) -> tuple[int, tuple | None]:
+                     entries: list[list[Any]], regions: list[Computation]) -> tuple[int, tuple[Any, ...] | None]:
         """``("ops") [succ] <{props}> ({regions}) {attrs} : (types) -> types loc(...)``."""
         k = self.k
         dd = instr._dialect_data
@@ -1254,8 +1258,8 @@ class _Parser(MlirLexer):
             j = r
         return self.generic_tail(i, j, instr, uses, operand_types, res_types)
 
-    def generic_tail(self, i: int, j: int, instr: _ParsedOp, uses: list, operand_types: list[str],
-                     res_types: list[str]) -> tuple[int, tuple]:
+    def generic_tail(self, i: int, j: int, instr: _ParsedOp, uses: list[Any], operand_types: list[str],
+                     res_types: list[str]) -> tuple[int, tuple[Any, ...]]:
         """A generic op after its function type (tokens ``i`` to ``j``): location, operand count."""
         dd = instr._dialect_data
         dd["sig"] = (self.s[i], self.e[j - 1])
@@ -1287,7 +1291,7 @@ class _Parser(MlirLexer):
             raise self.error("malformed type list", j)
         return out
 
-    def parse_dict(self, i: int, entries: list, place: str) -> int:
+    def parse_dict(self, i: int, entries: list[Any], place: str) -> int:
         """Attribute dictionary at '{' (or a dictionary token) → entries [name, value text or None,
         place]; the index after it."""
         k = self.k
@@ -1346,7 +1350,7 @@ class _Parser(MlirLexer):
         """Does the '{' at ``i`` open a region (rather than an attribute dictionary)?"""
         k = self.k
         j = i + 1
-        saw_nl = k[j] == NL
+        saw_nl: bool = k[j] == NL
         if k[j] == NL:
             j = self.skip_nl(j)
         kk = k[j]
@@ -1355,13 +1359,14 @@ class _Parser(MlirLexer):
         if kk in (VAL, BLK) or kk.__class__ is _LineOp:
             return True
         if kk == STR:
-            return k[j + 1] == "("
+            called: bool = k[j + 1] == "("
+            return called
         if kk == ID:
             return k[j + 1] not in ("=", ",", "}") and saw_nl
         return False
 
     def scan_pretty(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], uses: list[tuple[str, int]],
-                    entries: list[list[Any]], regions: list[Computation], top: bool) -> tuple[int, tuple | None]:
+                    entries: list[list[Any]], regions: list[Computation], top: bool) -> tuple[int, tuple[Any, ...] | None]:
         """Ops in custom syntax: structure from brackets, uses, regions and the last ':'.  The hot
         path for every op that is not a one-line op: one token loop, its state in locals; what
         happens once or a few times an op is a ``pretty_*`` method (benchmarks/real_text.py)."""
@@ -1369,8 +1374,8 @@ class _Parser(MlirLexer):
             return simple_line
         k, text, s, e = self.k, self.text, self.s, self.e
         stack: list[str] = []
-        pending_args: list[tuple] = []
-        iter_args: list[tuple] = []
+        pending_args: list[tuple[Any, ...]] = []
+        iter_args: list[tuple[Any, ...]] = []
         words: list[str] = []
         colon, first, last, simple = -1, i, i - 1, True
         while True:
@@ -1443,7 +1448,7 @@ class _Parser(MlirLexer):
 
     # The pieces of ``scan_pretty`` that run once or a few times an op (out of its loop, which
     # reads in one screen): each takes the loop's token and returns the token after what it read.
-    def pretty_arg(self, i: int, pending_args: list[tuple], iter_args: list[tuple]) -> int:
+    def pretty_arg(self, i: int, pending_args: list[tuple[Any, ...]], iter_args: list[tuple[Any, ...]]) -> int:
         """Inside '(': a block argument (``%x: type``, or its one BARG token) joins
         ``pending_args``; a loop-carried value (``%x = %init``) joins ``iter_args``.  (A BARG is
         read only here: anywhere else the count check of ``parse`` sends the text back to the
@@ -1456,7 +1461,7 @@ class _Parser(MlirLexer):
         return i + 2
 
     def pretty_brace(self, i: int, region: bool, instr: _ParsedOp, scope: list[dict[str, _Value]],
-                     pending_args: list[tuple], iter_args: list[tuple], colon: int, regions: list[Computation],
+                     pending_args: list[tuple[Any, ...]], iter_args: list[tuple[Any, ...]], colon: int, regions: list[Computation],
                      entries: list[list[Any]]) -> int:
         """A '{' that opens a region (``region``; or a one-line function's body), else a
         top-level attribute dictionary."""
@@ -1513,7 +1518,7 @@ class _Parser(MlirLexer):
         return i + 1
 
     def pretty_done(self, instr: _ParsedOp, words: list[str], simple: bool, first: int, last: int, colon: int,
-                    regions: list[Computation], pending_args: list[tuple], iter_args: list[tuple]) -> tuple | None:
+                    regions: list[Computation], pending_args: list[tuple[Any, ...]], iter_args: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
         """What ``scan_pretty`` found (every way out of its loop leaves the brackets closed: at a
         newline or '}' outside them, or with an error), in the op's dialect data; its type signature."""
         dd = instr._dialect_data
@@ -1528,7 +1533,7 @@ class _Parser(MlirLexer):
             dd["args"] = pending_args
         return sig
 
-    def scan_simple(self, i: int, instr: _ParsedOp, uses: list[tuple[str, int]]) -> tuple | None:
+    def scan_simple(self, i: int, instr: _ParsedOp, uses: list[tuple[str, int]]) -> tuple[Any, ...] | None:
         """Most lines JAX prints are ``name %a, %b : tensor<..> loc(..)``: taken without the
         general loop of ``scan_pretty`` (None: not one of them)."""
         k, text, s, e = self.k, self.text, self.s, self.e
@@ -1555,8 +1560,8 @@ class _Parser(MlirLexer):
         dd.update(simple=True, body_start=s[i] if j > i else s[j])
         return end, ([], [text[s[j + 1]:e[j + 1]]], False)
 
-    def pretty_region(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], pending_args: list,
-                      iter_args: list, colon: int, regions: list[Computation]) -> int:
+    def pretty_region(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], pending_args: list[Any],
+                      iter_args: list[Any], colon: int, regions: list[Computation]) -> int:
         """A region of a pretty op at its '{': its arguments are the block arguments read
         before it, else the loop-carried values (typed from the signature); returns the
         token after its '}'."""
@@ -1674,7 +1679,7 @@ class _Parser(MlirLexer):
         return kk in (":", ARROW, "{", DICT)
 
     # -- validation --
-    def validate_op(self, instr: _ParsedOp, entries: list, res_types: list[str]) -> None:
+    def validate_op(self, instr: _ParsedOp, entries: list[Any], res_types: list[str]) -> None:
         for e in entries:
             val = e[1]
             if val is None or e[2] not in ("props", "attrs"):
@@ -1933,7 +1938,8 @@ def _later_in_block(user: Instruction, value: Instruction) -> bool:
         at = outer.parent if outer is not None else None
     if at is None:
         return False
-    return at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
+    same_block: bool = at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
+    return same_block
 
 
 def _line_template(instr: _ParsedOp, lo: _LineOp) -> _LineTemplate | None:
@@ -2011,7 +2017,8 @@ def _add_computations(mod: Module, order: list[Computation]) -> None:
 def _callee(ins: Instruction) -> str | None:
     for e in ins.dialect_data.get("entries", ()):
         if e[0] == "callee" and e[1] and e[1].startswith("@"):
-            return e[1][1:].strip('"')
+            callee: str = e[1][1:].strip('"')
+            return callee
     return None
 
 
