@@ -32,7 +32,7 @@ def _errors() -> tuple[str, ...]:
 
 # Packages under mypy --strict's per-module flags (issue 48), and those flags.
 STRICT = ("hlo_passes.ir", "hlo_passes.dialects", "hlo_passes.passes", "hlo_passes.diagnostics",
-          "hlo_passes.lowering")
+          "hlo_passes.lowering", "hlo_passes.gmm")
 STRICT_FLAGS = {"disallow_any_generics": True, "disallow_subclassing_any": True, "disallow_untyped_calls": True,
                 "disallow_untyped_defs": True, "disallow_incomplete_defs": True, "check_untyped_defs": True,
                 "disallow_untyped_decorators": True, "warn_return_any": True, "implicit_reexport": False,

@@ -164,7 +164,8 @@ def kernel_text(spec: FfnSpec, *, interpret: bool, dialect: str) -> str:
 
     args = [jax.ShapeDtypeStruct(dims, _NP_OF[dtype]) for dims, dtype in spec.operand_shapes()]
     platform = "cpu" if interpret else "tpu"
-    return _program(spec, interpret).trace(*args).lower(lowering_platforms=(platform,)).as_text(dialect=dialect)
+    text: str = _program(spec, interpret).trace(*args).lower(lowering_platforms=(platform,)).as_text(dialect=dialect)
+    return text
 
 
 def splice_ffn(rw: Rewriter, spec: FfnSpec, operands: Sequence[Value], *, before: Instruction,
