@@ -467,6 +467,25 @@ def _pool_context():
     return multiprocessing.get_context("fork")
 
 
+def _lint_in_pool(files: list[str], options: dict[str, Any], workers: int, per_file: dict[str, list[Finding]],
+                  weight: dict[str, int], done: int, total: int,
+                  progress: Callable[[int, int], None] | None) -> None:
+    """``lint_files``'s many files, in chunks over ``workers`` processes, into ``per_file``;
+    ``progress`` counts from ``done`` (each file weighs its copies) up to ``total``."""
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        futures = {pool.submit(_lint_chunk, chunk, options, loaded_plugins()): chunk
+                   for chunk in _chunks(files, workers * _CHUNKS_PER_WORKER)}
+        for fut in as_completed(futures):
+            chunk = futures[fut]
+            try:
+                per_file.update(zip(chunk, fut.result()))
+            except Exception as err:  # a worker that died (e.g. out of memory)
+                per_file.update((p, [_error_finding(p, err)]) for p in chunk)
+            done += sum(weight[p] for p in chunk)
+            if progress:
+                progress(done, total)
+
+
 def lint_files(
     paths: Iterable[str],
     *,
@@ -523,20 +542,8 @@ def lint_files(
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
         # The workers run the parent's passes, by name: a worker's registry may differ.
         options["passes"] = list(passes) if passes is not None else list(available_passes())
-        workers = min(jobs, len(files))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-            futures = {pool.submit(_lint_chunk, chunk, options, loaded_plugins()): chunk
-                       for chunk in _chunks(files, workers * _CHUNKS_PER_WORKER)}
-            done = len(read_here)
-            for fut in as_completed(futures):
-                chunk = futures[fut]
-                try:
-                    per_file.update(zip(chunk, fut.result()))
-                except Exception as err:  # a worker that died (e.g. out of memory)
-                    per_file.update((p, [_error_finding(p, err)]) for p in chunk)
-                done += sum(weight[p] for p in chunk)
-                if progress:
-                    progress(done, len(all_files))
+        _lint_in_pool(files, options, min(jobs, len(files)), per_file, weight, len(read_here), len(all_files),
+                      progress)
     else:
         done = len(read_here)
         for p in files:
