@@ -216,7 +216,23 @@ class MlirLexer:
                 sa(st)
                 ea(m.end())
             elif k == LINE:
-                made += self.whole_op_line(m)
+                # A whole op line (one a line: inline, a call each showed): its newline, then the
+                # parser's one token for the op or the line's tokens.
+                ka(NL)
+                sa(st)
+                ea(st + 1)
+                na(st)
+                # (A line that goes on with the op before it is no op of its own.)
+                op = None
+                if len(kinds) > 1 and kinds[-2] not in _NO_LINE_AFTER:
+                    op = self.line_op(m, len(newlines) + 1)
+                if op is None:
+                    self.line_tokens(m.start(G_LINE), m.end(G_LINE))
+                else:
+                    made += 1
+                    ka(op)
+                    sa(m.start(G_LINE))
+                    ea(m.end(G_LINE))
             elif k == ALIAS:
                 self.alias_def_line(m, a_name, a_value)
             elif k == DICT or k == BARG:
@@ -232,29 +248,8 @@ class MlirLexer:
             sa(len(text))
             ea(len(text))
 
-    # The scan's special tokens, one a line at most (an op line, an alias line) or one an
-    # argument or attribute dictionary: methods of their own, off the per-token branches.
-    def whole_op_line(self, m: re.Match[str]) -> int:
-        """A whole op line ``m``: its newline, then the parser's one token for the op (1 made)
-        or the line's tokens (0)."""
-        kinds, newlines = self.k, self.newlines
-        st = m.start()
-        kinds.append(NL)
-        self.s.append(st)
-        self.e.append(st + 1)
-        newlines.append(st)
-        # (A line that goes on with the op before it is no op of its own.)
-        op = None
-        if len(kinds) > 1 and kinds[-2] not in _NO_LINE_AFTER:
-            op = self.line_op(m, len(newlines) + 1)
-        if op is None:
-            self.line_tokens(m.start(G_LINE), m.end(G_LINE))
-            return 0
-        kinds.append(op)
-        self.s.append(m.start(G_LINE))
-        self.e.append(m.end(G_LINE))
-        return 1
-
+    # The scan's rarer special tokens (a location alias line, a one-line argument or attribute
+    # dictionary): methods of their own, off the per-token branches.
     def alias_def_line(self, m: re.Match[str], a_name: int, a_value: int) -> None:
         """A location alias definition on its own line (groups ``a_name``, ``a_value``)."""
         kinds = self.k
