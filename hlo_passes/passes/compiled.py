@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from ..ir import Module
 from ..report import NearMiss, Site
-from ..rewrites._opening import fuse_again
-from ..rewrites._picture import without_pictures
+from ..rewrites.split.opening import fuse_again
+from ..rewrites.split.picture import without_pictures
 from ..text import parsed_for_one_call
 from .registry import default_passes, opt_in_passes, pipeline, rule_meta, run_passes
 
