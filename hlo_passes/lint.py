@@ -53,7 +53,7 @@ from .files import MAX_INPUT_BYTES, InputError, file_kind, is_regular_file, read
 from .ir import Module
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, pipeline
 from .passes.prescan import rules_that_may_fire_in
-from .cost_model import use_platform
+from .pass_interface import PassContext
 from .report import does_not_pay, source_hint, with_users_source
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
@@ -167,8 +167,9 @@ def lint_module(
     # A rule resting on the GMM kernel: the entry point's target, else the kernel hlo-rewrite's
     # --kernel auto means on ``platform`` (XLA's own ragged-dot where no platform is named).
     target = contextlib.nullcontext() if active_gmm_target() is not None else lowering_for("auto", platform)
-    with use_platform(platform), target:
-        sites, misses = _detect(module, chosen)
+    context = PassContext.for_platform(platform)
+    with target:
+        sites, misses = _detect(module, chosen, context)
     # A site whose op XLA made (no line of its own) is placed at the line that uses what it makes.
     sites = [s if s.location.source else replace(s, location=with_users_source(module, s.location)) for s in sites]
     # How to get source lines, for a text that has none (read off the module once, if needed).
@@ -187,7 +188,7 @@ def lint_module(
     return findings
 
 
-def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]]:
+def _detect(module: Module, chosen: Sequence[str], context: PassContext) -> tuple[list[Any], list[Any]]:
     """The sites and near misses of ``chosen`` in ``module``, by detect-only pipelines: the
     built-in rules on the module itself (their detection leaves it as it is; one that raises
     fails the file, an ``internal-error`` finding), a plugin's on a copy (its detection might
@@ -198,7 +199,7 @@ def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]
     misses: list[Any] = []
     for names, copy, strict in ((builtin, False, True), (others, True, False)):
         if names:
-            result = pipeline(names, rewrite=False, strict=strict).run(module, copy=copy)
+            result = pipeline(names, rewrite=False, strict=strict, context=context).run(module, copy=copy)
             sites.extend(result.sites)
             misses.extend(result.near_misses)
     return sites, misses

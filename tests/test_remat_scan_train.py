@@ -28,7 +28,6 @@ import pytest
 
 import hlo_passes
 from examples import remat_scan_train as user
-from hlo_passes.cost_model import use_platform
 from hlo_passes.passes import run_passes
 from hlo_passes.runtime import count_collectives
 
@@ -131,7 +130,6 @@ def test_installed_pass_rewrites_both_rounds_of_gathers(plain, fixed, installed)
     # The gradient in the optimized CPU module: found, priced on cpu, not worth its copy there
     # (see the module docstring), so the pass leaves it; the reduce-scatters stay 3 on CPU.
     assert scatters == 3
-    with use_platform("cpu"):
-        result = run_passes(hlo_passes.parse(plain[1]), ["moe-gradient-fusion"], rewrite=False)
+    result = run_passes(hlo_passes.parse(plain[1]), ["moe-gradient-fusion"], rewrite=False, platform="cpu")
     assert [(s.form, s.pays) for s in result.sites] == [("split_reduction", False)]
     assert _at_user_line(result.sites[0].location)

@@ -242,12 +242,6 @@ def replace_with(rw: Rewriter, instr: Instruction, call: Instruction) -> list[In
     return inserted
 
 
-def rewriter(module: Module) -> Rewriter:
-    """The rewriter a GMM lowering works through: its new ops are tagged ``RULE``, as the rewrites
-    tag theirs."""
-    return Rewriter(module, RULE)
-
-
 def lowerable(module: Module, refusal: Callable[[Instruction], str | None]) -> list[tuple[Instruction, Plan]]:
     """The ragged-dots of ``module`` in a canonical form whose ``refusal`` is None, with their plans.
 

@@ -38,7 +38,8 @@ from typing import Any
 
 from ...checks import Refusal
 from ...ir import Instruction, Module, Shape, Value
-from ...report import CollectiveCost, NearMiss, Site, location_of, note_instruction
+from ...pass_interface import Changes, PassContext
+from ...report import CollectiveCost, NearMiss, Site, SitePicture, location_of, note_instruction
 from ...ir.op_table import Trait, collective_kind, with_trait
 from ...ir.rewriter import Operand, Rewriter, as_value
 from ...rule import PatternRule, check
@@ -64,7 +65,7 @@ from .held import through_held
 from .meetings import Concatenates, Finder, GmmPairs, SplitCollectiveFinder, blocks_in_order, \
     interleaved_piece
 from .opening import closed_fusion, keep_for_others, open_fusions
-from .picture import pictures_wanted, site_picture
+from .picture import site_picture
 from .carry_whole import carry_whole
 from .pipelined import carried_halves, rejoined_halves
 from .replicated import no_weight_split, same_on_every_device, unsplit
@@ -213,22 +214,22 @@ class SplitFusion(PatternRule[Candidate]):
     def steps(self) -> CollectiveModel:
         return CollectiveModel(frozenset(self.collectives), self.implicit)
 
-    def apply(self, module: Module, *, rewrite: bool,
-              rewriter: Rewriter | None = None) -> tuple[list[Site], list[NearMiss]]:
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
         # Collectives held as GPU and TPU pipelines hold them (async pairs, combined ops) are
         # read taken apart and held again after the rewrite (``held``); halves carried to the
         # next loop iteration by XLA's collective pipeliner, and joined again there, are named
-        # (``pipelined``).
-        sites, misses = through_held(super().apply, module, self.collectives, self.name, rewrite=rewrite,
-                                     rewriter=rewriter)
-        if rewrite and any(s.rewritten for s in sites):
+        # (``pipelined``).  All of it through the pipeline's rewriter: journaled and verified
+        # as this rule's round.
+        changes = through_held(super().run, module, self.collectives, rewriter, context)
+        if not rewriter.dry_run and any(s.rewritten for s in changes.sites):
             # The halves a rewritten pipelined loop carries, joined again in the next iteration:
             # carried whole (``carry_whole``).
-            carry_whole(rewriter if rewriter is not None else Rewriter(module, self.name), module, self.collectives)
-        at_sites = {(s.location.computation, s.location.line) for s in sites}
-        return sites, misses + [m for m in [*carried_halves(module, self.collectives, self.name),
-                                            *rejoined_halves(module, self.collectives, self.name)]
-                                if (m.location.computation, m.location.line) not in at_sites]
+            carry_whole(rewriter, module, self.collectives)
+        at_sites = {(s.location.computation, s.location.line) for s in changes.sites}
+        return Changes(changes.sites, changes.near_misses + [
+            m for m in [*carried_halves(module, self.collectives, self.name),
+                        *rejoined_halves(module, self.collectives, self.name)]
+            if (m.location.computation, m.location.line) not in at_sites])
 
     # ---- match -------------------------------------------------------------
     def match(self, module: Module) -> Iterator[Candidate]:
@@ -260,7 +261,7 @@ class SplitFusion(PatternRule[Candidate]):
     def anchor(self, candidate: Candidate) -> Instruction:
         return candidate.meeting.anchor
 
-    def _run(self, rw: Rewriter, candidate: Candidate) -> Site:
+    def _run(self, rw: Rewriter, candidate: Candidate, context: PassContext) -> Site:
         # A site whose halves an earlier site's rewrite changed (it opened a slice fusion both
         # read, the forward gather's and its recomputation's, ``_unshare``): its chains hold ops
         # that are gone; the site is read again where it meets.
@@ -268,7 +269,7 @@ class SplitFusion(PatternRule[Candidate]):
             anchor = self.anchor(candidate)
             candidate = next((f for f in self._found_again(rw.module, anchor) if self.anchor(f) is anchor),
                              candidate)
-        return super()._run(rw, candidate)
+        return super()._run(rw, candidate, context)
 
     # ---- checks (in this order; each refusal names its check id) ------------
     @check()
@@ -350,15 +351,15 @@ class SplitFusion(PatternRule[Candidate]):
                 else "implicit",
                 blocked=c.blocked.described() if c.blocked is not None else None),
         )
-        if not pictures_wanted():
-            return site
-        try:  # a side product: drawing a site must never stop its rewrite
-            site.picture = site_picture(
-                self.name, meeting, chains, plan.split_dim, c.split_dims, c.out_dim,
-                f"collectives {before.count} -> {after.count}, saves {bytes_saved:,} bytes per device")
-        except Exception as err:
-            site.details.picture_error = f"{type(err).__name__}: {err}"
         return site
+
+    def picture(self, c: Candidate, site: Site) -> SitePicture:
+        """The site's ops before the rewrite and the ops it puts there (drawn when the pipeline's
+        context asks for pictures; the driver notes a drawing that fails)."""
+        assert c.plan is not None
+        return site_picture(
+            self.name, c.meeting, c.chains, c.plan.split_dim, c.split_dims, c.out_dim,
+            f"collectives {site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device")
 
     def held_back(self, c: Candidate, site: Site) -> str | None:
         fusions = c.fusions

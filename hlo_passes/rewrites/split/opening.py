@@ -33,6 +33,7 @@ from ...ir import Computation, Instruction, Module, Value
 from ...ir.module import created_by
 from ...ir.op_table import Trait, op
 from ...ir.rewriter import Rewriter
+from ...pass_interface import Changes, PassContext, Stage
 from .chains import behaviour
 
 # Fusions whose ops may be put in their place: loop and input (reduction) fusions are
@@ -172,16 +173,26 @@ def _emitted_as_loop(instr: Instruction) -> bool:
             and not instr.called_computations and instr.shape.is_array)
 
 
-def fuse_again(module: Module) -> int:
+class FuseAgain(Stage):
+    """``fuse_again`` as a pipeline stage: what the pass inside XLA runs after the rules, when
+    they rewrote (journaled and verified as a rule's round is)."""
+
+    name = "fuse-again"
+
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+        return Changes(changed=fuse_again(rewriter, module) > 0)
+
+
+def fuse_again(rw: Rewriter, module: Module) -> int:
     """In an optimized module (XLA's fusion passes have run), put the ops a rule created that
     XLA emits as loops and that stand outside any fusion back in loop fusions (a chain in one,
-    ``_chains_of_loop_ops``); how many fusions.  Only in the entry and the computations of
-    loops, branches and calls: a fusion's body or a reducer stays as it is."""
+    ``_chains_of_loop_ops``), through ``rw`` (a stage's: the fusions carry no rule's tag); how
+    many fusions.  Only in the entry and the computations of loops, branches and calls: a
+    fusion's body or a reducer stays as it is."""
     sequential: dict[int, bool] = {}
     for instr in module.instructions():
         for comp in instr.called_computations:
             sequential[id(comp)] = sequential.get(id(comp), True) and instr.opcode in _SEQUENTIAL_CALLERS
-    rw = Rewriter(module)
     wrapped = 0
     for comp in list(module.computations.values()):
         if comp.parent is not None or not sequential.get(id(comp), comp is module.entry):

@@ -8,9 +8,6 @@ flows on them: its shape and how many bytes that is per device.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
 from ...ir.device_groups import DeviceGroups
@@ -22,26 +19,6 @@ from .crossings import Crossing, Exit, HloExit, result_shape
 from .fusions import FusedCopy
 
 _GMM_OPCODES = ("ragged-dot", "dot")
-
-# Whether sites get their picture.  The pass inside XLA rewrites every module a process compiles
-# and shows no picture: drawing each site there was a tenth of the rules' time on a module of 60
-# sites.
-_DRAWING: ContextVar[bool] = ContextVar("hlo_passes_site_pictures", default=True)
-
-
-def pictures_wanted() -> bool:
-    return _DRAWING.get()
-
-
-@contextmanager
-def without_pictures() -> Iterator[None]:
-    """Sites found meanwhile (in this thread or task) carry no picture."""
-    token = _DRAWING.set(False)
-    try:
-        yield
-    finally:
-        _DRAWING.reset(token)
-
 
 def human_bytes(n: int) -> str:
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
