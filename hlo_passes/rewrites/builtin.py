@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
+from typing import Any
 
 from ..rule import rules_in_module
 
@@ -19,7 +20,7 @@ _NOT_RULES = frozenset({"builtin"})
 
 
 @cache
-def builtin_rules() -> tuple:
+def builtin_rules() -> tuple[Any, ...]:
     """One instance of each built-in rule, by code; made once per process."""
     package = importlib.import_module(__package__)
     rules = []

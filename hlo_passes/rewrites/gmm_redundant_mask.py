@@ -84,7 +84,8 @@ def _through_call(instr: Instruction, call: Instruction | None, any_result: bool
     if call is not None and instr.opcode == "parameter" and instr.computation is call.called_computations[0]:
         number = instr.attributes.get("parameter_number", -1)
         if 0 <= number < len(call.operands) and (any_result or call.operand_results[number] == 0):
-            return call.operands[number]
+            operand: Instruction = call.operands[number]
+            return operand
     return instr
 
 
@@ -410,7 +411,8 @@ def _groups_rows_along(gmm: Instruction, operand: int, dim: int) -> bool:
     if ragged[0] not in lhs_contracting or tuple(a.get("rhs_group_dims", ())):
         return False
     if operand == 0:
-        return ragged[0] == dim
+        same: bool = ragged[0] == dim
+        return same
     position = lhs_contracting.index(ragged[0])
     return operand == 1 and position < len(rhs_contracting) and rhs_contracting[position] == dim
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from typing import Any
 
 from ...checks import Refusal
 from ...ir import Instruction
@@ -45,18 +46,18 @@ _NOT_FOLLOWED_UP = frozenset({"opt-barrier", "sdy.sharding_constraint"})
 class Apart(Meeting):
     """The halves' ends, each with its own users: the fused chain's result, sliced."""
 
-    def __init__(self, chains: list) -> None:
+    def __init__(self, chains: list[Any]) -> None:
         self.chains = chains
         self.tops = [c.top for c in chains]
         self.anchor = self.tops[0]
         self.form = "split_apart" if chains[0].cut is not None else "two_gmm_apart"
         self.reordered = False  # an end's user comes before the fused chain (``_check_order``)
 
-    def single_use_part(self, chains: list) -> list:
+    def single_use_part(self, chains: list[Any]) -> list[Any]:
         # The ends keep their users (each reads its slice): only what lies below must be single-use.
         return [dataclasses.replace(c, ops=c.ops[:-1]) if c.ops else c for c in chains]
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Any], split_dims: list[int]) -> int | None:
         dim = split_dims[-1]
         comp = self.anchor.computation
         for top in self.tops:
@@ -71,7 +72,7 @@ class Apart(Meeting):
         self._check_order(chains)
         return dim
 
-    def _check_order(self, chains: list) -> None:
+    def _check_order(self, chains: list[Any]) -> None:
         """The fused chain goes at the latest start (or the first chain's steps), and each end's
         users read their slice of it.  A user that comes before that place in the program moves
         after it (the rewrite puts the computation in dependency order) unless the fused chain
@@ -128,7 +129,7 @@ class ApartGmmSource(GmmSource):
     """Two weight-gradient GMMs reduced apart: joined along the free dimension of the operand they
     differ in (its last; no meeting says which), one GMM on the joined operand."""
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         gmms = [c.start for c in chains]
         first = gmms[0]
         varying = [j for j in range(len(first.operands))
@@ -147,7 +148,7 @@ class ApartGmmSource(GmmSource):
         return SourcePlan(out_dim, sizes, operand, scattered=scattered_block(chains, out_dim, sizes))
 
 
-def scattered_block(chains: list, dim: int, sizes: list[int]) -> int:
+def scattered_block(chains: list[Any], dim: int, sizes: list[int]) -> int:
     """The width of each gradient's piece per device where one reduce-scatter of the chains works
     along the joined dimension ``dim`` (F on a second FSDP axis, ``fsdp_transpose``): joined in
     blocks of that width, the fused gradient's scatter gives each device its piece of each one
@@ -185,7 +186,7 @@ class SeparateEnds(Finder):
         self.opcodes = frozenset(scan.collectives).union(*(f.opcodes or () for f in self.meeting_finders))
         self.met: set[int] = set()
 
-    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list[Any]]]:
         if instr.opcode in self.scan.collectives:
             self.reductions.append(instr)
         for finder in self.meeting_finders:
@@ -194,7 +195,7 @@ class SeparateEnds(Finder):
                     self.met.update(_step_ids(chains))
         return iter(())
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         ends: dict[int, object] = {}
         for reduction in self.reductions:
             end = end_above(reduction)
@@ -224,7 +225,7 @@ def _after(instr: Instruction, comp: object, past_holders: bool = True) -> set[i
     return seen
 
 
-def _step_ids(chains: list) -> set[int]:
+def _step_ids(chains: list[Any]) -> set[int]:
     return {id(op.after if isinstance(op, Boundary) else op) for c in chains for op in c.ops}
 
 
@@ -244,11 +245,11 @@ def end_above(instr: Instruction) -> Instruction:
     return cur
 
 
-def groups_of_halves(chains: list) -> Iterator[list]:
+def groups_of_halves(chains: list[Any]) -> Iterator[list[Any]]:
     """Chains that may be halves of one site: slices of one array (in slice order), or GMMs of one
     computation, alike and sharing an operand (in program order)."""
-    by_whole: dict[tuple[int, int], list] = {}
-    gmm_chains: list = []
+    by_whole: dict[tuple[int, int], list[Any]] = {}
+    gmm_chains: list[Any] = []
     for c in chains:
         if c.cut is not None:
             if not c.cut.fused:

@@ -157,7 +157,7 @@ class Behaviour(NamedTuple):
     opcode: str
     element_type: str
     has_channel: bool  # channel kind: a collective with a channel_id and one without differ
-    attributes: tuple  # (name, frozen value) of every semantic attribute, sorted by name
+    attributes: tuple[Any, ...]  # (name, frozen value) of every semantic attribute, sorted by name
 
 
 def behaviour(instr: Instruction) -> Behaviour:

@@ -175,7 +175,7 @@ class CollectiveModel:
             layout = new
         return found
 
-    def site(self, chains: list, split_dims: list[int]) -> tuple[CollectiveCost, CollectiveCost]:
+    def site(self, chains: list[Chain], split_dims: list[int]) -> tuple[CollectiveCost, CollectiveCost]:
         """(before, after): every half's collectives, and those of the one fused chain; before,
         also the collective-permutes the partitioner adds to slice the halves out of a weight
         whose split dimension is itself sharded (the whole weight is not sliced)."""

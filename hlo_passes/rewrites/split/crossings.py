@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...checks import Refusal
 from ...ir import Computation, Instruction, Module, Shape, Sharding, Value
@@ -59,12 +59,12 @@ class Boundary:
         raise NotImplementedError
 
     @staticmethod
-    def check(steps: list, split_dim: int) -> None:
+    def check(steps: list[Any], split_dim: int) -> None:
         """All halves cross the same way, the split dimension whole; a ``Refusal`` if not."""
         raise NotImplementedError
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         """Send ``value`` (all of the array) through the first step: (the value on the far
         side, its result, instructions left without a use)."""
@@ -167,7 +167,7 @@ class Crossing(Boundary):
     check = staticmethod(lambda steps, split_dim, blocks=1: check_crossings(steps, split_dim, blocks))
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].outside]
         return merge_crossings(rw, steps, value, split_dim, total), 0, loose
@@ -324,7 +324,7 @@ def drop_crossing(rw: Rewriter, c: Crossing) -> list[Instruction]:
     return loose
 
 
-def _frontend(instr: Instruction) -> dict:
+def _frontend(instr: Instruction) -> dict[Any, Any]:
     return instr.attributes["frontend_attributes"] if "frontend_attributes" in instr.attributes else {}
 
 
@@ -378,7 +378,7 @@ class Exit(Boundary):
     check = staticmethod(lambda steps, split_dim: check_exits(steps, split_dim))
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].inside]
         caller, result = merge_exits(rw, steps, value, split_dim, total)
@@ -535,7 +535,7 @@ class HloExit(Boundary):
     check = staticmethod(lambda steps, split_dim: check_hlo_exits(steps, split_dim))
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].inside]
         outside = merge_hlo_exits(rw, steps, value, split_dim, total)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...checks import Refusal
 from ...ir import ELEMENT_BITS, Instruction, Value
@@ -79,7 +79,7 @@ class SideOperand:
     ops: list[Instruction]  # the first half's ops from ``base`` up to the multiply
     dims: list[int]  # the split dimension in each op's result
     sliced: bool
-    halves: list = field(default_factory=list)  # list[Chain]: each half's scale as a chain (sliced)
+    halves: list[Any] = field(default_factory=list)  # list[Chain]: each half's scale as a chain (sliced)
 
     def fused(self, rw: Rewriter, total: int, before: Instruction) -> Operand:
         """The scale of the whole array: the side ops applied to ``base``, each grown to ``total``

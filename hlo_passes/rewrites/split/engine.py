@@ -114,7 +114,7 @@ _SPLITTING = frozenset({"dynamic-slice"}) | {d.name for d in with_trait(Trait.CO
                                              if collective_kind(d.name) not in _WHOLE_ON_EVERY_DEVICE}
 
 
-def _stays_whole(steps: list) -> bool:
+def _stays_whole(steps: list[Any]) -> bool:
     """Whether the reduced value stays whole on every device up to where the halves meet: no
     reduce-scatter or partition's window, no sharding change, no shard_map exit that splits it
     (the weight is replicated, not FSDP-sharded)."""
@@ -542,7 +542,8 @@ def _other_users(chain: Chain) -> list[Instruction]:
     top = chain.ops[-1] if chain.ops else None
     if top is None or isinstance(top, Boundary) or len(top.users) < 2:
         return []
-    return top.users
+    users: list[Instruction] = top.users
+    return users
 
 
 def _check_single_use(chains: list[Chain], top_may_be_shared: bool = False, handed_on_only: bool = False) -> None:

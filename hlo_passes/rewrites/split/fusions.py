@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...checks import Refusal
 from ...ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
@@ -151,7 +151,8 @@ def _fed_by(fusion: Instruction, inner: Instruction) -> Instruction | None:
     number = src.attributes.get("parameter_number")
     if number is None or number >= len(fusion.operands):
         return None
-    return fusion.operands[number]
+    operand: Instruction = fusion.operands[number]
+    return operand
 
 
 def tuple_element(root: Instruction, index: int | None) -> Instruction | None:
@@ -193,11 +194,11 @@ class FusedValue:
 
 
 # One FusedValue per (module, way of computing it): looked up by signature.
-_SOURCES: "weakref.WeakKeyDictionary[Module, dict[tuple, FusedValue]]" = weakref.WeakKeyDictionary()
+_SOURCES: "weakref.WeakKeyDictionary[Module, dict[tuple[Any, ...], FusedValue]]" = weakref.WeakKeyDictionary()
 _SIGNATURE_DEPTH = 12
 
 
-def _signature(fusion: Instruction, inner: Instruction, depth: int = _SIGNATURE_DEPTH) -> tuple | None:
+def _signature(fusion: Instruction, inner: Instruction, depth: int = _SIGNATURE_DEPTH) -> tuple[Any, ...] | None:
     """How ``inner`` is computed from the fusion's operands, as a comparable value
     (None when it is too deep to tell or reads something we cannot name)."""
     if depth == 0:
@@ -290,7 +291,7 @@ class FusedCopy(Boundary):
         return self.operand, 0
 
     @staticmethod
-    def check(steps: list, split_dim: int) -> None:
+    def check(steps: list[Any], split_dim: int) -> None:
         first = steps[0]
         for step in steps[1:]:
             if step.fusion.computation is not first.fusion.computation:
@@ -298,7 +299,7 @@ class FusedCopy(Boundary):
                               step.fusion, provenance=step.copy)
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         raise _NOT_REWRITTEN
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...ir import Computation, Instruction, Module, Shape
 from ...ir.op_table import Trait, op, with_trait
@@ -226,7 +227,7 @@ def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
         in_dependency_order(rw, comp)
 
 
-def _metadata(instr: Instruction) -> dict | None:
+def _metadata(instr: Instruction) -> dict[Any, Any] | None:
     """``instr``'s metadata, decoded (None: none, or none that decodes)."""
     meta = instr.attributes.decoded("metadata")
     return meta if isinstance(meta, dict) else None

@@ -20,6 +20,7 @@ The reductions XLA's combiner put into one tuple-shaped collective of optimized 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ...checks import Refusal
 from ...ir import Instruction
@@ -115,7 +116,7 @@ class PartitionerReductions(Finder):
         super().__init__(scan)
         self.model = _ShardingChanges(frozenset(scan.collectives), implicit=True)
 
-    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
         meeting = _meeting_at(instr, self.scan.pads)
         if meeting is None or self._chains(meeting.pieces) is not None:
             return ()  # not a meeting, or the rule's own site (a collective on every half)
@@ -139,7 +140,7 @@ class PartitionerApart(Finder):
         super().__init__(scan)
         self.model = _ShardingChanges(frozenset(scan.collectives), implicit=True)
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         scan = self.scan
         ends: dict[int, Chain | None] = {}
         for instr in scan.module.instructions():
@@ -176,7 +177,7 @@ class PartitionerApart(Finder):
         return met
 
 
-def _meeting_at(instr: Instruction, pads: dict) -> PadAdd | Concat | None:
+def _meeting_at(instr: Instruction, pads: dict[Any, Any]) -> PadAdd | Concat | None:
     """The halves' meeting ``instr`` is (a pad + add, a concatenate), if it is one."""
     if instr.opcode == "add":
         return pad_meeting(instr, pads)

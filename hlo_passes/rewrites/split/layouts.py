@@ -16,7 +16,7 @@ import math
 import re
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...ir import Computation, Instruction, Module, Shape, Sharding, is_partitioned
 from ...dialects.split import split_top_level
@@ -181,7 +181,7 @@ def layout_from_sharding(sharding: Sharding, rank: int, module: Module | None) -
     return None
 
 
-def _frontend(instr: Instruction) -> dict:
+def _frontend(instr: Instruction) -> dict[Any, Any]:
     return instr.attributes["frontend_attributes"] if "frontend_attributes" in instr.attributes else {}
 
 

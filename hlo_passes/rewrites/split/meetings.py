@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ...checks import Refusal
 from ...gmm import kernel_calls
@@ -44,7 +45,7 @@ class _Joined(Meeting):
     joined: Instruction  # the instruction whose value the fused chain replaces
     joins = True
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Chain], split_dims: list[int]) -> int | None:
         # A concatenate without its dimension (malformed text carried through) joins nothing we know.
         if self.dim is None or self.dim != split_dims[-1]:
             shown = self.dims if self.dims is not None else "none given"
@@ -70,7 +71,7 @@ class Concat(_Joined):
     # through) must not stop the search for other sites.
     # Properties where a PadAdd has plain fields.
     @property
-    def dims(self) -> tuple | None:  # type: ignore[override]
+    def dims(self) -> tuple[Any, ...] | None:  # type: ignore[override]
         given = self.concat.attributes.get("dimensions")
         return tuple(given) if given is not None else None
 
@@ -253,7 +254,7 @@ class TwoGmm(Meeting):
         self.anchor = gmms[0] if comp is None else min(gmms, key=comp.instructions.index)
         self.gmms = gmms
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Chain], split_dims: list[int]) -> int | None:
         for g in self.gmms:
             kernel = gmm_kernel(g)
             if kernel is not None:
@@ -311,7 +312,7 @@ class SplitCollectives(Meeting):
 
     compiled = True
 
-    def __init__(self, form: str, chains: list) -> None:
+    def __init__(self, form: str, chains: list[Chain]) -> None:
         self.form = form
         self.tops = [c.top for c in chains]  # in the order of the halves' slices
         self.anchor = self.tops[0]
@@ -320,7 +321,7 @@ class SplitCollectives(Meeting):
         self.joins = form == "split_reduction"
         self.gmm_launches = not self.joins
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Chain], split_dims: list[int]) -> int | None:
         return split_dims[-1]  # what read a half reads its slice of the fused value, along there
 
     def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
@@ -387,10 +388,10 @@ class Finder:
     def __init__(self, scan: Scan) -> None:
         self.scan = scan
 
-    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
         return ()
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         return iter(())
 
     def _chains(self, pieces: Iterable[tuple[Instruction, int]]) -> list[Chain] | None:
@@ -404,7 +405,7 @@ class Concatenates(Finder):
 
     opcodes = frozenset(("concatenate", "fusion", "convert", "maximum"))
 
-    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list[Any]]]:
         meetings: list[Concat | PadMax]
         if instr.opcode == "concatenate" and len(instr.operands) >= 2:
             meetings = [Concat(instr)]
@@ -432,7 +433,7 @@ class PadAdds(Finder):
 
     opcodes = frozenset(("add",))
 
-    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
         # A tuple, not a generator: asked at every add of the module.
         if instr.opcode != "add":
             return ()
@@ -454,7 +455,7 @@ class GmmPairs(Finder):
         super().__init__(scan)
         self.by_source: dict[tuple[int, int, int], list[tuple[Instruction, Chain]]] = {}
 
-    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
             weights = [instr.operands[1]]
         elif gmm_kernel(instr) is not None:
@@ -473,7 +474,7 @@ class GmmPairs(Finder):
                 self.by_source.setdefault((id(src), result, id(instr.computation)), []).append((instr, chain))
         return ()
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         for group in self.by_source.values():
             if len(group) >= 2:
                 # In the order of the pieces in the weight, whatever order the program runs the GMMs
@@ -483,7 +484,7 @@ class GmmPairs(Finder):
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
 
 
-def _piece_order(chain: Chain) -> tuple:
+def _piece_order(chain: Chain) -> tuple[Any, ...]:
     """Where a half's slice starts in the weight (dimension by dimension; ``()`` for a half that
     starts at no slice, which keeps its place: the sort is stable)."""
     if chain.cut is not None:
@@ -501,10 +502,10 @@ class SplitCollectiveFinder(Finder):
     slice of it per half for the fusions that read them.
     """
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         scan = self.scan
         collectives = scan.collectives
-        by_source: dict[object, list] = {}
+        by_source: dict[object, list[Any]] = {}
         for instr in scan.module.instructions():
             if instr.opcode not in collectives or any(u.opcode in collectives for u in instr.users):
                 continue
@@ -541,7 +542,7 @@ class SplitCollectiveFinder(Finder):
             # A half gathered more than once (the forward and its ``jax.checkpoint``
             # recomputation, from one slice XLA's CSE left): one site per round of halves,
             # in program order.
-            by_piece: dict[tuple, list] = {}
+            by_piece: dict[tuple[Any, ...], list[Any]] = {}
             for c in chains:
                 by_piece.setdefault(_piece_order(c), []).append(c)
             for k in range(max((len(v) for v in by_piece.values()), default=0)):
@@ -564,7 +565,7 @@ def _opaque(user: Instruction) -> bool:
 HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
 
 
-def meet(group: list) -> bool:
+def meet(group: list[Any]) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
     that puts them back together, say), past the single-operand steps between (converts,
     copies, a fusion of one operand): halves that meet are MOE002's."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from typing import Any
 
 from ...checks import Refusal
 from ...ir import CREATED_BY, Instruction, Shape, Value
@@ -128,7 +129,7 @@ class PairSource(Source):
         start, result = _start_step(chain.ops[first - 1])
         return dataclasses.replace(chain, start=start, ops=ops, result=result, walked=chain)
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         first = chains[0]
         seen = set()
         for k, c in enumerate(chains):
@@ -188,21 +189,21 @@ class PairSource(Source):
         # checks), the weights lie in blocks of their pieces' width: the meeting splits by them.
         return SourcePlan(dim, sizes, blocks=blocks, block=sizes[0] // blocks if equal else 0, gathered=gathered)
 
-    def weight(self, chains: list) -> str:
+    def weight(self, chains: list[Any]) -> str:
         return ", ".join(c.start.ref for c in chains)
 
-    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+    def not_rewritten(self, plan: SourcePlan, chains: list[Any]) -> str | None:
         if plan.blocks > 1 and named_gspmd(chains[0]):
             return ("the weights are joined shard by shard (reshapes of arrays with mesh shardings), which the "
                     "GSPMD partitioner of this XLA cannot propagate after Shardy's import (it aborts); "
                     "rewrite the lowered StableHLO or the dump before optimizations")
         return None
 
-    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+    def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
         # The local concatenation: each device copies its shards of both weights.
         return sum(local_bytes(c.start, c.result, callers=c.callers) for c in chains)
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         starts = [c.start for c in chains]
         comp = starts[0].computation
         order = {id(i): n for n, i in enumerate(comp.instructions)}
@@ -283,7 +284,7 @@ def _past_barriers(value: Instruction, result: int) -> tuple[Instruction, int]:
     return value, result
 
 
-def _f_split(layout: Layout | None, dim: int) -> tuple | None:
+def _f_split(layout: Layout | None, dim: int) -> tuple[Any, ...] | None:
     """How dimension ``dim`` is split across devices by ``layout``: into how many shards, or
     (mesh sizes unknown) over which mesh axes; None when the layout is not known."""
     if layout is None:
@@ -345,8 +346,8 @@ def _join_blocks(chain: Chain, dim: int, meeting: Meeting) -> tuple[int, bool]:
     return blocks, False
 
 
-def _same_split(chain: Chain, split: tuple | None, now: tuple | None, dim: int, where: str,
-                at: Instruction) -> tuple[tuple | None, bool]:
+def _same_split(chain: Chain, split: tuple[Any, ...] | None, now: tuple[Any, ...] | None, dim: int, where: str,
+                at: Instruction) -> tuple[tuple[Any, ...] | None, bool]:
     """(F's split now, whether it is gathered here): as before, or into more shards (each device
     slices what it holds), or first known here, or gathered into fewer shards that divide the
     ones before (each of them keeps whole blocks); other shards (moved along F): refused."""
@@ -366,7 +367,7 @@ def _same_split(chain: Chain, split: tuple | None, now: tuple | None, dim: int, 
                   "the moved shards would not hold whole blocks of gate and up", at)
 
 
-def _shown(split: tuple) -> str:
+def _shown(split: tuple[Any, ...]) -> str:
     kind, value = split
     if kind == "count":
         return f"in {value} shard{'s' * (value != 1)}"
@@ -388,14 +389,14 @@ class SharedLhsGmms(Finder):
         super().__init__(scan)
         self.found: list[tuple[Instruction, Chain]] = []
 
-    def at(self, instr: Instruction) -> Iterator:
+    def at(self, instr: Instruction) -> Iterator[Any]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2 and is_grouped(instr):
             chain = self.scan.chain(instr.operands[1], instr.operand_results[1])
             if chain is not None:
                 self.found.append((instr, chain))
         return iter(())
 
-    def finish(self) -> Iterator:
+    def finish(self) -> Iterator[Any]:
         groups: list[list[tuple[Instruction, Chain]]] = []
         for gmm, chain in self.found:
             for group in groups:
@@ -425,7 +426,7 @@ class WeightConcatenates(Concatenates):
     """Concatenates of the two weights, but not the one this rule made: that one joins the
     shards where a rewritten site's fused chain starts (rewriting twice changes nothing)."""
 
-    def at(self, instr: Instruction) -> Iterator:
+    def at(self, instr: Instruction) -> Iterator[Any]:
         if instr.opcode == "concatenate" and "frontend_attributes" in instr.attributes and \
                 instr.attributes["frontend_attributes"].get(CREATED_BY) == self.scan.rule.name:
             return iter(())
@@ -438,12 +439,12 @@ class CompiledPairs(Finder):
     (rewritten once its fusions are opened).  Only pairs: three or more weights gathered alike
     are not gate and up."""
 
-    def finish(self) -> Iterator:
+    def finish(self) -> Iterator[Any]:
         scan = self.scan
         collectives = scan.collectives
         if not any(i.opcode == "fusion" for i in scan.module.instructions()):
             return
-        groups: dict[tuple, list] = {}
+        groups: dict[tuple[Any, ...], list[Any]] = {}
         for instr in scan.module.instructions():
             if instr.opcode not in collectives or instr.shape.rank < 3 or not instr.users or any(
                     u.opcode != "fusion" for u in instr.users) or id(instr) in scan.covered:
@@ -532,7 +533,7 @@ class CompiledPairGathers(SplitCollectives):
     moves of its elements; any other pair of look-alike weights (attention's key and value
     projections) is no site."""
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Any], split_dims: list[int]) -> int | None:
         dim = split_dims[-1]
         tokens: list[list[Instruction]] = []
         for chain in chains:

@@ -32,7 +32,8 @@ def _shape_text(shape: Any) -> str:
     if shape.is_tuple:
         return "(" + ", ".join(_shape_text(s) for s in shape.tuple_shapes) + ")"
     if not shape.is_array:
-        return shape.element_type
+        element_type: str = shape.element_type
+        return element_type
     return f"{shape.element_type}[{','.join(str(d) for d in shape.dims)}]"
 
 

@@ -54,7 +54,7 @@ class ReshardSource(Source):
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return steps > 0 and is_reshard(instr)
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Chain], meeting: Meeting) -> SourcePlan:
         proof = Pieces(meeting.anchor)
         at = {_reassembling(c) for c in chains}
         if len(at) != 1 or None in at:
@@ -106,13 +106,13 @@ class ReshardSource(Source):
         return SourcePlan(dim, sizes, Resharded(proof.x, start_type, list(proof.fusions.values())),
                           reassembled=reassembled)
 
-    def weight(self, chains: list) -> str:
+    def weight(self, chains: list[Chain]) -> str:
         """The shard the halves' pieces are cut from."""
         start = chains[0].start
         x = _cut_array(Pieces(start, dim=_window_dim(start)), start)
         return x.ref if x is not None else start.ref
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Chain]) -> tuple[Instruction, int]:
         extra = plan.extra
         assert isinstance(extra, Resharded) and isinstance(extra.x, Instruction), "opened before the rewrite"
         x = extra.x

@@ -16,6 +16,7 @@ starts from (``whole``).  A third way, two separate weights gathered apart, is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...checks import Refusal
 from ...ir import Instruction, Shape, Value
@@ -85,11 +86,11 @@ class Source:
     # Whether the halves are computed by GMMs of their own (the fix runs one GMM instead).
     gmm_launches: bool = False
 
-    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+    def not_rewritten(self, plan: SourcePlan, chains: list[Any]) -> str | None:
         """Why a legal site is reported but not rewritten in this text (None: it is rewritten)."""
         return None
 
-    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+    def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
         """Bytes per device of a copy the fused start makes (the rewrite adds it)."""
         return 0
 
@@ -101,13 +102,13 @@ class Source:
         """Whether a walk down that has taken ``steps`` steps stops at ``instr``."""
         raise NotImplementedError
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         raise NotImplementedError
 
-    def weight(self, chains: list) -> str:
+    def weight(self, chains: list[Any]) -> str:
         raise NotImplementedError
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         """(value, result): all of the array, for the fused chain to start from."""
         raise NotImplementedError
 
@@ -127,7 +128,7 @@ class SliceSource(Source):
             return sliced_element(instr) is not None
         return instr.opcode == "slice" or (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         interleaved = check_interleaved(chains, meeting)
         if interleaved is not None:
             return interleaved
@@ -137,23 +138,24 @@ class SliceSource(Source):
             return SourcePlan(stacked.merged, [h.dims[stacked.merged] for h in stacked.halves], stacked)
         return SourcePlan(split_dim, sizes)
 
-    def weight(self, chains: list) -> str:
-        return chains[0].cut.whole.ref
+    def weight(self, chains: list[Any]) -> str:
+        ref: str = chains[0].cut.whole.ref
+        return ref
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         cut = chains[0].cut
         if isinstance(plan.extra, StackedAxis):
             return plan.extra.view(rw, chains), 0
         return cut.whole, cut.result
 
-    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+    def not_rewritten(self, plan: SourcePlan, chains: list[Any]) -> str | None:
         if isinstance(plan.extra, StackedAxis) and named_gspmd(chains[0]):
             return ("the stacking axis is merged into F by a transpose and a reshape of an array with a mesh "
                     "sharding, which the GSPMD partitioner of this XLA cannot propagate after Shardy's import "
                     "(it aborts); rewrite the lowered StableHLO or the dump before optimizations")
         return None
 
-    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+    def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
         # The stacking axis moved next to the merged dimension: a copy of the weight's shard.
         if isinstance(plan.extra, StackedAxis) and plan.extra.permutation() is not None:
             return sum(c.cut.shape.byte_size for c in chains)
@@ -190,7 +192,7 @@ class StackedAxis:
         order.insert(order.index(target), self.axis)
         return tuple(order)
 
-    def view(self, rw: Rewriter, chains: list) -> Instruction:
+    def view(self, rw: Rewriter, chains: list[Any]) -> Instruction:
         cut = chains[0].cut
         whole = Value(cut.whole, cut.result)
         full = cut.full
@@ -218,7 +220,7 @@ class StackedAxis:
         return view
 
 
-def stacked_axis(chains: list, split_dim: int, sizes: list[int]) -> StackedAxis | None:
+def stacked_axis(chains: list[Any], split_dim: int, sizes: list[int]) -> StackedAxis | None:
     """The halves are the entries of a stacking axis (one index each of ``split_dim``, then a
     reshape that drops it, the same for every half): a ``StackedAxis`` whose reshapes are taken
     out of the chains.  None for pieces of a dimension, which stay as they are."""
@@ -252,7 +254,7 @@ class GmmSource(Source):
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return steps > 0 and instr.opcode in GMM_OPCODES
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         if meeting.form == "split_reduction":
             # Optimized HLO: the halves' reductions are read by the fusion that joins them (a
             # ``SplitCollectives`` meeting names no dimension): they join along the output
@@ -267,20 +269,21 @@ class GmmSource(Source):
         sizes, operand = check_gmm_sources(chains, split_dim)
         return SourcePlan(split_dim, sizes, operand)
 
-    def weight(self, chains: list) -> str:
-        return chains[0].start.ref  # no weight is cut: the first GMM stands for the site
+    def weight(self, chains: list[Any]) -> str:
+        ref: str = chains[0].start.ref  # no weight is cut: the first GMM stands for the site
+        return ref
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         return fused_gmm_source(rw, chains, plan.extra, sum(plan.sizes), plan.scattered), 0
 
-    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+    def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
         # The one GMM reads the differing operands concatenated (inside the GMMs' shard_map body
         # or partitioned module: what one device holds).
         j = plan.extra[0]
         return sum(c.start.operands[j].shape.byte_size for c in chains)
 
 
-def _varying_out_dim(chains: list, meeting: Meeting) -> int:
+def _varying_out_dim(chains: list[Any], meeting: Meeting) -> int:
     """The result dimension of the halves' GMMs that their one differing operand's only free
     dimension becomes."""
     gmms = [c.start for c in chains]
@@ -299,7 +302,7 @@ def _varying_out_dim(chains: list, meeting: Meeting) -> int:
     return out_dim
 
 
-def check_interleaved(chains: list, meeting: Meeting) -> SourcePlan | None:
+def check_interleaved(chains: list[Any], meeting: Meeting) -> SourcePlan | None:
     """Halves interleaved element by element (``W[..., ::2]``, ``W[..., 1::2]``: k slices of
     one dimension with stride k, starting at 0 … k-1): the plan, whose ``stride`` the GMMs'
     meeting splits the fused GMM's result with (``TwoGmm``).  None when the slices are not
@@ -336,7 +339,7 @@ def check_interleaved(chains: list, meeting: Meeting) -> SourcePlan | None:
     return SourcePlan(d, [c.cut.shape.dims[d] for c in chains], stride=k)
 
 
-def check_slices(chains: list) -> tuple[int, list[int]]:
+def check_slices(chains: list[Any]) -> tuple[int, list[int]]:
     """The slices cut one source along one dimension into adjacent pieces, in order."""
     first = chains[0].start
     cut = chains[0].cut
@@ -383,7 +386,7 @@ def check_slices(chains: list) -> tuple[int, list[int]]:
     return split_dim, [s[split_dim][1] - s[split_dim][0] for s in ranges]
 
 
-def check_gmm_sources(chains: list, out_dim: int) -> tuple[list[int], tuple[int, int]]:
+def check_gmm_sources(chains: list[Any], out_dim: int) -> tuple[list[int], tuple[int, int]]:
     """Halves that start as GMMs differing in one operand, the one that feeds ``out_dim``.
 
     ``gmm(A, B0) ++ gmm(A, B1) == gmm(A, B0 ++ B1)`` when B's concatenated
@@ -417,7 +420,7 @@ def check_gmm_sources(chains: list, out_dim: int) -> tuple[list[int], tuple[int,
     return [g.shape.dims[out_dim] for g in gmms], (j, dim)
 
 
-def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total: int, block: int = 0) -> Instruction:
+def fused_gmm_source(rw: Rewriter, chains: list[Any], source: tuple[int, int], total: int, block: int = 0) -> Instruction:
     """One GMM on the concatenated varying operands, standing in for the halves' GMMs (``block``:
     joined in blocks of that many elements, block k of each operand in turn)."""
     j, dim = source

@@ -26,7 +26,7 @@ class Cut:
     fused: bool
 
     @property
-    def spec(self) -> tuple:
+    def spec(self) -> tuple[Any, ...]:
         return tuple(self.sliced.attributes["slice"])
 
     @property
@@ -53,13 +53,13 @@ class Chain:
     """
 
     start: Instruction
-    ops: list  # list[Instruction | Boundary]: the start's user first
+    ops: list[Any]  # list[Instruction | Boundary]: the start's user first
     cut: Cut | None = None  # the slice the start is (None for a GMM)
     # A start that is itself the array (``PairSource``): the result of it the first op reads,
     # and the chain as walked when the source moved its start up (``Source.settle``).
     result: int | None = None
     walked: "Chain | None" = None
-    callers: dict | None = field(default=None, repr=False)  # of the module (callers_of), for the cost
+    callers: dict[Any, Any] | None = field(default=None, repr=False)  # of the module (callers_of), for the cost
     # A resharded half (``reshard``): where its piece starts in the array gathered, for ordering.
     place: int | None = None
 
@@ -134,7 +134,7 @@ class Meeting:
     form: str
     anchor: Instruction
     dim: int | None = None  # the dimension the halves are joined along, where they are
-    dims: tuple | None = None  # every dimension the joining op names (text may name several)
+    dims: tuple[Any, ...] | None = None  # every dimension the joining op names (text may name several)
     compiled: bool = False  # inside optimized HLO: reported, not rewritten
     gmms: list[Instruction] | None = None
 
@@ -147,14 +147,14 @@ class Meeting:
         """The op whose metadata says where the meeting came from (for reports)."""
         return self.anchor
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Chain], split_dims: list[int]) -> int | None:
         return None
 
-    def added_bytes(self, chains: list) -> int:
+    def added_bytes(self, chains: list[Chain]) -> int:
         """Bytes per device of a copy the meeting's replacement makes (a reorder into W's layout)."""
         return 0
 
-    def single_use_part(self, chains: list) -> list:
+    def single_use_part(self, chains: list[Chain]) -> list[Any]:
         """The parts of the chains whose values nothing else may use (all of them, where halves meet)."""
         return chains
 

@@ -88,12 +88,12 @@ class Scan:
 
     module: Module
     rule: PatternRule[Any]  # the rule scanning: its name, its checks (``refusal``)
-    callers: dict
+    callers: dict[Any, Any]
     steps: CollectiveModel  # the rule's collectives (``SplitFusion.steps``)
     sources: tuple[Source, ...]  # where its halves start
-    covered: set = field(default_factory=set)  # ops of chains that met in a concatenate
+    covered: set[Any] = field(default_factory=set)  # ops of chains that met in a concatenate
     dead: set[tuple[int, int]] = field(default_factory=set)  # where a walk down ends nowhere (see chain_below)
-    pads: dict = field(default_factory=dict)  # pieces under each add (see _meetings.pad_meeting)
+    pads: dict[Any, Any] = field(default_factory=dict)  # pieces under each add (see _meetings.pad_meeting)
 
     def __post_init__(self) -> None:
         # Read once per pass, not once per walk: ``chain`` is asked for every candidate piece.
@@ -113,7 +113,7 @@ def chain_below(value: Instruction, callers: dict[str, list[Instruction]], steps
     walk down is known to end nowhere: where it goes from a place depends only
     on the place, so no walk repeats another one's way to nothing.
     """
-    ops: list = []
+    ops: list[Any] = []
     seen: list[tuple[int, int]] = []
     found = _walk_down(value, callers, sources, result, dead, ops, seen)
     if found is None:
@@ -187,7 +187,7 @@ def _walk_down(value: Instruction, callers: dict[str, list[Instruction]], source
     return cur, result, False
 
 
-def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps: int) -> tuple | None:
+def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps: int) -> tuple[Any, ...] | None:
     """Where a walk can go no further: a start for a source that takes any array there."""
     if any(s.at_dead_end and s.starts_chain(cur, steps) for s in sources):
         return cur, result, True
