@@ -28,9 +28,10 @@ from typing import Any
 from ...checks import Refusal
 from ...ir import Instruction
 from ...ir.rewriter import Operand, Rewriter, as_value
-from .chains import dim_size, in_dependency_order, is_chain_op, is_sharding_call, map_split_dim, remove_dead, resized, same_value
+from ...ir.analysis import free_dim_position, is_sharding_call, remove_dead, resized, same_value
+from .chains import dim_size, in_dependency_order, is_chain_op, map_split_dim
 from .crossings import Boundary
-from .gmms import GMM_OPCODES, free_dim_position
+from .gmms import GMM_OPCODES
 from .meetings import HOLDERS, Concatenates, Finder, meet
 from .reordered import ReorderedPadAdds
 from .sources import GmmSource, check_gmm_sources

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Union
 
 from ...ir import Instruction
+from ...ir.analysis import is_sharding_call, resized
 from ...report import CollectiveCost, bytes_received, collective_bytes
-from .chains import is_sharding_call, resized
 from .crossings import Boundary, result_shape
 from .fusions import computed_bytes, computed_type
 from .pieces import is_reshard, piece_permutes

@@ -24,11 +24,12 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ...checks import Refusal
-from ...ir import Computation, Instruction, Module, Shape, Sharding, Value
+from ...ir import Computation, Instruction, Shape, Sharding, Value
 from ...ir.rewriter import Rewriter
+from ...ir.analysis import is_sharding_call, resized
 from ...dialects.shardy import per_value, per_value_text
 from ...dialects.shardy import same as same_sharding
-from .chains import INCONSISTENT, dim_size, is_sharding_call, resized
+from .chains import INCONSISTENT, dim_size
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 
@@ -204,15 +205,6 @@ def _nth(values: Sequence[object], index: int, instr: Instruction, what: str) ->
         raise Refusal("unknown-sharding", f"{what} of {instr.ref} lists {len(values)} value(s), none for "
                       f"number {index}", instr)
     return str(values[index])
-
-
-def callers_of(module: Module) -> dict[str, list[Instruction]]:
-    """Computation name → the instructions that call it."""
-    callers: dict[str, list[Instruction]] = {}
-    for instr in module.instructions():
-        for comp in instr.called_computations:
-            callers.setdefault(comp.name, []).append(instr)
-    return callers
 
 
 def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> Crossing | None:

@@ -26,7 +26,8 @@ from typing import Any, NamedTuple
 from ...checks import Refusal
 from ...ir import ELEMENT_BITS, Instruction, Value
 from ...ir.rewriter import Operand, Rewriter
-from .chains import GATHERS, is_sharding_call, resized, same_op, same_value
+from ...ir.analysis import is_sharding_call, resized, same_op, same_value
+from .chains import GATHERS
 from .cost import CollectiveModel
 from .sources import check_slices, cut_of
 from .types import Chain

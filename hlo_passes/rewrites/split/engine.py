@@ -30,8 +30,6 @@ replacement.
 """
 from __future__ import annotations
 
-import functools
-
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,24 +40,14 @@ from ...pass_interface import Changes, PassContext
 from ...report import CollectiveCost, NearMiss, Site, SitePicture, location_of, note_instruction
 from ...ir.op_table import Trait, collective_kind, with_trait
 from ...ir.rewriter import Operand, Rewriter, as_value
+from ...ir.analysis import is_sharding_call, remove_dead, resized, same_op
 from ...rule import PatternRule, check
-from .chains import (
-    INCONSISTENT,
-    WINDOWS,
-    check_windows,
-    dim_size,
-    is_chain_op,
-    is_sharding_call,
-    map_split_dim,
-    remove_dead,
-    resized,
-    same_op,
-)
+from .chains import INCONSISTENT, WINDOWS, check_windows, dim_size, map_split_dim
 from .cost import CollectiveModel
 from .figures import BlockedOrder, blocked_order, site_bytes
 from .dequant import SideOperand, check_sides, side_costs
-from .crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
-from .fusions import FusedCopy, FusedValue
+from .crossings import Boundary, Crossing, result_shape
+from .fusions import FusedCopy
 from .gmms import difference
 from .held import through_held
 from .meetings import Concatenates, Finder, GmmPairs, SplitCollectiveFinder, blocks_in_order, \

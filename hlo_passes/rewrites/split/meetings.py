@@ -28,7 +28,8 @@ from ...gmm import kernel_calls
 from ...gmm.kernel_calls import gmm_kernel
 from ...ir import Instruction, Shape
 from ...ir.rewriter import Operand, Rewriter, as_value
-from .chains import in_dependency_order, is_chain_op, literal, remove_dead, resized
+from ...ir.analysis import literal, remove_dead, resized
+from .chains import in_dependency_order, is_chain_op
 from .crossings import result_shape
 from .fusions import _fed_by, fused_concats
 from .gmms import GMM_OPCODES, check_gmms, reemit_refusal

@@ -29,10 +29,11 @@ from ...checks import Refusal
 from ...ir import CREATED_BY, Instruction, Shape, Value
 from ...ir.op_table import COLLECTIVES
 from ...ir.rewriter import Rewriter
-from .chains import INCONSISTENT, behaviour, bitcast_permutation, map_split_dim, resized, same_op, same_value
+from ...ir.analysis import behaviour, free_dim_position, resized, same_op, same_value
+from .chains import INCONSISTENT, bitcast_permutation, map_split_dim
 from .cost import CollectiveModel, local_bytes
 from .crossings import Boundary, Crossing, Exit, result_shape
-from .gmms import GMM_OPCODES, free_dim_position
+from .gmms import GMM_OPCODES
 from .layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
 from .meetings import Concatenates, Finder, SplitCollectives, TwoGmm
 from .sources import Source, named_gspmd, sliced_element, sliced_fusion

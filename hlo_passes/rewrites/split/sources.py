@@ -15,17 +15,18 @@ starts from (``whole``).  A third way, two separate weights gathered apart, is
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ...checks import Refusal
 from ...ir import Instruction, Shape, Value
 from ...ir.rewriter import Rewriter
-from .chains import INCONSISTENT, resized, same_op, same_value
-from .crossings import Boundary, result_shape
+from ...ir.analysis import free_dim_position, resized, same_op, same_value
+from .chains import INCONSISTENT
+from .crossings import Boundary
 from .fusions import FusedValue, fused_slice, tuple_index
 from .fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
-from .gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
+from .gmms import GMM_OPCODES, difference, gmm_operand_dim
 
 from .cost import CollectiveModel
 from .types import Chain, Cut, Meeting, SourcePlan

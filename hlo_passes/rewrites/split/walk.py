@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...ir import Instruction, Module
+from ...ir.analysis import callers_of
 from ...rule import PatternRule
 from .chains import is_chain_op
 from .cost import CollectiveModel
-from .crossings import BOUNDARY_AT, Boundary, callers_of
+from .crossings import BOUNDARY_AT, Boundary
 from .dequant import dequant_operand
 from .fusions import FusedCopy
 from .sources import Source, cut_of
