@@ -86,7 +86,7 @@ CHECKS: dict[str, str] = {
     "crosses-boundary": "halves that never meet are fused within one computation",
     "order": "a user of a half's end that comes before the last half is computed can move after it: the fused "
              "chain is not computed from it, and the halves do not meet again past it",
-    # Reductions the text does not show one op per half (MOE002, MOE004; rewrites/_hidden_reductions.py).
+    # Reductions the text does not show one op per half (MOE002, MOE004; rewrites/split/hidden_reductions.py).
     "partitioner-reduction": "the halves' reductions are ops of the text (in a lowered program that leaves "
                              "them to the SPMD partitioner, they are made per half after partitioning: "
                              "rewrite that form)",

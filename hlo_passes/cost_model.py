@@ -1,6 +1,6 @@
 """Whether a site's fix pays: its figures (per device) priced on a platform.
 
-A site's figures come from the engine (``rewrites/_cost.py``), the same in every text form of
+A site's figures come from the engine (``rewrites/split/cost.py``), the same in every text form of
 a program: the collectives before and after (count and bytes each device receives), the bytes
 of copies the rewrite removes and adds, and the grouped-matmul launches it saves.  Here they
 are priced in time on one device of a platform::

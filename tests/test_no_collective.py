@@ -81,7 +81,7 @@ PROGRAMS = ["replicated", "replicated_unchecked", "one_device", "axis_of_one"]
 def _unprovable(name: str, form: str) -> bool:
     """The unchecked program's optimized module where it states no parameter sharding (jax >=
     0.11's XLA prints none on a partitioned module's parameters): that the program splits none of
-    its weights cannot be read there (``_replicated.no_weight_split``)."""
+    its weights cannot be read there (``split.replicated.no_weight_split``)."""
     if name != "replicated_unchecked" or form != "compiled":
         return False
     text = _compile(name)[2]["compiled"][0]

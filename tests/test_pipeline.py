@@ -225,7 +225,7 @@ def test_the_pipeline_reads_no_signature_and_no_context_variable() -> None:
     inspects a signature, and neither the pricing platform nor site pictures are context
     variables any more (issue 48)."""
     root = Path(hlo_passes.__file__).resolve().parent
-    for rel in ("pipeline_driver.py", "pass_interface.py", "cost_model.py", "rewrites/_picture.py", "rule.py"):
+    for rel in ("pipeline_driver.py", "pass_interface.py", "cost_model.py", "rewrites/split/picture.py", "rule.py"):
         text = (root / rel).read_text(encoding="utf-8")
         assert "ContextVar" not in text and "contextvars" not in text, rel
         assert "signature(" not in text, rel

@@ -15,7 +15,7 @@ from dataclasses import replace
 from ..ir import Module
 from ..report import NearMiss, Site
 from ..pass_interface import PassContext
-from ..rewrites._opening import FuseAgain
+from ..rewrites.split.opening import FuseAgain
 from ..text import parsed_for_one_call
 from ..pipeline_driver import Pipeline
 from .registry import default_passes, opt_in_passes, pipeline, rule_meta, run_passes

@@ -1,5 +1,6 @@
 """The built-in rules, found rather than listed: every module of ``hlo_passes.rewrites`` whose
-name does not start with ``_`` is imported and the rule classes it defines (``rule.RuleMeta`` in
+name does not start with ``_`` (a module, not a package: ``split`` is the engine MOE001..MOE004
+share) is imported and the rule classes it defines (``rule.RuleMeta`` in
 ``meta``) are made, in the order of their codes (the order ``run_passes`` runs them).
 
 The rule modules register nothing: ``passes`` registers what this finds.  A new built-in rule
@@ -23,7 +24,7 @@ def builtin_rules() -> tuple:
     package = importlib.import_module(__package__)
     rules = []
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        if info.name.startswith("_") or info.name in _NOT_RULES:
+        if info.ispkg or info.name.startswith("_") or info.name in _NOT_RULES:
             continue
         rules.extend(rules_in_module(importlib.import_module(f"{__package__}.{info.name}")))
     return tuple(sorted(rules, key=lambda r: r.meta.code))

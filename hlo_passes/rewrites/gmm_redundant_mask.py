@@ -33,9 +33,9 @@ from ..ir import Computation, Instruction, Module, Value
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..ir.rewriter import Rewriter
 from ..rule import PatternRule, RuleMeta, check
-from ._chains import remove_dead, same_value
-from ._crossings import callers_of
-from ._gmms import free_dim_position
+from .split.chains import remove_dead, same_value
+from .split.crossings import callers_of
+from .split.gmms import free_dim_position
 
 __all__ = ["GmmRedundantMask", "MaskDetails"]
 

@@ -41,7 +41,7 @@ from ..ir import Instruction, Module, Value
 from ..ir.rewriter import Rewriter
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..rule import PatternRule, RuleMeta, check
-from ._chains import remove_dead, same_value
+from .split.chains import remove_dead, same_value
 
 __all__ = ["FFN_TARGETS", "FfnDetails", "GPU_FFN_TARGETS", "MoeFfnFusion"]
 

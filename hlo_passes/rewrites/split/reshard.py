@@ -17,7 +17,7 @@ permutes' pairs, the concatenate and the window at that device's offset), and co
 the range the gather of ``X`` puts there.  The fused chain then starts at ``X``: the halves'
 gather along the split dimension, applied to ``X`` (``SourcePlan.reassembled``), is that gather.
 
-The pieces are evaluated by ``_pieces``, through fusions of optimized HLO as well; where ``X``
+The pieces are evaluated by ``pieces``, through fusions of optimized HLO as well; where ``X``
 lives inside the halves' slice fusions, those fusions are opened to rewrite (``Resharded.fusions``).
 """
 from __future__ import annotations
@@ -25,17 +25,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..checks import Refusal
-from ..ir import Instruction
-from ..ir.rewriter import Rewriter
-from ._fusions import FusedCopy, FusedValue
-from ._pieces import (Pieces, Segment, between_partitions, dynamic_window, enter, float_bits, is_reshard, joined,
+from ...checks import Refusal
+from ...ir import Instruction
+from ...ir.rewriter import Rewriter
+from .fusions import FusedCopy, FusedValue
+from .pieces import (Pieces, Segment, between_partitions, dynamic_window, enter, float_bits, is_reshard, joined,
                       narrowest, operand, says, under_in_place)
-from ._sources import Source, SourcePlan
+from .sources import Source, SourcePlan
 
 if TYPE_CHECKING:
-    from ._meetings import Meeting
-    from ._split_fusion import _Chain
+    from .meetings import Meeting
+    from .engine import _Chain
 
 
 @dataclass

@@ -5,9 +5,9 @@ concatenate into a fusion of the gathered halves, so the pattern is no longer
 a chain of plain instructions.  The lint still has to find it there (that is
 what dump folders and ``compile().as_text()`` hold), so these helpers present
 what such fusions contain: the slice a chain starts with (``fused_slice``, read
-by ``_sources.SliceSource``), a copy a chain goes through (``FusedCopy``, a
+by ``sources.SliceSource``), a copy a chain goes through (``FusedCopy``, a
 ``Boundary`` step), the concatenate where halves meet (``fused_concats``, read
-by ``_meetings.FusedConcat``).  The chain keeps the fusion instructions
+by ``meetings.FusedConcat``).  The chain keeps the fusion instructions
 themselves; nothing here imitates an instruction.  Sites found this way are
 reported, never rewritten: an optimized module cannot be compiled again.
 """
@@ -17,12 +17,12 @@ import weakref
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..checks import Refusal
-from ..ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
-from ..ir.op_table import COLLECTIVES
-from ..ir.rewriter import Rewriter
-from ._chains import behaviour
-from ._crossings import Boundary
+from ...checks import Refusal
+from ...ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
+from ...ir.op_table import COLLECTIVES
+from ...ir.rewriter import Rewriter
+from .chains import behaviour
+from .crossings import Boundary
 
 # Inside a fusion, ops between a parameter and the slice or concatenate that
 # keep every element where it is: layout copies, same-shape bitcasts, and

@@ -4,7 +4,7 @@ In the module XLA compiles (post-partitioning, post-layout, post-fusion: what a
 pass inside XLA's pipeline receives, and what a dump's ``after_optimizations``
 holds) each half's slice sits in a ``copy_slice_fusion``, layout copies in
 ``wrapped_copy`` fusions, the concatenate in the fusion that reads the gathered
-halves.  ``_fusions`` sees the pattern through them; to rewrite it, the fusions
+halves.  ``fusions`` sees the pattern through them; to rewrite it, the fusions
 on the site's path are opened (their ops put in their place, ``Rewriter.inline``):
 the site is then the after-partitioning form the engine rewrites, with every op
 keeping its layout.  XLA:CPU and XLA:GPU compile the ops of a loop fusion
@@ -28,13 +28,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks import Refusal
-from ..ir import Computation, Instruction, Module, Value
-from ..ir.module import created_by
-from ..ir.op_table import Trait, op
-from ..ir.rewriter import Rewriter
-from ..pass_interface import Changes, PassContext, Stage
-from ._chains import behaviour
+from ...checks import Refusal
+from ...ir import Computation, Instruction, Module, Value
+from ...ir.module import created_by
+from ...ir.op_table import Trait, op
+from ...ir.rewriter import Rewriter
+from ...pass_interface import Changes, PassContext, Stage
+from .chains import behaviour
 
 # Fusions whose ops may be put in their place: loop and input (reduction) fusions are
 # element-wise or data-moving ops the backends emit unfused as well; a custom fusion (a

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..ir import Instruction, Shape
-from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import remove_dead
-from ._crossings import result_shape
-from ._meetings import Meeting, PadAdd, PadAdds, first_operand, zero_pads
-from ._cost import local_bytes
+from ...ir import Instruction, Shape
+from ...ir.rewriter import Operand, Rewriter, as_value
+from .chains import remove_dead
+from .crossings import result_shape
+from .meetings import Meeting, PadAdd, PadAdds, first_operand, zero_pads
+from .cost import local_bytes
 
 
 def _insert_axis(piece: Instruction, axis: int) -> bool:

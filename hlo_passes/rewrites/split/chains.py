@@ -14,10 +14,10 @@ import re
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from ..checks import Refusal
-from ..ir import Computation, Instruction, Shape
-from ..ir.op_table import Trait, with_trait
-from ..ir.rewriter import Rewriter
+from ...checks import Refusal
+from ...ir import Computation, Instruction, Shape
+from ...ir.op_table import Trait, with_trait
+from ...ir.rewriter import Rewriter
 
 # Ops that act on each element (or move whole elements) without looking at
 # neighbours: applying them to W and then slicing equals slicing then applying.

@@ -6,11 +6,11 @@ Two GMMs are ``ragged-dot`` / ``dot`` ops, or calls of a grouped-matmul kernel
 """
 from __future__ import annotations
 
-from ..checks import Refusal
-from ..gmm import kernel_calls
-from ..gmm.kernel_calls import gmm_kernel
-from ..ir import Instruction
-from ._chains import behaviour, dim_size, same_op, same_value
+from ...checks import Refusal
+from ...gmm import kernel_calls
+from ...gmm.kernel_calls import gmm_kernel
+from ...ir import Instruction
+from .chains import behaviour, dim_size, same_op, same_value
 
 GMM_OPCODES = frozenset({"ragged-dot", "dot"})
 

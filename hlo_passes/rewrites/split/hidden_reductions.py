@@ -15,25 +15,25 @@ partitioned module keeps that order).  ``HiddenReductionChecks`` is the rules' `
 raises the meeting's refusal first: nothing else of such a site is checked by the engine.
 
 The reductions XLA's combiner put into one tuple-shaped collective of optimized HLO are not hidden:
-``_held`` takes the combined op apart, and they are the rules' own sites.
+``held`` takes the combined op apart, and they are the rules' own sites.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..checks import Refusal
-from ..ir import Instruction
-from ..rule import check
-from ._apart import Apart, end_above, groups_of_halves
-from ._cost import CollectiveModel, Step
-from ._crossings import Boundary
-from ._gmms import GMM_OPCODES
-from ._meetings import Concat, Finder, Meeting, PadAdd, meet, pad_meeting
-from ._split_fusion import Candidate, SplitFusion, _Chain, chain_below
+from ...checks import Refusal
+from ...ir import Instruction
+from ...rule import check
+from .apart import Apart, end_above, groups_of_halves
+from .cost import CollectiveModel, Step
+from .crossings import Boundary
+from .gmms import GMM_OPCODES
+from .meetings import Concat, Finder, Meeting, PadAdd, meet, pad_meeting
+from .engine import Candidate, SplitFusion, _Chain, chain_below
 
 if TYPE_CHECKING:
-    from ._split_fusion import _Scan
+    from .engine import _Scan
 
 PARTITIONER = "partitioner-reduction"
 
@@ -134,7 +134,7 @@ class PartitionerReductions(Finder):
 
 class PartitionerApart(Finder):
     """Lowered text: two weights' gradients (MOE004) that go apart, each with sharding changes and
-    no collective on the way: found from the changes' ends, as ``_apart.SeparateEnds`` finds
+    no collective on the way: found from the changes' ends, as ``apart.SeparateEnds`` finds
     reductions'."""
 
     def __init__(self, scan: _Scan) -> None:

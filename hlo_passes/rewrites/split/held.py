@@ -27,11 +27,11 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..ir import Computation, Instruction, Module, Shape
-from ..ir.op_table import Trait, op, with_trait
-from ..ir.rewriter import Rewriter
-from ..pass_interface import Changes, PassContext
-from ._chains import in_dependency_order
+from ...ir import Computation, Instruction, Module, Shape
+from ...ir.op_table import Trait, op, with_trait
+from ...ir.rewriter import Rewriter
+from ...pass_interface import Changes, PassContext
+from .chains import in_dependency_order
 
 # The metadata key a taken-apart collective carries: the group it came from.  Metadata is what
 # a clone and an op made ``like=`` another carry along, and what no rule compares.

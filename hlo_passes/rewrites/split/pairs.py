@@ -15,7 +15,7 @@ shard by shard (``[.., F] -> [.., n, F/n]``, joined, ``-> [.., 2F]``) so that
 each device's piece is its piece of gate next to its piece of up; where ``F``
 is gathered on the way (MaxText's ``fsdp_transpose``) the gathered array holds
 them in blocks, one per shard (``SourcePlan.block``), which the meeting splits
-by (``_cost.blocked_order``); weights of two sizes along ``F`` gathered so are
+by (``cost.blocked_order``); weights of two sizes along ``F`` gathered so are
 refused (``concat-dim-sharded``).  Two collectives alike over one array (a
 gather and its ``jax.checkpoint`` recomputation) are one weight (``same-weight``).
 """
@@ -25,22 +25,22 @@ import dataclasses
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..checks import Refusal
-from ..ir import CREATED_BY, Instruction, Shape, Value
-from ..ir.op_table import COLLECTIVES
-from ..ir.rewriter import Rewriter
-from ._chains import INCONSISTENT, behaviour, bitcast_permutation, map_split_dim, resized, same_op, same_value
-from ._cost import local_bytes
-from ._crossings import Boundary, Crossing, Exit, result_shape
-from ._gmms import GMM_OPCODES, free_dim_position
-from ._layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
-from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
-from ._sources import Source, SourcePlan, named_gspmd, sliced_element, sliced_fusion
+from ...checks import Refusal
+from ...ir import CREATED_BY, Instruction, Shape, Value
+from ...ir.op_table import COLLECTIVES
+from ...ir.rewriter import Rewriter
+from .chains import INCONSISTENT, behaviour, bitcast_permutation, map_split_dim, resized, same_op, same_value
+from .cost import local_bytes
+from .crossings import Boundary, Crossing, Exit, result_shape
+from .gmms import GMM_OPCODES, free_dim_position
+from .layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
+from .meetings import Concatenates, Finder, SplitCollectives, TwoGmm
+from .sources import Source, SourcePlan, named_gspmd, sliced_element, sliced_fusion
 
 if TYPE_CHECKING:  # the engine, which imports this module
-    from ._cost import CollectiveModel
-    from ._meetings import Meeting
-    from ._split_fusion import _Chain, _Scan
+    from .cost import CollectiveModel
+    from .meetings import Meeting
+    from .engine import _Chain, _Scan
 
 
 def _dim_at_start(chain: _Chain, top_dim: int) -> int:
@@ -592,7 +592,7 @@ def _rounds(chains: list[_Chain]) -> list[list[_Chain]]:
     """Pairs among gathers alike: two chains are a pair; four, each weight gathered twice (the
     forward and its ``jax.checkpoint`` recomputation of the same shards: one copy XLA's CSE left,
     or two alike, ``_same_array``), are one pair per round in program order, as the prefused weight's halves
-    are (``_meetings.SplitCollectiveFinder``).  Three or more weights alike are not gate and up.
+    are (``meetings.SplitCollectiveFinder``).  Three or more weights alike are not gate and up.
     A pair is in the order of its weights' starts, which rewriting one round keeps (the gathers'
     order does not: the rewrite puts the computation in dependency order), so that the other
     round is the same site, its anchor the same, once its fusions are opened."""

@@ -25,19 +25,19 @@ import dataclasses
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..checks import Refusal
-from ..ir import Instruction
-from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import dim_size, in_dependency_order, is_chain_op, is_sharding_call, map_split_dim, remove_dead, resized, same_value
-from ._crossings import Boundary
-from ._gmms import GMM_OPCODES, free_dim_position
-from ._meetings import HOLDERS, Concatenates, Finder, Meeting, meet
-from ._reordered import ReorderedPadAdds
-from ._sources import GmmSource, SourcePlan, check_gmm_sources
-from ._split_fusion import step_kind
+from ...checks import Refusal
+from ...ir import Instruction
+from ...ir.rewriter import Operand, Rewriter, as_value
+from .chains import dim_size, in_dependency_order, is_chain_op, is_sharding_call, map_split_dim, remove_dead, resized, same_value
+from .crossings import Boundary
+from .gmms import GMM_OPCODES, free_dim_position
+from .meetings import HOLDERS, Concatenates, Finder, Meeting, meet
+from .reordered import ReorderedPadAdds
+from .sources import GmmSource, SourcePlan, check_gmm_sources
+from .engine import step_kind
 
 if TYPE_CHECKING:
-    from ._split_fusion import _Chain, _Scan
+    from .engine import _Chain, _Scan
 
 # A chain's end is followed up through its chain ops (converts, copies, windows of the
 # reduced array, further stages) but not through sharding annotations or barriers,

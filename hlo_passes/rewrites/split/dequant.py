@@ -23,15 +23,15 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..checks import Refusal
-from ..ir import ELEMENT_BITS, Instruction
-from ..ir.rewriter import Operand, Rewriter, Value
-from ._chains import GATHERS, is_sharding_call, resized, same_op, same_value
-from ._sources import check_slices, cut_of
+from ...checks import Refusal
+from ...ir import ELEMENT_BITS, Instruction
+from ...ir.rewriter import Operand, Rewriter, Value
+from .chains import GATHERS, is_sharding_call, resized, same_op, same_value
+from .sources import check_slices, cut_of
 
 if TYPE_CHECKING:
-    from ._cost import CollectiveModel
-    from ._split_fusion import _Chain
+    from .cost import CollectiveModel
+    from .engine import _Chain
 
 CHECK = "dequant-operand"
 # Side steps that keep each element's place along every dimension but the ones they reshape.

@@ -23,22 +23,22 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..checks import Refusal
-from ..gmm import kernel_calls
-from ..gmm.kernel_calls import gmm_kernel
-from ..ir import Instruction, Shape
-from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import in_dependency_order, is_chain_op, literal, remove_dead, resized
-from ._crossings import result_shape
-from ._fusions import _fed_by, fused_concats
-from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
-from ._reshard import reshard_place
+from ...checks import Refusal
+from ...gmm import kernel_calls
+from ...gmm.kernel_calls import gmm_kernel
+from ...ir import Instruction, Shape
+from ...ir.rewriter import Operand, Rewriter, as_value
+from .chains import in_dependency_order, is_chain_op, literal, remove_dead, resized
+from .crossings import result_shape
+from .fusions import _fed_by, fused_concats
+from .gmms import GMM_OPCODES, check_gmms, reemit_refusal
+from .reshard import reshard_place
 
 # A join of more pieces than this is not looked at (a weight is cut into a few pieces).
 _MAX_PIECES = 16
 
 if TYPE_CHECKING:  # the engine, which imports this module
-    from ._split_fusion import _Chain, _Scan
+    from .engine import _Chain, _Scan
 
 
 class Meeting:
@@ -560,7 +560,7 @@ class SplitCollectiveFinder(Finder):
             if id(instr) in scan.covered:
                 continue  # reported as a concat site
             chain = scan.chain(instr, 0)
-            # (A plain slice: a site whose fusions were opened, ``_opening``.)
+            # (A plain slice: a site whose fusions were opened, ``opening``.)
             if chain is not None and chain.cut is not None and (
                     chain.cut.fused or (instr.users and all(_opaque(u) or _loop_state(u, scan.callers)
                                                             for u in instr.users))):
@@ -668,7 +668,7 @@ def _through_barrier(tup: Instruction, value: Instruction) -> list[Instruction]:
 def _loop_state(instr: Instruction, callers: dict[str, list[Instruction]]) -> bool:
     """Whether ``instr`` is the state a while loop starts with, or the one its body hands to the
     next iteration: where XLA's collective pipeliner puts the halves it gathers for the next
-    layer (and, peeled, the first layer's); ``_pipelined``."""
+    layer (and, peeled, the first layer's); ``pipelined``."""
     comp = instr.computation
     if instr.opcode == "copy" and instr.users:  # copy insertion's, between a value and the state
         return all(_loop_state(u, callers) for u in instr.users)

@@ -26,11 +26,11 @@ value's operands back to where it comes from:
 """
 from __future__ import annotations
 
-from ..dialects.shardy import decode, per_value
-from ..dialects.shardy import same as same_sharding
-from ..ir import Instruction, Module, Sharding
-from ..ir.op_table import COLLECTIVES, Trait, with_trait
-from ._layouts import stated_layout
+from ...dialects.shardy import decode, per_value
+from ...dialects.shardy import same as same_sharding
+from ...ir import Instruction, Module, Sharding
+from ...ir.op_table import COLLECTIVES, Trait, with_trait
+from .layouts import stated_layout
 
 # Ops whose value may differ between devices whatever their operands: those with effects beyond
 # their result (the op table's side effects: custom calls, infeed, send/recv, rng), the device's

@@ -21,10 +21,10 @@ chain, as long as no collective runs along the split dimension and nothing
 resizes it: the checks below make sure of that, and refuse with a reason.
 
 A rule is this engine with its strategies: the ``sources`` its halves may
-start from (``_sources``), the ``meetings`` it looks for (``_meetings``), its
-collectives (``_cost.CollectiveModel``: which steps communicate, and what the
+start from (``sources``), the ``meetings`` it looks for (``meetings``), its
+collectives (``cost.CollectiveModel``: which steps communicate, and what the
 site costs).  A site goes through four stages kept apart: matching (a walk
-down from each meeting's pieces, through ops and ``_crossings`` boundaries),
+down from each meeting's pieces, through ops and ``crossings`` boundaries),
 legality checks (each a ``Refusal`` with its reason: a near miss), cost, and
 replacement.
 """
@@ -36,14 +36,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..checks import Refusal
-from ..ir import Instruction, Module, Shape, Value
-from ..pass_interface import Changes, PassContext
-from ..report import CollectiveCost, NearMiss, Site, SitePicture, location_of, note_instruction
-from ..ir.op_table import Trait, collective_kind, with_trait
-from ..ir.rewriter import Operand, Rewriter, as_value
-from ..rule import PatternRule, check
-from ._chains import (
+from ...checks import Refusal
+from ...ir import Instruction, Module, Shape, Value
+from ...pass_interface import Changes, PassContext
+from ...report import CollectiveCost, Site, SitePicture, location_of, note_instruction
+from ...ir.op_table import Trait, collective_kind, with_trait
+from ...ir.rewriter import Operand, Rewriter, as_value
+from ...rule import PatternRule, check
+from .chains import (
     INCONSISTENT,
     WINDOWS,
     check_windows,
@@ -55,22 +55,22 @@ from ._chains import (
     resized,
     same_op,
 )
-from ._cost import BlockedOrder, CollectiveModel, blocked_order, site_bytes
-from ._dequant import SideOperand, check_sides, dequant_operand, side_costs
-from ._crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
-from ._fusions import FusedCopy, FusedValue
-from ._gmms import difference
-from ._held import through_held
-from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder, blocks_in_order, \
+from .cost import BlockedOrder, CollectiveModel, blocked_order, site_bytes
+from .dequant import SideOperand, check_sides, dequant_operand, side_costs
+from .crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
+from .fusions import FusedCopy, FusedValue
+from .gmms import difference
+from .held import through_held
+from .meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder, blocks_in_order, \
     interleaved_piece
-from ._opening import closed_fusion, keep_for_others, open_fusions
-from ._picture import site_picture
-from ._carry_whole import carry_whole
-from ._pipelined import carried_halves, rejoined_halves
-from ._replicated import no_weight_split, same_on_every_device, unsplit
-from ._reshard import Resharded
-from ._sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
-from ._split_report import SplitDetails
+from .opening import closed_fusion, keep_for_others, open_fusions
+from .picture import site_picture
+from .carry_whole import carry_whole
+from .pipelined import carried_halves, rejoined_halves
+from .replicated import no_weight_split, same_on_every_device, unsplit
+from .reshard import Resharded
+from .sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
+from .details import SplitDetails
 
 
 @dataclass
@@ -91,7 +91,7 @@ class _Chain:
     result: int | None = None
     walked: "_Chain | None" = None
     callers: dict | None = field(default=None, repr=False)  # of the module (callers_of), for the cost
-    # A resharded half (``_reshard``): where its piece starts in the array gathered, for ordering.
+    # A resharded half (``reshard``): where its piece starts in the array gathered, for ordering.
     place: int | None = None
 
     @property
@@ -279,7 +279,7 @@ def _walk_down(value: Instruction, callers: dict[str, list[Instruction]], source
             ops.append(step)
             cur, result = step.source(result)
             continue
-        # A half's int8/fp8 value multiplied by its scale (``_dequant``): the walk goes on
+        # A half's int8/fp8 value multiplied by its scale (``dequant``): the walk goes on
         # down the quantized operand; the scale is checked where the halves meet.
         k = 0 if is_chain_op(cur) else dequant_operand(cur)
         if k is None:
@@ -352,7 +352,7 @@ def _stays_whole(steps: list) -> bool:
 
 def _reduces_what_all_hold(chains: list[_Chain], steps: CollectiveModel) -> Refusal | None:
     """``no-collective`` where every half's first reduction sums a value every device computes
-    alike (``_replicated``: a replicated weight's gradient from replicated tokens, which jax's
+    alike (``replicated``: a replicated weight's gradient from replicated tokens, which jax's
     ``check_vma=False`` still reduces): fusing saves no collective worth a rewrite.  None otherwise."""
     first: Instruction | None = None
     if not no_weight_split(chains[0].start.module):
@@ -394,14 +394,14 @@ class Candidate:
     out_dim: int | None = None  # along which the fused value is split where the halves met
     costs: tuple[CollectiveCost, CollectiveCost] | None = None  # collectives before, after
     # Two weights gathered along the dimension they are joined along: how the meeting reads
-    # them, in blocks (``_cost.blocked_order``); None: side by side.
+    # them, in blocks (``cost.blocked_order``); None: side by side.
     blocked: BlockedOrder | None = None
-    # The scales the halves are multiplied by on the way (quantized weights, ``_dequant``).
+    # The scales the halves are multiplied by on the way (quantized weights, ``dequant``).
     sides: list[SideOperand] = field(default_factory=list)
 
     @property
     def fusions(self) -> list[Instruction]:
-        """The fusions of optimized HLO the site runs through (``_opening``: opened to rewrite it):
+        """The fusions of optimized HLO the site runs through (``opening``: opened to rewrite it):
         the halves' slices, their layout copies, the fusion the halves meet in."""
         found: dict[int, Instruction] = {}
         for chain in self.chains:
@@ -438,14 +438,14 @@ class SplitFusion(PatternRule[Candidate]):
 
     def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
         # Collectives held as GPU and TPU pipelines hold them (async pairs, combined ops) are
-        # read taken apart and held again after the rewrite (``_held``); halves carried to the
+        # read taken apart and held again after the rewrite (``held``); halves carried to the
         # next loop iteration by XLA's collective pipeliner, and joined again there, are named
-        # (``_pipelined``).  All of it through the pipeline's rewriter: journaled and verified
+        # (``pipelined``).  All of it through the pipeline's rewriter: journaled and verified
         # as this rule's round.
         changes = through_held(super().run, module, self.collectives, rewriter, context)
         if not rewriter.dry_run and any(s.rewritten for s in changes.sites):
             # The halves a rewritten pipelined loop carries, joined again in the next iteration:
-            # carried whole (``_carry_whole``).
+            # carried whole (``carry_whole``).
             carry_whole(rewriter, module, self.collectives)
         at_sites = {(s.location.computation, s.location.line) for s in changes.sites}
         return Changes(changes.sites, changes.near_misses + [
@@ -603,7 +603,7 @@ class SplitFusion(PatternRule[Candidate]):
         _replace(rw, c.meeting, c.chains, c.source, c.plan, c.split_dims, c.out_dim, c.blocked, c.sides)
 
     def _opened(self, rw: Rewriter, c: Candidate) -> Candidate:
-        """The site of optimized HLO ``c`` once its fusions are opened (``_opening``), checked
+        """The site of optimized HLO ``c`` once its fusions are opened (``opening``), checked
         again: the same site in the after-partitioning form the engine rewrites."""
         meeting = c.meeting
         inner = getattr(meeting, "concat", None) if meeting.anchor.opcode == "fusion" else None
@@ -701,7 +701,7 @@ def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1, reassem
                   gathers_split: bool = False, scatters_split: bool = False) -> list[int]:
     """Every half goes through the same ops; nothing gathers or shards along the split dimension
     (``blocks`` > 1: two weights joined shard by shard, whose split dimension a shard_map's
-    in_shardings split into those shards as they enter, ``_pairs.PairSource``) but the step
+    in_shardings split into those shards as they enter, ``pairs.PairSource``) but the step
     ``reassembled``, the gather the source proved puts the halves' pieces back in order
     (``gathers_split``: two weights of one size, which a gather along it leaves in blocks the
     meeting splits by; ``scatters_split``: two weights' gradients joined in blocks that a

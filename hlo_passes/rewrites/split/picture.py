@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ir.device_groups import DeviceGroups
-from ..ir import Instruction
-from ..ir.op_table import is_collective
-from ..report import PictureEdge, PictureNode, SitePicture, Subgraph
-from ._chains import resized
-from ._crossings import Crossing, Exit, HloExit, result_shape
-from ._fusions import FusedCopy
+from ...ir.device_groups import DeviceGroups
+from ...ir import Instruction
+from ...ir.op_table import is_collective
+from ...report import PictureEdge, PictureNode, SitePicture, Subgraph
+from .chains import resized
+from .crossings import Crossing, Exit, HloExit, result_shape
+from .fusions import FusedCopy
 
 _GMM_OPCODES = ("ragged-dot", "dot")
 
@@ -135,7 +135,7 @@ class _Builder:
 def site_picture(rule: str, meeting: Any, chains: list[Any], split_dim: int, split_dims: list[int],
                  out_dim: int | None, summary: str) -> SitePicture:
     """The picture of one site; ``chains`` as the engine found them (nothing replaced yet),
-    ``meeting`` where they meet (``_meetings``): ``split_dim`` is where the halves are cut,
+    ``meeting`` where they meet (``meetings``): ``split_dim`` is where the halves are cut,
     ``split_dims[k]`` that dimension after step k, ``out_dim`` where it lands in a GMM's
     result (``two_gmm``); ``summary`` goes in the title."""
     form = meeting.form
@@ -196,7 +196,7 @@ def _before(form: str, meeting: Any, chains: list[Any], gmms: list[Any] | None, 
     return b.done()
 
 
-# Halves joined into a layout that does not hold them side by side (``_reordered``): how.
+# Halves joined into a layout that does not hold them side by side (``reordered``): how.
 _REORDERED = {"stacked_pad_add": " as a stacking axis", "interleaved_pad_add": " interleaved"}
 
 
@@ -226,7 +226,7 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
         cur = b.node(f"a{k}", label, kind)
         b.edge(prev, cur, shape)
         prev, shape = cur, full
-    if form in _REORDERED:  # the joined gradient put into W's layout (``_reordered``)
+    if form in _REORDERED:  # the joined gradient put into W's layout (``reordered``)
         moved = b.node("reorder", f"reshape + transpose: the halves{_REORDERED[form]}", "slice")
         b.edge(prev, moved, shape)
         prev = moved

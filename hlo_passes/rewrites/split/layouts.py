@@ -18,12 +18,12 @@ import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..ir import Computation, Instruction, Module, Shape, Sharding, is_partitioned
-from ..dialects.split import split_top_level
-from ..dialects.shardy import SdySharding, decode, mesh_axes
+from ...ir import Computation, Instruction, Module, Shape, Sharding, is_partitioned
+from ...dialects.split import split_top_level
+from ...dialects.shardy import SdySharding, decode, mesh_axes
 
 if TYPE_CHECKING:  # a value a fusion computes, which has no layout left to read
-    from ._fusions import FusedValue
+    from .fusions import FusedValue
 
 
 

@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from ..checks import Refusal
-from ..ir import Computation, Instruction, Module, Shape, Sharding, Value
-from ..ir.rewriter import Rewriter
-from ..dialects.shardy import per_value, per_value_text
-from ..dialects.shardy import same as same_sharding
-from ._chains import INCONSISTENT, dim_size, is_sharding_call, resized
+from ...checks import Refusal
+from ...ir import Computation, Instruction, Module, Shape, Sharding, Value
+from ...ir.rewriter import Rewriter
+from ...dialects.shardy import per_value, per_value_text
+from ...dialects.shardy import same as same_sharding
+from .chains import INCONSISTENT, dim_size, is_sharding_call, resized
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 
@@ -36,7 +36,7 @@ ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 class Boundary:
     """A chain's step from one computation into another (no op of its own in the
     chain's computation): into or out of a called body, or through a fusion's
-    body in optimized HLO (``_fusions.FusedCopy``).
+    body in optimized HLO (``fusions.FusedCopy``).
 
     ``kind`` names the step in the path two halves must share; ``shape`` is the
     value's shape after the step, ``after`` the instruction that holds it,
@@ -124,7 +124,7 @@ class Crossing(Boundary):
     entry: Instruction | None = None  # HLO GlobalToLocalShape custom call
     entry_index: int | None = None
     gte: Instruction | None = None
-    # The value outside is where a chain starts and stays (two weights, ``_pairs``): its
+    # The value outside is where a chain starts and stays (two weights, ``pairs``): its
     # other users keep reading it, so they are no reason to refuse.
     outside_kept: bool = False
 

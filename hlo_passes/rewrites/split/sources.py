@@ -11,26 +11,26 @@ halves' starts against each other (``check``: the split dimension and the
 halves' sizes, or a ``Refusal``), names the array the site is about
 (``weight``) and, for the rewrite, makes the whole array the one fused chain
 starts from (``whole``).  A third way, two separate weights gathered apart, is
-``PairSource`` (``_pairs``).
+``PairSource`` (``pairs``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..checks import Refusal
-from ..ir import Instruction, Shape, Value
-from ..ir.rewriter import Rewriter
-from ._chains import INCONSISTENT, resized, same_op, same_value
-from ._crossings import Boundary, result_shape
-from ._fusions import FusedValue, fused_slice, tuple_index
-from ._fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
-from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
+from ...checks import Refusal
+from ...ir import Instruction, Shape, Value
+from ...ir.rewriter import Rewriter
+from .chains import INCONSISTENT, resized, same_op, same_value
+from .crossings import Boundary, result_shape
+from .fusions import FusedValue, fused_slice, tuple_index
+from .fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
+from .gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
 
 if TYPE_CHECKING:  # the engine, which imports this module
-    from ._meetings import Meeting
-    from ._split_fusion import _Chain
-    from ._cost import CollectiveModel
+    from .meetings import Meeting
+    from .engine import _Chain
+    from .cost import CollectiveModel
 
 
 @dataclass(frozen=True)
@@ -105,17 +105,17 @@ class SourcePlan:
     split_dim: int
     sizes: list[int]
     extra: Any = field(default=None)
-    # Two weights joined shard by shard (``_pairs.PairSource``): how many shards of the split
+    # Two weights joined shard by shard (``pairs.PairSource``): how many shards of the split
     # dimension each weight enters a shard_map in, one block per shard; 1: joined whole.
     blocks: int = 1
     # Halves interleaved with this stride (``check_interleaved``): the fused result is split
     # with it, half i taking the elements i, i + stride, …; 1: side by side.
     stride: int = 1
     # The step (index in the chains' ops) whose gather along the split dimension puts the halves'
-    # resharded pieces back together (``_reshard.ReshardSource``): applied to the array they are
+    # resharded pieces back together (``reshard.ReshardSource``): applied to the array they are
     # cut from, it gathers that array whole.  None: no step works along the split dimension.
     reassembled: int | None = None
-    # Two weights of equal size (``_pairs.PairSource``): the width of each one's piece, per
+    # Two weights of equal size (``pairs.PairSource``): the width of each one's piece, per
     # device, where they are joined.  Gathered along the joined dimension after that, the
     # fused value holds them in blocks of this width (block k: piece k of each weight in
     # turn); 0: a gather along it is refused (the weights differ in size).
@@ -123,7 +123,7 @@ class SourcePlan:
     # The joined dimension's split across devices changes to fewer shards on the way (an
     # implicit gather along it): the join is shard by shard, but no shard_map splits it.
     gathered: bool = False
-    # Two weights' gradients reduce-scattered along the joined dimension (``_apart``, F on a
+    # Two weights' gradients reduce-scattered along the joined dimension (``apart``, F on a
     # second FSDP axis): the fused start joins them in blocks of this width (block k: each one's
     # k-th in turn), so that the scatter leaves each device its blocks side by side; 0: a
     # scatter along it is refused.

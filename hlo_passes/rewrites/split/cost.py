@@ -4,12 +4,12 @@ Counted as XLA runs them after SPMD partitioning and before its combiners
 merge any: an explicit collective of a chain is one (chains are single-operand
 ops, so a combined, tuple-shaped collective would count one per operand); an
 implicit one (Shardy, GSPMD) is one where the sharding a chain's value must
-have differs from the one it has, as ``_layouts.reshard`` derives it — a
+have differs from the one it has, as ``layouts.reshard`` derives it — a
 sharding constraint that restates the current layout costs nothing, one that
 drops axes of several dimensions an all-gather per dimension.  Slicing the
 halves out of a global weight whose split dimension is itself sharded costs
 the collective-permutes the partitioner adds to move the pieces
-(``_layouts.slice_permutes``).  The fused chain runs the same collectives
+(``layouts.slice_permutes``).  The fused chain runs the same collectives
 once, on the whole array (which is not sliced).
 
 A collective over groups of one device moves nothing and is no collective
@@ -25,20 +25,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
-from ..cost_model import price
-from ..ir import Instruction
-from ..report import CollectiveCost, bytes_received, collective_bytes
-from ._chains import is_sharding_call, resized
-from ._crossings import Boundary, result_shape
-from ._fusions import computed_bytes, computed_type
-from ._pieces import is_reshard, piece_permutes
-from ._layouts import (Layout, Reshard, holds_local, layout_from_text, reshard, shards_of, slice_permutes,
+from ...cost_model import price
+from ...ir import Instruction
+from ...report import CollectiveCost, bytes_received, collective_bytes
+from .chains import is_sharding_call, resized
+from .crossings import Boundary, result_shape
+from .fusions import computed_bytes, computed_type
+from .pieces import is_reshard, piece_permutes
+from .layouts import (Layout, Reshard, holds_local, layout_from_text, reshard, shards_of, slice_permutes,
                        source_layout, stated_layout)
 
 if TYPE_CHECKING:  # the engine's types, which import this module
-    from ._meetings import Meeting
-    from ._sources import Source, SourcePlan
-    from ._split_fusion import _Chain
+    from .meetings import Meeting
+    from .sources import Source, SourcePlan
+    from .engine import _Chain
 
 # A step of a chain: an op, or a boundary it crosses.
 Step = Union[Instruction, Boundary]
@@ -129,8 +129,8 @@ class CollectiveModel:
 
     def _slicing(self, chain: _Chain) -> dict[int, Reshard]:
         """The collective-permutes that slicing a half out of a global weight sharded along the
-        split dimension costs (``_layouts.slice_permutes``; after partitioning, those that bring a
-        resharded half's pieces, ``_pieces.piece_permutes``), keyed -1 (before the chain)."""
+        split dimension costs (``layouts.slice_permutes``; after partitioning, those that bring a
+        resharded half's pieces, ``pieces.piece_permutes``), keyed -1 (before the chain)."""
         if chain.cut is None:
             permutes = piece_permutes(chain.start) if is_reshard(chain.start) else []
             if not permutes:
@@ -245,7 +245,7 @@ class BlockedOrder:
     the fused value, where they lie in blocks of ``block`` elements (block k: each weight's k-th
     in turn): ``split``, the meeting's result split by blocks (a GMM's output; in optimized HLO,
     where fusions read the halves, the gathered value itself); ``reorder``, the fused value put
-    in order first (``_meetings.blocks_in_order``).  ``copied``: bytes per device the choice
+    in order first (``meetings.blocks_in_order``).  ``copied``: bytes per device the choice
     copies."""
 
     how: str
