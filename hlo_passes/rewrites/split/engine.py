@@ -37,7 +37,7 @@ from typing import Any
 from ...checks import Refusal
 from ...ir import Instruction, Module, Shape, Value
 from ...pass_interface import Changes, PassContext
-from ...report import CollectiveCost, NearMiss, Site, SitePicture, location_of, note_instruction
+from ...report import CollectiveCost, Site, SitePicture, location_of, note_instruction
 from ...ir.op_table import Trait, collective_kind, with_trait
 from ...ir.rewriter import Operand, Rewriter, as_value
 from ...ir.analysis import is_sharding_call, remove_dead, resized, same_op

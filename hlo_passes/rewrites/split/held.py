@@ -32,7 +32,6 @@ from ...ir import Computation, Instruction, Module, Shape
 from ...ir.op_table import Trait, op, with_trait
 from ...ir.rewriter import Rewriter
 from ...pass_interface import Changes, PassContext
-from ...report import NearMiss, Site
 from .chains import in_dependency_order
 
 # The metadata key a taken-apart collective carries: the group it came from.  Metadata is what
