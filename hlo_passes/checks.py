@@ -14,6 +14,7 @@ whole list.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -156,10 +157,11 @@ def meaning(check: str) -> str | None:
     return CHECKS.get(check) or _DECLARED.get(check)
 
 
-def legend(checks) -> list[str]:
-    """``check: meaning`` lines for the distinct known ids among ``checks``, in order of first use."""
+def legend(checks: Iterable[str | None]) -> list[str]:
+    """``check: meaning`` lines for the distinct known ids among ``checks`` (a near miss without
+    a check id gives None), in order of first use."""
     seen: dict[str, None] = {}
     for check in checks:
-        if meaning(check) is not None:
+        if check is not None and meaning(check) is not None:
             seen.setdefault(check, None)
     return [f"{check}: {meaning(check)}" for check in seen]

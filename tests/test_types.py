@@ -33,8 +33,10 @@ def _errors() -> tuple[str, ...]:
 # Packages under mypy --strict's per-module flags (issue 48), and those flags.
 STRICT = ("hlo_passes.ir", "hlo_passes.dialects", "hlo_passes.passes", "hlo_passes.diagnostics",
           "hlo_passes.lowering", "hlo_passes.gmm", "hlo_passes.rewrites")
-# Modules on their own (the pass interface and the pipeline driver), not packages.
-STRICT_MODULES = ("hlo_passes.pass_interface", "hlo_passes.pipeline_driver")
+# Modules on their own, not packages: the pass interface and the pipeline driver; the rule model
+# (rule.py), the check ids (checks.py), sites and near misses (report.py).
+STRICT_MODULES = ("hlo_passes.pass_interface", "hlo_passes.pipeline_driver", "hlo_passes.rule", "hlo_passes.checks",
+                  "hlo_passes.report")
 STRICT_FLAGS = {"disallow_any_generics": True, "disallow_subclassing_any": True, "disallow_untyped_calls": True,
                 "disallow_untyped_defs": True, "disallow_incomplete_defs": True, "check_untyped_defs": True,
                 "disallow_untyped_decorators": True, "warn_return_any": True, "implicit_reexport": False,
