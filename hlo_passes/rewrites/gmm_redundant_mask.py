@@ -42,8 +42,8 @@ _MIRROR = {"LT": "GT", "GT": "LT", "LE": "GE", "GE": "LE", "EQ": "EQ", "NE": "NE
 # (direction of ``row OP bound``, offset of the bound from the sum) -> the rows the predicate
 # holds for: True "row < sum" (inside), False "row >= sum" (outside).
 _ROW_BOUND = {("LT", 0): True, ("LE", -1): True, ("GE", 0): False, ("GT", -1): False}
-# A call of a function: HLO's ``call``, MLIR's ``func.call``.
-_CALLS = frozenset({"call", "func.call"})
+# A call of a function: HLO's ``call``, and MLIR's ``func.call``, which the dialect reads as ``call``.
+_CALLS = frozenset({"call"})
 _DENSE = re.compile(r"^dense<\s*([^>]*?)\s*>")
 
 

@@ -54,7 +54,7 @@ GPU_FFN_TARGETS = {form: f"{target}_cuda" for form, target in FFN_TARGETS.items(
 _FFI_KERNELS = {"cpu": FFN_TARGETS, "gpu": GPU_FFN_TARGETS}
 _FLOATS = frozenset({"f32", "bf16"})
 _SIZES = frozenset({"s32", "s64"})
-_CALLS = frozenset({"call", "func.call"})
+_CALLS = frozenset({"call"})  # MLIR's func.call too: the dialect reads it as call
 # What a silu's ``1`` may be spelled with (a constant, broadcast).
 _CONSTANT_OPS = frozenset({"constant", "broadcast"})
 

@@ -219,7 +219,7 @@ def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> 
             return None
         return Crossing(parent, number, param)
     sites = callers.get(comp.name, [])
-    if len(sites) != 1 or sites[0].opcode not in ("call", "func.call") or number >= len(sites[0].operands):
+    if len(sites) != 1 or sites[0].opcode != "call" or number >= len(sites[0].operands):
         return None
     call = sites[0]
     fed = call.operands[number]

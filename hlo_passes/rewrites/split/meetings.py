@@ -450,7 +450,7 @@ class GmmPairs(Finder):
     """GMMs (or grouped-matmul kernel calls) whose weights are halves of one array."""
 
     # GMMs, and what gmm_kernel may name: custom calls and calls of kernel-wrapping functions.
-    opcodes = frozenset(GMM_OPCODES | {"custom-call", "call", "func.call"})
+    opcodes = frozenset(GMM_OPCODES | {"custom-call", "call"})
 
     def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
