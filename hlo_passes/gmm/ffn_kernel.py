@@ -177,7 +177,7 @@ def splice_ffn(rw: Rewriter, spec: FfnSpec, operands: Sequence[Value], *, before
 
 def spliced_ffn_spec(call: Instruction) -> FfnSpec | None:
     """The problem of a call of a fused-FFN kernel spliced for TPU here (None: it is none)."""
-    if call.opcode not in ("call", "func.call") or not call.called_computations:
+    if call.opcode != "call" or not call.called_computations:
         return None
     callee = call.called_computations[0]
     m = SPLICED_FFN.match(callee.name)

@@ -192,7 +192,7 @@ def _survey(module: Module) -> list[_Found]:
             except _normalize.NotCanonical as err:
                 form, reason = err.form, err.reason
             found.append(_Found(instr, form, location_of(instr), reason, _created_by(instr)))
-        elif instr.opcode in ("custom-call", "call", "func.call"):
+        elif instr.opcode in ("custom-call", "call"):
             kernel = gmm_kernel(instr)
             if kernel is not None:
                 found.append(_Found(instr, "kernel", location_of(instr),

@@ -39,9 +39,9 @@ from ..pass_interface import PassContext
 from ..gmm.ffi_call import create_ffi_call
 from ..ir import Instruction, Module, Value
 from ..ir.rewriter import Rewriter
+from ..ir.analysis import remove_dead, remove_unused_callees, same_value
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..rule import PatternRule, RuleMeta, check
-from .split.chains import remove_dead, same_value
 
 __all__ = ["FFN_TARGETS", "FfnDetails", "GPU_FFN_TARGETS", "MoeFfnFusion"]
 
@@ -54,7 +54,7 @@ GPU_FFN_TARGETS = {form: f"{target}_cuda" for form, target in FFN_TARGETS.items(
 _FFI_KERNELS = {"cpu": FFN_TARGETS, "gpu": GPU_FFN_TARGETS}
 _FLOATS = frozenset({"f32", "bf16"})
 _SIZES = frozenset({"s32", "s64"})
-_CALLS = frozenset({"call", "func.call"})
+_CALLS = frozenset({"call"})  # MLIR's func.call too: the dialect reads it as call
 # What a silu's ``1`` may be spelled with (a constant, broadcast).
 _CONSTANT_OPS = frozenset({"constant", "broadcast"})
 
@@ -409,9 +409,4 @@ class MoeFfnFusion(PatternRule[Ffn]):
         rw.replace_all_uses(second, call)
         remove_dead(rw, [second])
         # jax's ``silu`` function, once nothing calls it, goes too (XLA would drop it unused).
-        module = rw.module
-        for op in ffn.silu_ops:
-            if op.opcode in _CALLS and op.computation is None:
-                callee = op.called_computations[0]
-                if callee.parent is None and not any(callee in i.called_computations for i in module.instructions()):
-                    rw.remove_computation(callee)
+        remove_unused_callees(rw, [op for op in ffn.silu_ops if op.opcode in _CALLS])

@@ -417,8 +417,10 @@ def to_python(node: Any, depth: int = 0) -> Any:
 
 
 # ---- names -----------------------------------------------------------------
-# MLIR op → HLO opcode, where HLO has the same operation (the op table's MLIR names).
-OPCODES: dict[str, str] = {m: d.name for m, d in BY_MLIR.items()}
+# MLIR op → HLO opcode, where HLO has the same operation (the op table's MLIR names), and a
+# function call, which HLO writes ``call``: past this boundary a call is ``call`` in both dialects
+# (its ``source_op`` keeps the spelling, and the printer prints it back so).
+OPCODES: dict[str, str] = {m: d.name for m, d in BY_MLIR.items()} | {"func.call": "call"}
 # Ops that print as `return` inside func.func.
 ALIASES = {"return": "func.return", "module": "builtin.module", "call": "func.call"}
 # HLO opcode → the MLIR op new instructions are printed as.

@@ -23,21 +23,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ...checks import Refusal
 from ...ir import Instruction
 from ...ir.rewriter import Operand, Rewriter, as_value
-from .chains import dim_size, in_dependency_order, is_chain_op, is_sharding_call, map_split_dim, remove_dead, resized, same_value
+from ...ir.analysis import free_dim_position, is_sharding_call, remove_dead, resized, same_value
+from .chains import dim_size, in_dependency_order, is_chain_op, map_split_dim
 from .crossings import Boundary
-from .gmms import GMM_OPCODES, free_dim_position
-from .meetings import HOLDERS, Concatenates, Finder, Meeting, meet
+from .gmms import GMM_OPCODES
+from .meetings import HOLDERS, Concatenates, Finder, meet
 from .reordered import ReorderedPadAdds
-from .sources import GmmSource, SourcePlan, check_gmm_sources
-from .engine import step_kind
-
-if TYPE_CHECKING:
-    from .engine import _Chain, _Scan
+from .sources import GmmSource, check_gmm_sources
+from .types import Chain, Meeting, SourcePlan, step_kind
+from .walk import Scan
 
 # A chain's end is followed up through its chain ops (converts, copies, windows of the
 # reduced array, further stages) but not through sharding annotations or barriers,
@@ -180,7 +178,7 @@ class SeparateEnds(Finder):
     of one shared operand (the lhs of the weight gradients).
     """
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
         self.reductions: list[Instruction] = []
         # MOE002's meetings, found with the same walks: their halves meet, so they are not ours.
@@ -272,7 +270,7 @@ def groups_of_halves(chains: list) -> Iterator[list]:
             yield group
 
 
-def alike(a: _Chain, b: _Chain) -> bool:
+def alike(a: Chain, b: Chain) -> bool:
     """GMMs of one computation with the same steps after them, whose operands are provably the
     same but one: the weight gradients of one lhs (a GMM that shares only the group sizes, as
     wo's gradient does, is another weight's).  Whether the GMMs and the steps agree in

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from ...ir import Computation, Instruction, Module, Shape
 from ...ir.op_table import Trait, op
 from ...ir.rewriter import Rewriter
-from .chains import remove_dead
+from ...ir.analysis import remove_dead
 from .held import held_kind, start_of
 from .pipelined import joining_reads, state_reads, while_parts
 

@@ -24,11 +24,12 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from ...checks import Refusal
-from ...ir import Computation, Instruction, Module, Shape, Sharding, Value
+from ...ir import Computation, Instruction, Shape, Sharding, Value
 from ...ir.rewriter import Rewriter
+from ...ir.analysis import is_sharding_call, resized
 from ...dialects.shardy import per_value, per_value_text
 from ...dialects.shardy import same as same_sharding
-from .chains import INCONSISTENT, dim_size, is_sharding_call, resized
+from .chains import INCONSISTENT, dim_size
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 
@@ -206,15 +207,6 @@ def _nth(values: Sequence[object], index: int, instr: Instruction, what: str) ->
     return str(values[index])
 
 
-def callers_of(module: Module) -> dict[str, list[Instruction]]:
-    """Computation name → the instructions that call it."""
-    callers: dict[str, list[Instruction]] = {}
-    for instr in module.instructions():
-        for comp in instr.called_computations:
-            callers.setdefault(comp.name, []).append(instr)
-    return callers
-
-
 def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> Crossing | None:
     """How ``param`` is fed from outside its computation, if we can follow it."""
     comp = param.computation
@@ -227,7 +219,7 @@ def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> 
             return None
         return Crossing(parent, number, param)
     sites = callers.get(comp.name, [])
-    if len(sites) != 1 or sites[0].opcode not in ("call", "func.call") or number >= len(sites[0].operands):
+    if len(sites) != 1 or sites[0].opcode != "call" or number >= len(sites[0].operands):
         return None
     call = sites[0]
     fed = call.operands[number]

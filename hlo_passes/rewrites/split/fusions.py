@@ -21,7 +21,7 @@ from ...checks import Refusal
 from ...ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
 from ...ir.op_table import COLLECTIVES
 from ...ir.rewriter import Rewriter
-from .chains import behaviour
+from ...ir.analysis import behaviour
 from .crossings import Boundary
 
 # Inside a fusion, ops between a parameter and the slice or concatenate that

@@ -20,7 +20,6 @@ The reductions XLA's combiner put into one tuple-shaped collective of optimized 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from ...checks import Refusal
 from ...ir import Instruction
@@ -29,11 +28,10 @@ from .apart import Apart, end_above, groups_of_halves
 from .cost import CollectiveModel, Step
 from .crossings import Boundary
 from .gmms import GMM_OPCODES
-from .meetings import Concat, Finder, Meeting, PadAdd, meet, pad_meeting
-from .engine import Candidate, SplitFusion, _Chain, chain_below
-
-if TYPE_CHECKING:
-    from .engine import _Scan
+from .meetings import Concat, Finder, PadAdd, meet, pad_meeting
+from .engine import Candidate, SplitFusion
+from .types import Chain, Meeting
+from .walk import Scan, chain_below
 
 PARTITIONER = "partitioner-reduction"
 
@@ -48,7 +46,7 @@ class Unreduced(Hidden):
     """Halves of a gradient that meet (``inner``: a pad + add or a concatenate) with sharding changes
     and no collective on the way: the partitioner reduces each."""
 
-    def __init__(self, inner: Meeting, chains: list[_Chain], model: CollectiveModel,
+    def __init__(self, inner: Meeting, chains: list[Chain], model: CollectiveModel,
                  also: Refusal | None = None) -> None:
         self.inner = inner
         self.form = inner.form
@@ -100,7 +98,7 @@ def _besides(refusal: Refusal) -> Refusal | None:
     return refusal if refusal.check != "no-collective" else None
 
 
-def _from_gradient_gmm(chain: _Chain) -> bool:
+def _from_gradient_gmm(chain: Chain) -> bool:
     """A half computed by a GMM (a weight-gradient GMM, or a slice of one's result)."""
     if chain.cut is None:
         return chain.start.opcode in GMM_OPCODES
@@ -113,7 +111,7 @@ class PartitionerReductions(Finder):
 
     opcodes = frozenset(("add", "concatenate"))
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
         self.model = _ShardingChanges(frozenset(scan.collectives), implicit=True)
 
@@ -137,13 +135,13 @@ class PartitionerApart(Finder):
     no collective on the way: found from the changes' ends, as ``apart.SeparateEnds`` finds
     reductions'."""
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
         self.model = _ShardingChanges(frozenset(scan.collectives), implicit=True)
 
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         scan = self.scan
-        ends: dict[int, _Chain | None] = {}
+        ends: dict[int, Chain | None] = {}
         for instr in scan.module.instructions():
             if instr.opcode in scan.collectives or not self.model.communicates(instr):
                 continue

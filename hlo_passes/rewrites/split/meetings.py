@@ -21,71 +21,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from ...checks import Refusal
 from ...gmm import kernel_calls
 from ...gmm.kernel_calls import gmm_kernel
 from ...ir import Instruction, Shape
 from ...ir.rewriter import Operand, Rewriter, as_value
-from .chains import in_dependency_order, is_chain_op, literal, remove_dead, resized
+from ...ir.analysis import literal, remove_dead, resized
+from .chains import in_dependency_order, is_chain_op
 from .crossings import result_shape
 from .fusions import _fed_by, fused_concats
 from .gmms import GMM_OPCODES, check_gmms, reemit_refusal
 from .reshard import reshard_place
+from .types import Chain, Meeting
+from .walk import Scan
 
 # A join of more pieces than this is not looked at (a weight is cut into a few pieces).
 _MAX_PIECES = 16
-
-if TYPE_CHECKING:  # the engine, which imports this module
-    from .engine import _Chain, _Scan
-
-
-class Meeting:
-    """Where the halves meet (see the module docstring).  ``anchor``: the instruction
-    the site is reported at; ``pieces``: the (value, result) of each half there."""
-
-    form: str
-    anchor: Instruction
-    dim: int | None = None  # the dimension the halves are joined along, where they are
-    dims: tuple | None = None  # every dimension the joining op names (text may name several)
-    compiled: bool = False  # inside optimized HLO: reported, not rewritten
-    gmms: list[Instruction] | None = None
-
-    @property
-    def shape(self) -> Shape:
-        return self.anchor.shape
-
-    @property
-    def origin(self) -> Instruction:
-        """The op whose metadata says where the meeting came from (for reports)."""
-        return self.anchor
-
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
-        return None
-
-    def added_bytes(self, chains: list) -> int:
-        """Bytes per device of a copy the meeting's replacement makes (a reorder into W's layout)."""
-        return 0
-
-    def single_use_part(self, chains: list) -> list:
-        """The parts of the chains whose values nothing else may use (all of them, where halves meet)."""
-        return chains
-
-    # Whether the halves are put back together into one array there (a concatenate, pad + add):
-    # the rewrite removes that copy.  Halves that meet at two GMMs are read where they are.
-    joins: bool = False
-    # Whether each half is the weight of a GMM of its own: the fix runs one GMM instead.
-    gmm_launches: bool = False
-    # Halves interleaved with this stride in the fused value (``SourcePlan.stride``), in blocks
-    # of ``block`` elements (two weights gathered along the joined dimension), set by the
-    # rewrite before ``replace``: only a meeting that splits the fused result reads them.
-    interleave: int = 1
-    block: int = 1
-
-    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
-        raise NotImplementedError
-
 
 class _Joined(Meeting):
     """Halves joined back into one array: the fused chain's result is read instead."""
@@ -433,7 +385,7 @@ class Finder:
     # instruction and finder is most of a pass on a large module); None: every instruction.
     opcodes: frozenset[str] | None = frozenset()
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         self.scan = scan
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
@@ -442,7 +394,7 @@ class Finder:
     def finish(self) -> Iterator[tuple[Meeting, list]]:
         return iter(())
 
-    def _chains(self, pieces: Iterable[tuple[Instruction, int]]) -> list[_Chain] | None:
+    def _chains(self, pieces: Iterable[tuple[Instruction, int]]) -> list[Chain] | None:
         pieces = list(pieces)
         chains = [c for c in (self.scan.chain(op, r) for op, r in pieces) if c is not None]
         return chains if len(chains) == len(pieces) else None
@@ -497,11 +449,11 @@ class GmmPairs(Finder):
     """GMMs (or grouped-matmul kernel calls) whose weights are halves of one array."""
 
     # GMMs, and what gmm_kernel may name: custom calls and calls of kernel-wrapping functions.
-    opcodes = frozenset(GMM_OPCODES | {"custom-call", "call", "func.call"})
+    opcodes = frozenset(GMM_OPCODES | {"custom-call", "call"})
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
-        self.by_source: dict[tuple[int, int, int], list[tuple[Instruction, _Chain]]] = {}
+        self.by_source: dict[tuple[int, int, int], list[tuple[Instruction, Chain]]] = {}
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
@@ -532,7 +484,7 @@ class GmmPairs(Finder):
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
 
 
-def _piece_order(chain: _Chain) -> tuple:
+def _piece_order(chain: Chain) -> tuple:
     """Where a half's slice starts in the weight (dimension by dimension; ``()`` for a half that
     starts at no slice, which keeps its place: the sort is stable)."""
     if chain.cut is not None:

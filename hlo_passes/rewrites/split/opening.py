@@ -33,8 +33,8 @@ from ...ir import Computation, Instruction, Module, Value
 from ...ir.module import created_by
 from ...ir.op_table import Trait, op
 from ...ir.rewriter import Rewriter
+from ...ir.analysis import behaviour
 from ...pass_interface import Changes, PassContext, Stage
-from .chains import behaviour
 
 # Fusions whose ops may be put in their place: loop and input (reduction) fusions are
 # element-wise or data-moving ops the backends emit unfused as well; a custom fusion (a

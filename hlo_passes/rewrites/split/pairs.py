@@ -23,27 +23,24 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ...checks import Refusal
 from ...ir import CREATED_BY, Instruction, Shape, Value
 from ...ir.op_table import COLLECTIVES
 from ...ir.rewriter import Rewriter
-from .chains import INCONSISTENT, behaviour, bitcast_permutation, map_split_dim, resized, same_op, same_value
-from .cost import local_bytes
+from ...ir.analysis import behaviour, free_dim_position, resized, same_op, same_value
+from .chains import INCONSISTENT, bitcast_permutation, map_split_dim
+from .cost import CollectiveModel, local_bytes
 from .crossings import Boundary, Crossing, Exit, result_shape
-from .gmms import GMM_OPCODES, free_dim_position
+from .gmms import GMM_OPCODES
 from .layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
 from .meetings import Concatenates, Finder, SplitCollectives, TwoGmm
-from .sources import Source, SourcePlan, named_gspmd, sliced_element, sliced_fusion
-
-if TYPE_CHECKING:  # the engine, which imports this module
-    from .cost import CollectiveModel
-    from .meetings import Meeting
-    from .engine import _Chain, _Scan
+from .sources import Source, named_gspmd, sliced_element, sliced_fusion
+from .types import Chain, Meeting, SourcePlan
+from .walk import Scan
 
 
-def _dim_at_start(chain: _Chain, top_dim: int) -> int:
+def _dim_at_start(chain: Chain, top_dim: int) -> int:
     """The start's dimension that becomes ``top_dim`` at the top of ``chain``, followed back
     through transposes; a reshape or bitcast that changes the dimensions on the way is refused
     there (``reshape-moves-split``): the dimension cannot be followed through it."""
@@ -106,7 +103,7 @@ class PairSource(Source):
             return sliced_element(instr) is None
         return not (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
-    def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
+    def settle(self, chain: Chain, steps: CollectiveModel) -> Chain | None:
         try:
             collectives = steps.chain(chain)
         except Refusal:
@@ -299,7 +296,7 @@ def _f_split(layout: Layout | None, dim: int) -> tuple | None:
     return None
 
 
-def _join_blocks(chain: _Chain, dim: int, meeting: Meeting) -> tuple[int, bool]:
+def _join_blocks(chain: Chain, dim: int, meeting: Meeting) -> tuple[int, bool]:
     """How the two weights are joined along F where the fused chain starts, and whether F is
     gathered on the way: in one piece (1), or shard by shard (n > 1) where F is split into n
     shards as the chain starts, so that each device's piece of the joined array is its piece of
@@ -349,7 +346,7 @@ def _join_blocks(chain: _Chain, dim: int, meeting: Meeting) -> tuple[int, bool]:
     return blocks, False
 
 
-def _same_split(chain: _Chain, split: tuple | None, now: tuple | None, dim: int, where: str,
+def _same_split(chain: Chain, split: tuple | None, now: tuple | None, dim: int, where: str,
                 at: Instruction) -> tuple[tuple | None, bool]:
     """(F's split now, whether it is gathered here): as before, or into more shards (each device
     slices what it holds), or first known here, or gathered into fewer shards that divide the
@@ -388,9 +385,9 @@ class SharedLhsGmms(Finder):
 
     opcodes = frozenset(GMM_OPCODES)
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
-        self.found: list[tuple[Instruction, _Chain]] = []
+        self.found: list[tuple[Instruction, Chain]] = []
 
     def at(self, instr: Instruction) -> Iterator:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2 and is_grouped(instr):
@@ -400,7 +397,7 @@ class SharedLhsGmms(Finder):
         return iter(())
 
     def finish(self) -> Iterator:
-        groups: list[list[tuple[Instruction, _Chain]]] = []
+        groups: list[list[tuple[Instruction, Chain]]] = []
         for gmm, chain in self.found:
             for group in groups:
                 other = group[0][0]
@@ -588,7 +585,7 @@ class CompiledPairGathers(SplitCollectives):
         return super().check(chains, split_dims)
 
 
-def _rounds(chains: list[_Chain]) -> list[list[_Chain]]:
+def _rounds(chains: list[Chain]) -> list[list[Chain]]:
     """Pairs among gathers alike: two chains are a pair; four, each weight gathered twice (the
     forward and its ``jax.checkpoint`` recomputation of the same shards: one copy XLA's CSE left,
     or two alike, ``_same_array``), are one pair per round in program order, as the prefused weight's halves
@@ -596,7 +593,7 @@ def _rounds(chains: list[_Chain]) -> list[list[_Chain]]:
     A pair is in the order of its weights' starts, which rewriting one round keeps (the gathers'
     order does not: the rewrite puts the computation in dependency order), so that the other
     round is the same site, its anchor the same, once its fusions are opened."""
-    weights: list[list[_Chain]] = []
+    weights: list[list[Chain]] = []
     for c in chains:
         for weight in weights:
             first = weight[0]

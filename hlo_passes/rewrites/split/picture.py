@@ -13,8 +13,8 @@ from typing import Any
 from ...ir.device_groups import DeviceGroups
 from ...ir import Instruction
 from ...ir.op_table import is_collective
+from ...ir.analysis import resized
 from ...report import PictureEdge, PictureNode, SitePicture, Subgraph
-from .chains import resized
 from .crossings import Crossing, Exit, HloExit, result_shape
 from .fusions import FusedCopy
 

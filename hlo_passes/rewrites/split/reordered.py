@@ -21,9 +21,10 @@ from collections.abc import Iterable
 
 from ...ir import Instruction, Shape
 from ...ir.rewriter import Operand, Rewriter, as_value
-from .chains import remove_dead
+from ...ir.analysis import remove_dead
 from .crossings import result_shape
-from .meetings import Meeting, PadAdd, PadAdds, first_operand, zero_pads
+from .meetings import PadAdd, PadAdds, first_operand, zero_pads
+from .types import Meeting
 from .cost import local_bytes
 
 

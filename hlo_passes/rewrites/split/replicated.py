@@ -39,7 +39,7 @@ _DEVICE_DEPENDENT = frozenset({d.name for d in with_trait(Trait.SIDE_EFFECTS)}) 
     "partition-id", "replica-id", "rng-bit-generator", "while", "conditional",
     "stablehlo.partition_id", "stablehlo.replica_id", "sdy.manual_computation",
 }
-_CALLS = frozenset({"call", "func.call"})
+_CALLS = frozenset({"call"})  # MLIR's func.call too: the dialect reads it as call
 _BODY_CALL = "xla.sdy.manual_computation_body"
 _MAX_STEPS = 4096
 

@@ -23,7 +23,6 @@ lives inside the halves' slice fusions, those fusions are opened to rewrite (``R
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ...checks import Refusal
 from ...ir import Instruction
@@ -31,11 +30,8 @@ from ...ir.rewriter import Rewriter
 from .fusions import FusedCopy, FusedValue
 from .pieces import (Pieces, Segment, between_partitions, dynamic_window, enter, float_bits, is_reshard, joined,
                       narrowest, operand, says, under_in_place)
-from .sources import Source, SourcePlan
-
-if TYPE_CHECKING:
-    from .meetings import Meeting
-    from .engine import _Chain
+from .sources import Source
+from .types import Chain, Meeting, SourcePlan
 
 
 @dataclass
@@ -141,7 +137,7 @@ def _check_in_place(proof: Pieces, start: Instruction, group: tuple[int, ...], b
                                f"{dim} with its group {list(group)}, the whole shard puts {says(want)} there", start)
 
 
-def reshard_place(chain: _Chain) -> tuple[Instruction | FusedValue, int | None] | None:
+def reshard_place(chain: Chain) -> tuple[Instruction | FusedValue, int | None] | None:
     """(the array a resharded half is cut from, where the half starts in that array gathered, as
     the first device of its gather whose piece can be read says; None where none can): how the
     finders group and order such halves (``ReshardSource.check`` proves the rest).  None where
@@ -194,7 +190,7 @@ def _cut_array(proof: Pieces, start: Instruction) -> Instruction | FusedValue | 
 _IN_PLACE_STEPS = ("copy", "convert", "opt-barrier")
 
 
-def _reassembling(chain: _Chain) -> int | None:
+def _reassembling(chain: Chain) -> int | None:
     """The index in ``chain.ops`` of the gather of the half's pieces: its first step but layout
     copies, converts and barriers, plain or in a fusion of their own (None: there is none)."""
     for k, op in enumerate(chain.ops):

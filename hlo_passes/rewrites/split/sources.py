@@ -15,49 +15,20 @@ starts from (``whole``).  A third way, two separate weights gathered apart, is
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
 
 from ...checks import Refusal
 from ...ir import Instruction, Shape, Value
 from ...ir.rewriter import Rewriter
-from .chains import INCONSISTENT, resized, same_op, same_value
-from .crossings import Boundary, result_shape
+from ...ir.analysis import free_dim_position, resized, same_op, same_value
+from .chains import INCONSISTENT
+from .crossings import Boundary
 from .fusions import FusedValue, fused_slice, tuple_index
 from .fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
-from .gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
+from .gmms import GMM_OPCODES, difference, gmm_operand_dim
 
-if TYPE_CHECKING:  # the engine, which imports this module
-    from .meetings import Meeting
-    from .engine import _Chain
-    from .cost import CollectiveModel
-
-
-@dataclass(frozen=True)
-class Cut:
-    """The slice a chain starts with: ``sliced`` is the slice op (in a fusion's body,
-    for a start seen through a fusion of optimized HLO: ``fused``), cutting result
-    ``result`` of ``whole``."""
-
-    sliced: Instruction
-    whole: Instruction | FusedValue
-    result: int
-    fused: bool
-
-    @property
-    def spec(self) -> tuple:
-        return tuple(self.sliced.attributes["slice"])
-
-    @property
-    def shape(self) -> Shape:
-        return self.sliced.shape
-
-    @property
-    def full(self) -> Shape:
-        """The shape of the array cut."""
-        if self.fused or not isinstance(self.whole, Instruction):
-            return self.whole.shape
-        return result_shape(self.whole, self.result)
+from .cost import CollectiveModel
+from .types import Chain, Cut, Meeting, SourcePlan
 
 
 def cut_of(start: Instruction) -> Cut | None:
@@ -97,39 +68,6 @@ def sliced_fusion(fusion: Instruction) -> tuple[Instruction, Instruction | Fused
     return (inner, whole) if whole is not None else None
 
 
-@dataclass
-class SourcePlan:
-    """What ``check`` found: the split dimension, the halves' sizes along it, and
-    whatever ``whole`` needs to build the fused start."""
-
-    split_dim: int
-    sizes: list[int]
-    extra: Any = field(default=None)
-    # Two weights joined shard by shard (``pairs.PairSource``): how many shards of the split
-    # dimension each weight enters a shard_map in, one block per shard; 1: joined whole.
-    blocks: int = 1
-    # Halves interleaved with this stride (``check_interleaved``): the fused result is split
-    # with it, half i taking the elements i, i + stride, …; 1: side by side.
-    stride: int = 1
-    # The step (index in the chains' ops) whose gather along the split dimension puts the halves'
-    # resharded pieces back together (``reshard.ReshardSource``): applied to the array they are
-    # cut from, it gathers that array whole.  None: no step works along the split dimension.
-    reassembled: int | None = None
-    # Two weights of equal size (``pairs.PairSource``): the width of each one's piece, per
-    # device, where they are joined.  Gathered along the joined dimension after that, the
-    # fused value holds them in blocks of this width (block k: piece k of each weight in
-    # turn); 0: a gather along it is refused (the weights differ in size).
-    block: int = 0
-    # The joined dimension's split across devices changes to fewer shards on the way (an
-    # implicit gather along it): the join is shard by shard, but no shard_map splits it.
-    gathered: bool = False
-    # Two weights' gradients reduce-scattered along the joined dimension (``apart``, F on a
-    # second FSDP axis): the fused start joins them in blocks of this width (block k: each one's
-    # k-th in turn), so that the scatter leaves each device its blocks side by side; 0: a
-    # scatter along it is refused.
-    scattered: int = 0
-
-
 class Source:
     """Where halves come from (see the module docstring)."""
 
@@ -156,7 +94,7 @@ class Source:
         """Bytes per device of a copy the fused start makes (the rewrite adds it)."""
         return 0
 
-    def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
+    def settle(self, chain: Chain, steps: CollectiveModel) -> Chain | None:
         """The chain a dead-end walk found, as this source takes it (None: not one)."""
         return chain
 
@@ -507,7 +445,7 @@ def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total:
     return rw.clone(first, operands, resized(first.shape, out_dim, total), before=where)
 
 
-def named_gspmd(chain: _Chain) -> bool:
+def named_gspmd(chain: Chain) -> bool:
     """HLO after Shardy's import (GSPMD form: ``SPMDFullToShardShape``) whose shardings are
     written over a mesh (jax 0.12's XLA)."""
     if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"
