@@ -41,7 +41,6 @@ import hlo_passes  # noqa: E402
 import hlo_passes.kernels as kernels  # noqa: E402
 from examples import moe_ffn  # noqa: E402
 from hlo_passes import runtime  # noqa: E402
-from hlo_passes.cost_model import use_platform  # noqa: E402
 from hlo_passes.lowering import lower_gmms  # noqa: E402
 from hlo_passes.passes import run_passes  # noqa: E402
 
@@ -112,8 +111,7 @@ def _executable(text: str) -> runtime.Executable:
 def program_row(mode: str, tokens: int, experts: int, rounds: int) -> dict:
     args = moe_ffn.inputs("gate_first", experts=experts, tokens=tokens, embed=D, mlp=F)
     text = moe_ffn.lower("gate_first", mode, experts=experts, tokens=tokens, embed=D, mlp=F)
-    with use_platform("cpu"):
-        result = run_passes(hlo_passes.parse(text), ["moe-ffn-fusion"])
+    result = run_passes(hlo_passes.parse(text), ["moe-ffn-fusion"], platform="cpu")
     assert [s.rewritten for s in result.sites] == [True], result.sites
     exes = {"original": _executable(text), "rewritten": _executable(result.module.to_text())}
     outs = {n: [np.asarray(a) for a in jax.tree.leaves(e.run(*args))] for n, e in exes.items()}

@@ -47,7 +47,7 @@ from __future__ import annotations
 from ._version import __version__  # noqa: F401
 from .errors import InvariantError, ParseError, VerificationError
 from .ir import Computation, Instruction, Module, Shape
-from .passes.pass_pipeline import Pipeline
+from .pipeline_driver import Pipeline
 from .report import CollectiveCost, Location, NearMiss, Site, SiteDetails, Wording, location_of
 from .checks import Refusal
 from .ir.rewriter import Rewriter

@@ -14,6 +14,7 @@ whole list.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ CHECKS: dict[str, str] = {
     "crosses-boundary": "halves that never meet are fused within one computation",
     "order": "a user of a half's end that comes before the last half is computed can move after it: the fused "
              "chain is not computed from it, and the halves do not meet again past it",
-    # Reductions the text does not show one op per half (MOE002, MOE004; rewrites/_hidden_reductions.py).
+    # Reductions the text does not show one op per half (MOE002, MOE004; rewrites/split/hidden_reductions.py).
     "partitioner-reduction": "the halves' reductions are ops of the text (in a lowered program that leaves "
                              "them to the SPMD partitioner, they are made per half after partitioning: "
                              "rewrite that form)",
@@ -158,10 +159,11 @@ def meaning(check: str) -> str | None:
     return CHECKS.get(check) or _DECLARED.get(check)
 
 
-def legend(checks) -> list[str]:
-    """``check: meaning`` lines for the distinct known ids among ``checks``, in order of first use."""
+def legend(checks: Iterable[str | None]) -> list[str]:
+    """``check: meaning`` lines for the distinct known ids among ``checks`` (a near miss without
+    a check id gives None), in order of first use."""
     seen: dict[str, None] = {}
     for check in checks:
-        if meaning(check) is not None:
+        if check is not None and meaning(check) is not None:
             seen.setdefault(check, None)
     return [f"{check}: {meaning(check)}" for check in seen]

@@ -1,6 +1,6 @@
 """Whether a site's fix pays: its figures (per device) priced on a platform.
 
-A site's figures come from the engine (``rewrites/_cost.py``), the same in every text form of
+A site's figures come from the engine (``rewrites/split/cost.py``), the same in every text form of
 a program: the collectives before and after (count and bytes each device receives), the bytes
 of copies the rewrite removes and adds, and the grouped-matmul launches it saves.  Here they
 are priced in time on one device of a platform::
@@ -14,19 +14,14 @@ and the fix pays when ``saved > 0``.  The platforms' figures are round, public o
 magnitude for one device (docs/cost-model.md says where each comes from); what matters is
 their ratio: a collective launch is worth ~8 MB of copying on a TPU, so only a fix that adds
 more copying than that does not pay.  ``DEFAULT_PLATFORM`` prices sites whose platform
-nobody named; ``use_platform`` names one for the passes run in its ``with`` block (the console
-scripts' ``--platform``).
+nobody named; a pipeline names one for its passes (``pass_interface.PassContext``: the console
+scripts' ``--platform``, the jit's backend), handed to each pass with its rewriter.
 """
 from __future__ import annotations
 
-import contextlib
-import contextvars
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_PLATFORM", "PLATFORMS", "Platform", "Price", "active_platform", "platform_assumed", "platform_for",
-           "price",
-           "use_platform"]
+__all__ = ["DEFAULT_PLATFORM", "PLATFORMS", "Platform", "Price", "platform_for", "price"]
 
 
 @dataclass(frozen=True)
@@ -52,44 +47,11 @@ DEFAULT_PLATFORM = "tpu"
 # Other names the console scripts' --platform takes for these.
 _ALIASES = {"cuda": "gpu", "rocm": "gpu"}
 
-_ACTIVE: contextvars.ContextVar[str] = contextvars.ContextVar("hlo_passes_cost_platform", default=DEFAULT_PLATFORM)
-# Whether the active platform was assumed (nothing said where the program runs: DEFAULT_PLATFORM)
-# rather than known (the jit's device, the backend XLA compiles for, a dump's file names, --platform).
-_ASSUMED: contextvars.ContextVar[bool] = contextvars.ContextVar("hlo_passes_cost_platform_assumed", default=True)
-
-
-def platform_assumed() -> bool:
-    """Whether sites are priced now for a platform nobody named (``use_platform(None)``, or none):
-    what a finding says, so that a reader knows the verdict rests on an assumption."""
-    return _ASSUMED.get()
-
-
-def active_platform() -> Platform:
-    """The platform sites are priced for now: ``use_platform``'s, else ``DEFAULT_PLATFORM``."""
-    return PLATFORMS[_ACTIVE.get()]
-
-
 def platform_for(backend: str | None) -> str | None:
     """The platform a jax backend's sites are priced for (``cuda`` and ``rocm``: ``gpu``); None for
-    a backend the cost model has no figures for (``use_platform(None)``: the default pricing)."""
+    a backend the cost model has no figures for (the default pricing, assumed)."""
     name = _ALIASES.get(backend, backend) if backend is not None else None
     return name if name in PLATFORMS else None
-
-
-@contextlib.contextmanager
-def use_platform(name: str | None) -> Iterator[Platform]:
-    """Price the sites found inside the block for platform ``name`` (None: the default)."""
-    given = name
-    name = _ALIASES.get(name, name) if name is not None else DEFAULT_PLATFORM
-    if name not in PLATFORMS:
-        raise ValueError(f"unknown platform {name!r}; known: {', '.join(PLATFORMS)}")
-    token = _ACTIVE.set(name)
-    assumed = _ASSUMED.set(given is None)
-    try:
-        yield PLATFORMS[name]
-    finally:
-        _ASSUMED.reset(assumed)
-        _ACTIVE.reset(token)
 
 
 @dataclass(frozen=True)
@@ -123,8 +85,8 @@ def _us(seconds: float) -> str:
 def price(*, copies_removed: int, copies_added: int, bytes_before: int, bytes_after: int,
           collectives_before: int, collectives_after: int, gmm_launches_saved: int,
           platform: Platform | None = None) -> Price:
-    """The time a site's fix saves per device on ``platform`` (default: the active one)."""
-    p = platform or active_platform()
+    """The time a site's fix saves per device on ``platform`` (default: ``DEFAULT_PLATFORM``'s)."""
+    p = platform or PLATFORMS[DEFAULT_PLATFORM]
     copies = (copies_removed - copies_added) * 2 / p.memory_bytes_per_s
     transfer = (bytes_before - bytes_after) / p.link_bytes_per_s
     collectives = (collectives_before - collectives_after) * p.collective_latency_s

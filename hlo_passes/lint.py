@@ -53,7 +53,7 @@ from .files import MAX_INPUT_BYTES, InputError, file_kind, is_regular_file, read
 from .ir import Module
 from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, pipeline
 from .passes.prescan import rules_that_may_fire_in
-from .cost_model import use_platform
+from .pass_interface import PassContext
 from .report import does_not_pay, source_hint, with_users_source
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
@@ -167,8 +167,9 @@ def lint_module(
     # A rule resting on the GMM kernel: the entry point's target, else the kernel hlo-rewrite's
     # --kernel auto means on ``platform`` (XLA's own ragged-dot where no platform is named).
     target = contextlib.nullcontext() if active_gmm_target() is not None else lowering_for("auto", platform)
-    with use_platform(platform), target:
-        sites, misses = _detect(module, chosen)
+    context = PassContext.for_platform(platform)
+    with target:
+        sites, misses = _detect(module, chosen, context)
     # A site whose op XLA made (no line of its own) is placed at the line that uses what it makes.
     sites = [s if s.location.source else replace(s, location=with_users_source(module, s.location)) for s in sites]
     # How to get source lines, for a text that has none (read off the module once, if needed).
@@ -187,7 +188,7 @@ def lint_module(
     return findings
 
 
-def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]]:
+def _detect(module: Module, chosen: Sequence[str], context: PassContext) -> tuple[list[Any], list[Any]]:
     """The sites and near misses of ``chosen`` in ``module``, by detect-only pipelines: the
     built-in rules on the module itself (their detection leaves it as it is; one that raises
     fails the file, an ``internal-error`` finding), a plugin's on a copy (its detection might
@@ -198,7 +199,7 @@ def _detect(module: Module, chosen: Sequence[str]) -> tuple[list[Any], list[Any]
     misses: list[Any] = []
     for names, copy, strict in ((builtin, False, True), (others, True, False)):
         if names:
-            result = pipeline(names, rewrite=False, strict=strict).run(module, copy=copy)
+            result = pipeline(names, rewrite=False, strict=strict, context=context).run(module, copy=copy)
             sites.extend(result.sites)
             misses.extend(result.near_misses)
     return sites, misses
@@ -467,6 +468,25 @@ def _pool_context():
     return multiprocessing.get_context("fork")
 
 
+def _lint_in_pool(files: list[str], options: dict[str, Any], workers: int, per_file: dict[str, list[Finding]],
+                  weight: dict[str, int], done: int, total: int,
+                  progress: Callable[[int, int], None] | None) -> None:
+    """``lint_files``'s many files, in chunks over ``workers`` processes, into ``per_file``;
+    ``progress`` counts from ``done`` (each file weighs its copies) up to ``total``."""
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        futures = {pool.submit(_lint_chunk, chunk, options, loaded_plugins()): chunk
+                   for chunk in _chunks(files, workers * _CHUNKS_PER_WORKER)}
+        for fut in as_completed(futures):
+            chunk = futures[fut]
+            try:
+                per_file.update(zip(chunk, fut.result()))
+            except Exception as err:  # a worker that died (e.g. out of memory)
+                per_file.update((p, [_error_finding(p, err)]) for p in chunk)
+            done += sum(weight[p] for p in chunk)
+            if progress:
+                progress(done, total)
+
+
 def lint_files(
     paths: Iterable[str],
     *,
@@ -523,20 +543,8 @@ def lint_files(
     if jobs > 1 and len(files) >= _POOL_MIN_FILES:
         # The workers run the parent's passes, by name: a worker's registry may differ.
         options["passes"] = list(passes) if passes is not None else list(available_passes())
-        workers = min(jobs, len(files))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-            futures = {pool.submit(_lint_chunk, chunk, options, loaded_plugins()): chunk
-                       for chunk in _chunks(files, workers * _CHUNKS_PER_WORKER)}
-            done = len(read_here)
-            for fut in as_completed(futures):
-                chunk = futures[fut]
-                try:
-                    per_file.update(zip(chunk, fut.result()))
-                except Exception as err:  # a worker that died (e.g. out of memory)
-                    per_file.update((p, [_error_finding(p, err)]) for p in chunk)
-                done += sum(weight[p] for p in chunk)
-                if progress:
-                    progress(done, len(all_files))
+        _lint_in_pool(files, options, min(jobs, len(files)), per_file, weight, len(read_here), len(all_files),
+                      progress)
     else:
         done = len(read_here)
         for p in files:

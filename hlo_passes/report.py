@@ -538,7 +538,8 @@ class Site:
                             f"not {type(self.details).__name__}")
 
     def price(self, platform: Platform | None = None) -> Price:
-        """What the fix saves per device on ``platform`` (default: the active one)."""
+        """What the fix saves per device on ``platform`` (default: ``cost_model.DEFAULT_PLATFORM``'s;
+        the rule driver prices for its pipeline's)."""
         return price(copies_removed=self.copies_removed, copies_added=self.copies_added,
                      bytes_before=self.before.bytes_moved, bytes_after=self.after.bytes_moved,
                      collectives_before=self.before.count, collectives_after=self.after.count,

@@ -1,8 +1,9 @@
 """The rule model: what a rule says about itself, and the shape of a rule's work.
 
 A rule is a class with a ``meta`` (``RuleMeta``: its code, pass name, summary, help, the text
-markers the pre-scan may look for, how a finding reads) and an ``apply(module, *, rewrite)``
-that returns its sites and near misses.  A ``PatternRule`` writes its work as the four steps
+markers the pre-scan may look for, how a finding reads) and a ``run(module, rewriter, context)``
+(``pass_interface.Pass``: the one interface of a pipeline stage) that returns its sites and near
+misses (an older plugin's ``apply(module, *, rewrite)`` still runs).  A ``PatternRule`` writes its work as the four steps
 every rule has — ``match`` (the candidates), named legality checks (``@check``: each returns or
 raises a ``Refusal`` under a stable check id, or passes), ``site`` (the report of a legal
 candidate) and ``rewrite`` (through the ``Rewriter`` it is given) — and one driver here runs
@@ -24,12 +25,12 @@ from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .checks import Refusal, declare, meaning
-from .cost_model import platform_assumed
 from .ir import Instruction, Module
 from .ir.op_table import OPS, is_collective
-from .report import (PLAIN_WORDING, NearMiss, Site, SiteDetails, Wording, as_written, location_of, note_instruction,
-                     template_problem, with_users_source)
-from .ir.rewriter import DryRunRewriter, Rewriter
+from .report import (PLAIN_WORDING, NearMiss, Site, SiteDetails, SitePicture, Wording, as_written, location_of,
+                     note_instruction, template_problem, with_users_source)
+from .ir.rewriter import Rewriter
+from .pass_interface import Changes, PassContext
 
 __all__ = [
     "Check",
@@ -175,9 +176,11 @@ def message_fields(meta: RuleMeta, site: Any) -> dict[str, Any]:
 class Rule(ABC):
     """A base for rules: ``name`` and ``description`` come from ``meta``.
 
-    Subclasses set ``meta`` and define ``apply``; the registry needs nothing else.  ``apply``
-    must leave the module as it is when ``rewrite`` is False (the lint gives built-in rules
-    the module itself; a plugin's rule gets a copy, so a slip there costs only time).
+    Subclasses set ``meta`` and define ``run`` (a pipeline stage, ``pass_interface.Pass``:
+    ``PatternRule`` is the driver that does) or, as an older plugin, ``apply``; the registry
+    needs nothing else.  ``apply`` must leave the module as it is when ``rewrite`` is False (the
+    lint gives built-in rules the module itself; a plugin's rule gets a copy, so a slip there
+    costs only time).
     """
 
     meta: ClassVar[RuleMeta]
@@ -190,9 +193,30 @@ class Rule(ABC):
     def description(self) -> str:
         return self.meta.listing
 
-    @abstractmethod
+    @property
+    def tag(self) -> str | None:
+        """The ops a rule creates carry its pass name (``ir.tag_created``)."""
+        return self.name
+
+    # A rule runs again after a round that rewrote, to its fixed point.
+    repeats = True
+
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+        """One round of the rule as a pipeline stage.  This default is an older rule's: its
+        ``apply`` changes the module itself (not through ``rewriter``), so its changes are
+        not journaled and its sites say what it rewrote."""
+        sites, misses = self.apply(module, rewrite=not rewriter.dry_run)
+        return Changes(sites, misses, journaled=False)
+
     def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]:
-        """The sites (rewritten when ``rewrite``) and near misses of this rule in ``module``."""
+        """The sites (rewritten when ``rewrite``) and near misses of this rule in ``module`` (an
+        older rule's whole work; a rule that defines ``run`` needs none)."""
+        raise NotImplementedError(f"rule {type(self).__name__} defines neither run nor apply")
+
+    @classmethod
+    def defines_its_work(cls) -> bool:
+        """Whether the class says what it does: ``run`` or ``apply`` of its own."""
+        return cls.run is not Rule.run or cls.apply is not Rule.apply
 
 
 # ---- match → checks → site → rewrite -------------------------------------------------
@@ -232,7 +256,7 @@ def check(*ids: str, meaning: str | None = None) -> Callable[[CheckFn], CheckFn]
 
 
 class PatternRule(Rule, Generic[M]):
-    """A rule as match → named checks → site → rewrite, run by ``apply`` (the one driver).
+    """A rule as match → named checks → site → rewrite, run by ``run`` (the one driver).
 
     A subclass defines ``match`` (the candidates in a module, found before anything changes),
     its checks (methods marked ``@check``), ``site`` (what a candidate that passed every check
@@ -282,6 +306,21 @@ class PatternRule(Rule, Generic[M]):
     def rewrite(self, rw: Rewriter, candidate: M) -> None:
         """Fix the site, through ``rw`` only."""
 
+    def site_for(self, candidate: M, context: PassContext) -> Site:
+        """What the driver calls for a site's report: ``site``; a rule whose report depends on
+        what the pipeline runs for (the platform: the fused-FFN rule's kernel) overrides this."""
+        return self.site(candidate)
+
+    def rewrite_for(self, rw: Rewriter, candidate: M, context: PassContext) -> None:
+        """What the driver calls to fix a site: ``rewrite``; a rule whose fix depends on what
+        the pipeline runs for (the platform it emits a kernel for) overrides this."""
+        self.rewrite(rw, candidate)
+
+    def picture(self, candidate: M, site: Site) -> SitePicture | None:
+        """The site as a picture (``report.SitePicture``), drawn when the pipeline's context asks
+        for pictures; None: the rule draws none."""
+        return None
+
     def held_back(self, candidate: M, site: Site) -> str | None:
         """Why a legal site is reported and not rewritten (None: it is rewritten); by default, a
         fix that does not pay by the cost model (the price the driver put on ``site.details``)."""
@@ -289,13 +328,12 @@ class PatternRule(Rule, Generic[M]):
             return f"the fix does not pay by the cost model: it {site.details.price}"
         return None
 
-    def apply(self, module: Module, *, rewrite: bool,
-              rewriter: Rewriter | None = None) -> tuple[list[Site], list[NearMiss]]:
-        """The sites and near misses in ``module``, rewritten through ``rewriter`` (one for this
-        rule, or a dry run when ``rewrite`` is False; made here when not given)."""
-        rw = rewriter if rewriter is not None else (Rewriter if rewrite else DryRunRewriter)(module, self.name)
-        if rw.dry_run == rewrite or rw.module is not module:
-            raise ValueError(f"{self.name}: rewrite={rewrite} with {rw!r} (of another module, or the other mode)")
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+        """The sites and near misses in ``module``, rewritten through ``rewriter`` (the
+        pipeline's, for this rule; a dry run when it only reports), priced and drawn as
+        ``context`` says."""
+        if rewriter.module is not module:
+            raise ValueError(f"{self.name}: {rewriter!r} is another module's")
         sites: list[Site] = []
         misses: list[NearMiss] = []
         for candidate in list(self.match(module)):
@@ -303,15 +341,15 @@ class PatternRule(Rule, Generic[M]):
             if anchor.computation is None:  # removed by an earlier site's rewrite
                 continue
             try:
-                sites.append(self._run(rw, candidate))
+                sites.append(self._run(rewriter, candidate, context))
             except Refusal as refusal:
                 misses.append(NearMiss(self.name, refusal.check, refusal.reason,
                                        location_of(refusal.instr, refusal.provenance)))
             except Exception as err:
-                # A bug: run_passes turns it into an internal-error near miss at this site.
+                # A bug: the pipeline turns it into an internal-error near miss at this site.
                 note_instruction(err, anchor)
                 raise
-        return sites, misses
+        return Changes(sites, misses)
 
     def refusal(self, candidate: M) -> Refusal | None:
         """The first check that refuses ``candidate`` (in order), or None: it is legal."""
@@ -328,11 +366,16 @@ class PatternRule(Rule, Generic[M]):
             return refusal
         return None
 
-    def _run(self, rw: Rewriter, candidate: M) -> Site:
+    def _run(self, rw: Rewriter, candidate: M, context: PassContext) -> Site:
         refusal = self.refusal(candidate)
         if refusal is not None:
             raise refusal
-        site = self.site(candidate)
+        site = self.site_for(candidate, context)
+        if context.pictures:
+            try:  # a side product: drawing a site must never stop its rewrite
+                site.picture = self.picture(candidate, site)
+            except Exception as err:
+                site.details.picture_error = f"{type(err).__name__}: {err}"
         if not site.location.source and site.location.line > 0:
             # One place per site, whoever shows it (hlo_passes.jit, hlo-lint, hlo-rewrite, the pass
             # inside XLA): an op XLA made, without a line of its own, is placed at the user's line
@@ -340,20 +383,20 @@ class PatternRule(Rule, Generic[M]):
             site.location = with_users_source(rw.module, site.location)
         if site.form in self.fused_away_forms:
             site.written = as_written(rw.module, site)  # before the rewrite removes the pieces' ops
-        # Priced on the platform the passes run for (cost_model.use_platform): a fix that does
-        # not pay is reported, never made (the lint shows it as a near miss).
-        price = site.price()
+        # Priced on the platform the pipeline runs for (its context): a fix that does not pay is
+        # reported, never made (the lint shows it as a near miss).
+        price = site.price(context.platform)
         site.details.pays = price.pays
         site.details.price = str(price)
         site.details.priced_for = price.platform
-        site.details.platform_assumed = platform_assumed()
+        site.details.platform_assumed = context.platform_assumed
         why = self.held_back(candidate, site)
         if why:
             site.details.not_rewritten = why
         site.rewritten = not rw.dry_run and not why
         if site.rewritten:
             with rw.batch():
-                self.rewrite(rw, candidate)
+                self.rewrite_for(rw, candidate, context)
         return site
 
 
@@ -361,15 +404,16 @@ def rules_in_module(module: ModuleType) -> list[Any]:
     """An instance of each rule class ``module`` defines (not those it imports), by code.
 
     A rule class is one whose ``meta`` is a ``RuleMeta``; ``TypeError`` for one without an
-    ``apply`` or that cannot be made without arguments (a rule left out in silence would
+    ``run`` or ``apply`` or that cannot be made without arguments (a rule left out in silence would
     read as a clean lint).
     """
     found = []
     for _, cls in inspect.getmembers(module, inspect.isclass):
         if cls.__module__ != module.__name__ or not isinstance(getattr(cls, "meta", None), RuleMeta):
             continue
-        if inspect.isabstract(cls) or not callable(getattr(cls, "apply", None)):
-            raise TypeError(f"rule class {cls.__name__} of {module.__name__} has no apply(module, *, rewrite)")
+        if inspect.isabstract(cls) or not _says_its_work(cls):
+            raise TypeError(f"rule class {cls.__name__} of {module.__name__} has no apply(module, *, rewrite) "
+                            "(nor run(module, rewriter, context))")
         try:
             found.append(cls())
         except TypeError as err:
@@ -382,3 +426,11 @@ def metadata_of(rule: Any) -> RuleMeta | None:
     """A registered rule's metadata; None for a pass registered without (an older plugin)."""
     meta = getattr(rule, "meta", None)
     return meta if isinstance(meta, RuleMeta) else None
+
+
+def _says_its_work(cls: type) -> bool:
+    """Whether a rule class has the work a pipeline runs: ``run`` or (an older rule) ``apply``
+    of its own, not only ``Rule``'s."""
+    if issubclass(cls, Rule):
+        return cls.defines_its_work()
+    return callable(getattr(cls, "run", None)) or callable(getattr(cls, "apply", None))

@@ -29,7 +29,10 @@ import numpy as np
 from . import _jax_compat as compat
 from .ir.op_table import COLLECTIVES, is_collective
 from .sniff import detect_dialect
+from .ir import Module
 from .ir.rewriter import Rewriter
+from .pass_interface import Changes, PassContext, Stage
+from .pipeline_driver import Pipeline
 from .text import parse_hlo
 
 __all__ = [
@@ -345,11 +348,7 @@ def _as_replicas(text: str, num_devices: int | None) -> tuple[str, int]:
             if instr.attributes.source_texts().get("use_global_device_ids") != "true":
                 raise ValueError(f"{instr.name}: a partitioned module runs as replicas here only if its "
                                  "collectives name global device ids (use_global_device_ids=true)")
-    # Shardings left on a per-device program would be read as global ones.
-    rw = Rewriter(module)
-    for instr in module.instructions():
-        if "sharding" in instr.attributes:
-            rw.remove_attribute(instr, "sharding")
+    module = _prepared(module, _DropShardings())
     text = module.to_text()
     header, sep, rest = text.partition("\n")
     n = num_devices if num_devices is not None else int(module.attributes.get("num_partitions", 1))
@@ -372,13 +371,43 @@ def _explicit_device_ids(text: str) -> str:
     """
     if "mesh[" not in text:
         return text
-    module = parse_hlo(text)
-    rw = Rewriter(module)
-    for instr in module.instructions():
-        raw = instr.attributes.raw("replica_groups") if "replica_groups" in instr.attributes else None
-        if raw is not None and raw.startswith("mesh"):
-            rw.set_attribute(instr, "replica_groups", tuple(instr.attributes["replica_groups"]))
-    return module.to_text() if rw.changed else text
+    result = Pipeline([_ExplicitDeviceIds()], strict=True).run(parse_hlo(text), copy=False)
+    return result.module.to_text() if result.changed else text
+
+
+# The preparations of a text for running are pipeline stages (``pass_interface.Stage``): their
+# edits are journaled and verified as a rule's are, and tag nothing (the same program).
+def _prepared(module: Module, stage: Stage) -> Module:
+    return Pipeline([stage], strict=True).run(module, copy=False).module
+
+
+class _DropShardings(Stage):
+    """Shardings left on a per-device program would be read as global ones: removed."""
+
+    name = "drop-shardings"
+
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+        dropped = 0
+        for instr in module.instructions():
+            if "sharding" in instr.attributes:
+                rewriter.remove_attribute(instr, "sharding")
+                dropped += 1
+        return Changes(changed=dropped > 0)
+
+
+class _ExplicitDeviceIds(Stage):
+    """Every mesh replica-group list written out as explicit groups (``_explicit_device_ids``)."""
+
+    name = "explicit-device-ids"
+
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+        written = 0
+        for instr in module.instructions():
+            raw = instr.attributes.raw("replica_groups") if "replica_groups" in instr.attributes else None
+            if raw is not None and raw.startswith("mesh"):
+                rewriter.set_attribute(instr, "replica_groups", tuple(instr.attributes["replica_groups"]))
+                written += 1
+        return Changes(changed=written > 0)
 
 
 def _replicas_and_partitions(module: Any) -> tuple[int, int]:

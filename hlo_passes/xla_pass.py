@@ -39,7 +39,8 @@ from typing import Any
 from . import _jax_compat as compat
 from . import _multihost
 from ._version import __version__
-from .cost_model import active_platform, platform_for, use_platform
+from .cost_model import DEFAULT_PLATFORM, platform_for
+from .pass_interface import PassContext
 from .diagnostics import from_site, hook_warning
 from .gmm.target import use_gmm_target
 from .errors import AgreementTimeoutError, ParseError
@@ -206,8 +207,8 @@ def _on_compile(serialized: bytes, platform: str | None = None) -> bytes | None:
     try:
         # Inside XLA every ragged-dot is XLA's own (no kernel lowering runs here): a rule resting on
         # what the GMM kernel writes past its groups refuses (gmm.target).
-        with use_platform(platform_for(platform)), use_gmm_target(platform_for(platform), "xla"):
-            return _transform(serialized)
+        with use_gmm_target(platform_for(platform), "xla"):
+            return _transform(serialized, platform_for(platform))
     except Exception as err:  # noqa: BLE001 - a bug of ours must not break the user's compile
         _failed(serialized, err)
         return None
@@ -265,7 +266,9 @@ def _fallback(name: str, why: str, outcome: ModuleOutcome | None = None) -> None
         log.debug("%s", message)
 
 
-def _transform(serialized: bytes) -> bytes | None:
+def _transform(serialized: bytes, priced: str | None) -> bytes | None:
+    """``priced``: the platform sites are priced for (the callback's backend; None: not one the
+    cost model knows, the default, assumed)."""
     mode = _state.mode
     if mode is None:
         return None
@@ -290,8 +293,8 @@ def _transform(serialized: bytes) -> bytes | None:
         recorded = []
     text = with_parameter_shardings(text, recorded)
     if mode == "rewrite":
-        return _rewrite(hlo.name, text)
-    _lint(hlo.name, text, mode)
+        return _rewrite(hlo.name, text, priced)
+    _lint(hlo.name, text, mode, priced)
     return None
 
 
@@ -375,7 +378,7 @@ def _without_metadata(text: str) -> str:
     return re.sub(r", metadata=\{[^{}]*\}", "", text)
 
 
-def _rewrite(name: str, text: str) -> bytes | None:
+def _rewrite(name: str, text: str, priced: str | None) -> bytes | None:
     outcome = ModuleOutcome(name)
     with _lock:
         _state.modules.append(outcome)
@@ -384,7 +387,8 @@ def _rewrite(name: str, text: str) -> bytes | None:
     error: str | None = None
     hints: list[str] = []  # an opt-in pass that would act where the default set did nothing
     try:
-        new_text, sites, near = rewrite_compiled_text(text, name, _state.passes, hints)
+        new_text, sites, near = rewrite_compiled_text(text, name, _state.passes, hints,
+                                                      context=PassContext.for_platform(priced, pictures=False))
         outcome.found, outcome.near_misses = len(sites), near
         if new_text is not None:
             new = compat.hlo_text_to_proto(new_text)
@@ -471,9 +475,10 @@ def _site_line(module: str, site: Site) -> str:
     return f"hlo_passes: rewrote {site.rule} ({record.form}) in {module} ({record.fix}) {where}"
 
 
-def _lint(name: str, text: str, mode: str) -> None:
+def _lint(name: str, text: str, mode: str, priced: str | None) -> None:
     with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module:
-        findings = lint_module(module, platform=active_platform().name)  # _on_compile's pricing
+        # _on_compile's pricing; a platform the cost model does not know is named as its default.
+        findings = lint_module(module, platform=priced or DEFAULT_PLATFORM)
     # Once per job, not once per host: only process 0 reports (_multihost).
     reports = _multihost.reports_here()
     said: list[str] = []

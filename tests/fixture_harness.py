@@ -21,7 +21,7 @@ FileCheck lines (``filecheck`` from PyPI, a Python port of LLVM's FileCheck;
   cost model: detected only; its price is in the JSON report, not here).
 
 A line ``// PLATFORM: cpu`` runs the case with sites priced for that platform
-(``cost_model.use_platform``; default: the cost model's), for a rule whose fix is
+(``run_passes(..., platform=)``, the pipeline's ``PassContext``; default: the cost model's), for a rule whose fix is
 made for one platform only (MOE005 emits the CPU kernel's call).
 
 Every comment line is blanked before parsing, so line numbers in the report
@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import hlo_passes
-from hlo_passes.cost_model import use_platform
 from hlo_passes.lowering import lowering_for
 from hlo_passes.passes import Result, run_passes
 
@@ -217,8 +216,7 @@ class Outcome:
             again.verify()
         except Exception as err:  # the message is the finding
             return problems + [f"the output does not parse and verify: {type(err).__name__}: {err}"]
-        with use_platform(self.case.platform):
-            second = run_passes(again, [self.case.pass_name])
+        second = run_passes(again, [self.case.pass_name], platform=self.case.platform)
         if any(s.rewritten for s in second.sites) or second.module.to_text() != self.output:
             problems.append("a second run rewrote the output again:\n" + render_report(second, self.output))
         return problems
@@ -227,8 +225,8 @@ class Outcome:
 def run_case(case: Case) -> Outcome:
     module = hlo_passes.parse(case.module_text, path=str(case.path.relative_to(REPO_ROOT)))
     target = lowering_for(case.kernel, case.platform) if case.kernel else contextlib.nullcontext()
-    with use_platform(case.platform), target:
-        result = run_passes(module, [case.pass_name])
+    with target:
+        result = run_passes(module, [case.pass_name], platform=case.platform)
     return Outcome(case, result, result.module.to_text(), render_report(result, case.module_text))
 
 

@@ -5,7 +5,7 @@
 weight gradient is reduce-scattered on its own and put back into W's layout by pads (into the
 stacking axis; with interior padding).  MOE002 makes that one weight-gradient GMM on the joined
 activation gradients, one reduce-scatter, and the reduced shard put into W's layout
-(``rewrites/_reordered.py``):
+(``rewrites/split/reordered.py``):
 
 * found in every text form jax and XLA write (StableHLO pretty, generic, with debug locations;
   HLO before optimizations, after Shardy's import, after SPMD partitioning, optimized);

@@ -29,12 +29,12 @@ import hlo_passes
 from hlo_passes.checks import Refusal
 from hlo_passes.ir import Instruction, Module
 from hlo_passes.passes.compiled import rewrite_compiled_text
-from hlo_passes.rewrites._carry_whole import _fused_reads_only_concat
-from hlo_passes.rewrites._chains import bitcast_keeps_order
-from hlo_passes.rewrites._dequant import _walk
-from hlo_passes.rewrites._fusions import FusedValue, fused_slice
-from hlo_passes.rewrites._reordered import _insert_axis
-from hlo_passes.rewrites._sources import sliced_fusion
+from hlo_passes.rewrites.split.carry_whole import _fused_reads_only_concat
+from hlo_passes.rewrites.split.chains import bitcast_keeps_order
+from hlo_passes.rewrites.split.dequant import _walk
+from hlo_passes.rewrites.split.fusions import FusedValue, fused_slice
+from hlo_passes.rewrites.split.reordered import _insert_axis
+from hlo_passes.rewrites.split.sources import sliced_fusion
 
 pytestmark = pytest.mark.jax_free
 

@@ -22,7 +22,7 @@ import pytest
 from hlo_passes.checks import Refusal
 from hlo_passes.ir import Shape
 from hlo_passes.passes.compiled import rewrite_compiled_text
-from hlo_passes.rewrites._chains import bitcast_permutation, map_split_dim
+from hlo_passes.rewrites.split.chains import bitcast_permutation, map_split_dim
 
 pytestmark = pytest.mark.jax_free
 

@@ -209,7 +209,7 @@ def test_opened_sites_are_not_each_matched_over_the_whole_module(monkeypatch) ->
     """Cost (issue 31): a module of n sites is matched whole a fixed number of times, not once
     more per site (each opened site is found again at its anchor), and the sites' layout copies
     and transposes are fused again, so that XLA:CPU compiles one kernel for the layers' equal ones."""
-    from hlo_passes.rewrites._split_fusion import SplitFusion
+    from hlo_passes.rewrites.split.engine import SplitFusion
 
     real = SplitFusion.match
     started: list[int] = []
@@ -235,7 +235,7 @@ def test_split_dimension_on_a_second_axis_rewritten_inside_xla() -> None:
     """``2F`` sharded on a second mesh axis (``fsdp_transpose``): the partitioner makes each
     device's piece of a half with a collective-permute, a concatenate and a dynamic-slice at
     its partition's offset, and gathers it along the split dimension.  Proven device by device
-    to be the half's slice of the shard gathered whole (``rewrites/_reshard``), each round (the
+    to be the half's slice of the shard gathered whole (``rewrites/split/reshard``), each round (the
     forward and its recomputation) becomes one gather chain of W over both axes and a slice
     per half: the same losses and parameters, 12 all-gathers -> 8 as the hand-fused layout
     compiles, and no collective-permute left."""

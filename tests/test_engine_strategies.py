@@ -10,7 +10,7 @@ import pytest
 
 import hlo_passes
 from hlo_passes.passes import run_passes
-from hlo_passes.rewrites import _crossings, _meetings
+from hlo_passes.rewrites.split import crossings, meetings
 from hlo_passes.rewrites.moe_gradient_fusion import MoeGradientFusion
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
@@ -50,19 +50,19 @@ def test_meetings_and_boundaries_are_not_instructions() -> None:
     """No fake opcodes: a meeting or a boundary says what it is through its own interface."""
     module = hlo_passes.parse(PAD_ADD)
     add = module.entry.root
-    meeting = _meetings.pad_meeting(add)
-    assert isinstance(meeting, _meetings.PadAdd) and meeting.anchor is add and meeting.dim == 2
+    meeting = meetings.pad_meeting(add)
+    assert isinstance(meeting, meetings.PadAdd) and meeting.anchor is add and meeting.dim == 2
     assert not hasattr(meeting, "opcode") and not hasattr(meeting, "operands")
-    for kind in (_crossings.Crossing, _crossings.Exit, _crossings.HloExit):
+    for kind in (crossings.Crossing, crossings.Exit, crossings.HloExit):
         assert not hasattr(kind, "opcode") and not hasattr(kind, "operands")
-        assert _crossings.BOUNDARY_AT[kind.found_at] is kind
+        assert crossings.BOUNDARY_AT[kind.found_at] is kind
 
 
 def test_a_rule_is_its_strategies() -> None:
     rule = MoeGradientFusion()
     assert [type(s).__name__ for s in rule.sources] == ["SliceSource", "GmmSource"]
     # Pads of the halves side by side, or into W's layout (a size-2 axis, interleaved): one finder.
-    assert any(issubclass(m, _meetings.PadAdds) for m in rule.meetings)
+    assert any(issubclass(m, meetings.PadAdds) for m in rule.meetings)
     assert not hasattr(rule, "meet_by_pads") and not hasattr(rule, "from_gmms")
 
 
@@ -113,24 +113,24 @@ def test_fusions_of_optimized_hlo_are_seen_through_without_look_alikes() -> None
     """The chain keeps the module's own fusions: the slice a fusion makes is the chain's
     ``Cut``, a copying fusion a ``Boundary`` step (no opcode), the fused concatenate a
     meeting at the fusion; reports name the source lines of the ops inside the fusions."""
-    from hlo_passes.rewrites import _fusions
+    from hlo_passes.rewrites.split import fusions
     from hlo_passes.rewrites.moe_gather_fusion import MoeGatherFusion
 
     module = hlo_passes.parse(COMPILED)
     entry = {i.name: i for i in module.entry.instructions}
     (candidate,) = [c for c in MoeGatherFusion().match(module) if c.meeting.form == "concat"]
     meeting, chains = candidate.meeting, candidate.chains
-    assert isinstance(meeting, _meetings.FusedConcat) and meeting.anchor is entry["concat.f"]
+    assert isinstance(meeting, meetings.FusedConcat) and meeting.anchor is entry["concat.f"]
     assert meeting.compiled and meeting.dims == (2,)
     assert [c.start for c in chains] == [entry["gate.f"], entry["up.f"]]
     assert all(c.cut.fused and c.cut.whole is entry["w"] and c.compiled for c in chains)
     step = chains[0].ops[-1]
-    assert isinstance(step, _fusions.FusedCopy) and step.after is entry["gate.c"]
+    assert isinstance(step, fusions.FusedCopy) and step.after is entry["gate.c"]
     assert not hasattr(step, "opcode") and not hasattr(step, "operands")
 
     result = run_passes(module, ["moe-gather-fusion"])
     (site,) = result.sites
-    # Rewritten once the fusions are opened (``_opening``): no fusion left, one gather.
+    # Rewritten once the fusions are opened (``split.opening``): no fusion left, one gather.
     assert site.form == "concat" and site.rewritten and not site.details.not_rewritten
     after = [i.opcode for i in result.module.entry.instructions]
     assert "fusion" not in after and after.count("all-gather") == 1

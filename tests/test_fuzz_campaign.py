@@ -157,9 +157,9 @@ def test_rediscovery_sorts_findings_into_issue_21s_classes(tmp_path: Path) -> No
     findings = [
         finding(3, "wrong-exception", "parse", "ValueError", "hlo_passes/dialects/hlo/shapes.py:138 _parse_at",
                 "Exceeds the limit (4300 digits) for integer string conversion"),
-        finding(5, "wrong-exception", "run_passes", "IndexError", "hlo_passes/rewrites/_crossings.py:41 outside",
+        finding(5, "wrong-exception", "run_passes", "IndexError", "hlo_passes/rewrites/split/crossings.py:41 outside",
                 "tuple index out of range"),
-        finding(8, "hang", "run_passes", "", "hlo_passes/rewrites/_chains.py:10 walk", "no result in 10 s"),
+        finding(8, "hang", "run_passes", "", "hlo_passes/rewrites/split/chains.py:10 walk", "no result in 10 s"),
         finding(9, "wrong-exception", "to_text", "KeyError", "hlo_passes/dialects/hlo/printer.py:1 f", "'x'"),
     ]
     (tmp_path / "findings.jsonl").write_text("".join(json.dumps(f) + "\n" for f in findings))

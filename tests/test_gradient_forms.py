@@ -162,7 +162,7 @@ def test_partitioner_reduced_gradient_named_in_the_lowered_text(dumps, stage: st
 @pytest.mark.parametrize("program", ["trainer_prefused_shard_map", "trainer_prefused_partitioner"])
 def test_prefused_gradient_is_moe002s_in_optimized_hlo(dumps, program: str) -> None:
     """XLA:CPU's combiner has made the step's reductions one tuple all-reduce, taken apart for the
-    rules (``rewrites/_held``): the prefused weight's two weight-gradient GMMs, whose reduced values
+    rules (``rewrites/split/held``): the prefused weight's two weight-gradient GMMs, whose reduced values
     one fusion puts back together (past their converts), are one weight's — MOE002's
     ``split_reduction``, at the combined all-reduce's line, never MOE004's.  (Run inside XLA:
     tests/test_compiled_rewrite.py, five Adam steps bit-equal.)"""

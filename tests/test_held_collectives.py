@@ -11,7 +11,7 @@ moves collectives, no arithmetic).
 XLA:CPU runs combined (tuple) all-gathers and reductions as written.  It does not run
 asynchronous collectives (its thunk emitter refuses ``all-gather-start``:
 ``test_cpu_does_not_run_async_collectives`` holds that fact), so the async fixtures run
-with each pair made synchronous first (``_held.unhold(mark=False)``: the pair's
+with each pair made synchronous first (``split.held.unhold(mark=False)``: the pair's
 collective where its start was, as XLA:GPU's ConvertAsyncCollectivesToSync makes it),
 the original and the rewritten module alike; the async form itself is checked by XLA's
 parser (tests/test_rule_fixtures_xla.py) and the FileCheck lines.
@@ -45,7 +45,7 @@ from hlo_passes import _jax_compat as compat
 from hlo_passes.ir.rewriter import Rewriter
 from hlo_passes.passes import run_passes
 from hlo_passes.passes.compiled import rewrite_compiled_text
-from hlo_passes.rewrites._held import held_kind, unhold
+from hlo_passes.rewrites.split.held import held_kind, unhold
 
 pytestmark = pytest.mark.jax_facing
 

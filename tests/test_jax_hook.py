@@ -325,7 +325,7 @@ def test_install_warns_on_plain_jit_of_the_issue_programs(spec) -> None:
     moe_warnings = _lint_warnings(record, jax_hook.MoELintWarning)
     assert any(m.startswith("MOE001 in jit_moe_body") for m in moe_warnings), moe_warnings
     # The scanned training step's weight gradient too: its halves ride in the one all-reduce
-    # XLA:CPU combines them into (read taken apart: rewrites/_held.py).
+    # XLA:CPU combines them into (read taken apart: rewrites/split/held.py).
     assert all(m.startswith(("MOE001 in jit_moe_body", "MOE002 in jit_moe_body")) for m in moe_warnings), moe_warnings
     assert _lint_warnings(record, jax_hook.LintSkippedWarning) == []
 

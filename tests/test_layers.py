@@ -7,6 +7,10 @@ directly or through a module of the package that imports one at its top (``hlo_p
 and it says so in a comment.  ``lint-imports`` (import-linter,
 configured in pyproject.toml) checks the layers contract and the independence of rewrites and
 lowering; it runs here so that every test environment runs it.
+
+The rule engine (``hlo_passes/rewrites/``, issue 48) is held to more: its contracts hold, and it has
+no import cycle, with type-only imports (under ``TYPE_CHECKING``) counted as well, which the rest of
+the package's contracts do not count (``exclude_type_checking_imports``: one switch for every contract).
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ import pathlib
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from dataclasses import dataclass
 
 import networkx as nx
@@ -99,7 +104,8 @@ def _targets(node: ast.Import | ast.ImportFrom, package: str, modules: dict[str,
     return targets
 
 
-def imports() -> list[Import]:
+def imports(type_checking: bool = False) -> list[Import]:
+    """The package's imports; with ``type_checking``, those under ``if TYPE_CHECKING:`` too."""
     modules = _modules()
     found = []
     for name, path in modules.items():
@@ -109,7 +115,9 @@ def imports() -> list[Import]:
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         for node in ast.walk(tree):
-            if not isinstance(node, (ast.Import, ast.ImportFrom)) or _under_type_checking(node, parents):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            if not type_checking and _under_type_checking(node, parents):
                 continue
             commented = _commented(lines, node.lineno)
             for target in _targets(node, package, modules):
@@ -136,9 +144,9 @@ def _import_heavy_at_top() -> set[str]:
         heavy |= more
 
 
-def import_graph() -> nx.DiGraph:
+def import_graph(type_checking: bool = False) -> nx.DiGraph:
     graph = nx.DiGraph()
-    for imp in imports():
+    for imp in imports(type_checking):
         if imp.target.startswith("hlo_passes"):
             graph.add_edge(imp.importer, imp.target)
     return graph
@@ -157,6 +165,28 @@ def test_no_import_cycles():
     graph = import_graph()
     cycles = sorted(" -> ".join(c + [c[0]]) for c in nx.simple_cycles(graph))
     assert not cycles, f"{len(cycles)} import cycles in hlo_passes/:\n" + "\n".join(cycles[:50])
+
+
+RULE_ENGINE = "hlo_passes.rewrites"
+
+
+def test_no_import_cycles_in_the_rule_engine_counting_type_only_imports():
+    graph = import_graph(type_checking=True)
+    engine = graph.subgraph(n for n in graph if n == RULE_ENGINE or n.startswith(RULE_ENGINE + "."))
+    assert graph.has_edge("hlo_passes.rewrites.split.engine", "hlo_passes.rewrites.split.types")
+    cycles = sorted(" -> ".join(c + [c[0]]) for c in nx.simple_cycles(engine))
+    assert not cycles, f"{len(cycles)} import cycles in hlo_passes/rewrites/:\n" + "\n".join(cycles[:50])
+
+
+def test_every_module_of_the_split_engine_has_its_layer():
+    # A module left out of the split-layers contract would be free to import anything in the engine.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (contract,) = [c for c in config["contracts"] if c["id"] == "split-layers"]
+    placed = {name.strip() for layer in contract["layers"] for name in layer.replace(":", "|").split("|")}
+    package = PACKAGE / "rewrites" / "split"
+    modules = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+    assert modules - placed == set(), "modules of rewrites/split/ missing from the split-layers contract"
+    assert placed - modules == set(), "split-layers names modules that are not there"
 
 
 def test_function_level_imports_only_defer_heavy_optional_dependencies():
@@ -178,7 +208,7 @@ def test_function_level_imports_only_defer_heavy_optional_dependencies():
     assert not bad, "function-level imports:\n" + "\n".join(bad)
 
 
-def test_import_linter_contracts_hold():
+def _lint_imports() -> pathlib.Path:
     # Beside this interpreter (a venv), else where its installs put scripts (a system Python).
     candidates = [pathlib.Path(sys.executable).with_name("lint-imports"),
                   pathlib.Path(sysconfig.get_path("scripts")) / "lint-imports"]
@@ -186,8 +216,37 @@ def test_import_linter_contracts_hold():
     if lint_imports is None:
         pytest.fail(f"lint-imports not found at {', '.join(map(str, candidates))}: "
                     "install the test extra (pip install -e '.[test]')")
+    return lint_imports
+
+
+def test_import_linter_contracts_hold():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, env=env,
+    proc = subprocess.run([str(_lint_imports()), "--no-cache"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "0 broken" in proc.stdout and "kept" in proc.stdout, proc.stdout
+
+
+def _ini_value(value: object) -> str:
+    return "".join(f"\n    {v}" for v in value) if isinstance(value, list) else str(value)
+
+
+def test_the_rule_engine_contracts_hold_counting_type_only_imports(tmp_path: pathlib.Path):
+    # pyproject's contracts of the rule engine, run again with type-only imports counted: an
+    # import ``if TYPE_CHECKING:`` that points up (or closes a circle) breaks them as any other.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    ours = [c for c in config["contracts"] if any(
+        str(m).startswith(RULE_ENGINE) for key in ("containers", "ancestors", "source_modules")
+        for m in c.get(key, []))]
+    assert {c["id"] for c in ours} >= {"rewrites-acyclic", "split-below-the-rules", "split-layers"}
+    lines = ["[importlinter]", f"root_package = {config['root_package']}", "exclude_type_checking_imports = False"]
+    for c in ours:
+        lines.append(f"[importlinter:contract:{c['id']}]")
+        lines += [f"{key} = {_ini_value(value)}" for key, value in c.items() if key != "id"]
+    ini = tmp_path / "rule-engine.ini"
+    ini.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([str(_lint_imports()), "--no-cache", "--config", str(ini)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"Contracts: {len(ours)} kept, 0 broken" in proc.stdout, proc.stdout

@@ -409,7 +409,6 @@ def test_moe_ffn_fusion_runs_on_gpu(cuda_kernels, form: str, mode: str, dialect:
 
     from examples import moe_ffn
     from hlo_passes import runtime
-    from hlo_passes.cost_model import use_platform
     from hlo_passes.rewrites.moe_ffn_fusion import GPU_FFN_TARGETS
 
     jdtype = {"float32": jnp.float32, "bfloat16": jnp.bfloat16}[dtype]
@@ -417,8 +416,7 @@ def test_moe_ffn_fusion_runs_on_gpu(cuda_kernels, form: str, mode: str, dialect:
     with jax.default_matmul_precision("highest"):
         text = jax.jit(moe_ffn.function(form, mode)).trace(*args).lower(
             lowering_platforms=("cuda",)).as_text(dialect=dialect)
-    with use_platform("gpu"):
-        result = run_passes(hlo_passes.parse(text), ["moe-ffn-fusion"])
+    result = run_passes(hlo_passes.parse(text), ["moe-ffn-fusion"], platform="gpu")
     assert [(s.form, s.rewritten) for s in result.sites] == [(form, True)]
     devices = jax.devices("cuda")[:1]
     want_exe = runtime.compile_text(text, num_devices=1, devices=devices)

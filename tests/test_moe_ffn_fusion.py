@@ -33,7 +33,6 @@ import hlo_passes
 import hlo_passes.kernels as kernels
 from examples import moe, moe_ffn, moe_remat
 from hlo_passes import jax_hook, runtime
-from hlo_passes.cost_model import use_platform
 from hlo_passes.gmm import ffn_kernel, pallas_ffn
 from hlo_passes.lint import lint_module
 from hlo_passes.lowering import lower_gmms, pallas_tpu
@@ -56,8 +55,7 @@ def _tol(dtype: str) -> dict:
 
 
 def rewrite(text: str):
-    with use_platform("cpu"):
-        return run_passes(hlo_passes.parse(text), [PASS])
+    return run_passes(hlo_passes.parse(text), [PASS], platform="cpu")
 
 
 def run_cpu(text: str, args, num_devices: int = 1) -> list[np.ndarray]:
@@ -278,25 +276,22 @@ def test_each_platform_emits_its_kernel_or_holds_back() -> None:
     pair = lowered("pair", "forward", "stablehlo")
     for platform, targets in (("cpu", FFN_TARGETS), ("gpu", GPU_FFN_TARGETS)):
         for form, text in (("gate_first", prefused), ("pair", pair)):
-            with use_platform(platform):
-                result = run_passes(hlo_passes.parse(text), [PASS])
+            result = run_passes(hlo_passes.parse(text), [PASS], platform=platform)
             assert [s.rewritten for s in result.sites] == [True]
             assert targets[form] in result.module.to_text()
             assert [f.rule for f in lint_module(hlo_passes.parse(text), platform=platform)] == [CODE]
     held = [("tpu", prefused, "F = 96 is no multiple of 128")]
     for platform, text, why in held:
-        with use_platform(platform):
-            result = run_passes(hlo_passes.parse(text), [PASS])
+        result = run_passes(hlo_passes.parse(text), [PASS], platform=platform)
         assert [s.rewritten for s in result.sites] == [False]
         assert why in result.sites[0].details.not_rewritten
         assert result.module.to_text() == text
         assert [f.rule for f in lint_module(hlo_passes.parse(text), platform=platform)] == []
-    with use_platform("tpu"):
-        # At these tiny shapes (5 rows per expert) the kernel measured slower than XLA's chain.
-        (site,) = run_passes(hlo_passes.parse(pair), [PASS]).sites
-        assert not site.rewritten and "rows per expert" in site.details.not_rewritten
-        with mock.patch.object(ffn_kernel, "SPEED_GATE", False):
-            assert [s.rewritten for s in run_passes(hlo_passes.parse(pair), [PASS]).sites] == [True]
+    # At these tiny shapes (5 rows per expert) the kernel measured slower than XLA's chain.
+    (site,) = run_passes(hlo_passes.parse(pair), [PASS], platform="tpu").sites
+    assert not site.rewritten and "rows per expert" in site.details.not_rewritten
+    with mock.patch.object(ffn_kernel, "SPEED_GATE", False):
+        assert [s.rewritten for s in run_passes(hlo_passes.parse(pair), [PASS], platform="tpu").sites] == [True]
     # TPU (the default pricing): held back at this size, so no finding; found where the gate is off.
     assert [f.rule for f in lint_module(hlo_passes.parse(pair))] == []
     with mock.patch.object(ffn_kernel, "SPEED_GATE", False):
@@ -346,8 +341,7 @@ def test_gpu_emission_runs_as_the_cpu_kernel(form: str, mode: str, dialect: str,
     of the CUDA ones runs here, equal to the original: the operands, their order and layouts are
     what the kernel reads.  (On a GPU, tests/test_lowering_gpu_ffi.py runs the CUDA kernel.)"""
     text = lowered(form, mode, dialect, dtype, experts)
-    with use_platform("gpu"):
-        result = run_passes(hlo_passes.parse(text), [PASS])
+    result = run_passes(hlo_passes.parse(text), [PASS], platform="gpu")
     assert [(s.form, s.rewritten) for s in result.sites] == [(form, True)] and result.near_misses == []
     new_text = result.module.to_text()
     check_parsers(new_text, dialect)
@@ -414,8 +408,8 @@ _TYPES = {"f32": "float32", "bf16": "bfloat16", "s32": "int32"}
 
 def rewrite_for_tpu(text: str):
     """Priced for TPU, the measured-speed gate off: these tiny shapes test the splice itself."""
-    with use_platform("tpu"), mock.patch.object(ffn_kernel, "SPEED_GATE", False):
-        return run_passes(hlo_passes.parse(text), [PASS])
+    with mock.patch.object(ffn_kernel, "SPEED_GATE", False):
+        return run_passes(hlo_passes.parse(text), [PASS], platform="tpu")
 
 
 def _dims_and_types(values) -> list[tuple[tuple[int, ...], str]]:

@@ -14,7 +14,7 @@ form:
 * after SPMD partitioning each device's program is fed the shards jax gives
   that device, and its results are that device's shards of jax's results;
 * optimized HLO (``*after_optimizations*``): rewritten through its fusions
-  (``rewrites/_opening``), the result valid for XLA's own parser with half the
+  (``rewrites/split/opening``), the result valid for XLA's own parser with half the
   all-gathers (a scheduled module does not compile again; the same rewrite run
   inside XLA's pipeline is executed in tests/test_compiled_rewrite.py).
 """
@@ -56,7 +56,7 @@ def _expected(program: str, stage: str) -> set[tuple[str, str]]:
         found = {("moe-gather-fusion", "concat" if spec.variant == "concat" else "split_gather")}
         if training:
             # The implicit gradient's per-half all-reduces are operands of one tuple all-reduce
-            # XLA:CPU's combiner made (pads and add fused): taken apart (``rewrites/_held``), a site.
+            # XLA:CPU's combiner made (pads and add fused): taken apart (``rewrites/split/held``), a site.
             found.add(("moe-gradient-fusion", "split_reduction"))
         return found
     found = {("moe-gather-fusion", spec.variant)}

@@ -14,7 +14,7 @@ from examples.moe import MoEConfig, gather_stages
 from examples.moe_pair import PAIR_FORMS, PairSpec
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
-from hlo_passes.rewrites._pairs import is_grouped
+from hlo_passes.rewrites.split.pairs import is_grouped
 from moe_cases import DIALECTS
 
 RULE = "moe-pair-gather-fusion"

@@ -8,7 +8,7 @@
   of the sharded W and the partitioner makes their pieces; the rewrite gathers W whole.
 * After SPMD partitioning and in the optimized module: each device's piece of a half is made by a
   collective-permute, a concatenate and a dynamic-slice at its partition's offset, then gathered
-  along the split dimension; ``rewrites/_reshard`` proves, device by device, that the pieces are the
+  along the split dimension; ``rewrites/split/reshard`` proves, device by device, that the pieces are the
   half's slice of the shard gathered whole, and the rewrite gathers the shard whole.
 
 In the forward of every text a site is rewritten; the backward's recomputation reads the halves'

@@ -82,7 +82,7 @@ def _unprovable(name: str, form: str) -> bool:
     """The unchecked program's optimized module as ``compiled.as_text()`` prints it, where it
     states no parameter sharding (jax >= 0.12's XLA prints none on a partitioned module's
     parameters): that the program splits none of its weights cannot be read from that text
-    (``_replicated.no_weight_split``).  The pass inside XLA reads the module's recorded shardings
+    (``split.replicated.no_weight_split``).  The pass inside XLA reads the module's recorded shardings
     (``xla_pass.with_parameter_shardings``): never unprovable there."""
     if name != "replicated_unchecked" or form != "compiled":
         return False

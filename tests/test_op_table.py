@@ -285,7 +285,7 @@ def test_verifier_checks_the_tables_arity_of_what_a_pass_creates() -> None:
 
 def test_dead_code_removal_keeps_what_the_table_says_has_effects() -> None:
     from hlo_passes.ir.rewriter import Rewriter
-    from hlo_passes.rewrites._chains import remove_dead
+    from hlo_passes.ir.analysis import remove_dead
 
     m = parse_hlo(_module("s = u64[2] rng-get-and-update-state(), delta=1\n"
                           "  a = s32[4] add(p, p)\n  ROOT r = s32[4] negate(p)"))

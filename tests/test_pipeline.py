@@ -11,7 +11,9 @@ import pytest
 import hlo_passes
 from hlo_passes import CollectiveCost, InvariantError, Rule, RuleMeta, Site, location_of
 from hlo_passes.ir import Module
-from hlo_passes.passes.pass_pipeline import Pipeline, Result
+from hlo_passes.ir.rewriter import Rewriter
+from hlo_passes.pass_interface import Changes, PassContext, Stage
+from hlo_passes.pipeline_driver import Pipeline, Result
 from hlo_passes.report import INTERNAL_ERROR, NearMiss
 
 DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
@@ -215,3 +217,61 @@ def test_a_caller_adds_invariant_checks_of_its_own() -> None:
     assert not Pipeline([Renames(1)], rewrite=False, check_invariants=True, invariant_checks=checks).run(module).changed
     renamed = Pipeline([Renames(1)], check_invariants=False).run(module).module
     assert Pipeline([Renames(2)], check_invariants=True, invariant_checks=checks).run(renamed).changed
+
+
+def test_the_pipeline_reads_no_signature_and_no_context_variable() -> None:
+    """A pass is called one way (``Pass.run(module, rewriter, context)``), and what it runs for
+    travels on the pipeline (``PassContext``): nothing in the driver or the passes' interface
+    inspects a signature, and neither the pricing platform nor site pictures are context
+    variables any more (issue 48)."""
+    root = Path(hlo_passes.__file__).resolve().parent
+    for rel in ("pipeline_driver.py", "pass_interface.py", "cost_model.py", "rewrites/split/picture.py", "rule.py"):
+        text = (root / rel).read_text(encoding="utf-8")
+        assert "ContextVar" not in text and "contextvars" not in text, rel
+        assert "signature(" not in text, rel
+
+
+def test_the_context_reaches_the_passes() -> None:
+    # Priced for the platform the pipeline names, assumed only when none is named.
+    module = hlo_passes.parse_file(DATA / "moe_mesh2_concat.mlir")
+    for platform, assumed in ((None, True), ("cpu", False), ("cuda", False)):
+        (site,) = hlo_passes.run_passes(module, ["MOE001"], platform=platform).sites
+        assert (site.details.priced_for, site.details.platform_assumed) == (
+            {None: "tpu", "cuda": "gpu"}.get(platform, platform), assumed)
+        assert site.picture is not None
+    no_pictures = PassContext.for_platform("cpu", pictures=False)
+    (site,) = hlo_passes.run_passes(module, ["MOE001"], context=no_pictures).sites
+    assert site.picture is None and site.details.priced_for == "cpu"
+    with pytest.raises(ValueError, match="unknown platform 'metal'"):
+        hlo_passes.run_passes(module, ["MOE001"], platform="metal")
+
+
+class _Stage(Stage):
+    """A stage that is no rule: negates the root's operand once (through its rewriter), then
+    finds it done."""
+
+    name = "xpp-stage"
+
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+        root = module.entry.root
+        if root.operands[0].opcode == "negate":
+            return Changes(changed=False)
+        rewriter.set_operand(root, 0, rewriter.create("negate", root.operands[0].shape, [root.operands[0]],
+                                                      before=root))
+        return Changes(changed=True)
+
+
+def test_a_stage_is_journaled_verified_and_held_to_its_claim() -> None:
+    module = hlo_passes.parse(MODULE)
+    result = Pipeline([_Stage()], check_invariants=True).run(module)
+    assert [type(c).__name__ for c in result.journal][:1] == ["Created"] and result.changed
+    # A stage's ops carry no rule's tag.
+    assert "hlo_passes.rule" not in result.module.to_text()
+
+    class Lies(_Stage):
+        def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+            super().run(module, rewriter, context)
+            return Changes(changed=False)
+
+    with pytest.raises(InvariantError, match="no rewrite, the rewriter's journal has"):
+        Pipeline([Lies()], check_invariants=True).run(module)

@@ -20,7 +20,8 @@ from hlo_passes.lint import lint_module, rule_id
 from hlo_passes.dialects.stablehlo.attrs import OPCODES
 from hlo_passes.passes import available_passes, opt_in_passes, run_passes
 from hlo_passes.passes.prescan import BUILTIN_RULES, MARKERS, markers_for, may_have_sites, rules_that_may_fire
-from hlo_passes.rewrites import _chains, _crossings
+from hlo_passes.ir.analysis import SHARDING_CALLS
+from hlo_passes.rewrites.split import crossings
 from moe_cases import lowered_text
 from programs import DUMP_CASES, TEXT_CASES
 
@@ -31,7 +32,7 @@ def test_markers_cover_the_rules_tables() -> None:
     rules = available_passes()
     assert BUILTIN_RULES <= set(rules)
     mlir_names = {h: [m for m, hh in OPCODES.items() if hh == h] for h in COMMUNICATING}
-    sharding_spellings = [*_chains.SHARDING_CALLS, _crossings.ENTRY_TARGET,
+    sharding_spellings = [*SHARDING_CALLS, crossings.ENTRY_TARGET,
                           "sdy.sharding_constraint", "sdy.manual_computation"]
     for name in BUILTIN_RULES:
         markers = markers_for(name)

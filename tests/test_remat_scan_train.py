@@ -34,7 +34,6 @@ import pytest
 
 import hlo_passes
 from examples import remat_scan_train as user
-from hlo_passes.cost_model import use_platform
 from hlo_passes.passes import run_passes
 from hlo_passes.runtime import count_collectives
 
@@ -157,8 +156,7 @@ def test_installed_pass_reaches_the_hand_fix(plain, fixed, installed) -> None:
     # Priced on cpu: each half's operand of the gradient dots is a loop fusion only its dot reads, so
     # the joined operand is written by one loop fusion in place of theirs (no copy added); the
     # reduced halves' join goes (2 x 8 x 8 x 128 f32 = 65,536 bytes), one collective, one dot.
-    with use_platform("cpu"):
-        result = run_passes(hlo_passes.parse(plain[1]), ["moe-gradient-fusion"], rewrite=False)
+    result = run_passes(hlo_passes.parse(plain[1]), ["moe-gradient-fusion"], rewrite=False, platform="cpu")
     assert [(s.form, s.pays, s.copies_added, s.copies_removed) for s in result.sites] == \
         [("split_reduction", True, 0, 65536)]
     assert _at_user_line(result.sites[0].location)

@@ -229,7 +229,7 @@ SAMPLE = "mesh1_concat.stablehlo.mlir"
 
 def test_an_internal_error_in_a_rule_is_a_near_miss_naming_rule_and_instruction(samples_dir: Path,
                                                                              monkeypatch) -> None:
-    from hlo_passes.rewrites import _sources
+    from hlo_passes.rewrites.split import sources
 
     module = hlo_passes.parse((samples_dir / SAMPLE).read_text())
     assert run_passes(module).changed  # the sample is rewritten when nothing breaks
@@ -237,7 +237,7 @@ def test_an_internal_error_in_a_rule_is_a_near_miss_naming_rule_and_instruction(
     def broken(chains):
         raise IndexError("planted bug")
 
-    monkeypatch.setattr(_sources, "check_slices", broken)
+    monkeypatch.setattr(sources, "check_slices", broken)
     result = run_passes(module)
     (miss,) = [m for m in result.near_misses if m.rule == "moe-gather-fusion"]
     assert miss.check == "internal-error"
@@ -252,21 +252,21 @@ def test_an_internal_error_in_a_rule_is_a_near_miss_naming_rule_and_instruction(
 
 def test_a_rule_that_raises_half_way_through_a_rewrite_leaves_the_module_as_it_was(samples_dir: Path,
                                                                                 monkeypatch) -> None:
-    from hlo_passes.rewrites import _split_fusion
+    from hlo_passes.rewrites.split import engine
 
     text = (samples_dir / SAMPLE).read_text()
-    real = _split_fusion._replace
+    real = engine._replace
 
     def half_done(rule, meeting, chains, *args, **kwargs):
         meeting.anchor.module.replace_all_uses(meeting.anchor, chains[0].start)  # an edit, then the crash
         raise RuntimeError("crashed mid-rewrite")
 
-    monkeypatch.setattr(_split_fusion, "_replace", half_done)
+    monkeypatch.setattr(engine, "_replace", half_done)
     for copy in (True, False):
         result = run_passes(hlo_passes.parse(text), copy=copy)
         assert [m.check for m in result.near_misses] == ["internal-error"]
         assert result.module.to_text() == text and not result.sites
-    monkeypatch.setattr(_split_fusion, "_replace", real)
+    monkeypatch.setattr(engine, "_replace", real)
     assert run_passes(hlo_passes.parse(text)).changed
 
 

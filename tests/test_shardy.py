@@ -10,7 +10,7 @@ import pytest
 from hlo_passes.dialects import shardy
 from hlo_passes.dialects.shardy import AxisRef, DimSharding, SdySharding
 from hlo_passes.ir import Sharding
-from hlo_passes.rewrites._layouts import Layout, layout_from_sharding, layout_from_text
+from hlo_passes.rewrites.split.layouts import Layout, layout_from_sharding, layout_from_text
 
 # No jax or jaxlib here, nor in a process these tests start: run once, with jax blocked (docs/testing.md).
 pytestmark = pytest.mark.jax_free

@@ -25,7 +25,6 @@ import pytest
 import hlo_passes
 from examples import moe_ffn
 from hlo_passes import runtime
-from hlo_passes.cost_model import use_platform
 from hlo_passes.gmm import ffn_kernel, tpu_tiling
 from hlo_passes.gmm.pallas_ffn import moe_ffn as pallas_ffn
 from hlo_passes.lowering import lower_gmms
@@ -188,8 +187,8 @@ def test_moe005_rewrite_runs_on_the_chip(form: str, dialect: str, chip) -> None:
     reference as XLA's own program on the chip is (within twice its error), rows past the groups 0."""
     sizes = dict(tokens=512, embed=128, mlp=256, experts=8, dtype=jnp.bfloat16)
     text = moe_ffn.lower(form, "forward", dialect, **sizes)
-    with use_platform("tpu"), mock.patch.object(ffn_kernel, "SPEED_GATE", False):
-        result = run_passes(hlo_passes.parse(text), ["moe-ffn-fusion"])
+    with mock.patch.object(ffn_kernel, "SPEED_GATE", False):
+        result = run_passes(hlo_passes.parse(text), ["moe-ffn-fusion"], platform="tpu")
     assert [s.rewritten for s in result.sites] == [True]
     after = hlo_passes.parse(result.module.to_text())
     assert "tpu_custom_call" in after.to_text()

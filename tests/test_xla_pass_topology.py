@@ -144,7 +144,7 @@ def test_the_pass_steps_aside_for_a_topology_once_and_comes_back(rules, off, mon
     monkeypatch.setattr(xla_pass, "COMPILE_ONLY_RUNS_THE_PASS", frozenset())
     calls: list[int] = []
     real = xla_pass._transform
-    monkeypatch.setattr(xla_pass, "_transform", lambda serialized: calls.append(1) or real(serialized))
+    monkeypatch.setattr(xla_pass, "_transform", lambda serialized, priced: calls.append(1) or real(serialized, priced))
     hlo_passes.install("rewrite", platforms="cpu", passes=["XPA001"])
     aot = _aot_step(compat.compile_only_devices(jax.devices()))
     with warnings.catch_warnings(record=True) as record:
@@ -171,7 +171,7 @@ def test_the_lint_steps_aside_too_and_says_so_once(rules, off, monkeypatch, plai
     monkeypatch.setattr(xla_pass, "COMPILE_ONLY_RUNS_THE_PASS", frozenset())
     calls: list[int] = []
     real = xla_pass._transform
-    monkeypatch.setattr(xla_pass, "_transform", lambda serialized: calls.append(1) or real(serialized))
+    monkeypatch.setattr(xla_pass, "_transform", lambda serialized, priced: calls.append(1) or real(serialized, priced))
     hlo_passes.install("warn", platforms="cpu", passes=["XPA001"])
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")

@@ -5,7 +5,7 @@
     python tools/mutate_checks.py --markdown out.md
 
 A *check* is a ``raise Refusal(...)`` in the engine's modules (``FILES`` under
-``hlo_passes/rewrites/``); breaking it means replacing the raise with
+``hlo_passes/``: the split engine's, and the IR analyses it uses); breaking it means replacing the raise with
 ``pass`` (the check always passes).  A *guard* is an ``if`` whose body only
 returns None / an empty list or continues; breaking it means its test is
 ``False``.  Each mutant is a copy of ``hlo_passes`` in a temporary folder put
@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-FILES = ["_split_fusion.py", "_chains.py", "_crossings.py", "_fusions.py", "_sources.py", "_meetings.py", "_gmms.py"]
-RULES = REPO / "hlo_passes" / "rewrites"
+FILES = [f"rewrites/split/{name}.py" for name in ("engine", "walk", "chains", "crossings", "fusions", "sources",
+                                                  "meetings", "gmms")] + ["ir/analysis.py"]
+RULES = REPO / "hlo_passes"
 
 
 @dataclass
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(root / "hlo_passes", ignore_errors=True)
             shutil.copytree(REPO / "hlo_passes", root / "hlo_passes",
                             ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-            target = root / "hlo_passes" / "rewrites" / m.file
+            target = root / "hlo_passes" / m.file
             target.write_text(mutate(target.read_text(), m))
             passed, failed = run_fixtures(root)
             verdict = "survived" if passed else "killed"

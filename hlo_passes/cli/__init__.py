@@ -35,7 +35,8 @@ from typing import Any, TextIO
 from .._copies import dump_platforms
 from .._version import __version__
 from ..checks import legend
-from ..cost_model import DEFAULT_PLATFORM, use_platform
+from ..cost_model import DEFAULT_PLATFORM
+from ..pass_interface import PassContext
 from ..files import (
     MAX_INPUT_BYTES,
     InputError,
@@ -524,10 +525,12 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
     not yet put in place."""
     # The cost model prices each site for --platform, else for the platform the dump's file names say;
     # a rule resting on the GMM kernel knows the kernel --kernel and --platform name.
-    with use_platform(args.platform or _dump_platform(job.path)), lowering_for(args.kernel, args.platform):
+    context = PassContext.for_platform(args.platform or _dump_platform(job.path))
+    with lowering_for(args.kernel, args.platform):
         # The module is not reused: no copy.
-        result = pipeline(passes, rewrite=True, strict=args.strict).run(module, copy=False)
-        hint = _opt_in_hint(result.module) if passes is None and not result.sites and not args.quiet else None
+        result = pipeline(passes, rewrite=True, strict=args.strict, context=context).run(module, copy=False)
+        hint = (_opt_in_hint(result.module, context) if passes is None and not result.sites and not args.quiet
+                else None)
     lowerings = lower_gmms(result.module, args.kernel, args.platform)
     new_text = result.module.to_text()
     diff = None
@@ -563,7 +566,7 @@ def _dump_platform(path: str | None) -> str | None:
     return dump_platforms([path, *names]).get(path)
 
 
-def _opt_in_hint(module: Any) -> str | None:
+def _opt_in_hint(module: Any, context: PassContext) -> str | None:
     """When the default passes found nothing: which opt-in passes would rewrite this module.
     They are run, rewriting a copy, so that the hint counts what ``--passes`` would rewrite: not a
     site they would only detect (one whose fix does not pay by the cost model, issue 44)."""
@@ -571,7 +574,7 @@ def _opt_in_hint(module: Any) -> str | None:
     if not opt_in:
         return None
     found: dict[str, int] = {}
-    for site in pipeline(opt_in).run(module).sites:
+    for site in pipeline(opt_in, context=context).run(module).sites:
         if site.rewritten:
             found[site.rule] = found.get(site.rule, 0) + 1
     if not found:

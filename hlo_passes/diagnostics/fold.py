@@ -105,7 +105,8 @@ class _Anchor:
             if kind in evidence:
                 said = self.evidence.get(_key(kind, d.form))
                 if said is not None:
-                    return said == evidence[kind]
+                    same: bool = said == evidence[kind]
+                    return same
         return None
 
 

@@ -172,7 +172,8 @@ def kernel_text(spec: FfnSpec, *, interpret: bool, dialect: str) -> str:
 
     args = [jax.ShapeDtypeStruct(dims, _NP_OF[dtype]) for dims, dtype in spec.operand_shapes()]
     platform = "cpu" if interpret else "tpu"
-    return _program(spec, interpret).trace(*args).lower(lowering_platforms=(platform,)).as_text(dialect=dialect)
+    text: str = _program(spec, interpret).trace(*args).lower(lowering_platforms=(platform,)).as_text(dialect=dialect)
+    return text
 
 
 def splice_ffn(rw: Rewriter, spec: FfnSpec, operands: Sequence[Value], *, before: Instruction,
@@ -185,7 +186,7 @@ def splice_ffn(rw: Rewriter, spec: FfnSpec, operands: Sequence[Value], *, before
 
 def spliced_ffn_spec(call: Instruction) -> FfnSpec | None:
     """The problem of a call of a fused-FFN kernel spliced for TPU here (None: it is none)."""
-    if call.opcode not in ("call", "func.call") or not call.called_computations:
+    if call.opcode != "call" or not call.called_computations:
         return None
     callee = call.called_computations[0]
     m = SPLICED_FFN.match(callee.name)

@@ -51,7 +51,7 @@ def gmm_kernel(instr: Instruction) -> str | None:
             if name and _GMM_WORDS.search(name.group(1)):
                 return f"{target} {name.group(1)}"
         return None
-    if instr.opcode in ("call", "func.call") and instr.called_computations:
+    if instr.opcode == "call" and instr.called_computations:
         callee = instr.called_computations[0]
         if _GMM_WORDS.search(callee.name) and any(i.opcode == "custom-call" and (
                 str(i.attributes.get("custom_call_target", "")) in GMM_KERNEL_TARGETS | KERNEL_TARGETS)
@@ -87,7 +87,7 @@ def splice_program(rw: Rewriter, text: str, mode: str, out_shape: Shape, operand
         raise ValueError(f"{before.ref} is in no computation: a kernel call cannot be placed before it")
     if module.dialect == "stablehlo":
         entry = _splice_functions(rw, text, mode)
-        return rw.create("func.call", out_shape, operands, {"to_apply": entry.name}, name_hint=mode,
+        return rw.create("call", out_shape, operands, {"to_apply": entry.name}, name_hint=mode,
                          before=before, called=[entry])
     entry = _splice_computations(rw, text, mode, ahead_of=_top_level(comp))
     return rw.create("call", out_shape, operands, {"to_apply": entry}, name_hint=mode, before=before,
@@ -162,7 +162,7 @@ def _splice_computations(rw: Rewriter, text: str, mode: str, ahead_of: Computati
 def megablox_callee(instr: Instruction) -> Computation | None:
     """The megablox function a ``call`` / ``func.call`` runs, if it runs one for TPU: jax's
     lowering of megablox ``gmm``/``tgmm``, or the entry of a kernel spliced here."""
-    if instr.opcode not in ("call", "func.call") or not instr.called_computations:
+    if instr.opcode != "call" or not instr.called_computations:
         return None
     callee = instr.called_computations[0]
     if SPLICED.match(callee.name):

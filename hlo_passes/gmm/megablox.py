@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import importlib
 from dataclasses import dataclass
+from typing import Any
 
 # Largest tiles: megablox's defaults are 128; 512 on k and n keeps the grid
 # small for the shapes MoE layers have without exceeding VMEM on any TPU.
@@ -73,7 +74,7 @@ def tiling_for(m: int, k: int, n: int, dtype: str) -> tuple[tuple[int, int, int]
     return (tm, tk, tn), m_pad
 
 
-def _program(spec: GmmSpec, interpret: bool, tiling: tuple[int, int, int] | None = None):
+def _program(spec: GmmSpec, interpret: bool, tiling: tuple[int, int, int] | None = None) -> Any:
     """The jitted program ``(lhs, rhs, group_sizes) -> out`` of ``spec``; ``tiling`` (tm, tk, tn)
     overrides ``tiling_for``'s (m is then padded to a multiple of tm)."""
     # deferred: jax (seconds to import) only when a kernel is emitted
@@ -83,13 +84,13 @@ def _program(spec: GmmSpec, interpret: bool, tiling: tuple[int, int, int] | None
 
     out_dtype = jnp.dtype(_NP_OF[spec.out_dtype])
 
-    def clipped_groups(group_sizes, m):
+    def clipped_groups(group_sizes: Any, m: int) -> Any:
         # ragged_dot clips groups at m; megablox would read past the rows.
         ends = jnp.minimum(jnp.cumsum(group_sizes.astype(jnp.int32)), m)
         starts = jnp.concatenate([jnp.zeros((1,), jnp.int32), ends[:-1]])
         return ends - starts
 
-    def run(lhs, rhs, group_sizes):
+    def run(lhs: Any, rhs: Any, group_sizes: Any) -> Any:
         lhs = jnp.transpose(lhs, spec.lhs_perm)
         rhs = jnp.transpose(rhs, spec.rhs_perm)
         m, k = lhs.shape
@@ -136,7 +137,8 @@ def kernel_text(spec: GmmSpec, *, interpret: bool, dialect: str, tiling: tuple[i
         lowered = program.trace(*args).lower(lowering_platforms=("cpu",))
     else:
         lowered = program.trace(*args).lower(lowering_platforms=("tpu",))
-    return lowered.as_text(dialect=dialect)
+    text: str = lowered.as_text(dialect=dialect)
+    return text
 
 
 def unavailable_reason() -> str | None:

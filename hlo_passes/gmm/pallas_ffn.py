@@ -26,6 +26,7 @@ imported on first use only.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 # The pallas_call's name: the ``kernel_name`` of its tpu_custom_call.
@@ -92,6 +93,53 @@ def step_tables(group_sizes: Any, t: int, tm: int, e: int) -> tuple[Any, Any, An
     return group, tile, kind
 
 
+def _kernel(nf: int, tm: int, dtype: Any) -> Callable[..., None]:
+    """The kernel of ``moe_ffn``'s grid step ``(s, j)`` for ``nf`` F blocks, tiles of ``tm`` rows and
+    compute type ``dtype`` (the module docstring says what a step does).  A function of its own so
+    that ``moe_ffn`` reads as its steps: sizes, step tables, block specs, the call."""
+    import jax  # deferred: seconds to import, only when a kernel is built
+    import jax.numpy as jnp  # deferred: with jax
+    from jax.experimental import pallas as pl  # deferred: with jax
+
+    def kernel(group_ref: Any, tile_ref: Any, kind_ref: Any, starts_ref: Any, ends_ref: Any, x_ref: Any,
+               wg_ref: Any, wu_ref: Any, wo_ref: Any, o_ref: Any, acc_ref: Any) -> None:
+        s, j = pl.program_id(0), pl.program_id(1)
+        k = kind_ref[s]
+
+        @pl.when(k == 0)
+        def _() -> None:
+            xt = x_ref[...]
+            gate = jnp.dot(xt, wg_ref[0], preferred_element_type=jnp.float32).astype(dtype)
+            up = jnp.dot(xt, wu_ref[0], preferred_element_type=jnp.float32).astype(dtype)
+            one = jnp.ones((), dtype)
+            act = gate * (one / (one + jnp.exp(-gate))) * up
+            y = jnp.dot(act, wo_ref[0], preferred_element_type=jnp.float32)
+
+            @pl.when(j == 0)
+            def _() -> None:
+                acc_ref[...] = y
+
+            @pl.when(j > 0)
+            def _() -> None:
+                acc_ref[...] += y
+
+            @pl.when(j == nf - 1)
+            def _() -> None:
+                g = group_ref[s]
+                prev = jnp.maximum(s - 1, 0)
+                first_visit = (s == 0) | (tile_ref[prev] != tile_ref[s])
+                rows = tile_ref[s] * tm + jax.lax.broadcasted_iota(jnp.int32, (tm, 1), 0)
+                mine = (rows >= starts_ref[g]) & (rows < ends_ref[g])
+                kept = jnp.where(first_visit, jnp.zeros_like(o_ref), o_ref[...])
+                o_ref[...] = jnp.where(mine, acc_ref[...].astype(o_ref.dtype), kept)
+
+        @pl.when((k == 1) & (j == 0))
+        def _() -> None:
+            o_ref[...] = jnp.zeros_like(o_ref)
+
+    return kernel
+
+
 def moe_ffn(x: Any, w_in: Any, w_out: Any, group_sizes: Any, *, w_up: Any = None, up_first: bool = False,
             tm: int | None = None, bf: int | None = None, interpret: bool = False) -> Any:
     import jax  # deferred: seconds to import, only when a kernel is built
@@ -120,42 +168,9 @@ def moe_ffn(x: Any, w_in: Any, w_out: Any, group_sizes: Any, *, w_up: Any = None
     group, tile, kind = step_tables(group_sizes, t, tm, e)
     steps = int(group.shape[0])
 
-    def kernel(group_ref, tile_ref, kind_ref, starts_ref, ends_ref, x_ref, wg_ref, wu_ref, wo_ref, o_ref, acc_ref):
-        s, j = pl.program_id(0), pl.program_id(1)
-        k = kind_ref[s]
+    kernel = _kernel(nf, tm, dtype)
 
-        @pl.when(k == 0)
-        def _():
-            xt = x_ref[...]
-            gate = jnp.dot(xt, wg_ref[0], preferred_element_type=jnp.float32).astype(dtype)
-            up = jnp.dot(xt, wu_ref[0], preferred_element_type=jnp.float32).astype(dtype)
-            one = jnp.ones((), dtype)
-            act = gate * (one / (one + jnp.exp(-gate))) * up
-            y = jnp.dot(act, wo_ref[0], preferred_element_type=jnp.float32)
-
-            @pl.when(j == 0)
-            def _():
-                acc_ref[...] = y
-
-            @pl.when(j > 0)
-            def _():
-                acc_ref[...] += y
-
-            @pl.when(j == nf - 1)
-            def _():
-                g = group_ref[s]
-                prev = jnp.maximum(s - 1, 0)
-                first_visit = (s == 0) | (tile_ref[prev] != tile_ref[s])
-                rows = tile_ref[s] * tm + jax.lax.broadcasted_iota(jnp.int32, (tm, 1), 0)
-                mine = (rows >= starts_ref[g]) & (rows < ends_ref[g])
-                kept = jnp.where(first_visit, jnp.zeros_like(o_ref), o_ref[...])
-                o_ref[...] = jnp.where(mine, acc_ref[...].astype(o_ref.dtype), kept)
-
-        @pl.when((k == 1) & (j == 0))
-        def _():
-            o_ref[...] = jnp.zeros_like(o_ref)
-
-    def w_block(j, s, kind_ref, offset):
+    def w_block(j: Any, s: Any, kind_ref: Any, offset: int) -> Any:
         # A step that computes nothing keeps the last F block's index: no weight is fetched.
         return jnp.where(kind_ref[s] == 0, j, nf - 1) + offset
 

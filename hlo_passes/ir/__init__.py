@@ -2,7 +2,9 @@
 
 ``module`` holds the graph (``Module``, ``Computation``, ``Instruction``, ``Value``, ``Shape``,
 ``Sharding``, ``Attributes``), re-exported here: ``from hlo_passes.ir import Module``.
-Beside it: ``rewriter`` (``Rewriter``, the one way a pass changes a module), ``op_table``
+Beside it: ``rewriter`` (``Rewriter``, the one way a pass changes a module), ``analysis`` (what
+every rule asks of the graph: callers, same values, dead code and unused functions removed through
+a rewriter), ``op_table``
 (what is known of each op), ``verify`` (the structural and result-shape checks) and
 ``device_groups`` (the typed value of ``replica_groups``).  Those import ``module`` directly,
 never this package, so importing any of them does not go round through here.

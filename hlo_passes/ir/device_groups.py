@@ -36,7 +36,7 @@ Groups = tuple[tuple[int, ...], ...]
 _SHOWN_DEVICES = 64
 
 
-class DeviceGroups(Sequence):
+class DeviceGroups(Sequence[Any]):
     """Device-id groups, expanded on first use.
 
     ``num_groups`` and ``group_size`` (None for explicit groups of different

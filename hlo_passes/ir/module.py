@@ -1053,7 +1053,7 @@ def created_by(instr: Instruction) -> str | None:
     return data.get("created_by") if data else None
 
 
-class _NoData(dict):
+class _NoData(dict[str, Any]):
     """The attribute dict of every node and edge ``fill_graph`` adds.
 
     The IR keeps nothing on graph nodes or edges (an instruction carries its

@@ -39,7 +39,7 @@ from .op_table import op
 __all__ = [
     "AttributeSet", "Change", "ComputationChanged", "Created",
     "DryRunError", "DryRunRewriter", "Erased", "Operand", "OperandsChanged", "Renamed", "Reordered", "Rewriter",
-    "ShapeChanged", "UsesReplaced",
+    "ShapeChanged", "Trial", "UsesReplaced",
 ]
 
 
@@ -170,6 +170,19 @@ class Rewriter:
             row = op(opcode)
             return (row.mlir_name if row is not None else None) or opcode
         return opcode
+
+    @contextmanager
+    def trial(self) -> Iterator[Trial]:
+        """A throwaway copy of the module to try a pass on first (``Trial``: the copy, a rewriter
+        that prepares it, and one of this rewriter's mode that the pass is tried with); what
+        the trial finds decides what is done through this rewriter.  Neither trial rewriter's
+        journal is this one's: the copy is released when the block ends."""
+        copy = self.module.clone()
+        try:
+            prepare = Rewriter(copy, self.rule)
+            yield Trial(copy, prepare, DryRunRewriter(copy, self.rule) if self.dry_run else prepare)
+        finally:
+            copy.release()  # freed now, not by a full collection later (Module.release)
 
     @contextmanager
     def batch(self) -> Iterator["Rewriter"]:
@@ -550,6 +563,17 @@ class Rewriter:
         self._touched.pop(id(comp), None)
         self.module.remove_computation(comp, fused_body_of=fused_body_of)
         self._record(ComputationChanged(comp.name, "removed"))
+
+
+@dataclass(frozen=True)
+class Trial:
+    """A copy of a module a pass is tried on (``Rewriter.trial``): ``prepare`` changes it (to put
+    it in the form the pass reads), ``tried`` is what the pass runs with (a dry run when the
+    rewriter the trial came from is one)."""
+
+    module: Module
+    prepare: Rewriter
+    tried: Rewriter
 
 
 class DryRunRewriter(Rewriter):

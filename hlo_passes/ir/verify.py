@@ -16,7 +16,7 @@ keeps the findings in ``Module.shape_problems`` and issues one
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .device_groups import DeviceGroups
 from .op_table import OPS
@@ -46,7 +46,7 @@ def verify_module(module: Module, computations: Iterable[Computation] | None = N
     return problems
 
 
-def _encloses(outer, comp) -> bool:
+def _encloses(outer: Computation | None, comp: Computation) -> bool:
     """Whether ``comp`` is a region nested (at any depth) in ``outer``: MLIR regions
     may use the values of the regions around them."""
     parent = comp.parent
@@ -66,7 +66,7 @@ def _known(s: Shape) -> bool:
     return s.element_type not in ("inferred", "buffer")
 
 
-def _attr(instr: Instruction, key: str, default=None):
+def _attr(instr: Instruction, key: str, default: Any = None) -> Any:
     try:
         return instr.attributes[key] if key in instr.attributes else default
     except Exception:  # undecodable values are the parser's business, not ours

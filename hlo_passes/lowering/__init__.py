@@ -15,7 +15,8 @@ call to it.  Kernels (``KERNELS``):
 * ``auto`` — the platform's best available: ``cpu-ffi`` on CPU, ``xla`` on
   TPU and GPU and when no platform is named.
 
-Each backend module exposes ``lower(module) -> int`` (ragged-dots replaced)
+Each backend module exposes ``lower(rw, module) -> int`` (ragged-dots replaced, through the
+rewriter of the ``LowerGmms`` stage that ``lower_gmms`` runs in a pipeline)
 and ``unavailable_reason() -> str | None``; it is imported only when chosen,
 so this package itself never imports jax.  Ragged-dots in general form are
 first brought into a canonical form by ``_normalize`` (transposes, reshapes);
@@ -36,6 +37,9 @@ from typing import Any
 
 from ..gmm.kernel_calls import gmm_kernel
 from ..ir import CREATED_BY, Instruction, Module
+from ..ir.rewriter import Rewriter
+from ..pass_interface import Changes, PassContext, Stage
+from ..pipeline_driver import Pipeline
 from ..report import Location, location_of
 from ..gmm import placement as _placement
 from ..gmm.target import GmmTarget, use_gmm_target
@@ -126,7 +130,8 @@ def unavailable_reason(kernel: str) -> str | None:
         module = importlib.import_module(name)
     except ImportError as err:
         return f"its lowering module {name} cannot be imported ({err})"
-    return module.unavailable_reason()
+    reason: str | None = module.unavailable_reason()
+    return reason
 
 
 def backend(kernel: str) -> ModuleType:
@@ -188,7 +193,7 @@ def _survey(module: Module) -> list[_Found]:
             except _normalize.NotCanonical as err:
                 form, reason = err.form, err.reason
             found.append(_Found(instr, form, location_of(instr), reason, _created_by(instr)))
-        elif instr.opcode in ("custom-call", "call", "func.call"):
+        elif instr.opcode in ("custom-call", "call"):
             kernel = gmm_kernel(instr)
             if kernel is not None:
                 found.append(_Found(instr, "kernel", location_of(instr),
@@ -200,18 +205,45 @@ def _created_by(instr: Instruction) -> str | None:
     if "frontend_attributes" not in instr.attributes:
         return None
     try:
-        return instr.attributes["frontend_attributes"].get(CREATED_BY)
+        created_by: str | None = instr.attributes["frontend_attributes"].get(CREATED_BY)
+        return created_by
     except (ValueError, AttributeError):
         return None
 
 
 def lower_gmms(module: Module, kernel: str = "auto", platform: str | None = None) -> list[GmmLowering]:
     """Lower every ragged-dot of ``module`` (in place) to ``kernel``; one record per GMM found.
+    The lowering is a pipeline stage (``LowerGmms``): journaled and verified as a rule's
+    rewrite is.
 
     Raises ``ValueError`` for an unknown kernel or platform and
     ``KernelUnavailableError`` when the chosen kernel's backend is missing or
     cannot be used here.
     """
+    stage = LowerGmms(kernel, platform)
+    Pipeline([stage], strict=True).run(module, copy=False)
+    return stage.records
+
+
+class LowerGmms(Stage):
+    """The GMM lowering as a pipeline stage: every ragged-dot of the module to ``kernel`` on
+    ``platform``, its new ops tagged ``RULE``; ``records``: one per GMM found.  One round does
+    all of it (a ragged-dot it keeps, it keeps for a reason that does not change)."""
+
+    name = RULE
+    tag = RULE
+    repeats = False
+
+    def __init__(self, kernel: str = "auto", platform: str | None = None) -> None:
+        self.kernel, self.platform = kernel, platform
+        self.records: list[GmmLowering] = []
+
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+        self.records = _lower_gmms(rewriter, module, self.kernel, self.platform)
+        return Changes(changed=any(r.lowered for r in self.records))
+
+
+def _lower_gmms(rw: Rewriter, module: Module, kernel: str, platform: str | None) -> list[GmmLowering]:
     resolved = resolve_kernel(kernel, platform)
     found = _survey(module)
     impl = None if resolved == "xla" else backend(resolved)
@@ -221,12 +253,12 @@ def lower_gmms(module: Module, kernel: str = "auto", platform: str | None = None
         count = 0
         if tpu_default:
             impl = importlib.import_module(f"{__name__}.{BACKENDS['pallas']}")
-            count = impl.lower_default(module)
+            count = impl.lower_default(rw, module)
     elif resolved == "pallas" and platform == "cpu":
         # Mosaic kernels only run on TPU; on CPU the same kernel runs in Pallas interpret mode.
-        count = impl.lower(module, interpret=True)
+        count = impl.lower(rw, module, interpret=True)
     else:
-        count = impl.lower(module)
+        count = impl.lower(rw, module)
     refusal = None if tpu_default else getattr(impl, "refusal", None)
     records = []
     for f in found:

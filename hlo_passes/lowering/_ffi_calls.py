@@ -7,7 +7,8 @@ operands and results, s32 or s64 group sizes.  Only the target names differ.
 from __future__ import annotations
 
 from ..ir import Instruction, Module
-from ..gmm.ffi_call import API_VERSION
+from ..ir.rewriter import Rewriter
+from ..gmm.ffi_call import API_VERSION, pin_default_layouts
 from . import _normalize
 
 FLOAT_TYPES = frozenset({"f32", "bf16"})
@@ -28,19 +29,19 @@ def refusal(instr: Instruction, handlers: str) -> str | None:
     return None
 
 
-def lower(module: Module, targets: dict[str, str], handlers: str) -> int:
-    """Replace every ragged-dot the handlers implement by a call to ``targets[form]``; returns how many."""
+def lower(rw: Rewriter, module: Module, targets: dict[str, str], handlers: str) -> int:
+    """Replace every ragged-dot the handlers implement by a call to ``targets[form]``, through
+    ``rw``; returns how many."""
     found = _normalize.lowerable(module, lambda instr: refusal(instr, handlers))
     for instr, plan in found:
-        lower_one(instr, plan, targets)
+        lower_one(rw, instr, plan, targets)
     return len(found)
 
 
-def lower_one(instr: Instruction, plan: _normalize.Plan, targets: dict[str, str]) -> Instruction:
-    """Replace ``instr`` by the custom call (and the transposes / reshapes ``plan`` needs)."""
+def lower_one(rw: Rewriter, instr: Instruction, plan: _normalize.Plan, targets: dict[str, str]) -> Instruction:
+    """Replace ``instr`` by the custom call (and the transposes / reshapes ``plan`` needs), through ``rw``."""
     module = instr.module
-    assert module is not None and instr.computation is not None
-    rw = _normalize.rewriter(module)
+    assert module is not None and instr.computation is not None and rw.module is module
     with rw.batch():
         canonical = _normalize.canonical_operands(rw, instr, plan)
         target = targets[plan.form]
@@ -49,7 +50,7 @@ def lower_one(instr: Instruction, plan: _normalize.Plan, targets: dict[str, str]
                          before=instr)
         # The kernels index row-major buffers; unpinned, XLA may pick other layouts
         # (XLA:CPU chose {2,0,1} for a tgmm result).
-        _normalize.pin_default_layouts(rw, call)
+        pin_default_layouts(rw, call)
         if "frontend_attributes" in instr.attributes:
             # MaxText's tiling hints and the like say what the GMM is for; they stay with it.
             rw.set_attribute(call, "frontend_attributes", dict(instr.attributes["frontend_attributes"]))

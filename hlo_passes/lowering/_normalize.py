@@ -30,7 +30,6 @@ from typing import Any
 
 from ..ir import Instruction, Module, Shape, Value
 from ..ir.rewriter import Operand, Rewriter
-from ..gmm.ffi_call import pin_default_layouts  # noqa: F401  (the backends' name for it)
 from ..gmm import placement as _placement
 
 GMM = "gmm"
@@ -126,7 +125,8 @@ def _in_fusion(instr: Instruction) -> bool:
     return comp.name in cached[1]
 
 
-def _plan_gmm(lhs: Shape, rhs: Shape, out: Shape, lc, rc, lhs_free, group, r: int, g: int) -> Plan:
+def _plan_gmm(lhs: Shape, rhs: Shape, out: Shape, lc: tuple[int, ...], rc: tuple[int, ...], lhs_free: list[int],
+              group: tuple[int, ...], r: int, g: int) -> Plan:
     if len(group) != 1:
         raise NotCanonical("unsupported", f"rhs_group_dims={list(group)}: one group dimension expected")
     if lhs_free:
@@ -153,7 +153,8 @@ def _plan_gmm(lhs: Shape, rhs: Shape, out: Shape, lc, rc, lhs_free, group, r: in
     )
 
 
-def _plan_tgmm(lhs: Shape, rhs: Shape, out: Shape, lc, rc, lhs_free, group, r: int, g: int) -> Plan:
+def _plan_tgmm(lhs: Shape, rhs: Shape, out: Shape, lc: tuple[int, ...], rc: tuple[int, ...], lhs_free: list[int],
+               group: tuple[int, ...], r: int, g: int) -> Plan:
     if group:
         raise NotCanonical("unsupported", "a ragged contracting dimension with rhs group dimensions")
     if len(lc) != 1:
@@ -239,12 +240,6 @@ def replace_with(rw: Rewriter, instr: Instruction, call: Instruction) -> list[In
     rw.replace_all_uses(instr, value)
     rw.erase(instr)
     return inserted
-
-
-def rewriter(module: Module) -> Rewriter:
-    """The rewriter a GMM lowering works through: its new ops are tagged ``RULE``, as the rewrites
-    tag theirs."""
-    return Rewriter(module, RULE)
 
 
 def lowerable(module: Module, refusal: Callable[[Instruction], str | None]) -> list[tuple[Instruction, Plan]]:

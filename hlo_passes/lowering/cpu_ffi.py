@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 
 from ..ir import Instruction, Module
+from ..ir.rewriter import Rewriter
 from . import _ffi_calls, _normalize
 
 TARGETS: dict[str, str] = {_normalize.GMM: "hlo_passes_gmm", _normalize.TGMM: "hlo_passes_tgmm"}
@@ -43,11 +44,12 @@ def refusal(instr: Instruction) -> str | None:
     return _ffi_calls.refusal(instr, "CPU")
 
 
-def lower(module: Module) -> int:
-    """Replace every ragged-dot the CPU handlers implement; returns how many were replaced."""
-    return _ffi_calls.lower(module, TARGETS, "CPU")
+def lower(rw: Rewriter, module: Module) -> int:
+    """Replace every ragged-dot the CPU handlers implement, through ``rw`` (the lowering
+    stage's); returns how many were replaced."""
+    return _ffi_calls.lower(rw, module, TARGETS, "CPU")
 
 
-def lower_one(instr: Instruction, plan: _normalize.Plan) -> Instruction:
+def lower_one(rw: Rewriter, instr: Instruction, plan: _normalize.Plan) -> Instruction:
     """Replace ``instr`` by the custom call (and the transposes / reshapes ``plan`` needs)."""
-    return _ffi_calls.lower_one(instr, plan, TARGETS)
+    return _ffi_calls.lower_one(rw, instr, plan, TARGETS)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..ir import Instruction, Module
+from ..ir.rewriter import Rewriter
 from . import _ffi_calls, _normalize
 
 TARGETS: dict[str, str] = {_normalize.GMM: "hlo_passes_gmm_cuda", _normalize.TGMM: "hlo_passes_tgmm_cuda"}
@@ -49,11 +50,12 @@ def refusal(instr: Instruction) -> str | None:
     return _ffi_calls.refusal(instr, "CUDA")
 
 
-def lower(module: Module) -> int:
-    """Replace every ragged-dot the CUDA handlers implement; returns how many were replaced."""
-    return _ffi_calls.lower(module, TARGETS, "CUDA")
+def lower(rw: Rewriter, module: Module) -> int:
+    """Replace every ragged-dot the CUDA handlers implement, through ``rw`` (the lowering
+    stage's); returns how many were replaced."""
+    return _ffi_calls.lower(rw, module, TARGETS, "CUDA")
 
 
-def lower_one(instr: Instruction, plan: _normalize.Plan) -> Instruction:
+def lower_one(rw: Rewriter, instr: Instruction, plan: _normalize.Plan) -> Instruction:
     """Replace ``instr`` by the custom call (and the transposes / reshapes ``plan`` needs)."""
-    return _ffi_calls.lower_one(instr, plan, TARGETS)
+    return _ffi_calls.lower_one(rw, instr, plan, TARGETS)

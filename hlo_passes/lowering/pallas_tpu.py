@@ -37,6 +37,8 @@ from ..gmm import tpu_tiling
 from ..gmm.megablox import GmmSpec, groups_dtype_ok, supported_dtype
 from ..ir import Instruction, Module
 from ..ir.rewriter import Rewriter
+from ..pass_interface import Changes, PassContext, Stage
+from ..pipeline_driver import Pipeline
 from . import _normalize
 
 # ---- lowering ----------------------------------------------------------------
@@ -55,19 +57,20 @@ def refusal(rd: Instruction) -> str | None:
     return None
 
 
-def lower(module: Module, *, interpret: bool = False) -> int:
+def lower(rw: Rewriter, module: Module, *, interpret: bool = False) -> int:
     """Replace every ragged-dot in a canonical GMM form by a megablox kernel; returns how many.
 
     Ragged-dots the normalizer cannot make canonical (batch dimensions) or of
     other element types stay as they are.  ``interpret`` emits the
-    CPU-runnable interpret-mode kernel instead of the TPU one.
+    CPU-runnable interpret-mode kernel instead of the TPU one.  Through ``rw`` (the lowering
+    stage's).
     """
     reason = unavailable_reason()
     if reason is not None:
         raise RuntimeError(f"the pallas kernel is unavailable: {reason}")
     found = _normalize.lowerable(module, refusal)
     for rd, plan in found:
-        lower_one(rd, plan, interpret=interpret)
+        lower_one(rw, rd, plan, interpret=interpret)
     return len(found)
 
 
@@ -96,23 +99,22 @@ def default_refusal(rd: Instruction) -> str | None:
     return None if missing is None else f"{chosen.why}, but Pallas is unavailable here ({missing})"
 
 
-def lower_default(module: Module) -> int:
+def lower_default(rw: Rewriter, module: Module) -> int:
     """TPU's default (``--kernel auto --platform tpu``): megablox, at its searched tiling, for
     each ragged-dot the tile table says it beats XLA's ragged-dot on; the others stay.
     Returns how many were replaced.  jax is imported only where the table picks megablox."""
     found = _normalize.lowerable(module, default_refusal)
     for rd, plan in found:
-        lower_one(rd, plan)
+        lower_one(rw, rd, plan)
     return len(found)
 
 
-def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = False) -> Instruction:
+def lower_one(rw: Rewriter, rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = False) -> Instruction:
     """Replace one ragged-dot by the call of its kernel (after the transposes / reshapes
     ``plan`` needs); returns the call.  For TPU the kernel takes the tile table's tiling
     where it holds one (``tpu_tiling.tiling``), else ``megablox.tiling_for``'s."""
-    if rd.module is None:
-        raise ValueError(f"{rd.ref} is in no module")
-    rw = _normalize.rewriter(rd.module)
+    if rd.module is None or rd.module is not rw.module:
+        raise ValueError(f"{rd.ref} is in no module, or not in the rewriter's")
     with rw.batch():
         canonical = _normalize.canonical_operands(rw, rd, plan)
         lhs_s, rhs_s, groups_s = (v.shape for v in canonical.operands)
@@ -130,10 +132,30 @@ def lower_one(rd: Instruction, plan: "_normalize.Plan", *, interpret: bool = Fal
 
 def to_interpret(module: Module) -> int:
     """Replace every megablox TPU kernel call, and every fused-FFN TPU kernel call spliced
-    here, by the interpret-mode kernel of the same problem, so that the module runs on CPU;
-    returns how many."""
+    here, by the interpret-mode kernel of the same problem, so that the module runs on CPU
+    (in place: the ``ToInterpret`` stage, through a pipeline); returns how many."""
+    stage = ToInterpret()
+    Pipeline([stage], strict=True).run(module, copy=False)
+    return stage.count
+
+
+class ToInterpret(Stage):
+    """``to_interpret`` as a pipeline stage: the same program, run another way (its new ops carry
+    no rule's tag); one round does all of it."""
+
+    name = "pallas-to-interpret"
+    repeats = False
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+        self.count = _to_interpret(rewriter, module)
+        return Changes(changed=self.count > 0)
+
+
+def _to_interpret(rw: Rewriter, module: Module) -> int:
     count = 0
-    rw = Rewriter(module)  # the same program, run another way: nothing to tag
     found = [(i, spliced_ffn_spec(i)) for i in module.instructions()]
     for call, ffn in [(i, f) for i, f in found if f is not None or megablox_callee(i) is not None]:
         if ffn is not None:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..ir import Module
 from ..report import NearMiss, Site
-from ..rewrites._opening import fuse_again
-from ..rewrites._picture import without_pictures
+from ..pass_interface import PassContext
+from ..rewrites.split.opening import FuseAgain
 from ..text import parsed_for_one_call
+from ..pipeline_driver import Pipeline
 from .registry import default_passes, opt_in_passes, pipeline, rule_meta, run_passes
 
 
@@ -25,11 +27,12 @@ def rule_id(pass_name: str) -> str:
     return meta.code if meta is not None else pass_name
 
 
-def opt_in_sites(module: Module) -> dict[str, list[Site]]:
-    """The sites the opt-in passes would rewrite in ``module`` (where their fix pays), by pass
-    name: what a run of the default set leaves to a setting that names them."""
+def opt_in_sites(module: Module, context: PassContext | None = None) -> dict[str, list[Site]]:
+    """The sites the opt-in passes would rewrite in ``module`` (where their fix pays on the
+    platform of ``context``), by pass name: what a run of the default set leaves to a setting
+    that names them."""
     found: dict[str, list[Site]] = {}
-    for site in pipeline(opt_in_passes(), rewrite=False).run(module).sites:
+    for site in pipeline(opt_in_passes(), rewrite=False, context=context).run(module).sites:
         if site.pays:
             found.setdefault(site.rule, []).append(site)
     return found
@@ -48,7 +51,7 @@ def opt_in_hint(found: dict[str, list[Site]], name: str) -> str | None:
 
 
 def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = None,
-                          hints: list[str] | None = None
+                          hints: list[str] | None = None, *, context: PassContext | None = None
                           ) -> tuple[str | None, list[Site], list[NearMiss]]:
     """Rewrite the optimized HLO module ``text`` (XLA's print of the module called ``name``).
 
@@ -61,23 +64,27 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
 
     ``hints``: with the default set (``passes`` None) and nothing rewritten, the line that names
     the setting under which an opt-in pass would rewrite a site of the module goes there.
+    ``context``: what the passes run for (the platform sites are priced for; default: the
+    default platform, assumed); sites get no pictures here whatever it says.
     """
     # Parsed for this call only (``parsed_for_one_call``: freed here, not by a full collection
     # inside some later compile).  No site pictures: nobody draws them here (they were a tenth of
     # the rules' time).
-    with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module, without_pictures():
+    context = replace(context or PassContext(), pictures=False)
+    with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module:
         # copy=False: the module was parsed for this call only.
-        result = run_passes(module, passes, rewrite=True, copy=False, strict=True)
+        result = run_passes(module, passes, rewrite=True, copy=False, strict=True, context=context)
         if hints is not None and passes is None and not result.changed:
-            hint = opt_in_hint(opt_in_sites(result.module), name)
+            hint = opt_in_hint(opt_in_sites(result.module, context), name)
             if hint is not None:
                 hints.append(hint)
         if not result.changed:
             return None, result.sites, result.near_misses
         # XLA's fusion passes have run: what the rules left unfused (the ops of the fusions they
-        # opened, their own copies) is fused as XLA would have, or XLA:CPU compiles a kernel per op.
-        fuse_again(result.module)
-        return result.module.to_text(), result.sites, result.near_misses
+        # opened, their own copies) is fused as XLA would have, or XLA:CPU compiles a kernel per op:
+        # a stage of its own, journaled and verified as the rules are.
+        fused = Pipeline([FuseAgain()], strict=True, context=context).run(result.module, copy=False)
+        return fused.module.to_text(), result.sites, result.near_misses
 
 
 # An op of XLA:TPU's own kernels (Mosaic) that XLA:TPU made of a ragged-dot before the pass inside

@@ -8,8 +8,8 @@ could not find a site, never the other way round.
 
 Why a substring search is enough: every site of ``moe-gather-fusion`` and
 ``moe-gradient-fusion`` has at least one chain that *communicates*
-(``_split_fusion.chain_below`` returns no chain unless
-``_cost.CollectiveModel.communicates`` holds for one of its steps, and the
+(``split.walk.chain_below`` returns no chain unless
+``split.cost.CollectiveModel.communicates`` holds for one of its steps, and the
 optimized HLO detector starts from a collective).  A communicating step is one of
 
 * one of the rule's collectives (``rule.collectives``): HLO ``all-gather`` /

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..ir import Module
-from .pass_pipeline import CHECK_INVARIANTS_ENV, Pass, Pipeline, Result
+from ..pipeline_driver import CHECK_INVARIANTS_ENV, Pass, PassContext, Pipeline, Result
 from ..rewrites.builtin import builtin_rules
 from ..rule import RuleMeta, metadata_of, rules_in_module
 
@@ -150,14 +150,18 @@ def _select(passes: Iterable[str] | None) -> list[Rule]:
 
 
 def pipeline(passes: Iterable[str] | None = None, *, rewrite: bool = True, strict: bool = False,
-             check_invariants: bool | None = None) -> Pipeline:
+             check_invariants: bool | None = None, platform: str | None = None,
+             context: PassContext | None = None) -> Pipeline:
     """The pipeline of the registered passes ``passes`` (names or rule codes; None: the default
-    set, ``default_passes()``), in the order given (the default set: the registry's, by code)."""
-    return Pipeline(tuple(_select(passes)), rewrite=rewrite, strict=strict, check_invariants=check_invariants)
+    set, ``default_passes()``), in the order given (the default set: the registry's, by code),
+    run for ``context`` (None: sites priced for ``platform``, ``PassContext.for_platform``)."""
+    return Pipeline(tuple(_select(passes)), rewrite=rewrite, strict=strict, check_invariants=check_invariants,
+                    context=context if context is not None else PassContext.for_platform(platform))
 
 
 def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: bool = True,
-               copy: bool = True, strict: bool = False, check_invariants: bool | None = None) -> Result:
+               copy: bool = True, strict: bool = False, check_invariants: bool | None = None,
+               platform: str | None = None, context: PassContext | None = None) -> Result:
     """Run rules over a copy of ``module`` until none finds anything more: ``pipeline(passes,
     ...).run(module, copy=copy)`` (``pipeline.Pipeline`` says how).
 
@@ -175,8 +179,12 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
     ``Result.module`` a fresh parse of its text).  ``strict=True`` re-raises
     instead, so tests and the fuzz harness see the bug.
 
+    ``platform`` (None: the default, assumed) is the platform sites are priced for (and the
+    fused-FFN rule emits its kernel for); ``context`` says that and more (``PassContext``).
+
     ``check_invariants`` (default: ``$HLO_PASSES_CHECK_INVARIANTS`` is ``1``) runs the
     verifier after every round that rewrote, as XLA's invariant checker does, and raises
     ``InvariantError`` naming the pass when it finds a problem the input did not have.
     """
-    return pipeline(passes, rewrite=rewrite, strict=strict, check_invariants=check_invariants).run(module, copy=copy)
+    return pipeline(passes, rewrite=rewrite, strict=strict, check_invariants=check_invariants, platform=platform,
+                    context=context).run(module, copy=copy)

@@ -32,10 +32,8 @@ from ..gmm.target import past_groups_refusal
 from ..ir import Computation, Instruction, Module, Value
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..ir.rewriter import Rewriter
+from ..ir.analysis import callers_of, free_dim_position, remove_dead, remove_unused_callees, same_value
 from ..rule import PatternRule, RuleMeta, check
-from ._chains import remove_dead, same_value
-from ._crossings import callers_of
-from ._gmms import free_dim_position
 
 __all__ = ["GmmRedundantMask", "MaskDetails"]
 
@@ -44,8 +42,8 @@ _MIRROR = {"LT": "GT", "GT": "LT", "LE": "GE", "GE": "LE", "EQ": "EQ", "NE": "NE
 # (direction of ``row OP bound``, offset of the bound from the sum) -> the rows the predicate
 # holds for: True "row < sum" (inside), False "row >= sum" (outside).
 _ROW_BOUND = {("LT", 0): True, ("LE", -1): True, ("GE", 0): False, ("GT", -1): False}
-# A call of a function: HLO's ``call``, MLIR's ``func.call``.
-_CALLS = frozenset({"call", "func.call"})
+# A call of a function: HLO's ``call``, and MLIR's ``func.call``, which the dialect reads as ``call``.
+_CALLS = frozenset({"call"})
 _DENSE = re.compile(r"^dense<\s*([^>]*?)\s*>")
 
 
@@ -84,7 +82,8 @@ def _through_call(instr: Instruction, call: Instruction | None, any_result: bool
     if call is not None and instr.opcode == "parameter" and instr.computation is call.called_computations[0]:
         number = instr.attributes.get("parameter_number", -1)
         if 0 <= number < len(call.operands) and (any_result or call.operand_results[number] == 0):
-            return call.operands[number]
+            operand: Instruction = call.operands[number]
+            return operand
     return instr
 
 
@@ -410,7 +409,8 @@ def _groups_rows_along(gmm: Instruction, operand: int, dim: int) -> bool:
     if ragged[0] not in lhs_contracting or tuple(a.get("rhs_group_dims", ())):
         return False
     if operand == 0:
-        return ragged[0] == dim
+        same: bool = ragged[0] == dim
+        return same
     position = lhs_contracting.index(ragged[0])
     return operand == 1 and position < len(rhs_contracting) and rhs_contracting[position] == dim
 
@@ -598,11 +598,8 @@ class GmmRedundantMask(PatternRule[Mask]):
                 rw.set_operand(reader, k, kept)
         remove_dead(rw, [mask.op])
         # jax's ``_where`` function, once nothing calls it, goes too (XLA would drop it unused).
-        module = rw.module
-        if mask.call is not None and mask.call.computation is None:
-            callee = mask.call.called_computations[0]
-            if callee.parent is None and not any(callee in i.called_computations for i in module.instructions()):
-                rw.remove_computation(callee)
+        if mask.call is not None:
+            remove_unused_callees(rw, [mask.call])
 
     # ---- helpers -------------------------------------------------------------------
     @staticmethod

@@ -21,9 +21,8 @@ silu is recognised as jax writes it (``x * (1 / (1 + exp(-x)))`` in a ``call @si
 ``x * logistic(x)``), inline or called.  The backward of a training step is left as is: where
 the forward's intermediates are saved for it the rule refuses (``ffn-intermediate-users``);
 under ``jax.checkpoint`` the forward is fused and the rematerialized backward stays unfused.
-The rule is opt-in and emits the kernel of the platform sites are priced for
-(``--platform``, ``cost_model.use_platform``; ``hlo_passes.jit`` prices for the backend it
-compiles for): on CPU the FFI call above; on TPU the Pallas kernel (``gmm/pallas_ffn.py``)
+The rule is opt-in and emits the kernel of the platform sites are priced for (the pipeline's
+``PassContext``: ``--platform``; ``hlo_passes.jit`` prices for the backend it compiles for): on CPU the FFI call above; on TPU the Pallas kernel (``gmm/pallas_ffn.py``)
 lowered with jax for the site's shapes, its ``tpu_custom_call`` spliced in as a called
 function (``gmm/ffn_kernel.py``), held back where Mosaic cannot tile the shapes; on GPU the CUDA
 kernel's FFI call (``hlo_passes_moe_ffn_silu*_cuda``, ``kernels/gpu/grouped_matmul.cu``)
@@ -35,14 +34,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..checks import Refusal
-from ..cost_model import active_platform
 from ..gmm import ffn_kernel, placement
+from ..pass_interface import PassContext
 from ..gmm.ffi_call import create_ffi_call
 from ..ir import Instruction, Module, Value
 from ..ir.rewriter import Rewriter
+from ..ir.analysis import remove_dead, remove_unused_callees, same_value
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..rule import PatternRule, RuleMeta, check
-from ._chains import remove_dead, same_value
 
 __all__ = ["FFN_TARGETS", "FfnDetails", "GPU_FFN_TARGETS", "MoeFfnFusion"]
 
@@ -55,7 +54,7 @@ GPU_FFN_TARGETS = {form: f"{target}_cuda" for form, target in FFN_TARGETS.items(
 _FFI_KERNELS = {"cpu": FFN_TARGETS, "gpu": GPU_FFN_TARGETS}
 _FLOATS = frozenset({"f32", "bf16"})
 _SIZES = frozenset({"s32", "s64"})
-_CALLS = frozenset({"call", "func.call"})
+_CALLS = frozenset({"call"})  # MLIR's func.call too: the dialect reads it as call
 # What a silu's ``1`` may be spelled with (a constant, broadcast).
 _CONSTANT_OPS = frozenset({"constant", "broadcast"})
 
@@ -353,11 +352,14 @@ class MoeFfnFusion(PatternRule[Ffn]):
 
     # ---- report and rewrite ---------------------------------------------------------
     def site(self, ffn: Ffn) -> Site:
+        raise TypeError(f"{self.name}'s report depends on the platform: site_for(ffn, context)")
+
+    def site_for(self, ffn: Ffn, context: PassContext) -> Site:
         # Written whole and read back unfused: the up-projection ([T, 2F]) and the activation
         # ([T, F]) (the cost model counts a copy's write and read).  Where no fused kernel can
         # be emitted for the platform priced, the fix saves nothing there (no finding by default).
         written = sum(g.shape.byte_size for g in ffn.first) + ffn.product.shape.byte_size
-        emitted = self._no_kernel(ffn) is None
+        emitted = self._no_kernel(ffn, context.platform.name) is None
         saved = written if emitted else 0
         return Site(rule=self.name, form=ffn.form, location=location_of(ffn.second),
                     before=CollectiveCost(), after=CollectiveCost(), bytes_saved=saved, rewritten=False,
@@ -367,7 +369,9 @@ class MoeFfnFusion(PatternRule[Ffn]):
                                        experts=ffn.second.operands[1].shape.dims[0], intermediate_bytes=written))
 
     def held_back(self, ffn: Ffn, site: Site) -> str | None:
-        return self._no_kernel(ffn) or super().held_back(ffn, site)
+        # site.details.priced_for: the platform of the pipeline's context (the driver's pricing).
+        assert site.details.priced_for is not None
+        return self._no_kernel(ffn, site.details.priced_for) or super().held_back(ffn, site)
 
     @staticmethod
     def _operands(ffn: Ffn) -> list[Value]:
@@ -376,9 +380,9 @@ class MoeFfnFusion(PatternRule[Ffn]):
         weights = [g.operand_values[1] for g in ffn.first]
         return [first.operand_values[0], *weights, second.operand_values[1], second.operand_values[2]]
 
-    def _no_kernel(self, ffn: Ffn) -> str | None:
-        """Why no fused kernel is emitted for ``ffn`` on the platform sites are priced for, or None."""
-        platform = active_platform().name
+    def _no_kernel(self, ffn: Ffn, platform: str) -> str | None:
+        """Why no fused kernel is emitted for ``ffn`` on ``platform`` (the one sites are priced
+        for), or None."""
         if platform in _FFI_KERNELS:
             return None
         if platform == "tpu":
@@ -390,9 +394,12 @@ class MoeFfnFusion(PatternRule[Ffn]):
                 "(--platform tpu)")
 
     def rewrite(self, rw: Rewriter, ffn: Ffn) -> None:
+        raise TypeError(f"{self.name}'s kernel depends on the platform: rewrite_for(rw, ffn, context)")
+
+    def rewrite_for(self, rw: Rewriter, ffn: Ffn, context: PassContext) -> None:
         second = ffn.second
         operands = self._operands(ffn)
-        platform = active_platform().name
+        platform = context.platform.name
         if platform == "tpu":
             spec = ffn_kernel.spec_of(ffn.form, operands, second.shape)
             call = ffn_kernel.splice_ffn(rw, spec, operands, before=second, interpret=False)
@@ -404,9 +411,4 @@ class MoeFfnFusion(PatternRule[Ffn]):
         rw.replace_all_uses(second, call)
         remove_dead(rw, [second])
         # jax's ``silu`` function, once nothing calls it, goes too (XLA would drop it unused).
-        module = rw.module
-        for op in ffn.silu_ops:
-            if op.opcode in _CALLS and op.computation is None:
-                callee = op.called_computations[0]
-                if callee.parent is None and not any(callee in i.called_computations for i in module.instructions()):
-                    rw.remove_computation(callee)
+        remove_unused_callees(rw, [op for op in ffn.silu_ops if op.opcode in _CALLS])

@@ -6,15 +6,15 @@ Shardy's implicit ones at a shard_map boundary) and the halves are
 concatenated again before the grouped matmul, or each feeds its own GMM.
 Rewritten to one gather chain of W, one GMM, and a split of its output
 (``docs/weight-forms.md``, "The forms the rules read, in text"; the engine is
-``_split_fusion``).
+``split.engine``).
 """
 from __future__ import annotations
 
 from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
-from ._reshard import ReshardSource
-from ._sources import SliceSource
-from ._split_fusion import SplitFusion
-from ._split_report import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
+from .split.reshard import ReshardSource
+from .split.sources import SliceSource
+from .split.engine import SplitFusion
+from .split.details import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
 
 
 class MoeGatherFusion(SplitFusion):

@@ -8,27 +8,23 @@ transpose of a slice) or a concatenate.  Rewritten to one reduction chain of
 the whole dW, read where the halves met.  In the two-GMM form the halves'
 gradients come from two weight-gradient GMMs: they become one GMM on the
 concatenated activation gradients, then one reduction chain.  Same engine
-and legality checks as the forward rule (``_split_fusion``).  Halves whose reductions the text
-does not show one per half are named as near misses (``_hidden_reductions``): reduced by the
+and legality checks as the forward rule (``split.engine``).  Halves whose reductions the text
+does not show one per half are named as near misses (``split.hidden_reductions``): reduced by the
 SPMD partitioner alone (``partitioner-reduction``, in the lowered text), or already in one
 tuple all-reduce of XLA's combiner (``combined``, optimized HLO).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..checks import Refusal
 from ..ir import Instruction
 from ..rule import SHARDING_MARKERS, RuleMeta, check, collective_markers
-from ._held import MARK
-from ._hidden_reductions import HiddenReductionChecks, PartitionerReductions
-from ._meetings import Concatenates, GmmPairs, SplitCollectiveFinder
-from ._reordered import ReorderedPadAdds
-from ._sources import GmmSource, SliceSource
-from ._split_report import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
-
-if TYPE_CHECKING:
-    from ._split_fusion import Candidate
+from .split.engine import Candidate
+from .split.held import MARK
+from .split.hidden_reductions import HiddenReductionChecks, PartitionerReductions
+from .split.meetings import Concatenates, GmmPairs, SplitCollectiveFinder
+from .split.reordered import ReorderedPadAdds
+from .split.sources import GmmSource, SliceSource
+from .split.details import FUSION_WORDING, HALVES_MESSAGE, SplitDetails
 
 
 class MoeGradientFusion(HiddenReductionChecks):
@@ -57,9 +53,9 @@ class MoeGradientFusion(HiddenReductionChecks):
     # Halves sliced from dW, or computed by the two weight-gradient GMMs of the two-GMM form.
     sources = (SliceSource(), GmmSource())
     # Besides a concatenate, halves meet as pad + pad + add (the transpose of slicing), side by
-    # side or into W's layout (a size-2 axis, interleaved: ``_reordered``).  Named,
+    # side or into W's layout (a size-2 axis, interleaved: ``split.reordered``).  Named,
     # not rewritten: halves the partitioner alone reduces (lowered text), or whose reductions
-    # XLA's combiner already made one (optimized HLO) (``_hidden_reductions``).
+    # XLA's combiner already made one (optimized HLO) (``split.hidden_reductions``).
     meetings = (Concatenates, ReorderedPadAdds, GmmPairs, SplitCollectiveFinder, PartitionerReductions)
 
     @check("xla-combined")

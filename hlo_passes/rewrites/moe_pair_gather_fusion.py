@@ -9,18 +9,18 @@ chains start (the local shards, or the sharded globals: no communication),
 one gather chain, one GMM and a slice of its output into gate and up (by
 blocks, where ``F`` is on a second FSDP axis and gathered too); the
 program's parameters stay two arrays (``docs/weight-forms.md``,
-"Gate and up stored as two weights"; the engine is ``_split_fusion``, the
-source ``_pairs``).
+"Gate and up stored as two weights"; the engine is ``split.engine``, the
+source ``split.pairs``).
 """
 from __future__ import annotations
 
 from ..checks import Refusal
 from ..ir.rewriter import Rewriter
 from ..rule import SHARDING_MARKERS, RuleMeta, check, collective_markers
-from ._chains import in_dependency_order
-from ._pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates
-from ._split_fusion import Candidate, SplitFusion
-from ._split_report import FUSION_WORDING, SplitDetails
+from .split.chains import in_dependency_order
+from .split.pairs import CompiledPairs, PairSource, SharedLhsGmms, WeightConcatenates
+from .split.engine import Candidate, SplitFusion
+from .split.details import FUSION_WORDING, SplitDetails
 
 # The weights are named in ``weight`` (the two starts, e.g. "%arg2, %arg3").
 PAIR_MESSAGE = ("{summary}: {halves} weights ({weight}) are {verb} separately "

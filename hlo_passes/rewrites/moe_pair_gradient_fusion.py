@@ -10,17 +10,17 @@ optimizer update.  Rewritten to one weight-gradient GMM on the concatenated
 activation gradients (or the unsplit gradient), one reduction chain of
 dW[E, D, 2F], and dW0, dW1 sliced from the reduced array for their users
 (local slices: no communication), so the program's outputs are unchanged.
-Same engine and legality checks as MOE001/MOE002 (``_split_fusion``); the
-site is found from the chains' ends (``_apart``).  Opt-in: the lint reports it
+Same engine and legality checks as MOE001/MOE002 (``split.engine``); the
+site is found from the chains' ends (``split.apart``).  Opt-in: the lint reports it
 always, the rewrite runs when named.
 """
 from __future__ import annotations
 
 from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
-from ._apart import ApartGmmSource, SeparateEnds
-from ._hidden_reductions import HiddenReductionChecks, PartitionerApart
-from ._sources import SliceSource
-from ._split_report import FUSION_WORDING, SplitDetails
+from .split.apart import ApartGmmSource, SeparateEnds
+from .split.hidden_reductions import HiddenReductionChecks, PartitionerApart
+from .split.sources import SliceSource
+from .split.details import FUSION_WORDING, SplitDetails
 
 
 class MoePairGradientFusion(HiddenReductionChecks):
@@ -46,6 +46,6 @@ class MoePairGradientFusion(HiddenReductionChecks):
     description = meta.description
     collectives = frozenset({"reduce-scatter", "all-reduce"})
     sources = (SliceSource(), ApartGmmSource())
-    # Named, not rewritten (``_hidden_reductions``): gradients the partitioner alone reduces
+    # Named, not rewritten (``split.hidden_reductions``): gradients the partitioner alone reduces
     # (lowered text), or whose reductions XLA's combiner already made one (optimized HLO).
     meetings = (SeparateEnds, PartitionerApart)

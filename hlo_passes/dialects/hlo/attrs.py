@@ -83,7 +83,7 @@ def _nesting_ok(text: str) -> None:
             depth -= 1
 
 
-def parse_tree(rule: str, text: str, *, verdict_only: bool = False) -> Tree:
+def parse_tree(rule: str, text: str, *, verdict_only: bool = False) -> Tree[Any]:
     """The lark tree of ``text`` read as ``rule``; ``AttributeDecodeError`` if it is not one.
 
     ``verdict_only``: the caller uses no part of the tree, so long lists in the
@@ -101,7 +101,7 @@ def parse_tree(rule: str, text: str, *, verdict_only: bool = False) -> Tree:
         raise
 
 
-def _parse_tree(rule: str, text: str) -> Tree:
+def _parse_tree(rule: str, text: str) -> Tree[Any]:
     _nesting_ok(text)
     try:
         return _get_parser().parse(text, start=rule)
@@ -118,7 +118,7 @@ def _parse_tree(rule: str, text: str) -> Tree:
         raise AttributeDecodeError(f"cannot decode {rule.replace('_', ' ')}: {type(e).__name__}") from None
 
 
-def _int(tok: Token | Tree) -> int:
+def _int(tok: Token | Tree[Any]) -> int:
     """A SIGNED_INT token's value; one too long or too large fails at the token.  (Typed as
     lark types a tree's children: the grammar makes this child a token.)"""
     try:
@@ -132,30 +132,30 @@ def _ints(tokens: list[Any]) -> tuple[int, ...]:
 
 
 # ---- converters: tree → value ------------------------------------------------
-def _c_int(t: Tree, text: str) -> int:
+def _c_int(t: Tree[Any], text: str) -> int:
     return _int(t.children[0])
 
 
-def _c_int_list(t: Tree, text: str) -> tuple[int, ...]:
+def _c_int_list(t: Tree[Any], text: str) -> tuple[int, ...]:
     return _ints(t.children)
 
 
-def _c_bool(t: Tree, text: str) -> bool:
+def _c_bool(t: Tree[Any], text: str) -> bool:
     return cast(Token, t.children[0]).type == "TRUE"
 
 
-def _c_bool_list(t: Tree, text: str) -> tuple[bool, ...]:
+def _c_bool_list(t: Tree[Any], text: str) -> tuple[bool, ...]:
     return tuple(c.type == "TRUE" for c in cast("list[Token]", t.children))
 
 
-def _c_nested_ints(t: Tree, text: str) -> Any:
+def _c_nested_ints(t: Tree[Any], text: str) -> Any:
     out = []
     for c in t.children:
         out.append(_int(c) if isinstance(c, Token) else _c_nested_ints(c, text))
     return tuple(out)
 
 
-def _c_slice(t: Tree, text: str) -> tuple[tuple[int, int, int], ...]:
+def _c_slice(t: Tree[Any], text: str) -> tuple[tuple[int, int, int], ...]:
     out = []
     for d in t.children:
         v = _ints(d.children)
@@ -163,7 +163,7 @@ def _c_slice(t: Tree, text: str) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
-def _pad_dims(t: Tree) -> tuple[tuple[int, int, int], ...]:
+def _pad_dims(t: Tree[Any]) -> tuple[tuple[int, int, int], ...]:
     out = []
     for d in t.children:
         v = _ints(d.children)
@@ -171,11 +171,11 @@ def _pad_dims(t: Tree) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
-def _c_padding(t: Tree, text: str) -> tuple[tuple[int, int, int], ...]:
+def _c_padding(t: Tree[Any], text: str) -> tuple[tuple[int, int, int], ...]:
     return _pad_dims(t)
 
 
-def _c_window(t: Tree, text: str) -> dict[str, Any]:
+def _c_window(t: Tree[Any], text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in t.children:
         if f.data == "window_pad":
@@ -185,7 +185,7 @@ def _c_window(t: Tree, text: str) -> dict[str, Any]:
     return out
 
 
-def _c_dim_labels(t: Tree, text: str) -> str:
+def _c_dim_labels(t: Tree[Any], text: str) -> str:
     labels = str(t.children[0])
     lhs, rest = labels.split("_", 1)
     rhs, out = rest.split("->", 1)
@@ -213,7 +213,7 @@ def _c_dim_labels(t: Tree, text: str) -> str:
     return labels
 
 
-def _iota_parts(text: str, t: Tree) -> tuple[list[int], list[int], list[int] | None]:
+def _iota_parts(text: str, t: Tree[Any]) -> tuple[list[int], list[int], list[int] | None]:
     """(reshape dims, iota dims, transpose or None) of ``[4,2]<=[2,4]T(1,0)``."""
     src = text[t.meta.start_pos:t.meta.end_pos]
     head, _, tail = src.partition("<=")
@@ -224,7 +224,7 @@ def _iota_parts(text: str, t: Tree) -> tuple[list[int], list[int], list[int] | N
     return shape, dims, perm
 
 
-def _iota(text: str, t: Tree) -> tuple[tuple[int, ...], list[int]]:
+def _iota(text: str, t: Tree[Any]) -> tuple[tuple[int, ...], list[int]]:
     """A sharding's iota tile assignment: (tile shape, devices)."""
     shape, dims, perm = _iota_parts(text, t)
     try:
@@ -243,7 +243,7 @@ def _iota(text: str, t: Tree) -> tuple[tuple[int, ...], list[int]]:
     return tuple(shape), devices()
 
 
-def _c_replica_groups(t: Tree, text: str) -> device_groups.DeviceGroups:
+def _c_replica_groups(t: Tree[Any], text: str) -> device_groups.DeviceGroups:
     try:
         if t.data == "explicit_groups":
             return device_groups.explicit([_ints(g.children) for g in t.children])
@@ -254,7 +254,7 @@ def _c_replica_groups(t: Tree, text: str) -> device_groups.DeviceGroups:
         raise AttributeDecodeError(e.reason) from None
 
 
-def _mesh_groups(t: Tree) -> device_groups.DeviceGroups:
+def _mesh_groups(t: Tree[Any]) -> device_groups.DeviceGroups:
     axes: list[tuple[str, int]] = []
     device_ids: Any = None
     refs: list[device_groups.AxisRef] = []
@@ -273,7 +273,7 @@ def _mesh_groups(t: Tree) -> device_groups.DeviceGroups:
     return device_groups.mesh(axes, refs, device_ids)
 
 
-def _c_pairs(t: Tree, text: str) -> tuple[tuple[int, ...], ...]:
+def _c_pairs(t: Tree[Any], text: str) -> tuple[tuple[int, ...], ...]:
     out = []
     for g in t.children:
         v = _ints(g.children)
@@ -283,7 +283,7 @@ def _c_pairs(t: Tree, text: str) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def _c_sharding(t: Tree, text: str) -> Sharding:
+def _c_sharding(t: Tree[Any], text: str) -> Sharding:
     if t.data == "tuple_sharding":
         return Sharding("tuple", tuple_shardings=tuple(_c_sharding(c, text) for c in t.children))
     if t.data == "named_sharding":
@@ -339,7 +339,7 @@ def _c_sharding(t: Tree, text: str) -> Sharding:
     )
 
 
-def _named_sharding(t: Tree, text: str) -> Sharding:
+def _named_sharding(t: Tree[Any], text: str) -> Sharding:
     """``{mesh[...], part, ...}``: the kind, and the text to print it back by."""
     parts = [text[c.meta.start_pos:c.meta.end_pos].strip() for c in t.children[1:]]
     inner = text[t.meta.start_pos:t.meta.end_pos].strip()[1:-1].strip()
@@ -386,7 +386,7 @@ def unquote(s: str) -> str:
     return "".join(out)
 
 
-def _c_metadata(t: Tree, text: str) -> dict[str, str | int]:
+def _c_metadata(t: Tree[Any], text: str) -> dict[str, str | int]:
     out: dict[str, str | int] = {}
     for f in t.children:
         key, value = f.children
@@ -401,7 +401,7 @@ def _c_metadata(t: Tree, text: str) -> dict[str, str | int]:
     return out
 
 
-def _c_frontend(t: Tree, text: str) -> dict[str, str]:
+def _c_frontend(t: Tree[Any], text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in t.children:
         key, value = item.children
@@ -413,30 +413,30 @@ def _c_frontend(t: Tree, text: str) -> dict[str, str]:
     return out
 
 
-def _c_string(t: Tree, text: str) -> str:
+def _c_string(t: Tree[Any], text: str) -> str:
     return unquote(str(t.children[0]))
 
 
-def _c_backend_config(t: Tree, text: str) -> str:
+def _c_backend_config(t: Tree[Any], text: str) -> str:
     src = text.strip()
     if src.startswith('"'):
         return unquote(src)
     return src
 
 
-def _c_computation(t: Tree, text: str) -> str:
+def _c_computation(t: Tree[Any], text: str) -> str:
     return str(t.children[0]).lstrip("%")
 
 
-def _c_computation_list(t: Tree, text: str) -> tuple[str, ...]:
+def _c_computation_list(t: Tree[Any], text: str) -> tuple[str, ...]:
     return tuple(str(c).lstrip("%") for c in t.children)
 
 
-def _c_ident(t: Tree, text: str) -> str:
+def _c_ident(t: Tree[Any], text: str) -> str:
     return str(t.children[0])
 
 
-def _c_ident_list(t: Tree, text: str) -> tuple[str, ...]:
+def _c_ident_list(t: Tree[Any], text: str) -> tuple[str, ...]:
     return tuple(str(c) for c in t.children)
 
 
@@ -453,7 +453,7 @@ def _scalar(tok: Token) -> Any:
     return _int(tok)
 
 
-def _c_literal(t: Tree, text: str) -> Any:
+def _c_literal(t: Tree[Any], text: str) -> Any:
     # An explicit stack: literals can be large, and lark trees are only as deep
     # as the nesting, which _nesting_ok bounds.
     def build(node: Any) -> Any:
@@ -515,7 +515,7 @@ def decode_layout(text: str) -> tuple[list[int], bool, bool]:
     return minor, sparse, physical
 
 
-def _c_text(t: Tree, text: str) -> str:
+def _c_text(t: Tree[Any], text: str) -> str:
     return text
 
 
@@ -562,10 +562,10 @@ def _c_result_accuracy(text: str) -> str:
     return text
 
 
-_RULES: dict[str, tuple[str, Callable[[Tree, str], Any]]] = {}
+_RULES: dict[str, tuple[str, Callable[[Tree[Any], str], Any]]] = {}
 
 
-def _register(names: str, rule: str, conv: Callable[[Tree, str], Any]) -> None:
+def _register(names: str, rule: str, conv: Callable[[Tree[Any], str], Any]) -> None:
     for n in names.split():
         _RULES[n] = (rule, conv)
 
@@ -714,7 +714,7 @@ _TEXT_RULES = frozenset({"generic", "backend_config", "shape_list", "computation
 LARGE_VALUE = 2048
 
 
-def _large_ints(name: str, text: str, flat: bool) -> tuple:
+def _large_ints(name: str, text: str, flat: bool) -> tuple[Any, ...]:
     """A long {1, 2, ...} list of integers (nested unless ``flat``) through the literal token loop."""
     value = _decode_large_literal(text)
     if not isinstance(value, tuple):

@@ -18,6 +18,7 @@ an inferred shape.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from ...ir import Instruction, Module, Shape
 from ...ir.op_table import Trait, with_trait
@@ -64,7 +65,7 @@ def infer_shapes(module: Module) -> None:
         todo = left
 
 
-def _layouts(s: Shape) -> tuple | str | None:
+def _layouts(s: Shape) -> tuple[Any, ...] | str | None:
     return tuple(_layouts(t) for t in s.tuple_shapes) if s.is_tuple else s.layout
 
 

@@ -445,7 +445,7 @@ class _HloParser:
             raise _Fail(f"unexpected text {where}: {self.text[pos:pos + 20]!r}", pos)
         return m.end()
 
-    def read_stack_table(self, name: str, pos: int, tables: list) -> int:
+    def read_stack_table(self, name: str, pos: int, tables: list[Any]) -> int:
         text = self.text
         entries: list[tuple[int, str]] = []
         start = pos - len(name)
@@ -648,47 +648,14 @@ class _HloParser:
             shape = self.shape_at(shape_text, shape_pos)
         else:
             shape = INFERRED_SHAPE
-        opcode = _OPCODE_STR.get(opcode) or intern(opcode)
-        source_op = opcode
-        if opcode not in OPCODES:
-            sugar = async_sugar(opcode)
-            if sugar is None:
-                if self.strict or known_invalid(opcode):
-                    raise _Fail(_unknown_opcode(opcode), p - len(opcode) - 1)
-            else:
-                opcode = sugar[0]
+        source_op = _OPCODE_STR.get(opcode) or intern(opcode)
+        opcode = self.opcode_of(source_op, p)
         if not shape_text:
             self.note_missing_shape(opcode, p - 1)
         elif opcode in DERIVED:
             self.shape_kinds.add("derived")
-        # operands
-        om2 = _SIMPLE_OPERANDS_RE.match(text, p)
-        typed = None
-        if om2 is not None:
-            close = om2.end() - 1
-        elif opcode != "constant" and opcode != "parameter" and (typed := self.typed_operands(p)) is not None:
-            close = typed[1]
-        else:
-            try:
-                close = self.scan_value(p, in_parens=True)
-            except _Fail as f:
-                raise self.unclosed_operands(p, opcode, f) from None
         attrs: dict[str, Any] = {}
-        names: Sequence[_Operand] = []
-        if typed is not None:
-            names = typed[0]
-        elif opcode == "parameter":
-            num = text[p:close].strip()
-            if not num.isdigit():
-                raise _Fail("parameter expects its number: parameter(N)", p)
-            attrs["parameter_number"] = num
-        elif opcode == "constant":
-            lit = text[p:close].strip()
-            if not lit:
-                raise _Fail("constant expects a literal", p)
-            attrs["literal"] = lit
-        elif close > p:
-            names = self.operand_names(p, close, om2 is not None)
+        close, names = self.read_operands(p, opcode, attrs)
         end = self.read_attributes(close + 1, attrs, f"instruction {name!r}")
         for key in attrs:
             if key in CALL_ATTRS or (key in SELECT_SCATTER_CALLS and opcode == "select-and-scatter"):
@@ -711,7 +678,54 @@ class _HloParser:
             self.link_pending_calls(instr)
         return instr, names, next_pos, is_root
 
-    def read_whole_line(self, w: re.Match, pos: int, lead: int) -> tuple[_ParsedOp, list[str], int, bool] | None:
+    # The two steps of ``read_instruction`` between its head and its attributes, methods of
+    # their own so that it reads as the steps it takes (two calls an instruction off the
+    # whole-line path: measured with benchmarks/real_text.py).
+    def opcode_of(self, source_op: str, p: int) -> str:
+        """The opcode an instruction's written opcode (``source_op``, ending before ``p``'s
+        '(') stands for: itself, or the op an async sugar (``all-gather-start``...) is."""
+        if source_op in OPCODES:
+            return source_op
+        sugar = async_sugar(source_op)
+        if sugar is None:
+            if self.strict or known_invalid(source_op):
+                raise _Fail(_unknown_opcode(source_op), p - len(source_op) - 1)
+            return source_op
+        return sugar[0]
+
+    def read_operands(self, p: int, opcode: str, attrs: dict[str, Any]) -> tuple[int, Sequence[_Operand]]:
+        """The operand list after the '(' before ``p``: its ')' and its names; a parameter's
+        number and a constant's literal go into ``attrs`` instead."""
+        text = self.text
+        om2 = _SIMPLE_OPERANDS_RE.match(text, p)
+        typed = None
+        if om2 is not None:
+            close = om2.end() - 1
+        elif opcode != "constant" and opcode != "parameter" and (typed := self.typed_operands(p)) is not None:
+            close = typed[1]
+        else:
+            try:
+                close = self.scan_value(p, in_parens=True)
+            except _Fail as f:
+                raise self.unclosed_operands(p, opcode, f) from None
+        names: Sequence[_Operand] = []
+        if typed is not None:
+            names = typed[0]
+        elif opcode == "parameter":
+            num = text[p:close].strip()
+            if not num.isdigit():
+                raise _Fail("parameter expects its number: parameter(N)", p)
+            attrs["parameter_number"] = num
+        elif opcode == "constant":
+            lit = text[p:close].strip()
+            if not lit:
+                raise _Fail("constant expects a literal", p)
+            attrs["literal"] = lit
+        elif close > p:
+            names = self.operand_names(p, close, om2 is not None)
+        return close, names
+
+    def read_whole_line(self, w: re.Match[str], pos: int, lead: int) -> tuple[_ParsedOp, list[str], int, bool] | None:
         """``read_instruction`` for a line ``_WHOLE_INSTR_RE`` took whole (``w``), or None where
         the line needs the general path (a constant's or parameter's contents, an opcode the
         parser does not know, a duplicate attribute, a called computation written inline):

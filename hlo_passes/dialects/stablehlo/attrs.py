@@ -236,7 +236,7 @@ def _fast_literal(text: str, start: str, convert: bool = True) -> Any:
         return _NOT_FAST
 
 
-def check(text: str, start: str, *, tree: bool = False) -> Tree:
+def check(text: str, start: str, *, tree: bool = False) -> Tree[Any]:
     """Parse ``text`` with start symbol ``start``; ``AttrDecodeError`` if it is not one.
 
     Only ``tree=True`` callers use the tree; the others get the verdict, which
@@ -417,8 +417,10 @@ def to_python(node: Any, depth: int = 0) -> Any:
 
 
 # ---- names -----------------------------------------------------------------
-# MLIR op → HLO opcode, where HLO has the same operation (the op table's MLIR names).
-OPCODES: dict[str, str] = {m: d.name for m, d in BY_MLIR.items()}
+# MLIR op → HLO opcode, where HLO has the same operation (the op table's MLIR names), and a
+# function call, which HLO writes ``call``: past this boundary a call is ``call`` in both dialects
+# (its ``source_op`` keeps the spelling, and the printer prints it back so).
+OPCODES: dict[str, str] = {m: d.name for m, d in BY_MLIR.items()} | {"func.call": "call"}
 # Ops that print as `return` inside func.func.
 ALIASES = {"return": "func.return", "module": "builtin.module", "call": "func.call"}
 # HLO opcode → the MLIR op new instructions are printed as.
@@ -632,7 +634,8 @@ def _sdy_list(key: str, raw: str) -> tuple[str, ...]:
 def parse_entries(raw: str) -> dict[str, Any]:
     """``a = 1 : i64, b`` (attribute-dictionary entries or pretty ``key = value`` pieces)."""
     if len(raw) <= FAST_MIN:
-        return decode_text(raw, "entries")
+        entries: dict[str, Any] = decode_text(raw, "entries")
+        return entries
     # Each attribute of an op with a pretty form (a dot's dimension numbers, a
     # pad's edges) is decoded from the same text: a long one -- a list of 10^5
     # numbers the token loop cannot take -- would go through the grammar once per

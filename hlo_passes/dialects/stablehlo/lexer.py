@@ -216,6 +216,8 @@ class MlirLexer:
                 sa(st)
                 ea(m.end())
             elif k == LINE:
+                # A whole op line (one a line: inline, a call each showed): its newline, then the
+                # parser's one token for the op or the line's tokens.
                 ka(NL)
                 sa(st)
                 ea(st + 1)
@@ -232,28 +234,9 @@ class MlirLexer:
                     sa(m.start(G_LINE))
                     ea(m.end(G_LINE))
             elif k == ALIAS:
-                # Its tokens are balanced, so the token stands for them wherever the scanners
-                # only count brackets; not where a line goes on with what came before.
-                ka(NL)
-                sa(st)
-                ea(st + 1)
-                na(st)
-                if len(kinds) > 1 and kinds[-2] not in _NO_LINE_AFTER:
-                    ka(ALIAS)
-                    sa(m.start(a_name))
-                    ea(m.end(a_value))
-                else:
-                    self.line_tokens(m.start(a_name), m.end(a_value))
+                self.alias_def_line(m, a_name, a_value)
             elif k == DICT or k == BARG:
-                # (An argument without attributes or location, ``%x: type``, has one blank and its
-                # brackets balance: ``_TY`` holds no blank, and no bracket inside its '<>'.)
-                if (k == BARG and text.count(" ", st, m.end()) == 1) or balanced(text, st, m.end()):
-                    ka(k)
-                    sa(st)
-                    ea(m.end())
-                else:
-                    # (Brackets out of order in it: the scanner reports them where they stand.)
-                    self.line_tokens(st, m.end(), _TOKEN_PLAIN)
+                self.coarse_token(m, k)
         self.line_ops_made = made
         # Block-argument tokens made (each must be read as one: ``_Parser.parse``).
         if self.fast:
@@ -265,7 +248,40 @@ class MlirLexer:
             sa(len(text))
             ea(len(text))
 
-    def line_op(self, m: re.Match, line: int) -> Any:
+    # The scan's rarer special tokens (a location alias line, a one-line argument or attribute
+    # dictionary): methods of their own, off the per-token branches.
+    def alias_def_line(self, m: re.Match[str], a_name: int, a_value: int) -> None:
+        """A location alias definition on its own line (groups ``a_name``, ``a_value``)."""
+        kinds = self.k
+        st = m.start()
+        kinds.append(NL)
+        self.s.append(st)
+        self.e.append(st + 1)
+        self.newlines.append(st)
+        # Its tokens are balanced, so the token stands for them wherever the scanners
+        # only count brackets; not where a line goes on with what came before.
+        if len(kinds) > 1 and kinds[-2] not in _NO_LINE_AFTER:
+            kinds.append(ALIAS)
+            self.s.append(m.start(a_name))
+            self.e.append(m.end(a_value))
+        else:
+            self.line_tokens(m.start(a_name), m.end(a_value))
+
+    def coarse_token(self, m: re.Match[str], k: int) -> None:
+        """A one-line attribute dictionary or block argument (``k``): one token where its
+        brackets balance, else its reference tokens."""
+        text, st, end = self.text, m.start(), m.end()
+        # (An argument without attributes or location, ``%x: type``, has one blank and its
+        # brackets balance: ``_TY`` holds no blank, and no bracket inside its '<>'.)
+        if (k == BARG and text.count(" ", st, end) == 1) or balanced(text, st, end):
+            self.k.append(k)
+            self.s.append(st)
+            self.e.append(end)
+        else:
+            # (Brackets out of order in it: the scanner reports them where they stand.)
+            self.line_tokens(st, end, _TOKEN_PLAIN)
+
+    def line_op(self, m: re.Match[str], line: int) -> Any:
         """A token standing for the whole op line ``m`` (of ``_LINE``), or None for its tokens:
         the parser's hook."""
         return None

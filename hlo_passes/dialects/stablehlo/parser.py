@@ -123,7 +123,11 @@ _NO_RESULTS = Shape("tuple")
 
 
 # What an SSA name denotes: (defining instruction, its first result index, result count).
-_Value = tuple  # tuple[Instruction, int, int]: a tuple is made and read faster than an object
+# A tuple is made and read faster than an object; the type checker sees its parts.
+if TYPE_CHECKING:
+    _Value = tuple[Instruction, int, int]
+else:
+    _Value = tuple
 
 
 class _LineTemplate:
@@ -153,7 +157,7 @@ class _Sig:
 
     __slots__ = ("form", "res_types", "shape")
 
-    def __init__(self, form: tuple, res_types: list[str], shape: Shape) -> None:
+    def __init__(self, form: tuple[Any, ...], res_types: list[str], shape: Shape) -> None:
         self.form, self.res_types, self.shape = form, res_types, shape
 
 
@@ -204,7 +208,7 @@ _SCALAR_DENSE = re.compile(r" dense<[-+\w.]+>\Z")
 _PENDING = object()
 
 
-class _LineOp(tuple):
+class _LineOp(tuple[Any, ...]):
     """The token standing for a whole one-line op: the lexer's match of its line and what
     ``_Parser.line_op`` read from it: ``(m, sig, parts, sym, key, line, res, loc, tmpl)``, the
     template when the lexer saw one (else the parser looks it up: _PENDING then).  A tuple:
@@ -253,7 +257,7 @@ class _Parser(MlirLexer):
     def __init__(self, text: str, path: str | None, validate: bool, fast: bool = True) -> None:
         self.validate = validate
         # Templates of one-line ops by shape (None: that shape takes tokens).
-        self.templates: dict[tuple, Any] = {}
+        self.templates: dict[tuple[Any, ...], Any] = {}
         # The first line of each shape, by the index of its first token (``line_op``).
         self.first_sight: dict[int, _LineOp] = {}
         # One-line ops' signatures by (text, no result): many lines share one.
@@ -272,7 +276,7 @@ class _Parser(MlirLexer):
         self.fn_sigs: dict[str, tuple[list[str], list[str]]] = {}
 
     # -- one-line ops --
-    def line_op(self, m: re.Match, line: int) -> _LineOp | None:
+    def line_op(self, m: re.Match[str], line: int) -> _LineOp | None:
         """The token for the op line of match ``m`` (of ``_LINE``), or None for its tokens.
 
         Lines of one shape (same op, same text between the operand names, a signature of
@@ -336,47 +340,15 @@ class _Parser(MlirLexer):
         else:
             name = f"{t.short}.L{line}"
             results = []
-        # The template's entries, words, strs and result types are shared by
-        # every line of its shape (like a clone's, they are never edited in
-        # place): a copy each was a twentieth of a large module's memory.
-        dd = t.proto.copy()
-        dd["results"] = results
-        dd["result_types"] = sig.res_types
-        has_colon, has_loc, has_sig = t.fill
-        if has_colon or has_sig:
-            sig_start = m.start(L_SIG)
-            if has_colon:
-                dd["colon"] = sig_start - 2
-            if has_sig:
-                dd["sig"] = (sig_start, m.end(L_SIG))
-        if has_loc:
-            dd["loc"] = loc
+        dd, raw = self.line_dialect_data(t, m, sig, sym, loc, results)
         rest = m.start(L_REST)
-        if t.body_off is not None:
-            dd["body_start"] = rest + t.body_off
-        raw = t.raw
-        if sym is not None:
-            # The template's symbol is this line's.
-            at = "@" + sym
-            dd["sym"] = sym
-            entries = dd["entries"] = list(dd["entries"])
-            # The template's line had its symbol (the shape says so): its entry and raw
-            # attributes are set, which the type checker cannot see.
-            hk = entries[t.sym_entry][3]  # type: ignore[index]
-            entries[t.sym_entry] = ["@", at, "pretty", hk]  # type: ignore[index]
-            raw = raw.copy()  # type: ignore[union-attr]
-            raw[hk] = at
-        elif raw:
-            raw = raw.copy()
-        else:
-            raw = {}
         attributes = Attributes.of_source(raw, None)
-        # Operands: names at the offsets of the template's shape.
         ops: list[Any] = [None] * (len(parts) >> 1)
         instr = _ParsedOp.parsed(name, t.opcode, t.src_op, sig.shape, ops, attributes, line,
                                  start - self.newlines[line - 2], (start, end), t.nres, dd)
         if raw:
             attributes._decode = _Decoder(instr)
+        # Operands: names at the offsets of the template's shape, from the line's rest.
         pos = []
         p = rest
         idx = 0
@@ -413,7 +385,49 @@ class _Parser(MlirLexer):
             comp.instructions.append(instr)
         return instr, i + 1
 
-    def line_by_tokens(self, m: re.Match, i: int, comp: Computation | None,
+    # ``parse_line_op``'s first half, a method of its own so that it reads as the steps it
+    # takes: one call a line (the operand loop stays inline; with it a method too, the trainer
+    # texts' parse + print measured ~3% slower than before the split).
+    def line_dialect_data(self, t: _LineTemplate, m: re.Match[str], sig: Any, sym: str | None, loc: str | None,
+                          results: list[tuple[str, int]]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A one-line op's dialect data and raw attributes: its template's, with this line's
+        results, signature, location and symbol."""
+        # The template's entries, words, strs and result types are shared by
+        # every line of its shape (like a clone's, they are never edited in
+        # place): a copy each was a twentieth of a large module's memory.
+        dd = t.proto.copy()
+        dd["results"] = results
+        dd["result_types"] = sig.res_types
+        has_colon, has_loc, has_sig = t.fill
+        if has_colon or has_sig:
+            sig_start = m.start(L_SIG)
+            if has_colon:
+                dd["colon"] = sig_start - 2
+            if has_sig:
+                dd["sig"] = (sig_start, m.end(L_SIG))
+        if has_loc:
+            dd["loc"] = loc
+        if t.body_off is not None:
+            dd["body_start"] = m.start(L_REST) + t.body_off
+        raw = t.raw
+        if sym is not None:
+            # The template's symbol is this line's.
+            at = "@" + sym
+            dd["sym"] = sym
+            entries = dd["entries"] = list(dd["entries"])
+            # The template's line had its symbol (the shape says so): its entry and raw
+            # attributes are set, which the type checker cannot see.
+            hk = entries[t.sym_entry][3]  # type: ignore[index]
+            entries[t.sym_entry] = ["@", at, "pretty", hk]  # type: ignore[index]
+            raw = raw.copy()  # type: ignore[union-attr]
+            raw[hk] = at
+        elif raw:
+            raw = raw.copy()
+        else:
+            raw = {}
+        return dd, raw
+
+    def line_by_tokens(self, m: re.Match[str], i: int, comp: Computation | None,
                        scope: list[dict[str, _Value]], top: bool) -> tuple[_ParsedOp, int]:
         """The op line of match ``m`` scanned by tokens where it stands (its own token list,
         positions in the text).  A scan that fails or does not end with the line would have
@@ -425,7 +439,7 @@ class _Parser(MlirLexer):
         self.bargs_made += own.count(BARG)
         return instr, i + 1
 
-    def in_own_tokens(self, a: int, b: int, pattern: re.Pattern[str], read: Callable[[], Any]) -> tuple[Any, list]:
+    def in_own_tokens(self, a: int, b: int, pattern: re.Pattern[str], read: Callable[[], Any]) -> tuple[Any, list[Any]]:
         """``read()`` over the tokens of text[a:b] alone (a newline and the end after them, every
         position in the text), and those token kinds; the parser's own tokens are back after."""
         k, s, e = self.k, self.s, self.e
@@ -798,7 +812,7 @@ class _Parser(MlirLexer):
 
     # -- regions --
     def parse_region(self, i: int, owner: Instruction, scope: list[dict[str, _Value]],
-                     args: list[tuple]) -> tuple[Computation, int]:
+                     args: list[tuple[Any, ...]]) -> tuple[Computation, int]:
         """Region opened by '{' at ``i``; ``args`` are entry-block arguments declared before it."""
         k = self.k
         self.depth += 1
@@ -895,7 +909,7 @@ class _Parser(MlirLexer):
         j = self.expect(j, ":")
         return {"label": label, "args": bargs, "lead": (prev_end, self.e[j - 1])}, j
 
-    def block_arg(self, j: int) -> tuple[int, tuple]:
+    def block_arg(self, j: int) -> tuple[int, tuple[Any, ...]]:
         """``%name: type {attrs} loc(...)`` → (index after, (name, type, attrs, loc, start))."""
         k = self.k
         if k[j] == BARG:
@@ -923,7 +937,7 @@ class _Parser(MlirLexer):
             j = lj
         return j, (name, typ, attrs, loc, start)
 
-    def make_param(self, comp: Computation, scope: dict[str, _Value], a: tuple, number: int) -> _ParsedOp:
+    def make_param(self, comp: Computation, scope: dict[str, _Value], a: tuple[Any, ...], number: int) -> _ParsedOp:
         name, typ, attrs, loc, start = a
         shape = self.shape_in(typ, start, len(self.text)) if typ is not None else Shape("opaque")
         if self.validate and typ is not None:
@@ -962,25 +976,8 @@ class _Parser(MlirLexer):
             nres = results[0][1]
         else:
             nres = sum(c for _, c in results)
-        kk = k[i]
-        if kk == STR:
-            generic = True
-            op_name = text[s[i] + 1:e[i] - 1]
-        elif kk == ID:
-            generic = False
-            op_name = text[s[i]:e[i]]
-        else:
-            raise self.error("expected an operation name", i)
+        generic, src_op = self.op_name(i)
         name_tok = i
-        # Ops of the default dialect (func) print without their prefix.
-        src_op = op_name if generic else A.ALIASES.get(op_name, op_name)
-        if "." not in src_op:
-            # MLIR names every op by its dialect; a bare word is no operation
-            # (this is what stops prose from parsing as a module).
-            raise self.error(f"unknown operation '{op_name}': expected a dialect-qualified name "
-                             "such as stablehlo.add", i)
-        if self.validate and is_unknown_op(src_op):
-            raise self.error(_unknown_op(src_op), i)
         newlines = self.newlines
         nl = bisect_left(newlines, start)
         line = nl + 1
@@ -1026,7 +1023,32 @@ class _Parser(MlirLexer):
                                          else None)
         return instr, j
 
-    def result_types(self, instr: _ParsedOp, sig_types: tuple | None, name_tok: int) -> list[str]:
+    def op_name(self, i: int) -> tuple[bool, str]:
+        """Whether the op at token ``i`` is in generic form (a quoted name), and its dialect
+        name (``func.func`` for ``func``).  Once per op read by tokens: out of ``parse_op``,
+        which stays one screen."""
+        k, s, e, text = self.k, self.s, self.e, self.text
+        kk = k[i]
+        if kk == STR:
+            generic = True
+            op_name = text[s[i] + 1:e[i] - 1]
+        elif kk == ID:
+            generic = False
+            op_name = text[s[i]:e[i]]
+        else:
+            raise self.error("expected an operation name", i)
+        # Ops of the default dialect (func) print without their prefix.
+        src_op = op_name if generic else A.ALIASES.get(op_name, op_name)
+        if "." not in src_op:
+            # MLIR names every op by its dialect; a bare word is no operation
+            # (this is what stops prose from parsing as a module).
+            raise self.error(f"unknown operation '{op_name}': expected a dialect-qualified name "
+                             "such as stablehlo.add", i)
+        if self.validate and is_unknown_op(src_op):
+            raise self.error(_unknown_op(src_op), i)
+        return generic, src_op
+
+    def result_types(self, instr: _ParsedOp, sig_types: tuple[Any, ...] | None, name_tok: int) -> list[str]:
         """The op's result types, its shape set from them.  A function type names them all; a
         plain type list (pretty forms) ends with the result type, or lists one per result."""
         nres, src_op = instr.num_results, instr.source_op
@@ -1150,7 +1172,7 @@ class _Parser(MlirLexer):
             raise self.error_at(f"use of undefined value {ref}", pos)
 
     def scan_generic(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], uses: list[tuple[str, int]],
-                     entries: list[list[Any]], regions: list[Computation]) -> tuple[int, tuple | None]:
+                     entries: list[list[Any]], regions: list[Computation]) -> tuple[int, tuple[Any, ...] | None]:
         """``("ops") [succ] <{props}> ({regions}) {attrs} : (types) -> types loc(...)``."""
         k = self.k
         dd = instr._dialect_data
@@ -1230,8 +1252,8 @@ class _Parser(MlirLexer):
             j = r
         return self.generic_tail(i, j, instr, uses, operand_types, res_types)
 
-    def generic_tail(self, i: int, j: int, instr: _ParsedOp, uses: list, operand_types: list[str],
-                     res_types: list[str]) -> tuple[int, tuple]:
+    def generic_tail(self, i: int, j: int, instr: _ParsedOp, uses: list[Any], operand_types: list[str],
+                     res_types: list[str]) -> tuple[int, tuple[Any, ...]]:
         """A generic op after its function type (tokens ``i`` to ``j``): location, operand count."""
         dd = instr._dialect_data
         dd["sig"] = (self.s[i], self.e[j - 1])
@@ -1263,7 +1285,7 @@ class _Parser(MlirLexer):
             raise self.error("malformed type list", j)
         return out
 
-    def parse_dict(self, i: int, entries: list, place: str) -> int:
+    def parse_dict(self, i: int, entries: list[Any], place: str) -> int:
         """Attribute dictionary at '{' (or a dictionary token) → entries [name, value text or None,
         place]; the index after it."""
         k = self.k
@@ -1322,7 +1344,7 @@ class _Parser(MlirLexer):
         """Does the '{' at ``i`` open a region (rather than an attribute dictionary)?"""
         k = self.k
         j = i + 1
-        saw_nl = k[j] == NL
+        saw_nl: bool = k[j] == NL
         if k[j] == NL:
             j = self.skip_nl(j)
         kk = k[j]
@@ -1331,167 +1353,181 @@ class _Parser(MlirLexer):
         if kk in (VAL, BLK) or kk.__class__ is _LineOp:
             return True
         if kk == STR:
-            return k[j + 1] == "("
+            called: bool = k[j + 1] == "("
+            return called
         if kk == ID:
             return k[j + 1] not in ("=", ",", "}") and saw_nl
         return False
 
     def scan_pretty(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], uses: list[tuple[str, int]],
-                    entries: list[list[Any]], regions: list[Computation], top: bool) -> tuple[int, tuple | None]:
-        """Ops in custom syntax: structure from brackets, uses, regions and the last ':'.
-
-        One token loop, the parser's hot path for every op that is not a one-line op
-        (~128 lines): its cold pieces are methods (``scan_simple``, ``pretty_entry``,
-        ``pretty_region``, ``pretty_signature``); the loop's state stays in locals, measured
-        as fast as before the split (benchmarks/parse_speed.py --sizes 1,4 --repeats 3:
-        StableHLO 4 MB parse+print 0.375 s before, 0.348-0.354 s after, same run's XLA 1.35-1.44x).
-        """
-        simple_line = self.scan_simple(i, instr, uses)
-        if simple_line is not None:
+                    entries: list[list[Any]], regions: list[Computation], top: bool) -> tuple[int, tuple[Any, ...] | None]:
+        """Ops in custom syntax: structure from brackets, uses, regions and the last ':'.  The hot
+        path for every op that is not a one-line op: one token loop, its state in locals; what
+        happens once or a few times an op is a ``pretty_*`` method (benchmarks/real_text.py)."""
+        if (simple_line := self.scan_simple(i, instr, uses)) is not None:
             return simple_line
         k, text, s, e = self.k, self.text, self.s, self.e
-        dd = instr._dialect_data
         stack: list[str] = []
-        colon = -1
-        pending_args: list[tuple] = []
-        iter_args: list[tuple] = []
-        region_spans: list[tuple[int, int]] = []
-        first = i
+        pending_args: list[tuple[Any, ...]] = []
+        iter_args: list[tuple[Any, ...]] = []
         words: list[str] = []
-        simple = True
-        last = i - 1
-        src = instr.source_op
+        colon, first, last, simple = -1, i, i - 1, True
         while True:
             kk = k[i]
             if kk == NL:
-                if not stack:
-                    j = self.skip_nl(i)
-                    if self.is_continuation(j):
-                        i = j
-                        continue
+                if stack:
+                    i += 1
+                    continue
+                j = self.skip_nl(i)
+                if not self.is_continuation(j):
                     break
-                i += 1
+                i = j
                 continue
             if kk == EOF:
                 if stack:
                     raise self.error(self.unclosed(stack[-1], i, first), i)
                 break
-            if kk == VAL:
-                nxt = k[i + 1]
-                if stack and stack[-1] == "(" and nxt == ":":
-                    j, a = self.block_arg(i)
-                    pending_args.append(a)
-                    last = j - 1
-                    i = j
+            if kk == VAL or kk == BARG:
+                if stack and stack[-1] == "(" and (kk == BARG or k[i + 1] == ":" or k[i + 1] == "="):
+                    i = self.pretty_arg(i, pending_args, iter_args)
+                    last = i - 1
                     continue
-                if stack and stack[-1] == "(" and nxt == "=":
-                    iter_args.append((text[s[i]:e[i]][1:], None, None, None, s[i]))
-                    last = i + 1
-                    i += 2
-                    continue
-                uses.append((text[s[i]:e[i]], i))
-            elif kk == BARG:
-                # (Read only as an argument: anywhere else the count check of ``parse`` sends
-                # the text back to the token scanner.)
-                if stack and stack[-1] == "(":
-                    j, a = self.block_arg(i)
-                    pending_args.append(a)
-                    last = j - 1
-                    i = j
-                    continue
-            elif kk == DICT and not stack:
-                if src == "func.func" and k[i - 1] != ID:
-                    raise _TokensOnly("a one-line function body")
-                self.parse_dict(i, entries, "attrs")
-                last = i
-                i += 1
-                continue
+                if kk == VAL:
+                    uses.append((text[s[i]:e[i]], i))
             elif kk.__class__ is str:
                 if kk == "{":
-                    if self.is_region(i) or (src == "func.func" and not stack and k[i - 1] != ID):
-                        i = self.pretty_region(i, instr, scope, pending_args, iter_args, colon, regions,
-                                               region_spans)
-                        if pending_args:
-                            pending_args = []
+                    region = self.is_region(i)
+                    if region or not stack:
+                        i = self.pretty_brace(i, region, instr, scope, pending_args, iter_args, colon, regions,
+                                              entries)
                         last = i - 1
-                        continue
-                    if not stack:
-                        dj = self.skip_balanced(i)
-                        self.parse_dict(i, entries, "attrs")
-                        last = dj - 1
-                        i = dj
                         continue
                     stack.append(kk)
                 elif kk in "([<":
-                    if not stack and kk == "(" and k[i - 1] != SYM and colon < 0:
-                        simple = False
-                    if not stack and kk == "<" and src != "sdy.sharding_constraint" and colon < 0:
-                        simple = False
-                    if not stack and kk == "[" and k[i - 1] != "=" and colon < 0:
-                        j = self.skip_balanced(i)
-                        entries.append(["[]", text[s[i]:e[j - 1]], "pretty"])
-                        last = j - 1
-                        i = j
-                        continue
-                    if not stack and kk == "<" and src == "sdy.sharding_constraint" and colon < 0:
-                        j = self.skip_balanced(i)
-                        entries.append(["<>", text[s[i]:e[j - 1]], "pretty"])
-                        last = j - 1
-                        i = j
-                        continue
+                    if not stack and colon < 0:
+                        j = self.pretty_bracket(i, kk, instr.source_op, entries)
+                        if j:
+                            last = j - 1
+                            i = j
+                            continue
+                        # A top-level '(' (not a symbol's) or '<' before the ':': printed from its text.
+                        simple = simple and (kk == "[" or kk == "(" and k[i - 1] == SYM)
                     stack.append(kk)
                     if len(stack) > 4 * MAX_DEPTH:
                         raise self.error("nesting too deep", i)
                 elif kk in _CLOSE:
-                    if not stack:
-                        if kk == "}":
-                            break
-                        raise self.error(f"unbalanced '{kk}'", i)
-                    if stack[-1] != _CLOSE[kk]:
-                        raise self.error(self.unbalanced(kk, stack[-1], i, first), i)
-                    stack.pop()
+                    if stack and stack[-1] == _CLOSE[kk]:
+                        stack.pop()
+                    elif not stack and kk == "}":
+                        break
+                    else:
+                        raise self.error(self.unbalanced(kk, stack[-1], i, first) if stack else
+                                         f"unbalanced '{kk}'", i)
                 elif kk == "," and not stack and k[i + 1] in _NO_OPERAND_AFTER_COMMA:
                     raise self.error(f"expected an SSA operand after ',', found '{self.tok(i + 1)}'", i + 1)
                 elif kk == ":" and not stack:
                     colon = i
-                    dd["colon"] = s[i]
+                    instr._dialect_data["colon"] = s[i]
                 elif kk == "=" and not stack and k[i - 1] == ID:
                     i = self.pretty_entry(i, entries, uses, words)
                     last = i - 1
                     continue
-            elif kk == STR and not stack and colon < 0:
-                simple = False
-                dd.setdefault("strs", []).append(text[s[i]:e[i]])
-            elif kk == SYM and not stack:
-                if "sym" not in dd:
-                    dd["sym"] = text[s[i]:e[i]][1:].strip('"')
-                    entries.append(["@", text[s[i]:e[i]], "pretty"])
-            elif kk == LOC and not stack:
-                dd["loc"] = text[s[i]:e[i]]
-            elif kk == ID and not stack:
-                w = text[s[i]:e[i]]
-                if w == "loc" and k[i + 1] == "(":
-                    j = self.skip_balanced(i + 1)
-                    dd["loc"] = text[s[i]:e[j - 1]]
-                    last = j - 1
-                    i = j
-                    continue
-                if colon < 0:
-                    words.append(w)
+            elif not stack and (kk == ID or kk == LOC or kk == SYM or kk == STR or kk == DICT):
+                i = self.pretty_word(i, kk, instr, entries, words, colon)
+                last = i - 1
+                continue
             last = i
             i += 1
-        if stack:
-            raise self.error(self.unclosed(stack[-1], i, first), i)
+        return last + 1, self.pretty_done(instr, words, simple, first, last, colon, regions, pending_args, iter_args)
+
+    # The pieces of ``scan_pretty`` that run once or a few times an op (out of its loop, which
+    # reads in one screen): each takes the loop's token and returns the token after what it read.
+    def pretty_arg(self, i: int, pending_args: list[tuple[Any, ...]], iter_args: list[tuple[Any, ...]]) -> int:
+        """Inside '(': a block argument (``%x: type``, or its one BARG token) joins
+        ``pending_args``; a loop-carried value (``%x = %init``) joins ``iter_args``.  (A BARG is
+        read only here: anywhere else the count check of ``parse`` sends the text back to the
+        token scanner.)"""
+        if self.k[i] == BARG or self.k[i + 1] == ":":
+            j, a = self.block_arg(i)
+            pending_args.append(a)
+            return j
+        iter_args.append((self.text[self.s[i]:self.e[i]][1:], None, None, None, self.s[i]))
+        return i + 2
+
+    def pretty_brace(self, i: int, region: bool, instr: _ParsedOp, scope: list[dict[str, _Value]],
+                     pending_args: list[tuple[Any, ...]], iter_args: list[tuple[Any, ...]], colon: int, regions: list[Computation],
+                     entries: list[list[Any]]) -> int:
+        """A '{' that opens a region (``region``; or a one-line function's body), else a
+        top-level attribute dictionary."""
+        k = self.k
+        if region or (instr.source_op == "func.func" and k[i - 1] != ID):
+            i = self.pretty_region(i, instr, scope, pending_args, iter_args, colon, regions)
+            # The region took them (a copy): the next region has its own.
+            pending_args.clear()
+            return i
+        dj = self.skip_balanced(i)
+        self.parse_dict(i, entries, "attrs")
+        return dj
+
+    def pretty_bracket(self, i: int, kk: str, src: str, entries: list[list[Any]]) -> int:
+        """A top-level '[...]' (not a value's after '=') or a sharding constraint's '<...>'
+        before the ':' is an entry of its own: the token after it (0: not one)."""
+        k, text, s, e = self.k, self.text, self.s, self.e
+        if kk == "[" and k[i - 1] != "=":
+            key = "[]"
+        elif kk == "<" and src == "sdy.sharding_constraint":
+            key = "<>"
+        else:
+            return 0
+        j = self.skip_balanced(i)
+        entries.append([key, text[s[i]:e[j - 1]], "pretty"])
+        return j
+
+    def pretty_word(self, i: int, kk: int, instr: _ParsedOp, entries: list[list[Any]], words: list[str],
+                    colon: int) -> int:
+        """A top-level attribute dictionary, string, symbol, location or word (before the ':')."""
+        k, text, s, e = self.k, self.text, self.s, self.e
+        dd = instr._dialect_data
+        if kk == DICT:
+            if instr.source_op == "func.func" and k[i - 1] != ID:
+                raise _TokensOnly("a one-line function body")
+            self.parse_dict(i, entries, "attrs")
+        elif kk == STR:
+            if colon < 0:
+                dd.setdefault("strs", []).append(text[s[i]:e[i]])
+        elif kk == SYM:
+            if "sym" not in dd:
+                dd["sym"] = text[s[i]:e[i]][1:].strip('"')
+                entries.append(["@", text[s[i]:e[i]], "pretty"])
+        elif kk == LOC:
+            dd["loc"] = text[s[i]:e[i]]
+        else:
+            w = text[s[i]:e[i]]
+            if w == "loc" and k[i + 1] == "(":
+                j = self.skip_balanced(i + 1)
+                dd["loc"] = text[s[i]:e[j - 1]]
+                return j
+            if colon < 0:
+                words.append(w)
+        return i + 1
+
+    def pretty_done(self, instr: _ParsedOp, words: list[str], simple: bool, first: int, last: int, colon: int,
+                    regions: list[Computation], pending_args: list[tuple[Any, ...]], iter_args: list[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+        """What ``scan_pretty`` found (every way out of its loop leaves the brackets closed: at a
+        newline or '}' outside them, or with an error), in the op's dialect data; its type signature."""
+        dd = instr._dialect_data
         if words:
             dd["words"] = words
-        dd["simple"] = simple and not region_spans and not pending_args and not iter_args
-        dd["body_start"] = s[first] if first <= last else None
+        # Printed from the text: an op with regions or arguments, or a string before the ':'
+        # (``pretty_word`` keeps those in "strs").
+        dd["simple"] = simple and not (regions or pending_args or iter_args) and "strs" not in dd
+        dd["body_start"] = self.s[first] if first <= last else None
         sig = self.pretty_signature(colon) if colon >= 0 else None
-        if src == "func.func":
+        if instr.source_op == "func.func":
             dd["args"] = pending_args
-        return last + 1, sig
+        return sig
 
-    def scan_simple(self, i: int, instr: _ParsedOp, uses: list[tuple[str, int]]) -> tuple | None:
+    def scan_simple(self, i: int, instr: _ParsedOp, uses: list[tuple[str, int]]) -> tuple[Any, ...] | None:
         """Most lines JAX prints are ``name %a, %b : tensor<..> loc(..)``: taken without the
         general loop of ``scan_pretty`` (None: not one of them)."""
         k, text, s, e = self.k, self.text, self.s, self.e
@@ -1518,9 +1554,8 @@ class _Parser(MlirLexer):
         dd.update(simple=True, body_start=s[i] if j > i else s[j])
         return end, ([], [text[s[j + 1]:e[j + 1]]], False)
 
-    def pretty_region(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], pending_args: list,
-                      iter_args: list, colon: int, regions: list[Computation],
-                      region_spans: list[tuple[int, int]]) -> int:
+    def pretty_region(self, i: int, instr: _ParsedOp, scope: list[dict[str, _Value]], pending_args: list[Any],
+                      iter_args: list[Any], colon: int, regions: list[Computation]) -> int:
         """A region of a pretty op at its '{': its arguments are the block arguments read
         before it, else the loop-carried values (typed from the signature); returns the
         token after its '}'."""
@@ -1530,10 +1565,8 @@ class _Parser(MlirLexer):
             if len(tys) != len(iter_args):
                 raise self.error("loop-carried values and their types differ in number", i)
             iter_args[:] = [(a[0], t, None, None, a[4]) for a, t in zip(iter_args, tys)]
-        rstart = self.s[i]
         comp, i = self.parse_region(i, instr, scope, list(args))
         regions.append(comp)
-        region_spans.append((rstart, self.e[i - 1]))
         return i
 
     def pretty_signature(self, colon: int) -> tuple[list[str], list[str], bool] | None:
@@ -1640,7 +1673,7 @@ class _Parser(MlirLexer):
         return kk in (":", ARROW, "{", DICT)
 
     # -- validation --
-    def validate_op(self, instr: _ParsedOp, entries: list, res_types: list[str]) -> None:
+    def validate_op(self, instr: _ParsedOp, entries: list[Any], res_types: list[str]) -> None:
         for e in entries:
             val = e[1]
             if val is None or e[2] not in ("props", "attrs"):
@@ -1899,7 +1932,8 @@ def _later_in_block(user: Instruction, value: Instruction) -> bool:
         at = outer.parent if outer is not None else None
     if at is None:
         return False
-    return at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
+    same_block: bool = at.dialect_data.get("blk", 0) == value.dialect_data.get("blk", 0)
+    return same_block
 
 
 def _line_template(instr: _ParsedOp, lo: _LineOp) -> _LineTemplate | None:
@@ -1977,7 +2011,8 @@ def _add_computations(mod: Module, order: list[Computation]) -> None:
 def _callee(ins: Instruction) -> str | None:
     for e in ins.dialect_data.get("entries", ()):
         if e[0] == "callee" and e[1] and e[1].startswith("@"):
-            return e[1][1:].strip('"')
+            callee: str = e[1][1:].strip('"')
+            return callee
     return None
 
 

@@ -291,7 +291,8 @@ class _Printer:
     def type_changed(self, op: Instruction) -> bool:
         rt = op.dialect_data.get("result_types") or []
         if op.num_results == 1 and rt:
-            return mlir_type(op.shape) != rt[0]
+            changed: bool = mlir_type(op.shape) != rt[0]
+            return changed
         if op.num_results > 1 and len(rt) == op.num_results and op.shape.is_tuple:
             return [mlir_type(s) for s in op.shape.tuple_shapes] != rt
         return False
@@ -526,7 +527,7 @@ class _Printer:
         # re-print them from the graph in the same order.
         idx = [n_ops]
 
-        def sub(m: re.Match) -> str:
+        def sub(m: re.Match[str]) -> str:
             i = idx[0]
             idx[0] += 1
             return self.ref(op, i) if i < len(op.operands) else m.group(0)

@@ -8,40 +8,17 @@ flows on them: its shape and how many bytes that is per device.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
-from ..ir.device_groups import DeviceGroups
-from ..ir import Instruction
-from ..ir.op_table import is_collective
-from ..report import PictureEdge, PictureNode, SitePicture, Subgraph
-from ._chains import resized
-from ._crossings import Crossing, Exit, HloExit, result_shape
-from ._fusions import FusedCopy
+from ...ir.device_groups import DeviceGroups
+from ...ir import Instruction
+from ...ir.op_table import is_collective
+from ...ir.analysis import resized
+from ...report import PictureEdge, PictureNode, SitePicture, Subgraph
+from .crossings import Crossing, Exit, HloExit, result_shape
+from .fusions import FusedCopy
 
 _GMM_OPCODES = ("ragged-dot", "dot")
-
-# Whether sites get their picture.  The pass inside XLA rewrites every module a process compiles
-# and shows no picture: drawing each site there was a tenth of the rules' time on a module of 60
-# sites.
-_DRAWING: ContextVar[bool] = ContextVar("hlo_passes_site_pictures", default=True)
-
-
-def pictures_wanted() -> bool:
-    return _DRAWING.get()
-
-
-@contextmanager
-def without_pictures() -> Iterator[None]:
-    """Sites found meanwhile (in this thread or task) carry no picture."""
-    token = _DRAWING.set(False)
-    try:
-        yield
-    finally:
-        _DRAWING.reset(token)
-
 
 def human_bytes(n: int) -> str:
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
@@ -55,7 +32,8 @@ def _shape_text(shape: Any) -> str:
     if shape.is_tuple:
         return "(" + ", ".join(_shape_text(s) for s in shape.tuple_shapes) + ")"
     if not shape.is_array:
-        return shape.element_type
+        element_type: str = shape.element_type
+        return element_type
     return f"{shape.element_type}[{','.join(str(d) for d in shape.dims)}]"
 
 
@@ -158,7 +136,7 @@ class _Builder:
 def site_picture(rule: str, meeting: Any, chains: list[Any], split_dim: int, split_dims: list[int],
                  out_dim: int | None, summary: str) -> SitePicture:
     """The picture of one site; ``chains`` as the engine found them (nothing replaced yet),
-    ``meeting`` where they meet (``_meetings``): ``split_dim`` is where the halves are cut,
+    ``meeting`` where they meet (``meetings``): ``split_dim`` is where the halves are cut,
     ``split_dims[k]`` that dimension after step k, ``out_dim`` where it lands in a GMM's
     result (``two_gmm``); ``summary`` goes in the title."""
     form = meeting.form
@@ -219,7 +197,7 @@ def _before(form: str, meeting: Any, chains: list[Any], gmms: list[Any] | None, 
     return b.done()
 
 
-# Halves joined into a layout that does not hold them side by side (``_reordered``): how.
+# Halves joined into a layout that does not hold them side by side (``reordered``): how.
 _REORDERED = {"stacked_pad_add": " as a stacking axis", "interleaved_pad_add": " interleaved"}
 
 
@@ -249,7 +227,7 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
         cur = b.node(f"a{k}", label, kind)
         b.edge(prev, cur, shape)
         prev, shape = cur, full
-    if form in _REORDERED:  # the joined gradient put into W's layout (``_reordered``)
+    if form in _REORDERED:  # the joined gradient put into W's layout (``reordered``)
         moved = b.node("reorder", f"reshape + transpose: the halves{_REORDERED[form]}", "slice")
         b.edge(prev, moved, shape)
         prev = moved

@@ -6,11 +6,12 @@ Two GMMs are ``ragged-dot`` / ``dot`` ops, or calls of a grouped-matmul kernel
 """
 from __future__ import annotations
 
-from ..checks import Refusal
-from ..gmm import kernel_calls
-from ..gmm.kernel_calls import gmm_kernel
-from ..ir import Instruction
-from ._chains import behaviour, dim_size, same_op, same_value
+from ...checks import Refusal
+from ...gmm import kernel_calls
+from ...gmm.kernel_calls import gmm_kernel
+from ...ir import Instruction
+from ...ir.analysis import behaviour, free_dim_position, same_op, same_value
+from .chains import dim_size
 
 GMM_OPCODES = frozenset({"ragged-dot", "dot"})
 
@@ -92,23 +93,6 @@ def gmm_operand_dim(gmm: Instruction, operand: int, out_dim: int) -> int | None:
         if free_dim_position(gmm, operand, d) == out_dim:
             return d
     return None
-
-
-def free_dim_position(gmm: Instruction, operand: int, dim: int) -> int | None:
-    a = gmm.attributes
-    lhs_rank, rhs_rank = gmm.operands[0].shape.rank, gmm.operands[1].shape.rank
-    lhs_contract = tuple(a.get("lhs_contracting_dims", ()))
-    lhs_batch = tuple(a.get("lhs_batch_dims", ()))
-    rhs_contract = tuple(a.get("rhs_contracting_dims", ()))
-    rhs_batch = tuple(a.get("rhs_batch_dims", ()))
-    rhs_group = tuple(a.get("rhs_group_dims", ())) if gmm.opcode == "ragged-dot" else ()
-    # A ragged contracting dimension (the weight-gradient mode) puts the groups first.
-    lead = 1 if gmm.opcode == "ragged-dot" and set(a.get("lhs_ragged_dims", ())) & set(lhs_contract) else 0
-    lhs_free = [d for d in range(lhs_rank) if d not in lhs_contract and d not in lhs_batch]
-    rhs_free = [d for d in range(rhs_rank) if d not in rhs_contract and d not in rhs_batch and d not in rhs_group]
-    if operand == 0:
-        return lead + len(lhs_batch) + lhs_free.index(dim) if dim in lhs_free else None
-    return lead + len(lhs_batch) + len(lhs_free) + rhs_free.index(dim) if dim in rhs_free else None
 
 
 def reemit_refusal(gmm: Instruction) -> str | None:

@@ -5,9 +5,9 @@ concatenate into a fusion of the gathered halves, so the pattern is no longer
 a chain of plain instructions.  The lint still has to find it there (that is
 what dump folders and ``compile().as_text()`` hold), so these helpers present
 what such fusions contain: the slice a chain starts with (``fused_slice``, read
-by ``_sources.SliceSource``), a copy a chain goes through (``FusedCopy``, a
+by ``sources.SliceSource``), a copy a chain goes through (``FusedCopy``, a
 ``Boundary`` step), the concatenate where halves meet (``fused_concats``, read
-by ``_meetings.FusedConcat``).  The chain keeps the fusion instructions
+by ``meetings.FusedConcat``).  The chain keeps the fusion instructions
 themselves; nothing here imitates an instruction.  Sites found this way are
 reported, never rewritten: an optimized module cannot be compiled again.
 """
@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ..checks import Refusal
-from ..ir import ELEMENT_BITS, Computation, Instruction, Module, Shape
-from ..ir.op_table import COLLECTIVES
-from ..ir.rewriter import Rewriter
-from ._chains import behaviour, bitcast_keeps_order
-from ._crossings import Boundary
+from ...checks import Refusal
+from ...ir import ELEMENT_BITS, Computation, Instruction, Module, Shape, Value
+from ...ir.op_table import COLLECTIVES, Trait, op
+from ...ir.rewriter import Rewriter
+from ...ir.analysis import behaviour
+from .crossings import Boundary
+from .chains import bitcast_keeps_order
 
 # Inside a fusion, ops between a parameter and the slice or concatenate that
 # keep every element where it is: layout copies, same-shape bitcasts that keep
@@ -158,7 +159,8 @@ def _fed_by(fusion: Instruction, inner: Instruction) -> Instruction | None:
     number = src.attributes.get("parameter_number")
     if number is None or number >= len(fusion.operands):
         return None
-    return fusion.operands[number]
+    operand: Instruction = fusion.operands[number]
+    return operand
 
 
 def tuple_element(root: Instruction, index: int | None) -> Instruction | None:
@@ -200,11 +202,11 @@ class FusedValue:
 
 
 # One FusedValue per (module, way of computing it): looked up by signature.
-_SOURCES: "weakref.WeakKeyDictionary[Module, dict[tuple, FusedValue]]" = weakref.WeakKeyDictionary()
+_SOURCES: "weakref.WeakKeyDictionary[Module, dict[tuple[Any, ...], FusedValue]]" = weakref.WeakKeyDictionary()
 _SIGNATURE_DEPTH = 12
 
 
-def _signature(fusion: Instruction, inner: Instruction, depth: int = _SIGNATURE_DEPTH) -> tuple | None:
+def _signature(fusion: Instruction, inner: Instruction, depth: int = _SIGNATURE_DEPTH) -> tuple[Any, ...] | None:
     """How ``inner`` is computed from the fusion's operands, as a comparable value
     (None when it is too deep to tell or reads something we cannot name)."""
     if depth == 0:
@@ -297,7 +299,7 @@ class FusedCopy(Boundary):
         return self.operand, 0
 
     @staticmethod
-    def check(steps: list, split_dim: int) -> None:
+    def check(steps: list[Any], split_dim: int) -> None:
         first = steps[0]
         for step in steps[1:]:
             if step.fusion.computation is not first.fusion.computation:
@@ -305,7 +307,7 @@ class FusedCopy(Boundary):
                               step.fusion, provenance=step.copy)
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         raise _NOT_REWRITTEN
 
@@ -333,3 +335,51 @@ def fused_concats(fusion: Instruction) -> list[tuple[Instruction, list[Instructi
         if len(fed) == len(inner.operands):
             found.append((inner, fed))
     return found
+
+
+# Shared with opening (which opens and re-fuses fusions) and sources (which joins GMM operands where
+# their loop fusions compute them): both sit above this module.
+# What keeps an op's copies apart even on the same operands: effects, communication, an async
+# pair's identity (the op table's traits).
+NOT_MERGED = frozenset({Trait.SIDE_EFFECTS, Trait.COLLECTIVE, Trait.ASYNC_START, Trait.ASYNC_UPDATE,
+                         Trait.ASYNC_DONE})
+
+
+# Ops XLA leaves outside fusions, with no kernel of their own: a parameter, a constant (a
+# literal in a buffer), a bitcast (a new view of the same bytes).
+_NO_KERNEL = frozenset({"parameter", "constant", "bitcast"})
+def fusion_kind(fusion: Instruction) -> str | None:
+    """A fusion's kind (kLoop, kInput, kOutput, kCustom), None where unstated."""
+    kind = fusion.attributes.get("kind")
+    return str(kind) if kind is not None else None
+
+
+def copy_fusion_for(rw: Rewriter, fusion: Instruction, readers: list[Instruction]) -> Instruction:
+    """A copy of ``fusion`` with a copy of its body (a fused computation has one caller), read by
+    ``readers`` instead of ``fusion``."""
+    body = fusion.called_computations[0]
+    name = body.name
+    while name in rw.module.computations:
+        name = rw.module.fresh_name(body.name)
+    comp = rw.add_computation(Computation(name), before=fusion.computation)
+    new: dict[int, Instruction] = {}
+    for inner in body.instructions:
+        new[id(inner)] = rw.clone(inner, [Value(new[id(v.op)], v.result) for v in inner.operand_values],
+                                  inner.shape, computation=comp)
+    assert body.root is not None
+    rw.make_root(comp, new[id(body.root)])
+    copy = rw.clone(fusion, fusion.operand_values, fusion.shape, after=fusion)
+    rw.set_called(copy, [comp])
+    for reader in readers:
+        for i, operand in enumerate(list(reader.operands)):
+            if operand is fusion:
+                rw.set_operand(reader, i, Value(copy, reader.operand_results[i]))
+    return copy
+
+
+def emitted_as_loop(instr: Instruction) -> bool:
+    """Whether XLA emits ``instr`` as a loop: element-wise or data-moving, no kernel of its own otherwise."""
+    d = op(instr.opcode)
+    return (d is not None and instr.opcode not in _NO_KERNEL and not d.traits & NOT_MERGED
+            and bool(d.traits & {Trait.ELEMENTWISE, Trait.DATA_MOVEMENT})
+            and not instr.called_computations and instr.shape.is_array)

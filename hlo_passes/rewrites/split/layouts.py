@@ -16,14 +16,14 @@ import math
 import re
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..ir import Computation, Instruction, Module, Shape, Sharding, is_partitioned
-from ..dialects.split import split_top_level
-from ..dialects.shardy import SdySharding, decode, mesh_axes
+from ...ir import Computation, Instruction, Module, Shape, Sharding, is_partitioned
+from ...dialects.split import split_top_level
+from ...dialects.shardy import SdySharding, decode, mesh_axes
 
 if TYPE_CHECKING:  # a value a fusion computes, which has no layout left to read
-    from ._fusions import FusedValue
+    from .fusions import FusedValue
 
 
 
@@ -181,7 +181,7 @@ def layout_from_sharding(sharding: Sharding, rank: int, module: Module | None) -
     return None
 
 
-def _frontend(instr: Instruction) -> dict:
+def _frontend(instr: Instruction) -> dict[Any, Any]:
     return instr.attributes["frontend_attributes"] if "frontend_attributes" in instr.attributes else {}
 
 
@@ -307,7 +307,7 @@ def _one_step_up(cur: Instruction, result: int, dropped: int,
         if result < len(cur.operands):
             return cur.operands[result], cur.operand_results[result], dropped
         return None
-    if cur.opcode in ("call", "func.call", "while"):
+    if cur.opcode in ("call", "while"):
         if cur.opcode == "while":  # a value the loop carries: laid out as it went in
             if cur.shape.is_tuple and len(cur.operands) == 1:  # HLO: one carried tuple
                 return cur.operands[0], result, dropped
@@ -323,7 +323,7 @@ def _one_step_up(cur: Instruction, result: int, dropped: int,
         if comp is None or not isinstance(number, int):
             return None
         sites = [comp.parent] if comp.parent is not None else callers.get(comp.name, [])
-        if len(sites) != 1 or sites[0].opcode not in ("call", "func.call", "while"):
+        if len(sites) != 1 or sites[0].opcode not in ("call", "while"):
             return None
         site = sites[0]
         if site.opcode == "while" and comp.parent is None:

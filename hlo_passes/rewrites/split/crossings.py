@@ -21,14 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ..checks import Refusal
-from ..ir import Computation, Instruction, Module, Shape, Sharding, Value
-from ..ir.rewriter import Rewriter
-from ..dialects.shardy import per_value, per_value_text
-from ..dialects.shardy import same as same_sharding
-from ._chains import INCONSISTENT, dim_size, is_sharding_call, resized
+from ...checks import Refusal
+from ...ir import Computation, Instruction, Shape, Sharding, Value
+from ...ir.rewriter import Rewriter
+from ...ir.analysis import is_sharding_call, resized
+from ...dialects.shardy import per_value, per_value_text
+from ...dialects.shardy import same as same_sharding
+from .chains import INCONSISTENT, dim_size
 
 ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 
@@ -36,7 +37,7 @@ ENTRY_TARGET = "xla.sdy.GlobalToLocalShape"
 class Boundary:
     """A chain's step from one computation into another (no op of its own in the
     chain's computation): into or out of a called body, or through a fusion's
-    body in optimized HLO (``_fusions.FusedCopy``).
+    body in optimized HLO (``fusions.FusedCopy``).
 
     ``kind`` names the step in the path two halves must share; ``shape`` is the
     value's shape after the step, ``after`` the instruction that holds it,
@@ -59,12 +60,12 @@ class Boundary:
         raise NotImplementedError
 
     @staticmethod
-    def check(steps: list, split_dim: int) -> None:
+    def check(steps: list[Any], split_dim: int) -> None:
         """All halves cross the same way, the split dimension whole; a ``Refusal`` if not."""
         raise NotImplementedError
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         """Send ``value`` (all of the array) through the first step: (the value on the far
         side, its result, instructions left without a use)."""
@@ -124,7 +125,7 @@ class Crossing(Boundary):
     entry: Instruction | None = None  # HLO GlobalToLocalShape custom call
     entry_index: int | None = None
     gte: Instruction | None = None
-    # The value outside is where a chain starts and stays (two weights, ``_pairs``): its
+    # The value outside is where a chain starts and stays (two weights, ``pairs``): its
     # other users keep reading it, so they are no reason to refuse.
     outside_kept: bool = False
 
@@ -167,7 +168,7 @@ class Crossing(Boundary):
     check = staticmethod(lambda steps, split_dim, blocks=1: check_crossings(steps, split_dim, blocks))
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].outside]
         return merge_crossings(rw, steps, value, split_dim, total), 0, loose
@@ -206,15 +207,6 @@ def _nth(values: Sequence[object], index: int, instr: Instruction, what: str) ->
     return str(values[index])
 
 
-def callers_of(module: Module) -> dict[str, list[Instruction]]:
-    """Computation name → the instructions that call it."""
-    callers: dict[str, list[Instruction]] = {}
-    for instr in module.instructions():
-        for comp in instr.called_computations:
-            callers.setdefault(comp.name, []).append(instr)
-    return callers
-
-
 def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> Crossing | None:
     """How ``param`` is fed from outside its computation, if we can follow it."""
     comp = param.computation
@@ -227,7 +219,7 @@ def crossing_into(param: Instruction, callers: dict[str, list[Instruction]]) -> 
             return None
         return Crossing(parent, number, param)
     sites = callers.get(comp.name, [])
-    if len(sites) != 1 or sites[0].opcode not in ("call", "func.call") or number >= len(sites[0].operands):
+    if len(sites) != 1 or sites[0].opcode != "call" or number >= len(sites[0].operands):
         return None
     call = sites[0]
     fed = call.operands[number]
@@ -324,7 +316,7 @@ def drop_crossing(rw: Rewriter, c: Crossing) -> list[Instruction]:
     return loose
 
 
-def _frontend(instr: Instruction) -> dict:
+def _frontend(instr: Instruction) -> dict[Any, Any]:
     return instr.attributes["frontend_attributes"] if "frontend_attributes" in instr.attributes else {}
 
 
@@ -378,7 +370,7 @@ class Exit(Boundary):
     check = staticmethod(lambda steps, split_dim: check_exits(steps, split_dim))
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].inside]
         caller, result = merge_exits(rw, steps, value, split_dim, total)
@@ -535,7 +527,7 @@ class HloExit(Boundary):
     check = staticmethod(lambda steps, split_dim: check_hlo_exits(steps, split_dim))
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list, value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].inside]
         outside = merge_hlo_exits(rw, steps, value, split_dim, total)

@@ -23,21 +23,20 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Any
 
-from ..checks import Refusal
-from ..ir import Instruction
-from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import dim_size, in_dependency_order, is_chain_op, is_sharding_call, map_split_dim, remove_dead, resized, same_value
-from ._crossings import Boundary
-from ._gmms import GMM_OPCODES, free_dim_position
-from ._meetings import HOLDERS, Concatenates, Finder, Meeting, meet
-from ._reordered import ReorderedPadAdds
-from ._sources import GmmSource, SourcePlan, check_gmm_sources
-from ._split_fusion import step_kind
-
-if TYPE_CHECKING:
-    from ._split_fusion import _Chain, _Scan
+from ...checks import Refusal
+from ...ir import Instruction
+from ...ir.rewriter import Operand, Rewriter, as_value
+from ...ir.analysis import free_dim_position, is_sharding_call, remove_dead, resized, same_value
+from .chains import dim_size, in_dependency_order, is_chain_op, map_split_dim
+from .crossings import Boundary
+from .gmms import GMM_OPCODES
+from .meetings import HOLDERS, Concatenates, Finder, meet
+from .reordered import ReorderedPadAdds
+from .sources import GmmSource, check_gmm_sources
+from .types import Chain, Meeting, SourcePlan, step_kind
+from .walk import Scan
 
 # A chain's end is followed up through its chain ops (converts, copies, windows of the
 # reduced array, further stages) but not through sharding annotations or barriers,
@@ -48,18 +47,18 @@ _NOT_FOLLOWED_UP = frozenset({"opt-barrier", "sdy.sharding_constraint"})
 class Apart(Meeting):
     """The halves' ends, each with its own users: the fused chain's result, sliced."""
 
-    def __init__(self, chains: list) -> None:
+    def __init__(self, chains: list[Any]) -> None:
         self.chains = chains
         self.tops = [c.top for c in chains]
         self.anchor = self.tops[0]
         self.form = "split_apart" if chains[0].cut is not None else "two_gmm_apart"
         self.reordered = False  # an end's user comes before the fused chain (``_check_order``)
 
-    def single_use_part(self, chains: list) -> list:
+    def single_use_part(self, chains: list[Any]) -> list[Any]:
         # The ends keep their users (each reads its slice): only what lies below must be single-use.
         return [dataclasses.replace(c, ops=c.ops[:-1]) if c.ops else c for c in chains]
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Any], split_dims: list[int]) -> int | None:
         dim = split_dims[-1]
         comp = self.anchor.computation
         for top in self.tops:
@@ -74,7 +73,7 @@ class Apart(Meeting):
         self._check_order(chains)
         return dim
 
-    def _check_order(self, chains: list) -> None:
+    def _check_order(self, chains: list[Any]) -> None:
         """The fused chain goes at the latest start (or the first chain's steps), and each end's
         users read their slice of it.  A user that comes before that place in the program moves
         after it (the rewrite puts the computation in dependency order) unless the fused chain
@@ -131,7 +130,7 @@ class ApartGmmSource(GmmSource):
     """Two weight-gradient GMMs reduced apart: joined along the free dimension of the operand they
     differ in (its last; no meeting says which), one GMM on the joined operand."""
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         gmms = [c.start for c in chains]
         first = gmms[0]
         varying = [j for j in range(len(first.operands))
@@ -150,7 +149,7 @@ class ApartGmmSource(GmmSource):
         return SourcePlan(out_dim, sizes, operand, scattered=scattered_block(chains, out_dim, sizes))
 
 
-def scattered_block(chains: list, dim: int, sizes: list[int]) -> int:
+def scattered_block(chains: list[Any], dim: int, sizes: list[int]) -> int:
     """The width of each gradient's piece per device where one reduce-scatter of the chains works
     along the joined dimension ``dim`` (F on a second FSDP axis, ``fsdp_transpose``): joined in
     blocks of that width, the fused gradient's scatter gives each device its piece of each one
@@ -180,7 +179,7 @@ class SeparateEnds(Finder):
     of one shared operand (the lhs of the weight gradients).
     """
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
         self.reductions: list[Instruction] = []
         # MOE002's meetings, found with the same walks: their halves meet, so they are not ours.
@@ -188,7 +187,7 @@ class SeparateEnds(Finder):
         self.opcodes = frozenset(scan.collectives).union(*(f.opcodes or () for f in self.meeting_finders))
         self.met: set[int] = set()
 
-    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list[Any]]]:
         if instr.opcode in self.scan.collectives:
             self.reductions.append(instr)
         for finder in self.meeting_finders:
@@ -197,7 +196,7 @@ class SeparateEnds(Finder):
                     self.met.update(_step_ids(chains))
         return iter(())
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         ends: dict[int, object] = {}
         for reduction in self.reductions:
             end = end_above(reduction)
@@ -227,7 +226,7 @@ def _after(instr: Instruction, comp: object, past_holders: bool = True) -> set[i
     return seen
 
 
-def _step_ids(chains: list) -> set[int]:
+def _step_ids(chains: list[Any]) -> set[int]:
     return {id(op.after if isinstance(op, Boundary) else op) for c in chains for op in c.ops}
 
 
@@ -247,11 +246,11 @@ def end_above(instr: Instruction) -> Instruction:
     return cur
 
 
-def groups_of_halves(chains: list) -> Iterator[list]:
+def groups_of_halves(chains: list[Any]) -> Iterator[list[Any]]:
     """Chains that may be halves of one site: slices of one array (in slice order), or GMMs of one
     computation, alike and sharing an operand (in program order)."""
-    by_whole: dict[tuple[int, int], list] = {}
-    gmm_chains: list = []
+    by_whole: dict[tuple[int, int], list[Any]] = {}
+    gmm_chains: list[Any] = []
     for c in chains:
         if c.cut is not None:
             if not c.cut.fused:
@@ -272,7 +271,7 @@ def groups_of_halves(chains: list) -> Iterator[list]:
             yield group
 
 
-def alike(a: _Chain, b: _Chain) -> bool:
+def alike(a: Chain, b: Chain) -> bool:
     """GMMs of one computation with the same steps after them, whose operands are provably the
     same but one: the weight gradients of one lhs (a GMM that shares only the group sizes, as
     wo's gradient does, is another weight's).  Whether the GMMs and the steps agree in

@@ -21,71 +21,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import Any
 
-from ..checks import Refusal
-from ..gmm import kernel_calls
-from ..gmm.kernel_calls import gmm_kernel
-from ..ir import Instruction, Shape
-from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import in_dependency_order, is_chain_op, literal, remove_dead, resized
-from ._crossings import result_shape
-from ._fusions import _fed_by, fused_concats
-from ._gmms import GMM_OPCODES, check_gmms, reemit_refusal
-from ._reshard import reshard_place
+from ...checks import Refusal
+from ...gmm import kernel_calls
+from ...gmm.kernel_calls import gmm_kernel
+from ...ir import Instruction, Shape
+from ...ir.rewriter import Operand, Rewriter, as_value
+from ...ir.analysis import literal, remove_dead, resized
+from .chains import in_dependency_order, is_chain_op
+from .crossings import result_shape
+from .fusions import _fed_by, fused_concats
+from .gmms import GMM_OPCODES, check_gmms, reemit_refusal
+from .reshard import reshard_place
+from .types import Chain, Meeting
+from .walk import Scan
 
 # A join of more pieces than this is not looked at (a weight is cut into a few pieces).
 _MAX_PIECES = 16
-
-if TYPE_CHECKING:  # the engine, which imports this module
-    from ._split_fusion import _Chain, _Scan
-
-
-class Meeting:
-    """Where the halves meet (see the module docstring).  ``anchor``: the instruction
-    the site is reported at; ``pieces``: the (value, result) of each half there."""
-
-    form: str
-    anchor: Instruction
-    dim: int | None = None  # the dimension the halves are joined along, where they are
-    dims: tuple | None = None  # every dimension the joining op names (text may name several)
-    compiled: bool = False  # inside optimized HLO: reported, not rewritten
-    gmms: list[Instruction] | None = None
-
-    @property
-    def shape(self) -> Shape:
-        return self.anchor.shape
-
-    @property
-    def origin(self) -> Instruction:
-        """The op whose metadata says where the meeting came from (for reports)."""
-        return self.anchor
-
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
-        return None
-
-    def added_bytes(self, chains: list) -> int:
-        """Bytes per device of a copy the meeting's replacement makes (a reorder into W's layout)."""
-        return 0
-
-    def single_use_part(self, chains: list) -> list:
-        """The parts of the chains whose values nothing else may use (all of them, where halves meet)."""
-        return chains
-
-    # Whether the halves are put back together into one array there (a concatenate, pad + add):
-    # the rewrite removes that copy.  Halves that meet at two GMMs are read where they are.
-    joins: bool = False
-    # Whether each half is the weight of a GMM of its own: the fix runs one GMM instead.
-    gmm_launches: bool = False
-    # Halves interleaved with this stride in the fused value (``SourcePlan.stride``), in blocks
-    # of ``block`` elements (two weights gathered along the joined dimension), set by the
-    # rewrite before ``replace``: only a meeting that splits the fused result reads them.
-    interleave: int = 1
-    block: int = 1
-
-    def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
-        raise NotImplementedError
-
 
 class _Joined(Meeting):
     """Halves joined back into one array: the fused chain's result is read instead."""
@@ -93,7 +46,7 @@ class _Joined(Meeting):
     joined: Instruction  # the instruction whose value the fused chain replaces
     joins = True
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Chain], split_dims: list[int]) -> int | None:
         # A concatenate without its dimension (malformed text carried through) joins nothing we know.
         if self.dim is None or self.dim != split_dims[-1]:
             shown = self.dims if self.dims is not None else "none given"
@@ -119,7 +72,7 @@ class Concat(_Joined):
     # through) must not stop the search for other sites.
     # Properties where a PadAdd has plain fields.
     @property
-    def dims(self) -> tuple | None:  # type: ignore[override]
+    def dims(self) -> tuple[Any, ...] | None:  # type: ignore[override]
         given = self.concat.attributes.get("dimensions")
         return tuple(given) if given is not None else None
 
@@ -302,7 +255,7 @@ class TwoGmm(Meeting):
         self.anchor = gmms[0] if comp is None else min(gmms, key=comp.instructions.index)
         self.gmms = gmms
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Chain], split_dims: list[int]) -> int | None:
         for g in self.gmms:
             kernel = gmm_kernel(g)
             if kernel is not None:
@@ -360,7 +313,7 @@ class SplitCollectives(Meeting):
 
     compiled = True
 
-    def __init__(self, form: str, chains: list) -> None:
+    def __init__(self, form: str, chains: list[Chain]) -> None:
         self.form = form
         self.tops = [c.top for c in chains]  # in the order of the halves' slices
         self.anchor = self.tops[0]
@@ -369,7 +322,7 @@ class SplitCollectives(Meeting):
         self.joins = form == "split_reduction"
         self.gmm_launches = not self.joins
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Chain], split_dims: list[int]) -> int | None:
         return split_dims[-1]  # what read a half reads its slice of the fused value, along there
 
     def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
@@ -433,16 +386,16 @@ class Finder:
     # instruction and finder is most of a pass on a large module); None: every instruction.
     opcodes: frozenset[str] | None = frozenset()
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         self.scan = scan
 
-    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
         return ()
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         return iter(())
 
-    def _chains(self, pieces: Iterable[tuple[Instruction, int]]) -> list[_Chain] | None:
+    def _chains(self, pieces: Iterable[tuple[Instruction, int]]) -> list[Chain] | None:
         pieces = list(pieces)
         chains = [c for c in (self.scan.chain(op, r) for op, r in pieces) if c is not None]
         return chains if len(chains) == len(pieces) else None
@@ -453,7 +406,7 @@ class Concatenates(Finder):
 
     opcodes = frozenset(("concatenate", "fusion", "convert", "maximum"))
 
-    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterator[tuple[Meeting, list[Any]]]:
         meetings: list[Concat | PadMax]
         if instr.opcode == "concatenate" and len(instr.operands) >= 2:
             meetings = [Concat(instr)]
@@ -481,7 +434,7 @@ class PadAdds(Finder):
 
     opcodes = frozenset(("add",))
 
-    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
         # A tuple, not a generator: asked at every add of the module.
         if instr.opcode != "add":
             return ()
@@ -497,13 +450,13 @@ class GmmPairs(Finder):
     """GMMs (or grouped-matmul kernel calls) whose weights are halves of one array."""
 
     # GMMs, and what gmm_kernel may name: custom calls and calls of kernel-wrapping functions.
-    opcodes = frozenset(GMM_OPCODES | {"custom-call", "call", "func.call"})
+    opcodes = frozenset(GMM_OPCODES | {"custom-call", "call"})
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
-        self.by_source: dict[tuple[int, int, int], list[tuple[Instruction, _Chain]]] = {}
+        self.by_source: dict[tuple[int, int, int], list[tuple[Instruction, Chain]]] = {}
 
-    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
             weights = [instr.operands[1]]
         elif gmm_kernel(instr) is not None:
@@ -522,7 +475,7 @@ class GmmPairs(Finder):
                 self.by_source.setdefault((id(src), result, id(instr.computation)), []).append((instr, chain))
         return ()
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         for group in self.by_source.values():
             if len(group) >= 2:
                 # In the order of the pieces in the weight, whatever order the program runs the GMMs
@@ -532,7 +485,7 @@ class GmmPairs(Finder):
                 yield TwoGmm([g for g, _ in group]), [c for _, c in group]
 
 
-def _piece_order(chain: _Chain) -> tuple:
+def _piece_order(chain: Chain) -> tuple[Any, ...]:
     """Where a half's slice starts in the weight (dimension by dimension; ``()`` for a half that
     starts at no slice, which keeps its place: the sort is stable)."""
     if chain.cut is not None:
@@ -550,17 +503,17 @@ class SplitCollectiveFinder(Finder):
     slice of it per half for the fusions that read them.
     """
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         scan = self.scan
         collectives = scan.collectives
-        by_source: dict[object, list] = {}
+        by_source: dict[object, list[Any]] = {}
         for instr in scan.module.instructions():
             if instr.opcode not in collectives or any(u.opcode in collectives for u in instr.users):
                 continue
             if id(instr) in scan.covered:
                 continue  # reported as a concat site
             chain = scan.chain(instr, 0)
-            # (A plain slice: a site whose fusions were opened, ``_opening``.)
+            # (A plain slice: a site whose fusions were opened, ``opening``.)
             if chain is not None and chain.cut is not None and (
                     chain.cut.fused or (instr.users and all(_opaque(u) or _loop_state(u, scan.callers)
                                                             for u in instr.users))):
@@ -590,7 +543,7 @@ class SplitCollectiveFinder(Finder):
             # A half gathered more than once (the forward and its ``jax.checkpoint``
             # recomputation, from one slice XLA's CSE left): one site per round of halves,
             # in program order.
-            by_piece: dict[tuple, list] = {}
+            by_piece: dict[tuple[Any, ...], list[Any]] = {}
             for c in chains:
                 by_piece.setdefault(_piece_order(c), []).append(c)
             for k in range(max((len(v) for v in by_piece.values()), default=0)):
@@ -613,7 +566,7 @@ def _opaque(user: Instruction) -> bool:
 HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
 
 
-def meet(group: list) -> bool:
+def meet(group: list[Any]) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
     that puts them back together, say), past the single-operand steps between (converts,
     copies, a fusion of one operand): halves that meet are MOE002's."""
@@ -668,7 +621,7 @@ def _through_barrier(tup: Instruction, value: Instruction) -> list[Instruction]:
 def _loop_state(instr: Instruction, callers: dict[str, list[Instruction]]) -> bool:
     """Whether ``instr`` is the state a while loop starts with, or the one its body hands to the
     next iteration: where XLA's collective pipeliner puts the halves it gathers for the next
-    layer (and, peeled, the first layer's); ``_pipelined``."""
+    layer (and, peeled, the first layer's); ``pipelined``."""
     comp = instr.computation
     if instr.opcode == "copy" and instr.users:  # copy insertion's, between a value and the state
         return all(_loop_state(u, callers) for u in instr.users)

@@ -1,6 +1,6 @@
 """A weight the collective pipeliner's loop carries as two halves, carried whole.
 
-After a ``split_gather`` rewrite of a pipelined loop (``_pipelined``), the body gathers the
+After a ``split_gather`` rewrite of a pipelined loop (``pipelined``), the body gathers the
 next layer's weight ``G`` whole and cuts it into the two halves its state carries; the next
 iteration joins the two state elements again (a concatenate, plain or in a fusion), and the
 peeled round does the same before the loop.  Where that is all that happens to the two
@@ -26,12 +26,13 @@ from dataclasses import dataclass
 
 from collections.abc import Iterable
 
-from ..ir import Computation, Instruction, Module, Shape
-from ..ir.op_table import Trait, op
-from ..ir.rewriter import Rewriter
-from ._chains import bitcast_keeps_order, remove_dead
-from ._held import held_kind, start_of
-from ._pipelined import joining_reads, state_reads, while_parts
+from ...ir import Computation, Instruction, Module, Shape
+from ...ir.op_table import Trait, op
+from ...ir.rewriter import Rewriter
+from ...ir.analysis import remove_dead
+from .chains import bitcast_keeps_order
+from .held import held_kind, start_of
+from .pipelined import joining_reads, state_reads, while_parts
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,16 @@ a copy of the reduced shard, ``added_bytes``) and, interleaved, merged into F be
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from ..ir import Instruction, Shape
-from ..ir.rewriter import Operand, Rewriter, as_value
-from ._chains import bitcast_keeps_order, remove_dead
-from ._crossings import result_shape
-from ._meetings import Meeting, PadAdd, PadAdds, first_operand, zero_pads
-from ._cost import local_bytes
+from ...ir import Instruction, Shape
+from ...ir.rewriter import Operand, Rewriter, as_value
+from ...ir.analysis import remove_dead
+from .chains import bitcast_keeps_order
+from .crossings import result_shape
+from .meetings import PadAdd, PadAdds, first_operand, zero_pads
+from .types import Meeting
+from .cost import local_bytes
 
 
 def _insert_axis(piece: Instruction, axis: int) -> bool:
@@ -59,7 +62,7 @@ class ReorderedPadAdd(PadAdd):
         self.axis = axis
         self.pieces = pieces  # for a stacking axis: what the reshapes that give it back read
 
-    def added_bytes(self, chains: list) -> int:
+    def added_bytes(self, chains: list[Any]) -> int:
         """The reorder's copy: the reduced gradient, as one device holds it."""
         return sum(local_bytes(c.top, callers=c.callers) for c in chains)
 
@@ -94,7 +97,7 @@ class ReorderedPadAdd(PadAdd):
         remove_dead(rw, [self.joined])
 
 
-def _manual_sharding(anchor: Instruction) -> dict:
+def _manual_sharding(anchor: Instruction) -> dict[Any, Any]:
     """The anchor's sharding where it is manual or replicated (inside a shard_map after Shardy's
     import): the reorder's ops are too.  A tiled one names the sum's dimensions and is left to the
     partitioner."""
@@ -143,7 +146,7 @@ class ReorderedPadAdds(PadAdds):
     """Adds of zero-pads that put the halves back: into a stacking axis or interleaved where they
     do so, else side by side (``PadAdds``; one finder, so that one add is one meeting)."""
 
-    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
         if instr.opcode != "add":
             return ()
         meeting = reordered_pad_meeting(instr, self.scan.pads)

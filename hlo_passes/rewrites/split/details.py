@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..report import SiteDetails, Wording
+from ...report import SiteDetails, Wording
 
 __all__ = ["FUSION_WORDING", "HALVES_MESSAGE", "SplitDetails"]
 

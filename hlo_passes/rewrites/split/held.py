@@ -26,12 +26,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..ir import Computation, Instruction, Module, Shape
-from ..ir.op_table import Trait, op, with_trait
-from ..ir.rewriter import Rewriter
-from ..report import NearMiss, Site
-from ._chains import in_dependency_order
+from ...ir import Computation, Instruction, Module, Shape
+from ...ir.op_table import Trait, op, with_trait
+from ...ir.rewriter import Rewriter
+from ...pass_interface import Changes, PassContext
+from .chains import in_dependency_order
 
 # The metadata key a taken-apart collective carries: the group it came from.  Metadata is what
 # a clone and an op made ``like=`` another carry along, and what no rule compares.
@@ -225,7 +226,7 @@ def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
         in_dependency_order(rw, comp)
 
 
-def _metadata(instr: Instruction) -> dict | None:
+def _metadata(instr: Instruction) -> dict[Any, Any] | None:
     """``instr``'s metadata, decoded (None: none, or none that decodes)."""
     meta = instr.attributes.decoded("metadata")
     return meta if isinstance(meta, dict) else None
@@ -275,40 +276,36 @@ def _start_shape(group: Group, operands: list[Shape], result: Shape, tupled: boo
     return Shape.tuple_of([operand_part, result])
 
 
-ApplyFn = Callable[..., tuple[list[Site], list[NearMiss]]]
+RunFn = Callable[[Module, Rewriter, PassContext], Changes]
 
 
-def through_held(apply: ApplyFn, module: Module, kinds: Iterable[str], name: str, *, rewrite: bool,
-                 rewriter: Rewriter | None) -> tuple[list[Site], list[NearMiss]]:
-    """``apply(module, rewrite=, rewriter=)`` (a rule's) with the held collectives of ``kinds``
-    taken apart and held again.  Sites are looked for on a taken-apart copy first: without a
-    site to rewrite, ``module`` is not touched (and reports come from the copy, whose ops carry
-    the module's lines); with one, the rule runs again on ``module`` taken apart."""
+def through_held(run: RunFn, module: Module, kinds: Iterable[str], rewriter: Rewriter,
+                 context: PassContext) -> Changes:
+    """``run(module, rewriter, context)`` (a rule's round) with the held collectives of
+    ``kinds`` taken apart and held again, all through ``rewriter`` (the pipeline's).  Sites are
+    looked for on a taken-apart trial copy first (``Rewriter.trial``): without a site to
+    rewrite, ``module`` is not touched (and reports come from the copy, whose ops carry the
+    module's lines); with one, the rule runs again on ``module`` taken apart."""
     kinds = frozenset(kinds)
     if not any_held(module, kinds):
-        return apply(module, rewrite=rewrite, rewriter=rewriter)
-    return _through_held(apply, module, kinds, name, rewrite=rewrite, rewriter=rewriter)
+        return run(module, rewriter, context)
+    return _through_held(run, module, kinds, rewriter, context)
 
 
-def _through_held(apply: ApplyFn, module: Module, kinds: frozenset[str], name: str, *, rewrite: bool,
-                  rewriter: Rewriter | None) -> tuple[list[Site], list[NearMiss]]:
-    trial = module.clone()
-    try:
-        trial_rw = Rewriter(trial, name)
-        trial_held = unhold(trial_rw, trial, kinds)
-        sites, misses = apply(trial, rewrite=rewrite, rewriter=trial_rw if rewrite else None)
-        if not rewrite or not any(s.rewritten for s in sites):
-            return sites, misses
-        touched = _touched(trial, trial_held)
-    finally:
-        trial.release()  # freed now, not by a full collection later (Module.release)
+def _through_held(run: RunFn, module: Module, kinds: frozenset[str], rewriter: Rewriter,
+                  context: PassContext) -> Changes:
+    with rewriter.trial() as trial:
+        trial_held = unhold(trial.prepare, trial.module, kinds)
+        tried = run(trial.module, trial.tried, context)
+        if rewriter.dry_run or not any(s.rewritten for s in tried.sites):
+            return tried
+        touched = _touched(trial.module, trial_held)
     # Only the held ops the rewrite changed are taken apart in the module (the others stay as
     # they are, names and all).
-    rw = rewriter if rewriter is not None else Rewriter(module, name)
-    held = unhold(rw, module, kinds, only=touched)
-    sites, misses = apply(module, rewrite=True, rewriter=rw)
-    hold_again(rw, module, held)
-    return sites, misses
+    held = unhold(rewriter, module, kinds, only=touched)
+    changes = run(module, rewriter, context)
+    hold_again(rewriter, module, held)
+    return changes
 
 
 def _touched(module: Module, held: Held) -> frozenset[str]:

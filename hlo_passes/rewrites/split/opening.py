@@ -4,7 +4,7 @@ In the module XLA compiles (post-partitioning, post-layout, post-fusion: what a
 pass inside XLA's pipeline receives, and what a dump's ``after_optimizations``
 holds) each half's slice sits in a ``copy_slice_fusion``, layout copies in
 ``wrapped_copy`` fusions, the concatenate in the fusion that reads the gathered
-halves.  ``_fusions`` sees the pattern through them; to rewrite it, the fusions
+halves.  ``fusions`` sees the pattern through them; to rewrite it, the fusions
 on the site's path are opened (their ops put in their place, ``Rewriter.inline``):
 the site is then the after-partitioning form the engine rewrites, with every op
 keeping its layout.  XLA:CPU and XLA:GPU compile the ops of a loop fusion
@@ -28,32 +28,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks import Refusal
-from ..ir import Computation, Instruction, Module, Value
-from ..ir.module import created_by
-from ..ir.op_table import Trait, op
-from ..ir.rewriter import Rewriter
-from ._chains import behaviour
+from ...checks import Refusal
+from ...ir import Computation, Instruction, Module, Value
+from ...ir.module import created_by
+from ...ir.op_table import Trait, op
+from ...ir.rewriter import Rewriter
+from ...ir.analysis import behaviour
+from .fusions import NOT_MERGED, copy_fusion_for, emitted_as_loop, fusion_kind
+from ...pass_interface import Changes, PassContext, Stage
 
 # Fusions whose ops may be put in their place: loop and input (reduction) fusions are
 # element-wise or data-moving ops the backends emit unfused as well; a custom fusion (a
 # library call, XLA:CPU's ``__ynn_fusion`` dot) or an output fusion is one kernel.
 OPENABLE = frozenset({"kLoop", "kInput"})
 
-# What keeps an op's copies apart even on the same operands: effects, communication, an async
-# pair's identity (the op table's traits).
-_NOT_MERGED = frozenset({Trait.SIDE_EFFECTS, Trait.COLLECTIVE, Trait.ASYNC_START, Trait.ASYNC_UPDATE,
-                         Trait.ASYNC_DONE})
-
-
 def _mergeable(instr: Instruction) -> bool:
     d = op(instr.opcode)
-    return d is not None and instr.opcode != "parameter" and not (d.traits & _NOT_MERGED)
-
-
-def fusion_kind(fusion: Instruction) -> str | None:
-    kind = fusion.attributes.get("kind")
-    return str(kind) if kind is not None else None
+    return d is not None and instr.opcode != "parameter" and not (d.traits & NOT_MERGED)
 
 
 def closed_fusion(fusions: list[Instruction]) -> Refusal | None:
@@ -85,7 +76,7 @@ def keep_for_others(rw: Rewriter, fusions: list[Instruction], starts: list[Instr
             continue
         others = [u for u in fusion.users if id(u) not in own]
         if others and len(others) < len(fusion.users):
-            _copy_for(rw, fusion, others)
+            copy_fusion_for(rw, fusion, others)
 
 
 def _ancestors(starts: list[Instruction]) -> set[int] | None:
@@ -102,29 +93,6 @@ def _ancestors(starts: list[Instruction]) -> set[int] | None:
             return None
         todo.extend(o for o in instr.operands if o.computation is instr.computation)
     return set(seen)
-
-
-def _copy_for(rw: Rewriter, fusion: Instruction, readers: list[Instruction]) -> Instruction:
-    """A copy of ``fusion`` with a copy of its body (a fused computation has one caller), read by
-    ``readers`` instead of ``fusion``."""
-    body = fusion.called_computations[0]
-    name = body.name
-    while name in rw.module.computations:
-        name = rw.module.fresh_name(body.name)
-    comp = rw.add_computation(Computation(name), before=fusion.computation)
-    new: dict[int, Instruction] = {}
-    for inner in body.instructions:
-        new[id(inner)] = rw.clone(inner, [Value(new[id(v.op)], v.result) for v in inner.operand_values],
-                                  inner.shape, computation=comp)
-    assert body.root is not None
-    rw.make_root(comp, new[id(body.root)])
-    copy = rw.clone(fusion, fusion.operand_values, fusion.shape, after=fusion)
-    rw.set_called(copy, [comp])
-    for reader in readers:
-        for i, operand in enumerate(list(reader.operands)):
-            if operand is fusion:
-                rw.set_operand(reader, i, Value(copy, reader.operand_results[i]))
-    return copy
 
 
 def open_fusions(rw: Rewriter, fusions: list[Instruction]) -> dict[int, Value]:
@@ -158,36 +126,36 @@ def _fold_tuple_reads(rw: Rewriter, tup: Instruction) -> None:
         rw.erase(tup)
 
 
-# Ops XLA leaves outside fusions, with no kernel of their own: a parameter, a constant (a
-# literal in a buffer), a bitcast (a new view of the same bytes).
-_NO_KERNEL = frozenset({"parameter", "constant", "bitcast"})
 # The computations whose ops run one after another (not a fusion's body, not a reducer).
 _SEQUENTIAL_CALLERS = frozenset({"while", "conditional", "call"})
 
 
-def _emitted_as_loop(instr: Instruction) -> bool:
-    d = op(instr.opcode)
-    return (d is not None and instr.opcode not in _NO_KERNEL and not d.traits & _NOT_MERGED
-            and bool(d.traits & {Trait.ELEMENTWISE, Trait.DATA_MOVEMENT})
-            and not instr.called_computations and instr.shape.is_array)
+class FuseAgain(Stage):
+    """``fuse_again`` as a pipeline stage: what the pass inside XLA runs after the rules, when
+    they rewrote (journaled and verified as a rule's round is)."""
+
+    name = "fuse-again"
+
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
+        return Changes(changed=fuse_again(rewriter, module) > 0)
 
 
-def fuse_again(module: Module) -> int:
+def fuse_again(rw: Rewriter, module: Module) -> int:
     """In an optimized module (XLA's fusion passes have run), put the ops a rule created that
     XLA emits as loops and that stand outside any fusion back in loop fusions (a chain in one,
-    ``_chains_of_loop_ops``); how many fusions.  Only in the entry and the computations of
-    loops, branches and calls: a fusion's body or a reducer stays as it is."""
+    ``_chains_of_loop_ops``), through ``rw`` (a stage's: the fusions carry no rule's tag); how
+    many fusions.  Only in the entry and the computations of loops, branches and calls: a
+    fusion's body or a reducer stays as it is."""
     sequential: dict[int, bool] = {}
     for instr in module.instructions():
         for comp in instr.called_computations:
             sequential[id(comp)] = sequential.get(id(comp), True) and instr.opcode in _SEQUENTIAL_CALLERS
-    rw = Rewriter(module)
     wrapped = 0
     for comp in list(module.computations.values()):
         if comp.parent is not None or not sequential.get(id(comp), comp is module.entry):
             continue
         for group in _chains_of_loop_ops([i for i in comp.instructions
-                                          if created_by(i) is not None and _emitted_as_loop(i)]):
+                                          if created_by(i) is not None and emitted_as_loop(i)]):
             rw.wrap_in_fusion(group)
             wrapped += 1
     return wrapped

@@ -11,23 +11,16 @@ attribute, differing only in how much of the split dimension they carry.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from typing import Any, NamedTuple
 
-from ..checks import Refusal
-from ..ir import Computation, Instruction, Shape
-from ..ir.op_table import Trait, with_trait
-from ..ir.rewriter import Rewriter
+from ...checks import Refusal
+from ...ir import Computation, Instruction, Shape
+from ...ir.rewriter import Rewriter
+from ...ir.analysis import is_sharding_call, same_value
 
 # Ops that act on each element (or move whole elements) without looking at
 # neighbours: applying them to W and then slicing equals slicing then applying.
 ELEMENTWISE_UNARY = frozenset({"convert", "copy", "opt-barrier", "sdy.sharding_constraint"})
 GATHERS = frozenset({"all-gather"})
-# Attributes that say *what* a step does, as opposed to its result size.
-# Everything else (names, metadata, shapes) may differ between the halves.
-_IGNORED_ATTRIBUTES = frozenset({"metadata", "frontend_attributes", "sharding", "channel_id", "backend_config",
-                                 # called computations: compared by content in same_value
-                                 "to_apply", "calls", "condition", "body", "branch_computations"})
 
 
 # Text can parse with shapes that disagree (a slice with a dimension more than
@@ -42,15 +35,6 @@ def dim_size(shape: Shape, dim: int, instr: Instruction, what: str = "") -> int:
         raise Refusal(INCONSISTENT, f"{what or instr.ref} is {shape.text or shape} (rank {len(shape.dims)}): "
                       f"it has no dimension {dim}, which the halves are split along", instr)
     return shape.dims[dim]
-
-
-# Custom calls that only annotate or re-view a value: sharding constraints,
-# and the full <-> shard shape changes around manual (shard_map) regions.
-SHARDING_CALLS = frozenset({"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"})
-
-
-def is_sharding_call(instr: Instruction) -> bool:
-    return instr.opcode == "custom-call" and instr.attributes.get("custom_call_target") in SHARDING_CALLS
 
 
 # Collectives of the weight gradient: each device ends up with the same sum,
@@ -181,139 +165,6 @@ def bitcast_keeps_order(instr: Instruction) -> bool:
         # both lay those dimensions out in the same order.
         return [keep_a.index(d) for d in a] == [keep_b.index(d) for d in b]
     return list(a) == sorted(a) and list(b) == sorted(b)
-
-
-class Behaviour(NamedTuple):
-    """What an op does, independent of its size: two ops with equal behaviours do the
-    same thing to arrays of the same element type."""
-
-    opcode: str
-    element_type: str
-    has_channel: bool  # channel kind: a collective with a channel_id and one without differ
-    attributes: tuple  # (name, frozen value) of every semantic attribute, sorted by name
-
-
-def behaviour(instr: Instruction) -> Behaviour:
-    """The ``Behaviour`` of ``instr``: what it does, whatever the size of its operands."""
-    attrs = []
-    for key in sorted(instr.attributes):
-        if key in _IGNORED_ATTRIBUTES:
-            continue
-        try:
-            value = instr.attributes[key]
-        except ValueError:
-            value = instr.attributes.raw(key)
-        attrs.append((key, _freeze(value)))
-    if instr.opcode == "compare" and "direction" not in instr.attributes:
-        # StableHLO's pretty form (``compare LE, ..., SIGNED``) keeps direction and type as words, no
-        # attributes: a compare LE and a compare LT of the same operands are not the same op.
-        attrs.append(("direction", (instr.compare_direction, instr.compare_type)))
-    has_channel = "channel_id" in instr.attributes
-    return Behaviour(instr.opcode, instr.shape.element_type, has_channel, tuple(attrs))
-
-
-def same_op(a: Instruction, b: Instruction) -> bool:
-    """Same op with the same semantic attributes and equivalent called computations."""
-    if behaviour(a) != behaviour(b) or len(a.called_computations) != len(b.called_computations):
-        return False
-    return all(ca is cb or _same_computation(ca, cb, 12)
-               for ca, cb in zip(a.called_computations, b.called_computations))
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def same_value(a: Instruction, b: Instruction, depth: int = 12, params: bool = False) -> bool:
-    """Whether two instructions certainly compute the same value.
-
-    The same instruction, or the same pure op on operands that are the same
-    value; bounded in depth, so a "no" may be a "could not prove it".
-    Lowered programs repeat the masking of ragged_dot's decomposition per
-    call (with a copy of each called computation), so the two GMMs'
-    left-hand sides are often equal only in this sense.  ``params`` is set
-    while comparing two called computations: there, parameters with the same
-    number stand for the same argument.
-    """
-    if a is b:
-        return True
-    if depth == 0 or a.opcode != b.opcode or a.shape != b.shape:
-        return False
-    if a.opcode == "parameter":
-        return params and a.attributes.get("parameter_number") == b.attributes.get("parameter_number")
-    if a.opcode in ("rng", "rng-bit-generator", "custom-call", "infeed", "recv") or a.opcode in GATHERS:
-        return False
-    if a.opcode == "iota":
-        return behaviour(a) == behaviour(b)
-    if a.opcode == "constant":
-        return behaviour(a) == behaviour(b) and _literal(a) == _literal(b)
-    if len(a.operands) != len(b.operands) or a.operand_results != b.operand_results:
-        return False
-    if behaviour(a) != behaviour(b):
-        return False
-    if len(a.called_computations) != len(b.called_computations):
-        return False
-    for ca, cb in zip(a.called_computations, b.called_computations):
-        if ca is not cb and not _same_computation(ca, cb, depth - 1):
-            return False
-    return all(same_value(x, y, depth - 1, params) for x, y in zip(a.operands, b.operands))
-
-
-def _same_computation(ca: Computation, cb: Computation, depth: int) -> bool:
-    if ca.root is None or cb.root is None or len(ca.instructions) != len(cb.instructions):
-        return False
-    if [p.shape for p in ca.parameters] != [p.shape for p in cb.parameters]:
-        return False
-    return same_value(ca.root, cb.root, depth, params=True)
-
-
-def literal(instr: Instruction) -> tuple[str, Any] | None:
-    """A constant's value, comparable between constants of one module (None: unknown)."""
-    attrs = instr.attributes
-    if "literal" in attrs:  # HLO
-        return ("literal", _freeze(attrs["literal"]))
-    if "value" in attrs:  # MLIR generic form
-        return ("value", attrs.raw("value") or str(attrs["value"]))
-    pretty = instr.mlir_pretty_value  # MLIR pretty form: ``stablehlo.constant dense<0> : tensor<i32>``
-    return ("text", pretty) if pretty is not None else None
-
-
-def _literal(instr: Instruction) -> object:
-    value = literal(instr)
-    # Unknown values never compare equal, not even to themselves.
-    return value if value is not None else object()
-
-
-def resized(shape: Shape, dim: int, size: int) -> Shape:
-    """``shape`` with dimension ``dim`` set to ``size``, keeping its layout."""
-    dims = list(shape.dims)
-    dims[dim] = size
-    return replace(shape, dims=tuple(dims), text=None)
-
-
-def remove_dead(rw: Rewriter, roots: list[Instruction]) -> list[Instruction]:
-    """Remove ``roots`` and then their operands, while nothing uses them; returns what went."""
-    removed: list[Instruction] = []
-    work = list(roots)
-    while work:
-        instr = work.pop()
-        comp = instr.computation
-        if comp is None or instr.users or instr is comp.root or instr.opcode == "parameter":
-            continue
-        if instr.is_terminator or (instr.opcode in _SIDE_EFFECTING and not is_sharding_call(instr)):
-            continue
-        operands = list(instr.operands)
-        rw.erase(instr)
-        removed.append(instr)
-        work.extend(operands)
-    return removed
-
-
-_SIDE_EFFECTING = frozenset(d.name for d in with_trait(Trait.SIDE_EFFECTS))
 
 
 def in_dependency_order(rw: Rewriter, comp: Computation) -> None:

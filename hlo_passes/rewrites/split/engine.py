@@ -21,276 +21,50 @@ chain, as long as no collective runs along the split dimension and nothing
 resizes it: the checks below make sure of that, and refuse with a reason.
 
 A rule is this engine with its strategies: the ``sources`` its halves may
-start from (``_sources``), the ``meetings`` it looks for (``_meetings``), its
-collectives (``_cost.CollectiveModel``: which steps communicate, and what the
+start from (``sources``), the ``meetings`` it looks for (``meetings``), its
+collectives (``cost.CollectiveModel``: which steps communicate, and what the
 site costs).  A site goes through four stages kept apart: matching (a walk
-down from each meeting's pieces, through ops and ``_crossings`` boundaries),
+down from each meeting's pieces, through ops and ``crossings`` boundaries),
 legality checks (each a ``Refusal`` with its reason: a near miss), cost, and
 replacement.
 """
 from __future__ import annotations
 
-import functools
-
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..checks import Refusal
-from ..ir import Instruction, Module, Shape, Value
-from ..report import CollectiveCost, NearMiss, Site, location_of, note_instruction
-from ..ir.op_table import Trait, collective_kind, with_trait
-from ..ir.rewriter import Operand, Rewriter, as_value
-from ..rule import PatternRule, check
-from ._chains import (
-    INCONSISTENT,
-    WINDOWS,
-    check_windows,
-    dim_size,
-    is_chain_op,
-    is_sharding_call,
-    map_split_dim,
-    remove_dead,
-    resized,
-    same_op,
-)
-from ._cost import BlockedOrder, CollectiveModel, blocked_order, site_bytes
-from ._dequant import SideOperand, check_sides, dequant_operand, side_costs
-from ._crossings import BOUNDARY_AT, Boundary, Crossing, callers_of, result_shape
-from ._fusions import FusedCopy, FusedValue
-from ._gmms import difference
-from ._held import through_held
-from ._meetings import Concatenates, Finder, GmmPairs, Meeting, SplitCollectiveFinder, blocks_in_order, \
+from ...checks import Refusal
+from ...ir import Instruction, Module, Shape, Value
+from ...pass_interface import Changes, PassContext
+from ...report import CollectiveCost, Site, SitePicture, location_of, note_instruction
+from ...ir.op_table import Trait, collective_kind, with_trait
+from ...ir.rewriter import Operand, Rewriter, as_value
+from ...ir.analysis import is_sharding_call, remove_dead, resized, same_op
+from ...rule import PatternRule, check
+from .chains import INCONSISTENT, WINDOWS, check_windows, dim_size, map_split_dim
+from .cost import CollectiveModel
+from .figures import BlockedOrder, blocked_order, site_bytes
+from .dequant import SideOperand, check_sides, side_costs
+from .crossings import Boundary, Crossing, result_shape
+from .fusions import FusedCopy
+from .gmms import difference
+from .held import through_held
+from .meetings import Concatenates, Finder, GmmPairs, SplitCollectiveFinder, blocks_in_order, \
     interleaved_piece
-from ._opening import closed_fusion, keep_for_others, open_fusions
-from ._picture import pictures_wanted, site_picture
-from ._carry_whole import carry_whole
-from ._pipelined import carried_halves, rejoined_halves
-from ._replicated import no_weight_split, same_on_every_device, unsplit
-from ._reshard import Resharded
-from ._sources import Cut, SliceSource, Source, SourcePlan, StackedAxis, cut_of
-from ._split_report import SplitDetails
+from .opening import closed_fusion, keep_for_others, open_fusions
+from .picture import site_picture
+from .carry_whole import carry_whole
+from .pipelined import carried_halves, rejoined_halves
+from .replicated import no_weight_split, same_on_every_device, unsplit
+from .reshard import Resharded
+from .sources import SliceSource, Source, StackedAxis
+from .types import Chain, Meeting, SourcePlan, step_kind
+from .walk import MAX_CHAIN_STEPS, Callers, Scan
+from .details import SplitDetails
 
 
-@dataclass
-class _Chain:
-    """One half: where it starts (its slice of W, or its GMM) and the steps from there up
-    to where halves meet.
-
-    A step is an op, or a ``Boundary`` where the value enters or leaves a called
-    body (a shard_map), so a chain can start outside a manual computation and end
-    inside it (Shardy's implicit gathers).
-    """
-
-    start: Instruction
-    ops: list  # list[Instruction | Boundary]: the start's user first
-    cut: Cut | None = None  # the slice the start is (None for a GMM)
-    # A start that is itself the array (``PairSource``): the result of it the first op reads,
-    # and the chain as walked when the source moved its start up (``Source.settle``).
-    result: int | None = None
-    walked: "_Chain | None" = None
-    callers: dict | None = field(default=None, repr=False)  # of the module (callers_of), for the cost
-    # A resharded half (``_reshard``): where its piece starts in the array gathered, for ordering.
-    place: int | None = None
-
-    @property
-    def top(self) -> Instruction:
-        last = self.ops[-1] if self.ops else self.start
-        return last.after if isinstance(last, Boundary) else last
-
-    @property
-    def base(self) -> tuple[Instruction | FusedValue | None, int]:
-        """(value, result) the chain's first op reads: the array its slice cuts, or a GMM's first operand."""
-        if self.cut is not None:
-            return self.cut.whole, self.cut.result
-        if self.result is not None:
-            return self.start, self.result
-        return (self.start.operands[0], self.start.operand_results[0]) if self.start.operands else (None, 0)
-
-    @property
-    def origin(self) -> Instruction:
-        """The op whose metadata says where the start came from (inside a fusion, for a fused slice)."""
-        return self.cut.sliced if self.cut is not None else self.start
-
-    @property
-    def compiled(self) -> bool:
-        """Seen through a fusion of optimized HLO somewhere: reported, never rewritten."""
-        return (self.cut is not None and self.cut.fused) or any(
-            isinstance(step, Boundary) and step.compiled for step in self.ops)
-
-
-def step_kind(step: Instruction | Boundary) -> str:
-    """What a step is, for comparing two halves' paths: an op's opcode, a boundary's kind."""
-    return step.kind if isinstance(step, Boundary) else step.opcode
-
-
-# The steps that are not ops of the chain's computation, by the opcode a walk
-# down stands on: shard_map boundaries, and (optimized HLO) a fusion that only
-# copies.  A fusion that slices is where a chain starts (``SliceSource``).
-_STEP_AT: dict[str, type[Boundary]] = {**BOUNDARY_AT, FusedCopy.found_at: FusedCopy}
-
-# Longer chains are not followed: a real one is a few gathers, converts and
-# boundaries long, and the cap keeps every pass linear in the module's size
-# (each start of a walk costs at most this many steps).
-MAX_CHAIN_STEPS = 64
-
-
-class _Callers(dict[str, list[Instruction]]):
-    """``callers_of(module)``, filled when first asked about a computation other than the entry
-    (which nothing calls): a site of the entry is matched and priced without a pass over the
-    whole module to list the callers of every computation.  Readers ask with ``get``."""
-
-    def __init__(self, module: Module) -> None:
-        super().__init__()
-        self._module: Module | None = module
-        self._entry = module.entry.name if module.entry is not None else None
-
-    def _fill(self) -> None:
-        if self._module is not None:
-            module, self._module = self._module, None
-            self.update(callers_of(module))
-
-    def get(self, key: str, default: Any = None) -> Any:
-        if self._module is not None and key == self._entry:
-            return default
-        self._fill()
-        return super().get(key, default)
-
-    def __getitem__(self, key: str) -> list[Instruction]:
-        self._fill()
-        return super().__getitem__(key)
-
-    def __contains__(self, key: object) -> bool:
-        self._fill()
-        return super().__contains__(key)
-
-    def __iter__(self) -> Iterator[str]:
-        self._fill()
-        return super().__iter__()
-
-    def __len__(self) -> int:
-        self._fill()
-        return super().__len__()
-
-    def keys(self) -> Any:
-        self._fill()
-        return super().keys()
-
-    def values(self) -> Any:
-        self._fill()
-        return super().values()
-
-    def items(self) -> Any:
-        self._fill()
-        return super().items()
-
-
-@dataclass
-class _Scan:
-    """One pass of a rule over a module: what its finders share."""
-
-    module: Module
-    rule: "SplitFusion"
-    callers: dict
-    covered: set = field(default_factory=set)  # ops of chains that met in a concatenate
-    dead: set[tuple[int, int]] = field(default_factory=set)  # where a walk down ends nowhere (see chain_below)
-    pads: dict = field(default_factory=dict)  # pieces under each add (see _meetings.pad_meeting)
-
-    def __post_init__(self) -> None:
-        # Read once per pass, not once per walk: ``chain`` is asked for every candidate piece.
-        self.steps = self.rule.steps
-        self.sources = self.rule.sources
-        self.collectives = self.steps.collectives
-
-    def chain(self, value: Instruction, result: int = 0) -> _Chain | None:
-        return chain_below(value, self.callers, self.steps, self.sources, result, self.dead)
-
-
-def chain_below(value: Instruction, callers: dict[str, list[Instruction]], steps: CollectiveModel,
-                sources: tuple[Source, ...], result: int = 0,
-                dead: set[tuple[int, int]] | None = None) -> _Chain | None:
-    """The chain that ends in result ``result`` of ``value``, if it starts where one of
-    ``sources`` starts chains and communicates on the way.
-
-    ``dead`` (shared by the walks of one pass) holds the places from which the
-    walk down is known to end nowhere: where it goes from a place depends only
-    on the place, so no walk repeats another one's way to nothing.
-    """
-    ops: list = []
-    seen: list[tuple[int, int]] = []
-    found = _walk_down(value, callers, sources, result, dead, ops, seen)
-    if found is None:
-        if dead is not None and len(ops) <= MAX_CHAIN_STEPS:
-            dead.update(seen)
-        return None
-    ops.reverse()
-    communicates = steps.communicates
-    for op in ops:
-        if communicates(op):
-            break
-    else:
-        # Collectives over groups of one device only (a mesh axis of size 1): nothing to fuse,
-        # but the chain is kept so that the rule says so (a near miss, ``group-of-one``).
-        if not any(steps.over_one_device(op) for op in ops):
-            return None
-    start, start_result, at_dead_end = found
-    if at_dead_end:
-        return next(s for s in sources if s.at_dead_end).settle(
-            _Chain(start, ops, None, start_result, callers=callers), steps)
-    return _Chain(start, ops, cut_of(start), callers=callers)
-
-
-@functools.lru_cache(maxsize=64)
-def _start_opcodes(sources: tuple[Source, ...]) -> frozenset[str]:
-    return frozenset().union(*(s.start_opcodes for s in sources))
-
-
-def _starts(sources: tuple[Source, ...], instr: Instruction, steps: int) -> bool:
-    for source in sources:
-        if source.starts_chain(instr, steps):
-            return True
-    return False
-
-
-def _walk_down(value: Instruction, callers: dict[str, list[Instruction]], sources: tuple[Source, ...], result: int,
-               dead: set[tuple[int, int]] | None, ops: list[Instruction | Boundary],
-               seen: list[tuple[int, int]]) -> tuple[Instruction, int, bool] | None:
-    """Follow ``value`` down its first operands to where a source starts; the steps go to ``ops``.
-    Returns (the start, its result, whether the walk stopped only because it could go no further:
-    a start of a source whose chains begin at any array, ``Source.at_dead_end``)."""
-    cur = value
-    starts = _start_opcodes(sources)
-    while True:
-        if cur.opcode in starts and _starts(sources, cur, len(ops)):
-            break
-        if ops:
-            key = (id(cur), result)
-            if dead is not None and key in dead:
-                return None
-            seen.append(key)
-        if len(ops) > MAX_CHAIN_STEPS:
-            return None
-        boundary = _STEP_AT.get(cur.opcode)
-        if boundary is not None:
-            step = boundary.follow(cur, result, callers)
-            if step is None:
-                return _dead_end(cur, result, sources, len(ops))
-            ops.append(step)
-            cur, result = step.source(result)
-            continue
-        # A half's int8/fp8 value multiplied by its scale (``_dequant``): the walk goes on
-        # down the quantized operand; the scale is checked where the halves meet.
-        k = 0 if is_chain_op(cur) else dequant_operand(cur)
-        if k is None:
-            return _dead_end(cur, result, sources, len(ops))
-        ops.append(cur)
-        cur, result = cur.operands[k], cur.operand_results[k]
-    if cur.opcode == "slice" and len(cur.operands) != 1:
-        return None  # a slice needs its one operand (text that parsed without it)
-    return cur, result, False
-
-
-def _nothing_moves(chains: list[_Chain], steps: CollectiveModel, anchor: Instruction) -> Refusal:
+def _nothing_moves(chains: list[Chain], steps: CollectiveModel, anchor: Instruction) -> Refusal:
     """Why a site whose halves run no collective is none: its collectives run over groups of
     one device (a psum or gather over a mesh axis of size 1), or its sharding changes move
     nothing on this mesh; fusing would save no collective."""
@@ -307,7 +81,7 @@ def _nothing_moves(chains: list[_Chain], steps: CollectiveModel, anchor: Instruc
 _REDUCTIONS = frozenset({"all-reduce", "reduce-scatter"})
 
 
-def _reduced_operand(chain: _Chain, k: int) -> tuple[Instruction, int] | None:
+def _reduced_operand(chain: Chain, k: int) -> tuple[Instruction, int] | None:
     """(value, result) the chain's step ``k`` (a reduction) reduces for this half."""
     op = chain.ops[k]
     if len(op.operands) == 1:
@@ -328,7 +102,7 @@ _SPLITTING = frozenset({"dynamic-slice"}) | {d.name for d in with_trait(Trait.CO
                                              if collective_kind(d.name) not in _WHOLE_ON_EVERY_DEVICE}
 
 
-def _stays_whole(steps: list) -> bool:
+def _stays_whole(steps: list[Any]) -> bool:
     """Whether the reduced value stays whole on every device up to where the halves meet: no
     reduce-scatter or partition's window, no sharding change, no shard_map exit that splits it
     (the weight is replicated, not FSDP-sharded)."""
@@ -349,9 +123,9 @@ def _stays_whole(steps: list) -> bool:
     return True
 
 
-def _reduces_what_all_hold(chains: list[_Chain], steps: CollectiveModel) -> Refusal | None:
+def _reduces_what_all_hold(chains: list[Chain], steps: CollectiveModel) -> Refusal | None:
     """``no-collective`` where every half's first reduction sums a value every device computes
-    alike (``_replicated``: a replicated weight's gradient from replicated tokens, which jax's
+    alike (``replicated``: a replicated weight's gradient from replicated tokens, which jax's
     ``check_vma=False`` still reduces): fusing saves no collective worth a rewrite.  None otherwise."""
     first: Instruction | None = None
     if not no_weight_split(chains[0].start.module):
@@ -373,34 +147,27 @@ def _reduces_what_all_hold(chains: list[_Chain], steps: CollectiveModel) -> Refu
                                     "fusion would save, so there is no reduction to fuse", first)
 
 
-def _dead_end(cur: Instruction, result: int, sources: tuple[Source, ...], steps: int) -> tuple | None:
-    """Where a walk can go no further: a start for a source that takes any array there."""
-    if any(s.at_dead_end and s.starts_chain(cur, steps) for s in sources):
-        return cur, result, True
-    return None
-
-
 @dataclass
 class Candidate:
     """A candidate site of a split rule: where the halves meet and the chains that lead there,
     and what the checks learn of it on the way (each check fills in what the next ones read)."""
 
     meeting: Meeting
-    chains: list[_Chain]
+    chains: list[Chain]
     source: Source | None = None
     plan: SourcePlan | None = None
     split_dims: list[int] = field(default_factory=list)  # the split dimension after each step
     out_dim: int | None = None  # along which the fused value is split where the halves met
     costs: tuple[CollectiveCost, CollectiveCost] | None = None  # collectives before, after
     # Two weights gathered along the dimension they are joined along: how the meeting reads
-    # them, in blocks (``_cost.blocked_order``); None: side by side.
+    # them, in blocks (``cost.blocked_order``); None: side by side.
     blocked: BlockedOrder | None = None
-    # The scales the halves are multiplied by on the way (quantized weights, ``_dequant``).
+    # The scales the halves are multiplied by on the way (quantized weights, ``dequant``).
     sides: list[SideOperand] = field(default_factory=list)
 
     @property
     def fusions(self) -> list[Instruction]:
-        """The fusions of optimized HLO the site runs through (``_opening``: opened to rewrite it):
+        """The fusions of optimized HLO the site runs through (``opening``: opened to rewrite it):
         the halves' slices, their layout copies, the fusion the halves meet in."""
         found: dict[int, Instruction] = {}
         for chain in self.chains:
@@ -435,26 +202,26 @@ class SplitFusion(PatternRule[Candidate]):
     def steps(self) -> CollectiveModel:
         return CollectiveModel(frozenset(self.collectives), self.implicit)
 
-    def apply(self, module: Module, *, rewrite: bool,
-              rewriter: Rewriter | None = None) -> tuple[list[Site], list[NearMiss]]:
+    def run(self, module: Module, rewriter: Rewriter, context: PassContext) -> Changes:
         # Collectives held as GPU and TPU pipelines hold them (async pairs, combined ops) are
-        # read taken apart and held again after the rewrite (``_held``); halves carried to the
+        # read taken apart and held again after the rewrite (``held``); halves carried to the
         # next loop iteration by XLA's collective pipeliner, and joined again there, are named
-        # (``_pipelined``).
-        sites, misses = through_held(super().apply, module, self.collectives, self.name, rewrite=rewrite,
-                                     rewriter=rewriter)
-        if rewrite and any(s.rewritten for s in sites):
+        # (``pipelined``).  All of it through the pipeline's rewriter: journaled and verified
+        # as this rule's round.
+        changes = through_held(super().run, module, self.collectives, rewriter, context)
+        if not rewriter.dry_run and any(s.rewritten for s in changes.sites):
             # The halves a rewritten pipelined loop carries, joined again in the next iteration:
-            # carried whole (``_carry_whole``).
-            carry_whole(rewriter if rewriter is not None else Rewriter(module, self.name), module, self.collectives)
-        at_sites = {(s.location.computation, s.location.line) for s in sites}
-        return sites, misses + [m for m in [*carried_halves(module, self.collectives, self.name),
-                                            *rejoined_halves(module, self.collectives, self.name)]
-                                if (m.location.computation, m.location.line) not in at_sites]
+            # carried whole (``carry_whole``).
+            carry_whole(rewriter, module, self.collectives)
+        at_sites = {(s.location.computation, s.location.line) for s in changes.sites}
+        return Changes(changes.sites, changes.near_misses + [
+            m for m in [*carried_halves(module, self.collectives, self.name),
+                        *rejoined_halves(module, self.collectives, self.name)]
+            if (m.location.computation, m.location.line) not in at_sites])
 
     # ---- match -------------------------------------------------------------
     def match(self, module: Module) -> Iterator[Candidate]:
-        scan = _Scan(module, self, _Callers(module))
+        scan = Scan(module, self, Callers(module), self.steps, self.sources)
         finders = [kind(scan) for kind in self.meetings]
         everywhere = [f for f in finders if f.opcodes is None]
         by_opcode: dict[str, list[Finder]] = {}
@@ -482,7 +249,7 @@ class SplitFusion(PatternRule[Candidate]):
     def anchor(self, candidate: Candidate) -> Instruction:
         return candidate.meeting.anchor
 
-    def _run(self, rw: Rewriter, candidate: Candidate) -> Site:
+    def _run(self, rw: Rewriter, candidate: Candidate, context: PassContext) -> Site:
         # A site whose halves an earlier site's rewrite changed (it opened a slice fusion both
         # read, the forward gather's and its recomputation's, ``_unshare``): its chains hold ops
         # that are gone; the site is read again where it meets.
@@ -490,7 +257,7 @@ class SplitFusion(PatternRule[Candidate]):
             anchor = self.anchor(candidate)
             candidate = next((f for f in self._found_again(rw.module, anchor) if self.anchor(f) is anchor),
                              candidate)
-        return super()._run(rw, candidate)
+        return super()._run(rw, candidate, context)
 
     # ---- checks (in this order; each refusal names its check id) ------------
     @check()
@@ -572,15 +339,15 @@ class SplitFusion(PatternRule[Candidate]):
                 else "implicit",
                 blocked=c.blocked.described() if c.blocked is not None else None),
         )
-        if not pictures_wanted():
-            return site
-        try:  # a side product: drawing a site must never stop its rewrite
-            site.picture = site_picture(
-                self.name, meeting, chains, plan.split_dim, c.split_dims, c.out_dim,
-                f"collectives {before.count} -> {after.count}, saves {bytes_saved:,} bytes per device")
-        except Exception as err:
-            site.details.picture_error = f"{type(err).__name__}: {err}"
         return site
+
+    def picture(self, c: Candidate, site: Site) -> SitePicture:
+        """The site's ops before the rewrite and the ops it puts there (drawn when the pipeline's
+        context asks for pictures; the driver notes a drawing that fails)."""
+        assert c.plan is not None
+        return site_picture(
+            self.name, c.meeting, c.chains, c.plan.split_dim, c.split_dims, c.out_dim,
+            f"collectives {site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device")
 
     def held_back(self, c: Candidate, site: Site) -> str | None:
         fusions = c.fusions
@@ -602,7 +369,7 @@ class SplitFusion(PatternRule[Candidate]):
         _replace(rw, c.meeting, c.chains, c.source, c.plan, c.split_dims, c.out_dim, c.blocked, c.sides)
 
     def _opened(self, rw: Rewriter, c: Candidate) -> Candidate:
-        """The site of optimized HLO ``c`` once its fusions are opened (``_opening``), checked
+        """The site of optimized HLO ``c`` once its fusions are opened (``opening``), checked
         again: the same site in the after-partitioning form the engine rewrites."""
         meeting = c.meeting
         inner = getattr(meeting, "concat", None) if meeting.anchor.opcode == "fusion" else None
@@ -637,7 +404,7 @@ class SplitFusion(PatternRule[Candidate]):
         meetings the finders see at ``anchor`` alone (a concatenate's finder needs nothing else),
         then, for a meeting only a whole pass finds (a finder's ``finish``), every candidate.
         Matching the whole module again for each site made a module of n sites cost n passes."""
-        scan = _Scan(module, self, _Callers(module))
+        scan = Scan(module, self, Callers(module), self.steps, self.sources)
         for kind in self.meetings:
             finder = kind(scan)
             if finder.opcodes is None or anchor.opcode in finder.opcodes:
@@ -655,7 +422,7 @@ def _stale(c: Candidate) -> bool:
     return False
 
 
-def _unshare(rw: Rewriter, chains: list[_Chain], refusal: Refusal, made: set[int],
+def _unshare(rw: Rewriter, chains: list[Chain], refusal: Refusal, made: set[int],
              steps: CollectiveModel) -> bool:
     """A half's op below its first collective that a fusion computed for each of its readers,
     and opening the fusion left with several (``extra-users``): give the other readers a copy
@@ -696,11 +463,11 @@ def _unshare(rw: Rewriter, chains: list[_Chain], refusal: Refusal, made: set[int
 ALONG_A_DIMENSION = {"all-gather": "gather", "reduce-scatter": "scatter"}
 
 
-def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1, reassembled: int | None = None,
+def _check_chains(chains: list[Chain], split_dim: int, blocks: int = 1, reassembled: int | None = None,
                   gathers_split: bool = False, scatters_split: bool = False) -> list[int]:
     """Every half goes through the same ops; nothing gathers or shards along the split dimension
     (``blocks`` > 1: two weights joined shard by shard, whose split dimension a shard_map's
-    in_shardings split into those shards as they enter, ``_pairs.PairSource``) but the step
+    in_shardings split into those shards as they enter, ``pairs.PairSource``) but the step
     ``reassembled``, the gather the source proved puts the halves' pieces back in order
     (``gathers_split``: two weights of one size, which a gather along it leaves in blocks the
     meeting splits by; ``scatters_split``: two weights' gradients joined in blocks that a
@@ -758,15 +525,16 @@ def _check_chains(chains: list[_Chain], split_dim: int, blocks: int = 1, reassem
     return split_dims
 
 
-def _other_users(chain: _Chain) -> list[Instruction]:
+def _other_users(chain: Chain) -> list[Instruction]:
     """Users of a half's last op besides where the halves meet (the meeting reads it once)."""
     top = chain.ops[-1] if chain.ops else None
     if top is None or isinstance(top, Boundary) or len(top.users) < 2:
         return []
-    return top.users
+    users: list[Instruction] = top.users
+    return users
 
 
-def _check_single_use(chains: list[_Chain], top_may_be_shared: bool = False, handed_on_only: bool = False) -> None:
+def _check_single_use(chains: list[Chain], top_may_be_shared: bool = False, handed_on_only: bool = False) -> None:
     """Intermediates used elsewhere would keep the old gathers alive: refuse such sites
     (``top_may_be_shared``: a half's last op may have other users, which then read its
     slice of the fused value)."""
@@ -796,7 +564,7 @@ def _hands_on(user: Instruction) -> bool:
     return user.is_terminator or (user.opcode == "tuple" and comp is not None and comp.root is user)
 
 
-def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan,
+def _replace(rw: Rewriter, meeting: Meeting, chains: list[Chain], source: Source, plan: SourcePlan,
              split_dims: list[int], out_dim: int | None, blocked: BlockedOrder | None = None,
              sides: list[SideOperand] | None = None) -> None:
     """Apply the chain once to the whole array, where the halves met; drop the rest."""
@@ -826,7 +594,7 @@ def _replace(rw: Rewriter, meeting: Meeting, chains: list[_Chain], source: Sourc
     remove_dead(rw, loose)
 
 
-def _slice_for_other_users(rw: Rewriter, chains: list[_Chain], dim: int, value: Operand,
+def _slice_for_other_users(rw: Rewriter, chains: list[Chain], dim: int, value: Operand,
                            meeting: Meeting) -> None:
     """What still reads a half's last op (besides the meeting, replaced by now) reads that
     half's slice of the fused value instead (interleaved as the meeting read it), so the
@@ -844,7 +612,7 @@ def _slice_for_other_users(rw: Rewriter, chains: list[_Chain], dim: int, value: 
         start += width
 
 
-def _fused_chain(rw: Rewriter, chains: list[_Chain], split_dims: list[int], value: Instruction,
+def _fused_chain(rw: Rewriter, chains: list[Chain], split_dims: list[int], value: Instruction,
                  result: int, sides: list[SideOperand]) -> tuple[Instruction, int, list[Boundary], list[Instruction]]:
     """The first half's steps, each applied to the whole array starting at ``value``
     (a dequantizing multiply by the whole scale, ``sides``): (the fused chain's last value and

@@ -21,17 +21,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
-from ..checks import Refusal
-from ..ir import ELEMENT_BITS, Instruction
-from ..ir.rewriter import Operand, Rewriter, Value
-from ._chains import GATHERS, bitcast_keeps_order, is_sharding_call, resized, same_op, same_value
-from ._sources import check_slices, cut_of
-
-if TYPE_CHECKING:
-    from ._cost import CollectiveModel
-    from ._split_fusion import _Chain
+from ...checks import Refusal
+from ...ir import ELEMENT_BITS, Instruction, Value
+from ...ir.rewriter import Operand, Rewriter
+from ...ir.analysis import is_sharding_call, resized, same_op, same_value
+from .chains import GATHERS, bitcast_keeps_order
+from .cost import CollectiveModel
+from .sources import check_slices, cut_of
+from .types import Chain
 
 CHECK = "dequant-operand"
 # Side steps that keep each element's place along every dimension but the ones they reshape.
@@ -81,7 +80,7 @@ class SideOperand:
     ops: list[Instruction]  # the first half's ops from ``base`` up to the multiply
     dims: list[int]  # the split dimension in each op's result
     sliced: bool
-    halves: list = field(default_factory=list)  # list[_Chain]: each half's scale as a chain (sliced)
+    halves: list[Any] = field(default_factory=list)  # list[Chain]: each half's scale as a chain (sliced)
 
     def fused(self, rw: Rewriter, total: int, before: Instruction) -> Operand:
         """The scale of the whole array: the side ops applied to ``base``, each grown to ``total``
@@ -157,7 +156,7 @@ def _walk(mul: Instruction, main: int, dim: int) -> _Walk:
         cur, dim = cur.operands[0], dim_in
 
 
-def check_sides(chains: list[_Chain], split_dims: list[int], side_by_side: bool) -> list[SideOperand]:
+def check_sides(chains: list[Chain], split_dims: list[int], side_by_side: bool) -> list[SideOperand]:
     """Each dequantizing multiply on the halves' way, with its scale proven the matching half
     of one array or one value constant along the split dimension (else ``dequant-operand``).
     ``side_by_side``: the halves are slices of one weight, side by side along the split

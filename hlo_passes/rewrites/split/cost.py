@@ -4,12 +4,12 @@ Counted as XLA runs them after SPMD partitioning and before its combiners
 merge any: an explicit collective of a chain is one (chains are single-operand
 ops, so a combined, tuple-shaped collective would count one per operand); an
 implicit one (Shardy, GSPMD) is one where the sharding a chain's value must
-have differs from the one it has, as ``_layouts.reshard`` derives it — a
+have differs from the one it has, as ``layouts.reshard`` derives it — a
 sharding constraint that restates the current layout costs nothing, one that
 drops axes of several dimensions an all-gather per dimension.  Slicing the
 halves out of a global weight whose split dimension is itself sharded costs
 the collective-permutes the partitioner adds to move the pieces
-(``_layouts.slice_permutes``).  The fused chain runs the same collectives
+(``layouts.slice_permutes``).  The fused chain runs the same collectives
 once, on the whole array (which is not sliced).
 
 A collective over groups of one device moves nothing and is no collective
@@ -17,28 +17,24 @@ A collective over groups of one device moves nothing and is no collective
 tensor-parallel mesh with no FSDP) neither makes a chain nor counts.  Every
 byte figure is per device (``local_bytes``): a value outside a shard_map body
 of a text not yet partitioned is the global array, and one device holds its
-shard of it; ``site_bytes`` says which copies a rewrite removes and adds
+shard of it; ``figures.site_bytes`` says which copies a rewrite removes and adds
 (docs/cost-model.md).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
-from ..cost_model import price
-from ..ir import Instruction
-from ..report import CollectiveCost, bytes_received, collective_bytes
-from ._chains import is_sharding_call, resized
-from ._crossings import Boundary, result_shape
-from ._fusions import computed_bytes, computed_type
-from ._pieces import is_reshard, piece_permutes
-from ._layouts import (Layout, Reshard, holds_local, layout_from_text, reshard, shards_of, slice_permutes,
+from ...ir import Instruction
+from ...ir.analysis import is_sharding_call, resized
+from ...report import CollectiveCost, bytes_received, collective_bytes
+from .crossings import Boundary, result_shape
+from .fusions import computed_bytes, computed_type
+from .pieces import is_reshard, piece_permutes
+from .layouts import (Layout, Reshard, holds_local, layout_from_text, reshard, shards_of, slice_permutes,
                        source_layout, stated_layout)
 
-if TYPE_CHECKING:  # the engine's types, which import this module
-    from ._meetings import Meeting
-    from ._sources import Source, SourcePlan
-    from ._split_fusion import _Chain
+from .types import Chain
 
 # A step of a chain: an op, or a boundary it crosses.
 Step = Union[Instruction, Boundary]
@@ -127,10 +123,10 @@ class CollectiveModel:
         collective (``group_of_one``), yet what the user wrote as one."""
         return not isinstance(step, Boundary) and step.opcode in self.collectives and group_of_one(step)
 
-    def _slicing(self, chain: _Chain) -> dict[int, Reshard]:
+    def _slicing(self, chain: Chain) -> dict[int, Reshard]:
         """The collective-permutes that slicing a half out of a global weight sharded along the
-        split dimension costs (``_layouts.slice_permutes``; after partitioning, those that bring a
-        resharded half's pieces, ``_pieces.piece_permutes``), keyed -1 (before the chain)."""
+        split dimension costs (``layouts.slice_permutes``; after partitioning, those that bring a
+        resharded half's pieces, ``pieces.piece_permutes``), keyed -1 (before the chain)."""
         if chain.cut is None:
             permutes = piece_permutes(chain.start) if is_reshard(chain.start) else []
             if not permutes:
@@ -148,7 +144,7 @@ class CollectiveModel:
                                cut.full.dims[d], cut.shape.byte_size)
         return {-1: moved} if moved is not None else {}
 
-    def chain(self, chain: _Chain) -> dict[int, Reshard]:
+    def chain(self, chain: Chain) -> dict[int, Reshard]:
         """Step index (in ``chain.ops``) → the collective it runs."""
         found: dict[int, Reshard] = {}
         # The base's layout, read at the first statement (explicit chains have none).
@@ -179,7 +175,7 @@ class CollectiveModel:
             layout = new
         return found
 
-    def site(self, chains: list, split_dims: list[int]) -> tuple[CollectiveCost, CollectiveCost]:
+    def site(self, chains: list[Chain], split_dims: list[int]) -> tuple[CollectiveCost, CollectiveCost]:
         """(before, after): every half's collectives, and those of the one fused chain; before,
         also the collective-permutes the partitioner adds to slice the halves out of a weight
         whose split dimension is itself sharded (the whole weight is not sliced)."""
@@ -205,79 +201,3 @@ class CollectiveModel:
                 # Bytes scale with the array: the whole one moves what its halves moved.
                 after.bytes_moved += sum(found[k].bytes_moved for found in per_chain if k in found)
         return before, after
-
-
-def site_bytes(meeting: Meeting, chains: list[_Chain], source: Source, plan: SourcePlan) -> tuple[int, int]:
-    """(the copies a site's rewrite removes, those it adds), in bytes per device
-    (docs/cost-model.md): removed, each half's slice of the weight (a resharded half's piece) and, where the halves are
-    put back together (a concatenate, pad + add), the joined array; added, what the fused
-    chain's start concatenates (two weights' shards, two GMMs' differing operands).  Copies a
-    half takes on its way are the fused chain's too (the same bytes); slices of one fused
-    result are read in place by what reads them (XLA fuses a slice into its consumer)."""
-    callers = chains[0].callers
-    removed = sum(_cut_bytes(c, callers) for c in chains if c.cut is not None)
-    # A resharded half (after partitioning): the piece the partitioner cuts per device is the
-    # half's slice, as one device holds it.
-    removed += sum(local_bytes(c.start, callers=callers) for c in chains if c.cut is None and is_reshard(c.start))
-    if meeting.joins:
-        removed += sum(local_bytes(c.top, callers=callers) for c in chains)
-    return removed, source.added_bytes(plan, chains)
-
-
-def _cut_bytes(chain: _Chain, callers: dict[str, list[Instruction]] | None) -> int:
-    """A half's slice of the weight, per device; in optimized HLO at the type the fusion that
-    cuts it, or the collective it feeds, computes in (``computed_type``)."""
-    cut = chain.cut
-    assert cut is not None, "a chain that starts at a slice"
-    if not cut.fused:
-        if holds_local(cut.sliced):
-            return cut.shape.byte_size
-        assert isinstance(cut.whole, Instruction), "a slice outside a fusion cuts an instruction's value"
-        return cut.shape.byte_size // max(shards_of(cut.whole, callers=callers, result=cut.result), 1)
-    first = chain.ops[0] if chain.ops and not isinstance(chain.ops[0], Boundary) else None
-    narrow = computed_type(chain.start) or (computed_type(first) if first is not None else None)
-    return cut.shape.with_element_type(narrow).byte_size if narrow else cut.shape.byte_size
-
-
-@dataclass(frozen=True)
-class BlockedOrder:
-    """How the meeting of two weights gathered along the dimension they are joined along reads
-    the fused value, where they lie in blocks of ``block`` elements (block k: each weight's k-th
-    in turn): ``split``, the meeting's result split by blocks (a GMM's output; in optimized HLO,
-    where fusions read the halves, the gathered value itself); ``reorder``, the fused value put
-    in order first (``_meetings.blocks_in_order``).  ``copied``: bytes per device the choice
-    copies."""
-
-    how: str
-    block: int
-    copied: int
-
-    def described(self) -> str:
-        if self.how == "reorder":
-            return f"weight reordered from blocks of {self.block}"
-        return f"split by blocks of {self.block}"
-
-
-def blocked_order(meeting: Meeting, chains: list[_Chain], plan: SourcePlan,
-                  split_dims: list[int]) -> BlockedOrder | None:
-    """None where the fused value holds the weights side by side at the meeting; else the way
-    of reading its blocks that the cost model (``cost_model.price``) prices best.  Splitting by
-    blocks is strided slices (of reshapes), read in place by what reads each half, as the plain
-    slices of a fused result are (``site_bytes``): no copy.  Reordering is a transpose of the
-    gathered weight: a copy of it.  A meeting that joins the halves (a concatenate) reads them
-    in order, so it takes the reorder; two GMMs, or fusions that read the halves, either."""
-    if not plan.block:
-        return None
-    width = chains[0].top.shape.dims[split_dims[-1]]
-    if width == plan.block:
-        return None
-    weight = sum(local_bytes(c.top, callers=chains[0].callers) for c in chains)
-    options = [BlockedOrder("reorder", plan.block, weight)]
-    if not meeting.joins:
-        options.insert(0, BlockedOrder("split", plan.block, 0))
-
-    def saved(option: BlockedOrder) -> float:
-        return price(copies_removed=0, copies_added=option.copied, bytes_before=0, bytes_after=0,
-                     collectives_before=0, collectives_after=0, gmm_launches_saved=0).saved_s
-
-    return max(options, key=saved)  # the first of equals: the split

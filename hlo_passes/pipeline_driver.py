@@ -7,29 +7,30 @@ is looping on its own output: a bug), the verifier after every pass that changed
 (``check_invariants``, on in the test suite through ``$HLO_PASSES_CHECK_INVARIANTS``), and a
 pass that raises refused on this module rather than stopping the others (``strict`` re-raises).
 
-The passes are the registry's rule objects (``passes`` resolves names; this module knows none):
-anything with a ``name`` and ``apply(module, *, rewrite) -> (sites, near misses)``.  A pass whose
-``apply`` also takes ``rewriter`` changes the module only through the ``rewriter.Rewriter`` it is
-handed each round (a ``DryRunRewriter``, which refuses every change, when only reporting); what
-it changed is read from that rewriter's journal, and held to what its sites claim when the
-invariant checks run (as XLA's ``VerifyPassChangedReport`` holds a pass's "changed").
+Every pass has one interface (``pass_interface.Pass``): ``run(module, rewriter, context) ->
+Changes``.  The pipeline makes each round's rewriter (a ``DryRunRewriter``, which refuses every
+change, when only reporting) and hands it, with the pipeline's ``context`` (the platform sites
+are priced for, whether they get pictures: ``pass_interface.PassContext``), to the pass; what it
+changed is read from that rewriter's journal, and held to what the pass claims when the
+invariant checks run (as XLA's ``VerifyPassChangedReport`` holds a pass's "changed").  This
+module is the only place outside the IR that makes a ``Rewriter``: the pipeline driver.
 """
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
-from ..errors import InvariantError, ParseError
-from ..ir import Computation, Module
-from ..report import NearMiss, Site, internal_error
-from ..ir.rewriter import Change, DryRunRewriter, Rewriter
-from ..text import parse
-from ..ir.verify import verify_module
+from .errors import InvariantError, ParseError
+from .ir import Computation, Module
+from .pass_interface import Changes, Pass, PassContext, as_pass
+from .report import NearMiss, Site, internal_error
+from .ir.rewriter import Change, DryRunRewriter, Rewriter
+from .text import parse
+from .ir.verify import verify_module
 
-__all__ = ["CHECK_INVARIANTS_ENV", "MAX_ROUNDS", "InvariantCheck", "Pass", "Pipeline", "Result"]
+__all__ = ["CHECK_INVARIANTS_ENV", "MAX_ROUNDS", "VERIFY", "Changes", "InvariantCheck", "Pass", "PassContext",
+           "Pipeline", "Result", "ScopedCheck", "as_pass"]
 
 # Set to 1 (the test suite does), every pipeline checks the module after each rewriting pass.
 CHECK_INVARIANTS_ENV = "HLO_PASSES_CHECK_INVARIANTS"
@@ -38,18 +39,24 @@ CHECK_INVARIANTS_ENV = "HLO_PASSES_CHECK_INVARIANTS"
 MAX_ROUNDS = 8
 
 
-# An invariant check: the problems it finds in a module, one line each (``verify.verify_module``).
+# An invariant check: the problems it finds in a module, one line each.
 InvariantCheck = Callable[[Module], Iterable[str]]
 
 
-class Pass(Protocol):
-    """What a pipeline runs: finds sites, checks legality, rewrites (or only reports).
-    ``rule.Rule`` is the base class that also carries the metadata."""
+@dataclass(frozen=True)
+class ScopedCheck:
+    """An invariant check that can look at some computations of a module only: after a pass, at
+    those its rewriter touched (as XLA's verifier after a pass looks at what changed); the
+    verifier is one (``VERIFY``).  A plain ``InvariantCheck`` looks at the whole module."""
 
-    @property
-    def name(self) -> str: ...
+    check: Callable[[Module, list[Computation] | None], Iterable[str]]
 
-    def apply(self, module: Module, *, rewrite: bool) -> tuple[list[Site], list[NearMiss]]: ...
+    def __call__(self, module: Module, computations: list[Computation] | None = None) -> Iterable[str]:
+        return self.check(module, computations)
+
+
+# The verifier, scoped to what a pass touched.
+VERIFY = ScopedCheck(verify_module)
 
 
 @dataclass
@@ -64,7 +71,7 @@ class Result:
 
     @property
     def changed(self) -> bool:
-        # A pass that takes no rewriter (an older plugin) says what it changed by its sites.
+        # An older plugin, whose changes are not journaled, says what it changed by its sites.
         return bool(self.journal) or any(s.rewritten for s in self.sites)
 
 
@@ -73,23 +80,11 @@ def invariants_checked_by_default() -> bool:
     return os.environ.get(CHECK_INVARIANTS_ENV) == "1"
 
 
-def takes_rewriter(p: Pass) -> bool:
-    """Whether ``p.apply`` takes the rewriter it is to change the module through."""
-    try:
-        return "rewriter" in inspect.signature(p.apply).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def _apply(p: Pass, work: Module, rewrite: bool) -> tuple[list[Site], list[NearMiss], Rewriter | None]:
-    """One round of ``p``: its sites, near misses and rewriter (a dry run when not ``rewrite``);
-    None for a pass that takes none (an older plugin)."""
-    if not takes_rewriter(p):
-        sites, misses = p.apply(work, rewrite=rewrite)
-        return sites, misses, None
-    rw = (Rewriter if rewrite else DryRunRewriter)(work, p.name)
-    sites, misses = p.apply(work, rewrite=rewrite, rewriter=rw)  # type: ignore[call-arg]
-    return sites, misses, rw
+def _round(p: Pass, work: Module, rewrite: bool, context: PassContext) -> tuple[Changes, Rewriter]:
+    """One round of ``p``: what it did, and the rewriter it did it through (a dry run when not
+    ``rewrite``)."""
+    rw = (Rewriter if rewrite else DryRunRewriter)(work, p.tag)
+    return p.run(work, rw, context), rw
 
 
 @dataclass(frozen=True)
@@ -102,6 +97,9 @@ class Pipeline:
     ``invariant_checks`` (the verifier, and any a caller adds, as XLA's pipelines take invariant
     checkers) after every pass that changed the module, raising ``InvariantError`` naming the
     pass for a problem the input did not have (None: ``$HLO_PASSES_CHECK_INVARIANTS``).
+    ``context``: what the passes run for (the pricing platform, site pictures), handed to each
+    pass with its rewriter.  ``passes`` may hold older plugins with only ``apply``: they are
+    adapted once, here (``as_pass``).
     """
 
     passes: Sequence[Pass]
@@ -109,7 +107,11 @@ class Pipeline:
     strict: bool = False
     check_invariants: bool | None = None
     max_rounds: int = MAX_ROUNDS
-    invariant_checks: Sequence[InvariantCheck] = (verify_module,)
+    invariant_checks: Sequence[InvariantCheck | ScopedCheck] = (VERIFY,)
+    context: PassContext = field(default_factory=PassContext)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "passes", tuple(as_pass(p) for p in self.passes))
 
     def run(self, module: Module, *, copy: bool = True) -> Result:
         """Run the passes over a copy of ``module`` (``module.clone()``: the caller's stays as it
@@ -121,7 +123,9 @@ class Pipeline:
         the other passes still run, on the module as it was before (a half-done rewrite is never
         returned; with ``copy=False`` the module passed in may be the half-done one, and
         ``Result.module`` a fresh parse of its text)."""
-        fresh = _fresh_copies(module, copy)
+        # A strict pipeline re-raises a crash: it never needs a fresh copy (and a changed module
+        # handed over with copy=False is not printed for one).
+        fresh = _fresh_copies(module, copy) if copy or not self.strict else _never_needed
         work = fresh() if copy else module
         refused: dict[str, NearMiss] = {}
         check = self.check_invariants if self.check_invariants is not None else invariants_checked_by_default()
@@ -146,7 +150,7 @@ class Pipeline:
     def _to_fixed_point(self, p: Pass, work: Module, result: Result, checker: _InvariantChecker | None) -> None:
         for _ in range(self.max_rounds):
             try:
-                sites, misses, rw = _apply(p, work, self.rewrite)
+                changes, rw = _round(p, work, self.rewrite, self.context)
             except (ParseError, MemoryError):
                 # Bad input found late (a lazily decoded attribute), or a module too big for
                 # this process: the caller's to report, not a defect of the pass.
@@ -159,22 +163,21 @@ class Pipeline:
                     raise _PassCrashed(miss) from err
                 result.near_misses.append(miss)
                 return
-            result.sites.extend(sites)
-            claimed = any(s.rewritten for s in sites)
-            changed = claimed if rw is None else rw.changed
-            if rw is not None:
-                result.journal.extend(rw.journal)
+            result.sites.extend(changes.sites)
+            claimed = changes.claims_change
+            changed = rw.changed if changes.journaled else claimed
+            result.journal.extend(rw.journal)
             if checker is not None and changed:
                 # What the rewriter touched is all a pass can have made wrong; a pass that
-                # changes the module without one is checked whole.
-                checker(p.name, work, None if rw is None else rw.touched)
-            if checker is not None and rw is not None and claimed != changed:
+                # changes the module without it (an older plugin) is checked whole.
+                checker(p.name, work, rw.touched if changes.journaled else None)
+            if checker is not None and changes.journaled and claimed != changed:
                 # A pass's claim held to what it did (XLA's VerifyPassChangedReport).
                 raise InvariantError(p.name, [
                     f"the sites say {'a' if claimed else 'no'} rewrite, the rewriter's journal has "
                     f"{len(rw.journal)} change(s)"])
-            if not self.rewrite or not changed:
-                result.near_misses.extend(misses)
+            if not self.rewrite or not changed or not p.repeats:
+                result.near_misses.extend(changes.near_misses)
                 return
         looping = RuntimeError(f"pass {p.name} did not reach a fixed point in {self.max_rounds} rounds")
         if self.strict:
@@ -195,21 +198,22 @@ def _fresh_copies(module: Module, copy: bool) -> Callable[[], Module]:
     return reparse
 
 
+def _never_needed() -> Module:
+    raise AssertionError("a strict pipeline re-raises a pass's crash; it never starts again")
+
+
 class _InvariantChecker:
     """The invariant checks after each pass that changed the module; what the input already had
-    is not the pass's.  A check that takes ``computations`` (the verifier does) looks only at
-    those the pass touched, as XLA's verifier after a pass looks at what changed; others at the
-    whole module."""
+    is not the pass's.  A ``ScopedCheck`` (the verifier) looks only at the computations the pass
+    touched; others at the whole module."""
 
-    def __init__(self, module: Module, checks: Sequence[InvariantCheck]) -> None:
+    def __init__(self, module: Module, checks: Sequence[InvariantCheck | ScopedCheck]) -> None:
         self.checks = tuple(checks)
-        self.scoped = tuple("computations" in inspect.signature(check).parameters for check in self.checks)
         self.before = [frozenset(check(module)) for check in self.checks]
 
     def __call__(self, pass_name: str, module: Module, touched: list[Computation] | None = None) -> None:
-        new = [p for check, scoped, had in zip(self.checks, self.scoped, self.before)
-               for p in (check(module, computations=touched)  # type: ignore[call-arg]
-                         if scoped and touched is not None else check(module))
+        new = [p for check, had in zip(self.checks, self.before)
+               for p in (check(module, touched) if isinstance(check, ScopedCheck) else check(module))
                if p not in had]
         if new:
             raise InvariantError(pass_name, new)

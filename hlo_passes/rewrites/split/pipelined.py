@@ -8,11 +8,11 @@ first layer's are gathered before the loop.  The halves then never meet in the i
 that gathers them: a chain walked down from their meeting ends at the loop parameter, and
 one walked up from the gathers at the root tuple.  Where only fusions and the loop state read
 the gathered halves, the split-gather form rewrites them in place (one gather of the next
-layer's weight, sliced into the halves the state carries: ``_meetings._loop_state``); where
+layer's weight, sliced into the halves the state carries: ``meetings._loop_state``); where
 the next iteration joins the two state elements again (a concatenate), the loop then carries
-the weight whole (``_carry_whole``).  A body whose carried halves are not a site is named as a
+the weight whole (``carry_whole``).  A body whose carried halves are not a site is named as a
 near miss (``loop-carried``), at the first half's collective, and a join of two carried pieces
-that is left (the halves not a site, or ``_carry_whole``'s conditions not met) at the
+that is left (the halves not a site, or ``carry_whole``'s conditions not met) at the
 concatenate (``rejoined_halves``), so that neither is passed over in silence.
 
 A body is reported when two or more elements of its root tuple are collectives of the
@@ -24,11 +24,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator
 
-from ..ir import Computation, Instruction, Module
-from ..ir.op_table import Trait, op
-from ..report import NearMiss, location_of
-from ._chains import is_chain_op
-from ._held import held_kind, start_of
+from ...ir import Computation, Instruction, Module
+from ...ir.op_table import Trait, op
+from ...report import NearMiss, location_of
+from .chains import is_chain_op
+from .held import held_kind, start_of
 
 CHECK = "loop-carried"
 

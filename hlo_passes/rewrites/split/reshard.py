@@ -17,25 +17,21 @@ permutes' pairs, the concatenate and the window at that device's offset), and co
 the range the gather of ``X`` puts there.  The fused chain then starts at ``X``: the halves'
 gather along the split dimension, applied to ``X`` (``SourcePlan.reassembled``), is that gather.
 
-The pieces are evaluated by ``_pieces``, through fusions of optimized HLO as well; where ``X``
+The pieces are evaluated by ``pieces``, through fusions of optimized HLO as well; where ``X``
 lives inside the halves' slice fusions, those fusions are opened to rewrite (``Resharded.fusions``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from ..checks import Refusal
-from ..ir import Instruction
-from ..ir.rewriter import Rewriter
-from ._fusions import FusedCopy, FusedValue
-from ._pieces import (Pieces, Segment, between_partitions, dynamic_window, enter, float_bits, is_reshard, joined,
+from ...checks import Refusal
+from ...ir import Instruction
+from ...ir.rewriter import Rewriter
+from .fusions import FusedCopy, FusedValue
+from .pieces import (Pieces, Segment, between_partitions, dynamic_window, enter, float_bits, is_reshard, joined,
                       narrowest, operand, says, under_in_place)
-from ._sources import Source, SourcePlan
-
-if TYPE_CHECKING:
-    from ._meetings import Meeting
-    from ._split_fusion import _Chain
+from .sources import Source
+from .types import Chain, Meeting, SourcePlan
 
 
 @dataclass
@@ -58,7 +54,7 @@ class ReshardSource(Source):
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return steps > 0 and is_reshard(instr)
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Chain], meeting: Meeting) -> SourcePlan:
         proof = Pieces(meeting.anchor)
         at = {_reassembling(c) for c in chains}
         if len(at) != 1 or None in at:
@@ -110,13 +106,13 @@ class ReshardSource(Source):
         return SourcePlan(dim, sizes, Resharded(proof.x, start_type, list(proof.fusions.values())),
                           reassembled=reassembled)
 
-    def weight(self, chains: list) -> str:
+    def weight(self, chains: list[Chain]) -> str:
         """The shard the halves' pieces are cut from."""
         start = chains[0].start
         x = _cut_array(Pieces(start, dim=_window_dim(start)), start)
         return x.ref if x is not None else start.ref
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Chain]) -> tuple[Instruction, int]:
         extra = plan.extra
         assert isinstance(extra, Resharded) and isinstance(extra.x, Instruction), "opened before the rewrite"
         x = extra.x
@@ -141,7 +137,7 @@ def _check_in_place(proof: Pieces, start: Instruction, group: tuple[int, ...], b
                                f"{dim} with its group {list(group)}, the whole shard puts {says(want)} there", start)
 
 
-def reshard_place(chain: _Chain) -> tuple[Instruction | FusedValue, int | None] | None:
+def reshard_place(chain: Chain) -> tuple[Instruction | FusedValue, int | None] | None:
     """(the array a resharded half is cut from, where the half starts in that array gathered, as
     the first device of its gather whose piece can be read says; None where none can): how the
     finders group and order such halves (``ReshardSource.check`` proves the rest).  None where
@@ -194,7 +190,7 @@ def _cut_array(proof: Pieces, start: Instruction) -> Instruction | FusedValue | 
 _IN_PLACE_STEPS = ("copy", "convert", "opt-barrier")
 
 
-def _reassembling(chain: _Chain) -> int | None:
+def _reassembling(chain: Chain) -> int | None:
     """The index in ``chain.ops`` of the gather of the half's pieces: its first step but layout
     copies, converts and barriers, plain or in a fusion of their own (None: there is none)."""
     for k, op in enumerate(chain.ops):

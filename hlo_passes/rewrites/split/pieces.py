@@ -1,6 +1,6 @@
 """A device's piece of a half the partitioner resharded, evaluated device by device.
 
-Where the split dimension of ``W`` is sharded (``_reshard``), each device's piece of a half is made
+Where the split dimension of ``W`` is sharded (``reshard``), each device's piece of a half is made
 from its shard ``X``: slices of ``X``, some sent to another device (``collective-permute``), joined
 (``concatenate``) and cut at an offset computed from the ``partition-id`` (``dynamic-slice``).
 ``Pieces.piece`` says, for one device, which device's ``X`` and which range of it along the split
@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..checks import Refusal
-from ..ir import ELEMENT_BITS, Computation, Instruction
-from ._fusions import FusedValue, _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
-from ._fusions import computed_type
+from ...checks import Refusal
+from ...ir import ELEMENT_BITS, Computation, Instruction
+from .fusions import FusedValue, _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
+from .fusions import computed_type
 
 # Ops a piece goes through that keep each element where it is (same dimensions): a layout copy,
 # a bitcast, a convert (checked to keep the value: ``Pieces.types``).

@@ -15,7 +15,7 @@ shard by shard (``[.., F] -> [.., n, F/n]``, joined, ``-> [.., 2F]``) so that
 each device's piece is its piece of gate next to its piece of up; where ``F``
 is gathered on the way (MaxText's ``fsdp_transpose``) the gathered array holds
 them in blocks, one per shard (``SourcePlan.block``), which the meeting splits
-by (``_cost.blocked_order``); weights of two sizes along ``F`` gathered so are
+by (``cost.blocked_order``); weights of two sizes along ``F`` gathered so are
 refused (``concat-dim-sharded``).  Two collectives alike over one array (a
 gather and its ``jax.checkpoint`` recomputation) are one weight (``same-weight``).
 """
@@ -23,27 +23,25 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Any
 
-from ..checks import Refusal
-from ..ir import CREATED_BY, Instruction, Shape, Value
-from ..ir.op_table import COLLECTIVES
-from ..ir.rewriter import Rewriter
-from ._chains import INCONSISTENT, behaviour, bitcast_permutation, map_split_dim, resized, same_op, same_value
-from ._cost import local_bytes
-from ._crossings import Boundary, Crossing, Exit, result_shape
-from ._gmms import GMM_OPCODES, free_dim_position
-from ._layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
-from ._meetings import Concatenates, Finder, SplitCollectives, TwoGmm
-from ._sources import Source, SourcePlan, named_gspmd, sliced_element, sliced_fusion
-
-if TYPE_CHECKING:  # the engine, which imports this module
-    from ._cost import CollectiveModel
-    from ._meetings import Meeting
-    from ._split_fusion import _Chain, _Scan
+from ...checks import Refusal
+from ...ir import CREATED_BY, Instruction, Shape, Value
+from ...ir.op_table import COLLECTIVES
+from ...ir.rewriter import Rewriter
+from ...ir.analysis import behaviour, free_dim_position, resized, same_op, same_value
+from .chains import INCONSISTENT, bitcast_permutation, map_split_dim
+from .cost import CollectiveModel, local_bytes
+from .crossings import Boundary, Crossing, Exit, result_shape
+from .gmms import GMM_OPCODES
+from .layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
+from .meetings import Concatenates, Finder, SplitCollectives, TwoGmm
+from .sources import Source, named_gspmd, sliced_element, sliced_fusion
+from .types import Chain, Meeting, SourcePlan
+from .walk import Scan
 
 
-def _dim_at_start(chain: _Chain, top_dim: int) -> int:
+def _dim_at_start(chain: Chain, top_dim: int) -> int:
     """The start's dimension that becomes ``top_dim`` at the top of ``chain``, followed back
     through transposes; a reshape or bitcast that changes the dimensions on the way is refused
     there (``reshape-moves-split``): the dimension cannot be followed through it."""
@@ -106,7 +104,7 @@ class PairSource(Source):
             return sliced_element(instr) is None
         return not (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
-    def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
+    def settle(self, chain: Chain, steps: CollectiveModel) -> Chain | None:
         try:
             collectives = steps.chain(chain)
         except Refusal:
@@ -132,7 +130,7 @@ class PairSource(Source):
         start, result = _start_step(chain.ops[first - 1])
         return dataclasses.replace(chain, start=start, ops=ops, result=result, walked=chain)
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         first = chains[0]
         seen = set()
         for k, c in enumerate(chains):
@@ -192,21 +190,21 @@ class PairSource(Source):
         # checks), the weights lie in blocks of their pieces' width: the meeting splits by them.
         return SourcePlan(dim, sizes, blocks=blocks, block=sizes[0] // blocks if equal else 0, gathered=gathered)
 
-    def weight(self, chains: list) -> str:
+    def weight(self, chains: list[Any]) -> str:
         return ", ".join(c.start.ref for c in chains)
 
-    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+    def not_rewritten(self, plan: SourcePlan, chains: list[Any]) -> str | None:
         if plan.blocks > 1 and named_gspmd(chains[0]):
             return ("the weights are joined shard by shard (reshapes of arrays with mesh shardings), which the "
                     "GSPMD partitioner of this XLA cannot propagate after Shardy's import (it aborts); "
                     "rewrite the lowered StableHLO or the dump before optimizations")
         return None
 
-    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+    def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
         # The local concatenation: each device copies its shards of both weights.
         return sum(local_bytes(c.start, c.result, callers=c.callers) for c in chains)
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         starts = [c.start for c in chains]
         comp = starts[0].computation
         order = {id(i): n for n, i in enumerate(comp.instructions)}
@@ -287,7 +285,7 @@ def _past_barriers(value: Instruction, result: int) -> tuple[Instruction, int]:
     return value, result
 
 
-def _f_split(layout: Layout | None, dim: int) -> tuple | None:
+def _f_split(layout: Layout | None, dim: int) -> tuple[Any, ...] | None:
     """How dimension ``dim`` is split across devices by ``layout``: into how many shards, or
     (mesh sizes unknown) over which mesh axes; None when the layout is not known."""
     if layout is None:
@@ -299,7 +297,7 @@ def _f_split(layout: Layout | None, dim: int) -> tuple | None:
     return None
 
 
-def _join_blocks(chain: _Chain, dim: int, meeting: Meeting) -> tuple[int, bool]:
+def _join_blocks(chain: Chain, dim: int, meeting: Meeting) -> tuple[int, bool]:
     """How the two weights are joined along F where the fused chain starts, and whether F is
     gathered on the way: in one piece (1), or shard by shard (n > 1) where F is split into n
     shards as the chain starts, so that each device's piece of the joined array is its piece of
@@ -349,8 +347,8 @@ def _join_blocks(chain: _Chain, dim: int, meeting: Meeting) -> tuple[int, bool]:
     return blocks, False
 
 
-def _same_split(chain: _Chain, split: tuple | None, now: tuple | None, dim: int, where: str,
-                at: Instruction) -> tuple[tuple | None, bool]:
+def _same_split(chain: Chain, split: tuple[Any, ...] | None, now: tuple[Any, ...] | None, dim: int, where: str,
+                at: Instruction) -> tuple[tuple[Any, ...] | None, bool]:
     """(F's split now, whether it is gathered here): as before, or into more shards (each device
     slices what it holds), or first known here, or gathered into fewer shards that divide the
     ones before (each of them keeps whole blocks); other shards (moved along F): refused."""
@@ -370,7 +368,7 @@ def _same_split(chain: _Chain, split: tuple | None, now: tuple | None, dim: int,
                   "the moved shards would not hold whole blocks of gate and up", at)
 
 
-def _shown(split: tuple) -> str:
+def _shown(split: tuple[Any, ...]) -> str:
     kind, value = split
     if kind == "count":
         return f"in {value} shard{'s' * (value != 1)}"
@@ -388,19 +386,19 @@ class SharedLhsGmms(Finder):
 
     opcodes = frozenset(GMM_OPCODES)
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
-        self.found: list[tuple[Instruction, _Chain]] = []
+        self.found: list[tuple[Instruction, Chain]] = []
 
-    def at(self, instr: Instruction) -> Iterator:
+    def at(self, instr: Instruction) -> Iterator[Any]:
         if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2 and is_grouped(instr):
             chain = self.scan.chain(instr.operands[1], instr.operand_results[1])
             if chain is not None:
                 self.found.append((instr, chain))
         return iter(())
 
-    def finish(self) -> Iterator:
-        groups: list[list[tuple[Instruction, _Chain]]] = []
+    def finish(self) -> Iterator[Any]:
+        groups: list[list[tuple[Instruction, Chain]]] = []
         for gmm, chain in self.found:
             for group in groups:
                 other = group[0][0]
@@ -429,7 +427,7 @@ class WeightConcatenates(Concatenates):
     """Concatenates of the two weights, but not the one this rule made: that one joins the
     shards where a rewritten site's fused chain starts (rewriting twice changes nothing)."""
 
-    def at(self, instr: Instruction) -> Iterator:
+    def at(self, instr: Instruction) -> Iterator[Any]:
         if instr.opcode == "concatenate" and "frontend_attributes" in instr.attributes and \
                 instr.attributes["frontend_attributes"].get(CREATED_BY) == self.scan.rule.name:
             return iter(())
@@ -442,12 +440,12 @@ class CompiledPairs(Finder):
     (rewritten once its fusions are opened).  Only pairs: three or more weights gathered alike
     are not gate and up."""
 
-    def finish(self) -> Iterator:
+    def finish(self) -> Iterator[Any]:
         scan = self.scan
         collectives = scan.collectives
         if not any(i.opcode == "fusion" for i in scan.module.instructions()):
             return
-        groups: dict[tuple, list] = {}
+        groups: dict[tuple[Any, ...], list[Any]] = {}
         for instr in scan.module.instructions():
             if instr.opcode not in collectives or instr.shape.rank < 3 or not instr.users or any(
                     u.opcode != "fusion" for u in instr.users) or id(instr) in scan.covered:
@@ -536,7 +534,7 @@ class CompiledPairGathers(SplitCollectives):
     moves of its elements; any other pair of look-alike weights (attention's key and value
     projections) is no site."""
 
-    def check(self, chains: list, split_dims: list[int]) -> int | None:
+    def check(self, chains: list[Any], split_dims: list[int]) -> int | None:
         dim = split_dims[-1]
         tokens: list[list[Instruction]] = []
         for chain in chains:
@@ -588,15 +586,15 @@ class CompiledPairGathers(SplitCollectives):
         return super().check(chains, split_dims)
 
 
-def _rounds(chains: list[_Chain]) -> list[list[_Chain]]:
+def _rounds(chains: list[Chain]) -> list[list[Chain]]:
     """Pairs among gathers alike: two chains are a pair; four, each weight gathered twice (the
     forward and its ``jax.checkpoint`` recomputation of the same shards: one copy XLA's CSE left,
     or two alike, ``_same_array``), are one pair per round in program order, as the prefused weight's halves
-    are (``_meetings.SplitCollectiveFinder``).  Three or more weights alike are not gate and up.
+    are (``meetings.SplitCollectiveFinder``).  Three or more weights alike are not gate and up.
     A pair is in the order of its weights' starts, which rewriting one round keeps (the gathers'
     order does not: the rewrite puts the computation in dependency order), so that the other
     round is the same site, its anchor the same, once its fusions are opened."""
-    weights: list[list[_Chain]] = []
+    weights: list[list[Chain]] = []
     for c in chains:
         for weight in weights:
             first = weight[0]

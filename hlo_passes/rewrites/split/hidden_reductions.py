@@ -15,25 +15,24 @@ partitioned module keeps that order).  ``HiddenReductionChecks`` is the rules' `
 raises the meeting's refusal first: nothing else of such a site is checked by the engine.
 
 The reductions XLA's combiner put into one tuple-shaped collective of optimized HLO are not hidden:
-``_held`` takes the combined op apart, and they are the rules' own sites.
+``held`` takes the combined op apart, and they are the rules' own sites.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import Any
 
-from ..checks import Refusal
-from ..ir import Instruction
-from ..rule import check
-from ._apart import Apart, end_above, groups_of_halves
-from ._cost import CollectiveModel, Step
-from ._crossings import Boundary
-from ._gmms import GMM_OPCODES
-from ._meetings import Concat, Finder, Meeting, PadAdd, meet, pad_meeting
-from ._split_fusion import Candidate, SplitFusion, _Chain, chain_below
-
-if TYPE_CHECKING:
-    from ._split_fusion import _Scan
+from ...checks import Refusal
+from ...ir import Instruction
+from ...rule import check
+from .apart import Apart, end_above, groups_of_halves
+from .cost import CollectiveModel, Step
+from .crossings import Boundary
+from .gmms import GMM_OPCODES
+from .meetings import Concat, Finder, PadAdd, meet, pad_meeting
+from .engine import Candidate, SplitFusion
+from .types import Chain, Meeting
+from .walk import Scan, chain_below
 
 PARTITIONER = "partitioner-reduction"
 
@@ -48,7 +47,7 @@ class Unreduced(Hidden):
     """Halves of a gradient that meet (``inner``: a pad + add or a concatenate) with sharding changes
     and no collective on the way: the partitioner reduces each."""
 
-    def __init__(self, inner: Meeting, chains: list[_Chain], model: CollectiveModel,
+    def __init__(self, inner: Meeting, chains: list[Chain], model: CollectiveModel,
                  also: Refusal | None = None) -> None:
         self.inner = inner
         self.form = inner.form
@@ -100,7 +99,7 @@ def _besides(refusal: Refusal) -> Refusal | None:
     return refusal if refusal.check != "no-collective" else None
 
 
-def _from_gradient_gmm(chain: _Chain) -> bool:
+def _from_gradient_gmm(chain: Chain) -> bool:
     """A half computed by a GMM (a weight-gradient GMM, or a slice of one's result)."""
     if chain.cut is None:
         return chain.start.opcode in GMM_OPCODES
@@ -113,11 +112,11 @@ class PartitionerReductions(Finder):
 
     opcodes = frozenset(("add", "concatenate"))
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
         self.model = _ShardingChanges(frozenset(scan.collectives), implicit=True)
 
-    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list]]:
+    def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
         meeting = _meeting_at(instr, self.scan.pads)
         if meeting is None or self._chains(meeting.pieces) is not None:
             return ()  # not a meeting, or the rule's own site (a collective on every half)
@@ -134,16 +133,16 @@ class PartitionerReductions(Finder):
 
 class PartitionerApart(Finder):
     """Lowered text: two weights' gradients (MOE004) that go apart, each with sharding changes and
-    no collective on the way: found from the changes' ends, as ``_apart.SeparateEnds`` finds
+    no collective on the way: found from the changes' ends, as ``apart.SeparateEnds`` finds
     reductions'."""
 
-    def __init__(self, scan: _Scan) -> None:
+    def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
         self.model = _ShardingChanges(frozenset(scan.collectives), implicit=True)
 
-    def finish(self) -> Iterator[tuple[Meeting, list]]:
+    def finish(self) -> Iterator[tuple[Meeting, list[Any]]]:
         scan = self.scan
-        ends: dict[int, _Chain | None] = {}
+        ends: dict[int, Chain | None] = {}
         for instr in scan.module.instructions():
             if instr.opcode in scan.collectives or not self.model.communicates(instr):
                 continue
@@ -178,7 +177,7 @@ class PartitionerApart(Finder):
         return met
 
 
-def _meeting_at(instr: Instruction, pads: dict) -> PadAdd | Concat | None:
+def _meeting_at(instr: Instruction, pads: dict[Any, Any]) -> PadAdd | Concat | None:
     """The halves' meeting ``instr`` is (a pad + add, a concatenate), if it is one."""
     if instr.opcode == "add":
         return pad_meeting(instr, pads)

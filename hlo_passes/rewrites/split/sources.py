@@ -11,55 +11,27 @@ halves' starts against each other (``check``: the split dimension and the
 halves' sizes, or a ``Refusal``), names the array the site is about
 (``weight``) and, for the rewrite, makes the whole array the one fused chain
 starts from (``whole``).  A third way, two separate weights gathered apart, is
-``PairSource`` (``_pairs``).
+``PairSource`` (``pairs``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from ..checks import Refusal
-from ..ir import Instruction, Shape, Value
-from ..ir.op_table import Trait, op
-from ..ir.rewriter import Rewriter
-from ._chains import INCONSISTENT, behaviour, bitcast_keeps_order, resized, same_op, same_value
-from ._crossings import Boundary, result_shape
-from ._fusions import FusedValue, fused_slice, tuple_index
-from ._fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
-from ._gmms import GMM_OPCODES, difference, free_dim_position, gmm_operand_dim
-from ._opening import _copy_for as copy_fusion_for, _emitted_as_loop as emitted_as_loop, fusion_kind
+from ...checks import Refusal
+from ...ir import Instruction, Shape, Value
+from ...ir.op_table import Trait, op
+from ...ir.rewriter import Rewriter
+from ...ir.analysis import behaviour, free_dim_position, resized, same_op, same_value
+from .chains import INCONSISTENT, bitcast_keeps_order
+from .crossings import Boundary, result_shape
+from .fusions import FusedValue, fused_slice, tuple_index
+from .fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
+from .fusions import copy_fusion_for, emitted_as_loop, fusion_kind
+from .gmms import GMM_OPCODES, difference, gmm_operand_dim
 
-if TYPE_CHECKING:  # the engine, which imports this module
-    from ._meetings import Meeting
-    from ._split_fusion import _Chain
-    from ._cost import CollectiveModel
-
-
-@dataclass(frozen=True)
-class Cut:
-    """The slice a chain starts with: ``sliced`` is the slice op (in a fusion's body,
-    for a start seen through a fusion of optimized HLO: ``fused``), cutting result
-    ``result`` of ``whole``."""
-
-    sliced: Instruction
-    whole: Instruction | FusedValue
-    result: int
-    fused: bool
-
-    @property
-    def spec(self) -> tuple:
-        return tuple(self.sliced.attributes["slice"])
-
-    @property
-    def shape(self) -> Shape:
-        return self.sliced.shape
-
-    @property
-    def full(self) -> Shape:
-        """The shape of the array cut."""
-        if self.fused or not isinstance(self.whole, Instruction):
-            return self.whole.shape
-        return result_shape(self.whole, self.result)
+from .cost import CollectiveModel
+from .types import Chain, Cut, Meeting, SourcePlan
 
 
 def cut_of(start: Instruction) -> Cut | None:
@@ -101,39 +73,6 @@ def sliced_fusion(fusion: Instruction) -> tuple[Instruction, Instruction | Fused
     return (inner, whole) if whole is not None else None
 
 
-@dataclass
-class SourcePlan:
-    """What ``check`` found: the split dimension, the halves' sizes along it, and
-    whatever ``whole`` needs to build the fused start."""
-
-    split_dim: int
-    sizes: list[int]
-    extra: Any = field(default=None)
-    # Two weights joined shard by shard (``_pairs.PairSource``): how many shards of the split
-    # dimension each weight enters a shard_map in, one block per shard; 1: joined whole.
-    blocks: int = 1
-    # Halves interleaved with this stride (``check_interleaved``): the fused result is split
-    # with it, half i taking the elements i, i + stride, …; 1: side by side.
-    stride: int = 1
-    # The step (index in the chains' ops) whose gather along the split dimension puts the halves'
-    # resharded pieces back together (``_reshard.ReshardSource``): applied to the array they are
-    # cut from, it gathers that array whole.  None: no step works along the split dimension.
-    reassembled: int | None = None
-    # Two weights of equal size (``_pairs.PairSource``): the width of each one's piece, per
-    # device, where they are joined.  Gathered along the joined dimension after that, the
-    # fused value holds them in blocks of this width (block k: piece k of each weight in
-    # turn); 0: a gather along it is refused (the weights differ in size).
-    block: int = 0
-    # The joined dimension's split across devices changes to fewer shards on the way (an
-    # implicit gather along it): the join is shard by shard, but no shard_map splits it.
-    gathered: bool = False
-    # Two weights' gradients reduce-scattered along the joined dimension (``_apart``, F on a
-    # second FSDP axis): the fused start joins them in blocks of this width (block k: each one's
-    # k-th in turn), so that the scatter leaves each device its blocks side by side; 0: a
-    # scatter along it is refused.
-    scattered: int = 0
-
-
 class Source:
     """Where halves come from (see the module docstring)."""
 
@@ -152,15 +91,15 @@ class Source:
     # Whether the halves are computed by GMMs of their own (the fix runs one GMM instead).
     gmm_launches: bool = False
 
-    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+    def not_rewritten(self, plan: SourcePlan, chains: list[Any]) -> str | None:
         """Why a legal site is reported but not rewritten in this text (None: it is rewritten)."""
         return None
 
-    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+    def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
         """Bytes per device of a copy the fused start makes (the rewrite adds it)."""
         return 0
 
-    def settle(self, chain: _Chain, steps: CollectiveModel) -> _Chain | None:
+    def settle(self, chain: Chain, steps: CollectiveModel) -> Chain | None:
         """The chain a dead-end walk found, as this source takes it (None: not one)."""
         return chain
 
@@ -168,13 +107,13 @@ class Source:
         """Whether a walk down that has taken ``steps`` steps stops at ``instr``."""
         raise NotImplementedError
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         raise NotImplementedError
 
-    def weight(self, chains: list) -> str:
+    def weight(self, chains: list[Any]) -> str:
         raise NotImplementedError
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         """(value, result): all of the array, for the fused chain to start from."""
         raise NotImplementedError
 
@@ -194,7 +133,7 @@ class SliceSource(Source):
             return sliced_element(instr) is not None
         return instr.opcode == "slice" or (instr.opcode == "fusion" and sliced_fusion(instr) is not None)
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         interleaved = check_interleaved(chains, meeting)
         if interleaved is not None:
             return interleaved
@@ -204,23 +143,24 @@ class SliceSource(Source):
             return SourcePlan(stacked.merged, [h.dims[stacked.merged] for h in stacked.halves], stacked)
         return SourcePlan(split_dim, sizes)
 
-    def weight(self, chains: list) -> str:
-        return chains[0].cut.whole.ref
+    def weight(self, chains: list[Any]) -> str:
+        ref: str = chains[0].cut.whole.ref
+        return ref
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         cut = chains[0].cut
         if isinstance(plan.extra, StackedAxis):
             return plan.extra.view(rw, chains), 0
         return cut.whole, cut.result
 
-    def not_rewritten(self, plan: SourcePlan, chains: list) -> str | None:
+    def not_rewritten(self, plan: SourcePlan, chains: list[Any]) -> str | None:
         if isinstance(plan.extra, StackedAxis) and named_gspmd(chains[0]):
             return ("the stacking axis is merged into F by a transpose and a reshape of an array with a mesh "
                     "sharding, which the GSPMD partitioner of this XLA cannot propagate after Shardy's import "
                     "(it aborts); rewrite the lowered StableHLO or the dump before optimizations")
         return None
 
-    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+    def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
         # The stacking axis moved next to the merged dimension: a copy of the weight's shard.
         if isinstance(plan.extra, StackedAxis) and plan.extra.permutation() is not None:
             return sum(c.cut.shape.byte_size for c in chains)
@@ -257,7 +197,7 @@ class StackedAxis:
         order.insert(order.index(target), self.axis)
         return tuple(order)
 
-    def view(self, rw: Rewriter, chains: list) -> Instruction:
+    def view(self, rw: Rewriter, chains: list[Any]) -> Instruction:
         cut = chains[0].cut
         whole = Value(cut.whole, cut.result)
         full = cut.full
@@ -285,7 +225,7 @@ class StackedAxis:
         return view
 
 
-def stacked_axis(chains: list, split_dim: int, sizes: list[int]) -> StackedAxis | None:
+def stacked_axis(chains: list[Any], split_dim: int, sizes: list[int]) -> StackedAxis | None:
     """The halves are the entries of a stacking axis (one index each of ``split_dim``, then a
     reshape that drops it, the same for every half): a ``StackedAxis`` whose reshapes are taken
     out of the chains.  None for pieces of a dimension, which stay as they are."""
@@ -320,7 +260,7 @@ class GmmSource(Source):
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         return steps > 0 and instr.opcode in GMM_OPCODES
 
-    def check(self, chains: list, meeting: Meeting) -> SourcePlan:
+    def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         if meeting.form == "split_reduction":
             # Optimized HLO: the halves' reductions are read by the fusion that joins them (a
             # ``SplitCollectives`` meeting names no dimension): they join along the output
@@ -335,13 +275,14 @@ class GmmSource(Source):
         sizes, operand = check_gmm_sources(chains, split_dim)
         return SourcePlan(split_dim, sizes, operand)
 
-    def weight(self, chains: list) -> str:
-        return chains[0].start.ref  # no weight is cut: the first GMM stands for the site
+    def weight(self, chains: list[Any]) -> str:
+        ref: str = chains[0].start.ref  # no weight is cut: the first GMM stands for the site
+        return ref
 
-    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list) -> tuple[Instruction, int]:
+    def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         return fused_gmm_source(rw, chains, plan.extra, sum(plan.sizes), plan.scattered), 0
 
-    def added_bytes(self, plan: SourcePlan, chains: list) -> int:
+    def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
         # The one GMM reads the differing operands concatenated (inside the GMMs' shard_map body
         # or partitioned module: what one device holds): a copy of them, unless the concatenate is
         # written where they are computed (``joined_where_computed``), in place of their own writes.
@@ -354,7 +295,7 @@ class GmmSource(Source):
         return join_operands([g.operands[j] for g in gmms], dim)[0]
 
 
-def _varying_out_dim(chains: list, meeting: Meeting) -> int:
+def _varying_out_dim(chains: list[Any], meeting: Meeting) -> int:
     """The result dimension of the halves' GMMs that their one differing operand's only free
     dimension becomes."""
     gmms = [c.start for c in chains]
@@ -373,7 +314,7 @@ def _varying_out_dim(chains: list, meeting: Meeting) -> int:
     return out_dim
 
 
-def check_interleaved(chains: list, meeting: Meeting) -> SourcePlan | None:
+def check_interleaved(chains: list[Any], meeting: Meeting) -> SourcePlan | None:
     """Halves interleaved element by element (``W[..., ::2]``, ``W[..., 1::2]``: k slices of
     one dimension with stride k, starting at 0 … k-1): the plan, whose ``stride`` the GMMs'
     meeting splits the fused GMM's result with (``TwoGmm``).  None when the slices are not
@@ -410,7 +351,7 @@ def check_interleaved(chains: list, meeting: Meeting) -> SourcePlan | None:
     return SourcePlan(d, [c.cut.shape.dims[d] for c in chains], stride=k)
 
 
-def check_slices(chains: list) -> tuple[int, list[int]]:
+def check_slices(chains: list[Any]) -> tuple[int, list[int]]:
     """The slices cut one source along one dimension into adjacent pieces, in order."""
     first = chains[0].start
     cut = chains[0].cut
@@ -457,7 +398,7 @@ def check_slices(chains: list) -> tuple[int, list[int]]:
     return split_dim, [s[split_dim][1] - s[split_dim][0] for s in ranges]
 
 
-def check_gmm_sources(chains: list, out_dim: int) -> tuple[list[int], tuple[int, int]]:
+def check_gmm_sources(chains: list[Any], out_dim: int) -> tuple[list[int], tuple[int, int]]:
     """Halves that start as GMMs differing in one operand, the one that feeds ``out_dim``.
 
     ``gmm(A, B0) ++ gmm(A, B1) == gmm(A, B0 ++ B1)`` when B's concatenated
@@ -561,7 +502,7 @@ def join_operands(parts: list[Instruction], dim: int, rw: Rewriter | None = None
     return copied, (rw.concatenate(parts, dim, shape, before=before) if rw is not None else None)
 
 
-def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total: int, block: int = 0) -> Instruction:
+def fused_gmm_source(rw: Rewriter, chains: list[Any], source: tuple[int, int], total: int, block: int = 0) -> Instruction:
     """One GMM on the concatenated varying operands, standing in for the halves' GMMs (``block``:
     joined in blocks of that many elements, block k of each operand in turn)."""
     j, dim = source
@@ -614,7 +555,7 @@ def fused_gmm_source(rw: Rewriter, chains: list, source: tuple[int, int], total:
     return rw.clone(first, operands, resized(first.shape, out_dim, total), before=where)
 
 
-def named_gspmd(chain: _Chain) -> bool:
+def named_gspmd(chain: Chain) -> bool:
     """HLO after Shardy's import (GSPMD form: ``SPMDFullToShardShape``) whose shardings are
     written over a mesh (jax 0.12's XLA)."""
     if not any(not isinstance(op, Boundary) and op.opcode == "custom-call"

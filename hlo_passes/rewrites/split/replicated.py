@@ -26,11 +26,13 @@ value's operands back to where it comes from:
 """
 from __future__ import annotations
 
-from ..dialects.shardy import decode, per_value
-from ..dialects.shardy import same as same_sharding
-from ..ir import Instruction, Module, Sharding
-from ..ir.op_table import COLLECTIVES, Trait, with_trait
-from ._layouts import stated_layout
+from typing import Any
+
+from ...dialects.shardy import decode, per_value
+from ...dialects.shardy import same as same_sharding
+from ...ir import Instruction, Module, Sharding
+from ...ir.op_table import COLLECTIVES, Trait, with_trait
+from .layouts import stated_layout
 
 # Ops whose value may differ between devices whatever their operands: those with effects beyond
 # their result (the op table's side effects: custom calls, infeed, send/recv, rng), the device's
@@ -39,12 +41,12 @@ _DEVICE_DEPENDENT = frozenset({d.name for d in with_trait(Trait.SIDE_EFFECTS)}) 
     "partition-id", "replica-id", "rng-bit-generator", "while", "conditional",
     "stablehlo.partition_id", "stablehlo.replica_id", "sdy.manual_computation",
 }
-_CALLS = frozenset({"call", "func.call"})
+_CALLS = frozenset({"call"})  # MLIR's func.call too: the dialect reads it as call
 _BODY_CALL = "xla.sdy.manual_computation_body"
 _MAX_STEPS = 4096
 
 
-def _frontend(instr: Instruction) -> dict:
+def _frontend(instr: Instruction) -> dict[Any, Any]:
     return instr.attributes["frontend_attributes"] if "frontend_attributes" in instr.attributes else {}
 
 
@@ -76,9 +78,9 @@ def _custom_target(instr: Instruction) -> str | None:
 class _Walk:
     def __init__(self) -> None:
         self.steps = 0
-        self.memo: dict[tuple, bool] = {}
+        self.memo: dict[tuple[Any, ...], bool] = {}
 
-    def value(self, instr: Instruction, result: int, frames: tuple) -> bool:
+    def value(self, instr: Instruction, result: int, frames: tuple[Any, ...]) -> bool:
         key = (id(instr), result, tuple(id(f) for f in frames))
         if key in self.memo:
             return self.memo[key]
@@ -90,10 +92,10 @@ class _Walk:
         self.memo[key] = found
         return found
 
-    def _operand(self, instr: Instruction, k: int, frames: tuple) -> bool:
+    def _operand(self, instr: Instruction, k: int, frames: tuple[Any, ...]) -> bool:
         return self.value(instr.operands[k], instr.operand_results[k] if instr.operand_results else 0, frames)
 
-    def _value(self, instr: Instruction, result: int, frames: tuple) -> bool:
+    def _value(self, instr: Instruction, result: int, frames: tuple[Any, ...]) -> bool:
         op = instr.opcode
         if op in ("constant", "iota", "stablehlo.constant", "stablehlo.iota"):
             return True
@@ -120,7 +122,7 @@ class _Walk:
                 return False
         return all(self._operand(instr, k, frames) for k in range(len(instr.operands)))
 
-    def _returned(self, root: Instruction, result: int, frames: tuple) -> bool:
+    def _returned(self, root: Instruction, result: int, frames: tuple[Any, ...]) -> bool:
         """Result ``result`` of a computation whose root is ``root``."""
         if root.opcode in ("tuple", "sdy.return", "func.return", "return", "stablehlo.return"):
             return 0 <= result < len(root.operands) and self._operand(root, result, frames)
@@ -130,7 +132,7 @@ class _Walk:
     def _is_body(call: Instruction) -> bool:
         return any(c.name.startswith(_BODY_CALL) for c in call.called_computations)
 
-    def _parameter(self, param: Instruction, frames: tuple) -> bool:
+    def _parameter(self, param: Instruction, frames: tuple[Any, ...]) -> bool:
         comp = param.computation
         number = param.attributes.get("parameter_number")
         if comp is None:
