@@ -13,9 +13,11 @@ Text and the module graph (no jax):
 
 Rewriting and linting (no jax):
 
-* ``run_passes(module, passes=None, *, rewrite=True, copy=True, strict=False, check_invariants=None)``
+* ``run_passes(module, passes=None, *, rewrite=True, copy=True, strict=False, check_invariants=None, platform=None, context=None)``
   -> ``Result`` (``.module``, ``.sites``, ``.near_misses``); ``passes`` are pass names or rule codes
-  (``"MOE003"``), None the default set (the opt-in MOE003 and MOE004 run only when named)
+  (``"MOE003"``), None the default set (the opt-in MOE003 and MOE004 run only when named);
+  ``platform``: what each fix is priced for (default a TPU, assumed); ``context``: a ``PassContext``
+  (platform and pictures) instead
 * ``lint(module_or_path, *, select=None, ignore=None, passes=None, platform=None)`` -> ``list[Finding]``;
   ``Finding`` (= ``Diagnostic``); ``platform``: what the cost model prices each fix for (default a TPU)
 * writing a rule: ``PatternRule`` (a rule as ``match`` → named checks → ``site`` → ``rewrite``
