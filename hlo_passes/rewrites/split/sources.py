@@ -505,9 +505,13 @@ def join_operands(parts: list[Instruction], dim: int, rw: Rewriter | None = None
     # concatenate into the loop that computes them, one loop writing the joined value in place of
     # their two writes, as ``joined_where_computed`` finds in optimized HLO: no copy of its own
     # (the compiled rewritten program holds no concatenate of its own; docs/cost-model.md).
-    if own and comp is not None and all(p.computation is comp and p.shape.is_array and _elementwise(p)
-                                        for p in parts) \
-            and not any(i.opcode == "fusion" for i in comp.instructions):
+    # One value in every half (after SPMD partitioning, CSE has made the halves' masks one ``and``,
+    # which other ops read too): the joined operand reads it twice, and XLA fuses the element-wise
+    # op computing it into what reads the join (before partitioning the masks are each half's own,
+    # joined up at their iotas: no copy either).
+    fusible = comp is not None and not any(i.opcode == "fusion" for i in comp.instructions) and all(
+        p.computation is comp and p.shape.is_array and _elementwise(p) for p in parts)
+    if fusible and (own or all(same_value(p, first) for p in parts[1:])):
         copied = 0
     else:
         copied = sum(p.shape.byte_size for p in parts)
