@@ -462,7 +462,9 @@ def join_operands(parts: list[Instruction], dim: int, rw: Rewriter | None = None
     way to its GMM: an element-wise op of equal behaviour joins its operands instead; a
     broadcast of each half's own array (the dimension comes from it) joins those arrays; a
     broadcast of one value (the dimension is new), or an iota along another dimension, is the
-    larger one, no join.  Where none applies, the parts there are concatenated: a copy of them.
+    larger one, no join.  Where none applies, the parts there are concatenated: a copy of them,
+    unless each is an element-wise op only the join reads (XLA fuses the concatenate into the
+    loop computing them: no copy, as ``joined_where_computed`` finds in optimized HLO).
     jax's transpose of a ragged_dot (XLA's, the drop-in default) computes each half's operand
     as ``select(mask, broadcast(dy_half), 0)`` over every expert: joined at ``dy`` (one row of
     tokens per device) rather than at the masked ``[E, T, F]`` arrays, as the hand fix computes
@@ -498,8 +500,34 @@ def join_operands(parts: list[Instruction], dim: int, rw: Rewriter | None = None
                 copied += c
                 operands.append(inner)
             return copied, made(operands)
-    copied = sum(p.shape.byte_size for p in parts)
+    # Parts each computed by an element-wise op that only the join reads (jax's transpose of
+    # silu(gate) * up: dgate, an add in jit(silu)'s call, and dup, a multiply): XLA fuses the
+    # concatenate into the loop that computes them, one loop writing the joined value in place of
+    # their two writes, as ``joined_where_computed`` finds in optimized HLO: no copy of its own
+    # (the compiled rewritten program holds no concatenate of its own; docs/cost-model.md).
+    # One value in every half (after SPMD partitioning, CSE has made the halves' masks one ``and``,
+    # which other ops read too): the joined operand reads it twice, and XLA fuses the element-wise
+    # op computing it into what reads the join (before partitioning the masks are each half's own,
+    # joined up at their iotas: no copy either).
+    fusible = comp is not None and not any(i.opcode == "fusion" for i in comp.instructions) and all(
+        p.computation is comp and p.shape.is_array and _elementwise(p) for p in parts)
+    if fusible and (own or all(same_value(p, first) for p in parts[1:])):
+        copied = 0
+    else:
+        copied = sum(p.shape.byte_size for p in parts)
     return copied, (rw.concatenate(parts, dim, shape, before=before) if rw is not None else None)
+
+
+def _elementwise(instr: Instruction) -> bool:
+    """An element-wise op of array operands (XLA fuses it with a concatenate of its result), or a
+    call of a function that returns one (jax's ``jit(silu)`` transposed: XLA inlines the call
+    before it fuses)."""
+    if instr.opcode == "call" and len(instr.called_computations) == 1:
+        root = instr.called_computations[0].root
+        return root is not None and root.shape.is_array and _elementwise(root)
+    d = op(instr.opcode)
+    return d is not None and Trait.ELEMENTWISE in d.traits and bool(instr.operands) and all(
+        o.shape.is_array for o in instr.operands)
 
 
 def fused_gmm_source(rw: Rewriter, chains: list[Any], source: tuple[int, int], total: int, block: int = 0) -> Instruction:
