@@ -568,11 +568,12 @@ def _opaque(user: Instruction) -> bool:
 HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
 
 
-def meet(group: list[Any]) -> bool:
+def meet(group: list[Any], combined_apart: bool = False) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
     that puts them back together, say), past the single-operand steps between (converts,
-    copies, a fusion of one operand): halves that meet are MOE002's."""
-    return bool(set.intersection(*(_readers(c.top) for c in group)))
+    copies, a fusion of one operand): halves that meet are MOE002's.  ``combined_apart``: a
+    combined collective is read as the plain ones it combines (``_readers``)."""
+    return bool(set.intersection(*(_readers(c.top, combined_apart=combined_apart) for c in group)))
 
 
 # Operands that only say where a window is (the partitioner's offsets: a constant table indexed
@@ -580,7 +581,7 @@ def meet(group: list[Any]) -> bool:
 _INDEX_OPS = frozenset({"constant", "partition-id", "replica-id"})
 
 
-def _readers(end: Instruction, depth: int = 4) -> set[int]:
+def _readers(end: Instruction, depth: int = 4, combined_apart: bool = False) -> set[int]:
     """The ops that read ``end`` and compute with other arrays too, past up to ``depth`` ops
     between that read only it (converts, copies, fusions of it and scalars or constants: a
     window's offsets, the partitioner's table of them)."""
@@ -598,7 +599,7 @@ def _readers(end: Instruction, depth: int = 4) -> set[int]:
                 continue
             arrays = [op for op in user.operands
                       if (op.shape.is_tuple or op.shape.rank > 0) and op.opcode not in _INDEX_OPS]
-            combined = _combined_elements(user, cur)
+            combined = _combined_elements(user, cur) if combined_apart else None
             if combined is not None:
                 # A combined collective (XLA's combiner's tuple of several reductions) reduces
                 # each operand on its own: read as the plain collective of ``cur`` the combiner
