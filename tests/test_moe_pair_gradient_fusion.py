@@ -300,6 +300,66 @@ def test_scanned_implicit_training_step_gathers_refused_and_said_why() -> None:
     assert miss.check == "extra-users" and "is used outside" in miss.reason
 
 
+def _norm_reporting_step(spec: PairSpec):
+    """The training step of ``spec`` that also returns the gradients' global norm (MaxText's
+    ``grad_norm`` metric): each weight's sum of squares is reduced over the mesh, and XLA:CPU's
+    combiner puts those scalars, gate's and up's, into one tuple all-reduce."""
+    import optax
+
+    mesh = moe_pair.program_mesh(spec)
+    forward = moe_pair.program_fn(spec.replace(mode="scan" if spec.stacked else "forward"), mesh)
+    optimizer = optax.adam(1e-2)
+
+    def step(params, opt_state, x, gs):
+        def loss(p):
+            return jnp.mean(jnp.square(forward(x, gs, p["wi_0"], p["wi_1"], p["wo"]).astype(jnp.float32)))
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, value, optax.tree.norm(grads)
+
+    x, gs, wi_0, wi_1, wo = moe_pair.inputs(spec, mesh)
+    params = {"wi_0": wi_0, "wi_1": wi_1, "wo": wo}
+    return step, params, optimizer.init(params), x, gs
+
+
+@pytest.mark.parametrize("form", ["explicit", "implicit"])
+def test_installed_gradients_with_a_combined_norm_reduction_rewritten_once(form: str) -> None:
+    """Issue 46 (MaxText's apart layout, fsdp x fsdp_transpose): inside XLA the two gradients'
+    norms are reduced in one combined all-reduce.  Taken apart (``held``) the halves go their
+    own ways and the site is rewritten; held again, the combined op read as the halves' meeting
+    hid the site, so each round took the op apart and held it again and the rule never reached
+    a fixed point (the module fell back; the explicit form's site went unfound).  A combined op
+    is read as its plain collectives: one site per module compiled, rewritten, the next round
+    leaves it be, and 3 adam steps equal jax.jit's."""
+    spec = PairSpec(form=form, mesh="mesh2")
+    step, params, opt_state, x, gs = _norm_reporting_step(spec)
+    want = [params, opt_state]
+    plain = jax.jit(step)
+    wanted = []
+    for _ in range(3):
+        *want, loss, norm = plain(*want, x, gs)
+        wanted.append((loss, norm))
+    jax.clear_caches()  # the step compiled again, with the pass installed
+    hlo_passes.install("rewrite", platforms="cpu", passes=[RULE])
+    try:
+        fused = jax.jit(step)
+        got = [params, opt_state]
+        for loss0, norm0 in wanted:
+            *got, loss, norm = fused(*got, x, gs)
+            np.testing.assert_allclose(np.float32(loss), np.float32(loss0), **_tolerance(spec.cfg))
+            np.testing.assert_allclose(np.float32(norm), np.float32(norm0), **_tolerance(spec.cfg))
+        report = hlo_passes.installed_report()
+    finally:
+        hlo_passes.uninstall()
+    # (Compiled twice: the second step's arguments are the first's results, placed by it.)
+    assert report.modules and not report.fallbacks, str(report)
+    assert all(len(m.rewritten) == 1 for m in report.modules), str(report)
+    for name in ("wi_0", "wi_1", "wo"):
+        np.testing.assert_allclose(np.asarray(got[0][name], np.float32), np.asarray(want[0][name], np.float32),
+                                   **_tolerance(spec.cfg))
+
+
 # ---- optimized HLO: rewritten through its fusions ----------------------------------------
 
 @pytest.mark.parametrize("mesh", moe.MESHES)

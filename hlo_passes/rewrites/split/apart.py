@@ -205,7 +205,9 @@ class SeparateEnds(Finder):
             ends[id(end)] = self.scan.chain(end, 0)
         chains = [c for c in ends.values() if c is not None and not (_step_ids([c]) & self.met)]
         for group in groups_of_halves(chains):
-            if not meet(group):
+            # A combined collective past the ends (their gradient norms') is no meeting: as it is
+            # read taken apart (``held``), or the site found on the taken-apart copy is lost.
+            if not meet(group, combined_apart=True):
                 yield Apart(group), group
 
 

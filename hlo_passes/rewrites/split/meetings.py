@@ -27,6 +27,8 @@ from ...checks import Refusal
 from ...gmm import kernel_calls
 from ...gmm.kernel_calls import gmm_kernel
 from ...ir import Instruction, Shape
+from ...ir.op_table import Trait
+from ...ir.op_table import op as op_row
 from ...ir.rewriter import Operand, Rewriter, as_value
 from ...ir.analysis import literal, remove_dead, resized
 from .chains import in_dependency_order, is_chain_op
@@ -566,11 +568,12 @@ def _opaque(user: Instruction) -> bool:
 HOLDERS = frozenset({"tuple", "func.return", "stablehlo.return", "sdy.return", "return"})
 
 
-def meet(group: list[Any]) -> bool:
+def meet(group: list[Any], combined_apart: bool = False) -> bool:
     """Whether the ends are read together by one op that computes (a fusion of optimized HLO
     that puts them back together, say), past the single-operand steps between (converts,
-    copies, a fusion of one operand): halves that meet are MOE002's."""
-    return bool(set.intersection(*(_readers(c.top) for c in group)))
+    copies, a fusion of one operand): halves that meet are MOE002's.  ``combined_apart``: a
+    combined collective is read as the plain ones it combines (``_readers``)."""
+    return bool(set.intersection(*(_readers(c.top, combined_apart=combined_apart) for c in group)))
 
 
 # Operands that only say where a window is (the partitioner's offsets: a constant table indexed
@@ -578,7 +581,7 @@ def meet(group: list[Any]) -> bool:
 _INDEX_OPS = frozenset({"constant", "partition-id", "replica-id"})
 
 
-def _readers(end: Instruction, depth: int = 4) -> set[int]:
+def _readers(end: Instruction, depth: int = 4, combined_apart: bool = False) -> set[int]:
     """The ops that read ``end`` and compute with other arrays too, past up to ``depth`` ops
     between that read only it (converts, copies, fusions of it and scalars or constants: a
     window's offsets, the partitioner's table of them)."""
@@ -596,11 +599,38 @@ def _readers(end: Instruction, depth: int = 4) -> set[int]:
                 continue
             arrays = [op for op in user.operands
                       if (op.shape.is_tuple or op.shape.rank > 0) and op.opcode not in _INDEX_OPS]
+            combined = _combined_elements(user, cur) if combined_apart else None
+            if combined is not None:
+                # A combined collective (XLA's combiner's tuple of several reductions) reduces
+                # each operand on its own: read as the plain collective of ``cur`` the combiner
+                # was handed, its element of the result, which is what the rule reads with the
+                # op taken apart (``held``).  Read as one op, two weights' gradient norms
+                # combined into one all-reduce are a meeting, but only while combined: the site
+                # found taken apart is not found once the rewrite keeps the op held, and the
+                # rule never reaches a fixed point.
+                if left and cur.opcode not in _INDEX_OPS and (cur.shape.is_tuple or cur.shape.rank > 0):
+                    work.extend((element, left - 1) for element in combined)
+                else:
+                    found.update(id(element) for element in combined)
+                continue
             if left and len(arrays) == 1 and (is_chain_op(user) or user.opcode == "fusion"):
                 work.append((user, left - 1))
             else:
                 found.add(id(user))
     return found
+
+
+def _combined_elements(user: Instruction, value: Instruction) -> list[Instruction] | None:
+    """The get-tuple-elements of ``value``'s positions where ``user`` is a combined collective (a
+    plain collective of several operands and a tuple result, each element that operand reduced
+    on its own) whose every reader is one; None for any other op."""
+    row = op_row(user.opcode)
+    if row is None or Trait.COLLECTIVE not in row.traits or row.wraps is not None \
+            or not user.shape.is_tuple or len(user.operands) < 2 \
+            or any(u.opcode != "get-tuple-element" for u in user.users):
+        return None
+    positions = {i for i, o in enumerate(user.operands) if o is value}
+    return [u for u in user.users if u.attributes.get("index") in positions]
 
 
 def _through_barrier(tup: Instruction, value: Instruction) -> list[Instruction]:
