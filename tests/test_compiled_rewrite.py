@@ -112,9 +112,18 @@ def _unfused_by_the_rules(compiled_text: str) -> list[str]:
     return left
 
 
+# The training steps whose weight-gradient halves XLA:CPU's combiner reduces in one tuple all-reduce
+# (both halves' slices of dW are operands of the step's one all-reduce, beside the other gradients;
+# in the scan, inside the loop body: every step): fusing them saves no collective, so MOE002 names
+# them a near miss (``xla-combined``, issue 47) and the forward's gather site is the one rewritten.
+# The collective arithmetic is unchanged: a near miss saves nothing and changes nothing.
+COMBINED_GRADIENTS = frozenset({"mesh1_concat_implicit_grad", "mesh2_concat_implicit_scan_grad_permuted"})
+
+
 @pytest.mark.parametrize("program", sorted(DUMP_PROGRAMS))
 def test_dump_program_rewritten_inside_xla(program: str) -> None:
-    _rewritten_inside_xla(moe.build, DUMP_PROGRAMS[program])
+    refused = ("xla-combined",) if program in COMBINED_GRADIENTS else ()
+    _rewritten_inside_xla(moe.build, DUMP_PROGRAMS[program], refused=refused)
 
 
 def test_two_gmm_gradient_rewritten_inside_xla() -> None:
@@ -371,8 +380,11 @@ def test_the_gpu_moe_check_runs_on_cpu(tmp_path) -> None:
     proc = subprocess.run([sys.executable, "tools/xla_pass_gpu_moe.py", "--platform", "cpu", "--out", str(tmp_path)],
                           cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    assert "pass off: compiled collectives {'all-gather': 6" in proc.stdout
-    assert "pass rewrite: compiled collectives {'all-gather': 4" in proc.stdout
-    # The forward gathers, their recomputation, the weight gradient (XLA:CPU's combined all-reduce).
-    assert proc.stdout.rstrip().endswith("xla_pass_gpu_moe: ok (3 site(s) rewritten)")
+    # The forward gathers and their recomputation; the weight gradient's two GMMs are operands of the
+    # step's one (combined) all-reduce on XLA:CPU, both compiles: fusing them saves no collective,
+    # a near miss (issue 47), and the all-reduce count stays 1.
+    assert "pass off: compiled collectives {'all-gather': 6, 'all-reduce': 1}" in proc.stdout
+    assert "pass rewrite: compiled collectives {'all-gather': 4, 'all-reduce': 1}" in proc.stdout
+    assert "  near miss moe-gradient-fusion xla-combined: XLA's combiner already reduces the 2 halves'" in proc.stdout
+    assert proc.stdout.rstrip().endswith("xla_pass_gpu_moe: ok (2 site(s) rewritten)")
     assert {p.name for p in tmp_path.iterdir()} == {"moe_prefused_off.hlo.txt", "moe_prefused_rewrite.hlo.txt"}

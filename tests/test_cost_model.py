@@ -97,7 +97,20 @@ def site_figures(text: str) -> dict[str, list[tuple]]:
     for s in result.sites:
         found[rule_id(s.rule)].append((s.before.count, s.after.count, s.before.bytes_moved,
                                        s.after.bytes_moved, s.bytes_saved))
-    return {code: sorted(sites, key=lambda f: f[4]) for code, sites in found.items()}
+    figures = {code: sorted(sites, key=lambda f: f[4]) for code, sites in found.items()}
+    for m in result.near_misses:
+        if m.check == COMBINED:
+            figures.setdefault(rule_id(m.rule) + COMBINED_KEY, []).append((m.check,))
+    return figures
+
+
+# A site of the program's text that optimized HLO shows as its near miss ``xla-combined`` (issue 47):
+# XLA's combiner reduces both gradient halves in one op there already, so fusing them saves no
+# collective in the compiled program and that form has no site to report (the figures of the others
+# stay the claim of the text they read). Counted under ``<code>:xla-combined``, one per near miss:
+# a form short of sites must be short by exactly that many.
+COMBINED = "xla-combined"
+COMBINED_KEY = ":" + COMBINED
 
 
 def _close(a: int, b: int) -> bool:
@@ -161,13 +174,27 @@ def test_the_examples_of_issue_27_report_the_same_figures_in_every_form(program:
 
 def assert_same_figures(program: str, figures: dict[str, dict[str, list[tuple]]], gap=None) -> None:
     """Every form's sites agree with the form that finds the most of them, rule by rule."""
-    codes = {code for found in figures.values() for code in found}
+    codes = {code for found in figures.values() for code in found if not code.endswith(COMBINED_KEY)}
     for code in sorted(codes):
         most = max(len(found.get(code, [])) for found in figures.values())
         reference_form = next(f for f, found in figures.items() if len(found.get(code, [])) == most)
         reference = figures[reference_form][code]
         for form, found in figures.items():
             sites = found.get(code, [])
+            if found.get(code + COMBINED_KEY):
+                # Only optimized HLO, where XLA's combiner has run, names that near miss.
+                assert form in ("after_optimizations", "compiled"), (program, form, code)
+                assert len(sites) + len(found[code + COMBINED_KEY]) == most, (
+                    f"{program}: {code} in {form}: {len(sites)} site(s) and {len(found[code + COMBINED_KEY])} "
+                    f"{COMBINED} near miss(es), {most} site(s) in {reference_form}")
+                # Which reference site became the near miss is not recorded: each site left must
+                # equal one of the reference's, by the comparison below.
+                bytes_differ = (code, form) in FIGURE_GAPS or (code, reference_form) in FIGURE_GAPS
+                for got in sites:
+                    assert any(got[:2] == want[:2] and (bytes_differ or all(_close(g, w) for g, w in
+                                                                           zip(got[2:], want[2:])))
+                               for want in reference), (program, code, form, got, reference)
+                continue
             if len(sites) < most:
                 assert (code, form) in KNOWN_GAPS or (gap is not None and gap(code, form)), (
                     f"{program}: {code} finds {len(sites)} site(s) in {form}, {most} in {reference_form}")
@@ -203,3 +230,18 @@ def test_a_missing_site_or_a_different_figure_fails() -> None:
         assert_same_figures("p", {"hlo": {"MOE001": [site]}, "stablehlo": {"MOE001": [(*site[:4], 131072)]}})
     with pytest.raises(AssertionError, match="finds 0 site"):
         assert_same_figures("p", {"hlo": {"MOE001": [site]}, "stablehlo": {}})
+
+
+def test_a_site_optimized_hlo_names_xla_combined_is_short_by_exactly_that_many() -> None:
+    """A site the compiled program shows as MOE002's ``xla-combined`` near miss is not missing; a
+    form short of sites by more than its near misses, or naming one outside optimized HLO, fails."""
+    site = (2, 1, 57344, 57344, 73728)
+    miss = {"MOE002:xla-combined": [("xla-combined",)]}
+    assert_same_figures("p", {"hlo": {"MOE002": [site]}, "compiled": miss})
+    with pytest.raises(AssertionError, match="0 site"):
+        assert_same_figures("p", {"hlo": {"MOE002": [site, site]}, "compiled": miss})
+    with pytest.raises(AssertionError):
+        assert_same_figures("p", {"hlo": {"MOE002": [site]}, "stablehlo": miss})
+    with pytest.raises(AssertionError):
+        assert_same_figures("p", {"hlo": {"MOE002": [site, site]},
+                                  "compiled": {"MOE002": [(3, *site[1:])], **miss}})
