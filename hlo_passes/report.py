@@ -13,7 +13,7 @@ import re
 import string
 import traceback
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
@@ -174,6 +174,27 @@ def stack_of(instr: Any) -> tuple[Frame, ...]:
 # How far ``with_users_source`` looks: users of users, a few ops in all.
 _USER_DEPTH = 3
 _USER_OPS = 32
+
+
+def _first_reader(starts: list[Any], decide: Callable[[Any, set[int]], Any], limit: int | None = _USER_OPS) -> Any:
+    """The first answer ``decide(user, seen)`` gives (not None) over what reads ``starts``, breadth
+    first, up to ``_USER_DEPTH`` steps and ``limit`` ops; a user it answers None for is walked past.
+    None when no user answers."""
+    seen = {id(op) for op in starts}
+    layer = list(starts)
+    for _ in range(_USER_DEPTH):
+        nxt = []
+        for op in layer:
+            for user in op.users:
+                if id(user) in seen or (limit is not None and len(seen) >= limit):
+                    continue
+                seen.add(id(user))
+                found = decide(user, seen)
+                if found is not None:
+                    return found
+                nxt.append(user)
+        layer = nxt
+    return None
 # Per module: its instructions by (line, column), built when a location asks. The values are weak
 # references: an instruction refers to its module, so a strong one would keep the key alive forever.
 _AT: "weakref.WeakKeyDictionary[Any, dict[tuple[int, int], weakref.ref[Any]]]" = weakref.WeakKeyDictionary()
@@ -189,21 +210,8 @@ def with_users_source(module: Any, location: Location) -> Location:
     instr = _instruction_at(module, location)
     if instr is None:
         return location
-    seen = {id(instr)}
-    layer = [instr]
-    for _ in range(_USER_DEPTH):
-        nxt = []
-        for op in layer:
-            for user in op.users:
-                if id(user) in seen or len(seen) >= _USER_OPS:
-                    continue
-                seen.add(id(user))
-                frame = frame_info(user)[1]
-                if frame is not None:
-                    return replace(location, source=frame.source, function=frame.function)
-                nxt.append(user)
-        layer = nxt
-    return location
+    frame = _first_reader([instr], lambda user, _seen: frame_info(user)[1])
+    return replace(location, source=frame.source, function=frame.function) if frame is not None else location
 
 
 def location_of(instr: Instruction, provenance: Instruction | None = None) -> Location:
@@ -268,20 +276,12 @@ def _fused_reader(fusion: Any, anchor: Any) -> Any:
     numbers = [k for k, o in enumerate(fusion.operands) if id(o) in reached]
     params = [i for i in fusion.called_computations[0].instructions
               if i.opcode == "parameter" and i.attributes.get("parameter_number") in numbers]
-    seen, layer = {id(p) for p in params}, params
-    for _ in range(_USER_DEPTH):
-        nxt = []
-        for op in layer:
-            for user in op.users:
-                if id(user) in seen:
-                    continue
-                seen.add(id(user))
-                name = frame_info(user)[0]
-                if name is not None and name != own:
-                    return user
-                nxt.append(user)
-        layer = nxt
-    return None
+
+    def users_own(user: Any, _seen: set[int]) -> Any:
+        name = frame_info(user)[0]
+        return user if name is not None and name != own else None
+
+    return _first_reader(params, users_own, limit=None)
 
 
 def _walk_down(op: Any, depth: int = _USER_DEPTH) -> list[Any]:
@@ -301,28 +301,22 @@ def program_meeting(anchor: Any) -> tuple[str, Any] | None:
     pieces meet: a concatenate (``concat``; every gather meeting) or jax's transpose of a slice
     (``pad_add``); pieces read apart are the two-GMM form (``two_gmm``).  None when none is found."""
     own = frame_info(anchor)[0]
-    seen, layer = {id(anchor)}, [anchor]
-    for _ in range(_USER_DEPTH):
-        nxt = []
-        for op in layer:
-            for user in op.users:
-                if id(user) in seen or len(seen) >= _USER_OPS:
-                    continue
-                seen.add(id(user))
-                name = frame_info(user)[0]
-                if name is None or name == own:
-                    nxt.append(user)
-                    continue
-                others = [o for o in user.operands if id(o) not in seen
-                          and any(s is not anchor and getattr(s, "opcode", None) == anchor.opcode
-                                  and s.shape == anchor.shape for s in _reached(o))]
-                if not others:
-                    return "two_gmm", user
-                if anchor.opcode.startswith("all-gather") or name.rsplit("/", 1)[-1].startswith("concatenate"):
-                    return "concat", user
-                return "pad_add", user
-        layer = nxt
-    return None
+
+    def meeting(user: Any, seen: set[int]) -> tuple[str, Any] | None:
+        name = frame_info(user)[0]
+        if name is None or name == own:
+            return None  # XLA's copy of the value: walked past
+        others = [o for o in user.operands if id(o) not in seen
+                  and any(s is not anchor and getattr(s, "opcode", None) == anchor.opcode
+                          and s.shape == anchor.shape for s in _reached(o))]
+        if not others:
+            return "two_gmm", user
+        if anchor.opcode.startswith("all-gather") or name.rsplit("/", 1)[-1].startswith("concatenate"):
+            return "concat", user
+        return "pad_add", user
+
+    found: tuple[str, Any] | None = _first_reader([anchor], meeting)
+    return found
 
 
 def _reached(op: Any, depth: int = _USER_DEPTH) -> list[Any]:

@@ -106,14 +106,7 @@ def test_the_jit_summary_counts_only_what_was_rewritten(program) -> None:
 
 def test_installed_report_counts_what_the_lint_modes_looked_at(program) -> None:
     fn, args, _ = program
-    jax.clear_caches()  # compiled by XLA again, with the pass in it (the other tests compiled this program)
-    hlo_passes.install("log")
-    try:
-        jax.jit(fn)(*args)
-        report = hlo_passes.installed_report()
-        findings = hlo_passes.xla_pass.installed_findings()
-    finally:
-        hlo_passes.uninstall()
+    report, findings = _compiled_with_the_pass(fn, args, "log")
     assert findings and report.findings == len(findings)
     assert len(report.modules) >= 1 and all(m.findings is not None for m in report.modules)
     head = str(report).splitlines()[0]
@@ -185,18 +178,23 @@ def _rewrite_json_record(s: dict) -> SiteRecord:
                       platform, x.get("pays") is not False, s["location"].get("source"))
 
 
-def _installed(fn, args, mode: str) -> tuple[list[SiteRecord], list]:
-    """The records of the pass inside XLA (``install(mode)``: the findings of the lint modes, the sites
-    rewritten), and its near misses, for one compile of ``fn`` by jax.jit."""
-    jax.clear_caches()  # compiled by XLA again, with the pass in it
+def _compiled_with_the_pass(fn, args, mode: str) -> tuple:
+    """``installed_report()`` and ``installed_findings()`` of one compile of ``fn`` by jax.jit with
+    ``install(mode)``: compiled by XLA again (the other tests compiled these programs), the pass in it."""
+    jax.clear_caches()
     hlo_passes.install(mode)
     try:
         jax.jit(fn)(*args)
-        report = hlo_passes.installed_report()
-        findings = hlo_passes.xla_pass.installed_findings()
+        return hlo_passes.installed_report(), hlo_passes.xla_pass.installed_findings()
     finally:
         hlo_passes.uninstall()
         jax.clear_caches()
+
+
+def _installed(fn, args, mode: str) -> tuple[list[SiteRecord], list]:
+    """The records of the pass inside XLA (``install(mode)``: the findings of the lint modes, the sites
+    rewritten), and its near misses, for one compile of ``fn`` by jax.jit."""
+    report, findings = _compiled_with_the_pass(fn, args, mode)
     if mode == "rewrite":
         return [record_of(s) for m in report.modules for s in m.sites], [n for m in report.modules for n in m.near_misses]
     assert all(f.record is not None for f in findings)
