@@ -200,21 +200,23 @@ def test_inside_xla_nothing(program, mode: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["data_parallel", "data_parallel_split"])
-def test_inside_xla_data_parallel_still_found(name: str) -> None:
+def test_inside_xla_data_parallel_named_combined(name: str) -> None:
     """Negative control inside XLA: the replicated weight's gradient on tokens split inside the
     shard_map (a partition's window) or before the program (a split parameter, whose sharding the
-    module records): a real reduction, MOE002's site, on every jax."""
+    module records) is a real reduction, so it is no ``no-collective`` near miss; but in the module
+    XLA hands the pass its combiner already reduces both halves in one all-reduce, so fusing them
+    saves no collective: MOE002 names it ``xla-combined`` (issue 47), no finding, on every jax."""
     fn, args, _, _ = _compile(name)
-    hlo_passes.install(mode="log", platforms="cpu", passes=["MOE002"])
+    hlo_passes.install(mode="rewrite", platforms="cpu", passes=["MOE002"])
     try:
         jax.jit(lambda *a: fn(*a)).lower(*args).compile()
+        report = hlo_passes.installed_report()
         findings = xla_pass.installed_findings()
     finally:
         hlo_passes.uninstall()
-    # Since the merges of issues 43-48 (MOE002's xla-combined: XLA's combiner reduces both halves in
-    # one all-reduce here) the pass inside XLA reports no MOE002 finding for this control, and its
-    # report holds no near miss either: an open question (issue 43/47), pinned so a change is seen.
     assert [f.rule for f in findings if not f.is_note] == [], findings
+    assert report.sites_rewritten == 0
+    assert [m.check for mod in report.modules for m in mod.near_misses] == ["xla-combined"], report
 
 
 def test_recorded_parameter_shardings_stated() -> None:
