@@ -17,12 +17,13 @@ Rewriting and linting (no jax):
   -> ``Result`` (``.module``, ``.sites``, ``.near_misses``); ``passes`` are pass names or rule codes
   (``"MOE003"``), None the default set (the opt-in MOE003 and MOE004 run only when named);
   ``platform``: what each fix is priced for (default a TPU, assumed); ``context``: a ``PassContext``
-  (platform and pictures) instead
+  (platform, pictures, the GMM kernel the ragged-dots run on) instead
 * ``lint(module_or_path, *, select=None, ignore=None, passes=None, platform=None)`` -> ``list[Finding]``;
   ``Finding`` (= ``Diagnostic``); ``platform``: what the cost model prices each fix for (default a TPU)
 * writing a rule: ``PatternRule`` (a rule as ``match`` → named checks → ``site`` → ``rewrite``
-  through a ``Rewriter``; one driver runs them); ``check(*ids, meaning=None)`` marks a method as a
-  check that returns or raises a ``Refusal``; ``Rule`` (the bare base: ``apply``), ``RuleMeta`` (its code, pass name, summary, help,
+  through a ``Rewriter``; one driver runs them); ``check(*ids, meaning=None, takes_context=False)`` marks a
+  method as a check that returns or raises a ``Refusal`` (``takes_context``: it is also handed the
+  pipeline's ``PassContext``); ``Rule`` (the bare base: ``apply``), ``RuleMeta`` (its code, pass name, summary, help,
   pre-scan markers, message, site details, wording), ``Site``, ``SiteDetails`` (a site's typed
   facts; a rule subclasses it for its own), ``Wording`` (how its findings read: what fixing one
   saves, what its pieces are called), ``NearMiss``, ``Location``, ``CollectiveCost``,

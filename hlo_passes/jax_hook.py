@@ -45,9 +45,10 @@ from . import _multihost
 from .diagnostics import from_near_miss, from_site, jit_summary, record_of
 from .diagnostics.lines import jit_site
 from .lint import Finding, lint_module
-from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, lowering_for, resolve_kernel
+from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel, target_for
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
+from .pass_interface import PassContext
 from .passes import Result, pipeline, resolve_passes, rule_meta
 from .passes.prescan import may_have_sites
 from .report import NearMiss, Site
@@ -313,9 +314,9 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     # platform's kernel emits that one; a fix that pays on TPU may not on CPU).
     # And a rule whose legality rests on the GMM kernel (a mask the GMM makes redundant) knows which
     # kernel lower_gmms below gives each ragged-dot.
-    with lowering_for(kernel, platform):
-        result = pipeline(passes, strict=True, platform=platform).run(parse(text, dialect="stablehlo", path=path),
-                                                                      copy=False)
+    context = PassContext.for_platform(platform, gmm_target=target_for(kernel, platform))
+    result = pipeline(passes, strict=True, context=context).run(parse(text, dialect="stablehlo", path=path),
+                                                                copy=False)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms

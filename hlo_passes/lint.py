@@ -15,7 +15,6 @@ Nothing here imports jax: linting is parsing plus graph matching.
 """
 from __future__ import annotations
 
-import contextlib
 import glob
 import json
 import multiprocessing
@@ -29,8 +28,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ._copies import dump_platforms, dump_stages, group_copies, group_stages
-from .gmm.target import active_gmm_target
-from .lowering import lowering_for
+from .gmm.target import GmmTarget
+from .lowering import target_for
 from .diagnostics import (
     FORMATS,
     Diagnostic,
@@ -147,6 +146,7 @@ def lint_module(
     passes: Sequence[str] | None = None,
     explain: bool = False,
     platform: str | None = None,
+    gmm_target: GmmTarget | None = None,
 ) -> list[Finding]:
     """Findings of one parsed module (no rewriting; ``module`` is left untouched).
 
@@ -154,7 +154,9 @@ def lint_module(
     that look like a pattern, with the legality check that failed.  A site whose fix
     does not pay on ``platform`` by the cost model (``cost_model``; default: a TPU) is
     such a near miss too (check ``does-not-pay``, with the numbers), unless ``select``
-    names its rule: selecting a rule reports all its sites.
+    names its rule: selecting a rule reports all its sites.  ``gmm_target``: the kernel the
+    program's ragged-dots run on (``gmm.target``, for a rule resting on it); None: the one
+    ``hlo-rewrite --kernel auto`` picks on ``platform`` (XLA's own where none is named).
     """
     chosen = _passes_for(select, ignore, passes)
     # Rules whose communicating steps are not spelled anywhere in the module
@@ -164,12 +166,11 @@ def lint_module(
         return []
     where = path or module.path or "<string>"
     findings = []
-    # A rule resting on the GMM kernel: the entry point's target, else the kernel hlo-rewrite's
-    # --kernel auto means on ``platform`` (XLA's own ragged-dot where no platform is named).
-    target = contextlib.nullcontext() if active_gmm_target() is not None else lowering_for("auto", platform)
-    context = PassContext.for_platform(platform)
-    with target:
-        sites, misses = _detect(module, chosen, context)
+    # A rule resting on the GMM kernel: the caller's target (the pass inside XLA: XLA's own), else
+    # the kernel hlo-rewrite's --kernel auto means on ``platform`` (XLA's own ragged-dot where no
+    # platform is named).
+    target = gmm_target if gmm_target is not None else target_for("auto", platform)
+    sites, misses = _detect(module, chosen, PassContext.for_platform(platform, gmm_target=target))
     # A site whose op XLA made (no line of its own) is placed at the line that uses what it makes.
     sites = [s if s.location.source else replace(s, location=with_users_source(module, s.location)) for s in sites]
     # How to get source lines, for a text that has none (read off the module once, if needed).

@@ -10,8 +10,8 @@ running, the GMM lowering.  A pass
   that rewriter's journal, verifies the computations it touched, and holds the pass's claim
   (``Changes.claims_change``) to it;
 * reads what the run is for from ``context`` (``PassContext``: the platform sites are priced
-  for, whether they get pictures), which the pipeline holds and hands over — no pass reads a
-  process-wide or context-local setting;
+  for, whether they get pictures, the GMM kernel the program's ragged-dots will run on), which
+  the pipeline holds and hands over — no pass reads a process-wide or context-local setting;
 * returns its sites and near misses (``Changes``).
 
 A pass is told its rewriter and context in the call; the pipeline never looks at a pass's
@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from .cost_model import DEFAULT_PLATFORM, PLATFORMS, Platform, platform_for
+from .gmm.target import GmmTarget
 from .ir import Module
 from .ir.rewriter import Rewriter
 from .report import NearMiss, Site
@@ -42,23 +43,30 @@ class PassContext:
     ``platform``: the platform sites are priced for (``cost_model``), and that the fused-FFN rule
     emits its kernel for; ``platform_assumed``: nobody named it (the default pricing, said beside
     a finding); ``pictures``: whether sites get their picture (the pass inside XLA shows none, and
-    drawing was a tenth of the rules' time there)."""
+    drawing was a tenth of the rules' time there); ``gmm_target``: the platform and GMM kernel
+    the program's ragged-dots will run on once the passes are done (``gmm.target``: what a rule
+    whose legality rests on that kernel asks, the row-mask rule), None where no entry point
+    named one.  Kept apart from ``platform``: a run priced for the default, assumed TPU names
+    no kernel."""
 
     platform: Platform = PLATFORMS[DEFAULT_PLATFORM]
     platform_assumed: bool = True
     pictures: bool = True
+    gmm_target: GmmTarget | None = None
 
     @classmethod
-    def for_platform(cls, name: str | None, *, pictures: bool = True) -> PassContext:
+    def for_platform(cls, name: str | None, *, pictures: bool = True,
+                     gmm_target: GmmTarget | None = None) -> PassContext:
         """The context of a run priced for platform ``name`` (a backend name such as ``cuda`` is
-        read as its platform; None: the default, assumed).  ``ValueError`` for a name the cost
-        model has no figures for."""
+        read as its platform; None: the default, assumed), its ragged-dots run as ``gmm_target``
+        says (``lowering.target_for(kernel, platform)``; None: not known).  ``ValueError`` for a
+        name the cost model has no figures for."""
         if name is None:
-            return cls(pictures=pictures)
+            return cls(pictures=pictures, gmm_target=gmm_target)
         known = platform_for(name)
         if known is None:
             raise ValueError(f"unknown platform {name!r}; known: {', '.join(PLATFORMS)}")
-        return cls(PLATFORMS[known], False, pictures)
+        return cls(PLATFORMS[known], False, pictures, gmm_target)
 
 
 @dataclass

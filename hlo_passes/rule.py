@@ -221,36 +221,46 @@ class Rule(ABC):
 
 # ---- match → checks → site → rewrite -------------------------------------------------
 M = TypeVar("M")  # what a rule's match finds: a candidate site, in the rule's own type
-CheckFn = Callable[[Any, Any], "Refusal | None"]
+# A check: ``(self, candidate)``, or ``(self, candidate, context)`` for one declared
+# ``takes_context`` (the declaration says which; the driver reads no signature).
+CheckFn = Callable[..., "Refusal | None"]
+F = TypeVar("F", bound=CheckFn)
 _CHECK_IDS = "_hlo_passes_check_ids"
+_TAKES_CONTEXT = "_hlo_passes_check_takes_context"
 
 
 @dataclass(frozen=True)
 class Check:
     """A named legality check of a ``PatternRule``: the method ``name``, the check ids it may
     refuse with (``ids``; empty: any id of the check table, for a check that hands the question
-    to a strategy with ids of its own) and the function."""
+    to a strategy with ids of its own), the function, and whether it is handed the pipeline's
+    context too (``takes_context``)."""
 
     name: str
     ids: tuple[str, ...]
     run: CheckFn
+    takes_context: bool = False
 
 
-def check(*ids: str, meaning: str | None = None) -> Callable[[CheckFn], CheckFn]:
+def check(*ids: str, meaning: str | None = None, takes_context: bool = False) -> Callable[[F], F]:
     """Mark a method ``(self, candidate) -> Refusal | None`` as a legality check of its rule.
 
     ``ids``: the check ids it refuses with (``checks.CHECKS``); the driver holds it to them.
     ``meaning``: a plugin's own id (one) with its one-line meaning, added to the table.  The
     checks run in the order the class (and its bases, first) define them; a check may return
-    its refusal or raise it from deeper down.
+    its refusal or raise it from deeper down.  ``takes_context``: the method is ``(self,
+    candidate, context)``, handed the pipeline's ``PassContext`` — for a check whose answer
+    rests on what the program runs on (the row-mask rule's: the GMM kernel), which reaches it
+    there and nowhere else.
     """
     if meaning is not None:
         if len(ids) != 1:
             raise ValueError("check(..., meaning=...) declares one check id")
         declare(ids[0], meaning)
 
-    def mark(fn: CheckFn) -> CheckFn:
+    def mark(fn: F) -> F:
         setattr(fn, _CHECK_IDS, ids)
+        setattr(fn, _TAKES_CONTEXT, takes_context)
         return fn
     return mark
 
@@ -279,7 +289,8 @@ class PatternRule(Rule, Generic[M]):
             for name, member in vars(klass).items():
                 ids = getattr(member, _CHECK_IDS, None)
                 if ids is not None:
-                    found[name] = Check(name, ids, member)  # an override keeps its base's place
+                    # An override keeps its base's place.
+                    found[name] = Check(name, ids, member, getattr(member, _TAKES_CONTEXT, False))
                 elif name in found and callable(member):
                     del found[name]  # overridden by a method that is no check
         for c in found.values():
@@ -351,11 +362,14 @@ class PatternRule(Rule, Generic[M]):
                 raise
         return Changes(sites, misses)
 
-    def refusal(self, candidate: M) -> Refusal | None:
-        """The first check that refuses ``candidate`` (in order), or None: it is legal."""
+    def refusal(self, candidate: M, context: PassContext | None = None) -> Refusal | None:
+        """The first check that refuses ``candidate`` (in order), or None: it is legal.
+        ``context``: what the pipeline runs for, handed to the checks that take it (None: the
+        default ``PassContext()``: the assumed platform, no GMM kernel named)."""
+        context = context if context is not None else PassContext()
         for c in self.checks:
             try:
-                refusal = c.run(self, candidate)
+                refusal = c.run(self, candidate, context) if c.takes_context else c.run(self, candidate)
             except Refusal as raised:
                 refusal = raised
             if refusal is None:
@@ -367,7 +381,7 @@ class PatternRule(Rule, Generic[M]):
         return None
 
     def _run(self, rw: Rewriter, candidate: M, context: PassContext) -> Site:
-        refusal = self.refusal(candidate)
+        refusal = self.refusal(candidate, context)
         if refusal is not None:
             raise refusal
         site = self.site_for(candidate, context)

@@ -42,7 +42,7 @@ from ._version import __version__
 from .cost_model import DEFAULT_PLATFORM, platform_for
 from .pass_interface import PassContext
 from .diagnostics import from_site, hook_warning
-from .gmm.target import use_gmm_target
+from .gmm.target import GmmTarget, gmm_target
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
 from .lint import Finding, lint_module
@@ -205,10 +205,7 @@ def _on_compile(serialized: bytes, platform: str | None = None) -> bytes | None:
     # ``platform``: the backend the callback was registered for (install binds it); its sites are
     # priced for it, as hlo_passes.jit prices for the backend it compiles for.
     try:
-        # Inside XLA every ragged-dot is XLA's own (no kernel lowering runs here): a rule resting on
-        # what the GMM kernel writes past its groups refuses (gmm.target).
-        with use_gmm_target(platform_for(platform), "xla"):
-            return _transform(serialized, platform_for(platform))
+        return _transform(serialized, platform_for(platform))
     except Exception as err:  # noqa: BLE001 - a bug of ours must not break the user's compile
         _failed(serialized, err)
         return None
@@ -296,6 +293,12 @@ def _transform(serialized: bytes, priced: str | None) -> bytes | None:
         return _rewrite(hlo.name, text, priced)
     _lint(hlo.name, text, mode, priced)
     return None
+
+
+def _xla_own(priced: str | None) -> GmmTarget:
+    """Inside XLA every ragged-dot is XLA's own (no kernel lowering runs here), on the callback's
+    backend: a rule resting on what the GMM kernel writes past its groups refuses (gmm.target)."""
+    return gmm_target(priced, "xla")
 
 
 _ENTRY_PARAMETER = re.compile(r"^(\s*%?[\w.\-]+ = .*? parameter\((\d+)\))(.*)$")
@@ -387,8 +390,8 @@ def _rewrite(name: str, text: str, priced: str | None) -> bytes | None:
     error: str | None = None
     hints: list[str] = []  # an opt-in pass that would act where the default set did nothing
     try:
-        new_text, sites, near = rewrite_compiled_text(text, name, _state.passes, hints,
-                                                      context=PassContext.for_platform(priced, pictures=False))
+        context = PassContext.for_platform(priced, pictures=False, gmm_target=_xla_own(priced))
+        new_text, sites, near = rewrite_compiled_text(text, name, _state.passes, hints, context=context)
         outcome.found, outcome.near_misses = len(sites), near
         if new_text is not None:
             new = compat.hlo_text_to_proto(new_text)
@@ -478,7 +481,7 @@ def _site_line(module: str, site: Site) -> str:
 def _lint(name: str, text: str, mode: str, priced: str | None) -> None:
     with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module:
         # _on_compile's pricing; a platform the cost model does not know is named as its default.
-        findings = lint_module(module, platform=priced or DEFAULT_PLATFORM)
+        findings = lint_module(module, platform=priced or DEFAULT_PLATFORM, gmm_target=_xla_own(priced))
     # Once per job, not once per host: only process 0 reports (_multihost).
     reports = _multihost.reports_here()
     said: list[str] = []

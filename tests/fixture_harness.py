@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import hlo_passes
-from hlo_passes.lowering import lowering_for
+from hlo_passes.lowering import target_for
+from hlo_passes.pass_interface import PassContext
 from hlo_passes.passes import Result, run_passes
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -224,9 +225,8 @@ class Outcome:
 
 def run_case(case: Case) -> Outcome:
     module = hlo_passes.parse(case.module_text, path=str(case.path.relative_to(REPO_ROOT)))
-    target = lowering_for(case.kernel, case.platform) if case.kernel else contextlib.nullcontext()
-    with target:
-        result = run_passes(module, [case.pass_name], platform=case.platform)
+    target = target_for(case.kernel, case.platform) if case.kernel else None
+    result = run_passes(module, [case.pass_name], context=PassContext.for_platform(case.platform, gmm_target=target))
     return Outcome(case, result, result.module.to_text(), render_report(result, case.module_text))
 
 

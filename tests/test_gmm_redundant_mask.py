@@ -30,9 +30,10 @@ from gmm_cases import to_cpu_ffi
 from hlo_passes import runtime
 from hlo_passes.passes import prescan
 from hlo_passes.lint import lint_module
-from hlo_passes.gmm.target import use_gmm_target
-from hlo_passes.lowering import lower_gmms, lowering_for
-from hlo_passes.passes import run_passes
+from hlo_passes.gmm.target import gmm_target
+from hlo_passes.lowering import lower_gmms, target_for
+from hlo_passes.pass_interface import PassContext
+from hlo_passes.passes import pipeline, run_passes
 from hlo_passes.rewrites.builtin import builtin_rules
 from hlo_passes.rewrites.gmm_redundant_mask import GmmRedundantMask
 
@@ -46,8 +47,12 @@ BF16_PROGRAMS = ("both", "ffn", "scan", "shard_map")
 def on_cpu_ffi(module, passes=(PASS,)):
     """The passes run for the program lowered to the cpu-ffi kernel after them, as
     ``hlo-rewrite --platform cpu`` and ``hlo_passes.jit`` on CPU run them: MOE006's premise holds."""
-    with lowering_for("cpu-ffi", "cpu"):
-        return run_passes(module, list(passes))
+    return run_passes(module, list(passes), context=for_kernel("cpu-ffi", "cpu"))
+
+
+def for_kernel(kernel: str, platform: str | None) -> PassContext:
+    """The context of passes run for ragged-dots lowered to ``kernel`` on ``platform`` after them."""
+    return PassContext(gmm_target=target_for(kernel, platform))
 
 
 @functools.lru_cache(maxsize=None)
@@ -298,8 +303,7 @@ def test_premise_per_backend(platform, kernel, dialect: str) -> None:
     on XLA's own ragged-dot (TPU, GPU, CPU, or no platform named) both are near misses whose
     check, mask-kernel, says which premise failed, and the module is unchanged."""
     text = lowered("both", "float32", dialect)
-    with lowering_for(kernel, platform):
-        result = run_passes(hlo_passes.parse(text), [PASS])
+    result = run_passes(hlo_passes.parse(text), [PASS], context=for_kernel(kernel, platform))
     want = TARGETS[(platform, kernel)]
     if want is None:
         assert sorted(s.form for s in result.sites) == ["lhs", "result"] and result.near_misses == []
@@ -307,6 +311,28 @@ def test_premise_per_backend(platform, kernel, dialect: str) -> None:
     assert result.sites == [] and result.module.to_text() == text
     assert [m.check for m in result.near_misses] == ["mask-kernel", "mask-kernel"]
     assert all(want in m.reason for m in result.near_misses), [m.reason for m in result.near_misses]
+
+
+def test_the_target_travels_on_each_pipeline() -> None:
+    """The GMM target is the pipeline's own (``PassContext.gmm_target``, handed to the check that
+    takes the context), not a setting of the thread or the process: pipelines made for different
+    targets, run in turn in one thread, each keep their own verdict, and one made with none
+    refuses as ``run_passes`` without one does."""
+    text = lowered("both", "float32", "hlo")
+    made = [(pipeline([PASS], context=for_kernel("cpu-ffi", "cpu")), None),
+            (pipeline([PASS], context=for_kernel("xla", "tpu")), TARGETS[("tpu", "xla")]),
+            (pipeline([PASS], context=for_kernel("pallas", "tpu")), None),
+            (pipeline([PASS], platform="cpu"), TARGETS[(None, "xla")])]
+    for _ in range(2):
+        for made_for, want in made:
+            result = made_for.run(hlo_passes.parse(text))
+            if want is None:
+                assert sorted(s.form for s in result.sites) == ["lhs", "result"] and result.near_misses == []
+                continue
+            assert result.sites == [] and [m.check for m in result.near_misses] == ["mask-kernel"] * 2
+            assert all(want in m.reason for m in result.near_misses), [m.reason for m in result.near_misses]
+    # The check is declared to take the context (the driver reads no signature): the only way in.
+    assert [c.name for c in GmmRedundantMask.checks if c.takes_context] == ["kernel"]
 
 
 def test_no_target_named_refuses_every_positive_program() -> None:
@@ -324,9 +350,8 @@ def test_no_target_named_refuses_every_positive_program() -> None:
     assert len(found) == 2
     # The pass inside XLA: XLA's own ragged-dot on its platform (xla_pass._on_compile's target).
     for platform in ("cpu", "tpu", "gpu"):
-        with use_gmm_target(platform, "xla"):
-            got = [f for f in lint_module(hlo_passes.parse(lowered("both", "float32", "hlo")), platform=platform)
-                   if f.rule == CODE]
+        got = [f for f in lint_module(hlo_passes.parse(lowered("both", "float32", "hlo")), platform=platform,
+                                      gmm_target=gmm_target(platform, "xla")) if f.rule == CODE]
         assert got == [], platform
 
 
@@ -334,8 +359,7 @@ def test_kernel_that_leaves_the_gmm_to_xla_refuses() -> None:
     """A kernel named, but one that will not take this GMM (f16: the cpu-ffi handlers take f32 and
     bf16): the GMM stays XLA's ragged-dot, so the mask stays, the reason saying both."""
     text = lowered("both", "float16", "hlo") if "float16" in DTYPES else moe_mask.lower("both", jnp.float16, "hlo")
-    with lowering_for("cpu-ffi", "cpu"):
-        result = run_passes(hlo_passes.parse(text), [PASS])
+    result = run_passes(hlo_passes.parse(text), [PASS], context=for_kernel("cpu-ffi", "cpu"))
     assert result.sites == []
     assert [m.check for m in result.near_misses] == ["mask-kernel", "mask-kernel"]
     assert all("the cpu-ffi kernel leaves it to XLA" in m.reason and "f32/bf16" in m.reason

@@ -21,6 +21,7 @@ import hlo_passes
 from hlo_passes.checks import meaning
 from hlo_passes.ir.verify import verify_module
 from hlo_passes.passes import unregister
+from hlo_passes.pass_interface import PassContext
 from hlo_passes.pipeline_driver import Pipeline, ScopedCheck
 from test_cli import run
 
@@ -106,6 +107,26 @@ def test_a_check_that_refuses_under_an_id_it_did_not_declare_is_a_bug(plugin) ->
         del rule.checks  # the class's again
     assert miss.check == "internal-error"
     assert "refused as 'same-lhs', which it does not declare" in miss.reason
+
+
+def test_a_check_declared_to_take_the_context_is_handed_the_pipelines(plugin) -> None:
+    """``check(..., takes_context=True)``: the check is called ``(self, candidate, context)`` with
+    the context of the pipeline that runs it (its declaration says so; no signature is read)."""
+    _, rule = plugin
+    seen: list[str] = []
+
+    class OnCpuOnly(type(rule)):
+        @hlo_passes.check("xpn-single-use", takes_context=True)
+        def on_cpu(self, outer, context: PassContext):
+            seen.append(context.platform.name)
+            return None if context.platform.name == "cpu" else hlo_passes.Refusal("xpn-single-use", "not on cpu", outer)
+
+    assert [(c.name, c.takes_context) for c in OnCpuOnly.checks] == [("single_use", False), ("on_cpu", True)]
+    on_cpu = Pipeline([OnCpuOnly()], context=PassContext.for_platform("cpu")).run(hlo_passes.parse(MODULE))
+    on_tpu = Pipeline([OnCpuOnly()], context=PassContext.for_platform("tpu")).run(hlo_passes.parse(MODULE))
+    assert [s.rewritten for s in on_cpu.sites] == [True] and on_tpu.sites == []
+    assert sorted(m.reason for m in on_tpu.near_misses) == ["n1 has 2 users", "not on cpu"]
+    assert set(seen) == {"cpu", "tpu"}
 
 
 def test_check_ids_must_mean_something() -> None:

@@ -66,7 +66,7 @@ from ..diagnostics import (
 )
 from ..graph import write_site_graphs
 from ..lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, lint_files
-from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, lowering_for, resolve_kernel
+from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel, target_for
 from ..passes import (
     available_passes,
     builtin_names,
@@ -525,12 +525,11 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
     not yet put in place."""
     # The cost model prices each site for --platform, else for the platform the dump's file names say;
     # a rule resting on the GMM kernel knows the kernel --kernel and --platform name.
-    context = PassContext.for_platform(args.platform or _dump_platform(job.path))
-    with lowering_for(args.kernel, args.platform):
-        # The module is not reused: no copy.
-        result = pipeline(passes, rewrite=True, strict=args.strict, context=context).run(module, copy=False)
-        hint = (_opt_in_hint(result.module, context) if passes is None and not result.sites and not args.quiet
-                else None)
+    context = PassContext.for_platform(args.platform or _dump_platform(job.path),
+                                       gmm_target=target_for(args.kernel, args.platform))
+    # The module is not reused: no copy.
+    result = pipeline(passes, rewrite=True, strict=args.strict, context=context).run(module, copy=False)
+    hint = _opt_in_hint(result.module, context) if passes is None and not result.sites and not args.quiet else None
     lowerings = lower_gmms(result.module, args.kernel, args.platform)
     new_text = result.module.to_text()
     diff = None

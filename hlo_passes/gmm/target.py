@@ -3,7 +3,10 @@
 What a grouped matmul does with the rows at or past ``sum(group_sizes)`` is not said by the op:
 it is a property of the kernel that finally runs it.  A rule whose legality rests on it (a row
 mask the GMM makes redundant) asks here, per ragged-dot, which kernel that is.  Each entry point
-knows it and says so for the passes it runs (``use_gmm_target``):
+knows it and hands it to the passes it runs on their pipeline's context (``PassContext.gmm_target``,
+a ``GmmTarget``: ``gmm_target`` here, ``lowering.target_for`` for a kernel the lowering picks); a
+check reads it from the context the pipeline gives it, never from a process-wide or context-local
+setting:
 
 * ``hlo_passes.jit``: the platform it lowers for and its ``kernel`` (auto: cpu-ffi on CPU, XLA's
   own ragged-dot on TPU and GPU), with the lowering's own test of which ragged-dots it takes;
@@ -11,7 +14,8 @@ knows it and says so for the passes it runs (``use_gmm_target``):
   the kernel ``auto`` means there;
 * the pass inside XLA: XLA's own ragged-dot, on the platform its hook was registered for.
 
-With no entry point naming one (``run_passes`` called directly), nothing is known: ``None``.
+With no entry point naming one (``run_passes`` called without a ``context`` that holds one),
+nothing is known: ``None``.
 
 The kernels known to write +0.0 to the rows past the groups of a ragged-rows GMM and to read no
 lhs row there, and, in the weight-gradient form (the ragged dimension contracted), to read
@@ -20,14 +24,12 @@ NaN and Inf in those rows; ``docs/rules.md`` has the evidence).
 """
 from __future__ import annotations
 
-import contextlib
-import contextvars
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..ir import Instruction
 
-__all__ = ["GmmTarget", "ZEROING", "active_gmm_target", "past_groups_refusal", "use_gmm_target"]
+__all__ = ["GmmTarget", "ZEROING", "gmm_target", "past_groups_refusal"]
 
 ZEROING: dict[str, str] = {
     # hlo_passes/kernels/cpu/grouped_matmul.cc: out rows past sum(group_sizes) are zero-filled, the
@@ -75,30 +77,18 @@ class GmmTarget:
         return ("xla", why) if why is not None else (self.kernel, None)
 
 
-_ACTIVE: contextvars.ContextVar[GmmTarget | None] = contextvars.ContextVar("hlo_passes_gmm_target", default=None)
-
-
-def active_gmm_target() -> GmmTarget | None:
-    """The target the passes run for now (``use_gmm_target``'s), None where no entry point named one."""
-    return _ACTIVE.get()
-
-
-@contextlib.contextmanager
-def use_gmm_target(platform: str | None, kernel: str,
-                   kept: Callable[[Instruction], str | None] | None = None) -> Iterator[GmmTarget]:
-    """Run the passes inside the block for ragged-dots lowered to ``kernel`` on ``platform``."""
+def gmm_target(platform: str | None, kernel: str,
+               kept: Callable[[Instruction], str | None] | None = None) -> GmmTarget:
+    """The target of ragged-dots lowered to ``kernel`` on ``platform`` (a backend name such as
+    ``cuda`` read as its platform), for a pipeline's context (``PassContext.gmm_target``)."""
     platform = _ALIASES.get(platform, platform) if platform is not None else None
-    token = _ACTIVE.set(GmmTarget(platform, kernel, kept))
-    try:
-        yield _ACTIVE.get()  # type: ignore[misc]
-    finally:
-        _ACTIVE.reset(token)
+    return GmmTarget(platform, kernel, kept)
 
 
-def past_groups_refusal(gmm: Instruction) -> str | None:
+def past_groups_refusal(gmm: Instruction, target: GmmTarget | None) -> str | None:
     """Why ``gmm`` is not known to write +0 to, and read nothing of, the rows at or past
-    sum(group sizes) on the active target; None when its kernel is one of ``ZEROING``."""
-    target = active_gmm_target()
+    sum(group sizes) on ``target`` (the pipeline's, ``PassContext.gmm_target``; None: no entry
+    point named one); None when its kernel is one of ``ZEROING``."""
     if target is None:
         return _XLA_OWN[None]
     kernel, why = target.kernel_of(gmm)

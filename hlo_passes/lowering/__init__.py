@@ -26,11 +26,9 @@ TransformerEngine, cuBLAS grouped GEMM) keep their kernels and are reported.
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib
 import importlib.util
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from types import ModuleType
 from typing import Any
@@ -42,7 +40,7 @@ from ..pass_interface import Changes, PassContext, Stage
 from ..pipeline_driver import Pipeline
 from ..report import Location, location_of
 from ..gmm import placement as _placement
-from ..gmm.target import GmmTarget, use_gmm_target
+from ..gmm.target import GmmTarget, gmm_target
 from . import _normalize
 
 __all__ = [
@@ -51,9 +49,9 @@ __all__ = [
     "GmmLowering",
     "KernelUnavailableError",
     "kept_reason",
-    "lowering_for",
     "lower_gmms",
     "resolve_kernel",
+    "target_for",
 ]
 
 KERNELS: tuple[str, ...] = ("auto", "xla", "cpu-ffi", "pallas", "gpu-ffi")
@@ -164,15 +162,14 @@ def kept_reason(instr: Instruction, kernel: str = "auto", platform: str | None =
     return _placement.refusal(instr) or (refusal(instr) if refusal is not None else None)
 
 
-@contextlib.contextmanager
-def lowering_for(kernel: str = "auto", platform: str | None = None) -> Iterator[GmmTarget]:
-    """Run the passes inside the block for a module whose ragged-dots ``lower_gmms(module, kernel,
-    platform)`` will lower after them (``gmm.target``: a rule whose legality rests on the kernel
-    asks which one runs each GMM)."""
+def target_for(kernel: str = "auto", platform: str | None = None) -> GmmTarget:
+    """The GMM target of a module whose ragged-dots ``lower_gmms(module, kernel, platform)`` will
+    lower after the passes: what an entry point puts on its pipeline's context
+    (``PassContext.for_platform(..., gmm_target=target_for(kernel, platform))``), where a rule
+    whose legality rests on the kernel (``gmm.target``) asks which one runs each GMM."""
     resolved = resolve_kernel(kernel, platform)
     kept = None if resolved == "xla" else functools.partial(kept_reason, kernel=resolved, platform=platform)
-    with use_gmm_target(platform, resolved, kept) as target:
-        yield target
+    return gmm_target(platform, resolved, kept)
 
 
 @dataclass

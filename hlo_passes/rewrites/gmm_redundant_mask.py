@@ -15,9 +15,9 @@ the complement), through the broadcasts, reshapes and widening converts jax lowe
 Otherwise it names the check that failed.  Group sizes are counts (non-negative), as every GMM
 kernel assumes.  That a GMM writes +0 past its groups and reads nothing there is a property of the
 kernel it is lowered to, not of the op: the last check (``mask-kernel``) asks the entry point's
-target (``gmm.target``: hlo_passes.jit's device and kernel, hlo-rewrite's --platform/--kernel,
-hlo-lint's --platform, XLA's own inside XLA) which kernel runs each GMM that writes or reads the
-masked rows, and removes the mask only for the cpu-ffi, gpu-ffi and Pallas kernels; never in front
+target (``gmm.target``, on the pipeline's context: hlo_passes.jit's device and kernel,
+hlo-rewrite's --platform/--kernel, hlo-lint's --platform, XLA's own inside XLA) which kernel runs
+each GMM that writes or reads the masked rows, and removes the mask only for the cpu-ffi, gpu-ffi and Pallas kernels; never in front
 of or behind XLA's own ragged-dot (on TPU it leaves those rows unspecified, measured; on GPU and
 CPU its expansion writes 0 * w there, NaN for an infinite weight).  Opt-in (docs/rules.md, MOE006).
 """
@@ -33,6 +33,7 @@ from ..ir import Computation, Instruction, Module, Value
 from ..report import CollectiveCost, Site, SiteDetails, Wording, location_of
 from ..ir.rewriter import Rewriter
 from ..ir.analysis import callers_of, free_dim_position, remove_dead, remove_unused_callees, same_value
+from ..pass_interface import PassContext
 from ..rule import PatternRule, RuleMeta, check
 
 __all__ = ["GmmRedundantMask", "MaskDetails"]
@@ -561,18 +562,18 @@ class GmmRedundantMask(PatternRule[Mask]):
                                "read the rows it zeroes (the select would stay for it: nothing saved)", user)
         return None
 
-    @check("mask-kernel")
-    def kernel(self, mask: Mask) -> Refusal | None:
+    @check("mask-kernel", takes_context=True)
+    def kernel(self, mask: Mask, context: PassContext) -> Refusal | None:
         """The premise, per GMM: the one whose result is masked writes +0 past the groups, and every
         GMM reading a masked lhs reads none of those rows, on the kernel each will run on (the
-        entry point's platform and kernel: ``gmm.target``).  Never XLA's own ragged-dot: on TPU it
+        entry point's platform and kernel, on the pipeline's context: ``context.gmm_target``).  Never XLA's own ragged-dot: on TPU it
         leaves those rows unspecified (measured), on GPU and CPU its expansion gives 0 * w there."""
         gmms = [mask.gmm]
         if mask.side == "lhs":
             readers, _ = _readers_across_calls(mask.op, mask.callers)
             gmms += [u for u, _ in readers if u.opcode == "ragged-dot" and u is not mask.gmm]
         for gmm in gmms:
-            why = past_groups_refusal(gmm)
+            why = past_groups_refusal(gmm, context.gmm_target)
             if why is not None:
                 role = "writes" if mask.side == "result" else "reads"
                 return Refusal("mask-kernel", f"{mask.op.ref}: {gmm.ref}, which {role} the rows it masks, is not "
