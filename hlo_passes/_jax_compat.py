@@ -680,6 +680,19 @@ def hlo_text_to_proto(text: str) -> bytes:
 _ragged_dot_override: Any = None
 
 
+def _ragged_dot_whole() -> Any:
+    """jax's ``ragged_dot`` lowering that emits ``chlo.ragged_dot``.  Up to jax 0.11 the rule
+    without a platform does; from jax 0.12 it takes ``platform`` and, left at ``'default'`` (the
+    CPU's), expands the dense form itself, so it is asked for a platform that keeps the op (CPU's
+    precision handling, the same ``chlo.ragged_dot`` as on TPU and GPU)."""
+    import inspect
+
+    rule = find("jax._src.lax.lax:_ragged_dot_general_lower")
+    if "platform" not in inspect.signature(rule).parameters:
+        return rule
+    return functools.partial(rule, platform="cpu")
+
+
 def lower_keeping_ragged_dot(traced: Any) -> Any:
     """``traced.lower()`` with every ``ragged_dot`` lowered to ``chlo.ragged_dot``.
 
@@ -693,8 +706,7 @@ def lower_keeping_ragged_dot(traced: Any) -> Any:
         # One parameters object for the process, so that jax's lowering cache
         # (keyed on it) hits on repeated lowerings of the same function.
         _ragged_dot_override = find("jax._src.interpreters.mlir:LoweringParameters")(
-            override_lowering_rules=((find("jax._src.lax.lax:ragged_dot_general_p"),
-                                      find("jax._src.lax.lax:_ragged_dot_general_lower")),),
+            override_lowering_rules=((find("jax._src.lax.lax:ragged_dot_general_p"), _ragged_dot_whole()),),
         )
     return traced.lower(_private_parameters=_ragged_dot_override)
 
