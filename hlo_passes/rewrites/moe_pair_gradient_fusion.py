@@ -58,7 +58,8 @@ class MoePairGradientFusion(HiddenReductionChecks):
     @check("xla-combined")
     def not_combined(self, c: Candidate) -> Refusal | None:
         """Optimized HLO whose every reduction of the two gradients XLA's combiner already put into
-        one op (MaxText's apart fsdp 4 x fsdp_transpose 2 step, two stages): the compiled program
-        runs one collective per step already, and fusing them saves none (MOE002's check,
+        one op (XLA:CPU's psums of the partitioner-reduced forms): the compiled program runs one
+        collective per step already, and fusing them saves none — MaxText's apart fsdp 4 x
+        fsdp_transpose 2 step kept its 32 all-reduces after such a rewrite (MOE002's check,
         ``split.hidden_reductions.combined_refusal``)."""
         return combined_refusal(c, self.collectives, pieces="weights")
