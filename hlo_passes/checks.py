@@ -42,8 +42,9 @@ CHECKS: dict[str, str] = {
     "no-collective": "the halves run a collective on the way, or a sharding change the partitioner makes one "
                      "(one that moves nothing on the mesh is none, and so is a reduction of a value every device "
                      "computes alike)",
-    "xla-combined": "in optimized HLO, XLA's combiner has not already put the halves' collectives into one op "
-                    "(a tuple-shaped all-reduce or reduce-scatter): where it has, fusing them saves no collective",
+    "xla-combined": "in optimized HLO, XLA's combiner has not already put the halves' collectives (MOE004: the two "
+                    "weights' gradients' reductions) into one op (a tuple-shaped all-reduce or reduce-scatter): "
+                    "where it has, fusing them saves no collective",
     "same-collectives": "every half takes the same path: the same ops and collectives (replica groups, "
                         "channel kind, use_global_device_ids, dimension) and the same shard_map crossings",
     "same-computation": "the halves' ops are in one computation",

@@ -117,7 +117,8 @@ class RuleMeta:
     needs_kernel: str = ""
     # Whether what its sites fuse XLA's combiners may already have merged in the compiled program
     # (reductions of a gradient): ``hlo_passes.jit`` holds its claims against XLA's compiled original,
-    # where the rule names such halves (check ``xla-combined``).
+    # where the rule names such halves (check ``xla-combined``; MOE002 and MOE004 share it:
+    # ``rewrites.split.hidden_reductions.combined_refusal``).
     combinable: bool = False
     details: type[SiteDetails] = SiteDetails
     wording: Wording = PLAIN_WORDING

@@ -248,9 +248,23 @@ def test_training_steps_equal(spec: PairSpec) -> None:
     if spec.form == "explicit":
         stages = len(moe.gather_stages(spec.mesh))
         assert counts["reduce-scatter"] == stages and original["reduce-scatter"] == 2 * stages
+        assert [s.rule for s in lowered.report] == [RULE] and lowered.near_misses == []
     else:
-        # XLA:CPU reduces the partial sums in one tuple all-reduce: dW0 and dW1 now enter it as one operand.
+        # XLA:CPU reduces the partial sums in one tuple all-reduce: dW0 and dW1 now enter it as one operand,
+        # and the all-reduces stay as many.
         assert _all_reduce_operands(text) == _all_reduce_operands(original_text) - 1
+        assert counts["all-reduce"] == original["all-reduce"]
+        if spec.form == "implicit":
+            # The compile held the site's "2 -> 1" against XLA's compiled original, where both gradients
+            # are operands of that one op: the xla-combined near miss (issue 47), no site.
+            assert lowered.report == [] and [(m.rule, m.check) for m in lowered.near_misses] == [
+                (RULE, "xla-combined")]
+        else:
+            # Not yet (issue 47, open): in the compiled original of concat_inside the halves are slices of
+            # dW inside loop fusions (wrapped_slice), which MOE004 does not follow in optimized HLO
+            # (groups_of_halves leaves fused cuts out), so it names nothing there and the lowered text's
+            # claim "2 -> 1" stays although the compiled program's all-reduces stay as many.
+            assert [s.rule for s in lowered.report] == [RULE] and lowered.near_misses == []
     _assert_same_after_steps(plain, fused, spec, params, opt_state, x, gs)
 
 
@@ -330,8 +344,12 @@ def test_installed_gradients_with_a_combined_norm_reduction_rewritten_once(form:
     own ways and the site is rewritten; held again, the combined op read as the halves' meeting
     hid the site, so each round took the op apart and held it again and the rule never reached
     a fixed point (the module fell back; the explicit form's site went unfound).  A combined op
-    is read as its plain collectives: one site per module compiled, rewritten, the next round
-    leaves it be, and 3 adam steps equal jax.jit's."""
+    is read as its plain collectives: no fallback, the explicit form's site (a reduce-scatter per
+    weight and stage) rewritten once per module, the next round leaves it be, and 3 adam steps
+    equal jax.jit's.  The implicit form's two gradients are themselves operands of one combined
+    all-reduce (XLA:CPU's combiner): the xla-combined near miss (issue 47), nothing rewritten —
+    fusing them left the compiled step's all-reduces at 2 (operands 5 -> 4), not the "2 -> 1" the
+    site claimed."""
     spec = PairSpec(form=form, mesh="mesh2")
     step, params, opt_state, x, gs = _norm_reporting_step(spec)
     want = [params, opt_state]
@@ -354,7 +372,11 @@ def test_installed_gradients_with_a_combined_norm_reduction_rewritten_once(form:
         hlo_passes.uninstall()
     # (Compiled twice: the second step's arguments are the first's results, placed by it.)
     assert report.modules and not report.fallbacks, str(report)
-    assert all(len(m.rewritten) == 1 for m in report.modules), str(report)
+    if form == "explicit":
+        assert all(len(m.rewritten) == 1 for m in report.modules), str(report)
+    else:
+        assert all(not m.rewritten and [(n.rule, n.check) for n in m.near_misses] == [(RULE, "xla-combined")]
+                   for m in report.modules), str(report)
     for name in ("wi_0", "wi_1", "wo"):
         np.testing.assert_allclose(np.asarray(got[0][name], np.float32), np.asarray(want[0][name], np.float32),
                                    **_tolerance(spec.cfg))

@@ -16,11 +16,9 @@ tuple all-reduce of XLA's combiner (``combined``, optimized HLO).
 from __future__ import annotations
 
 from ..checks import Refusal
-from ..ir import Instruction
 from ..rule import SHARDING_MARKERS, RuleMeta, check, collective_markers
 from .split.engine import Candidate
-from .split.held import MARK
-from .split.hidden_reductions import HiddenReductionChecks, PartitionerReductions
+from .split.hidden_reductions import HiddenReductionChecks, PartitionerReductions, combined_refusal
 from .split.meetings import Concatenates, GmmPairs, SplitCollectiveFinder
 from .split.reordered import ReorderedPadAdds
 from .split.sources import GmmSource, SliceSource
@@ -61,27 +59,5 @@ class MoeGradientFusion(HiddenReductionChecks):
     @check("xla-combined")
     def not_combined(self, c: "Candidate") -> Refusal | None:
         """Optimized HLO whose every reduction of the halves XLA's combiner already put into one
-        op (the halves' collectives, taken apart by ``_held``, are members of one combined op at
-        each step): one collective per step runs already, and the fix would save none.  A near
-        miss placed where the program's halves meet, not a finding."""
-        steps = [[op for op in chain.ops if isinstance(op, Instruction) and op.opcode in self.collectives]
-                 for chain in c.chains]
-        if not steps[0] or any(len(s) != len(steps[0]) for s in steps):
-            return None
-        for ops in zip(*steps):
-            keys = {_held_group(op) for op in ops}
-            if len(keys) != 1 or None in keys:
-                return None
-        n = len(steps[0])
-        # Placed where the site would be (rule.py places a near miss as it places a site).
-        return Refusal("xla-combined", f"XLA's combiner already reduces the {len(c.chains)} halves' gradients in one "
-                       f"op ({n} step{'s' * (n != 1)}, one collective each): the compiled program runs no more "
-                       "collectives than the fix would, so it saves none", c.meeting.anchor, c.meeting.origin)
-
-
-
-def _held_group(op: Instruction) -> str | None:
-    """The combined op ``op`` was taken apart from (``_held.MARK``), None for a plain collective."""
-    meta = op.attributes.decoded("metadata") if "metadata" in op.attributes else None
-    key = meta.get(MARK) if isinstance(meta, dict) else None
-    return str(key) if key is not None else None
+        op: nothing to save (``split.hidden_reductions.combined_refusal``, MOE004's check too)."""
+        return combined_refusal(c, self.collectives)

@@ -11,14 +11,18 @@ activation gradients (or the unsplit gradient), one reduction chain of
 dW[E, D, 2F], and dW0, dW1 sliced from the reduced array for their users
 (local slices: no communication), so the program's outputs are unchanged.
 Same engine and legality checks as MOE001/MOE002 (``split.engine``); the
-site is found from the chains' ends (``split.apart``).  Opt-in: the lint reports it
-always, the rewrite runs when named.
+site is found from the chains' ends (``split.apart``).  Gradients whose reductions
+XLA's combiner already put into one op (optimized HLO) are a near miss (``xla-combined``,
+as MOE002's halves): the compiled program runs no more collectives than the fix would.
+Opt-in: the lint reports it always, the rewrite runs when named.
 """
 from __future__ import annotations
 
-from ..rule import SHARDING_MARKERS, RuleMeta, collective_markers
+from ..checks import Refusal
+from ..rule import SHARDING_MARKERS, RuleMeta, check, collective_markers
 from .split.apart import ApartGmmSource, SeparateEnds
-from .split.hidden_reductions import HiddenReductionChecks, PartitionerApart
+from .split.engine import Candidate
+from .split.hidden_reductions import HiddenReductionChecks, PartitionerApart, combined_refusal
 from .split.sources import SliceSource
 from .split.details import FUSION_WORDING, SplitDetails
 
@@ -41,6 +45,7 @@ class MoePairGradientFusion(HiddenReductionChecks):
         opt_in=True,
         details=SplitDetails,
         wording=FUSION_WORDING,
+        combinable=True,  # XLA's all-reduce combiner may put the two gradients' reductions in one op
     )
     name = meta.pass_name
     description = meta.description
@@ -49,3 +54,12 @@ class MoePairGradientFusion(HiddenReductionChecks):
     # Named, not rewritten (``split.hidden_reductions``): gradients the partitioner alone reduces
     # (lowered text), or whose reductions XLA's combiner already made one (optimized HLO).
     meetings = (SeparateEnds, PartitionerApart)
+
+    @check("xla-combined")
+    def not_combined(self, c: Candidate) -> Refusal | None:
+        """Optimized HLO whose every reduction of the two gradients XLA's combiner already put into
+        one op (XLA:CPU's psums of the partitioner-reduced forms): the compiled program runs one
+        collective per step already, and fusing them saves none — MaxText's apart fsdp 4 x
+        fsdp_transpose 2 step kept its 32 all-reduces after such a rewrite (MOE002's check,
+        ``split.hidden_reductions.combined_refusal``)."""
+        return combined_refusal(c, self.collectives, pieces="weights")

@@ -226,6 +226,13 @@ def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
         in_dependency_order(rw, comp)
 
 
+def held_group(instr: Instruction) -> str | None:
+    """The group (held op) ``instr`` was taken apart from (``MARK``), None for a plain collective."""
+    meta = _metadata(instr) if "metadata" in instr.attributes else None
+    key = meta.get(MARK) if meta is not None else None
+    return str(key) if key is not None else None
+
+
 def _metadata(instr: Instruction) -> dict[Any, Any] | None:
     """``instr``'s metadata, decoded (None: none, or none that decodes)."""
     meta = instr.attributes.decoded("metadata")

@@ -15,7 +15,10 @@ partitioned module keeps that order).  ``HiddenReductionChecks`` is the rules' `
 raises the meeting's refusal first: nothing else of such a site is checked by the engine.
 
 The reductions XLA's combiner put into one tuple-shaped collective of optimized HLO are not hidden:
-``held`` takes the combined op apart, and they are the rules' own sites.
+``held`` takes the combined op apart, and they are the rules' own sites.  Where the combiner put
+every half's reduction of a step into the same op, though, the compiled program already runs one
+collective per step and fusing the halves saves none: ``combined_refusal`` is the rules' check
+``xla-combined`` of that (MOE002's halves of one weight, MOE004's two weights alike).
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from .crossings import Boundary
 from .gmms import GMM_OPCODES
 from .meetings import Concat, Finder, PadAdd, meet, pad_meeting
 from .engine import Candidate, SplitFusion
+from .held import held_group
 from .types import Chain, Meeting
 from .walk import Scan, chain_below
 
@@ -75,6 +79,27 @@ class HiddenReductionChecks(SplitFusion):
         if isinstance(c.meeting, Hidden):
             raise c.meeting.refusal
         super().source(c)
+
+
+def combined_refusal(c: Candidate, collectives: frozenset[str], pieces: str = "halves") -> Refusal | None:
+    """Check ``xla-combined`` of a gradient rule (MOE002, MOE004): optimized HLO whose every
+    reduction of the halves (``collectives``) XLA's combiner already put into one op (the halves'
+    collectives, taken apart by ``held``, are members of one combined op at each step): one
+    collective per step runs already, and the fix would save none.  A near miss placed where the
+    site would be (rule.py places a near miss as it places a site), not a finding.  ``pieces``: what
+    the reason calls the chains (MOE004's are two weights', not one's halves)."""
+    steps = [[op for op in chain.ops if isinstance(op, Instruction) and op.opcode in collectives]
+             for chain in c.chains]
+    if not steps[0] or any(len(s) != len(steps[0]) for s in steps):
+        return None
+    for ops in zip(*steps):
+        keys = {held_group(op) for op in ops}
+        if len(keys) != 1 or None in keys:
+            return None
+    n = len(steps[0])
+    return Refusal("xla-combined", f"XLA's combiner already reduces the {len(c.chains)} {pieces}' gradients in one "
+                   f"op ({n} step{'s' * (n != 1)}, one collective each): the compiled program runs no more "
+                   "collectives than the fix would, so it saves none", c.meeting.anchor, c.meeting.origin)
 
 
 class _ShardingChanges(CollectiveModel):
