@@ -54,15 +54,23 @@ def _expected(program: str, stage: str) -> set[tuple[str, str]]:
     training = spec.mode in ("grad", "scan_grad")
     if stage == "after_optimizations":
         found = {("moe-gather-fusion", "concat" if spec.variant == "concat" else "split_gather")}
-        if training:
-            # The implicit gradient's per-half all-reduces are operands of one tuple all-reduce
-            # XLA:CPU's combiner made (pads and add fused): taken apart (``rewrites/split/held``), a site.
+        if training and spec.form == "explicit":
             found.add(("moe-gradient-fusion", "split_reduction"))
+        # The implicit gradient's per-half all-reduces are operands of one tuple all-reduce XLA:CPU's
+        # combiner made: fusing them saves no collective, so MOE002 names the near miss
+        # ``xla-combined`` instead (``_near_misses``; issue 47).
         return found
     found = {("moe-gather-fusion", spec.variant)}
     if training:
         found.add(("moe-gradient-fusion", "pad_add"))
     return found
+
+
+def _near_misses(program: str, stage: str) -> list[tuple[str, str]]:
+    spec = DUMP_PROGRAMS[program]
+    if stage == "after_optimizations" and spec.mode in ("grad", "scan_grad") and spec.form == "implicit":
+        return [("moe-gradient-fusion", "xla-combined")]
+    return []
 
 
 _CACHE: dict[tuple[str, str], object] = {}
@@ -83,7 +91,8 @@ def test_every_form_holds_its_sites(own_dumps, program: str) -> None:
         result = _rewrite(own_dumps, program, stage)
         found = {(s.rule, s.form) for s in result.sites}
         assert found == _expected(program, stage), (stage, found, [str(m) for m in result.near_misses])
-        assert result.near_misses == [], (stage, [str(m) for m in result.near_misses])
+        assert [(m.rule, m.check) for m in result.near_misses] == _near_misses(program, stage), (
+            stage, [str(m) for m in result.near_misses])
         for site in result.sites:
             assert site.before.count > site.after.count >= 1, (stage, site)
             assert site.rewritten, (stage, site)
