@@ -4,7 +4,7 @@ Prints the ops of the stablehlo, mhlo, chlo, sdy and func dialects the
 installed jaxlib defines (the generated op classes' ``OPERATION_NAME``), and
 what they add to ``hlo_passes/dialects/stablehlo/dialect_ops.py``; ``--write`` rewrites
 that table as the union of both.  Run it with each supported jax (the table
-of this checkout: jaxlib 0.10.2 and 0.12.0.1) so that an op of any of them is
+of this checkout: jaxlib 0.10.2, 0.12.0.1 and 0.12.1) so that an op of any of them is
 known; tests/test_mlir_dialects.py checks the table against the installed
 bindings.
 """

@@ -5,11 +5,11 @@ An op named in one of these dialects' namespaces but not listed is unknown: a mi
 as text (``hlo-lint -v`` names it) and refuses it with ``validate=True``, as XLA's parser
 does and as unknown HLO opcodes are.  Ops of other dialects (arith, tensor, ...) are carried
 as before.  Written by ``python tools/dialect_ops.py --write`` from the bindings of jaxlib
-0.10.2, 0.12.0.1 (the union); tests/test_mlir_dialects.py checks it against the installed one.
+0.10.2, 0.12.0.1, 0.12.1 (the union); tests/test_mlir_dialects.py checks it against the installed one.
 """
 from __future__ import annotations
 
-JAXLIB_VERSIONS = ('0.10.2', '0.12.0.1')
+JAXLIB_VERSIONS = ('0.10.2', '0.12.0.1', '0.12.1')
 
 DIALECT_OPS: dict[str, frozenset[str]] = {
     "chlo": frozenset((
@@ -41,9 +41,9 @@ DIALECT_OPS: dict[str, frozenset[str]] = {
         "mhlo.divide", "mhlo.domain", "mhlo.dot", "mhlo.dot_general", "mhlo.dynamic_broadcast_in_dim",
         "mhlo.dynamic_conv", "mhlo.dynamic_gather", "mhlo.dynamic_iota", "mhlo.dynamic_pad",
         "mhlo.dynamic_reshape", "mhlo.dynamic_slice", "mhlo.dynamic_update_slice", "mhlo.einsum", "mhlo.erf",
-        "mhlo.exp2", "mhlo.exponential", "mhlo.exponential_minus_one", "mhlo.fft", "mhlo.floor", "mhlo.fusion",
-        "mhlo.gather", "mhlo.get_dimension_size", "mhlo.get_tuple_element", "mhlo.if", "mhlo.imag",
-        "mhlo.infeed", "mhlo.iota", "mhlo.is_finite", "mhlo.log", "mhlo.log2", "mhlo.log_plus_one",
+        "mhlo.exp2", "mhlo.exponential", "mhlo.exponential_minus_one", "mhlo.fft", "mhlo.floor", "mhlo.fma",
+        "mhlo.fusion", "mhlo.gather", "mhlo.get_dimension_size", "mhlo.get_tuple_element", "mhlo.if",
+        "mhlo.imag", "mhlo.infeed", "mhlo.iota", "mhlo.is_finite", "mhlo.log", "mhlo.log2", "mhlo.log_plus_one",
         "mhlo.logistic", "mhlo.map", "mhlo.maximum", "mhlo.minimum", "mhlo.minimum_broadcast_shapes",
         "mhlo.mulhi", "mhlo.multiply", "mhlo.negate", "mhlo.not", "mhlo.optimization_barrier", "mhlo.or",
         "mhlo.outfeed", "mhlo.pad", "mhlo.partition_id", "mhlo.popcnt", "mhlo.power", "mhlo.ragged_dot",
@@ -79,24 +79,24 @@ DIALECT_OPS: dict[str, frozenset[str]] = {
         "stablehlo.dot_general", "stablehlo.dynamic_broadcast_in_dim", "stablehlo.dynamic_conv",
         "stablehlo.dynamic_gather", "stablehlo.dynamic_iota", "stablehlo.dynamic_pad",
         "stablehlo.dynamic_reshape", "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice",
-        "stablehlo.einsum", "stablehlo.exponential", "stablehlo.exponential_minus_one", "stablehlo.fft",
-        "stablehlo.floor", "stablehlo.gather", "stablehlo.get_dimension_size", "stablehlo.get_tuple_element",
-        "stablehlo.if", "stablehlo.imag", "stablehlo.infeed", "stablehlo.iota", "stablehlo.is_finite",
-        "stablehlo.log", "stablehlo.log_plus_one", "stablehlo.logistic", "stablehlo.map", "stablehlo.maximum",
-        "stablehlo.minimum", "stablehlo.multiply", "stablehlo.negate", "stablehlo.not",
-        "stablehlo.optimization_barrier", "stablehlo.or", "stablehlo.outfeed", "stablehlo.pad",
-        "stablehlo.partition_id", "stablehlo.popcnt", "stablehlo.power", "stablehlo.real",
-        "stablehlo.real_dynamic_slice", "stablehlo.recv", "stablehlo.reduce", "stablehlo.reduce_precision",
-        "stablehlo.reduce_scatter", "stablehlo.reduce_window", "stablehlo.remainder", "stablehlo.replica_id",
-        "stablehlo.reshape", "stablehlo.return", "stablehlo.reverse", "stablehlo.rng",
-        "stablehlo.rng_bit_generator", "stablehlo.round_nearest_afz", "stablehlo.round_nearest_even",
-        "stablehlo.rsqrt", "stablehlo.scatter", "stablehlo.select", "stablehlo.select_and_scatter",
-        "stablehlo.send", "stablehlo.set_dimension_size", "stablehlo.shift_left",
-        "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical", "stablehlo.sign", "stablehlo.sine",
-        "stablehlo.slice", "stablehlo.sort", "stablehlo.sqrt", "stablehlo.subtract", "stablehlo.tan",
-        "stablehlo.tanh", "stablehlo.torch_index_select", "stablehlo.transpose", "stablehlo.triangular_solve",
-        "stablehlo.tuple", "stablehlo.unary_einsum", "stablehlo.uniform_dequantize",
-        "stablehlo.uniform_quantize", "stablehlo.while", "stablehlo.xor",
+        "stablehlo.einsum", "stablehlo.exp2", "stablehlo.exponential", "stablehlo.exponential_minus_one",
+        "stablehlo.fft", "stablehlo.floor", "stablehlo.fma", "stablehlo.gather", "stablehlo.get_dimension_size",
+        "stablehlo.get_tuple_element", "stablehlo.if", "stablehlo.imag", "stablehlo.infeed", "stablehlo.iota",
+        "stablehlo.is_finite", "stablehlo.log", "stablehlo.log2", "stablehlo.log_plus_one",
+        "stablehlo.logistic", "stablehlo.map", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.multiply",
+        "stablehlo.negate", "stablehlo.not", "stablehlo.optimization_barrier", "stablehlo.or",
+        "stablehlo.outfeed", "stablehlo.pad", "stablehlo.partition_id", "stablehlo.popcnt", "stablehlo.power",
+        "stablehlo.real", "stablehlo.real_dynamic_slice", "stablehlo.recv", "stablehlo.reduce",
+        "stablehlo.reduce_precision", "stablehlo.reduce_scatter", "stablehlo.reduce_window",
+        "stablehlo.remainder", "stablehlo.replica_id", "stablehlo.reshape", "stablehlo.return",
+        "stablehlo.reverse", "stablehlo.rng", "stablehlo.rng_bit_generator", "stablehlo.round_nearest_afz",
+        "stablehlo.round_nearest_even", "stablehlo.rsqrt", "stablehlo.scatter", "stablehlo.select",
+        "stablehlo.select_and_scatter", "stablehlo.send", "stablehlo.set_dimension_size",
+        "stablehlo.shift_left", "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical",
+        "stablehlo.sign", "stablehlo.sine", "stablehlo.slice", "stablehlo.sort", "stablehlo.sqrt",
+        "stablehlo.subtract", "stablehlo.tan", "stablehlo.tanh", "stablehlo.torch_index_select",
+        "stablehlo.transpose", "stablehlo.triangular_solve", "stablehlo.tuple", "stablehlo.unary_einsum",
+        "stablehlo.uniform_dequantize", "stablehlo.uniform_quantize", "stablehlo.while", "stablehlo.xor",
     )),
 }
 
