@@ -227,3 +227,11 @@ __all__: list[str] = [
     "own_texts",
     "run_dump_script",
 ]
+
+
+def ynn_dots(optimized_text: str) -> bool:
+    """Whether an optimized module runs its dots through YNNPACK (jax >= 0.12.1's XLA:CPU: each dot in
+    a custom fusion of kind ``__ynn_fusion``).  The rules hold back a fix that runs two such GMMs as
+    one, whose rounding depends on the dot's shape (docs/optimized-hlo.md, tests/test_ynn_dots.py):
+    the site is found, not rewritten, and the program's values stay jax.jit's."""
+    return "__ynn_fusion" in optimized_text

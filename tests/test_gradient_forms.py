@@ -32,7 +32,7 @@ import hlo_passes
 from examples import moe_trainer
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
-from programs import REPO_ROOT
+from programs import REPO_ROOT, ynn_dots
 
 GRADIENT_RULES = ["moe-gradient-fusion", "moe-pair-gradient-fusion"]
 PARTITIONER = "partitioner-reduction"
@@ -177,11 +177,13 @@ def test_prefused_gradient_is_moe002s_in_optimized_hlo(dumps, program: str) -> N
 @pytest.mark.parametrize("program", ["trainer_pair_shard_map", "trainer_pair_partitioner"])
 def test_pair_gradients_in_one_combined_all_reduce_are_moe004s(dumps, program: str) -> None:
     """The two weights' gradients among the operands of the combined all-reduce: MOE004's site,
-    at the line of the combined op."""
+    at the line of the combined op; held back where XLA:CPU runs the weights' GMMs through YNNPACK
+    (``ynn_dots``: one GMM for two would not round as the two do)."""
     text = dumps[program, "after_optimizations"]
     result = _result(dumps, program, "after_optimizations")
     (site,) = result.sites
-    assert (site.rule, site.form) == ("moe-pair-gradient-fusion", "two_gmm_apart") and site.rewritten
+    assert (site.rule, site.form) == ("moe-pair-gradient-fusion", "two_gmm_apart")
+    assert site.rewritten != ynn_dots(text)
     assert "all-reduce(" in text.splitlines()[site.location.line - 1]
 
 
