@@ -34,9 +34,10 @@ def unfused_dots_refusal(gmms: list[Instruction]) -> str | None:
     """Why GMMs that XLA:CPU runs through YNNPACK (``__ynn_fusion``, jax >= 0.12.1) are not run as
     one GMM on the joined operand (None: none of ``gmms`` is such a fusion).  YNNPACK picks its
     kernel, and with it the order it sums the contracted dimension in, by the dot's shape:
-    measured on jax 0.12.1's XLA:CPU, ``dot(a, concat(b0, b1))`` is not bit-equal to
-    ``concat(dot(a, b0), dot(a, b1))`` for output widths 8 to 48 and 96 joined (up to 2e-5 on
-    values of 1), and is for widths of 64 and 128 (docs/optimized-hlo.md).  Which shapes agree is
+    measured on jax 0.12.1's XLA:CPU (and 0.10.2's for 2-D dots), ``dot(a, concat(b0, b1))`` is not
+    bit-equal to ``concat(dot(a, b0), dot(a, b1))`` for output widths 8 to 48 and 96 joined (up to 2e-5
+    on values of 1), and is for widths of 64 and 128 (docs/optimized-hlo.md).  Before optimization the
+    entry point may know that its XLA:CPU will make the dots such fusions (``GmmTarget.dots``).  Which shapes agree is
     YNNPACK's choice, not stated in the module: the merge is not provably exact."""
     fused = fused_dots(gmms)
     if not fused:
