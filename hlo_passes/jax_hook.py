@@ -44,8 +44,6 @@ from . import _jax_compat as compat
 from . import _multihost
 from .diagnostics import from_near_miss, from_site, jit_summary, record_of
 from .diagnostics.lines import jit_site
-from .ir import Instruction
-from .ir.analysis import as_dot, ynn_dot
 from .lint import Finding, lint_module
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, lowering_for, resolve_kernel
 from .lowering.cpu_ffi import KERNELS_PACKAGE
@@ -287,48 +285,6 @@ def site_summary(site: Site) -> str:
     return jit_site(from_site(site))
 
 
-# HLO element types a dot of the probe (``cpu_dot_library``) is built with.
-_PROBE_DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16", "f64": "float64"}
-
-
-def cpu_dot_library(gmm: Instruction) -> str | None:
-    """What this jax's XLA:CPU runs the dot ``gmm`` through where its rounding depends on the dot's
-    shape: YNNPACK, when XLA:CPU compiles a dot of ``gmm``'s operand shapes, element types and
-    dimension numbers into a ``__ynn_fusion`` (2-D dots on jax 0.10.2, batched ones too on 0.12.1);
-    None for a dot it compiles plainly (Eigen) or one not probed (a ragged-dot, another type).
-    ``GmmTarget.dots`` for ``hlo_passes.jit`` on CPU: a GMM merge's hold-back."""
-    dot = as_dot(gmm)
-    if dot is None or dot.opcode != "dot" or len(gmm.operands) != 2:
-        return None
-    types = tuple(_PROBE_DTYPES.get(o.shape.element_type) for o in gmm.operands)
-    a = dot.attributes
-    dims = tuple(tuple(int(d) for d in a.get(k, ())) for k in (
-        "lhs_contracting_dims", "rhs_contracting_dims", "lhs_batch_dims", "rhs_batch_dims"))
-    if None in types or _PROBE_DTYPES.get(gmm.shape.element_type) is None:
-        return None
-    shapes = tuple(tuple(o.shape.dims) for o in gmm.operands)
-    if _ynn_compiled(shapes, types, _PROBE_DTYPES[gmm.shape.element_type], dims):
-        return "XLA:CPU runs through YNNPACK (compiled alone, it is a __ynn_fusion)"
-    return None
-
-
-@functools.lru_cache(maxsize=256)
-def _ynn_compiled(shapes: tuple[tuple[int, ...], ...], types: tuple[str, ...], out: str,
-                  dims: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether XLA:CPU compiles this dot into a ``__ynn_fusion`` (abstract operands: nothing allocated)."""
-    sharding = jax.sharding.SingleDeviceSharding(jax.devices("cpu")[0])
-    args = [jax.ShapeDtypeStruct(s, np.dtype(t) if t != "bfloat16" else jax.numpy.bfloat16, sharding=sharding)
-            for s, t in zip(shapes, types)]
-    numbers = ((dims[0], dims[1]), (dims[2], dims[3]))
-    out_type = np.dtype(out) if out != "bfloat16" else jax.numpy.bfloat16
-
-    def dot(x: Any, y: Any) -> Any:
-        return jax.lax.dot_general(x, y, numbers, preferred_element_type=out_type)
-
-    text = jax.jit(dot).lower(*args).compile().as_text() or ""
-    return any(ynn_dot(i) for i in parse(text, dialect="hlo").instructions())
-
-
 def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
              platform: str | None = None, path: str | None = None) -> tuple[Any, Result | None, list[GmmLowering]]:
     """jax's ``Lowered`` with the passes applied and grouped matmuls lowered to ``kernel``
@@ -357,7 +313,7 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     # platform's kernel emits that one; a fix that pays on TPU may not on CPU).
     # And a rule whose legality rests on the GMM kernel (a mask the GMM makes redundant) knows which
     # kernel lower_gmms below gives each ragged-dot.
-    with lowering_for(kernel, platform, cpu_dot_library if platform == "cpu" else None):
+    with lowering_for(kernel, platform):
         result = pipeline(passes, strict=True, platform=platform).run(parse(text, dialect="stablehlo", path=path),
                                                                       copy=False)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []

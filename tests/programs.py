@@ -234,7 +234,4 @@ def ynn_dots(optimized_text: str) -> bool:
     a custom fusion of kind ``__ynn_fusion``).  The rules hold back a fix that runs two such GMMs as
     one, whose rounding depends on the dot's shape (docs/optimized-hlo.md, tests/test_ynn_dots.py):
     the site is found, not rewritten, and the program's values stay jax.jit's."""
-    import hlo_passes
-    from hlo_passes.ir.analysis import ynn_dot
-
-    return "__ynn_fusion" in optimized_text and any(ynn_dot(i) for i in hlo_passes.parse(optimized_text).instructions())
+    return "__ynn_fusion" in optimized_text

@@ -1,9 +1,7 @@
 """A drop-in changes no number (issue 47): ``hlo_passes.jit(f)`` with default arguments computes what
 ``jax.jit(f)`` computes, bit for bit, in f32 and bf16, with its rewrites applied (MOE001 and MOE002:
 the compiled program runs fewer collectives).  The grouped matmuls stay XLA's own by default; a
-kernel that rounds differently is opt-in (``kernel=``).  Where XLA:CPU runs its dots through YNNPACK
-(jax >= 0.12.1), a fix that runs two GMMs as one is held back: one dot for two rounds differently
-there (docs/optimized-hlo.md)."""
+kernel that rounds differently is opt-in (``kernel=``)."""
 from __future__ import annotations
 
 import functools
@@ -35,20 +33,12 @@ def _collectives(compiled) -> int:
 def _check_drop_in(fn, args) -> None:
     ours = hlo_passes.jit(fn)
     low = ours.lower(*args)
-    assert not low.fell_back, str(low)
+    assert not low.fell_back and low.rewritten, str(low)
     assert low.gmm_lowerings == []  # XLA's own ragged-dot: no kernel unless asked for
     sites = low.report
-    assert {s.rule for s in sites} >= {"moe-gradient-fusion"}, str(low)
-    # Where this XLA:CPU runs its dots through YNNPACK (jax >= 0.12.1), a fix that runs two GMMs as
-    # one is held back, said with the reason (its rounding depends on the dot's shape); every other
-    # site is rewritten.
-    held = [s for s in sites if not s.rewritten]
-    assert all("YNNPACK" in (s.details.not_rewritten or "") for s in held), str(low)
+    assert {s.rule for s in sites} >= {"moe-gradient-fusion"} and all(s.rewritten for s in sites), str(low)
     reference = jax.jit(fn)
-    if len(held) < len(sites):
-        assert low.rewritten and _collectives(low.compile()) < _collectives(reference.lower(*args).compile())
-    else:
-        assert not low.rewritten
+    assert _collectives(low.compile()) < _collectives(reference.lower(*args).compile())
     got, want = jax.tree.leaves(ours(*args)), jax.tree.leaves(reference(*args))
     assert len(got) == len(want)
     for g, w in zip(got, want):
@@ -71,9 +61,7 @@ def test_the_default_jit_trains_the_test_trainer_as_jax_jit_does(fsdp: str) -> N
     step, state = moe_trainer.build("prefused", fsdp, jit=hlo_passes.jit)
     low = step.lower(*state)
     assert {s.rule for s in low.report} == {"moe-gather-fusion", "moe-gradient-fusion"}, str(low)
-    # (Held back only for YNNPACK's dots, as in _check_drop_in.)
-    held = [s for s in low.report if not s.rewritten]
-    assert all("YNNPACK" in (s.details.not_rewritten or "") for s in held) and low.gmm_lowerings == []
+    assert all(s.rewritten for s in low.report) and low.gmm_lowerings == []
     ours, ours_params = moe_trainer.train("prefused", fsdp, jit=hlo_passes.jit)
     theirs, their_params = moe_trainer.train("prefused", fsdp)
     assert ours == theirs

@@ -66,9 +66,6 @@ class GmmTarget:
     platform: str | None
     kernel: str
     kept: Callable[[Instruction], str | None] | None = None
-    # Why the compiler the program goes to rounds a given dot by its shape (XLA:CPU runs it through
-    # YNNPACK), so that one dot for two is not exact; None (or the callable's None): not known to.
-    dots: Callable[[Instruction], str | None] | None = None
 
     def kernel_of(self, gmm: Instruction) -> tuple[str, str | None]:
         """(the kernel that will run ``gmm``, why the chosen kernel leaves it to XLA or None)."""
@@ -87,12 +84,11 @@ def active_gmm_target() -> GmmTarget | None:
 
 
 @contextlib.contextmanager
-def use_gmm_target(platform: str | None, kernel: str, kept: Callable[[Instruction], str | None] | None = None,
-                   dots: Callable[[Instruction], str | None] | None = None) -> Iterator[GmmTarget]:
-    """Run the passes inside the block for ragged-dots lowered to ``kernel`` on ``platform`` (``dots``:
-    ``GmmTarget.dots``)."""
+def use_gmm_target(platform: str | None, kernel: str,
+                   kept: Callable[[Instruction], str | None] | None = None) -> Iterator[GmmTarget]:
+    """Run the passes inside the block for ragged-dots lowered to ``kernel`` on ``platform``."""
     platform = _ALIASES.get(platform, platform) if platform is not None else None
-    token = _ACTIVE.set(GmmTarget(platform, kernel, kept, dots))
+    token = _ACTIVE.set(GmmTarget(platform, kernel, kept))
     try:
         yield _ACTIVE.get()  # type: ignore[misc]
     finally:

@@ -30,7 +30,7 @@ import contextlib
 import functools
 import importlib
 import importlib.util
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from types import ModuleType
 from typing import Any
@@ -165,14 +165,13 @@ def kept_reason(instr: Instruction, kernel: str = "auto", platform: str | None =
 
 
 @contextlib.contextmanager
-def lowering_for(kernel: str = "auto", platform: str | None = None,
-                 dots: Callable[[Instruction], str | None] | None = None) -> Iterator[GmmTarget]:
+def lowering_for(kernel: str = "auto", platform: str | None = None) -> Iterator[GmmTarget]:
     """Run the passes inside the block for a module whose ragged-dots ``lower_gmms(module, kernel,
     platform)`` will lower after them (``gmm.target``: a rule whose legality rests on the kernel
-    asks which one runs each GMM; ``dots``: why the compiler rounds a dot by its shape, ``GmmTarget.dots``)."""
+    asks which one runs each GMM)."""
     resolved = resolve_kernel(kernel, platform)
     kept = None if resolved == "xla" else functools.partial(kept_reason, kernel=resolved, platform=platform)
-    with use_gmm_target(platform, resolved, kept, dots) as target:
+    with use_gmm_target(platform, resolved, kept) as target:
         yield target
 
 

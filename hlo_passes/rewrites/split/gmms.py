@@ -10,9 +10,8 @@ from __future__ import annotations
 from ...checks import Refusal
 from ...gmm import kernel_calls
 from ...gmm.kernel_calls import gmm_kernel
-from ...gmm.target import GmmTarget, active_gmm_target
 from ...ir import Instruction
-from ...ir.analysis import DOT_OPCODES, as_dot, behaviour, free_dim_position, same_op, same_value, ynn_dot
+from ...ir.analysis import DOT_OPCODES, as_dot, behaviour, free_dim_position, same_op, same_value
 from .chains import dim_size
 
 GMM_OPCODES = DOT_OPCODES
@@ -41,18 +40,9 @@ def unfused_dots_refusal(gmms: list[Instruction]) -> str | None:
     YNNPACK's choice, not stated in the module: the merge is not provably exact."""
     fused = fused_dots(gmms)
     if not fused:
-        # A module before optimization: the entry point that compiles it may know that its XLA:CPU
-        # will run these dots through YNNPACK all the same (hlo_passes.jit, ``GmmTarget.dots``).
-        target = active_gmm_target()
-        if target is None or target.dots is None:
-            return None
-        for g in gmms:
-            why = target.dots(g) if _run_by_xla(g, target) else None
-            if why is not None:
-                return (f"{g.ref} is a dot {why}, whose rounding depends on the dot's shape: one GMM on the "
-                        "joined operand is not bit-equal to the halves' GMMs")
         return None
-    library = "YNNPACK" if ynn_dot(fused[0]) else "a library"
+    kind = fused[0].attributes.raw("backend_config") if "backend_config" in fused[0].attributes else ""
+    library = "YNNPACK" if "__ynn_fusion" in (kind or "") else "a library"
     return (f"{fused[0].ref} is a dot XLA:CPU runs through {library} (a custom fusion), whose rounding "
             "depends on the dot's shape: one GMM on the joined operand is not bit-equal to the halves' GMMs")
 
@@ -106,12 +96,6 @@ def same_gmm(a: Instruction, b: Instruction) -> bool:
                     sa.out_dtype) == (sb.mode, sb.lhs_shape, sb.lhs_dtype, sb.rhs_dtype, sb.groups_shape,
                                       sb.groups_dtype, sb.out_dtype)
     return same_op(a, b)
-
-
-def _run_by_xla(gmm: Instruction, target: GmmTarget) -> bool:
-    """A dense dot, or a ragged-dot the target leaves to XLA (not lowered to a kernel of ours)."""
-    dot = as_dot(gmm)
-    return dot is not None and (dot.opcode == "dot" or target.kernel_of(dot)[0] == "xla")
 
 
 def gmm_output_dim(gmm: Instruction, rhs_dim: int) -> int | None:
