@@ -177,6 +177,14 @@ def fused_dot(instr: Instruction) -> Instruction | None:
     return root
 
 
+def ynn_dot(instr: Instruction) -> bool:
+    """A dot XLA:CPU runs through YNNPACK: a ``fused_dot`` whose fusion's backend config says
+    ``__ynn_fusion`` (XLA:CPU puts reductions in such fusions too: they are no dots)."""
+    if fused_dot(instr) is None or "backend_config" not in instr.attributes:
+        return False
+    return "__ynn_fusion" in str(instr.attributes.raw("backend_config") or "")
+
+
 def as_dot(instr: Instruction) -> Instruction | None:
     """The op holding a dot's dimension numbers: ``instr`` itself (a ``dot`` / ``ragged-dot``),
     or the one dot of a custom fusion (``fused_dot``); None when ``instr`` is no dot.  The one

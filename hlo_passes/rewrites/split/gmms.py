@@ -11,7 +11,7 @@ from ...checks import Refusal
 from ...gmm import kernel_calls
 from ...gmm.kernel_calls import gmm_kernel
 from ...ir import Instruction
-from ...ir.analysis import DOT_OPCODES, as_dot, behaviour, free_dim_position, same_op, same_value
+from ...ir.analysis import DOT_OPCODES, as_dot, behaviour, free_dim_position, same_op, same_value, ynn_dot
 from .chains import dim_size
 
 GMM_OPCODES = DOT_OPCODES
@@ -30,19 +30,18 @@ def fused_dots(gmms: list[Instruction]) -> list[Instruction]:
 
 
 def unfused_dots_refusal(gmms: list[Instruction]) -> str | None:
-    """Why GMMs that XLA:CPU runs through YNNPACK (``__ynn_fusion``, jax >= 0.12.1) are not run as
+    """Why GMMs that XLA:CPU runs through YNNPACK (``__ynn_fusion``: 2-D dots on jax 0.10.2, batched
+    ones too on 0.12.1) are not run as
     one GMM on the joined operand (None: none of ``gmms`` is such a fusion).  YNNPACK picks its
     kernel, and with it the order it sums the contracted dimension in, by the dot's shape:
     measured on jax 0.12.1's XLA:CPU (and 0.10.2's for 2-D dots), ``dot(a, concat(b0, b1))`` is not
     bit-equal to ``concat(dot(a, b0), dot(a, b1))`` for output widths 8 to 48 and 96 joined (up to 2e-5
-    on values of 1), and is for widths of 64 and 128 (docs/optimized-hlo.md).  Before optimization the
-    entry point may know that its XLA:CPU will make the dots such fusions (``GmmTarget.dots``).  Which shapes agree is
+    on values of 1), and is for widths of 64 and 128 (docs/optimized-hlo.md).  Which shapes agree is
     YNNPACK's choice, not stated in the module: the merge is not provably exact."""
     fused = fused_dots(gmms)
     if not fused:
         return None
-    kind = fused[0].attributes.raw("backend_config") if "backend_config" in fused[0].attributes else ""
-    library = "YNNPACK" if "__ynn_fusion" in (kind or "") else "a library"
+    library = "YNNPACK" if ynn_dot(fused[0]) else "a library"
     return (f"{fused[0].ref} is a dot XLA:CPU runs through {library} (a custom fusion), whose rounding "
             "depends on the dot's shape: one GMM on the joined operand is not bit-equal to the halves' GMMs")
 
