@@ -72,12 +72,13 @@ class _CallbackTimer:
         self.total = 0.0
 
     def __enter__(self) -> "_CallbackTimer":
-        def timed(serialized: bytes):
+        def timed(serialized: bytes, *rest):
             # CPU time of the compiling thread: the callback runs on it, and the machine's other
             # load does not count (wall-clock on a shared machine measures the neighbours).
+            # (``rest``: what ``_on_compile`` passes besides, the platform the sites are priced for.)
             t0 = time.thread_time()
             try:
-                return self.real(serialized)
+                return self.real(serialized, *rest)
             finally:
                 self.total += time.thread_time() - t0
 

@@ -227,3 +227,18 @@ __all__: list[str] = [
     "own_texts",
     "run_dump_script",
 ]
+
+
+def ynn_dots(optimized_text: str) -> bool:
+    """Whether an optimized module runs its batched dots (the examples' GMMs on CPU: the experts
+    batched) through YNNPACK: jax >= 0.12.1's XLA:CPU puts each in a custom fusion of kind
+    ``__ynn_fusion`` (0.10.2's does so for 2-D dots only).  The rules hold back a fix that runs two
+    such GMMs as one, whose rounding depends on the dot's shape (docs/optimized-hlo.md,
+    tests/test_ynn_dots.py): the site is found, not rewritten, and the program's values stay jax.jit's."""
+    import hlo_passes
+    from hlo_passes.ir.analysis import as_dot, ynn_dot
+
+    if "__ynn_fusion" not in optimized_text:
+        return False
+    return any(ynn_dot(i) and as_dot(i).attributes.get("lhs_batch_dims")  # type: ignore[union-attr]
+               for i in hlo_passes.parse(optimized_text).instructions())

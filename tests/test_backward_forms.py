@@ -26,6 +26,7 @@ from examples.dump_backward_programs import BACKWARD_DUMP_PROGRAMS, PAIR_BACKWAR
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
 from moe_cases import check_per_device
+from programs import ynn_dots
 
 RULES = ["moe-gather-fusion", "moe-gradient-fusion", "moe-pair-gather-fusion", "moe-pair-gradient-fusion"]
 SPLIT = sorted(n for n, s in BACKWARD_DUMP_PROGRAMS.items() if s.variant == "split")
@@ -80,15 +81,18 @@ def _bit_equal(got, want) -> None:
 
 @pytest.mark.parametrize("program", SPLIT)
 @pytest.mark.parametrize("stage", ALL_STAGES)
-def test_gradient_site_found_in_every_form(linted, program: str, stage: str) -> None:
+def test_gradient_site_found_in_every_form(backward_dumps, linted, program: str, stage: str) -> None:
     """The forward's site (MOE001) and the gradient's (MOE002, in W's layout before optimization;
-    optimized, the halves' reductions read by the fusion that joins them), nothing refused."""
+    optimized, the halves' reductions read by the fusion that joins them), nothing refused.  Optimized
+    by jax >= 0.12.1's XLA:CPU, the halves' GMMs are YNNPACK dots: found, held back (``ynn_dots``)."""
     spec = BACKWARD_DUMP_PROGRAMS[program]
     result = linted(program, stage)
     assert result.near_misses == []
     want = "split_reduction" if stage == "after_optimizations" else FORM[spec.form]
+    held = stage == "after_optimizations" and ynn_dots(backward_dumps[program, stage])
     site = _gradient_site(result)
-    assert (site.form, site.rewritten, site.before.count, site.after.count) == (want, True, 2, 1)
+    assert (site.form, site.rewritten, site.before.count, site.after.count) == (want, not held, 2, 1)
+    assert held == ("YNNPACK" in (site.details.not_rewritten or ""))
     assert [s.rule for s in result.sites] == ["moe-gather-fusion", "moe-gradient-fusion"]
 
 
@@ -169,9 +173,12 @@ def test_optimized_gradient_rewritten_inside_xla(program: str) -> None:
     finally:
         hlo_passes.uninstall()
     sites = [s for m in report.modules for s in m.sites]
-    assert [(s.form, s.rewritten) for s in sites] == [("split_reduction", True)]
+    # Held back where XLA:CPU runs the halves' GMMs through YNNPACK (``ynn_dots``): found, unchanged.
+    held = ynn_dots(plain.as_text())
+    assert [(s.form, s.rewritten) for s in sites] == ([] if held else [("split_reduction", True)])
+    assert [m.found for m in report.modules] == [1]
     assert runtime.count_ops(plain.as_text())["reduce-scatter"] - \
-        runtime.count_ops(compiled.as_text())["reduce-scatter"] == 1
+        runtime.count_ops(compiled.as_text())["reduce-scatter"] == (0 if held else 1)
     _bit_equal(compiled(*args)[1], want[1])
     np.testing.assert_array_equal(np.asarray(compiled(*args)[0]), np.asarray(want[0]))
 
@@ -220,12 +227,16 @@ def test_pair_gradient_sites_in_optimized_hlo(backward_dumps, linted, program: s
                                                                [(PAIR_RULE, "xla-combined")])
     sites = [s for s in result.sites if s.rule == PAIR_RULE]
     want = [("two_gmm_apart", True), ("split_apart", True)] if form == "explicit" else []
+    if form == "explicit" and ynn_dots(backward_dumps[program, "after_optimizations"]):
+        # The two weights' GMMs are YNNPACK dots: each stage's site (from the GMMs) held back.
+        want = [("two_gmm_apart", False)] * 2
     assert [(s.form, s.rewritten) for s in sites] == want
     printed = xla_reference.to_string(result.module.to_text())
     assert printed.ok, printed.error
     counts = [runtime.count_ops(t) for t in (backward_dumps[program, "after_optimizations"], printed.text)]
     if form == "explicit":  # (implicit: the halves are operands of one combined all-reduce)
-        assert counts[0]["reduce-scatter"] - counts[1]["reduce-scatter"] == len(sites) == 2
+        assert counts[0]["reduce-scatter"] - counts[1]["reduce-scatter"] == (0 if held else 2)
+        assert held or len(sites) == 2
 
 
 @pytest.mark.parametrize("program", PAIR_SPLIT)
@@ -286,6 +297,9 @@ def test_pair_gradient_inside_xla(program: str) -> None:
     refused = [n.check for m in modules for n in m.near_misses]
     if spec[0] == "implicit":
         assert (sites, refused) == ([], ["xla-combined"])
+    elif ynn_dots(want_compiled.as_text()):
+        # The two weights' GMMs are YNNPACK dots: the site is found and held back, nothing rewritten.
+        assert (sites, refused, [m.found for m in modules]) == ([], [], [2])
     else:
         assert (sites, refused) == ([("two_gmm_apart", True), ("split_apart", True)], [])
         scatters = [runtime.count_ops(c.as_text())["reduce-scatter"] for c in (want_compiled, compiled)]

@@ -122,7 +122,9 @@ def test_quick_xla_pass_overhead_reports_each_program_with_a_verdict(tmp_path: P
     assert re.search(r"- no collective \(2 one-device GMM layers\): ≤ 1.01×: \*\*(met|not met)\*\*", frag)
     assert [cells[0] for name, cells in rows.items() if "handed back" in name] == ["handed back"] * 3
     (step,) = [cells for name, cells in rows.items() if "training step" in name and "handed back" not in name]
-    assert step[1] == step[2] == "3"  # the forward gather, its recomputation, the weight gradient
+    # The forward gather and its recomputation; the weight gradient's halves ride in XLA's combined
+    # all-reduce already: MOE002's xla-combined near miss, no site (issue 47).
+    assert step[1] == step[2] == "2"
     assert re.search(r"- with sites, a training step .*: ≤ 1.05×: \*\*(met|not met)\*\*", frag)
     assert "[xla_pass_overhead]" in out.read_text().split("## Targets", 1)[1]
 

@@ -34,7 +34,7 @@ from hlo_passes import runtime, xla_pass
 from hlo_passes.ir.module import CREATED_BY
 from hlo_passes.ir.op_table import Trait, op
 from hlo_passes.text import parse
-from programs import REPO_ROOT
+from programs import REPO_ROOT, ynn_dots
 
 pytestmark = pytest.mark.jax_facing
 
@@ -83,7 +83,12 @@ def _rewritten_inside_xla(build, spec, passes: list[str] | None = None, refused:
     fn, args = build(spec)
     with rewriting(passes) as results:
         compiled = fn.lower(*args).compile()
-    assert [r.found for r in results] == [len(r.sites) for r in results] and _saved(results) > 0
+    # Every site found is rewritten, but where XLA:CPU runs the GMMs through YNNPACK (``ynn_dots``):
+    # there a site whose fix runs two GMMs as one is found and held back (the outcome lists no held site).
+    if ynn_dots(plain.as_text()):
+        assert all(r.found >= len(r.sites) for r in results) and _saved(results) > 0
+    else:
+        assert [r.found for r in results] == [len(r.sites) for r in results] and _saved(results) > 0
     assert [m.check for r in results for m in r.near_misses] == list(refused)
     assert _collectives(compiled.as_text()) == _collectives(plain.as_text()) - _saved(results)
     assert _unfused_by_the_rules(compiled.as_text()) == []
@@ -186,9 +191,11 @@ def test_training_step_rewritten_inside_xla(layout: str, fsdp: str, passes: list
     # (Compiled more than once: ahead of time, and by the calls.)
     with_sites = [r for r in results if r.sites]
     assert with_sites
-    forms = ["split_gather"] * 2
+    # The pair layout's gradients ride in XLA:CPU's one combined all-reduce: MOE004's xla-combined
+    # near miss (below), whether or not its GMMs are YNNPACK's (``ynn_dots``), so nothing is held back.
+    forms, held = ["split_gather"] * 2, []
     for r in with_sites:
-        assert sorted(s.form for s in r.sites) == forms and r.found == len(forms)
+        assert sorted(s.form for s in r.sites) == forms and r.found == len(forms) + len(held)
         combined = [m for m in r.near_misses if m.check == "xla-combined"]
         assert [m.rule for m in combined] == (["moe-gradient-fusion"] if layout == "prefused"
                                               else ["moe-pair-gradient-fusion"])

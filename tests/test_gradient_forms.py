@@ -32,7 +32,7 @@ import hlo_passes
 from examples import moe_trainer
 from hlo_passes import runtime
 from hlo_passes.passes import run_passes
-from programs import REPO_ROOT
+from programs import REPO_ROOT, ynn_dots
 
 GRADIENT_RULES = ["moe-gradient-fusion", "moe-pair-gradient-fusion"]
 PARTITIONER = "partitioner-reduction"

@@ -1,7 +1,7 @@
 """Analyses of the IR every rule may use: who calls a computation (``callers_of``), whether two
 instructions certainly compute the same value (``same_value``, ``same_op``, ``behaviour``), a
-shape with one dimension resized (``resized``), where a dimension of a dot's operand lands in its
-result (``free_dim_position``), and the removal of what a rewrite left unused: dead instructions
+shape with one dimension resized (``resized``), a dot seen through the custom fusion XLA:CPU runs it in
+(``as_dot``), where a dimension of a dot's operand lands in its result (``free_dim_position``), and the removal of what a rewrite left unused: dead instructions
 (``remove_dead``) and computations nothing calls any more (``remove_unused_callees``).
 
 They read the graph; the two removals change it through the ``Rewriter`` they are given.
@@ -153,7 +153,52 @@ def resized(shape: Shape, dim: int, size: int) -> Shape:
     return replace(shape, dims=tuple(dims), text=None)
 
 
+DOT_OPCODES = frozenset({"dot", "ragged-dot"})
+
+
+def fused_dot(instr: Instruction) -> Instruction | None:
+    """The dot a custom fusion runs, where its body is that one dot (or ragged-dot) of its
+    parameters, in order: XLA:CPU (jax >= 0.12.1) puts every dot in a ``kCustom`` fusion of kind
+    ``__ynn_fusion`` (YNNPACK runs it), ``fusion(a, b), calls={ROOT dot(param_0, param_1)}``.
+    Then the fusion's operands are the dot's, its shape the dot's; the dot inside holds the
+    dimension numbers.  None for anything else (a custom fusion computing more than the dot)."""
+    if instr.opcode != "fusion" or instr.attributes.get("kind") != "kCustom" or len(instr.called_computations) != 1:
+        return None
+    body = instr.called_computations[0]
+    root = body.root
+    if root is None or root.opcode not in DOT_OPCODES or len(body.instructions) != len(root.operands) + 1:
+        return None
+    if len(instr.operands) != len(root.operands) or root.shape.dims != instr.shape.dims:
+        return None
+    for number, (param, outer) in enumerate(zip(root.operands, instr.operands)):
+        if param.opcode != "parameter" or param.attributes.get("parameter_number") != number \
+                or param.shape.dims != outer.shape.dims:
+            return None
+    return root
+
+
+def ynn_dot(instr: Instruction) -> bool:
+    """A dot XLA:CPU runs through YNNPACK: a ``fused_dot`` whose fusion's backend config says
+    ``__ynn_fusion`` (XLA:CPU puts reductions in such fusions too: they are no dots)."""
+    if fused_dot(instr) is None or "backend_config" not in instr.attributes:
+        return False
+    return "__ynn_fusion" in str(instr.attributes.raw("backend_config") or "")
+
+
+def as_dot(instr: Instruction) -> Instruction | None:
+    """The op holding a dot's dimension numbers: ``instr`` itself (a ``dot`` / ``ragged-dot``),
+    or the one dot of a custom fusion (``fused_dot``); None when ``instr`` is no dot.  The one
+    test of "this op is a dot" the rules use: read the operands from ``instr``, the dimension
+    numbers and the opcode from what this returns."""
+    if instr.opcode in DOT_OPCODES:
+        return instr
+    return fused_dot(instr) if instr.opcode == "fusion" else None
+
+
 def free_dim_position(gmm: Instruction, operand: int, dim: int) -> int | None:
+    """Where dimension ``dim`` of operand ``operand`` (0: lhs, 1: rhs) of the dot ``gmm`` (possibly
+    in its custom fusion, ``as_dot``) lands in its result (None: contracted, batched or grouped)."""
+    gmm = as_dot(gmm) or gmm
     a = gmm.attributes
     lhs_rank, rhs_rank = gmm.operands[0].shape.rank, gmm.operands[1].shape.rank
     lhs_contract = tuple(a.get("lhs_contracting_dims", ()))

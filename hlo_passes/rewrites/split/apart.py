@@ -31,7 +31,7 @@ from ...ir.rewriter import Operand, Rewriter, as_value
 from ...ir.analysis import free_dim_position, is_sharding_call, remove_dead, resized, same_value
 from .chains import dim_size, in_dependency_order, is_chain_op, map_split_dim
 from .crossings import Boundary
-from .gmms import GMM_OPCODES
+from .gmms import is_gmm_op
 from .meetings import HOLDERS, Concatenates, Finder, meet
 from .reordered import ReorderedPadAdds
 from .sources import GmmSource, check_gmm_sources
@@ -257,7 +257,7 @@ def groups_of_halves(chains: list[Any]) -> Iterator[list[Any]]:
         if c.cut is not None:
             if not c.cut.fused:
                 by_whole.setdefault((id(c.cut.whole), c.cut.result), []).append(c)
-        elif c.start.opcode in GMM_OPCODES:
+        elif is_gmm_op(c.start):
             gmm_chains.append(c)
     for group in by_whole.values():
         if len(group) >= 2:

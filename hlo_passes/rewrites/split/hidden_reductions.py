@@ -31,7 +31,7 @@ from ...rule import check
 from .apart import Apart, end_above, groups_of_halves
 from .cost import CollectiveModel, Step
 from .crossings import Boundary
-from .gmms import GMM_OPCODES
+from .gmms import is_gmm_op
 from .meetings import Concat, Finder, PadAdd, meet, pad_meeting
 from .engine import Candidate, SplitFusion
 from .held import held_group
@@ -127,9 +127,9 @@ def _besides(refusal: Refusal) -> Refusal | None:
 def _from_gradient_gmm(chain: Chain) -> bool:
     """A half computed by a GMM (a weight-gradient GMM, or a slice of one's result)."""
     if chain.cut is None:
-        return chain.start.opcode in GMM_OPCODES
+        return is_gmm_op(chain.start)
     whole = chain.cut.whole
-    return isinstance(whole, Instruction) and whole.opcode in GMM_OPCODES
+    return isinstance(whole, Instruction) and is_gmm_op(whole)
 
 
 class PartitionerReductions(Finder):

@@ -34,7 +34,7 @@ from ...ir.analysis import literal, remove_dead, resized
 from .chains import in_dependency_order, is_chain_op
 from .crossings import result_shape
 from .fusions import _fed_by, fused_concats
-from .gmms import GMM_OPCODES, check_gmms, reemit_refusal
+from .gmms import GMM_OP_OPCODES, check_gmms, is_gmm_op, reemit_refusal
 from .reshard import reshard_place
 from .types import Chain, Meeting
 from .walk import Scan
@@ -452,14 +452,14 @@ class GmmPairs(Finder):
     """GMMs (or grouped-matmul kernel calls) whose weights are halves of one array."""
 
     # GMMs, and what gmm_kernel may name: custom calls and calls of kernel-wrapping functions.
-    opcodes = frozenset(GMM_OPCODES | {"custom-call", "call"})
+    opcodes = frozenset(GMM_OP_OPCODES | {"custom-call", "call"})
 
     def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
         self.by_source: dict[tuple[int, int, int], list[tuple[Instruction, Chain]]] = {}
 
     def at(self, instr: Instruction) -> Iterable[tuple[Meeting, list[Any]]]:
-        if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2:
+        if is_gmm_op(instr) and len(instr.operands) >= 2:
             weights = [instr.operands[1]]
         elif gmm_kernel(instr) is not None:
             weights = list(instr.operands)
@@ -526,7 +526,7 @@ class SplitCollectiveFinder(Finder):
                 if placed is not None:
                     (cut, chain.place) = placed
                     by_source.setdefault(id(cut), []).append(chain)
-                elif chain.start.opcode in GMM_OPCODES and "all-gather" not in collectives:
+                elif is_gmm_op(chain.start) and "all-gather" not in collectives:
                     # Weight-gradient GMMs of one weight's halves (the two-GMM form), reduced
                     # apart: grouped by the activations they share (``GmmSource`` checks them).
                     lhs = as_value(chain.start.operands[0])

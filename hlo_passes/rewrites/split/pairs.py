@@ -29,11 +29,11 @@ from ...checks import Refusal
 from ...ir import CREATED_BY, Instruction, Shape, Value
 from ...ir.op_table import COLLECTIVES
 from ...ir.rewriter import Rewriter
-from ...ir.analysis import behaviour, free_dim_position, resized, same_op, same_value
+from ...ir.analysis import as_dot, behaviour, free_dim_position, resized, same_op, same_value
 from .chains import INCONSISTENT, bitcast_permutation, map_split_dim
 from .cost import CollectiveModel, local_bytes
 from .crossings import Boundary, Crossing, Exit, result_shape
-from .gmms import GMM_OPCODES
+from .gmms import GMM_OP_OPCODES, is_gmm_op
 from .layouts import Layout, holds_local, layout_from_text, source_layout, stated_layout
 from .meetings import Concatenates, Finder, SplitCollectives, TwoGmm
 from .sources import Source, named_gspmd, sliced_element, sliced_fusion
@@ -98,7 +98,7 @@ class PairSource(Source):
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
         # Slices of one weight are MOE001's sites, GMM results MOE002's: never both rules on one.
-        if steps == 0 or instr.opcode in GMM_OPCODES or instr.opcode in ("slice", "constant"):
+        if steps == 0 or is_gmm_op(instr) or instr.opcode in ("slice", "constant"):
             return False
         if instr.opcode == "get-tuple-element":  # (a slice out of XLA:TPU's multi-output slice fusion)
             return sliced_element(instr) is None
@@ -378,20 +378,21 @@ def _shown(split: tuple[Any, ...]) -> str:
 def is_grouped(gmm: Instruction) -> bool:
     """A grouped matmul, not a dense one: a ragged dot, or a dot whose weight has an expert
     dimension (jax's CPU lowering of ragged_dot; a batched matmul of experts)."""
-    return gmm.opcode == "ragged-dot" or (gmm.opcode == "dot" and gmm.operands[1].shape.rank >= 3)
+    dot = as_dot(gmm)
+    return dot is not None and (dot.opcode == "ragged-dot" or gmm.operands[1].shape.rank >= 3)
 
 
 class SharedLhsGmms(Finder):
     """GMMs on the same tokens whose weights are two arrays gathered apart."""
 
-    opcodes = frozenset(GMM_OPCODES)
+    opcodes = GMM_OP_OPCODES
 
     def __init__(self, scan: Scan) -> None:
         super().__init__(scan)
         self.found: list[tuple[Instruction, Chain]] = []
 
     def at(self, instr: Instruction) -> Iterator[Any]:
-        if instr.opcode in GMM_OPCODES and len(instr.operands) >= 2 and is_grouped(instr):
+        if is_gmm_op(instr) and len(instr.operands) >= 2 and is_grouped(instr):
             chain = self.scan.chain(instr.operands[1], instr.operand_results[1])
             if chain is not None:
                 self.found.append((instr, chain))

@@ -13,12 +13,11 @@ from typing import Any
 from ...ir.device_groups import DeviceGroups
 from ...ir import Instruction
 from ...ir.op_table import is_collective
-from ...ir.analysis import resized
+from ...ir.analysis import as_dot, resized
 from ...report import PictureEdge, PictureNode, SitePicture, Subgraph
 from .crossings import Crossing, Exit, HloExit, result_shape
 from .fusions import FusedCopy
 
-_GMM_OPCODES = ("ragged-dot", "dot")
 
 def human_bytes(n: int) -> str:
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
@@ -107,8 +106,9 @@ def _slice_label(chain: Any, split_dim: int) -> str:
     piece = chain.start
     if chain.cut is None and getattr(chain, "result", None) is not None:
         return f"weight {piece.ref}\n{_line(piece)}".rstrip()  # two separate weights (MOE003)
-    if piece.opcode in _GMM_OPCODES:
-        return f"{piece.opcode} (one half's GMM)\n{_line(piece)}".rstrip()
+    dot = as_dot(piece) if isinstance(piece, Instruction) else None
+    if dot is not None:  # (the opcode of the dot, where XLA:CPU runs it in a custom fusion)
+        return f"{dot.opcode} (one half's GMM)\n{_line(piece)}".rstrip()
     try:
         start, limit, _ = chain.cut.spec[split_dim]
         what = f"slice [{start}:{limit}] of dim {split_dim}"
@@ -149,7 +149,7 @@ def site_picture(rule: str, meeting: Any, chains: list[Any], split_dim: int, spl
 
 def _weight(b: _Builder, chains: list[Any]) -> str | None:
     first = chains[0]
-    if first.start.opcode in _GMM_OPCODES or first.cut is None:
+    if first.cut is None or as_dot(first.start) is not None:
         return None  # the halves are computed by GMMs, or are two weights: no weight to cut
     w = first.cut.whole
     line = _line(w)

@@ -28,7 +28,7 @@ from .crossings import Boundary, result_shape
 from .fusions import FusedValue, fused_slice, tuple_index
 from .fusions import _body as fusion_body, _fed_by as fed_by, _fused_value as fused_value
 from .fusions import copy_fusion_for, emitted_as_loop, fusion_kind
-from .gmms import GMM_OPCODES, difference, gmm_operand_dim
+from .gmms import GMM_OP_OPCODES, difference, fused_dots, gmm_operand_dim, is_gmm_op, unfused_dots_refusal
 
 from .cost import CollectiveModel
 from .types import Chain, Cut, Meeting, SourcePlan
@@ -254,11 +254,14 @@ def stacked_axis(chains: list[Any], split_dim: int, sizes: list[int]) -> Stacked
 class GmmSource(Source):
     """Halves computed by GMMs that differ in one operand: one GMM on the joined operand."""
 
-    start_opcodes = frozenset(GMM_OPCODES)
+    start_opcodes = GMM_OP_OPCODES
     gmm_launches = True
 
     def starts_chain(self, instr: Instruction, steps: int) -> bool:
-        return steps > 0 and instr.opcode in GMM_OPCODES
+        return steps > 0 and is_gmm_op(instr)
+
+    def not_rewritten(self, plan: SourcePlan, chains: list[Any]) -> str | None:
+        return unfused_dots_refusal([c.start for c in chains])
 
     def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
         if meeting.form == "split_reduction":
@@ -535,6 +538,8 @@ def fused_gmm_source(rw: Rewriter, chains: list[Any], source: tuple[int, int], t
     joined in blocks of that many elements, block k of each operand in turn)."""
     j, dim = source
     gmms = [c.start for c in chains]
+    # (GMMs in XLA:CPU's custom fusions are held back, ``unfused_dots_refusal``: never merged here.)
+    assert not fused_dots(gmms), "a merge of GMMs run in custom fusions is held back"
     first = gmms[0]
     comp = first.computation
     # After every half's inputs: right before the last of the GMMs.
