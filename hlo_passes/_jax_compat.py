@@ -25,6 +25,7 @@ import contextlib
 import copy
 import functools
 import importlib
+import inspect
 import re
 import threading
 from collections.abc import Sequence
@@ -685,8 +686,6 @@ def _ragged_dot_whole() -> Any:
     without a platform does; from jax 0.12 it takes ``platform`` and, left at ``'default'`` (the
     CPU's), expands the dense form itself, so it is asked for a platform that keeps the op (CPU's
     precision handling, the same ``chlo.ragged_dot`` as on TPU and GPU)."""
-    import inspect
-
     rule = find("jax._src.lax.lax:_ragged_dot_general_lower")
     if "platform" not in inspect.signature(rule).parameters:
         return rule

@@ -227,7 +227,8 @@ def test_pair_gradient_sites_in_optimized_hlo(backward_dumps, linted, program: s
                                                                [(PAIR_RULE, "xla-combined")])
     sites = [s for s in result.sites if s.rule == PAIR_RULE]
     want = [("two_gmm_apart", True), ("split_apart", True)] if form == "explicit" else []
-    if form == "explicit" and ynn_dots(backward_dumps[program, "after_optimizations"]):
+    held = form == "explicit" and ynn_dots(backward_dumps[program, "after_optimizations"])
+    if held:
         # The two weights' GMMs are YNNPACK dots: each stage's site (from the GMMs) held back.
         want = [("two_gmm_apart", False)] * 2
     assert [(s.form, s.rewritten) for s in sites] == want
