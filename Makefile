@@ -16,6 +16,11 @@ Q := $(if $(V),,@)
 VENVS ?= .venv
 PY312 = $(VENVS)/py312/bin/python
 PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
+# The Python 3.12 stage's jax: the newest release the suite passes on.  jax 0.12.1 (out on
+# 2026-12-06) compiles batched dots on CPU through YNNPACK, whose rounding depends on a dot's
+# shape: 35 tests that merge GMMs before optimization and compare bit for bit fail there
+# (docs/testing.md, "jax 0.12.1"); NEWEST_JAX="jax jaxlib" runs the stage on the newest.
+NEWEST_JAX ?= jax<0.12.1 jaxlib<0.12.1
 
 .PHONY: install install-test demo test test-trainers envs-py312 test-py311 test-py312 test-py312-jax011 test-py311-run test-py312-run test-py312-jax011-run test-long bench golden fuzz soundness check-maxtext dist
 
@@ -58,14 +63,14 @@ else
 endif
 
 envs-py312:
-	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
+	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 $(NEWEST_JAX) >/dev/null
 	$(Q)tools/test_env.sh $(VENVS)/py312-jax011 3.12 jax==0.11.2 jaxlib==0.11.2 >/dev/null
 
 test-py311: install-test
 	$(Q)$(MAKE) --no-print-directory test-py311-run
 
 test-py312:
-	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
+	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 $(NEWEST_JAX) >/dev/null
 	$(Q)$(MAKE) --no-print-directory test-py312-run
 
 test-py312-jax011:
@@ -114,7 +119,7 @@ bench: install
 # produce, written again for both jax sets (jax-0.10/ with the default Python, jax-0.12/
 # with the test-py312 environment) and common/; review with `git diff tests/golden`.
 golden: install-test
-	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 jax jaxlib >/dev/null
+	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 $(NEWEST_JAX) >/dev/null
 	$(Q)$(PYTHON) tests/golden_cases.py --write
 	$(Q)$(PY312) tests/golden_cases.py --write
 
