@@ -20,7 +20,7 @@ PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 # 2026-12-06) compiles batched dots on CPU through YNNPACK, whose rounding depends on a dot's
 # shape: 35 tests that merge GMMs before optimization and compare bit for bit fail there
 # (docs/testing.md, "jax 0.12.1"); NEWEST_JAX="jax jaxlib" runs the stage on the newest.
-NEWEST_JAX ?= jax<0.12.1 jaxlib<0.12.1
+NEWEST_JAX ?= 'jax<0.12.1' 'jaxlib<0.12.1'
 
 .PHONY: install install-test demo test test-trainers envs-py312 test-py311 test-py312 test-py312-jax011 test-py311-run test-py312-run test-py312-jax011-run test-long bench golden fuzz soundness check-maxtext dist
 
