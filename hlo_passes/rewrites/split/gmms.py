@@ -14,19 +14,19 @@ from ...ir import Instruction
 from ...ir.analysis import DOT_OPCODES, as_dot, behaviour, free_dim_position, same_op, same_value, ynn_dot
 from .chains import dim_size
 
-GMM_OPCODES = DOT_OPCODES
-# The opcodes a GMM's op may have: a dot, or the custom fusion that runs one (``as_dot``).
-GMM_OP_OPCODES = GMM_OPCODES | {"fusion"}
+# The opcodes a GMM's op may have (what the finders visit): a dot, or the custom fusion that runs
+# one (``as_dot``).
+GMM_OP_OPCODES = DOT_OPCODES | {"fusion"}
 
 
 def is_gmm_op(instr: Instruction) -> bool:
     """A ``dot`` / ``ragged-dot``, possibly in its custom fusion (``as_dot``)."""
-    return instr.opcode in GMM_OP_OPCODES and as_dot(instr) is not None
+    return as_dot(instr) is not None
 
 
 def fused_dots(gmms: list[Instruction]) -> list[Instruction]:
     """The GMMs of ``gmms`` that run in a custom fusion of their own (XLA:CPU's YNNPACK dots)."""
-    return [g for g in gmms if g.opcode == "fusion" and as_dot(g) is not None]
+    return [g for g in gmms if g.opcode == "fusion" and is_gmm_op(g)]
 
 
 def unfused_dots_refusal(gmms: list[Instruction]) -> str | None:
