@@ -22,7 +22,7 @@ PY312_JAX011 = $(VENVS)/py312-jax011/bin/python
 # (docs/testing.md, "jax 0.12.1"); NEWEST_JAX="jax jaxlib" runs the stage on the newest.
 NEWEST_JAX ?= 'jax<0.12.1' 'jaxlib<0.12.1'
 
-.PHONY: install install-test demo test test-trainers envs-py312 test-py311 test-py312 test-py312-jax011 test-py311-run test-py312-run test-py312-jax011-run test-long bench golden fuzz soundness check-maxtext dist
+.PHONY: install install-test demo test test-trainers envs-py312 env-py312 env-py312-jax011 test-py311 test-py312 test-py312-jax011 test-py311-run test-py312-run test-py312-jax011-run test-long bench golden fuzz soundness check-maxtext dist
 
 install:
 	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e .
@@ -40,41 +40,36 @@ demo: install
 	{ $(PYTHON) -m hlo_passes.cli lint examples/data "$$tmp/fused.mlir"; test $$? -eq 1; }
 
 # Everything CI runs (.ci/run): the whole suite in both environments (the tests marked slow in
-# one of them), then
-# the jax-facing part on jax 0.11.2.  On the default Python the tests marked
-# jax_free (the parser, the IR, the rules on text: no jax or jaxlib in them) run
-# in a run of their own with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1,
-# tests/conftest.py), so that one which reaches jax fails; Python 3.12 runs them
-# with the rest (both Pythons are real: the parsers' pure Python too).  `make test` sets up the three environments one after another
-# (pip writes into the checkout), then runs the Python 3.11 stage beside the two
-# Python 3.12 ones (two processes on CI's two cores; each line of output says its
-# stage); SERIAL=1 runs them one after another.  docs/testing.md.
+# one of them), then the jax-facing part on jax 0.11.2, and MaxText's trainer.  On the default
+# Python the tests marked jax_free (the parser, the IR, the rules on text: no jax or jaxlib in them)
+# run in a run of their own with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1, tests/conftest.py),
+# so that one which reaches jax fails; Python 3.12 runs them with the rest (both Pythons are real:
+# the parsers' pure Python too).  tools/ci_lanes.sh runs the stages in two lanes of about equal
+# length side by side (CI's two cores; each output line says its stage, and every stage runs even
+# after one failed); SERIAL=1 runs them one after another.  docs/testing.md.
 # PYTEST_ARGS: more pytest arguments for every run (e.g. -x, or -k to select).
-test: install-test envs-py312
+test: install-test
 ifdef SERIAL
-	$(Q)$(MAKE) --no-print-directory test-py311-run test-py312-run test-py312-jax011-run test-trainers
+	$(Q)$(MAKE) --no-print-directory envs-py312 test-py311-run test-py312-run test-py312-jax011-run test-trainers
 else
-	$(Q)d=$$(mktemp -d "$${TMPDIR:-/tmp}/hlo_passes_test.XXXXXX") || exit 1; trap 'rm -rf "$$d"' EXIT; \
-	{ $(MAKE) --no-print-directory test-py311-run; echo $$? >"$$d/a"; } 2>&1 | sed -u 's/^/[3.11] /' & \
-	{ $(MAKE) --no-print-directory test-py312-run test-py312-jax011-run test-trainers; echo $$? >"$$d/b"; } 2>&1 | \
-	  sed -u 's/^/[3.12] /' & \
-	wait; echo "make test: Python 3.11 stage exit $$(cat "$$d/a"), Python 3.12 stages exit $$(cat "$$d/b")"; \
-	test "$$(cat "$$d/a")" = 0 && test "$$(cat "$$d/b")" = 0
+	$(Q)MAKE="$(MAKE)" tools/ci_lanes.sh
 endif
 
-envs-py312:
+envs-py312: env-py312 env-py312-jax011
+
+env-py312:
 	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 $(NEWEST_JAX) >/dev/null
+
+env-py312-jax011:
 	$(Q)tools/test_env.sh $(VENVS)/py312-jax011 3.12 jax==0.11.2 jaxlib==0.11.2 >/dev/null
 
 test-py311: install-test
 	$(Q)$(MAKE) --no-print-directory test-py311-run
 
-test-py312:
-	$(Q)tools/test_env.sh $(VENVS)/py312 3.12 $(NEWEST_JAX) >/dev/null
+test-py312: env-py312
 	$(Q)$(MAKE) --no-print-directory test-py312-run
 
-test-py312-jax011:
-	$(Q)tools/test_env.sh $(VENVS)/py312-jax011 3.12 jax==0.11.2 jaxlib==0.11.2 >/dev/null
+test-py312-jax011: env-py312-jax011
 	$(Q)$(MAKE) --no-print-directory test-py312-jax011-run
 
 # The runs alone, in environments already set up.

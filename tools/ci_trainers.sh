@@ -21,7 +21,8 @@ venv=${VENVS:-.venv}/maxtext-trainer
 stamp=$(cat pyproject.toml "$S/requirements.lock" | sha1sum | cut -c1-12)
 start=$SECONDS
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.stamp" 2>/dev/null)" != "$stamp" ]; then
-  PYTHON_312=$("$here/find_python.sh" 3.12) bash "$S/make_venv.sh" "$venv" 2>&1 | grep -v "^WARNING: Location" || true
+  # (make_venv.sh installs this checkout with -e, which writes into it: tools/pip_lock.sh)
+  PYTHON_312=$("$here/find_python.sh" 3.12) "$here/pip_lock.sh" bash "$S/make_venv.sh" "$venv" 2>&1 | grep -v "^WARNING: Location" || true
   "$venv/bin/python" -c "import maxtext, hlo_passes" || { echo "ci_trainers.sh: the venv was not made"; exit 1; }
   echo "$stamp" > "$venv/.stamp"
   echo "ci_trainers.sh: venv made in $((SECONDS - start)) s"

@@ -28,7 +28,8 @@ versions() {
 echo "== $dir: Python $want ($python), $*" >&2
 "$venv_python" -m pip install "${pip_flags[@]}" --upgrade "$@"
 before=$(versions)
-"$venv_python" -m pip install "${pip_flags[@]}" -e "$root[test]"
+# (-e writes into the checkout: one such install at a time, tools/pip_lock.sh)
+"$here/pip_lock.sh" "$venv_python" -m pip install "${pip_flags[@]}" -e "$root[test]"
 after=$(versions)
 if [ "$before" != "$after" ]; then
   echo "test_env.sh: installing hlo_passes changed the environment's jax: $before -> $after" >&2
