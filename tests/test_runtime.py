@@ -150,6 +150,30 @@ def test_dumps_compile_and_run(own_dumps) -> None:
         np.testing.assert_array_equal(value, p.expected[0])
 
 
+_PARTITIONED_WITH_COPIES = """HloModule copies, num_partitions=4
+
+ENTRY main {
+  p = f32[8,16]{1,0} parameter(0)
+  c = f32[8,16]{0,1} copy(p)
+  g = f32[32,16]{0,1} all-gather(c), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={0}, use_global_device_ids=true
+  n = f32[32,16]{0,1} negate(g)
+  ROOT r = f32[32,16]{1,0} copy(n)
+}
+"""
+
+
+def test_a_partitioned_programs_layout_copies_are_read_through() -> None:
+    # XLA:TPU's hand-over refuses the mhlo.copy an after-partitioning dump's copies become (issue 44):
+    # the per-device program runs without them, computing the same values.
+    text, n = runtime._as_replicas(_PARTITIONED_WITH_COPIES, 4)
+    assert n == 4 and " copy(" not in text
+    exe = runtime.compile_text(_PARTITIONED_WITH_COPIES, partitioned=True, num_devices=4, cache=False)
+    shards = [np.arange(128, dtype=np.float32).reshape(8, 16) + 1000 * i for i in range(4)]
+    (out,) = exe.run_per_device(shards)
+    for value in out:
+        np.testing.assert_array_equal(value, -np.concatenate(shards))
+
+
 def test_count_ops_reads_hlo_lines() -> None:
     text = """HloModule m, entry_computation_layout={(f32[8]{0})->(f32[64]{0}, f32[8]{0})}
 

@@ -237,19 +237,25 @@ def compile_one(name: str, fn, args, meta: dict, topo: str, texts: Path, use_jit
     return rec
 
 
-def compile_for_topology(text: str, topo: str) -> str:
-    """Compile HLO text for the devices of ``topo`` (ahead of time); the compiled module's text."""
+def compile_for_topology(text: str, topo: str, partitioned: bool = False) -> str:
+    """Compile HLO text for the devices of ``topo`` (ahead of time); the compiled module's text.
+    ``partitioned``: a dump after SPMD partitioning, one device's program, compiled as one replica
+    per device as ``runtime.compile_text(partitioned=True)`` runs it (its layout copies read through:
+    XLA:TPU's hand-over refuses ``mhlo.copy``)."""
     from jax._src import compiler
     from hlo_passes import _jax_compat as compat
-    from hlo_passes.runtime import _SHARDY_INPUT_RE, _NAMED_SHARDING_RE, _explicit_device_ids, chlo_ragged_dots
+    from hlo_passes.runtime import _SHARDY_INPUT_RE, _NAMED_SHARDING_RE, _as_replicas, _explicit_device_ids, chlo_ragged_dots
     devs = topology_devices(topo)
+    if partitioned:
+        text, _ = _as_replicas(text, len(devs))
     module = compat.parse_mlir(compat.hlo_text_to_stablehlo(_explicit_device_ids(text)))
     if "ragged-dot(" in text:
         # XLA:TPU refuses mhlo.ragged_dot, the import's form of HLO's ragged-dot (runtime.compile_text)
         module = chlo_ragged_dots(module)
     client = devs[0].client
-    options = compat.compile_options(num_partitions=len(devs), devices=devs, backend=client)
-    if _NAMED_SHARDING_RE.search(text) and not _SHARDY_INPUT_RE.search(text):
+    options = (compat.compile_options(num_partitions=1, num_replicas=len(devs), devices=devs, backend=client)
+               if partitioned else compat.compile_options(num_partitions=len(devs), devices=devs, backend=client))
+    if not partitioned and _NAMED_SHARDING_RE.search(text) and not _SHARDY_INPUT_RE.search(text):
         options = compat.without_shardy(options)
     exe = compiler.backend_compile_and_load(client, module, compat.device_list(devs), options, [])
     return "\n".join(m.to_string() for m in exe.hlo_modules())
@@ -283,7 +289,7 @@ def compile_rewritten(corpus: Path, out: Path) -> int:
             try:
                 rewritten = hlo_passes.run_passes(hlo_passes.parse(text)).module.to_text()
                 rec["collectives_rewritten_text"] = collective_counts(rewritten)
-                compiled = compile_for_topology(rewritten, prog["topology"])
+                compiled = compile_for_topology(rewritten, prog["topology"], partitioned=stage == "after_spmd")
                 rec["compiled"] = True
                 rec["collectives_compiled"] = collective_counts(compiled)
             except Exception as exc:
