@@ -304,8 +304,10 @@ def program_meeting(anchor: Any) -> tuple[str, Any] | None:
 
     def meeting(user: Any, seen: set[int]) -> tuple[str, Any] | None:
         name = frame_info(user)[0]
-        if name is None or name == own:
-            return None  # XLA's copy of the value: walked past
+        if name is None or name == own or name.rsplit("/", 1)[-1] == "shard_map":
+            # XLA's copy of the value: walked past; so is a copy into a shard_map's body, which
+            # jax >= 0.11 names after the shard_map (its line is the call, not where the halves meet).
+            return None
         others = [o for o in user.operands if id(o) not in seen
                   and any(s is not anchor and getattr(s, "opcode", None) == anchor.opcode
                           and s.shape == anchor.shape for s in _reached(o))]
