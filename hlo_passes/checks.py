@@ -108,6 +108,8 @@ CHECKS: dict[str, str] = {
     "mask-kernel": "every GMM that writes or reads the masked rows runs on a kernel known to write +0 to the rows "
                    "past the groups and to read none of them (the platform and kernel the entry point names)",
     # The expert FFN as one kernel (MOE005).
+    "ffn-sigmoid-form": "silu's sigmoid is 1 / (1 + exp(-x)) (or logistic), the arithmetic the fused kernels do, "
+                        "not jax's subnormal-preserving select(x >= 0, 1, e) / (1 + e), e = exp(-|x|)",
     "ffn-halves": "the gate and up values are the two column halves of one GMM's result, or two GMMs of the "
                   "same tokens",
     "ffn-gmm-form": "both GMMs are [T, D] x [E, D, N] -> [T, N] in jax's dimension numbers, in one computation, "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import pathlib
 import subprocess
 import sys
@@ -250,3 +251,27 @@ def test_the_rule_engine_contracts_hold_counting_type_only_imports(tmp_path: pat
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"Contracts: {len(ours)} kept, 0 broken" in proc.stdout, proc.stdout
+
+
+def _picture_of_the_layers() -> str:
+    """The arrows of docs/architecture.md's package layers (the block after "Imports point down")."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    after = text.split("Imports point down", 1)[1]
+    return after.split("```", 2)[1]
+
+
+def test_every_module_of_the_package_has_its_layer_and_the_picture_draws_them_in_order():
+    # docs/architecture.md's picture is the layers contract drawn: every top-level module and
+    # package of hlo_passes/ sits in a layer, and the picture names the layers top to bottom.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (layers,) = [c["layers"] for c in config["contracts"] if c["id"] == "layers"]
+    rows = [[m.strip().removeprefix("hlo_passes.") for m in row.replace("|", ":").split(":")] for row in layers]
+    placed = {m for row in rows for m in row}
+    tops = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()
+            if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
+    assert tops - placed == set(), "modules in no layer of pyproject's layers contract"
+    picture = _picture_of_the_layers()
+    words = [w for w in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", picture)]
+    position = [min(words.index(m) for m in row) for row in rows]
+    assert position == sorted(position), list(zip(layers, position))
+    assert all(m in words for row in rows for m in row)

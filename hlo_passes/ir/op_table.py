@@ -97,8 +97,8 @@ class OpDef:
     """What hlo_passes knows of one op.
 
     ``name``: the HLO opcode.  ``mlir``: the MLIR ops that read as this op (the first is the
-    one a new instruction is printed as, unless ``mlir_printed_as`` says otherwise; empty
-    where StableHLO has no such op and the op stays in HLO text).  ``arity``: the operand
+    one the StableHLO printer writes a new instruction as, unless that dialect names the op
+    otherwise: a call; empty where StableHLO has no such op and the op stays in HLO text).  ``arity``: the operand
     count XLA's parser checks as it builds the op, None where it checks none (variadic ops,
     and ops XLA checks only in its verifier).  ``attributes``: those the op requires, those that
     name the computations it calls, and those whose value takes a form of its own on this op
@@ -113,7 +113,6 @@ class OpDef:
     traits: frozenset[Trait] = frozenset()
     attributes: tuple[AttrDef, ...] = ()
     wraps: str | None = None
-    mlir_printed_as: str | None = None
 
     def has(self, trait: Trait) -> bool:
         return trait in self.traits
@@ -128,11 +127,6 @@ class OpDef:
         """The attributes whose values name computations this op calls."""
         return tuple(a.name for a in self.attributes
                      if a.kind in (AttrKind.COMPUTATION, AttrKind.COMPUTATIONS))
-
-    @property
-    def mlir_name(self) -> str | None:
-        """The MLIR op a new instruction of this op is printed as."""
-        return self.mlir_printed_as or (self.mlir[0] if self.mlir else None)
 
 
 # ---- the rows ----------------------------------------------------------------------------
@@ -202,7 +196,9 @@ _ROWS: tuple[OpDef, ...] = (
     OpDef("bitcast", _1, traits=frozenset({_SR})),
     OpDef("bitcast-convert", _1, _sh("bitcast_convert"), frozenset({_SR})),
     OpDef("broadcast", _1, _sh("broadcast_in_dim"), frozenset({_MOVE}), attributes=_requires("dimensions", AttrKind.DIMS)),
-    OpDef("call", _VARIADIC, _sh("composite"), attributes=_calls("to_apply"), mlir_printed_as="func.call"),
+    # A composite reads as a call of its decomposition; a new call is a function call, which
+    # the StableHLO dialect names (its MLIR_OF): the op table holds no dialect's call syntax.
+    OpDef("call", _VARIADIC, _sh("composite"), attributes=_calls("to_apply")),
     OpDef("cbrt", _1, _sh("cbrt"), frozenset({_EW, _SAME, _ACC})),
     OpDef("ceil", _1, _sh("ceil"), frozenset({_EW, _SAME})),
     # XLA checks cholesky's operand count in its verifier only (newer XLA adds an operand).

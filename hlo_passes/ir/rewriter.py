@@ -5,8 +5,9 @@ rewriter (``tests/test_rewriter.py`` holds the package to it with an AST check).
 The rewriter knows its module and the rule it works for, so what used to be kept
 by convention at every call site is done once, here:
 
-* new ops get a fresh unique name and are spelled for the module's dialect
-  (``stablehlo.slice`` in StableHLO, ``slice`` in HLO);
+* new ops get a fresh unique name; they are spelled with their opcode in both
+  dialects (``slice``: the IR speaks opcodes), which the dialect's printer
+  writes in its own names (``stablehlo.slice``, a call as ``func.call``);
 * they are tagged with the rule (``ir.tag_created``: a frontend attribute that
   survives XLA's passes, and ``dialect_data["created_by"]``);
 * ``like=`` carries the source location (HLO metadata, MLIR ``loc``) of the op
@@ -34,7 +35,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .module import Computation, Instruction, Module, Shape, Value, tag_created
-from .op_table import op
 
 __all__ = [
     "AttributeSet", "Change", "ComputationChanged", "Created",
@@ -163,14 +163,7 @@ class Rewriter:
     def _record(self, change: Change) -> None:
         self.journal.append(change)
 
-    # ---- spelling and tags ----------------------------------------------------------
-    def spell(self, opcode: str) -> str:
-        """How the module's dialect writes ``opcode`` (the op's ``source_op``)."""
-        if self.module.dialect == "stablehlo":
-            row = op(opcode)
-            return (row.mlir_name if row is not None else None) or opcode
-        return opcode
-
+    # ---- tags -----------------------------------------------------------------------
     @contextmanager
     def trial(self) -> Iterator[Trial]:
         """A throwaway copy of the module to try a pass on first (``Trial``: the copy, a rewriter
@@ -211,7 +204,7 @@ class Rewriter:
                like: Instruction | None = None, called: Sequence[Computation] | None = None) -> Instruction:
         """A new op ``opcode`` on ``operands`` (values, or ops read at their one result), placed
         right before ``before`` or after ``after`` (else at the end of ``computation``, before its
-        terminator); named after ``name_hint`` (else the opcode), spelled for the dialect, tagged
+        terminator); named after ``name_hint`` (else the opcode), spelled with its opcode, tagged
         with the rule, with the location of ``like``."""
         comp = computation or (before.computation if before is not None else
                                after.computation if after is not None else None)
@@ -220,7 +213,7 @@ class Rewriter:
         self._mutate(f"create a {opcode}", name_hint or opcode)
         values = [as_value(o) for o in operands]
         instr = comp.add(opcode, shape, [v.op for v in values], attributes, name_hint=name_hint, before=before,
-                         after=after, source_op=self.spell(opcode))
+                         after=after)
         return self._created(instr, values, like, called)
 
     def _created(self, instr: Instruction, values: Sequence[Value], like: Instruction | None,

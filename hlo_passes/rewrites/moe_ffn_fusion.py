@@ -18,7 +18,9 @@ nothing else reads an intermediate (the chain goes with the rewrite), both GMMs 
 by the very same group sizes, and the GMM results, the activation and the product are in one
 floating-point type (the kernel rounds to it op by op, as XLA computes the unfused program).
 silu is recognised as jax writes it (``x * (1 / (1 + exp(-x)))`` in a ``call @silu``, or
-``x * logistic(x)``), inline or called.  The backward of a training step is left as is: where
+``x * logistic(x)``), inline or called; jax's subnormal-preserving sigmoid (``select(x >= 0, 1, e)
+/ (1 + e)``, e = ``exp(-|x|)``: its GPU lowering since jax 0.12.1), which the kernels do not
+compute, is refused (``ffn-sigmoid-form``).  The backward of a training step is left as is: where
 the forward's intermediates are saved for it the rule refuses (``ffn-intermediate-users``);
 under ``jax.checkpoint`` the forward is fused and the rematerialized backward stays unfused.
 The rule is opt-in and emits the kernel of the platform sites are priced for (the pipeline's
@@ -57,6 +59,15 @@ _SIZES = frozenset({"s32", "s64"})
 _CALLS = frozenset({"call"})  # MLIR's func.call too: the dialect reads it as call
 # What a silu's ``1`` may be spelled with (a constant, broadcast).
 _CONSTANT_OPS = frozenset({"constant", "broadcast"})
+# The sigmoid jax writes where it preserves subnormals (its GPU lowering since jax 0.12.1, f16 on
+# every platform, ``jax_accurate_logistic`` with accuracy HIGHEST): e = exp(-|x|), then
+# select(x >= 0, 1, e) / (1 + e).  The same function as 1 / (1 + exp(-x)), but not the same
+# arithmetic: for x < 0 it computes exp(x) / (1 + exp(x)), which rounds otherwise, and is a tiny
+# nonzero number where the plain form's exp(-x) overflows and it gives 0.  The fused kernels compute
+# the plain form op by op, so a silu of this form is refused (``ffn-sigmoid-form``).
+SUBNORMAL_PRESERVING = "subnormal-preserving"
+# The form the fused kernels compute: jax's ``1 / (1 + exp(-x))`` (``logistic`` taken as it too).
+PLAIN = "plain"
 
 
 @dataclass(kw_only=True)
@@ -80,13 +91,14 @@ class Ffn:
     up: Instruction
     silu_ops: list[Instruction]  # the ops computing silu(gate) in second's computation
     converts: list[Instruction]  # converts on the way (a mixed-precision chain: refused)
+    sigmoid: str = PLAIN  # the form of silu's sigmoid (SUBNORMAL_PRESERVING: refused)
     # Filled by the checks.
     form: str = ""  # gate_first, up_first, pair
     first: list[Instruction] = field(default_factory=list)  # the up-projection GMM(s)
 
 
-def _one(instr: Instruction) -> bool:
-    """A constant 1 (through broadcasts)."""
+def _scalar(instr: Instruction, value: float) -> bool:
+    """A constant ``value`` (through broadcasts)."""
     while instr.opcode == "broadcast":
         instr = instr.operands[0]
     if instr.opcode != "constant":
@@ -95,15 +107,49 @@ def _one(instr: Instruction) -> bool:
     text = str(attrs["literal"]) if "literal" in attrs else (instr.mlir_pretty_value or "")
     text = text.removeprefix("dense<").split(">")[0].strip()
     try:
-        return float(text) == 1.0
+        return float(text) == value
     except ValueError:
         return False
 
 
-def _sigmoid_of(instr: Instruction) -> tuple[Instruction, list[Instruction]] | None:
-    """(x, the ops) when ``instr`` is ``logistic(x)`` or ``1 / (1 + exp(-x))``."""
+def _one(instr: Instruction) -> bool:
+    """A constant 1 (through broadcasts)."""
+    return _scalar(instr, 1.0)
+
+
+
+def _preserving_sigmoid_of(instr: Instruction) -> tuple[Instruction, list[Instruction]] | None:
+    """(x, the ops) when ``instr`` is ``select(x >= 0, 1, e) / (1 + e)``, e = ``exp(-abs(x))``, the
+    one ``e`` read by both (the same op, or provably the same value)."""
+    if instr.opcode != "divide" or any(r != 0 for r in instr.operand_results):
+        return None
+    sel, add = instr.operands
+    if sel.opcode != "select" or add.opcode != "add" or len(sel.operands) != 3:
+        return None
+    pred, one, e = sel.operands
+    a, b = add.operands
+    if _one(b):
+        a, b = b, a
+    if not (_one(one) and _one(a) and e.opcode == "exponential" and same_value(b, e)):
+        return None
+    neg = e.operands[0]
+    if neg.opcode != "negate" or neg.operands[0].opcode != "abs":
+        return None
+    x = neg.operands[0].operands[0]
+    if (pred.opcode != "compare" or pred.compare_direction != "GE" or pred.operands[0] is not x
+            or not _scalar(pred.operands[1], 0.0)):
+        return None
+    return x, [instr, sel, add, e, neg, neg.operands[0], pred]
+
+
+def _sigmoid_of(instr: Instruction) -> tuple[Instruction, list[Instruction], str] | None:
+    """(x, the ops, which form) when ``instr`` is ``logistic(x)`` or ``1 / (1 + exp(-x))``
+    (``PLAIN``), or jax's subnormal-preserving sigmoid of x (``SUBNORMAL_PRESERVING``)."""
     if instr.opcode == "logistic":
-        return instr.operands[0], [instr]
+        return instr.operands[0], [instr], PLAIN
+    preserving = _preserving_sigmoid_of(instr)
+    if preserving is not None:
+        return (*preserving, SUBNORMAL_PRESERVING)
     if instr.opcode != "divide" or not _one(instr.operands[0]):
         return None
     add = instr.operands[1]
@@ -115,7 +161,7 @@ def _sigmoid_of(instr: Instruction) -> tuple[Instruction, list[Instruction]] | N
     if not _one(b) or a.opcode != "exponential" or a.operands[0].opcode != "negate":
         return None
     neg = a.operands[0]
-    return neg.operands[0], [instr, add, a, neg]
+    return neg.operands[0], [instr, add, a, neg], PLAIN
 
 
 def _returned(instr: Instruction, index: int) -> Instruction | None:
@@ -131,25 +177,26 @@ def _returned(instr: Instruction, index: int) -> Instruction | None:
     return root if index == 0 else None
 
 
-def _silu_of(instr: Instruction, result: int = 0) -> tuple[Instruction, list[Instruction]] | None:
-    """(x, the ops of ``instr``'s computation computing it) when result ``result`` of ``instr``
-    is ``silu(x)``: ``x * sigmoid(x)`` inline, or the result of a function of x returning that
-    of its parameter (jax's ``call @silu``; in a training step its jvp, which returns more)."""
+def _silu_of(instr: Instruction, result: int = 0) -> tuple[Instruction, list[Instruction], str] | None:
+    """(x, the ops of ``instr``'s computation computing it, its sigmoid's form) when result
+    ``result`` of ``instr`` is ``silu(x)``: ``x * sigmoid(x)`` inline, or the result of a function
+    of x returning that of its parameter (jax's ``call @silu``; in a training step its jvp, which
+    returns more)."""
     if instr.opcode == "get-tuple-element" and instr.operands[0].opcode in _CALLS:
         found = _silu_of(instr.operands[0], int(instr.attributes.get("index", -1)))
-        return None if found is None else (found[0], [instr, *found[1]])
+        return None if found is None else (found[0], [instr, *found[1]], found[2])
     if instr.opcode in _CALLS:
         inner_root = _returned(instr, result) if len(instr.operands) == 1 else None
         inner = _silu_of(inner_root) if inner_root is not None else None
         if inner is None or inner[0].opcode != "parameter" or instr.operand_results[0] != 0:
             return None
-        return instr.operands[0], [instr]
+        return instr.operands[0], [instr], inner[2]
     if instr.opcode != "multiply" or result != 0:
         return None
     for x, other in (instr.operands, instr.operands[::-1]):
         found = _sigmoid_of(other)
         if found is not None and found[0] is x:
-            return x, [instr, *found[1]]
+            return x, [instr, *found[1]], found[2]
     return None
 
 
@@ -253,13 +300,21 @@ class MoeFfnFusion(PatternRule[Ffn]):
                     gate = _unconverted(found[0], more)
                     up = _unconverted(product.operands[1 - k], more)
                     if _from_gmms(gate, up):
-                        yield Ffn(second, product, gate, up, found[1], more)
+                        yield Ffn(second, product, gate, up, found[1], more, found[2])
                     break
 
     def anchor(self, ffn: Ffn) -> Instruction:
         return ffn.second
 
     # ---- checks --------------------------------------------------------------------
+    @check("ffn-sigmoid-form")
+    def sigmoid_form(self, ffn: Ffn) -> Refusal | None:
+        if ffn.sigmoid == PLAIN:
+            return None
+        return Refusal("ffn-sigmoid-form", f"{ffn.product.ref}: silu's sigmoid is jax's subnormal-preserving "
+                       "select(x >= 0, 1, e) / (1 + e), e = exp(-|x|) (its GPU lowering since jax 0.12.1); the "
+                       "fused kernels compute 1 / (1 + exp(-x)), which rounds otherwise for x < 0", ffn.product)
+
     @check("ffn-halves")
     def halves(self, ffn: Ffn) -> Refusal | None:
         gate, up = _half(ffn.gate), _half(ffn.up)

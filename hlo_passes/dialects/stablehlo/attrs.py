@@ -423,8 +423,11 @@ def to_python(node: Any, depth: int = 0) -> Any:
 OPCODES: dict[str, str] = {m: d.name for m, d in BY_MLIR.items()} | {"func.call": "call"}
 # Ops that print as `return` inside func.func.
 ALIASES = {"return": "func.return", "module": "builtin.module", "call": "func.call"}
-# HLO opcode → the MLIR op new instructions are printed as.
-MLIR_OF: dict[str, str] = {d.name: d.mlir_name for d in OPS.values() if d.mlir_name is not None}
+# HLO opcode → the MLIR op an instruction spelled with its opcode (one a rewriter created: the IR
+# and the rewriter speak opcodes) is printed as: the op table's first MLIR name, except a call,
+# which this dialect writes as a function call (a composite also reads as call, but needs a name
+# and a decomposition a new call does not have).
+MLIR_OF: dict[str, str] = {d.name: d.mlir[0] for d in OPS.values() if d.mlir} | {"call": "func.call"}
 
 # MLIR attribute name → HLO attribute name, per op (and for every op).
 _COMMON = {
