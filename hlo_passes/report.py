@@ -174,15 +174,17 @@ def stack_of(instr: Any) -> tuple[Frame, ...]:
 # How far ``with_users_source`` looks: users of users, a few ops in all.
 _USER_DEPTH = 3
 _USER_OPS = 32
+_FUSED_DEPTH = 8
 
 
-def _first_reader(starts: list[Any], decide: Callable[[Any, set[int]], Any], limit: int | None = _USER_OPS) -> Any:
+def _first_reader(starts: list[Any], decide: Callable[[Any, set[int]], Any], limit: int | None = _USER_OPS,
+                  depth: int = _USER_DEPTH) -> Any:
     """The first answer ``decide(user, seen)`` gives (not None) over what reads ``starts``, breadth
-    first, up to ``_USER_DEPTH`` steps and ``limit`` ops; a user it answers None for is walked past.
+    first, up to ``depth`` steps and ``limit`` ops; a user it answers None for is walked past.
     None when no user answers."""
     seen = {id(op) for op in starts}
     layer = list(starts)
-    for _ in range(_USER_DEPTH):
+    for _ in range(depth):
         nxt = []
         for op in layer:
             for user in op.users:
@@ -281,7 +283,9 @@ def _fused_reader(fusion: Any, anchor: Any) -> Any:
         name = frame_info(user)[0]
         return user if name is not None and name != own else None
 
-    return _first_reader(params, users_own, limit=None)
+    # (Inside a fusion XLA's float normalization puts converts, which name nothing, between a
+    # piece and the op that reads it: bf16 -> f32 -> bf16 around a pad is 4 steps from the parameter.)
+    return _first_reader(params, users_own, limit=None, depth=_FUSED_DEPTH)
 
 
 def _walk_down(op: Any, depth: int = _USER_DEPTH) -> list[Any]:
@@ -304,21 +308,38 @@ def program_meeting(anchor: Any) -> tuple[str, Any] | None:
 
     def meeting(user: Any, seen: set[int]) -> tuple[str, Any] | None:
         name = frame_info(user)[0]
-        if name is None or name == own or name.rsplit("/", 1)[-1] == "shard_map":
+        if name == own or (name is not None and name.rsplit("/", 1)[-1] == "shard_map"):
             # XLA's copy of the value: walked past; so is a copy into a shard_map's body, which
             # jax >= 0.11 names after the shard_map (its line is the call, not where the halves meet).
             return None
         others = [o for o in user.operands if id(o) not in seen
                   and any(s is not anchor and getattr(s, "opcode", None) == anchor.opcode
                           and s.shape == anchor.shape for s in _reached(o))]
+        if name is None:
+            # A fusion XLA names nothing (a scan's dynamic-update-slice of the layer's gradient) that
+            # reads another piece too is where they meet: the user's op fused into it says how.
+            inner = _fused_reader(user, anchor) if others else None
+            name = frame_info(inner)[0] if inner is not None else None
+            if name is None:
+                return None  # XLA's copy of the value: walked past
         if not others:
             return "two_gmm", user
         if anchor.opcode.startswith("all-gather") or name.rsplit("/", 1)[-1].startswith("concatenate"):
             return "concat", user
-        return "pad_add", user
+        pad = user if user.opcode == "pad" else _fused_reader(user, anchor)
+        return ("interleaved_pad_add" if pad is not None and _interior_padding(pad) else "pad_add"), user
 
     found: tuple[str, Any] | None = _first_reader([anchor], meeting)
     return found
+
+
+def _interior_padding(op: Any) -> bool:
+    """A ``pad`` with interior padding (``lo_hi_interior`` per dimension): jax's transpose of a
+    strided slice, the interleaved halves' pad + add."""
+    if op.opcode != "pad":
+        return False
+    config = str(op.attributes.raw("padding") or "")
+    return any(len(d.split("_")) == 3 and d.split("_")[2] not in ("0", "") for d in config.split("x"))
 
 
 def _reached(op: Any, depth: int = _USER_DEPTH) -> list[Any]:

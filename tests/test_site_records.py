@@ -16,18 +16,20 @@
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import types
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import jax
 import pytest
 
 import hlo_passes
 from cli_runner import run
-from examples import moe, moe_trainer
+from examples import moe, moe_trainer, moe_weight_forms, remat_scan_train
 from hlo_passes._copies import dump_platforms
 from hlo_passes.diagnostics import SiteRecord, from_site, record_of, rule_id
 from hlo_passes.jax_hook import RewrittenLowered
@@ -38,8 +40,46 @@ from programs import REPO_ROOT
 
 SAMPLES = Path(os.environ.get("HLO_PASSES_SHARED", REPO_ROOT.parent / "shared")) / "samples"
 PROGRAMS = [("concat", "mesh2", "grad"), ("two_gmm", "mesh1", "grad")]
-# The examples' programs with sites (tests/test_drop_in.py's), compared across the four entry points.
-FOUR_WAY = [*PROGRAMS, ("concat", "mesh1", "scan_grad")]
+
+
+def _moe_program(variant: str, mesh: str, mode: str) -> tuple:
+    spec = moe.ProgramSpec(variant=variant, mesh=mesh, mode=mode)
+    m = moe.program_mesh(spec)
+    return moe.program_fn(spec, m), moe.inputs(spec, m)
+
+
+def _form_program(form: str) -> tuple:
+    spec = moe_weight_forms.FormSpec(form=form, variant="split", mode="grad")
+    m = moe_weight_forms.program_mesh(spec)
+    return moe_weight_forms.program_fn(spec, m), moe_weight_forms.inputs(spec, m)
+
+
+def _remat_scan_program() -> tuple:
+    m = remat_scan_train.make_mesh()
+    init, step = remat_scan_train.make_train_step(m)
+    params, x, gs = remat_scan_train.inputs(m)
+    return step, (init(params), x, gs)
+
+
+# The examples' programs with sites, compared across the four entry points: tests/test_drop_in.py's
+# (examples/moe.py), two weight forms' training steps (examples/moe_weight_forms.py: gate and up the
+# other way round, and interleaved) and the user's own remat + scan + optax loop
+# (examples/remat_scan_train.py); the last three once per CI run (slow).
+def _four_way(name: str, build: Any, *marks: Any) -> Any:
+    return pytest.param((name, build), id=name, marks=marks)
+
+
+FOUR_WAY = [_four_way("-".join(p), functools.partial(_moe_program, *p))
+            for p in [*PROGRAMS, ("concat", "mesh1", "scan_grad")]] + [
+    _four_way("forms-up_first-grad", functools.partial(_form_program, "up_first"), pytest.mark.slow),
+    _four_way("forms-interleaved-grad", functools.partial(_form_program, "interleaved"), pytest.mark.slow),
+    _four_way("remat_scan_train", _remat_scan_program, pytest.mark.slow),
+]
+# Where the four disagree today (issue 47), pinned so that a change either way is seen: a MOE002 site
+# priced on the lowered text saves 0 bytes (the rewrite joins the two weight-gradient GMMs' operands,
+# as much as it removes of the pad + add), while in the optimized module XLA:CPU has already merged
+# those two GMMs into one dot and slices its result, so the fix there removes the slices' copies.
+BYTES_GAP = {"forms-interleaved-grad": (0, 8192), "remat_scan_train": (0, 65536)}
 
 
 def _record(d) -> tuple:
@@ -201,14 +241,12 @@ def _installed(fn, args, mode: str) -> tuple[list[SiteRecord], list]:
     return [f.record for f in findings], []
 
 
-@pytest.fixture(scope="module", params=FOUR_WAY, ids=["-".join(p) for p in FOUR_WAY])
+@pytest.fixture(scope="module", params=FOUR_WAY)
 def four_ways(request, tmp_path_factory) -> dict:
     """One program's records from hlo_passes.jit (compiled: its claims held against XLA's program),
     hlo-lint and hlo-rewrite (on the text the jit rewrote), and the pass inside XLA (lint, rewrite)."""
-    variant, mesh, mode = request.param
-    spec = moe.ProgramSpec(variant=variant, mesh=mesh, mode=mode)
-    m = moe.program_mesh(spec)
-    fn, args = moe.program_fn(spec, m), moe.inputs(spec, m)
+    name, build = request.param
+    fn, args = build()
     low = hlo_passes.jit(fn).lower(*args)
     compiled = low.compile()
     platform = jax.default_backend()
@@ -219,6 +257,7 @@ def four_ways(request, tmp_path_factory) -> dict:
     proc = run("hlo-rewrite", src, "--platform", platform, "--kernel", "xla", "--dry-run", "--report", report)
     assert proc.returncode == 0, proc.stderr
     return {
+        "id": name,
         "jit": [record_of(s) for s in low.report],
         "lint": [d.record for d in lint_text(text, dialect="stablehlo", platform=platform)],
         "rewrite": [_rewrite_json_record(s) for s in json.loads(report.read_text())["sites"]],
@@ -236,8 +275,15 @@ def test_the_four_entry_points_show_one_record_per_site(four_ways: dict) -> None
     module: its split_gather/split_reduction sites are recorded as the program has them)."""
     jit = sorted(four_ways["jit"], key=repr)
     assert jit and all(r.priced_for == jax.default_backend() and r.source for r in jit), jit
+    gap = BYTES_GAP.get(four_ways["id"])
     for way in ("lint", "rewrite", "install-log", "install-rewrite"):
-        assert sorted(four_ways[way], key=repr) == jit, (way, four_ways[way], jit)
+        records = four_ways[way]
+        if gap is not None and way.startswith("install"):
+            (lowered, optimized) = gap
+            moe002 = [r for r in records if r.rule == "MOE002"]
+            assert [r.bytes_saved for r in moe002] == [optimized], moe002
+            records = [replace(r, bytes_saved=lowered) if r.rule == "MOE002" else r for r in records]
+        assert sorted(records, key=repr) == jit, (way, four_ways[way], jit)
     before, after = four_ways["compiled"]
     assert four_ways["claimed"] == before - after > 0, (four_ways["claimed"], before, after)
 
