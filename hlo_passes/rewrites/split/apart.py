@@ -34,6 +34,7 @@ from .chains import dim_size, in_dependency_order, is_chain_op, map_split_dim
 from .crossings import Boundary
 from .fusions import FusedCopy
 from .gmms import is_gmm_op
+from .held import held_group
 from .meetings import HOLDERS, Concatenates, Finder, meet
 from .reordered import ReorderedPadAdds
 from .sources import GmmSource, check_gmm_sources
@@ -55,6 +56,16 @@ class Apart(Meeting):
         self.anchor = self.tops[0]
         self.form = "split_apart" if chains[0].cut is not None else "two_gmm_apart"
         self.reordered = False  # an end's user comes before the fused chain (``_check_order``)
+
+    @property
+    def origin(self) -> Instruction:
+        # An end taken out of a combined collective (``held``) carries the metadata XLA merged for
+        # that op from all its operands (MaxText's: the gradient clipping's norm beside the
+        # gradient, placed at apply_gradient_clipping): the site's line is then its first
+        # gradient's product's, where the user wrote the layer.
+        if held_group(self.anchor) is not None:
+            return self.chains[0].start
+        return self.anchor
 
     def single_use_part(self, chains: list[Any]) -> list[Any]:
         # The ends keep their users (each reads its slice): only what lies below must be single-use.
