@@ -34,7 +34,6 @@ from .chains import dim_size, in_dependency_order, is_chain_op, map_split_dim
 from .crossings import Boundary
 from .fusions import FusedCopy
 from .gmms import is_gmm_op
-from .held import held_group
 from .meetings import HOLDERS, Concatenates, Finder, meet
 from .reordered import ReorderedPadAdds
 from .sources import GmmSource, check_gmm_sources
@@ -59,12 +58,16 @@ class Apart(Meeting):
 
     @property
     def origin(self) -> Instruction:
-        # An end taken out of a combined collective (``held``) carries the metadata XLA merged for
-        # that op from all its operands (MaxText's: the gradient clipping's norm beside the
-        # gradient, placed at apply_gradient_clipping): the site's line is then its first
+        # XLA's combiner merges the metadata of a combined op's operands into one op_name,
+        # ``prefix/(a:b)``, and keeps one operand's stack frame: an end taken out of such an op
+        # (MaxText's: the gradient clipping's norm beside the gradient) is placed at whichever
+        # operand XLA kept (apply_gradient_clipping).  Then the site's line is its first
         # gradient's product's, where the user wrote the layer.
-        if held_group(self.anchor) is not None:
-            return self.chains[0].start
+        meta = self.anchor.attributes.decoded("metadata") if "metadata" in self.anchor.attributes else None
+        name = str(meta.get("op_name") or "") if isinstance(meta, dict) else ""
+        if "/(" in name and name.endswith(")") and ":" in name[name.index("/("):]:
+            start: Instruction = self.chains[0].start
+            return start
         return self.anchor
 
     def single_use_part(self, chains: list[Any]) -> list[Any]:
