@@ -40,7 +40,7 @@ class MoePairGradientFusion(HiddenReductionChecks):
         description="one reduction of the gate and up weights' gradients instead of one per weight (MOE004, opt-in)",
         markers=(*collective_markers("all-reduce", "reduce-scatter"), *SHARDING_MARKERS),
         verb="reduced",
-        message="{summary}: {halves} weight gradients are {verb} separately ({before} collectives, "
+        message="{summary}: {halves} weight gradients{of_layer} are {verb} separately ({before} collectives, "
                 "{after} when fused; form {form})",
         opt_in=True,
         details=SplitDetails,

@@ -27,10 +27,12 @@ from typing import Any
 
 from ...checks import Refusal
 from ...ir import Instruction
+from ...ir.op_table import Trait, op
 from ...ir.rewriter import Operand, Rewriter, as_value
-from ...ir.analysis import free_dim_position, is_sharding_call, remove_dead, resized, same_value
+from ...ir.analysis import as_dot, free_dim_position, is_sharding_call, remove_dead, resized, same_value
 from .chains import dim_size, in_dependency_order, is_chain_op, map_split_dim
 from .crossings import Boundary
+from .fusions import FusedCopy
 from .gmms import is_gmm_op
 from .meetings import HOLDERS, Concatenates, Finder, meet
 from .reordered import ReorderedPadAdds
@@ -53,6 +55,20 @@ class Apart(Meeting):
         self.anchor = self.tops[0]
         self.form = "split_apart" if chains[0].cut is not None else "two_gmm_apart"
         self.reordered = False  # an end's user comes before the fused chain (``_check_order``)
+
+    @property
+    def origin(self) -> Instruction:
+        # XLA's combiner merges the metadata of a combined op's operands into one op_name,
+        # ``prefix/(a:b)``, and keeps one operand's stack frame: an end taken out of such an op
+        # (MaxText's: the gradient clipping's norm beside the gradient) is placed at whichever
+        # operand XLA kept (apply_gradient_clipping).  Then the site's line is its first
+        # gradient's product's, where the user wrote the layer.
+        meta = self.anchor.attributes.decoded("metadata") if "metadata" in self.anchor.attributes else None
+        name = str(meta.get("op_name") or "") if isinstance(meta, dict) else ""
+        if "/(" in name and name.endswith(")") and ":" in name[name.index("/("):]:
+            start: Instruction = self.chains[0].start
+            return start
+        return self.anchor
 
     def single_use_part(self, chains: list[Any]) -> list[Any]:
         # The ends keep their users (each reads its slice): only what lies below must be single-use.
@@ -149,6 +165,17 @@ class ApartGmmSource(GmmSource):
         return SourcePlan(out_dim, sizes, operand, scattered=scattered_block(chains, out_dim, sizes))
 
 
+    def layer(self, chains: list[Any]) -> str | None:
+        # Weight gradients that are plain dots with no group or batch (expert) dimension are a dense
+        # layer's gate and up (MaxText's MlpBlock: a DeepSeek dense layer's, or the MoE layer's
+        # shared expert): the same two products of one lhs reduced apart, the same fix, said so.
+        dots = [as_dot(c.start) for c in chains]
+        if all(d is not None and d.opcode == "dot" and not tuple(d.attributes.get("lhs_batch_dims") or ())
+               for d in dots):
+            return "dense"
+        return None
+
+
 def scattered_block(chains: list[Any], dim: int, sizes: list[int]) -> int:
     """The width of each gradient's piece per device where one reduce-scatter of the chains works
     along the joined dimension ``dim`` (F on a second FSDP axis, ``fsdp_transpose``): joined in
@@ -214,14 +241,16 @@ class SeparateEnds(Finder):
 def _after(instr: Instruction, comp: object, past_holders: bool = True) -> set[int]:
     """``instr`` and every op of ``comp`` computed from it (``past_holders`` False: short of the
     ops that only hold values side by side, a tuple or a return: the program's outputs, a loop's
-    state)."""
+    state; and of sums to one number, which keep nothing of where a half's elements were: the
+    gradients' global norm, computed from every gradient, is no putting back together of halves)."""
     seen: set[int] = set()
     work = [instr]
     while work:
         cur = work.pop()
         if id(cur) in seen or cur.computation is not comp:
             continue
-        if not past_holders and (cur.opcode in HOLDERS or cur.is_terminator):
+        if not past_holders and (cur.opcode in HOLDERS or cur.is_terminator
+                                 or (not cur.shape.is_tuple and cur.shape.rank == 0)):
             continue
         seen.add(id(cur))
         work.extend(cur.users)
@@ -234,9 +263,21 @@ def _step_ids(chains: list[Any]) -> set[int]:
 
 def end_above(instr: Instruction) -> Instruction:
     """Follow ``instr`` up through its only user while that user is a step of the same chain."""
-    cur = instr
+    cur = end = instr
+    crossed = False  # past a fusion with no collective since: not an end (its step is not rewritten)
     while len(cur.users) == 1:
         user = cur.users[0]
+        if user.opcode == "fusion":
+            # Optimized HLO converts the reduced gradient between stages in a fusion of its own
+            # (XLA:CPU's ``convert_convert_fusion``), which the walk down reads as a step of the
+            # chain (``FusedCopy``): followed up the same way to the next stage, or the first
+            # stage's end is an end of its own and its one-stage chain a second site of the same
+            # halves.  Past the last collective the end stays before such a fusion.
+            fused = FusedCopy.follow(user, 0, {})
+            if fused is None or fused.operand is not cur:
+                break
+            cur, crossed = user, True
+            continue
         if (user.computation is not cur.computation or not is_chain_op(user) or user.operands[0] is not cur
                 or user.opcode in _NOT_FOLLOWED_UP or is_sharding_call(user)):
             break
@@ -245,7 +286,10 @@ def end_above(instr: Instruction) -> Instruction:
             # is where the gradient is used: the end is below it, where the split can be followed.
             break
         cur = user
-    return cur
+        row = op(user.opcode)
+        if not crossed or (row is not None and Trait.COLLECTIVE in row.traits):
+            end, crossed = cur, False
+    return end
 
 
 def groups_of_halves(chains: list[Any]) -> Iterator[list[Any]]:

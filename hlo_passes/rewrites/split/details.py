@@ -42,19 +42,26 @@ class SplitDetails(SiteDetails):
     collectives: str
     # Two weights gathered along the joined dimension: how the fix reads the blocks (None: not so).
     blocked: str | None = None
+    # "dense": the pieces' products are plain 2-D dots, no expert (group or batch) dimension — a
+    # dense layer's gate and up (MaxText's MlpBlock, a DeepSeek dense layer's or the shared
+    # expert's), which the fix merges the same way; said so, not called an MoE layer's (None: GMMs).
+    layer: str | None = None
 
     def own_fields(self) -> dict[str, Any]:
         own = super().own_fields()
-        if own.get("blocked") is None:
-            own.pop("blocked", None)  # said only where it applies
+        for key in ("blocked", "layer"):
+            if own.get(key) is None:
+                own.pop(key, None)  # said only where it applies
         return own
 
     @classmethod
     def template_fields(cls) -> frozenset[str]:
-        return super().template_fields() | {"of_weight"}
+        return super().template_fields() | {"of_weight", "of_layer"}
 
     def message_fields(self) -> dict[str, Any]:
-        return {**super().message_fields(), "of_weight": f" of {self.weight}" if self.weight else ""}
+        return {**super().message_fields(), "of_weight": f" of {self.weight}" if self.weight else "",
+                "of_layer": (" of a dense layer (2-D dots, not an MoE layer's grouped matmuls; the same fix)"
+                             if self.layer == "dense" else "")}
 
     def fold_group(self) -> tuple[Any, ...]:
         # Two findings with another number of pieces are two sites.

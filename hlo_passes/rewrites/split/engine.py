@@ -333,7 +333,7 @@ class SplitFusion(PatternRule[Candidate]):
             details=SplitDetails(
                 halves=len(chains), split_dim=plan.split_dim, split_sizes=plan.sizes,
                 # The array the halves are cut from (or, for two GMMs, the first GMM).
-                weight=source.weight(chains),
+                weight=source.weight(chains), layer=source.layer(chains),
                 collectives="explicit" if any(
                     not isinstance(op, Boundary) and op.opcode in self.collectives for op in chains[0].ops)
                 else "implicit",

@@ -113,6 +113,10 @@ class Source:
     def weight(self, chains: list[Any]) -> str:
         raise NotImplementedError
 
+    def layer(self, chains: list[Any]) -> str | None:
+        """What kind of layer the pieces are of, where it is not an MoE layer's ("dense"); None."""
+        return None
+
     def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         """(value, result): all of the array, for the fused chain to start from."""
         raise NotImplementedError
