@@ -46,23 +46,35 @@ def test_a_custom_fusion_of_one_dot_is_read_as_that_dot() -> None:
     assert as_dot(dot) is dot
 
 
-def test_the_gradient_site_is_found_through_ynn_fusions_and_held_back() -> None:
-    """On jax 0.12.0's text (plain dots) the site is ``split_reduction``, rewritten; on 0.12.1's it was
-    no site and no near miss (the halves' GMMs were fusions).  Found now, and held back: its fix runs
-    the two GMMs as one, which YNNPACK does not round as it rounds the two."""
+def test_the_gradient_site_fuses_its_reductions_and_keeps_the_ynn_gmms() -> None:
+    """On jax 0.12.0's text (plain dots) the site is ``split_reduction``, its GMMs merged; on 0.12.1's
+    the halves' GMMs are YNNPACK fusions, which one GMM on the joined operand would not round as the
+    two: the GMMs are kept as written, their results concatenated (a copy) and reduce-scattered once,
+    each half's reader a slice of it (a reduce-scatter along another dimension than the joined one
+    sums each element as before).  Collectives 2 -> 1, as the module after the rewrite holds."""
     before = _module()
     rs_before = sum(i.opcode == "reduce-scatter" for i in before.instructions())
     result = run_passes(_module(), RULES, strict=True)
     assert result.near_misses == []
     assert [(s.rule, s.form, s.rewritten) for s in result.sites] == [
-        ("moe-gather-fusion", "split_gather", True), ("moe-gradient-fusion", "split_reduction", False)]
+        ("moe-gather-fusion", "split_gather", True), ("moe-gradient-fusion", "split_reduction", True)]
     (site,) = [s for s in result.sites if s.rule == "moe-gradient-fusion"]
     assert (site.before.count, site.after.count) == (2, 1)
-    assert "YNNPACK" in (site.details.not_rewritten or "")
+    assert site.gmm_launches_saved == 0 and site.details.not_rewritten is None
+    kept = site.details.gmms_kept or ""
+    assert kept.startswith("GMMs kept apart") and "ynn_fusion.1" in kept and "YNNPACK" in kept
+    assert "GMMs kept apart" in str(site) and site.details.to_json()["gmms_kept"] == kept
     after = result.module
-    # The gradient's reductions and GMMs are as they were; the forward's gathers are one.
-    assert sum(i.opcode == "reduce-scatter" for i in after.instructions()) == rs_before == 2
-    assert {"ynn_fusion.1", "ynn_fusion.2"} <= {i.name for i in after.instructions()}
+    # One reduce-scatter of the two GMMs' joined results; both GMMs stay, each the dot it was.
+    assert rs_before == 2 and sum(i.opcode == "reduce-scatter" for i in after.instructions()) == 1
+    gmms = [_op(after, "ynn_fusion.1"), _op(after, "ynn_fusion.2")]
+    assert [g.shape.dims for g in gmms] == [_op(before, "ynn_fusion.1").shape.dims,
+                                            _op(before, "ynn_fusion.2").shape.dims]
+    (scatter,) = [i for i in after.instructions() if i.opcode == "reduce-scatter"]
+    joined = scatter.operands[0]
+    while joined.opcode in ("copy", "bitcast", "convert"):  # the layout copy before the scatter
+        joined = joined.operands[0]
+    assert joined.opcode == "concatenate" and [o.name for o in joined.operands] == ["ynn_fusion.1", "ynn_fusion.2"]
     assert sum(i.opcode == "all-gather" for i in after.instructions()) == 1
 
 

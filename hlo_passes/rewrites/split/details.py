@@ -42,12 +42,19 @@ class SplitDetails(SiteDetails):
     collectives: str
     # Two weights gathered along the joined dimension: how the fix reads the blocks (None: not so).
     blocked: str | None = None
+    # The halves' GMMs kept as written, and why (``engine.gmms_kept``): only the collectives are
+    # fused.  None: the GMMs, if any, run as one.
+    gmms_kept: str | None = None
 
     def own_fields(self) -> dict[str, Any]:
         own = super().own_fields()
-        if own.get("blocked") is None:
-            own.pop("blocked", None)  # said only where it applies
+        for said_where_it_applies in ("blocked", "gmms_kept"):
+            if own.get(said_where_it_applies) is None:
+                own.pop(said_where_it_applies, None)
         return own
+
+    def fix_note(self) -> str | None:
+        return self.gmms_kept
 
     @classmethod
     def template_fields(cls) -> frozenset[str]:
