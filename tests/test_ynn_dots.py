@@ -1,11 +1,12 @@
 """jax 0.12.1's XLA:CPU runs every dot through YNNPACK, each in a custom fusion whose body is the dot
 alone (``kind=kCustom``, ``"fusion_config":{"kind":"__ynn_fusion"}``): the engine reads such a
-fusion as its dot (``ir.analysis.as_dot``), and holds back a fix that would run two of them as one
-GMM, since YNNPACK's rounding depends on the dot's shape (docs/optimized-hlo.md).
+fusion as its dot (``ir.analysis.as_dot``), and never runs two of them as one GMM, since YNNPACK's
+rounding depends on the dot's shape (docs/optimized-hlo.md): it fuses the collectives only, each GMM
+kept as written.
 
 The module is ``tests/fixtures/moe-gradient-fusion/ynn_compiled.hlo``: the optimized training step of
 ``interleaved_split_mesh1_grad`` dumped by jax 0.12.1 (the fixture says how).  Only the last test
-imports jax: it measures the reason for the hold-back on the XLA:CPU installed.
+imports jax: it measures the reason for keeping the GMMs on the XLA:CPU installed.
 """
 from __future__ import annotations
 

@@ -262,8 +262,6 @@ class GmmSource(Source):
 
     def not_rewritten(self, plan: SourcePlan, chains: list[Any]) -> str | None:
         if plan.gmms_kept is not None:
-            if plan.scattered:  # joined in blocks: a join of the results in blocks is not written yet
-                return plan.gmms_kept + "; joined in blocks, which keeping the GMMs does not do yet"
             return None  # the GMMs stay; their results are joined (``kept_gmms_joined``)
         return unfused_dots_refusal([c.start for c in chains])
 
@@ -288,7 +286,7 @@ class GmmSource(Source):
 
     def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
         if plan.gmms_kept is not None:
-            return kept_gmms_joined(rw, chains, plan.split_dim), 0
+            return kept_gmms_joined(rw, chains, plan.split_dim, plan.scattered), 0
         return fused_gmm_source(rw, chains, plan.extra, sum(plan.sizes), plan.scattered), 0
 
     def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
@@ -541,17 +539,30 @@ def _elementwise(instr: Instruction) -> bool:
         o.shape.is_array for o in instr.operands)
 
 
-def kept_gmms_joined(rw: Rewriter, chains: list[Any], dim: int) -> Instruction:
+def kept_gmms_joined(rw: Rewriter, chains: list[Any], dim: int, block: int = 0) -> Instruction:
     """The halves' GMMs kept as they are, their results concatenated along ``dim`` (the output
     dimension the halves are joined along) right after the last of them: the fused chain reduces
-    this once.  A concatenate copies, and a reduction along another dimension sums each element
-    over the devices as it summed it in its half: bit-equal to the halves' own reductions."""
+    this once (``block``: joined in blocks of that many elements, block k of each result in turn,
+    as ``fused_gmm_source`` joins the operands, for a scatter along ``dim``).  Reshapes and a
+    concatenate copy, and a reduction sums each element over the devices as it summed it in its
+    half (a scatter along ``dim`` hands each device the same elements in the same order of
+    blocks): bit-equal to the halves' own reductions."""
     gmms = [c.start for c in chains]
     comp = gmms[0].computation
     assert comp is not None
     last = max(gmms, key=comp.instructions.index)
     shape = resized(gmms[0].shape, dim, sum(g.shape.dims[dim] for g in gmms))
-    return rw.concatenate([Value(g) for g in gmms], dim, shape, after=last)
+    if not block:
+        return rw.concatenate([Value(g) for g in gmms], dim, shape, after=last)
+    # [.., F, ..] each -> [.., n, block, ..], joined along the blocks' own dimension, -> [.., 2F, ..].
+    kind, dims = shape.element_type, list(gmms[0].shape.dims)
+    pieces, after = [], last
+    for g in gmms:
+        after = rw.reshape(Value(g), Shape.array(kind, dims[:dim] + [dims[dim] // block, block] + dims[dim + 1:]),
+                           after=after)
+        pieces.append(after)
+    side = rw.concatenate(pieces, dim + 1, resized(pieces[0].shape, dim + 1, block * len(gmms)), after=after)
+    return rw.reshape(side, shape, after=side)
 
 
 def fused_gmm_source(rw: Rewriter, chains: list[Any], source: tuple[int, int], total: int, block: int = 0) -> Instruction:
