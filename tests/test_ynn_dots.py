@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import hlo_passes
 from hlo_passes.ir.analysis import as_dot, fused_dot
@@ -47,12 +48,16 @@ def test_a_custom_fusion_of_one_dot_is_read_as_that_dot() -> None:
     assert as_dot(dot) is dot
 
 
+@pytest.mark.jax_free
 def test_the_gradient_site_fuses_its_reductions_and_keeps_the_ynn_gmms() -> None:
     """On jax 0.12.0's text (plain dots) the site is ``split_reduction``, its GMMs merged; on 0.12.1's
     the halves' GMMs are YNNPACK fusions, which one GMM on the joined operand would not round as the
     two: the GMMs are kept as written, their results concatenated (a copy) and reduce-scattered once,
     each half's reader a slice of it (a reduce-scatter along another dimension than the joined one
-    sums each element as before).  Collectives 2 -> 1, as the module after the rewrite holds."""
+    sums each element as before).  Collectives 2 -> 1, as the module after the rewrite holds.  An
+    optimized module is not compiled again (no executable of it here); the same program rewritten
+    inside XLA runs bit-equal to jax.jit's (``test_backward_forms.py``,
+    ``test_optimized_gradient_rewritten_inside_xla[interleaved_split_mesh1_grad]``)."""
     before = _module()
     rs_before = sum(i.opcode == "reduce-scatter" for i in before.instructions())
     result = run_passes(_module(), RULES, strict=True)

@@ -113,6 +113,7 @@ def dots_round_by_shape_here(platform: str | None) -> bool:
     if platform != "cpu":
         return False
     try:
+        # Deferred: it imports jax, which the text tools do without (and a platform but cpu never asks).
         from .. import _jax_compat
     except ImportError:
         return False
