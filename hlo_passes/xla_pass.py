@@ -734,9 +734,10 @@ def install(mode: str = "warn", *, platforms: str | Sequence[str] | None = None,
     registered: list[str] = []
     callbacks: dict[str, Any] = {}
     for platform in targets:
-        if platform in present:
+        if platform == "cpu" and platform in present:
             # Whether its dots round by their shape, asked now, before the hook is there: a GMM
-            # merge the module does not mark as inexact is then made on the collectives only.
+            # merge the module does not mark as inexact is then made on the collectives only.  Asked
+            # of XLA:CPU, whose YNNPACK dots these are (as the text tools ask it, gmm.target).
             compat.dots_round_by_shape(platform)
         callback = functools.partial(_on_compile, platform=platform)
         try:
