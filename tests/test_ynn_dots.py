@@ -115,3 +115,30 @@ def test_one_dot_for_two_is_bit_equal_only_without_ynnpack() -> None:
         np.testing.assert_allclose(one, halves, rtol=0, atol=1e-4)  # the last bits, not a wrong value
     else:
         np.testing.assert_array_equal(one, halves)
+
+
+@pytest.mark.jax_free
+def test_before_optimization_the_context_keeps_the_gmms_and_fuses_the_reductions() -> None:
+    """The two-GMM weight gradient in StableHLO (``two_gmm.mlir``): where the entry point found its
+    backend's dots round by their shape (``PassContext.dots_round_by_shape``: ``hlo_passes.jit`` on
+    XLA:CPU), both GMMs stay, their results are concatenated and reduce-scattered once; without it
+    (no backend known) the two GMMs become one on the joined activation gradients, as before.  Either
+    way one reduce-scatter for two; the site says which, and its picture draws what is made."""
+    from hlo_passes.pass_interface import PassContext
+
+    text = (FIXTURE.parent / "two_gmm.mlir").read_text()
+    done = {}
+    for keeps in (True, False):
+        context = PassContext.for_platform("cpu", dots_round_by_shape=keeps)
+        result = run_passes(hlo_passes.parse(text), ["moe-gradient-fusion"], strict=True, context=context)
+        (site,) = result.sites
+        ops = [i.opcode for i in result.module.instructions()]
+        done[keeps] = (site, ops.count("dot"), ops.count("reduce-scatter"), ops.count("concatenate"))
+    kept, merged = done[True], done[False]
+    assert (kept[1:], merged[1:3]) == ((2, 1, 1), (1, 1))
+    for site in (kept[0], merged[0]):
+        assert site.rewritten and (site.before.count, site.after.count) == (2, 1)
+    assert kept[0].gmm_launches_saved == 0 and merged[0].gmm_launches_saved == 1
+    assert "GMMs kept apart" in (kept[0].details.gmms_kept or "") and merged[0].details.gmms_kept is None
+    labels = [n.label for n in kept[0].picture.after.nodes]
+    assert sum("kept" in label for label in labels) == 2 and not any("one GMM" in label for label in labels)

@@ -357,7 +357,8 @@ class SplitFusion(PatternRule[Candidate]):
         assert c.plan is not None
         return site_picture(
             self.name, c.meeting, c.chains, c.plan.split_dim, c.split_dims, c.out_dim,
-            f"collectives {site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device")
+            f"collectives {site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device",
+            gmms_kept=c.plan.gmms_kept is not None)
 
     def held_back(self, c: Candidate, site: Site) -> str | None:
         fusions = c.fusions
