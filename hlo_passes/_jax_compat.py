@@ -710,6 +710,50 @@ def lower_keeping_ragged_dot(traced: Any) -> Any:
     return traced.lower(_private_parameters=_ragged_dot_override)
 
 
+_dots_round_by_shape: dict[str, bool] = {}
+_dots_lock = threading.Lock()
+
+
+def dots_round_by_shape(platform: str) -> bool:
+    """Whether ``platform``'s compiler runs dots of the forms a GMM takes in jax's dense lowering of
+    ``ragged_dot`` (a batched ``[E, T, K] x [E, K, N]``, and the 2-D ``[T, K] x [K, N]`` XLA may
+    simplify one to) through a library it calls in a custom fusion of the dot alone (XLA:CPU's
+    ``__ynn_fusion``, YNNPACK: jax 0.10.2 for both forms, 0.12.1 for the transposed weight-gradient
+    form too), which picks its kernel, and the order it sums in, by the dot's shape: one dot of width
+    2N is then not bit-equal to two of width N joined (docs/optimized-hlo.md).  Asked of the backend
+    itself, once per process and platform: two tiny dots compiled on its first device, the optimized
+    module read for XLA:CPU's marking of such a fusion (``__ynn_fusion``; a library XLA does not
+    mark so is not recognised).  Public API only (``jax.jit`` on arguments placed on that
+    device); a failure raises."""
+    with _dots_lock:
+        known = _dots_round_by_shape.get(platform)
+        if known is None:
+            device = jax.devices(platform)[0]
+            # jax 0.12.1 deprecates the class's constructor for a function; earlier releases lack it.
+            make = getattr(jax.sharding, "make_single_device_sharding", None)
+            placed = make(device) if make is not None else jax.sharding.SingleDeviceSharding(device)
+
+            def arg(*shape: int) -> Any:
+                return jax.ShapeDtypeStruct(shape, np.float32, sharding=placed)
+
+            def dots(x: Any, y: Any, u: Any, v: Any) -> Any:
+                return (jax.lax.dot_general(x, y, (((2,), (1,)), ((0,), (0,)))),
+                        jax.lax.dot_general(u, v, (((1,), (0,)), ((), ()))))
+
+            text = jax.jit(dots).lower(arg(2, 8, 16), arg(2, 16, 32), arg(8, 16), arg(16, 32)).compile().as_text()
+            if not isinstance(text, str):
+                raise RuntimeError(f"jax gave no optimized text for dots compiled on {platform}")
+            known = _dots_round_by_shape[platform] = "__ynn_fusion" in text
+    return known
+
+
+def known_dots_round_by_shape(platform: str) -> bool | None:
+    """What ``dots_round_by_shape(platform)`` found in this process, None if it was not asked (no
+    compile: for the pass inside XLA, whose callback must not compile)."""
+    with _dots_lock:
+        return _dots_round_by_shape.get(platform)
+
+
 def lowering_platform(lowered: Any) -> str | None:
     """The platform a ``jax.stages.Lowered`` was lowered for (``cpu``, ``tpu``, ``cuda``, ...)."""
     platforms = getattr(getattr(lowered, "_lowering", None), "_platforms", None)

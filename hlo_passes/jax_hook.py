@@ -314,7 +314,11 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
     # platform's kernel emits that one; a fix that pays on TPU may not on CPU).
     # And a rule whose legality rests on the GMM kernel (a mask the GMM makes redundant) knows which
     # kernel lower_gmms below gives each ragged-dot.
-    context = PassContext.for_platform(platform, gmm_target=target_for(kernel, platform))
+    # And whether that backend sums a dot in an order that depends on its shape (XLA:CPU's YNNPACK),
+    # asked of it once per process: the split rules then fuse the collectives and keep each GMM as
+    # written, so that the program computes what jax.jit's does, bit for bit.
+    context = PassContext.for_platform(platform, gmm_target=target_for(kernel, platform),
+                                       dots_round_by_shape=platform is not None and compat.dots_round_by_shape(platform))
     result = pipeline(passes, strict=True, context=context).run(parse(text, dialect="stablehlo", path=path),
                                                                 copy=False)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []

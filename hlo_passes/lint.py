@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ._copies import dump_platforms, dump_stages, group_copies, group_stages
-from .gmm.target import GmmTarget
+from .gmm.target import GmmTarget, dots_round_by_shape_here
 from .lowering import target_for
 from .diagnostics import (
     FORMATS,
@@ -147,6 +147,7 @@ def lint_module(
     explain: bool = False,
     platform: str | None = None,
     gmm_target: GmmTarget | None = None,
+    dots_round_by_shape: bool | None = None,
 ) -> list[Finding]:
     """Findings of one parsed module (no rewriting; ``module`` is left untouched).
 
@@ -157,6 +158,9 @@ def lint_module(
     names its rule: selecting a rule reports all its sites.  ``gmm_target``: the kernel the
     program's ragged-dots run on (``gmm.target``, for a rule resting on it); None: the one
     ``hlo-rewrite --kernel auto`` picks on ``platform`` (XLA's own where none is named).
+    ``dots_round_by_shape``: whether the backend's dots round by their shape (the split rules then
+    keep the GMMs as written, ``PassContext``); None: asked of this process's jax for ``cpu``
+    (``gmm.target.dots_round_by_shape_here``), as ``hlo-rewrite`` and ``hlo_passes.jit`` do.
     """
     chosen = _passes_for(select, ignore, passes)
     # Rules whose communicating steps are not spelled anywhere in the module
@@ -170,7 +174,9 @@ def lint_module(
     # the kernel hlo-rewrite's --kernel auto means on ``platform`` (XLA's own ragged-dot where no
     # platform is named).
     target = gmm_target if gmm_target is not None else target_for("auto", platform)
-    sites, misses = _detect(module, chosen, PassContext.for_platform(platform, gmm_target=target))
+    sites, misses = _detect(module, chosen, PassContext.for_platform(
+        platform, gmm_target=target, dots_round_by_shape=dots_round_by_shape if dots_round_by_shape is not None
+        else dots_round_by_shape_here(platform)))
     # A site whose op XLA made (no line of its own) is placed at the line that uses what it makes.
     sites = [s if s.location.source else replace(s, location=with_users_source(module, s.location)) for s in sites]
     # How to get source lines, for a text that has none (read off the module once, if needed).

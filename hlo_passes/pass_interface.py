@@ -47,26 +47,34 @@ class PassContext:
     the program's ragged-dots will run on once the passes are done (``gmm.target``: what a rule
     whose legality rests on that kernel asks, the row-mask rule), None where no entry point
     named one.  Kept apart from ``platform``: a run priced for the default, assumed TPU names
-    no kernel."""
+    no kernel.  ``dots_round_by_shape``: the backend that will run the program was seen (by the
+    entry point that knows it: ``hlo_passes.jit`` probes its device once per process,
+    ``_jax_compat.dots_round_by_shape``) to sum a batched dot in an order that depends on the
+    dot's shape (XLA:CPU's YNNPACK dots, jax >= 0.12.1): one GMM on a joined operand is then not
+    bit-equal to the halves' GMMs, and the split rules merge only the collectives, keeping each
+    GMM as written.  False where nobody checked (the text tools), as before; in optimized HLO the
+    module says it itself (a dot's ``__ynn_fusion``)."""
 
     platform: Platform = PLATFORMS[DEFAULT_PLATFORM]
     platform_assumed: bool = True
     pictures: bool = True
     gmm_target: GmmTarget | None = None
+    dots_round_by_shape: bool = False
 
     @classmethod
     def for_platform(cls, name: str | None, *, pictures: bool = True,
-                     gmm_target: GmmTarget | None = None) -> PassContext:
+                     gmm_target: GmmTarget | None = None, dots_round_by_shape: bool = False) -> PassContext:
         """The context of a run priced for platform ``name`` (a backend name such as ``cuda`` is
         read as its platform; None: the default, assumed), its ragged-dots run as ``gmm_target``
-        says (``lowering.target_for(kernel, platform)``; None: not known).  ``ValueError`` for a
-        name the cost model has no figures for."""
+        says (``lowering.target_for(kernel, platform)``; None: not known), its dots rounding by
+        their shape where ``dots_round_by_shape``.  ``ValueError`` for a name the cost model has
+        no figures for."""
         if name is None:
-            return cls(pictures=pictures, gmm_target=gmm_target)
+            return cls(pictures=pictures, gmm_target=gmm_target, dots_round_by_shape=dots_round_by_shape)
         known = platform_for(name)
         if known is None:
             raise ValueError(f"unknown platform {name!r}; known: {', '.join(PLATFORMS)}")
-        return cls(PLATFORMS[known], False, pictures, gmm_target)
+        return cls(PLATFORMS[known], False, pictures, gmm_target, dots_round_by_shape)
 
 
 @dataclass

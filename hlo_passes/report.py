@@ -434,6 +434,11 @@ class SiteDetails:
     platform_assumed: bool | None = None
     not_rewritten: str | None = None
 
+    def fix_note(self) -> str | None:
+        """One line on how the fix differs from the rule's usual one (said after it, wherever
+        the fix is shown); None: it does not."""
+        return None
+
     def own_fields(self) -> dict[str, Any]:
         """The rule's own facts (a subclass's fields), by name, in their order."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _PRICING + _PLATFORM}
@@ -579,7 +584,9 @@ class Site:
         if not self.rewritten:
             return (f"{self.location}: {self.rule} [{self.form}] {from_to}, detected, not rewritten: "
                     f"{self.details.not_rewritten or 'detect-only run'}")
-        return f"{self.location}: {self.rule} [{self.form}] {from_to}, {PLAIN_WORDING.saving(self.bytes_saved)}"
+        note = self.details.fix_note()
+        return (f"{self.location}: {self.rule} [{self.form}] {from_to}, {PLAIN_WORDING.saving(self.bytes_saved)}"
+                + (f" ({note})" if note else ""))
 
 
 @dataclass

@@ -301,6 +301,13 @@ def _xla_own(priced: str | None) -> GmmTarget:
     return gmm_target(priced, "xla")
 
 
+def _dots_round_by_shape(priced: str | None) -> bool:
+    """What ``install`` found of the backend's dots (``_jax_compat.dots_round_by_shape``, asked there:
+    the callback must not compile); False where it was not asked (the plugin, installed before any
+    backend exists): the module's own markings (a GMM's ``__ynn_fusion``) then decide."""
+    return priced is not None and bool(compat.known_dots_round_by_shape(priced))
+
+
 _ENTRY_PARAMETER = re.compile(r"^(\s*%?[\w.\-]+ = .*? parameter\((\d+)\))(.*)$")
 
 
@@ -390,7 +397,8 @@ def _rewrite(name: str, text: str, priced: str | None) -> bytes | None:
     error: str | None = None
     hints: list[str] = []  # an opt-in pass that would act where the default set did nothing
     try:
-        context = PassContext.for_platform(priced, pictures=False, gmm_target=_xla_own(priced))
+        context = PassContext.for_platform(priced, pictures=False, gmm_target=_xla_own(priced),
+                                           dots_round_by_shape=_dots_round_by_shape(priced))
         new_text, sites, near = rewrite_compiled_text(text, name, _state.passes, hints, context=context)
         outcome.found, outcome.near_misses = len(sites), near
         if new_text is not None:
@@ -481,7 +489,8 @@ def _site_line(module: str, site: Site) -> str:
 def _lint(name: str, text: str, mode: str, priced: str | None) -> None:
     with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module:
         # _on_compile's pricing; a platform the cost model does not know is named as its default.
-        findings = lint_module(module, platform=priced or DEFAULT_PLATFORM, gmm_target=_xla_own(priced))
+        findings = lint_module(module, platform=priced or DEFAULT_PLATFORM, gmm_target=_xla_own(priced),
+                               dots_round_by_shape=_dots_round_by_shape(priced))
     # Once per job, not once per host: only process 0 reports (_multihost).
     reports = _multihost.reports_here()
     said: list[str] = []
@@ -725,6 +734,11 @@ def install(mode: str = "warn", *, platforms: str | Sequence[str] | None = None,
     registered: list[str] = []
     callbacks: dict[str, Any] = {}
     for platform in targets:
+        if platform == "cpu" and platform in present:
+            # Whether its dots round by their shape, asked now, before the hook is there: a GMM
+            # merge the module does not mark as inexact is then made on the collectives only.  Asked
+            # of XLA:CPU, whose YNNPACK dots these are (as the text tools ask it, gmm.target).
+            compat.dots_round_by_shape(platform)
         callback = functools.partial(_on_compile, platform=platform)
         try:
             compat.register_module_transformation(callback, _HOOK_NAME, [platform])

@@ -242,3 +242,14 @@ def ynn_dots(optimized_text: str) -> bool:
         return False
     return any(ynn_dot(i) and as_dot(i).attributes.get("lhs_batch_dims")  # type: ignore[union-attr]
                for i in hlo_passes.parse(optimized_text).instructions())
+
+
+def compiled_here_context():
+    """The ``PassContext`` a caller hands the rules for a text it compiles on this process's XLA:CPU
+    (``runtime.compile_text``): where that XLA's dots round by their shape (YNNPACK,
+    ``gmm.target.dots_round_by_shape_here``), the split rules keep the GMMs as written and fuse only
+    the collectives, so that the rewritten program is bit-equal to the original (docs/optimized-hlo.md)."""
+    from hlo_passes.gmm.target import dots_round_by_shape_here
+    from hlo_passes.pass_interface import PassContext
+
+    return PassContext.for_platform(None, dots_round_by_shape=dots_round_by_shape_here("cpu"))

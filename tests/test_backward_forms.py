@@ -24,9 +24,10 @@ import hlo_passes
 from examples import moe_weight_forms as wf
 from examples.dump_backward_programs import BACKWARD_DUMP_PROGRAMS, PAIR_BACKWARD_PROGRAMS
 from hlo_passes import runtime
+from hlo_passes.pass_interface import PassContext
 from hlo_passes.passes import run_passes
 from moe_cases import check_per_device
-from programs import ynn_dots
+from programs import compiled_here_context, ynn_dots
 
 RULES = ["moe-gather-fusion", "moe-gradient-fusion", "moe-pair-gather-fusion", "moe-pair-gradient-fusion"]
 SPLIT = sorted(n for n, s in BACKWARD_DUMP_PROGRAMS.items() if s.variant == "split")
@@ -38,6 +39,10 @@ ALL_STAGES = [*LOWERED, "after_optimizations"]
 # otherwise: found and rewritten there, test_gradient_site_found_in_every_form).
 GLOBAL = ["stablehlo", "before_optimizations", "after_shardy"]
 FORM = {"size2": "stacked_pad_add", "interleaved": "interleaved_pad_add"}
+
+
+def _context() -> PassContext:
+    return compiled_here_context()
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +62,8 @@ def linted(backward_dumps):
 
     def lint(program: str, stage: str):
         if (program, stage) not in cache:
-            cache[program, stage] = run_passes(hlo_passes.parse(backward_dumps[program, stage]), RULES, strict=True)
+            cache[program, stage] = run_passes(hlo_passes.parse(backward_dumps[program, stage]), RULES, strict=True,
+                                               context=_context())
         return cache[program, stage]
 
     return lint
@@ -83,16 +89,19 @@ def _bit_equal(got, want) -> None:
 @pytest.mark.parametrize("stage", ALL_STAGES)
 def test_gradient_site_found_in_every_form(backward_dumps, linted, program: str, stage: str) -> None:
     """The forward's site (MOE001) and the gradient's (MOE002, in W's layout before optimization;
-    optimized, the halves' reductions read by the fusion that joins them), nothing refused.  Optimized
-    by jax >= 0.12.1's XLA:CPU, the halves' GMMs are YNNPACK dots: found, held back (``ynn_dots``)."""
+    optimized, the halves' reductions read by the fusion that joins them), nothing refused, rewritten.
+    Where XLA:CPU's dots round by their shape (YNNPACK: the context says so, or, optimized, the GMMs
+    are its fusions, ``ynn_dots``), the GMMs are kept as written and only the reductions fused."""
     spec = BACKWARD_DUMP_PROGRAMS[program]
     result = linted(program, stage)
     assert result.near_misses == []
     want = "split_reduction" if stage == "after_optimizations" else FORM[spec.form]
-    held = stage == "after_optimizations" and ynn_dots(backward_dumps[program, stage])
     site = _gradient_site(result)
-    assert (site.form, site.rewritten, site.before.count, site.after.count) == (want, not held, 2, 1)
-    assert held == ("YNNPACK" in (site.details.not_rewritten or ""))
+    assert (site.form, site.rewritten, site.before.count, site.after.count) == (want, True, 2, 1)
+    kept = site.details.gmms_kept
+    assert bool(kept) == _context().dots_round_by_shape or (
+        stage == "after_optimizations" and ynn_dots(backward_dumps[program, stage]))
+    assert site.gmm_launches_saved == (0 if kept else 1)
     assert [s.rule for s in result.sites] == ["moe-gather-fusion", "moe-gradient-fusion"]
 
 
@@ -147,7 +156,7 @@ def test_two_stage_and_implicit_gradient_runs_bit_equal(spec: wf.FormSpec) -> No
     the compiled reductions fewer by it, loss and gradients bit-equal (StableHLO)."""
     fn, device_args = wf.build(spec)
     text = fn.lower(*device_args).as_text()
-    result = run_passes(hlo_passes.parse(text), ["moe-gradient-fusion"], strict=True)
+    result = run_passes(hlo_passes.parse(text), ["moe-gradient-fusion"], strict=True, context=_context())
     (site,) = result.sites
     assert (site.form, site.rewritten) == (FORM[spec.form], True)
     original = runtime.compile_text(text, num_devices=8)
@@ -173,12 +182,14 @@ def test_optimized_gradient_rewritten_inside_xla(program: str) -> None:
     finally:
         hlo_passes.uninstall()
     sites = [s for m in report.modules for s in m.sites]
-    # Held back where XLA:CPU runs the halves' GMMs through YNNPACK (``ynn_dots``): found, unchanged.
-    held = ynn_dots(plain.as_text())
-    assert [(s.form, s.rewritten) for s in sites] == ([] if held else [("split_reduction", True)])
+    # Where XLA:CPU runs the halves' GMMs through YNNPACK (``ynn_dots``), or install() found its dots
+    # round by their shape, the GMMs are kept as written: the reductions alone are fused.
+    assert [(s.form, s.rewritten) for s in sites] == [("split_reduction", True)]
+    kept = ynn_dots(plain.as_text()) or _context().dots_round_by_shape
+    assert [bool(s.details.gmms_kept) for s in sites] == [kept]
     assert [m.found for m in report.modules] == [1]
     assert runtime.count_ops(plain.as_text())["reduce-scatter"] - \
-        runtime.count_ops(compiled.as_text())["reduce-scatter"] == (0 if held else 1)
+        runtime.count_ops(compiled.as_text())["reduce-scatter"] == 1
     _bit_equal(compiled(*args)[1], want[1])
     np.testing.assert_array_equal(np.asarray(compiled(*args)[0]), np.asarray(want[0]))
 
@@ -227,17 +238,14 @@ def test_pair_gradient_sites_in_optimized_hlo(backward_dumps, linted, program: s
                                                                [(PAIR_RULE, "xla-combined")])
     sites = [s for s in result.sites if s.rule == PAIR_RULE]
     want = [("two_gmm_apart", True), ("split_apart", True)] if form == "explicit" else []
-    held = form == "explicit" and ynn_dots(backward_dumps[program, "after_optimizations"])
-    if held:
-        # The two weights' GMMs are YNNPACK dots: each stage's site (from the GMMs) held back.
-        want = [("two_gmm_apart", False)] * 2
+    # (YNNPACK's GMMs, ``ynn_dots``: kept as written, the reductions fused all the same.)
     assert [(s.form, s.rewritten) for s in sites] == want
     printed = xla_reference.to_string(result.module.to_text())
     assert printed.ok, printed.error
     counts = [runtime.count_ops(t) for t in (backward_dumps[program, "after_optimizations"], printed.text)]
     if form == "explicit":  # (implicit: the halves are operands of one combined all-reduce)
-        assert counts[0]["reduce-scatter"] - counts[1]["reduce-scatter"] == (0 if held else 2)
-        assert held or len(sites) == 2
+        assert counts[0]["reduce-scatter"] - counts[1]["reduce-scatter"] == 2
+        assert len(sites) == 2
 
 
 @pytest.mark.parametrize("program", PAIR_SPLIT)
@@ -298,10 +306,7 @@ def test_pair_gradient_inside_xla(program: str) -> None:
     refused = [n.check for m in modules for n in m.near_misses]
     if spec[0] == "implicit":
         assert (sites, refused) == ([], ["xla-combined"])
-    elif ynn_dots(want_compiled.as_text()):
-        # The two weights' GMMs are YNNPACK dots: the site is found and held back, nothing rewritten.
-        assert (sites, refused, [m.found for m in modules]) == ([], [], [2])
-    else:
+    else:  # (YNNPACK's GMMs, ``ynn_dots``: kept as written, the reductions fused all the same)
         assert (sites, refused) == ([("two_gmm_apart", True), ("split_apart", True)], [])
         scatters = [runtime.count_ops(c.as_text())["reduce-scatter"] for c in (want_compiled, compiled)]
         assert scatters[0] - scatters[1] == 2

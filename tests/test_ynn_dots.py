@@ -1,17 +1,19 @@
 """jax 0.12.1's XLA:CPU runs every dot through YNNPACK, each in a custom fusion whose body is the dot
 alone (``kind=kCustom``, ``"fusion_config":{"kind":"__ynn_fusion"}``): the engine reads such a
-fusion as its dot (``ir.analysis.as_dot``), and holds back a fix that would run two of them as one
-GMM, since YNNPACK's rounding depends on the dot's shape (docs/optimized-hlo.md).
+fusion as its dot (``ir.analysis.as_dot``), and never runs two of them as one GMM, since YNNPACK's
+rounding depends on the dot's shape (docs/optimized-hlo.md): it fuses the collectives only, each GMM
+kept as written.
 
 The module is ``tests/fixtures/moe-gradient-fusion/ynn_compiled.hlo``: the optimized training step of
 ``interleaved_split_mesh1_grad`` dumped by jax 0.12.1 (the fixture says how).  Only the last test
-imports jax: it measures the reason for the hold-back on the XLA:CPU installed.
+imports jax: it measures the reason for keeping the GMMs on the XLA:CPU installed.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import hlo_passes
 from hlo_passes.ir.analysis import as_dot, fused_dot
@@ -46,23 +48,39 @@ def test_a_custom_fusion_of_one_dot_is_read_as_that_dot() -> None:
     assert as_dot(dot) is dot
 
 
-def test_the_gradient_site_is_found_through_ynn_fusions_and_held_back() -> None:
-    """On jax 0.12.0's text (plain dots) the site is ``split_reduction``, rewritten; on 0.12.1's it was
-    no site and no near miss (the halves' GMMs were fusions).  Found now, and held back: its fix runs
-    the two GMMs as one, which YNNPACK does not round as it rounds the two."""
+@pytest.mark.jax_free
+def test_the_gradient_site_fuses_its_reductions_and_keeps_the_ynn_gmms() -> None:
+    """On jax 0.12.0's text (plain dots) the site is ``split_reduction``, its GMMs merged; on 0.12.1's
+    the halves' GMMs are YNNPACK fusions, which one GMM on the joined operand would not round as the
+    two: the GMMs are kept as written, their results concatenated (a copy) and reduce-scattered once,
+    each half's reader a slice of it (a reduce-scatter along another dimension than the joined one
+    sums each element as before).  Collectives 2 -> 1, as the module after the rewrite holds.  An
+    optimized module is not compiled again (no executable of it here); the same program rewritten
+    inside XLA runs bit-equal to jax.jit's (``test_backward_forms.py``,
+    ``test_optimized_gradient_rewritten_inside_xla[interleaved_split_mesh1_grad]``)."""
     before = _module()
     rs_before = sum(i.opcode == "reduce-scatter" for i in before.instructions())
     result = run_passes(_module(), RULES, strict=True)
     assert result.near_misses == []
     assert [(s.rule, s.form, s.rewritten) for s in result.sites] == [
-        ("moe-gather-fusion", "split_gather", True), ("moe-gradient-fusion", "split_reduction", False)]
+        ("moe-gather-fusion", "split_gather", True), ("moe-gradient-fusion", "split_reduction", True)]
     (site,) = [s for s in result.sites if s.rule == "moe-gradient-fusion"]
     assert (site.before.count, site.after.count) == (2, 1)
-    assert "YNNPACK" in (site.details.not_rewritten or "")
+    assert site.gmm_launches_saved == 0 and site.details.not_rewritten is None
+    kept = site.details.gmms_kept or ""
+    assert kept.startswith("GMMs kept apart") and "ynn_fusion.1" in kept and "YNNPACK" in kept
+    assert "GMMs kept apart" in str(site) and site.details.to_json()["gmms_kept"] == kept
     after = result.module
-    # The gradient's reductions and GMMs are as they were; the forward's gathers are one.
-    assert sum(i.opcode == "reduce-scatter" for i in after.instructions()) == rs_before == 2
-    assert {"ynn_fusion.1", "ynn_fusion.2"} <= {i.name for i in after.instructions()}
+    # One reduce-scatter of the two GMMs' joined results; both GMMs stay, each the dot it was.
+    assert rs_before == 2 and sum(i.opcode == "reduce-scatter" for i in after.instructions()) == 1
+    gmms = [_op(after, "ynn_fusion.1"), _op(after, "ynn_fusion.2")]
+    assert [g.shape.dims for g in gmms] == [_op(before, "ynn_fusion.1").shape.dims,
+                                            _op(before, "ynn_fusion.2").shape.dims]
+    (scatter,) = [i for i in after.instructions() if i.opcode == "reduce-scatter"]
+    joined = scatter.operands[0]
+    while joined.opcode in ("copy", "bitcast", "convert"):  # the layout copy before the scatter
+        joined = joined.operands[0]
+    assert joined.opcode == "concatenate" and [o.name for o in joined.operands] == ["ynn_fusion.1", "ynn_fusion.2"]
     assert sum(i.opcode == "all-gather" for i in after.instructions()) == 1
 
 
@@ -97,3 +115,30 @@ def test_one_dot_for_two_is_bit_equal_only_without_ynnpack() -> None:
         np.testing.assert_allclose(one, halves, rtol=0, atol=1e-4)  # the last bits, not a wrong value
     else:
         np.testing.assert_array_equal(one, halves)
+
+
+@pytest.mark.jax_free
+def test_before_optimization_the_context_keeps_the_gmms_and_fuses_the_reductions() -> None:
+    """The two-GMM weight gradient in StableHLO (``two_gmm.mlir``): where the entry point found its
+    backend's dots round by their shape (``PassContext.dots_round_by_shape``: ``hlo_passes.jit`` on
+    XLA:CPU), both GMMs stay, their results are concatenated and reduce-scattered once; without it
+    (no backend known) the two GMMs become one on the joined activation gradients, as before.  Either
+    way one reduce-scatter for two; the site says which, and its picture draws what is made."""
+    from hlo_passes.pass_interface import PassContext
+
+    text = (FIXTURE.parent / "two_gmm.mlir").read_text()
+    done = {}
+    for keeps in (True, False):
+        context = PassContext.for_platform("cpu", dots_round_by_shape=keeps)
+        result = run_passes(hlo_passes.parse(text), ["moe-gradient-fusion"], strict=True, context=context)
+        (site,) = result.sites
+        ops = [i.opcode for i in result.module.instructions()]
+        done[keeps] = (site, ops.count("dot"), ops.count("reduce-scatter"), ops.count("concatenate"))
+    kept, merged = done[True], done[False]
+    assert (kept[1:], merged[1:3]) == ((2, 1, 1), (1, 1))
+    for site in (kept[0], merged[0]):
+        assert site.rewritten and (site.before.count, site.after.count) == (2, 1)
+    assert kept[0].gmm_launches_saved == 0 and merged[0].gmm_launches_saved == 1
+    assert "GMMs kept apart" in (kept[0].details.gmms_kept or "") and merged[0].details.gmms_kept is None
+    labels = [n.label for n in kept[0].picture.after.nodes]
+    assert sum("kept" in label for label in labels) == 2 and not any("one GMM" in label for label in labels)

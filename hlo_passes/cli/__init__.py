@@ -66,6 +66,7 @@ from ..diagnostics import (
 )
 from ..graph import write_site_graphs
 from ..lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, lint_files
+from ..gmm.target import dots_round_by_shape_here
 from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel, target_for
 from ..passes import (
     available_passes,
@@ -525,8 +526,12 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
     not yet put in place."""
     # The cost model prices each site for --platform, else for the platform the dump's file names say;
     # a rule resting on the GMM kernel knows the kernel --kernel and --platform name.
-    context = PassContext.for_platform(args.platform or _dump_platform(job.path),
-                                       gmm_target=target_for(args.kernel, args.platform))
+    # And where that platform is CPU and jax is installed, whether its XLA's dots round by their shape
+    # (YNNPACK): the split rules then keep the GMMs as written, so that the output compiled by it
+    # computes what the input does, bit for bit (docs/optimized-hlo.md).
+    platform = args.platform or _dump_platform(job.path)
+    context = PassContext.for_platform(platform, gmm_target=target_for(args.kernel, args.platform),
+                                       dots_round_by_shape=dots_round_by_shape_here(platform))
     # The module is not reused: no copy.
     result = pipeline(passes, rewrite=True, strict=args.strict, context=context).run(module, copy=False)
     hint = _opt_in_hint(result.module, context) if passes is None and not result.sites and not args.quiet else None

@@ -141,7 +141,9 @@ def saving(d: Diagnostic) -> str:
 
 def fix_summary(site: Site) -> str:
     """What fixing ``site`` does, in its rule's words: ``collectives 4 -> 2, saves 73,728 bytes per device``."""
-    return wording_of(site.rule).fix_summary(site.before.count, site.after.count, int(site.bytes_saved))
+    fix = wording_of(site.rule).fix_summary(site.before.count, site.after.count, int(site.bytes_saved))
+    note = site.details.fix_note()
+    return f"{fix} ({note})" if note else fix
 
 
 def has_source(site: Site) -> bool:

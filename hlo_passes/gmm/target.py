@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..ir import Instruction
 
-__all__ = ["GmmTarget", "ZEROING", "gmm_target", "past_groups_refusal"]
+__all__ = ["GmmTarget", "ZEROING", "dots_round_by_shape_here", "gmm_target", "past_groups_refusal"]
 
 ZEROING: dict[str, str] = {
     # hlo_passes/kernels/cpu/grouped_matmul.cc: out rows past sum(group_sizes) are zero-filled, the
@@ -100,3 +100,21 @@ def past_groups_refusal(gmm: Instruction, target: GmmTarget | None) -> str | Non
     if why is not None:
         return f"the {target.kernel} kernel leaves it to XLA ({why}), and {own[0].lower()}{own[1:]}"
     return own
+
+
+def dots_round_by_shape_here(platform: str | None) -> bool:
+    """For a text whose backend is named (``--platform``, a dump's folder) but not at hand: whether
+    that platform, as this process's jax compiles it, runs a GMM's dots through a library whose
+    rounding depends on the dot's shape (``_jax_compat.dots_round_by_shape``: XLA:CPU's YNNPACK), so
+    that the split rules keep the GMMs as written (``PassContext.dots_round_by_shape``).  Asked for
+    CPU only, the backend every jax has here (a TPU or GPU program's is not in this process); False
+    for another platform, for none, and where jax is not installed (the jax-free text tools: the
+    merged-GMM rewrite, as before)."""
+    if platform != "cpu":
+        return False
+    try:
+        # Deferred: it imports jax, which the text tools do without (and a platform but cpu never asks).
+        from .. import _jax_compat
+    except ImportError:
+        return False
+    return _jax_compat.dots_round_by_shape("cpu")

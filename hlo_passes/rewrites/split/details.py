@@ -46,13 +46,19 @@ class SplitDetails(SiteDetails):
     # dense layer's gate and up (MaxText's MlpBlock, a DeepSeek dense layer's or the shared
     # expert's), which the fix merges the same way; said so, not called an MoE layer's (None: GMMs).
     layer: str | None = None
+    # The halves' GMMs kept as written, and why (``engine.gmms_kept``): only the collectives are
+    # fused.  None: the GMMs, if any, run as one.
+    gmms_kept: str | None = None
 
     def own_fields(self) -> dict[str, Any]:
         own = super().own_fields()
-        for key in ("blocked", "layer"):
-            if own.get(key) is None:
-                own.pop(key, None)  # said only where it applies
+        for said_where_it_applies in ("blocked", "layer", "gmms_kept"):
+            if own.get(said_where_it_applies) is None:
+                own.pop(said_where_it_applies, None)
         return own
+
+    def fix_note(self) -> str | None:
+        return self.gmms_kept
 
     @classmethod
     def template_fields(cls) -> frozenset[str]:

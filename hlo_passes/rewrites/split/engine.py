@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...checks import Refusal
+from ...gmm.kernel_calls import gmm_kernel
 from ...ir import Instruction, Module, Shape, Value
 from ...pass_interface import Changes, PassContext
 from ...report import CollectiveCost, Site, SitePicture, location_of, note_instruction
@@ -48,10 +49,10 @@ from .figures import BlockedOrder, blocked_order, site_bytes
 from .dequant import SideOperand, check_sides, side_costs
 from .crossings import Boundary, Crossing, result_shape
 from .fusions import FusedCopy
-from .gmms import difference, unfused_dots_refusal
+from .gmms import difference, fused_dots, is_gmm_op, unfused_dots_refusal
 from .held import through_held
 from .meetings import Concatenates, Finder, GmmPairs, SplitCollectiveFinder, blocks_in_order, \
-    interleaved_piece
+    interleaved_piece, slice_for_tops
 from .opening import closed_fusion, keep_for_others, open_fusions
 from .picture import site_picture
 from .carry_whole import carry_whole
@@ -314,6 +315,13 @@ class SplitFusion(PatternRule[Candidate]):
         return _reduces_what_all_hold(c.chains, self.steps)
 
     # ---- report, and the fix -------------------------------------------------
+    def site_for(self, c: Candidate, context: PassContext) -> Site:
+        """The site, its GMMs kept as written where merging them would round differently on the
+        backend that runs the program (``gmms_kept``)."""
+        assert c.plan is not None
+        c.plan.gmms_kept = gmms_kept(c, context)
+        return self.site(c)
+
     def site(self, c: Candidate) -> Site:
         """What the site costs now and fused, and its picture."""
         assert c.source is not None and c.plan is not None and c.costs is not None
@@ -329,7 +337,8 @@ class SplitFusion(PatternRule[Candidate]):
             before=before, after=after, bytes_saved=bytes_saved, rewritten=False,
             pieces=[location_of(ch.start, ch.origin) for ch in chains],
             copies_removed=removed, copies_added=added,
-            gmm_launches_saved=len(chains) - 1 if meeting.gmm_launches or source.gmm_launches else 0,
+            gmm_launches_saved=len(chains) - 1 if (meeting.gmm_launches or source.gmm_launches)
+            and plan.gmms_kept is None else 0,
             details=SplitDetails(
                 halves=len(chains), split_dim=plan.split_dim, split_sizes=plan.sizes,
                 # The array the halves are cut from (or, for two GMMs, the first GMM).
@@ -337,7 +346,8 @@ class SplitFusion(PatternRule[Candidate]):
                 collectives="explicit" if any(
                     not isinstance(op, Boundary) and op.opcode in self.collectives for op in chains[0].ops)
                 else "implicit",
-                blocked=c.blocked.described() if c.blocked is not None else None),
+                blocked=c.blocked.described() if c.blocked is not None else None,
+                gmms_kept=plan.gmms_kept),
         )
         return site
 
@@ -347,7 +357,8 @@ class SplitFusion(PatternRule[Candidate]):
         assert c.plan is not None
         return site_picture(
             self.name, c.meeting, c.chains, c.plan.split_dim, c.split_dims, c.out_dim,
-            f"collectives {site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device")
+            f"collectives {site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device",
+            gmms_kept=c.plan.gmms_kept is not None)
 
     def held_back(self, c: Candidate, site: Site) -> str | None:
         fusions = c.fusions
@@ -362,12 +373,16 @@ class SplitFusion(PatternRule[Candidate]):
         assert c.source is not None and c.plan is not None
         # Halves' GMMs run as one on the whole weight (the two-GMM form): not where XLA:CPU runs
         # them through YNNPACK, whose rounding depends on the dot's shape.
-        merged = unfused_dots_refusal(c.meeting.gmms) if c.meeting.gmm_launches and c.meeting.gmms else None
+        merged = unfused_dots_refusal(c.meeting.gmms) if c.meeting.gmm_launches and c.meeting.gmms \
+            and c.plan.gmms_kept is None else None
         return super().held_back(c, site) or merged or c.source.not_rewritten(c.plan, c.chains)
 
     def rewrite(self, rw: Rewriter, c: Candidate) -> None:
         if c.fusions:
+            kept = c.plan.gmms_kept if c.plan is not None else None
             c = self._opened(rw, c)
+            if c.plan is not None:
+                c.plan.gmms_kept = kept  # what the site's report said, found before the opening
         assert c.source is not None and c.plan is not None
         _replace(rw, c.meeting, c.chains, c.source, c.plan, c.split_dims, c.out_dim, c.blocked, c.sides)
 
@@ -414,6 +429,39 @@ class SplitFusion(PatternRule[Candidate]):
                 for meeting, chains in finder.at(anchor):
                     yield Candidate(meeting, chains)
         yield from self.match(module)
+
+
+def gmms_kept(c: Candidate, context: PassContext) -> str | None:
+    """Why the site's GMMs are kept as written rather than run as one GMM on the joined operand
+    (None: there are none to merge, or merging them is as exact as before).  One dot of width 2F
+    equals two of width F, joined, bit for bit, only where the backend sums both in the same
+    order; XLA:CPU's YNNPACK picks its kernel, and that order, by the dot's shape (measured:
+    docs/optimized-hlo.md).  Optimized HLO says it (a GMM in its ``__ynn_fusion``); before
+    optimization the entry point that knows the backend says it (``context.dots_round_by_shape``,
+    ``hlo_passes.jit``'s probe).  The collectives are still fused (``_replace``): each GMM reads
+    its slice of the one gather, or the GMMs' results are joined and reduced once."""
+    assert c.source is not None
+    if c.meeting.gmm_launches and c.meeting.gmms:
+        gmms = list(c.meeting.gmms)
+    elif c.source.gmm_launches:
+        gmms = [chain.start for chain in c.chains]
+    else:
+        return None
+    dots = [g for g in gmms if gmm_kernel(g) is None and is_gmm_op(g)]
+    if not dots:
+        return None  # grouped-matmul kernels, emitted again for the whole weight (``TwoGmm``)
+    fused = fused_dots(dots)
+    if fused:
+        return (f"GMMs kept apart: {fused[0].ref} runs in XLA:CPU's YNNPACK, whose dots round by their shape, "
+                "one GMM on the joined operand would not be bit-equal")
+    # A ragged-dot the entry point lowers to a grouped-matmul kernel afterwards (``kernel=``) is no
+    # dot of XLA's: merged into one kernel call as before.
+    target = context.gmm_target
+    xla_dots = [g for g in dots if g.opcode != "ragged-dot" or target is None or target.kernel_of(g)[0] == "xla"]
+    if context.dots_round_by_shape and xla_dots:
+        return ("GMMs kept apart: this backend's batched dots round by their shape (XLA:CPU's YNNPACK), "
+                "one GMM on the joined operand would not be bit-equal")
+    return None
 
 
 def _stale(c: Candidate) -> bool:
@@ -572,6 +620,7 @@ def _replace(rw: Rewriter, meeting: Meeting, chains: list[Chain], source: Source
              sides: list[SideOperand] | None = None) -> None:
     """Apply the chain once to the whole array, where the halves met; drop the rest."""
     total = sum(plan.sizes)
+    tops = [(c.top, c.top.shape) for c in chains]  # before the fused chain may retype the first
     if plan.blocks > 1 or blocked is not None:
         # Two weights joined shard by shard, or gathered along the joined dimension: a shard_map
         # splits them on the way, or the gathers grow them, and the meeting reads what reaches
@@ -587,7 +636,12 @@ def _replace(rw: Rewriter, meeting: Meeting, chains: list[Chain], source: Source
         fused = blocks_in_order(rw, fused, split_dims[-1], len(chains), blocked.block, before=meeting.anchor)
     elif blocked is not None:
         meeting.interleave, meeting.block = len(chains), blocked.block
-    meeting.replace(rw, fused, out_dim, total)
+    if plan.gmms_kept is not None and meeting.gmms:
+        # The GMMs stay as written: each reads its half's slice of the fused chain's value.
+        slice_for_tops(rw, [t for t, _ in tops], fused, split_dims[-1], meeting.interleave, meeting.block,
+                       [shape for _, shape in tops])
+    else:
+        meeting.replace(rw, fused, out_dim, total)
     if source.slices_for_other_users:
         _slice_for_other_users(rw, chains, split_dims[-1], fused, meeting)
     # The other halves' boundaries go last, in an order that keeps the indices

@@ -329,16 +329,40 @@ class SplitCollectives(Meeting):
 
     def replace(self, rw: Rewriter, value: Operand, out_dim: int | None, total: int) -> None:
         assert out_dim is not None
-        start, after = 0, as_value(value).op
-        for i, top in enumerate(self.tops):
-            width = top.shape.dims[out_dim]
-            if self.interleave > 1:  # half i is every interleave-th element (block) from i
-                after = interleaved_piece(rw, value, out_dim, i, self.interleave, self.block, top.shape, after=after)
-            else:
-                after = rw.slice_along(value, out_dim, start, width, top.shape, after=after)
-            rw.replace_all_uses(top, after)
-            start += width
-        remove_dead(rw, list(self.tops))
+        slice_for_tops(rw, self.tops, value, out_dim, self.interleave, self.block)
+
+
+def slice_for_tops(rw: Rewriter, tops: list[Instruction], value: Operand, dim: int, interleave: int,
+                   block: int, shapes: list[Shape] | None = None) -> None:
+    """What read each half's last op ``tops`` reads that half's slice of the fused value along
+    ``dim`` instead (``interleave`` > 1: half i is every interleave-th element, or ``block``, from
+    i), and the halves' last ops go.  A slice (or a strided one) copies: no value changes.
+    ``shapes``: the halves' shapes, read before the fused chain was built (it may have made the
+    first half's crossing the whole array's)."""
+    whole = as_value(value).op
+    # A half's last op may be the fused value itself (a shard_map crossing the fused chain kept
+    # for the whole array): only what read it before the slices were made reads its slice.
+    readers = [list(top.users) for top in tops]
+    start, after = 0, whole
+    pieces = []
+    for i, top in enumerate(tops):
+        shape = shapes[i] if shapes is not None else top.shape
+        width = shape.dims[dim]
+        if interleave > 1:  # half i is every interleave-th element (block) from i
+            after = interleaved_piece(rw, value, dim, i, interleave, block, shape, after=after)
+        else:
+            after = rw.slice_along(value, dim, start, width, shape, after=after)
+        pieces.append(after)
+        start += width
+    for top, users, piece in zip(tops, readers, pieces):
+        if top is not whole:
+            rw.replace_all_uses(top, piece)
+            continue
+        for user in users:
+            for k, operand in enumerate(list(user.operands)):
+                if operand is top:
+                    rw.set_operand(user, k, piece)
+    remove_dead(rw, [top for top in tops if top is not whole])
 
 
 def interleaved_piece(rw: Rewriter, value: Operand, dim: int, index: int, stride: int, block: int,

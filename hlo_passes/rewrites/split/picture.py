@@ -134,16 +134,17 @@ class _Builder:
 
 
 def site_picture(rule: str, meeting: Any, chains: list[Any], split_dim: int, split_dims: list[int],
-                 out_dim: int | None, summary: str) -> SitePicture:
+                 out_dim: int | None, summary: str, gmms_kept: bool = False) -> SitePicture:
     """The picture of one site; ``chains`` as the engine found them (nothing replaced yet),
     ``meeting`` where they meet (``meetings``): ``split_dim`` is where the halves are cut,
     ``split_dims[k]`` that dimension after step k, ``out_dim`` where it lands in a GMM's
-    result (``two_gmm``); ``summary`` goes in the title."""
+    result (``two_gmm``); ``summary`` goes in the title; ``gmms_kept``: the GMMs stay as written
+    (``engine.gmms_kept``), only the collectives are fused."""
     form = meeting.form
     return SitePicture(
         title=f"{rule} [{form}]: {summary}",
         before=_before(form, meeting, chains, meeting.gmms, split_dim),
-        after=_after(form, chains, meeting.gmms, split_dim, split_dims, out_dim),
+        after=_after(form, chains, meeting.gmms, split_dim, split_dims, out_dim, gmms_kept),
     )
 
 
@@ -202,7 +203,7 @@ _REORDERED = {"stacked_pad_add": " as a stacking axis", "interleaved_pad_add": "
 
 
 def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int, split_dims: list[int],
-           out_dim: int | None) -> Subgraph:
+           out_dim: int | None, gmms_kept: bool = False) -> Subgraph:
     b = _Builder()
     w = _weight(b, chains)
     first = chains[0]
@@ -213,6 +214,13 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
         prev = b.node("src", f"concatenate of {', '.join(c.start.ref for c in chains)} (dim {split_dim})", "slice")
         for i, (c, start) in enumerate(zip(chains, starts)):
             b.edge(b.node(f"w{i}", f"weight {c.start.ref}", "weight"), prev, start)
+    elif w is None and gmms_kept:
+        # The halves' GMMs as written, their results concatenated.
+        total = sum(c.start.shape.dims[split_dim] for c in chains)
+        prev = b.node("src", f"concatenate of the GMMs' results (dim {split_dim})", "slice")
+        for i, c in enumerate(chains):
+            b.edge(b.node(f"k{i}", f"{c.start.opcode} (GMM {i + 1}, kept)", "gmm"), prev, c.start.shape)
+        shape = resized(first.start.shape, split_dim, total)
     elif w is None:
         total = sum(c.start.shape.dims[split_dim] for c in chains)
         prev = b.node("src", f"{first.start.opcode} (one GMM on the joined inputs)", "gmm")
@@ -234,6 +242,15 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
     if form in ("concat", "pad_add") or form in _REORDERED:
         use = b.node("use", "the concatenate's users" if form == "concat" else "the add's users", "use")
         b.edge(prev, use, shape)
+    elif form == "two_gmm" and gmms_kept:
+        # Each GMM as written, reading its half of the one gathered weight.
+        for i, (c, g) in enumerate(zip(chains, gmms or ())):
+            piece = b.node(f"p{i}", f"slice: half {i + 1}", "slice")
+            b.edge(prev, piece, shape)
+            kept = b.node(f"g{i}", f"{g.opcode} (GMM {i + 1}, kept)", "gmm")
+            b.edge(piece, kept, _step_shape(c.ops[-1]) if c.ops else c.start.shape)
+            use = b.node(f"u{i}", f"users of GMM {i + 1}", "use")
+            b.edge(kept, use, g.shape)
     elif form == "two_gmm":
         gmms = list(gmms or ())
         assert out_dim is not None, "two GMMs meet along a dimension of their result"

@@ -265,6 +265,8 @@ class GmmSource(Source):
         return steps > 0 and is_gmm_op(instr)
 
     def not_rewritten(self, plan: SourcePlan, chains: list[Any]) -> str | None:
+        if plan.gmms_kept is not None:
+            return None  # the GMMs stay; their results are joined (``kept_gmms_joined``)
         return unfused_dots_refusal([c.start for c in chains])
 
     def check(self, chains: list[Any], meeting: Meeting) -> SourcePlan:
@@ -287,6 +289,8 @@ class GmmSource(Source):
         return ref
 
     def whole(self, rw: Rewriter, plan: SourcePlan, chains: list[Any]) -> tuple[Instruction, int]:
+        if plan.gmms_kept is not None:
+            return kept_gmms_joined(rw, chains, plan.split_dim, plan.scattered), 0
         return fused_gmm_source(rw, chains, plan.extra, sum(plan.sizes), plan.scattered), 0
 
     def added_bytes(self, plan: SourcePlan, chains: list[Any]) -> int:
@@ -295,6 +299,8 @@ class GmmSource(Source):
         # written where they are computed (``joined_where_computed``), in place of their own writes.
         j, dim = plan.extra
         gmms = [c.start for c in chains]
+        if plan.gmms_kept is not None:  # the GMMs' results concatenated (``kept_gmms_joined``): a copy
+            return sum(g.shape.byte_size for g in gmms)
         if joined_where_computed(gmms, j):
             return 0
         if plan.scattered:  # joined in blocks (fused_gmm_source): the operands themselves
@@ -535,6 +541,32 @@ def _elementwise(instr: Instruction) -> bool:
     d = op(instr.opcode)
     return d is not None and Trait.ELEMENTWISE in d.traits and bool(instr.operands) and all(
         o.shape.is_array for o in instr.operands)
+
+
+def kept_gmms_joined(rw: Rewriter, chains: list[Any], dim: int, block: int = 0) -> Instruction:
+    """The halves' GMMs kept as they are, their results concatenated along ``dim`` (the output
+    dimension the halves are joined along) right after the last of them: the fused chain reduces
+    this once (``block``: joined in blocks of that many elements, block k of each result in turn,
+    as ``fused_gmm_source`` joins the operands, for a scatter along ``dim``).  Reshapes and a
+    concatenate copy, and a reduction sums each element over the devices as it summed it in its
+    half (a scatter along ``dim`` hands each device the same elements in the same order of
+    blocks): bit-equal to the halves' own reductions."""
+    gmms = [c.start for c in chains]
+    comp = gmms[0].computation
+    assert comp is not None
+    last = max(gmms, key=comp.instructions.index)
+    shape = resized(gmms[0].shape, dim, sum(g.shape.dims[dim] for g in gmms))
+    if not block:
+        return rw.concatenate([Value(g) for g in gmms], dim, shape, after=last)
+    # [.., F, ..] each -> [.., n, block, ..], joined along the blocks' own dimension, -> [.., 2F, ..].
+    kind, dims = shape.element_type, list(gmms[0].shape.dims)
+    pieces, after = [], last
+    for g in gmms:
+        after = rw.reshape(Value(g), Shape.array(kind, dims[:dim] + [dims[dim] // block, block] + dims[dim + 1:]),
+                           after=after)
+        pieces.append(after)
+    side = rw.concatenate(pieces, dim + 1, resized(pieces[0].shape, dim + 1, block * len(gmms)), after=after)
+    return rw.reshape(side, shape, after=side)
 
 
 def fused_gmm_source(rw: Rewriter, chains: list[Any], source: tuple[int, int], total: int, block: int = 0) -> Instruction:

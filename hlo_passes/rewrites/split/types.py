@@ -125,6 +125,11 @@ class SourcePlan:
     # k-th in turn), so that the scatter leaves each device its blocks side by side; 0: a
     # scatter along it is refused.
     scattered: int = 0
+    # Why the halves' GMMs are kept as written (``engine``: one GMM on the joined operand would
+    # round differently on the backend that runs the program, its dots summing in an order that
+    # depends on their shape): only the collectives are fused, the GMMs read (or are joined into)
+    # slices and concatenates, which copy.  None: the GMMs, if any, are merged into one.
+    gmms_kept: str | None = None
 
 
 class Meeting:
