@@ -18,7 +18,7 @@ from soundness.programs import FIELDS, Spec, spec_from_line, spec_from_seed, spe
 # Seeds whose programs the pass inside XLA rewrites on jax 0.10.2 (found by `python -m soundness`):
 # MOE001 split_gather on a prefused dense-MLP weight (13) and an attention K|V weight in int8 (24);
 # MOE003 on two MoE weights (8); MOE004's two GMMs apart on two MoE weights' gradients reduced in a
-# shard_map (1), and both MOE004 forms, two_gmm_apart then split_apart, on two stages (166).  Until
+# shard_map (1), and MOE004 on two stages (166: one site of both since 2026-12-06, two before).  Until
 # MOE004's xla-combined check (issue 47) the list held 25 (a dense MLP's partitioner-reduced
 # gradients) and 453 (two MoE weights' gradients read transposed by a bitcast, issue 43's one value
 # difference before its fix): in both XLA:CPU's combiner reduces the two gradients in one all-reduce,
