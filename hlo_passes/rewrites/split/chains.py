@@ -175,6 +175,7 @@ def in_dependency_order(rw: Rewriter, comp: Computation) -> None:
     instructions = comp.instructions
     here = {id(i) for i in instructions}
     placed: set[int] = set()
+    entered: set[int] = set()
     order: list[Instruction] = []
     for instr in instructions:
         stack = [(instr, False)]
@@ -186,6 +187,10 @@ def in_dependency_order(rw: Rewriter, comp: Computation) -> None:
                 placed.add(id(cur))
                 order.append(cur)
                 continue
+            if id(cur) in entered:
+                # Reached again before it was placed: it reads its own result (never loop on it).
+                raise ValueError(f"{comp.name}: {cur.name} reads its own result: no dependency order exists")
+            entered.add(id(cur))
             stack.append((cur, True))
             stack.extend((op, False) for op in reversed(cur.operands) if id(op) in here and id(op) not in placed)
     if order != instructions:

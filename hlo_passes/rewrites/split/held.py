@@ -306,6 +306,15 @@ def _through_held(run: RunFn, module: Module, kinds: frozenset[str], rewriter: R
         tried = run(trial.module, trial.tried, context)
         if rewriter.dry_run or not any(s.rewritten for s in tried.sites):
             return tried
+        tangled = held_order_refusal(trial.module, trial_held)
+        if tangled is not None:
+            # Held again as one op, a group would read its own result: the rewrite is not made,
+            # the sites are reported with why (the module is not touched).
+            for site in tried.sites:
+                if site.rewritten:
+                    site.rewritten = False
+                    site.details.not_rewritten = tangled
+            return tried
         touched = _touched(trial.module, trial_held)
     # Only the held ops the rewrite changed are taken apart in the module (the others stay as
     # they are, names and all).
@@ -313,6 +322,37 @@ def _through_held(run: RunFn, module: Module, kinds: frozenset[str], rewriter: R
     changes = run(module, rewriter, context)
     hold_again(rewriter, module, held)
     return changes
+
+
+def held_order_refusal(module: Module, held: Held) -> str | None:
+    """Why ``module``, rewritten with ``held``'s ops taken apart, cannot have them held again (None:
+    it can): a group one of whose members now reads another's result, through the rewrite (XLA's
+    combiner put a value computed from one half's reduced gradient, a global norm's sum of squares,
+    into the same op as the other half's reduction; fused, the halves' one reduction sits on both
+    sides).  Holding it again would make an op read itself (``held-order``)."""
+    members: dict[tuple[str, int], list[Instruction]] = {}
+    for instr in module.instructions():
+        meta = _metadata(instr)
+        key = meta.get(MARK) if meta is not None else None
+        group = held.groups.get(key) if key is not None else None
+        if group is not None and instr.opcode == group.kind and instr.computation is not None:
+            members.setdefault((key, id(instr.computation)), []).append(instr)
+    for (key, _), group_members in members.items():
+        ids = {id(m): m for m in group_members}
+        for member in group_members:
+            seen: set[int] = set()
+            stack = list(member.operands)
+            while stack:
+                op_ = stack.pop()
+                if id(op_) in seen:
+                    continue
+                seen.add(id(op_))
+                if id(op_) in ids:
+                    return (f"held-order: {held.groups[key].start.name} would be held again as one op of "
+                            f"{member.name} and {ids[id(op_)].name}, which {member.name} reads through the "
+                            "rewrite: one op would read its own result")
+                stack.extend(op_.operands)
+    return None
 
 
 def _touched(module: Module, held: Held) -> frozenset[str]:
