@@ -334,7 +334,9 @@ def held_order_refusal(module: Module, held: Held) -> str | None:
     for instr in module.instructions():
         meta = _metadata(instr)
         key = meta.get(MARK) if meta is not None else None
-        group = held.groups.get(key) if key is not None else None
+        if key is None:
+            continue
+        group = held.groups.get(key)
         if group is not None and instr.opcode == group.kind and instr.computation is not None:
             members.setdefault((key, id(instr.computation)), []).append(instr)
     for (key, _), group_members in members.items():
