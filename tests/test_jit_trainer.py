@@ -31,6 +31,16 @@ pytestmark = pytest.mark.jax_facing
 _BACKEND_COMPILE = "/jax/core/compile/backend_compile_duration"
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _asked_the_backend() -> None:
+    """hlo_passes.jit asks the backend once per process whether its dots round by their shape (a tiny
+    compile of two dots, docs/optimized-hlo.md): asked before any test counts its compiles, whichever
+    test of the suite runs first."""
+    from hlo_passes import _jax_compat
+
+    _jax_compat.dots_round_by_shape(jax.default_backend())
+
+
 @contextlib.contextmanager
 def backend_compiles() -> Iterator[list[str]]:
     """The backend compiles (XLA compiling a program) that happen inside the block, as jax
