@@ -336,10 +336,9 @@ def program_meeting(anchor: Any) -> tuple[str, Any] | None:
 def _interior_padding(op: Any) -> bool:
     """A ``pad`` with interior padding (``lo_hi_interior`` per dimension): jax's transpose of a
     strided slice, the interleaved halves' pad + add."""
-    if op.opcode != "pad":
+    if op.opcode != "pad" or "padding" not in op.attributes:
         return False
-    config = str(op.attributes.raw("padding") or "")
-    return any(len(d.split("_")) == 3 and d.split("_")[2] not in ("0", "") for d in config.split("x"))
+    return any(interior for _lo, _hi, interior in op.attributes["padding"])
 
 
 def _reached(op: Any, depth: int = _USER_DEPTH) -> list[Any]:

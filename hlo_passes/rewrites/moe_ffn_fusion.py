@@ -117,7 +117,6 @@ def _one(instr: Instruction) -> bool:
     return _scalar(instr, 1.0)
 
 
-
 def _preserving_sigmoid_of(instr: Instruction) -> tuple[Instruction, list[Instruction]] | None:
     """(x, the ops) when ``instr`` is ``select(x >= 0, 1, e) / (1 + e)``, e = ``exp(-abs(x))``, the
     one ``e`` read by both (the same op, or provably the same value)."""

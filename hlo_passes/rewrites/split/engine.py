@@ -49,7 +49,7 @@ from .figures import BlockedOrder, blocked_order, site_bytes
 from .dequant import SideOperand, check_sides, side_costs
 from .crossings import Boundary, Crossing, result_shape
 from .fusions import FusedCopy
-from .gmms import difference, fused_dots, is_gmm_op, unfused_dots_refusal
+from .gmms import difference, fused_dots, is_gmm_op
 from .held import through_held
 from .meetings import Concatenates, Finder, GmmPairs, SplitCollectiveFinder, blocks_in_order, \
     interleaved_piece, slice_for_tops
@@ -371,11 +371,9 @@ class SplitFusion(PatternRule[Candidate]):
             return ("the halves of the size-2 axis are cut and reshaped inside one fusion of optimized HLO; "
                     "rewrite the module before optimization (a lowering or an early dump)")
         assert c.source is not None and c.plan is not None
-        # Halves' GMMs run as one on the whole weight (the two-GMM form): not where XLA:CPU runs
-        # them through YNNPACK, whose rounding depends on the dot's shape.
-        merged = unfused_dots_refusal(c.meeting.gmms) if c.meeting.gmm_launches and c.meeting.gmms \
-            and c.plan.gmms_kept is None else None
-        return super().held_back(c, site) or merged or c.source.not_rewritten(c.plan, c.chains)
+        # (Halves' GMMs that XLA:CPU runs through YNNPACK are not merged but kept as written:
+        # ``gmms_kept``, set by ``site_for`` before this is asked.)
+        return super().held_back(c, site) or c.source.not_rewritten(c.plan, c.chains)
 
     def rewrite(self, rw: Rewriter, c: Candidate) -> None:
         if c.fusions:

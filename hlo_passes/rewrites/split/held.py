@@ -200,11 +200,13 @@ def _take_apart(rw: Rewriter, group: Group, mark: bool) -> None:
     rw.erase(start)
 
 
-def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
-    """Hold the members of each group (and what a rewrite cloned from them) as it was held;
-    strip the mark from every other op that carried it along."""
+def _marked(module: Module, held: Held) -> tuple[dict[tuple[str, int], list[Instruction]],
+                                                   list[tuple[Instruction, dict[str, Any]]]]:
+    """The members of each of ``held``'s groups in ``module`` (and what a rewrite cloned from them),
+    by group and computation; and every other op that carried a group's mark along, with its
+    metadata."""
     members: dict[tuple[str, int], list[Instruction]] = {}
-    comps: dict[int, Computation] = {}
+    strays: list[tuple[Instruction, dict[str, Any]]] = []
     for instr in list(module.instructions()):
         meta = _metadata(instr)
         key = meta.get(MARK) if meta is not None else None
@@ -213,15 +215,27 @@ def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
         group = held.groups.get(key)
         if group is not None and instr.opcode == group.kind and instr.computation is not None:
             members.setdefault((key, id(instr.computation)), []).append(instr)
-            comps[id(instr.computation)] = instr.computation
-            continue
+        else:
+            strays.append((instr, meta))
+    return members, strays
+
+
+def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
+    """Hold the members of each group (and what a rewrite cloned from them) as it was held;
+    strip the mark from every other op that carried it along."""
+    members, strays = _marked(module, held)
+    for instr, meta in strays:
         stripped = {k: v for k, v in meta.items() if k != MARK}
         if stripped:
             rw.set_attribute(instr, "metadata", stripped)
         else:
             rw.remove_attribute(instr, "metadata")
+    comps: dict[int, Computation] = {}
     for (key, comp_id), group_members in members.items():
-        _hold(rw, held.groups[key], comps[comp_id], group_members)
+        comp = group_members[0].computation
+        assert comp is not None
+        comps[comp_id] = comp
+        _hold(rw, held.groups[key], comp, group_members)
     for comp in comps.values():
         in_dependency_order(rw, comp)
 
@@ -330,15 +344,7 @@ def held_order_refusal(module: Module, held: Held) -> str | None:
     combiner put a value computed from one half's reduced gradient, a global norm's sum of squares,
     into the same op as the other half's reduction; fused, the halves' one reduction sits on both
     sides).  Holding it again would make an op read itself (``held-order``)."""
-    members: dict[tuple[str, int], list[Instruction]] = {}
-    for instr in module.instructions():
-        meta = _metadata(instr)
-        key = meta.get(MARK) if meta is not None else None
-        if key is None:
-            continue
-        group = held.groups.get(key)
-        if group is not None and instr.opcode == group.kind and instr.computation is not None:
-            members.setdefault((key, id(instr.computation)), []).append(instr)
+    members, _ = _marked(module, held)
     for (key, _), group_members in members.items():
         ids = {id(m): m for m in group_members}
         for member in group_members:
