@@ -439,7 +439,8 @@ class CompiledPairs(Finder):
     """Optimized HLO, where the GMMs are fusions: two weights of an expert dimension each
     gathered the same way, their last gathers read only by fusions, reported as a site
     (rewritten once its fusions are opened).  Only pairs: three or more weights gathered alike
-    are not gate and up."""
+    are not gate and up, unless the tokens their GMMs multiply group them two by two (the
+    forward's and the recomputation's, ``_rounds``)."""
 
     def finish(self) -> Iterator[Any]:
         scan = self.scan
@@ -537,49 +538,7 @@ class CompiledPairGathers(SplitCollectives):
 
     def check(self, chains: list[Any], split_dims: list[int]) -> int | None:
         dim = split_dims[-1]
-        tokens: list[list[Instruction]] = []
-        for chain in chains:
-            top = chain.top
-            f_size = top.shape.dims[dim]
-            rest = top.shape.num_elements // max(f_size, 1)
-            readers = _weight_readers(top)
-            if not readers:
-                raise Refusal("gmm-consumers", f"no grouped matmul reads {top.ref}", top)
-            mine: list[Instruction] = []
-            for dot, k, fusion in readers:
-                w = dot.operands[k].shape
-                side = "rhs" if k == 1 else "lhs"
-                contract = tuple(dot.attributes.get(f"{side}_contracting_dims", ()))
-                batch = tuple(dot.attributes.get(f"{side}_batch_dims", ()))
-                free = contracted = 1
-                for d, n in enumerate(w.dims):
-                    if d in contract:
-                        contracted *= n
-                    elif d not in batch:
-                        free *= n
-                if w.num_elements != top.shape.num_elements:
-                    raise Refusal("gmm-consumers", f"{dot.ref} reads {w} of the weight {top.ref} ({top.shape}): "
-                                  "not the whole weight", dot)
-                if free == f_size and rest > 1 and top.shape.dims[0] > 1:
-                    # A GMM: every dimension but F contracted or batched (the experts with D),
-                    # F alone free; its other operand is the tokens.
-                    other = _outside(dot.operands[1 - k], fusion)
-                    if other is None:
-                        raise Refusal("gmm-consumers", f"the tokens {dot.ref} multiplies {top.ref} by are "
-                                      "computed inside its fusion: not provably the other weight's", dot)
-                    mine.append(other)
-                elif free == rest // top.shape.dims[0]:
-                    # The transposed GMM of the backward (dx = dy . W^T): F contracted with the
-                    # experts (or the experts batched), D alone free; its other operand is the
-                    # half's own output gradient, not shared tokens.
-                    continue
-                else:
-                    raise Refusal("gmm-consumers", f"{dot.ref} leaves {free} elements of each row of {top.ref} "
-                                  f"({top.shape}) free, not its F ({f_size}) alone: a dense matmul of one "
-                                  "weight (an attention projection), not a grouped matmul of gate or up", dot)
-            if not mine:
-                raise Refusal("gmm-consumers", f"no grouped matmul multiplies tokens by {top.ref}", top)
-            tokens.append(mine)
+        tokens = [_gmm_tokens(chain.top, dim) for chain in chains]
         for mine in tokens[1:]:
             if not any(same_value(a, b) for a in mine for b in tokens[0]):
                 raise Refusal("gmm-consumers", f"the GMMs of {chains[0].top.ref} and {chains[1].top.ref} do not "
@@ -587,14 +546,81 @@ class CompiledPairGathers(SplitCollectives):
         return super().check(chains, split_dims)
 
 
+def _gmm_tokens(top: Instruction, dim: int) -> list[Instruction]:
+    """The tokens the GMMs that read the gathered weight ``top`` multiply it by, ``dim`` its F.
+    Raises a ``Refusal`` (``gmm-consumers``) where a reader is no GMM of gate or up."""
+    f_size = top.shape.dims[dim]
+    rest = top.shape.num_elements // max(f_size, 1)
+    readers = _weight_readers(top)
+    if not readers:
+        raise Refusal("gmm-consumers", f"no grouped matmul reads {top.ref}", top)
+    mine: list[Instruction] = []
+    for dot, k, fusion in readers:
+        w = dot.operands[k].shape
+        side = "rhs" if k == 1 else "lhs"
+        contract = tuple(dot.attributes.get(f"{side}_contracting_dims", ()))
+        batch = tuple(dot.attributes.get(f"{side}_batch_dims", ()))
+        free = contracted = 1
+        for d, n in enumerate(w.dims):
+            if d in contract:
+                contracted *= n
+            elif d not in batch:
+                free *= n
+        if w.num_elements != top.shape.num_elements:
+            raise Refusal("gmm-consumers", f"{dot.ref} reads {w} of the weight {top.ref} ({top.shape}): "
+                          "not the whole weight", dot)
+        if free == f_size and rest > 1 and top.shape.dims[0] > 1:
+            # A GMM: every dimension but F contracted or batched (the experts with D),
+            # F alone free; its other operand is the tokens.
+            other = _outside(dot.operands[1 - k], fusion)
+            if other is None:
+                raise Refusal("gmm-consumers", f"the tokens {dot.ref} multiplies {top.ref} by are "
+                              "computed inside its fusion: not provably the other weight's", dot)
+            mine.append(other)
+        elif free == rest // top.shape.dims[0]:
+            # The transposed GMM of the backward (dx = dy . W^T): F contracted with the
+            # experts (or the experts batched), D alone free; its other operand is the
+            # half's own output gradient, not shared tokens.
+            continue
+        else:
+            raise Refusal("gmm-consumers", f"{dot.ref} leaves {free} elements of each row of {top.ref} "
+                          f"({top.shape}) free, not its F ({f_size}) alone: a dense matmul of one "
+                          "weight (an attention projection), not a grouped matmul of gate or up", dot)
+    if not mine:
+        raise Refusal("gmm-consumers", f"no grouped matmul multiplies tokens by {top.ref}", top)
+    return mine
+
+
 def _rounds(chains: list[Chain]) -> list[list[Chain]]:
     """Pairs among gathers alike: two chains are a pair; four, each weight gathered twice (the
     forward and its ``jax.checkpoint`` recomputation of the same shards: one copy XLA's CSE left,
     or two alike, ``_same_array``), are one pair per round in program order, as the prefused weight's halves
-    are (``meetings.SplitCollectiveFinder``).  Three or more weights alike are not gate and up.
+    are (``meetings.SplitCollectiveFinder``).  Three or more weights alike are not gate and up,
+    unless the GMMs tell them apart: where the weights are not told into two (the recomputation's
+    shards laid out in another fusion than the forward's, as in MaxText's two-stage step; or two
+    layers' pairs unrolled), the chains are grouped by the tokens their GMMs multiply
+    (``_rounds_by_tokens``).
     A pair is in the order of its weights' starts, which rewriting one round keeps (the gathers'
     order does not: the rewrite puts the computation in dependency order), so that the other
     round is the same site, its anchor the same, once its fusions are opened."""
+    pairs = _rounds_by_weight(chains)
+    if pairs is not None:
+        return pairs
+    if len(chains) < 4 or len(chains) % 2:
+        return []
+    return _rounds_by_tokens(chains)
+
+
+def _in_order(chains: list[Chain]) -> list[Chain]:
+    """``chains`` in the order of their starts in their computation."""
+    comp = chains[0].start.computation
+    where = {id(i): n for n, i in enumerate(comp.instructions)} if comp is not None else {}
+    return sorted(chains, key=lambda c: where.get(id(c.start), -1))
+
+
+def _rounds_by_weight(chains: list[Chain]) -> list[list[Chain]] | None:
+    """The pairs of ``_rounds`` where the chains are told into two weights, each gathered as many
+    times (None where they are not)."""
     weights: list[list[Chain]] = []
     for c in chains:
         for weight in weights:
@@ -607,8 +633,35 @@ def _rounds(chains: list[Chain]) -> list[list[Chain]]:
     if len(chains) == 2 and len(weights) == 1:
         return [chains]  # one weight twice: refused as such (``same-weight``)
     if len(weights) != 2 or len(weights[0]) != len(weights[1]):
-        return []
-    comp = chains[0].start.computation
-    where = {id(i): n for n, i in enumerate(comp.instructions)} if comp is not None else {}
-    return [sorted(pair, key=lambda c: where.get(id(c.start), -1)) for pair in zip(*weights)]
+        return None
+    return [_in_order(list(pair)) for pair in zip(*weights)]
 
+
+def _rounds_by_tokens(chains: list[Chain]) -> list[list[Chain]]:
+    """The chains whose GMMs multiply the same tokens, two by two: one group per round (the
+    forward, the recomputation) and layer.  A group of two is a pair; a larger one (rounds whose
+    tokens are one value) is paired by weight, as ``_rounds`` does.  Which pairs are formed only
+    picks the candidates: each is checked as any other (``CompiledPairGathers.check``: the same
+    tokens, ``gmm-consumers``; two arrays, ``same-weight``)."""
+    groups: list[list[Chain]] = []
+    tokens: list[list[Instruction]] = []
+    for c in chains:
+        try:
+            # (F is the last dimension of a weight gathered in optimized HLO: ``PairSource.check``)
+            mine = _gmm_tokens(c.top, c.top.shape.rank - 1)
+        except Refusal:
+            return []  # not GMMs of gate or up: no pairs to tell apart
+        for group, theirs in zip(groups, tokens):
+            if any(same_value(a, b) for a in mine for b in theirs):
+                group.append(c)
+                break
+        else:
+            groups.append([c])
+            tokens.append(mine)
+    pairs: list[list[Chain]] = []
+    for group in groups:
+        found = [_in_order(group)] if len(group) == 2 else _rounds_by_weight(group) if len(group) > 2 else None
+        if not found:
+            return []
+        pairs += found
+    return pairs
