@@ -5,8 +5,9 @@ rounding depends on the dot's shape (docs/optimized-hlo.md): it fuses the collec
 kept as written.
 
 The module is ``tests/fixtures/moe-gradient-fusion/ynn_compiled.hlo``: the optimized training step of
-``interleaved_split_mesh1_grad`` dumped by jax 0.12.1 (the fixture says how).  Only the last test
-imports jax: it measures the reason for keeping the GMMs on the XLA:CPU installed.
+``interleaved_split_mesh1_grad`` dumped by jax 0.12.1 (the fixture says how).  The tests that import
+jax measure the reason for keeping the GMMs on the XLA:CPU installed, and run the combined form
+(the kept GMMs' reductions, one combined reduce-scatter per stage) compiled inside XLA.
 """
 from __future__ import annotations
 
@@ -158,3 +159,48 @@ def test_before_optimization_the_context_keeps_the_gmms_and_fuses_the_reductions
     assert "GMMs kept apart" in (kept[0].details.gmms_kept or "") and merged[0].details.gmms_kept is None
     labels = [n.label for n in kept[0].picture.after.nodes]
     assert sum("kept" in label for label in labels) == 2 and not any("one GMM" in label for label in labels)
+
+
+@pytest.mark.parametrize("mesh", ["mesh1", "mesh2"])
+def test_kept_gmms_reductions_combined_inside_xla_run_bit_equal(mesh: str) -> None:
+    """The combined form compiled and run by XLA:CPU: ``examples/moe.py``'s two-GMM training step
+    (one FSDP stage, and two: ``mesh2``, one combined reduce-scatter per stage) under
+    ``install(mode="rewrite")`` (the gradient rule alone).  Where this XLA:CPU's dots round by their
+    shape (asked of it, as install() asks), the weight-gradient GMMs are kept and their reductions
+    combined; the compiled program runs the claimed reduce-scatters fewer, each a combined op of two
+    operands, no near miss is left behind, and the loss and gradients equal ``jax.jit``'s bit for bit."""
+    import jax
+
+    from examples import moe
+    from hlo_passes.gmm.target import dots_round_by_shape_here
+    from hlo_passes.runtime import count_ops
+
+    if not dots_round_by_shape_here("cpu"):
+        pytest.skip("this XLA:CPU's dots do not round by their shape: its GMMs are merged (test_backward_forms)")
+    spec = moe.ProgramSpec(variant="two_gmm", mesh=mesh, mode="grad")
+    m = moe.program_mesh(spec)
+    fn, args = moe.program_fn(spec, m), moe.inputs(spec, m)
+    plain = jax.jit(fn).lower(*args).compile()
+    want = plain(*args)
+    jax.clear_caches()
+    hlo_passes.install(mode="rewrite", platforms="cpu", passes=["moe-gradient-fusion"])
+    try:
+        compiled = jax.jit(fn).lower(*args).compile()
+        report = hlo_passes.installed_report()
+    finally:
+        hlo_passes.uninstall()
+        jax.clear_caches()
+    (site,) = [s for mod in report.modules for s in mod.sites]
+    assert site.rewritten and "combined reduce-scatter" in (site.details.gmms_kept or "")
+    assert (site.copies_added, site.copies_removed, site.bytes_saved) == (0, 0, 0)
+    assert [n for mod in report.modules for n in mod.near_misses] == []
+    stages = site.after.count
+    assert (site.before.count, stages) == ((2, 1) if mesh == "mesh1" else (4, 2))
+    before, after = (count_ops(t.as_text())["reduce-scatter"] for t in (plain, compiled))
+    assert before - after == site.before.count - site.after.count
+    combined = [line for line in compiled.as_text().splitlines()
+                if " reduce-scatter(" in line and line.split("=", 1)[1].lstrip().startswith("(")]
+    assert len(combined) == stages, combined
+    got = compiled(*args)
+    for a, b in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
