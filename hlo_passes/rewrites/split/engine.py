@@ -533,20 +533,34 @@ def combinable(c: Candidate, collectives: frozenset[str]) -> bool:
                 op.computation is not comp or len(op.operands) != 1 or op.shape.is_tuple
                 or held_group(op) is not None for op in ops):
             return False
+    return not _reads_another_half(c, steps)
+
+
+def _reads_another_half(c: Candidate, steps: list[list[Instruction]]) -> bool:
+    """Whether a half's reduction is computed from another half's (then one combined op would read
+    its own result).  Walked up from each member through the ops of its computation placed after
+    the first member (nothing placed before it reads one: a computation is in dependency order),
+    so that a site costs the ops of its own stretch of the program, not the whole module."""
     members = {id(op) for ops in steps for op in ops}
     for ops in steps:
+        comp = ops[0].computation
+        assert comp is not None
+        order = comp.instructions
+        first = min(order.index(op) for op in ops)
+        window = {id(i) for i in order[first:]}
         for op in ops:
+            own = {id(s) for s in _chain_below(c, op)}
             seen: set[int] = set()
-            stack = list(op.operands)
+            stack = [o for o in op.operands if id(o) in window]
             while stack:
                 reached = stack.pop()
                 if id(reached) in seen:
                     continue
                 seen.add(id(reached))
-                if id(reached) in members and not any(reached is o for o in _chain_below(c, op)):
-                    return False
-                stack.extend(reached.operands)
-    return True
+                if id(reached) in members and id(reached) not in own:
+                    return True
+                stack.extend(o for o in reached.operands if id(o) in window)
+    return False
 
 
 def _chain_below(c: Candidate, op: Instruction) -> list[Instruction]:

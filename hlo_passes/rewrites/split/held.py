@@ -306,8 +306,7 @@ COMBINED_BY = "combined_by"
 
 def combined_by(instr: Instruction) -> str | None:
     """The rule that made ``instr`` a combined collective (``combine``), or None."""
-    data = instr._dialect_data
-    found = data.get(COMBINED_BY) if data else None
+    found = instr.dialect_data.get(COMBINED_BY)
     return str(found) if found is not None else None
 
 
