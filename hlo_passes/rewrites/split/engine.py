@@ -517,8 +517,7 @@ def combinable(c: Candidate, collectives: frozenset[str]) -> bool:
     optimized HLO (the pass inside XLA and its dump: XLA compiles the module as HLO, where a
     reduction takes several operands; the meeting is the fusion that reads the reduced halves,
     ``SplitCollectives``), each step a plain reduction (not already held in a combined or async
-    op), of the halves' results side by side (not scattered in blocks), in one computation, and
-    no half's step computed from another's result (one op would read its own result)."""
+    op), of the halves' results side by side (not scattered in blocks), in one computation."""
     plan, source, meeting = c.plan, c.source, c.meeting
     if plan is None or source is None or not source.gmm_launches or not meeting.compiled or not meeting.joins:
         return False
@@ -533,43 +532,11 @@ def combinable(c: Candidate, collectives: frozenset[str]) -> bool:
                 op.computation is not comp or len(op.operands) != 1 or op.shape.is_tuple
                 or held_group(op) is not None for op in ops):
             return False
-    return not _reads_another_half(c, steps)
-
-
-def _reads_another_half(c: Candidate, steps: list[list[Instruction]]) -> bool:
-    """Whether a half's reduction is computed from another half's (then one combined op would read
-    its own result).  Walked up from each member through the ops of its computation placed after
-    the first member (nothing placed before it reads one: a computation is in dependency order),
-    so that a site costs the ops of its own stretch of the program, not the whole module."""
-    members = {id(op) for ops in steps for op in ops}
-    for ops in steps:
-        comp = ops[0].computation
-        assert comp is not None
-        order = comp.instructions
-        first = min(order.index(op) for op in ops)
-        window = {id(i) for i in order[first:]}
-        for op in ops:
-            own = {id(s) for s in _chain_below(c, op)}
-            seen: set[int] = set()
-            stack = [o for o in op.operands if id(o) in window]
-            while stack:
-                reached = stack.pop()
-                if id(reached) in seen:
-                    continue
-                seen.add(id(reached))
-                if id(reached) in members and id(reached) not in own:
-                    return True
-                stack.extend(o for o in reached.operands if id(o) in window)
-    return False
-
-
-def _chain_below(c: Candidate, op: Instruction) -> list[Instruction]:
-    """The ops below ``op`` in its own half's chain (its earlier stages: read by it, as they should)."""
-    for chain in c.chains:
-        for k, step in enumerate(chain.ops):
-            if step is op:
-                return [s for s in chain.ops[:k] if isinstance(s, Instruction)]
-    return []
+    # No half's reduction is computed from another's (one combined op would read its own result):
+    # every op of a chain has one reader, the next step (``single_use``, checked before, else
+    # ``extra-users``), and the last is read by the meeting alone, which reads the other half's
+    # reduction too: a path from one half's reduction to the other's would be a cycle.
+    return True
 
 
 def combine_reductions(rw: Rewriter, chains: list[Chain], collectives: frozenset[str], rule: str) -> None:
