@@ -615,6 +615,9 @@ def does_not_pay(site: Site) -> NearMiss:
               f"({site.before.bytes_moved:,} -> {site.after.bytes_moved:,} bytes received per device), "
               f"copies {site.copies_removed:,} bytes removed and {site.copies_added:,} added per device{saved}: "
               f"it {site.details.price or site.price()}")
+    note = site.details.fix_note()
+    if note:  # how the fix differs from the rule's usual one: why it copies what it does
+        reason += f" ({note})"
     return NearMiss(site.rule, DOES_NOT_PAY, reason, site.location)
 
 

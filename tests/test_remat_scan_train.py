@@ -26,11 +26,16 @@ fix's, and what the paths report points at the user's source lines (never ``<low
   in one loop fusion of both, no copy of its own: 6 -> 4, 3 -> 2.
 
 Where XLA:CPU's dots round by their shape (YNNPACK: jax 0.10.2 and 0.12.1 both, asked of the backend,
-``gmm.target.dots_round_by_shape_here``), the weight-gradient GMMs are not merged: kept as written,
-their results would be concatenated (262,144 bytes per device) to save one reduce-scatter, which the
-cost model prices as not paying on CPU: the gradient site is reported, not rewritten ("does not
-pay"), and every path compiles 3 reduce-scatters, as jax.jit does, with the forward's gathers fused
-(6 -> 4).  The CPU kernel (``kernel="auto"``) runs the GMMs itself: merged there, 3 -> 2.
+``gmm.target.dots_round_by_shape_here``), the weight-gradient GMMs are not merged but kept as written:
+
+* in optimized HLO (``hlo-rewrite`` on the dump, the pass inside XLA) their two reduce-scatters become
+  one combined reduce-scatter of both results (XLA's own combined form): nothing joined or copied,
+  each result reduced as before; 3 -> 2 reduce-scatters, the hand fix's, and inside XLA the losses
+  equal ``jax.jit``'s bit for bit;
+* in StableHLO (``hlo_passes.jit``) a reduce_scatter takes one operand: the results would be joined
+  (262,144 bytes per device) to save one reduce-scatter, which the cost model prices as not paying on
+  CPU: the gradient site is reported, not rewritten ("does not pay", with why), and the compiled step
+  keeps 3 reduce-scatters.  The CPU kernel (``kernel="auto"``) runs the GMMs itself: merged there, 3 -> 2.
 """
 from __future__ import annotations
 
@@ -64,10 +69,11 @@ def _kept() -> bool:
     return dots_round_by_shape_here("cpu")
 
 
-def _reached(kernel: str = "xla") -> tuple[int, int]:
+def _reached(kernel: str = "xla", stablehlo: bool = False) -> tuple[int, int]:
     """(all-gathers, reduce-scatters) a path reaches: the hand fix's, but where the gradient GMMs are
-    kept as written (XLA's dots, rounding by their shape), whose fused reduction does not pay on CPU."""
-    return (4, 3) if _kept() and kernel == "xla" else (4, 2)
+    kept as written (XLA's dots, rounding by their shape) in StableHLO (``hlo_passes.jit``), whose
+    joined reduction does not pay on CPU (optimized HLO combines the two reductions instead)."""
+    return (4, 3) if _kept() and kernel == "xla" and stablehlo else (4, 2)
 
 
 def _counts(text: str) -> tuple[int, int]:
@@ -130,7 +136,7 @@ def test_hlo_passes_jit_reaches_the_hand_fix(plain, fixed, through_jit, through_
     losses, text = through_jit if kernel == "default" else through_jit_cpu_kernel
     _same_losses(losses, plain[0])
     assert _counts(fixed[1]) == (4, 2)
-    assert _counts(text) == _reached("xla" if kernel == "default" else "cpu-ffi")
+    assert _counts(text) == _reached("xla" if kernel == "default" else "cpu-ffi", stablehlo=True)
     assert count_collectives(text)["all-gather"] == 4
 
 
@@ -150,8 +156,11 @@ def test_jit_report_points_at_the_user_lines(kw) -> None:
     if _kept() and not kw:
         # The GMMs kept as written: their two results joined (262,144 bytes per device) to save one
         # reduce-scatter: not paying on CPU, reported, not rewritten.
-        assert not grad.rewritten and "does not pay" in (grad.details.not_rewritten or ""), grad
+        why = grad.details.not_rewritten or ""
+        assert not grad.rewritten and "does not pay" in why, grad
         assert grad.details.gmms_kept and (grad.copies_added, grad.copies_removed) == (262144, 32768), grad
+        # ... and says why it joins them here: the combined form exists only in optimized HLO.
+        assert "combined reduce-scatter" in why and "HLO_PASSES=rewrite" in why and "one operand" in why, why
         return
     # The weight gradient's join copies the two halves of dy (64 x 128 bf16 each) and removes the
     # join of the reduced halves: no net copy, one collective and one GMM saved.
@@ -173,20 +182,33 @@ def test_hlo_rewrite_on_the_dump_reaches_the_hand_fix(plain, fixed, tmp_path) ->
 
 def test_installed_pass_reaches_the_hand_fix(plain, fixed, installed) -> None:
     losses, text, report = installed
-    _same_losses(losses, plain[0])
+    # Bit for bit: the forward's gathers fused (slices of one gather copy, a gather along D moves
+    # the same bytes) and the gradient's reductions combined (each result reduced as before).
+    assert losses == plain[0]
     assert report.fallbacks == []
+    assert [n for m in report.modules for n in m.near_misses] == []
     rewritten = [s for m in report.modules for s in m.sites if s.rewritten]
     assert sorted((s.rule, s.form) for s in rewritten) == [("moe-gather-fusion", "split_gather")] * 2 + \
-        ([] if _kept() else [("moe-gradient-fusion", "split_reduction")])
+        [("moe-gradient-fusion", "split_reduction")]
     for s in rewritten:
         assert _at_user_line(s.location), s.location
-    assert _counts(text) == _reached()
+    assert _counts(text) == _reached() == _counts(fixed[1])
+    if _kept():
+        # One combined reduce-scatter of the two kept GMMs' results (XLA's tuple form), in the
+        # compiled program the claim "2 -> 1" is made of.
+        (grad,) = [s for s in rewritten if s.rule == "moe-gradient-fusion"]
+        assert (grad.before.count, grad.after.count, grad.copies_added, grad.copies_removed) == (2, 1, 0, 0)
+        assert "combined reduce-scatter" in (grad.details.gmms_kept or "")
+        combined = [line for line in text.splitlines() if " reduce-scatter(" in line and "get-tuple" not in line
+                    and line.split("=", 1)[1].lstrip().startswith("(")]
+        assert len(combined) == 1, combined
     # Priced on cpu: each half's operand of the gradient dots is a loop fusion only its dot reads, so
     # the joined operand is written by one loop fusion in place of theirs (no copy added); the
     # reduced halves' join goes (2 x 8 x 8 x 128 f32 = 65,536 bytes), one collective, one dot.
     result = run_passes(hlo_passes.parse(plain[1]), ["moe-gradient-fusion"], rewrite=False, platform="cpu")
-    if ynn_dots(plain[1]):  # the gradient GMMs are YNNPACK's: kept, their results joined, not paying
-        assert [(s.form, s.pays, s.gmm_launches_saved) for s in result.sites] == [("split_reduction", False, 0)]
+    if ynn_dots(plain[1]):  # the gradient GMMs are YNNPACK's: kept, their reductions combined, no copy
+        assert [(s.form, s.pays, s.gmm_launches_saved, s.copies_added, s.copies_removed)
+                for s in result.sites] == [("split_reduction", True, 0, 0, 0)]
     else:
         assert [(s.form, s.pays, s.copies_added, s.copies_removed) for s in result.sites] == \
             [("split_reduction", True, 0, 65536)]

@@ -5,8 +5,9 @@ rounding depends on the dot's shape (docs/optimized-hlo.md): it fuses the collec
 kept as written.
 
 The module is ``tests/fixtures/moe-gradient-fusion/ynn_compiled.hlo``: the optimized training step of
-``interleaved_split_mesh1_grad`` dumped by jax 0.12.1 (the fixture says how).  Only the last test
-imports jax: it measures the reason for keeping the GMMs on the XLA:CPU installed.
+``interleaved_split_mesh1_grad`` dumped by jax 0.12.1 (the fixture says how).  The tests that import
+jax measure the reason for keeping the GMMs on the XLA:CPU installed, and run the combined form
+(the kept GMMs' reductions, one combined reduce-scatter per stage) compiled inside XLA.
 """
 from __future__ import annotations
 
@@ -52,12 +53,14 @@ def test_a_custom_fusion_of_one_dot_is_read_as_that_dot() -> None:
 def test_the_gradient_site_fuses_its_reductions_and_keeps_the_ynn_gmms() -> None:
     """On jax 0.12.0's text (plain dots) the site is ``split_reduction``, its GMMs merged; on 0.12.1's
     the halves' GMMs are YNNPACK fusions, which one GMM on the joined operand would not round as the
-    two: the GMMs are kept as written, their results concatenated (a copy) and reduce-scattered once,
-    each half's reader a slice of it (a reduce-scatter along another dimension than the joined one
-    sums each element as before).  Collectives 2 -> 1, as the module after the rewrite holds.  An
-    optimized module is not compiled again (no executable of it here); the same program rewritten
-    inside XLA runs bit-equal to jax.jit's (``test_backward_forms.py``,
-    ``test_optimized_gradient_rewritten_inside_xla[interleaved_split_mesh1_grad]``)."""
+    two: the GMMs are kept as written and their two reduce-scatters become one combined reduce-scatter
+    of both results (XLA's own combined form, a tuple read by get-tuple-elements): each operand is
+    reduced as before, nothing is joined or copied (copies 0 added, 0 removed: the fusion that puts the
+    reduced halves back together reads them as before).  Collectives 2 -> 1, as the module after the
+    rewrite holds.  An optimized module is not compiled again (no executable of it here); the same
+    form made inside XLA compiles, runs and is bit-equal to jax.jit's (``test_backward_forms.py``,
+    ``test_optimized_gradient_rewritten_inside_xla[interleaved_split_mesh1_grad]``;
+    ``test_remat_scan_train.py``)."""
     before = _module()
     rs_before = sum(i.opcode == "reduce-scatter" for i in before.instructions())
     result = run_passes(_module(), RULES, strict=True)
@@ -70,18 +73,32 @@ def test_the_gradient_site_fuses_its_reductions_and_keeps_the_ynn_gmms() -> None
     kept = site.details.gmms_kept or ""
     assert kept.startswith("GMMs kept apart") and "ynn_fusion.1" in kept and "YNNPACK" in kept
     assert "GMMs kept apart" in str(site) and site.details.to_json()["gmms_kept"] == kept
+    assert "combined reduce-scatter" in kept and (site.copies_added, site.copies_removed) == (0, 0)
+    assert site.pays
     after = result.module
-    # One reduce-scatter of the two GMMs' joined results; both GMMs stay, each the dot it was.
+    # One combined reduce-scatter of the two GMMs' results; both GMMs stay, each the dot it was.
     assert rs_before == 2 and sum(i.opcode == "reduce-scatter" for i in after.instructions()) == 1
     gmms = [_op(after, "ynn_fusion.1"), _op(after, "ynn_fusion.2")]
     assert [g.shape.dims for g in gmms] == [_op(before, "ynn_fusion.1").shape.dims,
                                             _op(before, "ynn_fusion.2").shape.dims]
     (scatter,) = [i for i in after.instructions() if i.opcode == "reduce-scatter"]
-    joined = scatter.operands[0]
-    while joined.opcode in ("copy", "bitcast", "convert"):  # the layout copy before the scatter
-        joined = joined.operands[0]
-    assert joined.opcode == "concatenate" and [o.name for o in joined.operands] == ["ynn_fusion.1", "ynn_fusion.2"]
+    assert scatter.shape.is_tuple and len(scatter.operands) == 2
+    # Each operand is a half's own layout copy of its GMM's result, as each half's scatter read it.
+    sources = []
+    for operand in scatter.operands:
+        while operand.opcode != "fusion" or operand.name.startswith("wrapped_copy"):
+            operand = operand.operands[0]
+        sources.append(operand.name)
+    assert sources == ["ynn_fusion.1", "ynn_fusion.2"]
+    assert not any(i.opcode == "concatenate" for i in after.entry.instructions)
+    # Each result is read where the half's own scatter was read: the fusion that pads them back.
+    readers = {u.name for u in scatter.users}
+    assert all(u.opcode == "get-tuple-element" for u in scatter.users) and len(readers) == 2
+    assert {r.name for u in scatter.users for r in u.users} == {"pad_add_fusion"}
     assert sum(i.opcode == "all-gather" for i in after.instructions()) == 1
+    # The combined op is the rule's own: a second run finds nothing more to fuse, and no near miss.
+    again = run_passes(after, RULES, strict=True)
+    assert [s for s in again.sites if s.rule == "moe-gradient-fusion"] == [] and again.near_misses == []
 
 
 def test_the_hold_back_names_only_fused_dots() -> None:
@@ -142,3 +159,48 @@ def test_before_optimization_the_context_keeps_the_gmms_and_fuses_the_reductions
     assert "GMMs kept apart" in (kept[0].details.gmms_kept or "") and merged[0].details.gmms_kept is None
     labels = [n.label for n in kept[0].picture.after.nodes]
     assert sum("kept" in label for label in labels) == 2 and not any("one GMM" in label for label in labels)
+
+
+@pytest.mark.parametrize("mesh", ["mesh1", "mesh2"])
+def test_kept_gmms_reductions_combined_inside_xla_run_bit_equal(mesh: str) -> None:
+    """The combined form compiled and run by XLA:CPU: ``examples/moe.py``'s two-GMM training step
+    (one FSDP stage, and two: ``mesh2``, one combined reduce-scatter per stage) under
+    ``install(mode="rewrite")`` (the gradient rule alone).  Where this XLA:CPU's dots round by their
+    shape (asked of it, as install() asks), the weight-gradient GMMs are kept and their reductions
+    combined; the compiled program runs the claimed reduce-scatters fewer, each a combined op of two
+    operands, no near miss is left behind, and the loss and gradients equal ``jax.jit``'s bit for bit."""
+    import jax
+
+    from examples import moe
+    from hlo_passes.gmm.target import dots_round_by_shape_here
+    from hlo_passes.runtime import count_ops
+
+    if not dots_round_by_shape_here("cpu"):
+        pytest.skip("this XLA:CPU's dots do not round by their shape: its GMMs are merged (test_backward_forms)")
+    spec = moe.ProgramSpec(variant="two_gmm", mesh=mesh, mode="grad")
+    m = moe.program_mesh(spec)
+    fn, args = moe.program_fn(spec, m), moe.inputs(spec, m)
+    plain = jax.jit(fn).lower(*args).compile()
+    want = plain(*args)
+    jax.clear_caches()
+    hlo_passes.install(mode="rewrite", platforms="cpu", passes=["moe-gradient-fusion"])
+    try:
+        compiled = jax.jit(fn).lower(*args).compile()
+        report = hlo_passes.installed_report()
+    finally:
+        hlo_passes.uninstall()
+        jax.clear_caches()
+    (site,) = [s for mod in report.modules for s in mod.sites]
+    assert site.rewritten and "combined reduce-scatter" in (site.details.gmms_kept or "")
+    assert (site.copies_added, site.copies_removed, site.bytes_saved) == (0, 0, 0)
+    assert [n for mod in report.modules for n in mod.near_misses] == []
+    stages = site.after.count
+    assert (site.before.count, stages) == ((2, 1) if mesh == "mesh1" else (4, 2))
+    before, after = (count_ops(t.as_text())["reduce-scatter"] for t in (plain, compiled))
+    assert before - after == site.before.count - site.after.count
+    combined = [line for line in compiled.as_text().splitlines()
+                if " reduce-scatter(" in line and line.split("=", 1)[1].lstrip().startswith("(")]
+    assert len(combined) == stages, combined
+    got = compiled(*args)
+    for a, b in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))

@@ -50,7 +50,7 @@ from .dequant import SideOperand, check_sides, side_costs
 from .crossings import Boundary, Crossing, result_shape
 from .fusions import FusedCopy
 from .gmms import difference, fused_dots, is_gmm_op
-from .held import through_held
+from .held import combine, held_group, through_held
 from .meetings import Concatenates, Finder, GmmPairs, SplitCollectiveFinder, blocks_in_order, \
     interleaved_piece, slice_for_tops
 from .opening import closed_fusion, keep_for_others, open_fusions
@@ -320,6 +320,20 @@ class SplitFusion(PatternRule[Candidate]):
         backend that runs the program (``gmms_kept``)."""
         assert c.plan is not None
         c.plan.gmms_kept = gmms_kept(c, context)
+        c.plan.combined = c.plan.gmms_kept is not None and combinable(c, self.collectives)
+        if c.plan.combined:
+            c.plan.gmms_kept = (f"{c.plan.gmms_kept}; their reductions run as one combined "
+                                f"{_combined_kinds(c, self.collectives)} of both results, each reduced as before "
+                                "(XLA's combined form: no join, no copy)")
+        elif c.plan.gmms_kept is not None and c.source is not None and c.source.gmm_launches \
+                and c.meeting.joins and not c.meeting.compiled:
+            # Why the results are joined here (a copy the cost model prices), where inside XLA the
+            # combined form costs none: StableHLO has no reduction of several operands, and HLO text
+            # goes back to XLA through StableHLO (``runtime.compile_text``, jax's import).
+            c.plan.gmms_kept = (f"{c.plan.gmms_kept}; their results are joined to be reduced once (a copy): "
+                                "one combined reduce-scatter of both, which copies nothing, exists only in "
+                                "optimized HLO (the pass inside XLA, HLO_PASSES=rewrite), StableHLO's "
+                                "reduce_scatter taking one operand")
         return self.site(c)
 
     def site(self, c: Candidate) -> Site:
@@ -331,6 +345,10 @@ class SplitFusion(PatternRule[Candidate]):
         added += meeting.added_bytes(chains)
         if c.blocked is not None:
             added += c.blocked.copied
+        if plan.combined:
+            # One combined collective of the kept GMMs' results: nothing joined before it, and
+            # the fusion that put the reduced halves back together reads them as before.
+            removed, added = 0, 0
         bytes_saved = removed - added + before.bytes_moved - after.bytes_moved
         site = Site(
             rule=self.name, form=meeting.form, location=location_of(meeting.anchor, meeting.origin),
@@ -358,7 +376,7 @@ class SplitFusion(PatternRule[Candidate]):
         return site_picture(
             self.name, c.meeting, c.chains, c.plan.split_dim, c.split_dims, c.out_dim,
             f"collectives {site.before.count} -> {site.after.count}, saves {site.bytes_saved:,} bytes per device",
-            gmms_kept=c.plan.gmms_kept is not None)
+            gmms_kept=c.plan.gmms_kept is not None, combined=c.plan.combined)
 
     def held_back(self, c: Candidate, site: Site) -> str | None:
         fusions = c.fusions
@@ -373,9 +391,18 @@ class SplitFusion(PatternRule[Candidate]):
         assert c.source is not None and c.plan is not None
         # (Halves' GMMs that XLA:CPU runs through YNNPACK are not merged but kept as written:
         # ``gmms_kept``, set by ``site_for`` before this is asked.)
-        return super().held_back(c, site) or c.source.not_rewritten(c.plan, c.chains)
+        held = super().held_back(c, site)
+        if held is not None and c.plan.gmms_kept is not None:
+            # What the fix would be, and why it copies, beside its price (the joined results).
+            held = f"{held} ({c.plan.gmms_kept})"
+        return held or c.source.not_rewritten(c.plan, c.chains)
 
     def rewrite(self, rw: Rewriter, c: Candidate) -> None:
+        if c.plan is not None and c.plan.combined:
+            # The kept GMMs' reductions combined where they are: no fusion is opened, nothing
+            # else changes.
+            combine_reductions(rw, c.chains, self.collectives, self.name)
+            return
         if c.fusions:
             kept = c.plan.gmms_kept if c.plan is not None else None
             c = self._opened(rw, c)
@@ -460,6 +487,64 @@ def gmms_kept(c: Candidate, context: PassContext) -> str | None:
         return ("GMMs kept apart: this backend's batched dots round by their shape (XLA:CPU's YNNPACK), "
                 "one GMM on the joined operand would not be bit-equal")
     return None
+
+
+def _reduction_steps(c: Candidate, collectives: frozenset[str]) -> list[list[Instruction]]:
+    """The chains' collective steps, step by step (each list: the halves' ops of one step)."""
+    steps = []
+    for k, op in enumerate(c.chains[0].ops):
+        if isinstance(op, Instruction) and op.opcode in collectives:
+            steps.append([chain.ops[k] for chain in c.chains])
+    return steps
+
+
+def _combined_kinds(c: Candidate, collectives: frozenset[str]) -> str:
+    kinds = list(dict.fromkeys(ops[0].opcode for ops in _reduction_steps(c, collectives)))
+    return " and one ".join(kinds)
+
+
+# The collectives XLA:CPU runs combined (several operands, a tuple result), in optimized HLO:
+# its AllReduceCombiner's all-reduce, and a reduce-scatter of several operands (compiled and run
+# by XLA:CPU inside XLA, jax 0.10.2 and 0.12.1: docs/optimized-hlo.md).  StableHLO's
+# reduce_scatter takes one operand, so the form exists only in HLO that XLA compiles as it is.
+_COMBINABLE = frozenset({"all-reduce", "reduce-scatter"})
+
+
+def combinable(c: Candidate, collectives: frozenset[str]) -> bool:
+    """Whether the site's halves, computed by GMMs kept as written (``gmms_kept``), are fused by
+    combining their reductions into one collective per step (``held.combine``) rather than by
+    joining the GMMs' results (``sources.kept_gmms_joined``, a copy of them) and reducing that:
+    optimized HLO (the pass inside XLA and its dump: XLA compiles the module as HLO, where a
+    reduction takes several operands; the meeting is the fusion that reads the reduced halves,
+    ``SplitCollectives``), each step a plain reduction (not already held in a combined or async
+    op), of the halves' results side by side (not scattered in blocks), in one computation."""
+    plan, source, meeting = c.plan, c.source, c.meeting
+    if plan is None or source is None or not source.gmm_launches or not meeting.compiled or not meeting.joins:
+        return False
+    if plan.scattered or plan.block or plan.blocks > 1 or c.blocked is not None or c.sides:
+        return False
+    steps = _reduction_steps(c, collectives)
+    if not steps:
+        return False
+    for ops in steps:
+        comp = ops[0].computation
+        if ops[0].opcode not in _COMBINABLE or any(
+                op.computation is not comp or len(op.operands) != 1 or op.shape.is_tuple
+                or held_group(op) is not None for op in ops):
+            return False
+    # No half's reduction is computed from another's (one combined op would read its own result):
+    # every op of a chain has one reader, the next step (``single_use``, checked before, else
+    # ``extra-users``), and the last is read by the meeting alone, which reads the other half's
+    # reduction too: a path from one half's reduction to the other's would be a cycle.
+    return True
+
+
+def combine_reductions(rw: Rewriter, chains: list[Chain], collectives: frozenset[str], rule: str) -> None:
+    """Each step of the halves' reductions as one combined collective (``held.combine``): the GMMs,
+    the copies between and the meeting stay as they are (``combinable``)."""
+    for k, op in enumerate(chains[0].ops):
+        if isinstance(op, Instruction) and op.opcode in collectives:
+            combine(rw, [chain.ops[k] for chain in chains], rule)
 
 
 def _stale(c: Candidate) -> bool:

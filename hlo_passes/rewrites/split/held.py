@@ -113,7 +113,7 @@ def _takeable(instr: Instruction, kinds: frozenset[str]
               ) -> tuple[str, Instruction | None, list[Instruction]] | None:
     """(kind, done, updates) of a held op of ``kinds`` that can be taken apart, or None."""
     kind = held_kind(instr)
-    if kind is None or kind not in kinds:
+    if kind is None or kind not in kinds or combined_by(instr) is not None:
         return None
     row = op(instr.opcode)
     asynchronous = row is not None and Trait.ASYNC_START in row.traits
@@ -295,6 +295,48 @@ def _start_shape(group: Group, operands: list[Shape], result: Shape, tupled: boo
     # An async-start's operands are a tuple even for one (its wrapped computation's parameters).
     operand_part = Shape.tuple_of(operands) if tupled or group.start.opcode == "async-start" else operands[0]
     return Shape.tuple_of([operand_part, result])
+
+
+# What a combined collective a rule made itself carries (``combine``, in the op's dialect data:
+# a clone of the module keeps it): the rule that made it.  Such an op is read as the one op it is,
+# never taken apart: taken apart, the site it fused would be found again in the rule's next round
+# (and named a near miss, ``xla-combined``), though that round has nothing left to fuse.
+COMBINED_BY = "combined_by"
+
+
+def combined_by(instr: Instruction) -> str | None:
+    """The rule that made ``instr`` a combined collective (``combine``), or None."""
+    found = instr.dialect_data.get(COMBINED_BY)
+    return str(found) if found is not None else None
+
+
+def combine(rw: Rewriter, members: list[Instruction], rule: str) -> Instruction:
+    """One collective of ``members`` (plain collectives of one kind and the same attributes, in one
+    computation, none reading another's result): XLA's combined form, the one its
+    ``ReduceScatterCombiner`` and ``AllReduceCombiner`` make, cloned from the first member with
+    each member's operand an operand of it and a tuple of their results, read by a
+    ``get-tuple-element`` where each member was read.  Each operand is reduced (or gathered) as its
+    member did it: the same devices, the same reduction, element by element — the numbers are the
+    members'.  It goes where the last member was (every operand is computed by then); the
+    computation is put in dependency order (a reader of an earlier member moves after it).
+    Marked as made by ``rule`` (``COMBINED_BY``)."""
+    comp = members[0].computation
+    assert comp is not None and all(m.computation is comp for m in members), "members of one computation"
+    place = {id(i): n for n, i in enumerate(comp.instructions)}
+    members = sorted(members, key=lambda m: place[id(m)])
+    operands = [m.operand_values[0] for m in members]
+    result = Shape.tuple_of([m.shape for m in members])
+    made = rw.clone(members[0], operands, result, computation=comp, before=members[-1])
+    made.dialect_data[COMBINED_BY] = rule
+    after = made
+    for k, member in enumerate(members):
+        after = rw.create("get-tuple-element", member.shape, [made], {"index": k}, after=after,
+                          name_hint="get-tuple-element", like=member)
+        rw.replace_all_uses(member, after)
+    for member in members:
+        rw.erase(member)
+    in_dependency_order(rw, comp)
+    return made
 
 
 RunFn = Callable[[Module, Rewriter, PassContext], Changes]

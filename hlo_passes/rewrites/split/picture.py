@@ -134,17 +134,19 @@ class _Builder:
 
 
 def site_picture(rule: str, meeting: Any, chains: list[Any], split_dim: int, split_dims: list[int],
-                 out_dim: int | None, summary: str, gmms_kept: bool = False) -> SitePicture:
+                 out_dim: int | None, summary: str, gmms_kept: bool = False,
+                 combined: bool = False) -> SitePicture:
     """The picture of one site; ``chains`` as the engine found them (nothing replaced yet),
     ``meeting`` where they meet (``meetings``): ``split_dim`` is where the halves are cut,
     ``split_dims[k]`` that dimension after step k, ``out_dim`` where it lands in a GMM's
     result (``two_gmm``); ``summary`` goes in the title; ``gmms_kept``: the GMMs stay as written
-    (``engine.gmms_kept``), only the collectives are fused."""
+    (``engine.gmms_kept``), only the collectives are fused; ``combined``: their results reduced by one
+    combined collective, not joined (``engine.combinable``)."""
     form = meeting.form
     return SitePicture(
         title=f"{rule} [{form}]: {summary}",
         before=_before(form, meeting, chains, meeting.gmms, split_dim),
-        after=_after(form, chains, meeting.gmms, split_dim, split_dims, out_dim, gmms_kept),
+        after=_after(form, chains, meeting.gmms, split_dim, split_dims, out_dim, gmms_kept, combined),
     )
 
 
@@ -203,7 +205,7 @@ _REORDERED = {"stacked_pad_add": " as a stacking axis", "interleaved_pad_add": "
 
 
 def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int, split_dims: list[int],
-           out_dim: int | None, gmms_kept: bool = False) -> Subgraph:
+           out_dim: int | None, gmms_kept: bool = False, combined: bool = False) -> Subgraph:
     b = _Builder()
     w = _weight(b, chains)
     first = chains[0]
@@ -215,9 +217,11 @@ def _after(form: str, chains: list[Any], gmms: list[Any] | None, split_dim: int,
         for i, (c, start) in enumerate(zip(chains, starts)):
             b.edge(b.node(f"w{i}", f"weight {c.start.ref}", "weight"), prev, start)
     elif w is None and gmms_kept:
-        # The halves' GMMs as written, their results concatenated.
+        # The halves' GMMs as written, their results concatenated (or each an operand of one
+        # combined collective).
         total = sum(c.start.shape.dims[split_dim] for c in chains)
-        prev = b.node("src", f"concatenate of the GMMs' results (dim {split_dim})", "slice")
+        prev = b.node("src", "the GMMs' results, each an operand of one combined collective (no copy)" if combined
+                      else f"concatenate of the GMMs' results (dim {split_dim})", "slice")
         for i, c in enumerate(chains):
             b.edge(b.node(f"k{i}", f"{c.start.opcode} (GMM {i + 1}, kept)", "gmm"), prev, c.start.shape)
         shape = resized(first.start.shape, split_dim, total)

@@ -130,6 +130,9 @@ class SourcePlan:
     # depends on their shape): only the collectives are fused, the GMMs read (or are joined into)
     # slices and concatenates, which copy.  None: the GMMs, if any, are merged into one.
     gmms_kept: str | None = None
+    # Kept GMMs whose reductions are combined, one collective of both results per step
+    # (``engine.combinable``: optimized HLO), instead of joined and reduced once: no copy.
+    combined: bool = False
 
 
 class Meeting:
