@@ -27,7 +27,7 @@ install:
 	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e .
 
 install-test:
-	$(Q)$(PYTHON) -m pip install $(PIP_FLAGS) -e '.[test]'
+	$(Q)tools/pip_lock.sh $(PYTHON) -m pip install $(PIP_FLAGS) -e '.[test]'
 
 # The rewrite and its report go to a temporary directory, removed at the end.
 demo: install
@@ -39,17 +39,17 @@ demo: install
 	{ $(PYTHON) -m hlo_passes.cli lint examples/data "$$tmp/fused.mlir"; test $$? -eq 1; }
 
 # Everything CI runs (.ci/run): the whole suite in both environments (the tests marked slow in
-# one of them), then the jax-facing part on jax 0.11.2, and MaxText's trainer.  On the default
-# Python the tests marked jax_free (the parser, the IR, the rules on text: no jax or jaxlib in them)
-# run in a run of their own with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1, tests/conftest.py),
-# so that one which reaches jax fails; Python 3.12 runs them with the rest (both Pythons are real:
-# the parsers' pure Python too).  tools/ci_lanes.sh runs the stages in two lanes of about equal
+# one of them), then the jax-facing part on jax 0.11.2, and MaxText's trainer.  The tests marked
+# jax_free (the parser, the IR, the rules on text: no jax or jaxlib in them) run once, on the
+# default Python, in a run of their own with jax blocked (HLO_PASSES_TESTS_WITHOUT_JAX=1,
+# tests/conftest.py), so that one which reaches jax fails; on Python 3.12 the same pure Python runs
+# under every jax-facing test (each parses and prints its programs).  tools/ci_lanes.sh runs the stages in two lanes of about equal
 # length side by side (CI's two cores; each output line says its stage, and every stage runs even
 # after one failed); SERIAL=1 runs them one after another.  docs/testing.md.
 # PYTEST_ARGS: more pytest arguments for every run (e.g. -x, or -k to select).
-test: install-test
+test:
 ifdef SERIAL
-	$(Q)$(MAKE) --no-print-directory envs-py312 test-py311-run test-py312-run test-py312-jax011-run test-trainers
+	$(Q)$(MAKE) --no-print-directory install-test envs-py312 test-py311-run test-py312-run test-py312-jax011-run test-trainers
 else
 	$(Q)MAKE="$(MAKE)" tools/ci_lanes.sh
 endif
@@ -80,7 +80,7 @@ test-py311-run:
 	$(Q)$(PYTHON) -m pytest -q -m "not jax_free and not slow" $(PYTEST_ARGS)
 
 test-py312-run:
-	$(Q)$(PY312) -m pytest -q -m "not (slow and jax_free)" $(PYTEST_ARGS)
+	$(Q)$(PY312) -m pytest -q -m "not jax_free" $(PYTEST_ARGS)
 
 test-py312-jax011-run:
 	$(Q)$(PY312_JAX011) -m pytest -q -m "jax_facing and not slow" $(PYTEST_ARGS)
