@@ -412,6 +412,13 @@ class Rewriter:
         self._touch(instr)
         self._record(AttributeSet(instr.name, key))
 
+    def mark(self, instr: Instruction, key: str, value: Any) -> None:
+        """Note ``value`` under ``key`` in ``instr``'s dialect data: what a rule says of an op it
+        made that no printer writes (e.g. ``held.COMBINED_BY``), journaled like an attribute."""
+        self._mutate(f"mark {key} of", instr.name)
+        instr.dialect_data[key] = value
+        self._record(AttributeSet(instr.name, f"dialect_data.{key}"))
+
     def remove_attribute(self, instr: Instruction, key: str) -> None:
         self._mutate(f"remove attribute {key} of", instr.name)
         del instr.attributes[key]

@@ -327,7 +327,7 @@ def combine(rw: Rewriter, members: list[Instruction], rule: str) -> Instruction:
     operands = [m.operand_values[0] for m in members]
     result = Shape.tuple_of([m.shape for m in members])
     made = rw.clone(members[0], operands, result, computation=comp, before=members[-1])
-    made.dialect_data[COMBINED_BY] = rule
+    rw.mark(made, COMBINED_BY, rule)
     after = made
     for k, member in enumerate(members):
         after = rw.create("get-tuple-element", member.shape, [made], {"index": k}, after=after,
