@@ -33,6 +33,7 @@ from examples import moe, moe_trainer, moe_weight_forms, remat_scan_train
 from hlo_passes._copies import dump_platforms
 from hlo_passes.diagnostics import SiteRecord, from_site, record_of, rule_id
 from hlo_passes.jax_hook import RewrittenLowered
+from hlo_passes.claims import hold_claims
 from hlo_passes.lint import lint_text
 from hlo_passes.runtime import count_collectives
 from hlo_passes.source_frames import Frame, user_frame
@@ -61,6 +62,12 @@ def _remat_scan_program() -> tuple:
     return step, (init(params), x, gs)
 
 
+def _built(build: Any, *a: Any, **kw: Any) -> tuple:
+    """An example's ``build()`` (a jitted function and its arguments) as the plain function."""
+    fn, args = build(*a, **kw)
+    return getattr(fn, "__wrapped__", fn), tuple(args)
+
+
 # The examples' programs with sites, compared across the four entry points: tests/test_drop_in.py's
 # (examples/moe.py), two weight forms' training steps (examples/moe_weight_forms.py: gate and up the
 # other way round, and interleaved) and the user's own remat + scan + optax loop
@@ -74,6 +81,15 @@ FOUR_WAY = [_four_way("-".join(p), functools.partial(_moe_program, *p))
     _four_way("forms-up_first-grad", functools.partial(_form_program, "up_first"), pytest.mark.slow),
     _four_way("forms-interleaved-grad", functools.partial(_form_program, "interleaved"), pytest.mark.slow),
     _four_way("remat_scan_train", _remat_scan_program, pytest.mark.slow),
+    # The test trainer (examples/moe_trainer.py): XLA:CPU's combiner reduces both halves of the
+    # weight gradient in one all-reduce, so MOE002's "2 -> 1" on the lowered text is held against
+    # the compiled program in every entry point and is a near miss there (xla-combined).
+    _four_way("trainer-prefused", functools.partial(_built, moe_trainer.build, "prefused", "one")),
+    # Not here yet (issue 47, open): examples/moe_split_sharded.py's gradient (inside XLA the pass
+    # records a MOE003 site, (6, 2) and 8,192 bytes, beside the MOE001 one that the lowered text does
+    # not have); examples/moe_pair.py's, mixtral_fsdp.py's and moe_public.py's programs have no site of
+    # the default rules in hlo_passes.jit (MOE003/MOE004 are opt-in), so they need the four compared
+    # with the opt-in rules named.
 ]
 # Where the four disagree today (issue 47), pinned so that a change either way is seen: the
 # interleaved form's MOE002 site, its GMMs kept as written on this XLA:CPU (YNNPACK), copies their
@@ -81,6 +97,13 @@ FOUR_WAY = [_four_way("-".join(p), functools.partial(_moe_program, *p))
 # already merged the two weight-gradient dots into one and slices its result, whose slices (8,192
 # bytes) the fix removes there: 57,344 more.
 BYTES_GAP = {"forms-interleaved-grad": (-65536, -57344)}
+# The test trainer (issue 47, open): inside XLA the optimized module gathers each layer's weight
+# twice (the forward, and the backward's rematerialized copy that the lowered text reads through the
+# forward's gather: MOE001's extra-users near miss there), after XLA:CPU converted it to bf16, so the
+# pass inside XLA records two MOE001 sites of 4,096 bytes where the lowered text has one of 32,768.
+# The claims agree: MOE002's is held against the compiled program alike in all four (xla-combined).
+INSTALL_GAP = {"trainer-prefused": [SiteRecord("MOE001", "two_gmm", (2, 1), 4096, "cpu", True,
+                                               str(REPO_ROOT / "examples" / "moe_trainer.py") + ":66")] * 2}
 
 
 def _record(d) -> tuple:
@@ -216,7 +239,15 @@ def _rewrite_json_record(s: dict) -> SiteRecord:
     x = s["details"]
     platform = x["price"].split(" per device on ", 1)[1].split()[0]
     return SiteRecord(s["rule_id"], s["form"], (s["before"]["count"], s["after"]["count"]), s["bytes_saved"],
-                      platform, x.get("pays") is not False, s["location"].get("source"))
+                      platform, x.get("pays") is not False, s["location"].get("source"),
+                      "collectives_as_written" in x)
+
+
+def _lint_json_record(f: dict) -> SiteRecord:
+    """hlo-lint --format json's finding as a record."""
+    x = f["details"]
+    return SiteRecord(f["rule"], f["form"], (x["collectives_before"], x["collectives_after"]), f["bytes_saved"],
+                      x["priced_for"], x.get("pays") is not False, f["source"], "collectives_as_written" in x)
 
 
 def _compiled_with_the_pass(fn, args, mode: str) -> tuple:
@@ -242,32 +273,43 @@ def _installed(fn, args, mode: str) -> tuple[list[SiteRecord], list]:
     return [f.record for f in findings], []
 
 
-@pytest.fixture(scope="module", params=FOUR_WAY)
-def four_ways(request, tmp_path_factory) -> dict:
+@functools.cache
+def _four_ways(name: str, build: Any, tmp: Path) -> dict:
     """One program's records from hlo_passes.jit (compiled: its claims held against XLA's program),
-    hlo-lint and hlo-rewrite (on the text the jit rewrote), and the pass inside XLA (lint, rewrite)."""
-    name, build = request.param
+    hlo-lint and hlo-rewrite (on the text the jit rewrote, for the platform it was lowered for: a CPU
+    text, compiled by them to hold their claims) and the pass inside XLA (lint, rewrite); the
+    collectives of XLA's compiled original and of the compiled rewrite."""
     fn, args = build()
     low = hlo_passes.jit(fn).lower(*args)
     compiled = low.compile()
     platform = jax.default_backend()
     text = low.original.as_text(debug_info=True)
-    src = tmp_path_factory.mktemp("four") / "program.mlir"
+    src = tmp / f"{name}.mlir"
     src.write_text(text)
     report = src.with_suffix(".json")
     proc = run("hlo-rewrite", src, "--platform", platform, "--kernel", "xla", "--dry-run", "--report", report)
     assert proc.returncode == 0, proc.stderr
+    lint = run("hlo-lint", src, "--platform", platform, "--format", "json")
+    assert lint.returncode in (0, 1), lint.stderr
+    # XLA's compiled original: the one the jit held its claims against, else compiled here.
+    original = low.compiled_original_text or jax.jit(fn).lower(*args).compile().as_text()
+    installed, misses = _installed(fn, args, "rewrite")
     return {
-        "id": name,
+        "id": name, "low": low,
         "jit": [record_of(s) for s in low.report],
-        "lint": [d.record for d in lint_text(text, dialect="stablehlo", platform=platform)],
+        "lint": [_lint_json_record(f) for f in json.loads(lint.stdout)],
         "rewrite": [_rewrite_json_record(s) for s in json.loads(report.read_text())["sites"]],
         "install-log": _installed(fn, args, "log")[0],
-        "install-rewrite": _installed(fn, args, "rewrite")[0],
+        "install-rewrite": installed, "installed_misses": misses,
         "claimed": sum(s.before.count - s.after.count for s in low.report if s.rewritten),
-        "compiled": (sum(count_collectives(jax.jit(fn).lower(*args).compile().as_text()).values()),
-                     sum(count_collectives(compiled.as_text()).values())),
+        "compiled": (sum(count_collectives(original).values()), sum(count_collectives(compiled.as_text()).values())),
     }
+
+
+@pytest.fixture(scope="module", params=FOUR_WAY)
+def four_ways(request, tmp_path_factory) -> dict:
+    name, build = request.param
+    return _four_ways(name, build, tmp_path_factory.getbasetemp())
 
 
 def test_the_four_entry_points_show_one_record_per_site(four_ways: dict) -> None:
@@ -278,9 +320,15 @@ def test_the_four_entry_points_show_one_record_per_site(four_ways: dict) -> None
     # and hlo-rewrite's reports list it, detected and not rewritten.)
     jit = sorted((r for r in four_ways["jit"] if r.pays), key=repr)
     assert jit and all(r.priced_for == jax.default_backend() and r.source for r in jit), jit
+    # Every claim held against a compiled program (a CPU text, this process's devices): none as written.
+    assert not any(r.as_written for way in ("jit", "lint", "rewrite", "install-log", "install-rewrite")
+                   for r in four_ways[way]), four_ways
     gap = BYTES_GAP.get(four_ways["id"])
     for way in ("lint", "rewrite", "install-log", "install-rewrite"):
         records = [r for r in four_ways[way] if r.pays]
+        if four_ways["id"] in INSTALL_GAP and way.startswith("install"):
+            assert records == INSTALL_GAP[four_ways["id"]], (way, records)
+            continue
         if gap is not None and way.startswith("install"):
             (lowered, optimized) = gap
             moe002 = [r for r in records if r.rule == "MOE002"]
@@ -300,35 +348,50 @@ def test_a_jit_site_of_a_form_xla_fused_away_reads_as_the_program_has_it(four_wa
 
 
 @pytest.fixture(scope="module")
-def trainer() -> dict:
+def trainer(tmp_path_factory) -> dict:
     """The test trainer's step (prefused weight, D over 8 devices): XLA:CPU's all-reduce combiner puts
-    both halves of each layer's weight gradient into one all-reduce (with the other gradients)."""
-    step, state = moe_trainer.build("prefused", "one", jit=hlo_passes.jit)
-    low = step.lower(*state)
-    lowered_rules = sorted(s.rule for s in low.report)
-    compiled = low.compile()
-    jstep, jstate = moe_trainer.build("prefused", "one")
-    original = jstep.lower(*jstate).compile().as_text()
-    _, installed_misses = _installed(jstep, jstate, "rewrite")
-    return {"low": low, "lowered_rules": lowered_rules, "before": sum(count_collectives(original).values()),
-            "after": sum(count_collectives(compiled.as_text()).values()), "installed_misses": installed_misses}
+    both halves of each layer's weight gradient into one all-reduce (with the other gradients).  The
+    four entry points' records of it (``_four_ways``: shared with the four-way test)."""
+    (param,) = [p for p in FOUR_WAY if p.id == "trainer-prefused"]
+    name, build = param.values[0]
+    return _four_ways(name, build, tmp_path_factory.getbasetemp())
 
 
 def test_a_gradient_xla_already_combined_is_a_near_miss_not_a_saving(trainer: dict) -> None:
     low = trainer["low"]
-    # The lowered text shows two reductions (the partitioner's, one per half): the rule finds the site...
-    assert trainer["lowered_rules"] == ["moe-gather-fusion", "moe-gradient-fusion"]
-    # ... which XLA's compiled original already runs as one: after compiling, no longer a site.
+    # The lowered text shows two reductions (the partitioner's, one per half): the rule finds the site,
+    # and a lint that compiles nothing says that its count is the text's...
+    text = low.original.as_text(debug_info=True)
+    unchecked = [d.record for d in lint_text(text, dialect="stablehlo", platform="cpu")]
+    assert [(r.rule, r.as_written) for r in unchecked] == [("MOE001", False), ("MOE002", True)], unchecked
+    # ... which XLA's compiled original already runs as one: held against it, no longer a site.
     assert [s.rule for s in low.report] == ["moe-gather-fusion"], str(low)
     (miss,) = [m for m in low.near_misses if m.check == "xla-combined"]
     assert miss.rule == "moe-gradient-fusion" and "XLA's combiner already reduces" in miss.reason
     assert "moe-gradient-fusion refused (xla-combined)" in str(low)
+    # The same in the lint that holds it (hlo-lint, hlo-rewrite: the same records) ...
+    held = lint_text(text, dialect="stablehlo", platform="cpu", claims=hold_claims, explain=True)
+    assert [(d.rule, d.details.get("check")) for d in held if d.rule == "MOE002"] == [("MOE002", "xla-combined")]
+    assert [r.rule for r in trainer["lint"]] == [r.rule for r in trainer["rewrite"]] == ["MOE001"]
     # Every claim left equals the compiled program's change.
-    claimed = sum(s.before.count - s.after.count for s in low.report if s.rewritten)
-    assert claimed == trainer["before"] - trainer["after"] > 0, (claimed, trainer["before"], trainer["after"])
+    before, after = trainer["compiled"]
+    assert trainer["claimed"] == before - after > 0, (trainer["claimed"], before, after)
     # Inside XLA the same near miss, at the same place.
     inside = [m for m in trainer["installed_misses"] if m.check == "xla-combined"]
     assert inside and all(m.rule == miss.rule and m.location.source == miss.location.source for m in inside), inside
+
+
+def test_a_claim_not_held_says_so_and_why(trainer: dict) -> None:
+    """Where no compiled program can be had (a platform not compiled here, none named), the claim is
+    the text's, and every entry point's record and line say so."""
+    text = trainer["low"].original.as_text(debug_info=True)
+    for platform, why in (("tpu", "a tpu program is not compiled here"),
+                          (None, "the text does not say it runs on cpu")):
+        (d,) = [d for d in lint_text(text, dialect="stablehlo", platform=platform, claims=hold_claims,
+                                     select=["MOE002"])]
+        assert d.record.as_written and why in d.details["collectives_as_written"], d.details
+        assert d.fix.endswith("(as written; XLA may combine)"), d.fix
+        assert any(n.startswith("collectives 2 -> 1 as written; XLA may combine (not checked: ") for n in d.notes), d.notes
 
 
 def test_a_gradient_xla_leaves_apart_stays_a_site(program) -> None:
