@@ -100,10 +100,9 @@ def _compile_here(module: Module, platform: str | None) -> tuple[str | None, str
     if not text:
         return None, "the module's text is not at hand"
     try:
-        # Deferred: the text tools import this module and do without jax.
+        # Deferred, both: the text tools import this module and do without jax (runtime imports it).
         import jax
-
-        from . import runtime
+        from . import runtime  # deferred: it imports jax
     except ImportError as err:
         return None, f"jax is not installed ({err})"
     attrs = module.attributes
