@@ -218,6 +218,7 @@ def lint_module(
     sites, misses = _detect(module, chosen, PassContext.for_platform(
         platform, gmm_target=target, dots_round_by_shape=dots_round_by_shape if dots_round_by_shape is not None
         else dots_round_by_shape_here(platform)))
+    sites = _once_each(sites)
     # A site whose op XLA made (no line of its own) is placed at the line that uses what it makes.
     sites = [s if s.location.source else replace(s, location=with_users_source(module, s.location)) for s in sites]
     # A gradient site whose reductions XLA's combiner may merge: its claim held against the compiled
@@ -240,6 +241,23 @@ def lint_module(
         findings.extend(d for d in (from_near_miss(m, where) for m in misses) if _selected(d.rule, select, ignore))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return findings
+
+
+def _once_each(sites: list[Site]) -> list[Site]:
+    """``sites`` without a later rule's site at the same op with the same pieces and collectives as an
+    earlier one's: the same site, which a rewrite pipeline fixes once (the first rule rewrites it, the
+    next no longer sees it), reported once.  In optimized HLO XLA's fusions can make a prefused
+    weight's halves look like two weights (MOE003's) where MOE001 finds the same gathers."""
+    seen: set[tuple[Any, ...]] = set()
+    kept = []
+    for site in sites:
+        key = (site.location.line, site.location.column, site.before.count, site.after.count,
+               tuple((p.line, p.column) for p in site.pieces))
+        if site.location.line > 0 and site.pieces and key in seen:
+            continue
+        seen.add(key)
+        kept.append(site)
+    return kept
 
 
 def _detect(module: Module, chosen: Sequence[str], context: PassContext) -> tuple[list[Any], list[Any]]:
