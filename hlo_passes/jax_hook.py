@@ -512,9 +512,11 @@ class Jitted:
         if err is not None:
             low = RewrittenLowered(low.original, low.original, low.result, err, name=self._name)
             compiled = low.original.compile(*options, **kw_options)
-        elif low.rewritten:
+        elif low.result is not None and claims_to_hold(low.result.module, low.result.sites):
             try:
-                low.check_claims()
+                # Nothing rewritten: the program just compiled is XLA's original, held against as it is
+                # (no other compile); rewritten: the original is compiled to hold the claims against.
+                low.check_claims(None if low.rewritten else compiled.as_text())
             except Exception as error:  # noqa: BLE001 - the check reports; it never fails a compile
                 log.debug("hlo_passes.jit: the claims were not checked against XLA's program (%s)", _why(error))
         return low, compiled
