@@ -106,8 +106,10 @@ def _compile_here(module: Module, platform: str | None) -> tuple[str | None, str
     except ImportError as err:
         return None, f"jax is not installed ({err})"
     attrs = module.attributes
-    prefix = "" if module.dialect == "hlo" else "mhlo."
-    wanted = _int(attrs.get(prefix + "num_partitions")) * _int(attrs.get(prefix + ("replica_count" if module.dialect == "hlo" else "num_replicas")))
+    # The devices the module runs on: HLO's header says num_partitions and replica_count, StableHLO's
+    # module attributes mhlo.num_partitions and mhlo.num_replicas.
+    names = ("num_partitions", "replica_count") if module.dialect == "hlo" else ("mhlo.num_partitions", "mhlo.num_replicas")
+    wanted = _int(attrs.get(names[0])) * _int(attrs.get(names[1]))
     try:
         have = jax.devices("cpu")
     except RuntimeError as err:

@@ -383,8 +383,16 @@ class Jitted:
     def explain(self, *args: Any, **kwargs: Any) -> str:
         """What the rewrite does to the program for these arguments, in a few lines: each site
         with its source location and collectives before -> after, near misses, GMM kernels,
-        or why it fell back.  Lowers (nothing is compiled or run)."""
-        return str(self._lower(args, kwargs))
+        or why it fell back.  After a call (or ``lower().compile()``) with these arguments' signature:
+        what that compile made, its gradient claims held against XLA's program; else it lowers
+        (nothing is compiled or run: such a claim says it is the lowered text's, ``as written``)."""
+        try:
+            key = self._signature(args, kwargs)
+        except ValueError:  # a static argument this cache cannot key on
+            key = None
+        with self._lock:
+            entry = self._cache.get(key) if key is not None else None
+        return str(entry.lowered if entry is not None else self._lower(args, kwargs))
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
         return self._jitted.eval_shape(*args, **kwargs)
