@@ -44,7 +44,8 @@ from . import _jax_compat as compat
 from . import _multihost
 from .diagnostics import from_near_miss, from_site, jit_summary, record_of
 from .diagnostics.lines import jit_site
-from .lint import Finding, lint_module
+from .claims import hold_against
+from .lint import Finding, claims_to_hold, lint_module, mark_as_written
 from .lowering import KERNELS, PLATFORMS, GmmLowering, lower_gmms, resolve_kernel, target_for
 from .lowering.cpu_ffi import KERNELS_PACKAGE
 from ._mlir_ops import op_spellings
@@ -88,9 +89,9 @@ def drop_in_kernel(kernel: str | None) -> str:
     return chosen
 
 
-# The check a rule whose sites XLA's combiners may have made one already (``RuleMeta.combinable``)
-# names such halves by, in the compiled original (``RewrittenLowered.check_claims``).
-COMBINED = "xla-combined"
+# Why a gradient site's claim is the lowered text's until the program is compiled (``lower()`` and
+# ``explain()`` compile nothing; ``RewrittenLowered.check_claims`` holds it when it is compiled).
+NOT_YET_COMPILED = "lower() and explain() compile nothing; compiling holds it against XLA's program"
 
 
 class RewriteFallbackWarning(UserWarning):
@@ -164,6 +165,8 @@ class RewrittenLowered:
         # lower()): compile() puts the executable where that function's calls find it.
         self._owner: Jitted | None = None
         self._key: Hashable | None = None
+        # XLA's optimized text of the original program, where ``check_claims`` compiled it (None: not).
+        self.compiled_original_text: str | None = None
 
     def summary_lines(self) -> list[str]:
         """What happened to this lowering, one line each: the verdict, then every site,
@@ -192,33 +195,22 @@ class RewrittenLowered:
         return "\n".join(self.summary_lines())
 
     def check_claims(self, compiled_original_text: str | None = None) -> list[NearMiss]:
-        """Hold the "A -> B" claims of the rewritten gradient-reduction sites against XLA's
-        compiled original (``compiled_original_text``; compiled here when not given): a site whose
-        halves XLA's combiner already reduces in one op (check ``xla-combined`` of the rule on the
-        compiled module, at the same source place) saves no collective, and becomes that near
-        miss instead of a site (the rewrite stays in the program: the same collectives run
-        either way).  The near misses made, in the order of the sites."""
-        sites = [s for s in self.report if s.rewritten and getattr(rule_meta(s.rule), "combinable", False)
-                 and s.before.count > s.after.count]
-        if not sites or self.result is None:
+        """Hold the "A -> B" claims of the gradient-reduction sites (``lint.claims_to_hold``)
+        against XLA's compiled original (``compiled_original_text``; compiled here when not given),
+        as every entry point holds them (``claims.hold_against``): a site whose halves XLA's combiner
+        already reduces in one op (check ``xla-combined`` of the rule on the compiled module, at the
+        same source place) saves no collective, and becomes that near miss instead of a site (the
+        rewrite stays in the program: the same collectives run either way); one the compiled
+        program reduces apart stands, checked.  The near misses made, in the order of the sites."""
+        if self.result is None:
+            return []
+        pending = claims_to_hold(self.result.module, self.result.sites)
+        if not pending:
             return []
         text = compiled_original_text if compiled_original_text is not None else self.original.compile().as_text()
-        platform = sites[0].details.priced_for
-        with parsed_for_one_call(text, "hlo", f"<compiled {self.name}>") as module:
-            notes = lint_module(module, passes=sorted({s.rule for s in sites}), explain=True, platform=platform)
-        combined = {(n.pass_name, n.source): n for n in notes if n.is_note and n.details.get("check") == COMBINED}
-        made = []
-        for site in sites:
-            found = combined.get((site.rule, record_of(site).source))
-            if found is None:
-                continue
-            self.result.sites.remove(site)
-            miss = NearMiss(site.rule, COMBINED, f"collectives {site.before.count} -> {site.after.count} in the "
-                            f"lowered text, not in the compiled program: {found.details['reason']} (the rewrite "
-                            "stays: it changes nothing XLA runs)", site.location)
-            self.result.near_misses.append(miss)
-            made.append(miss)
-        return made
+        self.compiled_original_text = text  # what the claims were held against (a test compares with it)
+        return hold_against(text, pending, self.result.sites, self.result.near_misses, pending[0].details.priced_for,
+                            what="lowered text", name=f"<compiled {self.name}>")
 
     @property
     def report(self) -> list[Site]:
@@ -321,6 +313,8 @@ def _rewrite(lowered: Any, passes: Sequence[str] | None, kernel: str = "xla",
                                        dots_round_by_shape=platform is not None and compat.dots_round_by_shape(platform))
     result = pipeline(passes, strict=True, context=context).run(parse(text, dialect="stablehlo", path=path),
                                                                 copy=False)
+    # A gradient site's "A -> B" is the lowered text's until the compile holds it (``check_claims``).
+    mark_as_written(claims_to_hold(result.module, result.sites), NOT_YET_COMPILED)
     gmms = lower_gmms(result.module, kernel, platform) if lowering else []
     if not result.changed and not any(g.lowered for g in gmms):
         return lowered, result, gmms
@@ -389,8 +383,16 @@ class Jitted:
     def explain(self, *args: Any, **kwargs: Any) -> str:
         """What the rewrite does to the program for these arguments, in a few lines: each site
         with its source location and collectives before -> after, near misses, GMM kernels,
-        or why it fell back.  Lowers (nothing is compiled or run)."""
-        return str(self._lower(args, kwargs))
+        or why it fell back.  After a call (or ``lower().compile()``) with these arguments' signature:
+        what that compile made, its gradient claims held against XLA's program; else it lowers
+        (nothing is compiled or run: such a claim says it is the lowered text's, ``as written``)."""
+        try:
+            key = self._signature(args, kwargs)
+        except ValueError:  # a static argument this cache cannot key on
+            key = None
+        with self._lock:
+            entry = self._cache.get(key) if key is not None else None
+        return str(entry.lowered if entry is not None else self._lower(args, kwargs))
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
         return self._jitted.eval_shape(*args, **kwargs)
@@ -518,9 +520,11 @@ class Jitted:
         if err is not None:
             low = RewrittenLowered(low.original, low.original, low.result, err, name=self._name)
             compiled = low.original.compile(*options, **kw_options)
-        elif low.rewritten:
+        elif low.result is not None and claims_to_hold(low.result.module, low.result.sites):
             try:
-                low.check_claims()
+                # Nothing rewritten: the program just compiled is XLA's original, held against as it is
+                # (no other compile); rewritten: the original is compiled to hold the claims against.
+                low.check_claims(None if low.rewritten else compiled.as_text())
             except Exception as error:  # noqa: BLE001 - the check reports; it never fails a compile
                 log.debug("hlo_passes.jit: the claims were not checked against XLA's program (%s)", _why(error))
         return low, compiled

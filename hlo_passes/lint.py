@@ -50,10 +50,10 @@ from .diagnostics.places import SourceRoot
 from .errors import ParseError
 from .files import MAX_INPUT_BYTES, InputError, file_kind, is_regular_file, read_input, read_stream, too_large
 from .ir import Module
-from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, pipeline
+from .passes import available_passes, builtin_names, load_plugin, loaded_plugins, pipeline, rule_meta
 from .passes.prescan import rules_that_may_fire_in
 from .pass_interface import PassContext
-from .report import does_not_pay, source_hint, with_users_source
+from .report import AS_WRITTEN, NearMiss, Site, does_not_pay, source_hint, with_users_source
 from .rewrites.builtin import builtin_rules
 from .rule import RuleMeta
 from .text import parse_file, parsed_for_one_call, unknown_constructs
@@ -137,6 +137,43 @@ def _passes_for(select: Sequence[str] | None, ignore: Sequence[str] | None,
     return [n for n in names if _selected(rule_id(n), select, ignore)]
 
 
+# How the "collectives A -> B" of a gradient site on a text before optimization is held against the
+# compiled program (``claims_to_hold``): ``check(module, sites, near_misses, platform)`` edits the two
+# lists (a site XLA's combiner already made one becomes its near miss ``xla-combined``) and marks the
+# claims it could not hold (``mark_as_written``).  The faces that may compile give one
+# (``hlo_passes.claims.hold_claims``: hlo-lint, hlo-rewrite); the lint itself compiles nothing.
+ClaimCheck = Callable[[Module, list[Site], list[NearMiss], "str | None"], None]
+# Why the lint's own claims are as written (``lint_module`` without a ``claims`` check).
+NOT_COMPILED = "the lint compiles nothing (hlo-lint and hlo-rewrite compile a CPU text to check it)"
+
+
+def is_compiled(module: Module) -> bool:
+    """Whether ``module`` is a program XLA compiled (optimized HLO: ``is_scheduled=true``), whose
+    collectives are what runs."""
+    return module.dialect == "hlo" and str(module.attributes.get("is_scheduled", "")) == "true"
+
+
+def claims_to_hold(module: Module, sites: Iterable[Site]) -> list[Site]:
+    """The sites of ``module`` whose "collectives A -> B" XLA's combiners may make untrue in the
+    compiled program: sites of a rule whose reductions they may merge (``RuleMeta.combinable``) that
+    fuse collectives, on a text before optimization (a compiled module's counts are what runs)."""
+    if is_compiled(module):
+        return []
+    return [s for s in sites if getattr(rule_meta(s.rule), "combinable", False) and s.before.count > s.after.count]
+
+
+def mark_as_written(sites: Iterable[Site], why: str) -> None:
+    """Say on each of ``sites`` that its collectives are the text's (``AS_WRITTEN``), and ``why``
+    they were not held against the compiled program."""
+    for site in sites:
+        site.details.collectives_as_written = f"{AS_WRITTEN} (not checked: {why})"
+
+
+def compiled_program(module: Module, sites: list[Site], misses: list[NearMiss], platform: str | None) -> None:
+    """The claim check of a module that is the compiled program (the pass inside XLA): nothing to
+    hold, its collectives are what XLA runs."""
+
+
 def lint_module(
     module: Module,
     *,
@@ -148,6 +185,7 @@ def lint_module(
     platform: str | None = None,
     gmm_target: GmmTarget | None = None,
     dots_round_by_shape: bool | None = None,
+    claims: ClaimCheck | None = None,
 ) -> list[Finding]:
     """Findings of one parsed module (no rewriting; ``module`` is left untouched).
 
@@ -161,6 +199,9 @@ def lint_module(
     ``dots_round_by_shape``: whether the backend's dots round by their shape (the split rules then
     keep the GMMs as written, ``PassContext``); None: asked of this process's jax for ``cpu``
     (``gmm.target.dots_round_by_shape_here``), as ``hlo-rewrite`` and ``hlo_passes.jit`` do.
+    ``claims``: how a gradient site's "collectives A -> B" on a text before optimization is held
+    against the compiled program (``ClaimCheck``; ``compiled_program``: ``module`` is it); None: not
+    held, each such site says its collectives are as written (``claims_to_hold``).
     """
     chosen = _passes_for(select, ignore, passes)
     # Rules whose communicating steps are not spelled anywhere in the module
@@ -177,8 +218,15 @@ def lint_module(
     sites, misses = _detect(module, chosen, PassContext.for_platform(
         platform, gmm_target=target, dots_round_by_shape=dots_round_by_shape if dots_round_by_shape is not None
         else dots_round_by_shape_here(platform)))
+    sites = _once_each(sites)
     # A site whose op XLA made (no line of its own) is placed at the line that uses what it makes.
     sites = [s if s.location.source else replace(s, location=with_users_source(module, s.location)) for s in sites]
+    # A gradient site whose reductions XLA's combiner may merge: its claim held against the compiled
+    # program where one can be had, else said to be the text's.
+    if claims is not None:
+        claims(module, sites, misses, platform)
+    else:
+        mark_as_written(claims_to_hold(module, sites), NOT_COMPILED)
     # How to get source lines, for a text that has none (read off the module once, if needed).
     hint = source_hint(module) if not all(has_source(s) for s in sites) else None
     for site in sites:
@@ -193,6 +241,23 @@ def lint_module(
         findings.extend(d for d in (from_near_miss(m, where) for m in misses) if _selected(d.rule, select, ignore))
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return findings
+
+
+def _once_each(sites: list[Site]) -> list[Site]:
+    """``sites`` without a later rule's site at the same op with the same pieces and collectives as an
+    earlier one's: the same site, which a rewrite pipeline fixes once (the first rule rewrites it, the
+    next no longer sees it), reported once.  In optimized HLO XLA's fusions can make a prefused
+    weight's halves look like two weights (MOE003's) where MOE001 finds the same gathers."""
+    seen: set[tuple[Any, ...]] = set()
+    kept = []
+    for site in sites:
+        key = (site.location.line, site.location.column, site.before.count, site.after.count,
+               tuple((p.line, p.column) for p in site.pieces))
+        if site.location.line > 0 and site.pieces and key in seen:
+            continue
+        seen.add(key)
+        kept.append(site)
+    return kept
 
 
 def _detect(module: Module, chosen: Sequence[str], context: PassContext) -> tuple[list[Any], list[Any]]:
@@ -509,6 +574,7 @@ def lint_files(
     fold: bool = True,
     platform: str | None = None,
     stdin: BinaryIO | None = None,
+    claims: ClaimCheck | None = None,
 ) -> LintRun:
     """Lint files, directories and globs; files in parallel when there are many.
 
@@ -521,7 +587,8 @@ def lint_files(
     ``paths``; the same site in several stages of one module in a dump folder is reported
     at the earliest, the others in ``stages``.  ``fold=False``: every file on its own.
     ``platform``: what the cost model prices sites for (``lint_module``).  The PATH ``-``
-    is ``stdin`` (default: this process's), read here.
+    is ``stdin`` (default: this process's), read here.  ``claims``: how gradient sites' claims are
+    held against the compiled program (``lint_module``; a module-level function: workers take it).
     """
     check_codes(select, ignore, passes)
     all_files, findings, notes = collect_paths(paths)
@@ -540,7 +607,7 @@ def lint_files(
     weight = {g[0]: len(g) for g in groups}
     options: dict[str, Any] = {"select": select, "ignore": ignore, "passes": passes, "dialect": dialect,
                                "explain": explain, "max_bytes": max_bytes, "verbose": verbose,
-                               "platform": platform,
+                               "platform": platform, "claims": claims,
                                # Without --platform, each dump file is priced for the platform its
                                # dump names (``PLATFORM_after_optimizations``), else for an assumed one.
                                "platforms": dump_platforms(p for p in all_files if p != STDIN) if platform is None else {}}

@@ -408,7 +408,7 @@ class SitePicture:
 
 # The fields of ``SiteDetails`` every site may have (set by the engine that finds and prices it),
 # in the order the JSON report gives them after a rule's own.
-_PRICING = ("picture_error", "pays", "price", "not_rewritten")
+_PRICING = ("picture_error", "pays", "price", "not_rewritten", "collectives_as_written")
 # Said by the findings (``diagnostics.from_site``: the lint's JSON and SARIF), not in ``to_json``:
 # the price names the platform already, and hlo-rewrite says on stderr when it was assumed.
 _PLATFORM = ("priced_for", "platform_assumed")
@@ -432,6 +432,12 @@ class SiteDetails:
     priced_for: str | None = None
     platform_assumed: bool | None = None
     not_rewritten: str | None = None
+    # Set where the site's "collectives A -> B" is the text's and XLA's combiners may change it in
+    # the compiled program (a gradient's reductions, ``RuleMeta.combinable``, on a text before
+    # optimization that no compiled module was held against): ``AS_WRITTEN`` and why it was not
+    # checked.  None: the count is as the compiled program runs it (held against it, read off it,
+    # or of a rule whose collectives no combiner merges).
+    collectives_as_written: str | None = None
 
     def fix_note(self) -> str | None:
         """One line on how the fix differs from the rule's usual one (said after it, wherever
@@ -605,6 +611,9 @@ class NearMiss:
 
 
 DOES_NOT_PAY = "does-not-pay"
+# What a site's claim says where it is the text's, not checked against a compiled program
+# (``SiteDetails.collectives_as_written``).
+AS_WRITTEN = "as written; XLA may combine"
 
 
 def does_not_pay(site: Site) -> NearMiss:

@@ -45,7 +45,7 @@ from .diagnostics import from_site, hook_warning
 from .gmm.target import GmmTarget, gmm_target
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
-from .lint import Finding, lint_module
+from .lint import Finding, compiled_program, lint_module
 from .passes import (available_passes, default_passes, load_plugin, loaded_plugins, resolve_passes,
                      rule_meta)
 from .passes.compiled import ragged_dots_lowered_by_xla, rewrite_compiled_text
@@ -489,8 +489,9 @@ def _site_line(module: str, site: Site) -> str:
 def _lint(name: str, text: str, mode: str, priced: str | None) -> None:
     with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module:
         # _on_compile's pricing; a platform the cost model does not know is named as its default.
+        # The module is the program XLA compiles (its combiners have run): its counts are what runs.
         findings = lint_module(module, platform=priced or DEFAULT_PLATFORM, gmm_target=_xla_own(priced),
-                               dots_round_by_shape=_dots_round_by_shape(priced))
+                               dots_round_by_shape=_dots_round_by_shape(priced), claims=compiled_program)
     # Once per job, not once per host: only process 0 reports (_multihost).
     reports = _multihost.reports_here()
     said: list[str] = []

@@ -31,10 +31,12 @@ import pytest
 
 import hlo_passes
 from cli_runner import run
-from examples import moe, moe_trainer, moe_weight_forms, remat_scan_train
+from examples import moe, moe_pair, moe_pair_fsdp_transpose, moe_quantized, moe_remat, moe_split_sharded, moe_trainer, \
+    moe_weight_forms, remat_scan_train
 from hlo_passes._copies import dump_platforms
 from hlo_passes.diagnostics import SiteRecord, from_site, record_of, rule_id
 from hlo_passes.jax_hook import RewrittenLowered
+from hlo_passes.claims import hold_claims
 from hlo_passes.lint import lint_text
 from hlo_passes.runtime import count_collectives
 from hlo_passes.source_frames import Frame, user_frame
@@ -63,12 +65,30 @@ def _remat_scan_program() -> tuple:
     return step, (init(params), x, gs)
 
 
+def _built(build: Any, *a: Any, **kw: Any) -> tuple:
+    """An example's ``build()`` (a jitted function and its arguments) as the plain function."""
+    fn, args = build(*a, **kw)
+    return getattr(fn, "__wrapped__", fn), tuple(args)
+
+
 # The examples' programs with sites, compared across the four entry points: tests/test_drop_in.py's
 # (examples/moe.py), two weight forms' training steps (examples/moe_weight_forms.py: gate and up the
 # other way round, and interleaved) and the user's own remat + scan + optax loop
 # (examples/remat_scan_train.py); the last three once per CI run (slow).
-def _four_way(name: str, build: Any, *marks: Any) -> Any:
-    return pytest.param((name, build), id=name, marks=marks)
+def _four_way(name: str, build: Any, *marks: Any, passes: tuple[str, ...] | None = None) -> Any:
+    """A program of the four-way comparison; ``passes``: the rules each entry point runs (None: the
+    default set; the lint reports every rule, so a program whose sites are the opt-in rules' names them)."""
+    return pytest.param((name, build, passes), id=name, marks=marks)
+
+
+def _pair_program(**kw: Any) -> tuple:
+    spec = moe_pair.PairSpec(**kw)
+    m = moe_pair.program_mesh(spec)
+    return moe_pair.program_fn(spec, m), moe_pair.inputs(spec, m)
+
+
+# The rules of the two-weight programs (examples/moe_pair.py): MOE003 and MOE004 are opt-in.
+PAIR_RULES = ("MOE001", "MOE002", "MOE003", "MOE004")
 
 
 FOUR_WAY = [_four_way("-".join(p), functools.partial(_moe_program, *p))
@@ -76,6 +96,28 @@ FOUR_WAY = [_four_way("-".join(p), functools.partial(_moe_program, *p))
     _four_way("forms-up_first-grad", functools.partial(_form_program, "up_first"), pytest.mark.slow),
     _four_way("forms-interleaved-grad", functools.partial(_form_program, "interleaved"), pytest.mark.slow),
     _four_way("remat_scan_train", _remat_scan_program, pytest.mark.slow),
+    # The test trainer (examples/moe_trainer.py): XLA:CPU's combiner reduces both halves of the
+    # weight gradient in one all-reduce, so MOE002's "2 -> 1" on the lowered text is held against
+    # the compiled program in every entry point and is a near miss there (xla-combined).
+    _four_way("trainer-prefused", functools.partial(_built, moe_trainer.build, "prefused", "one")),
+    # Two weights (examples/moe_pair.py: the opt-in rules named), once per CI run.
+    _four_way("pair-explicit-grad", functools.partial(_pair_program, form="explicit", mode="grad"),
+              pytest.mark.slow, passes=PAIR_RULES),
+    _four_way("pair-implicit-grad", functools.partial(_pair_program, form="implicit", mode="grad"),
+              pytest.mark.slow, passes=PAIR_RULES),
+    # (examples/mixtral_fsdp.py and moe_public.py have no site, near misses only.)
+    _four_way("remat-prefused-explicit", functools.partial(_built, moe_remat.build, "prefused", "explicit"),
+              pytest.mark.slow, passes=PAIR_RULES),
+    _four_way("remat-pair-implicit", functools.partial(_built, moe_remat.build, "pair", "implicit"),
+              pytest.mark.slow, passes=PAIR_RULES),
+    _four_way("pair_fsdp_transpose-grad", functools.partial(_built, moe_pair_fsdp_transpose.build, "implicit", "pair",
+                                                            "grad"), pytest.mark.slow, passes=PAIR_RULES),
+    _four_way("quantized-maxtext", functools.partial(_built, moe_quantized.build, moe_quantized.QuantSpec()),
+              pytest.mark.slow, passes=PAIR_RULES),
+    _four_way("split_sharded-grad", functools.partial(_built, moe_split_sharded.build, "prefused", 2, "grad"),
+              pytest.mark.slow, passes=PAIR_RULES),
+    _four_way("split_sharded-pair-grad", functools.partial(_built, moe_split_sharded.build, "pair", 2, "grad"),
+              pytest.mark.slow, passes=PAIR_RULES),
 ]
 # Where the four differ by design (the interleaved form's MOE002 site, the two-GMM programs' and
 # remat_scan_train's): a weight gradient whose two GMMs are kept as written (this XLA:CPU's
@@ -85,6 +127,49 @@ FOUR_WAY = [_four_way("-".join(p), functools.partial(_moe_program, *p))
 # reduce_scatter takes one operand): no copy, bytes 0, and it pays.  Those install records are held to
 # exactly that (the site's other fields equal to the jit's), below.
 COMBINED = "combined reduce-scatter"
+def _at(name: str, line: int) -> str:
+    return str(REPO_ROOT / "examples" / name) + f":{line}"
+
+
+def _gap_record(rule: str, form: str, collectives: tuple[int, int], bytes_saved: int, source: str) -> SiteRecord:
+    return SiteRecord(rule, form, collectives, bytes_saved, "cpu", True, source)
+
+
+# Where the pass inside XLA records otherwise than the other three (issue 47, open), pinned per entry
+# point so that a change either way is seen (the other entry points are compared as usual):
+# * the test trainer: the optimized module gathers each layer's weight twice (the forward, and the
+#   backward's rematerialized copy that the lowered text reads through the forward's gather:
+#   MOE001's extra-users near miss there), after XLA:CPU converted it to bf16, so the pass records
+#   two MOE001 sites of 4,096 bytes where the lowered text has one of 32,768 (MOE002's claim is held
+#   against the compiled program alike in all four: xla-combined);
+# * examples/moe_remat.py's prefused explicit step, on jax 0.10: the lowered text gathers the
+#   weight's halves twice (the forward and its rematerialized copy), two MOE001 sites; the optimized
+#   module once (jax 0.11 and 0.12 twice, as the lowered text);
+# * examples/moe_quantized.py's MaxText form: the optimized module's MOE001 site is at the
+#   dequantization (line 160), its halves gathered quantized (128 bytes saved; form concat on jax
+#   0.10 and 0.11, two_gmm on 0.12), where the lowered text's is at the GMMs (line 169) with the dequantized
+#   halves' 4,224 bytes.
+# Pinned for the jax versions they were seen on (0.10, 0.11, 0.12); on another, compared as usual.
+JAX = tuple(int(x) for x in jax.__version__.split(".")[:2])
+_TRAINER_INSIDE = [_gap_record("MOE001", "two_gmm", (2, 1), 4096, _at("moe_trainer.py", 66))] * 2
+_REMAT_INSIDE = [_gap_record("MOE001", "two_gmm", (4, 2), 8192, _at("moe.py", 298)),
+                 # (its weight gradient's kept GMMs reduced by one combined reduce-scatter: bytes 0)
+                 _gap_record("MOE002", "pad_add", (4, 2), 0, _at("moe_remat.py", 50))]
+_QUANTIZED_FORM = {(0, 10): "concat", (0, 11): "concat", (0, 12): "two_gmm"}
+# A claim the compiled program does not bear out (issue 47, open), pinned: (claimed, compiled change).
+# examples/moe_remat.py's prefused explicit step on jax 0.10: the lowered text's second MOE001 site
+# (the rematerialized gathers, 4 -> 2) is one XLA's compiled original no longer has (it runs the
+# forward's gathers once), so the jit claims 6 collectives fewer where the compiled program runs 4
+# fewer; only the gradient claims (MOE002, MOE004) are held against the compiled program so far.
+CLAIM_GAP = {"remat-prefused-explicit": (6, 4)} if JAX == (0, 10) else {}
+INSTALL_GAP: dict[str, dict[str, list[SiteRecord]]] = {
+    "trainer-prefused": {"install-log": _TRAINER_INSIDE, "install-rewrite": _TRAINER_INSIDE},
+    **({"remat-prefused-explicit": {"install-log": _REMAT_INSIDE, "install-rewrite": _REMAT_INSIDE}}
+       if JAX == (0, 10) else {}),
+    **({"quantized-maxtext": {way: [_gap_record("MOE001", _QUANTIZED_FORM[JAX], (2, 1), 128,
+                                                _at("moe_quantized.py", 160))]
+                              for way in ("install-log", "install-rewrite")}} if JAX in _QUANTIZED_FORM else {}),
+}
 
 
 def _record(d) -> tuple:
@@ -102,16 +187,15 @@ def _report_record(s: dict) -> tuple:
 
 
 @pytest.fixture(scope="module", params=PROGRAMS, ids=["-".join(p) for p in PROGRAMS])
-def program(request):
-    variant, mesh, mode = request.param
-    spec = moe.ProgramSpec(variant=variant, mesh=mesh, mode=mode)
-    m = moe.program_mesh(spec)
-    fn, args = moe.program_fn(spec, m), moe.inputs(spec, m)
-    return fn, args, hlo_passes.jit(fn).lower(*args)
+def program(request, tmp_path_factory) -> dict:
+    """examples/moe.py's program, as the four-way comparison built and compiled it (``_four_ways``)."""
+    (param,) = [p for p in FOUR_WAY if p.id == "-".join(request.param)]
+    name, build, passes = param.values[0]
+    return _four_ways(name, build, passes, tmp_path_factory.getbasetemp())
 
 
 def test_jit_lint_and_rewrite_show_one_record_per_site(program, tmp_path: Path) -> None:
-    _, _, low = program
+    low = program["low"]
     platform = jax.default_backend()
     jit_sites = [from_site(s) for s in low.report]
     jit_records = [_record(d) for d in jit_sites]
@@ -129,16 +213,8 @@ def test_jit_lint_and_rewrite_show_one_record_per_site(program, tmp_path: Path) 
     assert jit_records == lint_records == rewrite_records
 
 
-def test_every_collectives_claim_is_the_compiled_programs_change(program) -> None:
-    fn, args, low = program
-    claimed = sum(s.before.count - s.after.count for s in low.report if s.rewritten)
-    before = sum(count_collectives(jax.jit(fn).lower(*args).compile().as_text()).values())
-    after = sum(count_collectives(low.compile().as_text()).values())
-    assert claimed > 0 and before - after == claimed, (claimed, before, after)
-
-
 def test_the_jit_summary_counts_only_what_was_rewritten(program) -> None:
-    _, _, low = program
+    low = program["low"]
     first, *rest = low.report
     held = replace(first, rewritten=False, details=replace(first.details, not_rewritten="a reason"))
     shown = RewrittenLowered(low.original, low._lowered, types.SimpleNamespace(sites=[held, *rest], near_misses=[]),
@@ -150,8 +226,7 @@ def test_the_jit_summary_counts_only_what_was_rewritten(program) -> None:
 
 
 def test_installed_report_counts_what_the_lint_modes_looked_at(program) -> None:
-    fn, args, _ = program
-    report, findings = _compiled_with_the_pass(fn, args, "log")
+    report, findings = program["installed-log"]
     assert findings and report.findings == len(findings)
     assert len(report.modules) >= 1 and all(m.findings is not None for m in report.modules)
     head = str(report).splitlines()[0]
@@ -220,14 +295,22 @@ def _rewrite_json_record(s: dict) -> SiteRecord:
     x = s["details"]
     platform = x["price"].split(" per device on ", 1)[1].split()[0]
     return SiteRecord(s["rule_id"], s["form"], (s["before"]["count"], s["after"]["count"]), s["bytes_saved"],
-                      platform, x.get("pays") is not False, s["location"].get("source"))
+                      platform, x.get("pays") is not False, s["location"].get("source"),
+                      "collectives_as_written" in x)
 
 
-def _compiled_with_the_pass(fn, args, mode: str) -> tuple:
+def _lint_json_record(f: dict) -> SiteRecord:
+    """hlo-lint --format json's finding as a record."""
+    x = f["details"]
+    return SiteRecord(f["rule"], f["form"], (x["collectives_before"], x["collectives_after"]), f["bytes_saved"],
+                      x["priced_for"], x.get("pays") is not False, f["source"], "collectives_as_written" in x)
+
+
+def _compiled_with_the_pass(fn, args, mode: str, passes: tuple[str, ...] | None = None) -> tuple:
     """``installed_report()`` and ``installed_findings()`` of one compile of ``fn`` by jax.jit with
     ``install(mode)``: compiled by XLA again (the other tests compiled these programs), the pass in it."""
     jax.clear_caches()
-    hlo_passes.install(mode)
+    hlo_passes.install(mode, passes=passes)
     try:
         jax.jit(fn)(*args)
         return hlo_passes.installed_report(), hlo_passes.xla_pass.installed_findings()
@@ -236,47 +319,56 @@ def _compiled_with_the_pass(fn, args, mode: str) -> tuple:
         jax.clear_caches()
 
 
-def _installed(fn, args, mode: str) -> tuple[list[SiteRecord], list, list[SiteRecord]]:
-    """The records of the pass inside XLA (``install(mode)``: the findings of the lint modes, the sites
-    rewritten), its near misses, and (rewrite mode) the records of the sites whose kept GMMs'
-    reductions it combined (``COMBINED``), for one compile of ``fn`` by jax.jit."""
-    report, findings = _compiled_with_the_pass(fn, args, mode)
-    if mode == "rewrite":
-        sites = [s for m in report.modules for s in m.sites]
-        return ([record_of(s) for s in sites], [n for m in report.modules for n in m.near_misses],
-                [record_of(s) for s in sites if COMBINED in (s.details.to_json().get("gmms_kept") or "")])
-    assert all(f.record is not None for f in findings)
-    return [f.record for f in findings], [], []
+def _installed(fn, args, passes: tuple[str, ...] | None = None) -> tuple[list[SiteRecord], list, list[SiteRecord]]:
+    """The records of the pass inside XLA rewriting (``install("rewrite")``: the sites rewritten), its
+    near misses, and the records of the sites whose kept GMMs' reductions it combined (``COMBINED``),
+    for one compile of ``fn`` by jax.jit."""
+    report, _ = _compiled_with_the_pass(fn, args, "rewrite", passes)
+    sites = [s for m in report.modules for s in m.sites]
+    return ([record_of(s) for s in sites], [n for m in report.modules for n in m.near_misses],
+            [record_of(s) for s in sites if COMBINED in (s.details.to_json().get("gmms_kept") or "")])
+
+
+@functools.cache
+def _four_ways(name: str, build: Any, passes: tuple[str, ...] | None, tmp: Path) -> dict:
+    """One program's records from hlo_passes.jit (compiled: its claims held against XLA's program),
+    hlo-lint and hlo-rewrite (on the text the jit rewrote, for the platform it was lowered for: a CPU
+    text, compiled by them to hold their claims) and the pass inside XLA (lint, rewrite); the
+    collectives of XLA's compiled original and of the compiled rewrite."""
+    fn, args = build()
+    low = hlo_passes.jit(fn, passes=passes).lower(*args)
+    compiled = low.compile()
+    platform = jax.default_backend()
+    text = low.original.as_text(debug_info=True)
+    src = tmp / f"{name}.mlir"
+    src.write_text(text)
+    report = src.with_suffix(".json")
+    named = ["--passes", ",".join(passes)] if passes else []
+    proc = run("hlo-rewrite", src, "--platform", platform, "--kernel", "xla", "--dry-run", "--report", report, *named)
+    assert proc.returncode == 0, proc.stderr
+    lint = run("hlo-lint", src, "--platform", platform, "--format", "json")
+    assert lint.returncode in (0, 1), lint.stderr
+    # XLA's compiled original: the one the jit held its claims against, else compiled here.
+    original = low.compiled_original_text or jax.jit(fn).lower(*args).compile().as_text()
+    installed, misses, combined = _installed(fn, args, passes)
+    log_report, log_findings = _compiled_with_the_pass(fn, args, "log", passes)
+    assert all(f.record is not None for f in log_findings)
+    return {
+        "id": name, "low": low,
+        "jit": [record_of(s) for s in low.report],
+        "lint": [_lint_json_record(f) for f in json.loads(lint.stdout)],
+        "rewrite": [_rewrite_json_record(s) for s in json.loads(report.read_text())["sites"]],
+        "install-log": [f.record for f in log_findings], "installed-log": (log_report, log_findings),
+        "install-rewrite": installed, "installed_misses": misses, "combined": combined,
+        "claimed": sum(s.before.count - s.after.count for s in low.report if s.rewritten),
+        "compiled": (sum(count_collectives(original).values()), sum(count_collectives(compiled.as_text()).values())),
+    }
 
 
 @pytest.fixture(scope="module", params=FOUR_WAY)
 def four_ways(request, tmp_path_factory) -> dict:
-    """One program's records from hlo_passes.jit (compiled: its claims held against XLA's program),
-    hlo-lint and hlo-rewrite (on the text the jit rewrote), and the pass inside XLA (lint, rewrite)."""
-    name, build = request.param
-    fn, args = build()
-    low = hlo_passes.jit(fn).lower(*args)
-    compiled = low.compile()
-    platform = jax.default_backend()
-    text = low.original.as_text(debug_info=True)
-    src = tmp_path_factory.mktemp("four") / "program.mlir"
-    src.write_text(text)
-    report = src.with_suffix(".json")
-    proc = run("hlo-rewrite", src, "--platform", platform, "--kernel", "xla", "--dry-run", "--report", report)
-    assert proc.returncode == 0, proc.stderr
-    installed, _, combined = _installed(fn, args, "rewrite")
-    return {
-        "id": name,
-        "jit": [record_of(s) for s in low.report],
-        "lint": [d.record for d in lint_text(text, dialect="stablehlo", platform=platform)],
-        "rewrite": [_rewrite_json_record(s) for s in json.loads(report.read_text())["sites"]],
-        "install-log": _installed(fn, args, "log")[0],
-        "install-rewrite": installed,
-        "combined": combined,
-        "claimed": sum(s.before.count - s.after.count for s in low.report if s.rewritten),
-        "compiled": (sum(count_collectives(jax.jit(fn).lower(*args).compile().as_text()).values()),
-                     sum(count_collectives(compiled.as_text()).values())),
-    }
+    name, build, passes = request.param
+    return _four_ways(name, build, passes, tmp_path_factory.getbasetemp())
 
 
 def test_the_four_entry_points_show_one_record_per_site(four_ways: dict) -> None:
@@ -287,8 +379,15 @@ def test_the_four_entry_points_show_one_record_per_site(four_ways: dict) -> None
     # and hlo-rewrite's reports list it, detected and not rewritten.)
     jit = sorted((r for r in four_ways["jit"] if r.pays), key=repr)
     assert jit and all(r.priced_for == jax.default_backend() and r.source for r in jit), jit
+    # Every claim held against a compiled program (a CPU text, this process's devices): none as written.
+    assert not any(r.as_written for way in ("jit", "lint", "rewrite", "install-log", "install-rewrite")
+                   for r in four_ways[way]), four_ways
     for way in ("lint", "rewrite", "install-log", "install-rewrite"):
         records = [r for r in four_ways[way] if r.pays]
+        pinned = INSTALL_GAP.get(four_ways["id"], {}).get(way)
+        if pinned is not None:
+            assert sorted(records, key=repr) == sorted(pinned, key=repr), (way, records)
+            continue
         if four_ways["combined"] and way.startswith("install"):
             # The kept GMMs' reductions combined inside XLA: no copy (bytes 0), paying; every other
             # field the lowered text's record of the site, paying there or not.
@@ -300,6 +399,9 @@ def test_the_four_entry_points_show_one_record_per_site(four_ways: dict) -> None
             records = [r for r in records if r.rule != "MOE002"] + [j for j in lowered if j.pays]
         assert sorted(records, key=repr) == jit, (way, four_ways[way], jit)
     before, after = four_ways["compiled"]
+    if four_ways["id"] in CLAIM_GAP:
+        assert (four_ways["claimed"], before - after) == CLAIM_GAP[four_ways["id"]], (four_ways["claimed"], before, after)
+        return
     assert four_ways["claimed"] == before - after > 0, (four_ways["claimed"], before, after)
 
 
@@ -312,40 +414,56 @@ def test_a_jit_site_of_a_form_xla_fused_away_reads_as_the_program_has_it(four_wa
 
 
 @pytest.fixture(scope="module")
-def trainer() -> dict:
+def trainer(tmp_path_factory) -> dict:
     """The test trainer's step (prefused weight, D over 8 devices): XLA:CPU's all-reduce combiner puts
-    both halves of each layer's weight gradient into one all-reduce (with the other gradients)."""
-    step, state = moe_trainer.build("prefused", "one", jit=hlo_passes.jit)
-    low = step.lower(*state)
-    lowered_rules = sorted(s.rule for s in low.report)
-    compiled = low.compile()
-    jstep, jstate = moe_trainer.build("prefused", "one")
-    original = jstep.lower(*jstate).compile().as_text()
-    _, installed_misses, _ = _installed(jstep, jstate, "rewrite")
-    return {"low": low, "lowered_rules": lowered_rules, "before": sum(count_collectives(original).values()),
-            "after": sum(count_collectives(compiled.as_text()).values()), "installed_misses": installed_misses}
+    both halves of each layer's weight gradient into one all-reduce (with the other gradients).  The
+    four entry points' records of it (``_four_ways``: shared with the four-way test)."""
+    (param,) = [p for p in FOUR_WAY if p.id == "trainer-prefused"]
+    name, build, passes = param.values[0]
+    return _four_ways(name, build, passes, tmp_path_factory.getbasetemp())
 
 
 def test_a_gradient_xla_already_combined_is_a_near_miss_not_a_saving(trainer: dict) -> None:
     low = trainer["low"]
-    # The lowered text shows two reductions (the partitioner's, one per half): the rule finds the site...
-    assert trainer["lowered_rules"] == ["moe-gather-fusion", "moe-gradient-fusion"]
-    # ... which XLA's compiled original already runs as one: after compiling, no longer a site.
+    # The lowered text shows two reductions (the partitioner's, one per half): the rule finds the site,
+    # and a lint that compiles nothing says that its count is the text's...
+    text = low.original.as_text(debug_info=True)
+    unchecked = [d.record for d in lint_text(text, dialect="stablehlo", platform="cpu")]
+    assert [(r.rule, r.as_written) for r in unchecked] == [("MOE001", False), ("MOE002", True)], unchecked
+    # ... which XLA's compiled original already runs as one: held against it, no longer a site.
     assert [s.rule for s in low.report] == ["moe-gather-fusion"], str(low)
     (miss,) = [m for m in low.near_misses if m.check == "xla-combined"]
     assert miss.rule == "moe-gradient-fusion" and "XLA's combiner already reduces" in miss.reason
     assert "moe-gradient-fusion refused (xla-combined)" in str(low)
+    # The same in the lint that holds it (hlo-lint, hlo-rewrite: the same records) ...
+    held = lint_text(text, dialect="stablehlo", platform="cpu", claims=hold_claims, explain=True)
+    assert [(d.rule, d.details.get("check")) for d in held if d.rule == "MOE002"] == [("MOE002", "xla-combined")]
+    assert [r.rule for r in trainer["lint"]] == [r.rule for r in trainer["rewrite"]] == ["MOE001"]
     # Every claim left equals the compiled program's change.
-    claimed = sum(s.before.count - s.after.count for s in low.report if s.rewritten)
-    assert claimed == trainer["before"] - trainer["after"] > 0, (claimed, trainer["before"], trainer["after"])
+    before, after = trainer["compiled"]
+    assert trainer["claimed"] == before - after > 0, (trainer["claimed"], before, after)
     # Inside XLA the same near miss, at the same place.
     inside = [m for m in trainer["installed_misses"] if m.check == "xla-combined"]
     assert inside and all(m.rule == miss.rule and m.location.source == miss.location.source for m in inside), inside
 
 
+def test_a_claim_not_held_says_so_and_why(trainer: dict) -> None:
+    """Where no compiled program can be had (a platform not compiled here, none named), the claim is
+    the text's, and every entry point's record and line say so."""
+    text = trainer["low"].original.as_text(debug_info=True)
+    for platform, why in (("tpu", "a tpu program is not compiled here"),
+                          (None, "the text does not say it runs on cpu")):
+        (d,) = [d for d in lint_text(text, dialect="stablehlo", platform=platform, claims=hold_claims,
+                                     select=["MOE002"])]
+        assert d.record.as_written and why in d.details["collectives_as_written"], d.details
+        assert d.fix.endswith("(as written; XLA may combine)"), d.fix
+        assert any(n.startswith("collectives 2 -> 1 as written; XLA may combine (not checked: ") for n in d.notes), d.notes
+
+
 def test_a_gradient_xla_leaves_apart_stays_a_site(program) -> None:
-    """The examples' explicit reduce-scatters: XLA keeps one per half, and the jit's claim stands."""
-    fn, args, low = program
-    low.compile()
-    assert any(s.rule == "moe-gradient-fusion" and s.rewritten for s in low.report), str(low)
+    """The examples' explicit reduce-scatters: XLA keeps one per half, and the jit's claim stands
+    (held against XLA's compiled original: not as written)."""
+    low = program["low"]
+    assert any(s.rule == "moe-gradient-fusion" and s.rewritten and not record_of(s).as_written
+               for s in low.report), str(low)
     assert not any(m.check == "xla-combined" for m in low.near_misses)

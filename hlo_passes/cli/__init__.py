@@ -35,6 +35,7 @@ from typing import Any, TextIO
 from .._copies import dump_platforms
 from .._version import __version__
 from ..checks import legend
+from ..claims import hold_claims, host_devices_flag
 from ..cost_model import DEFAULT_PLATFORM
 from ..pass_interface import PassContext
 from ..files import (
@@ -534,6 +535,10 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
                                        dots_round_by_shape=dots_round_by_shape_here(platform))
     # The module is not reused: no copy.
     result = pipeline(passes, rewrite=True, strict=args.strict, context=context).run(module, copy=False)
+    # A gradient site's "collectives A -> B" held against the input's compiled program (a CPU text:
+    # compiled here, once), as every entry point holds it: XLA's combiner may have made one of the
+    # halves' reductions already (the rewrite stays; the report says so).
+    hold_claims(module, result.sites, result.near_misses, platform)
     hint = _opt_in_hint(result.module, context) if passes is None and not result.sites and not args.quiet else None
     lowerings = lower_gmms(result.module, args.kernel, args.platform)
     new_text = result.module.to_text()
@@ -788,7 +793,7 @@ def lint_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
         run = lint_files(args.paths, select=select, ignore=ignore, dialect=args.dialect, jobs=args.jobs,
                          progress=progress, explain=args.explain, max_bytes=args.max_input_size,
                          verbose=args.verbose, platform=args.platform, fold=not args.no_fold,
-                         stdin=getattr(stdin, "buffer", None))
+                         stdin=getattr(stdin, "buffer", None), claims=hold_claims)
     finally:
         if progress is not None:
             progress.close()
@@ -829,9 +834,11 @@ def lint_main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
 
 
 def rewrite_entry() -> None:
+    host_devices_flag()  # before jax makes its CPU backend (if it is asked at all)
     sys.exit(_guarded("hlo-rewrite", rewrite_main, None))
 
 
 def lint_entry() -> None:
+    host_devices_flag()
     sys.exit(_guarded("hlo-lint", lint_main, None))
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..checks import meaning
 from ..passes import available_passes, rule_meta
-from ..report import PLAIN_WORDING, Location, NearMiss, Site, Wording, shown_source
+from ..report import AS_WRITTEN, PLAIN_WORDING, Location, NearMiss, Site, Wording, shown_source
 
 __all__ = ["Diagnostic", "ERROR_RULES", "NEAR_MISS", "Sighting", "SiteRecord", "fix_summary", "from_near_miss",
            "from_site", "has_source", "record_of", "rule_id", "saving", "wording_of"]
@@ -142,8 +142,8 @@ def saving(d: Diagnostic) -> str:
 def fix_summary(site: Site) -> str:
     """What fixing ``site`` does, in its rule's words: ``collectives 4 -> 2, saves 73,728 bytes per device``."""
     fix = wording_of(site.rule).fix_summary(site.before.count, site.after.count, int(site.bytes_saved))
-    note = site.details.fix_note()
-    return f"{fix} ({note})" if note else fix
+    notes = [n for n in (site.details.fix_note(), AS_WRITTEN if site.details.collectives_as_written else None) if n]
+    return f"{fix} ({'; '.join(notes)})" if notes else fix
 
 
 def has_source(site: Site) -> bool:
@@ -152,8 +152,11 @@ def has_source(site: Site) -> bool:
 
 
 def _site_notes(site: Site, where: str, hint: str | None) -> tuple[str, ...]:
-    """Where the site's pieces start (the user's fix is there, not at the meeting op)."""
+    """Where the site's pieces start (the user's fix is there, not at the meeting op); that its
+    collectives are the text's, where XLA may combine them (``SiteDetails.collectives_as_written``)."""
     notes = []
+    if site.details.collectives_as_written:
+        notes.append(f"collectives {site.before.count} -> {site.after.count} {site.details.collectives_as_written}")
     piece_word = wording_of(site.rule).piece
     for k, piece in enumerate(site.pieces, 1):
         text = f"{piece_word} {k} starts at {where}:{piece.line}:{piece.column}"
@@ -174,7 +177,9 @@ class SiteRecord:
     code, the form and source place as the program has them (``Site.written`` where the text is
     optimized HLO whose meeting op XLA fused away), the collectives before -> after, the bytes the
     fix saves per device, the platform the verdict was priced for, and the verdict (whether the
-    fix pays).  Text positions (line, column) are not in it: each entry point reads its own text."""
+    fix pays).  Text positions (line, column) are not in it: each entry point reads its own text.
+    ``as_written``: the collectives are the text's, not held against the compiled program, where
+    XLA's combiners may merge them (``SiteDetails.collectives_as_written``); False: as it runs them."""
 
     rule: str
     form: str
@@ -183,6 +188,7 @@ class SiteRecord:
     priced_for: str | None
     pays: bool
     source: str | None
+    as_written: bool = False
 
 
 def record_of(site: Site) -> SiteRecord:
@@ -190,7 +196,7 @@ def record_of(site: Site) -> SiteRecord:
     loc = site.written.location if site.written is not None else site.location
     return SiteRecord(rule_id(site.rule), site.written.form if site.written is not None else site.form,
                       (site.before.count, site.after.count), int(site.bytes_saved), site.details.priced_for,
-                      site.pays, loc.source)
+                      site.pays, loc.source, site.details.collectives_as_written is not None)
 
 
 def _message(site: Site) -> str:

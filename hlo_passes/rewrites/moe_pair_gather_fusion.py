@@ -47,6 +47,9 @@ class MoePairGatherFusion(SplitFusion):
     )
     name = meta.pass_name
     description = meta.description
+    # Optimized HLO's forms, the meeting fused away: recorded as the program has it too (rule.py),
+    # so that the pass inside XLA shows the record the lowered text's entry points show.
+    fused_away_forms = frozenset({"split_gather", "split_reduction"})
     collectives = frozenset({"all-gather"})
     implicit = True
     sources = (PairSource(),)

@@ -1,0 +1,149 @@
+"""A gradient site's "collectives A -> B" held against the compiled program (issue 47).
+
+On a text before optimization (a lowering, a dump before optimizations) a gradient's halves are
+reduced one collective each, and MOE002 / MOE004 claim "2 -> 1".  XLA's combiners
+(``AllReduceCombiner`` and its siblings) may put both into one op of the compiled program, which
+then runs one already: the claim would be false about what runs.  ``hold_claims`` holds each such
+claim (``lint.claims_to_hold``) against the compiled program: the text compiled here, once (a CPU
+program, where jax is installed and this process has its devices), or the compiled module a caller
+already has (``hlo_passes.jit``'s compile of the original).  The compiled module is linted for the
+same rules: a site whose halves it reduces in one op (the rule's near miss ``xla-combined`` at the
+same source place) becomes that near miss; a site it still shows apart is confirmed; anything else,
+and every claim that could not be held (another platform, no jax, too few devices, XLA refusing
+the text), says its collectives are as written (``lint.mark_as_written``).  One function for every
+entry point, so that they show one record (``diagnostics.record_of``).
+
+Nothing is imported from jax until a text is to be compiled: the text tools import this module.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from .diagnostics import record_of, rule_id
+from .ir import Module, is_partitioned
+from .lint import claims_to_hold, compiled_program, lint_module, mark_as_written
+from .report import NearMiss, Site
+from .text import parsed_for_one_call
+
+__all__ = ["COMBINED", "hold_claims", "hold_against"]
+
+# The check a gradient rule names halves XLA's combiner already reduces in one op by
+# (``rewrites.split.hidden_reductions.combined_refusal``).
+COMBINED = "xla-combined"
+# Said where the text names no platform: its program may be anything's.
+_NO_PLATFORM = "the text does not say it runs on cpu (--platform cpu lets it be compiled here)"
+
+
+def hold_claims(module: Module, sites: list[Site], misses: list[NearMiss], platform: str | None) -> None:
+    """``lint.ClaimCheck`` that compiles: the claims of ``module``'s sites (``lint.claims_to_hold``)
+    held against its compiled program, compiled here when that can be done (``_compile_here``),
+    else marked as written with why.  Edits ``sites`` and ``misses``."""
+    pending = claims_to_hold(module, sites)
+    if not pending:
+        return
+    compiled, why = _compile_here(module, platform)
+    if compiled is None:
+        mark_as_written(pending, why)
+        return
+    hold_against(compiled, pending, sites, misses, platform, what="text")
+
+
+def hold_against(compiled_text: str, pending: Sequence[Site], sites: list[Site], misses: list[NearMiss],
+                 platform: str | None, *, what: str = "text", name: str = "<compiled>") -> list[NearMiss]:
+    """Hold the claims of ``pending`` (sites of ``sites``) against ``compiled_text`` (XLA's optimized
+    module of the same program): a site whose reductions it runs in one op already is taken out of
+    ``sites`` and its near miss ``xla-combined`` added to ``misses``; one it shows apart stands, checked;
+    one it shows neither way is marked as written.  ``what``: what the claim was read off (``text``,
+    ``lowered text``).  The near misses made, in the order of ``pending``."""
+    if not pending:
+        return []
+    rules = sorted({s.rule for s in pending})
+    with parsed_for_one_call(compiled_text, "hlo", name) as module:
+        found = lint_module(module, passes=rules, select=[rule_id(r) for r in rules], explain=True,
+                            platform=platform, claims=compiled_program)
+    combined: dict[tuple[str | None, str | None], list[str]] = {}
+    apart: set[tuple[str | None, str | None]] = set()
+    for f in found:
+        key = (f.pass_name, f.record.source if f.record is not None else f.source)
+        if f.is_note and f.details.get("check") == COMBINED:
+            combined.setdefault(key, []).append(str(f.details["reason"]))
+        elif not f.is_note and not f.is_error:
+            apart.add(key)
+    made = []
+    for site in pending:
+        key = (site.rule, record_of(site).source)
+        if key in combined and key not in apart:
+            sites.remove(site)
+            miss = NearMiss(site.rule, COMBINED, f"collectives {site.before.count} -> {site.after.count} in the "
+                            f"{what}, not in the compiled program: {combined[key][0]} (fusing them changes nothing "
+                            "XLA runs)", site.location)
+            misses.append(miss)
+            made.append(miss)
+        elif key in apart and key not in combined:
+            site.details.collectives_as_written = None  # held: the compiled program reduces them apart
+        else:
+            mark_as_written([site], "the compiled program shows its reductions neither apart nor in one op at "
+                                    f"{key[1] or 'its place'}")
+    return made
+
+
+def _compile_here(module: Module, platform: str | None) -> tuple[str | None, str]:
+    """(XLA's optimized text of ``module`` compiled by this process's jax, ``""``), or (None, why it
+    cannot be): only a CPU program (the platform every jax has), with jax installed and as many CPU
+    devices as the module runs on."""
+    if platform is None:
+        return None, _NO_PLATFORM
+    if platform != "cpu":
+        return None, f"a {platform} program is not compiled here"
+    text = getattr(module, "source", None)
+    if not text:
+        return None, "the module's text is not at hand"
+    try:
+        # Deferred, both: the text tools import this module and do without jax (runtime imports it).
+        import jax
+        from . import runtime  # deferred: it imports jax
+    except ImportError as err:
+        return None, f"jax is not installed ({err})"
+    attrs = module.attributes
+    # The devices the module runs on: HLO's header says num_partitions and replica_count, StableHLO's
+    # module attributes mhlo.num_partitions and mhlo.num_replicas.
+    names = ("num_partitions", "replica_count") if module.dialect == "hlo" else ("mhlo.num_partitions", "mhlo.num_replicas")
+    wanted = _int(attrs.get(names[0])) * _int(attrs.get(names[1]))
+    try:
+        have = jax.devices("cpu")
+    except RuntimeError as err:
+        return None, f"this process's jax has no CPU backend ({err})"
+    if wanted > len(have):
+        return None, (f"the module runs on {wanted} devices, this process's jax has {len(have)} CPU devices "
+                      f"(XLA_FLAGS=--xla_force_host_platform_device_count={wanted} gives it {wanted})")
+    try:
+        # A dump after SPMD partitioning (before the combiners) is one device's program.
+        partitioned = is_partitioned(module)
+        exe = runtime.compile_text(text, dialect=module.dialect, partitioned=partitioned,
+                                   **({"num_devices": wanted} if partitioned else {"devices": have[:wanted]}))
+        return exe.compiled_text, ""
+    except Exception as err:  # noqa: BLE001 - XLA refusing the text leaves the claim as written, said why
+        first = str(err).strip().splitlines()[0][:200] if str(err).strip() else ""
+        return None, f"XLA could not compile it here ({type(err).__name__}{': ' + first if first else ''})"
+
+
+def _int(value: object) -> int:
+    """``8`` of a module attribute ``8`` or ``8 : i32``; 1 when absent or unreadable."""
+    if value is None:
+        return 1
+    try:
+        return max(int(str(value).split(":", 1)[0].strip()), 1)
+    except ValueError:
+        return 1
+
+
+def host_devices_flag(environ: dict[str, str] | None = None, count: int = 8) -> None:
+    """Give this process's jax ``count`` CPU devices (``--xla_force_host_platform_device_count``)
+    unless ``XLA_FLAGS`` names a number already, so that a text tool can compile a CPU program of
+    that many devices to hold its claims (read once, when jax makes its CPU backend: a console
+    script calls it first)."""
+    env = os.environ if environ is None else environ
+    flags = env.get("XLA_FLAGS", "")
+    if "--xla_force_host_platform_device_count" not in flags:
+        env["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={count}".strip()
