@@ -473,6 +473,11 @@ class Instruction:
         self._dialect_data = value
 
     # ---- what rules and reports read of the dialect's data ----------------
+    def marked(self, key: str) -> Any:
+        """What a rule noted of this op under ``key`` (``Rewriter.mark``), or None."""
+        dd = self._dialect_data
+        return dd.get(key) if dd is not None else None
+
     @property
     def mlir_loc(self) -> str | None:
         """The op's MLIR location as its text writes it (``loc(#loc12)``, or inline), None for

@@ -306,7 +306,7 @@ COMBINED_BY = "combined_by"
 
 def combined_by(instr: Instruction) -> str | None:
     """The rule that made ``instr`` a combined collective (``combine``), or None."""
-    found = instr.dialect_data.get(COMBINED_BY)
+    found = instr.marked(COMBINED_BY)
     return str(found) if found is not None else None
 
 
