@@ -573,6 +573,12 @@ class Site:
                      gmm_launches_saved=self.gmm_launches_saved, platform=platform)
 
     @property
+    def shown_at(self) -> Location:
+        """Where every entry point places the site: as the program has it (``written``) where the
+        text shows it otherwise, else where the rule found it."""
+        return self.written.location if self.written is not None else self.location
+
+    @property
     def pays(self) -> bool:
         """Whether the fix pays, as the rule priced it when it found the site."""
         return self.details.pays is not False

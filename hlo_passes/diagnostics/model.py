@@ -148,7 +148,7 @@ def fix_summary(site: Site) -> str:
 
 def has_source(site: Site) -> bool:
     """Whether the text gave the site, or where its halves start, a source line."""
-    return bool(site.location.source) or any(p.source for p in site.pieces)
+    return bool(site.shown_at.source) or any(p.source for p in site.pieces)
 
 
 def _site_notes(site: Site, where: str, hint: str | None) -> tuple[str, ...]:
@@ -193,7 +193,7 @@ class SiteRecord:
 
 def record_of(site: Site) -> SiteRecord:
     """The record of ``site`` (``SiteRecord``)."""
-    loc = site.written.location if site.written is not None else site.location
+    loc = site.shown_at
     return SiteRecord(rule_id(site.rule), site.written.form if site.written is not None else site.form,
                       (site.before.count, site.after.count), int(site.bytes_saved), site.details.priced_for,
                       site.pays, loc.source, site.details.collectives_as_written is not None)
@@ -210,7 +210,7 @@ def from_site(site: Site, path: str | None = None, hint: str | None = None) -> D
     """The diagnostic of a site; ``path`` (default: the site's) names the file, ``hint``
     (``report.source_hint``; None: no note) says how to get source lines when the text has none."""
     # Where the program has the site (``Site.written``), which every entry point shows alike.
-    loc = site.written.location if site.written is not None else site.location
+    loc = site.shown_at
     where = path or loc.path or "<string>"
     details = {"collectives_before": site.before.count, "collectives_after": site.after.count,
                "bytes_moved_before": site.before.bytes_moved, "bytes_moved_after": site.after.bytes_moved,

@@ -43,7 +43,7 @@ def opt_in_hint(found: dict[str, list[Site]], name: str) -> str | None:
     if not found:
         return None
     would = ", ".join(f"{rule_id(n)} {n} (opt-in) would rewrite {len(s)} site{'s' * (len(s) != 1)}"
-                      + (f" (first at {s[0].location.source})" if s[0].location.source else "")
+                      + (f" (first at {s[0].shown_at.source})" if s[0].shown_at.source else "")
                       for n, s in found.items())
     codes = ",".join(rule_id(n) for n in [*default_passes(), *found])
     return (f"hlo_passes: in {name}, {would}: set HLO_PASSES_PASSES={codes} "
