@@ -105,11 +105,8 @@ def _compile_here(module: Module, platform: str | None) -> tuple[str | None, str
         from . import runtime  # deferred: it imports jax
     except ImportError as err:
         return None, f"jax is not installed ({err})"
-    attrs = module.attributes
-    # The devices the module runs on: HLO's header says num_partitions and replica_count, StableHLO's
-    # module attributes mhlo.num_partitions and mhlo.num_replicas.
-    names = ("num_partitions", "replica_count") if module.dialect == "hlo" else ("mhlo.num_partitions", "mhlo.num_replicas")
-    wanted = _int(attrs.get(names[0])) * _int(attrs.get(names[1]))
+    replicas, partitions = module.declared_devices
+    wanted = replicas * partitions
     try:
         have = jax.devices("cpu")
     except RuntimeError as err:
@@ -126,16 +123,6 @@ def _compile_here(module: Module, platform: str | None) -> tuple[str | None, str
     except Exception as err:  # noqa: BLE001 - XLA refusing the text leaves the claim as written, said why
         first = str(err).strip().splitlines()[0][:200] if str(err).strip() else ""
         return None, f"XLA could not compile it here ({type(err).__name__}{': ' + first if first else ''})"
-
-
-def _int(value: object) -> int:
-    """``8`` of a module attribute ``8`` or ``8 : i32``; 1 when absent or unreadable."""
-    if value is None:
-        return 1
-    try:
-        return max(int(str(value).split(":", 1)[0].strip()), 1)
-    except ValueError:
-        return 1
 
 
 def host_devices_flag(environ: dict[str, str] | None = None, count: int = 8) -> None:

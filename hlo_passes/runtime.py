@@ -351,7 +351,7 @@ def _as_replicas(text: str, num_devices: int | None) -> tuple[str, int]:
     module = _prepared(_prepared(module, _DropShardings()), _DropCopies())
     text = module.to_text()
     header, sep, rest = text.partition("\n")
-    n = num_devices if num_devices is not None else int(module.attributes.get("num_partitions", 1))
+    n = num_devices if num_devices is not None else module.declared_devices[1]
     header = re.sub(r",\s*num_partitions=\d+", "", header)
     header = re.sub(r",\s*replica_count=\d+", "", header) + f", replica_count={n}"
     return header + sep + _PARTITION_ID_RE.sub(r"\1replica-id()", rest), n
@@ -438,6 +438,8 @@ class _ExplicitDeviceIds(Stage):
 
 
 def _replicas_and_partitions(module: Any) -> tuple[int, int]:
+    # (jax's MLIR module, read through its bindings: the same fact ``ir.Module.declared_devices``
+    # reads off this package's IR, which is not parsed here.)
     attrs = module.operation.attributes
 
     def get(name: str) -> int:

@@ -168,3 +168,21 @@ def test_stablehlo_mesh_axes_name_their_mesh_by_symbol() -> None:
     (gather,) = [i for i in module.instructions() if i.opcode == "all-gather"]
     assert gather.attributes["replica_groups"] == ((0, 4, 1, 5), (2, 6, 3, 7))
     assert module.to_text() == text
+
+
+def test_the_devices_a_module_declares_are_read_alike_in_both_dialects() -> None:
+    """``Module.declared_devices``: (replicas, partitions) from HLO's header or StableHLO's module
+    attributes, 1 where absent; the one reading claims, runtime and the rules use, and the one
+    jax's own MLIR reading gives for the same program (``runtime._replicas_and_partitions``)."""
+    hlo = hlo_passes.parse(_GATHER.replace("SIZE", "8").replace("RG", "{}"), dialect="hlo")
+    assert hlo.declared_devices == (1, 8)
+    two = hlo_passes.parse(_GATHER.replace("num_partitions=8", "num_partitions=4, replica_count=2")
+                           .replace("SIZE", "8").replace("RG", "{}"), dialect="hlo")
+    assert two.declared_devices == (2, 4)
+    mlir = ('module @m attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 2 : i32} {\n'
+            '  func.func public @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n'
+            '    return %arg0 : tensor<2xf32>\n  }\n}\n')
+    assert hlo_passes.parse(mlir, dialect="stablehlo").declared_devices == (2, 4)
+    assert runtime._replicas_and_partitions(hlo_passes._jax_compat.parse_mlir(mlir)) == (2, 4)
+    bare = mlir.replace(" attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 2 : i32}", "")
+    assert hlo_passes.parse(bare, dialect="stablehlo").declared_devices == (1, 1)

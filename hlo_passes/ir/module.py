@@ -771,6 +771,16 @@ class Module:
         return f"<Module {self.name} ({self.dialect}): {len(self.computations)} computations, {n} instructions>"
 
     @property
+    def declared_devices(self) -> tuple[int, int]:
+        """(replicas, partitions) the module says it runs on: HLO's header ``replica_count`` and
+        ``num_partitions``, StableHLO's ``mhlo.num_replicas`` and ``mhlo.num_partitions`` (``8 : i32``);
+        1 for each that is absent or unreadable.  The one reading of it for every caller."""
+        names = ("replica_count", "num_partitions") if self.dialect == "hlo" else ("mhlo.num_replicas",
+                                                                                  "mhlo.num_partitions")
+        replicas, partitions = (_count_attribute(self.attributes.get(n)) for n in names)
+        return replicas, partitions
+
+    @property
     def graph(self) -> nx.MultiDiGraph:
         """The def→use graph of every instruction, built on first use from the computations.
 
@@ -991,6 +1001,16 @@ _PARTITIONED: "weakref.WeakKeyDictionary[Module, bool]" = weakref.WeakKeyDiction
 # Custom calls that exist only before SPMD partitioning.
 _UNPARTITIONED_CALLS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape",
                         "xla.sdy.GlobalToLocalShape", "xla.sdy.LocalToGlobalShape")
+
+
+def _count_attribute(value: object) -> int:
+    """``8`` of a module attribute ``8`` or ``8 : i32``; 1 when absent or unreadable."""
+    if value is None:
+        return 1
+    try:
+        return max(int(str(value).split(":", 1)[0].strip()), 1)
+    except ValueError:
+        return 1
 
 
 def is_partitioned(module: Module | None) -> bool:

@@ -71,8 +71,8 @@ class ReshardSource(Source):
         if dim is None or tuple(gathers[0].attributes.get("dimensions") or ()) != (dim,) or not groups:
             raise proof.refuse(f"{gathers[0].ref} does not gather the pieces along the split dimension", gathers[0])
         module = gathers[0].module
-        replicas = module.attributes.get("replica_count") if module is not None else None
-        if not between_partitions(gathers[0]) or (replicas is not None and int(replicas) > 1):
+        replicas = module.declared_devices[0] if module is not None else 1
+        if not between_partitions(gathers[0]) or replicas > 1:
             # The partition id the offsets are computed from names the devices the groups name
             # only in a module of one replica whose collectives run between partitions.
             raise proof.refuse(f"{gathers[0].ref} gathers between replicas, not between the partitions the "
