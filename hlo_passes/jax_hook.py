@@ -250,9 +250,11 @@ class RewrittenLowered:
 
     def join_stage(self, outcome: xla_stage.StageOutcome) -> None:
         """One record per site: each site the optimized-HLO stage rewrote replaces the lowered text's
-        record of the same rule at the same source place (not rewritten there: the stage's fix is
-        what the program runs, its counts the compiled module's), or joins the report; its near
-        misses join where the lowered text says nothing of that rule at that place."""
+        record of the same rule at the same source place not rewritten there (the stage's fix is
+        what the program runs, its counts the compiled module's), or joins the report (a site the
+        lowered text's rewrite could not reach: e.g. a rematerialized copy's gathers, which the
+        lowered text reads through the forward's); its near misses join where the lowered text
+        says nothing of that rule at that place."""
         self.stage = outcome
         if outcome.error is not None or not outcome.rewritten:
             return
@@ -263,7 +265,7 @@ class RewrittenLowered:
             at = next((n for n, s in enumerate(sites) if _places(s) & _places(new) and not s.rewritten), None)
             if at is not None:
                 sites[at] = new
-            elif not _places(new) & places:
+            else:
                 self.stage_sites.append(new)
             places |= _places(new)
         for miss in outcome.near_misses:
