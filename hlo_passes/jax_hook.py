@@ -605,7 +605,8 @@ class Jitted:
         if stage is None:
             return low._lowered.compile(*options, **kw_options)
         marked, token = stage
-        request = xla_stage.Stage(token, str(compat.lowering_platform(low.original)), acting_passes(self._passes, "xla"))
+        request = xla_stage.Stage(token, str(compat.lowering_platform(low.original)),
+                                  acting_passes(self._passes, "xla"))
         try:
             with xla_stage.compiling(request):
                 compiled = marked.compile(*options, **kw_options)
@@ -627,7 +628,11 @@ class Jitted:
     def _stage(self, low: RewrittenLowered) -> tuple[Any, str] | None:
         """(the program to compile, marked for the stage, and its token), or None where the stage
         does not run (``low.stage_skipped`` says why)."""
-        if self._kernel != "xla" and low.gmm_lowerings:
+        if low.error is not None:
+            low.stage_skipped = ("the lowered text's rewrite fell back: jax's own program is compiled as "
+                                 "jax.jit compiles it")
+            return None
+        if self._kernel != "xla" and any(g.lowered for g in low.gmm_lowerings):
             # A kernel of the caller's choice: its GMMs are custom calls the rules inside XLA do not read.
             low.stage_skipped = f"kernel={self._kernel!r}: the lowered text's GMM kernels run"
             return None

@@ -191,8 +191,11 @@ def stage_token(program: str, passes: Sequence[str] | None) -> str:
 
 def why_not(platform: str | None, *, compile_only: bool, multi_process: bool) -> str | None:
     """Why the stage does not run for a compile on ``platform`` (None: it runs)."""
-    if _installed_probe[0]() is not None:
-        return "the pass is installed (install(), HLO_PASSES): it rewrites the compiled module itself"
+    mode = _installed_probe[0]()
+    if mode is not None:
+        # In every mode: rewriting, the installed pass rewrites the module (once, not twice); linting,
+        # it reports on the module XLA makes, which a second transformation would change under it.
+        return f"the pass is installed (install(mode={mode!r}), HLO_PASSES): it sees every compiled module itself"
     if platform not in STAGE_PLATFORMS:
         return (f"the rewrite inside XLA is tested on {', '.join(sorted(STAGE_PLATFORMS))} only, not on "
                 f"{platform or 'this platform'} (docs/xla-pass.md, 'Platforms')")
