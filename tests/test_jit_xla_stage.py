@@ -6,19 +6,23 @@ fused there by one combined reduce-scatter of both results, which StableHLO cann
 reduce_scatter takes one operand).  The transformation is registered for the duration of the
 jit's ``compile()`` and acts on the module that carries the jit's token only: a plain ``jax.jit``
 compiled meanwhile in another thread is untouched; with ``install()`` active the jit registers
-nothing (the installed pass rewrites the module, once).
+nothing (the installed pass rewrites the module, once); a stage that fails is one
+``RewriteFallbackWarning``, XLA's module kept.
 """
 from __future__ import annotations
 
 import threading
 
 import jax
+import pytest
+
 import hlo_passes
 from examples import remat_scan_train as user
 from hlo_passes import _jax_compat as compat
 from hlo_passes import xla_stage
 from hlo_passes.diagnostics import record_of
 from hlo_passes.gmm.target import dots_round_by_shape_here
+from hlo_passes.jax_hook import RewriteFallbackWarning
 
 # One layer: XLA drops the scan's loops; the forward's gathers, their recomputation and the weight
 # gradient's two reduce-scatters are each one site (3 all-gathers, 3 reduce-scatters as written).
@@ -159,3 +163,23 @@ def test_the_stage_s_module_is_keyed_apart_from_jax_jit_s() -> None:
     assert xla_stage.STAGE_ATTRIBUTE in marked.as_text() and xla_stage.STAGE_ATTRIBUTE not in lowered.as_text()
     _, other = xla_stage.marked(jax.jit(lambda s, x, g: step(s, x * 2, g)).lower(*args), None)
     assert other != token
+
+
+def test_a_stage_that_fails_is_warned_once_and_xla_s_module_runs(monkeypatch) -> None:
+    """A bug of the rules on the optimized module: one ``RewriteFallbackWarning`` as the jit's other
+    fallbacks, XLA's module of the (lowered-text-rewritten) program compiled and run, values jax.jit's."""
+    step, args = _step()
+
+    def broken(*a, **k):
+        raise RuntimeError("a rule's bug")
+
+    monkeypatch.setattr(xla_stage, "rewrite_module_text", broken)
+    jitted = hlo_passes.jit(step)
+    with pytest.warns(RewriteFallbackWarning, match="optimized-HLO stage could not rewrite .*a rule's bug"):
+        low = jitted.lower(*args)
+        compiled = low.compile()
+    assert low.stage is not None and low.stage.error and not low.stage.rewritten
+    assert "optimized-HLO stage: XLA's module kept (RuntimeError: a rule's bug)" in str(low)
+    assert _combined(compiled.as_text()) == []
+    (_, loss), (_, want) = compiled(*args), jax.jit(step)(*args)
+    assert float(loss) == float(want)
