@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 
 import jax
+import numpy as np
 import pytest
 
 import hlo_passes
@@ -183,3 +184,27 @@ def test_a_stage_that_fails_is_warned_once_and_xla_s_module_runs(monkeypatch) ->
     assert _combined(compiled.as_text()) == []
     (_, loss), (_, want) = compiled(*args), jax.jit(step)(*args)
     assert float(loss) == float(want)
+
+
+def test_a_compile_for_a_topology_runs_without_the_stage() -> None:
+    """Compile-only devices (an ahead-of-time compile for a topology): the stage never registers
+    there (XLA:TPU's compile for a topology never returns with a transformation registered)."""
+    import jax.numpy as jnp
+    from jax.sharding import Mesh, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    devices = compat.compile_only_devices(jax.devices())
+    mesh = Mesh(np.array(devices[:8]), ("x",))
+    rep, shard = NamedSharding(mesh, P()), NamedSharding(mesh, P("x"))
+    low = hlo_passes.jit(lambda w, x: x @ w, in_shardings=(rep, shard)).lower(
+        jax.ShapeDtypeStruct((4, 4), jnp.float32, sharding=rep),
+        jax.ShapeDtypeStruct((16, 4), jnp.float32, sharding=shard))
+    assert compat.lowered_compile_only(low._lowered)
+    try:
+        low.compile()
+    except Exception as err:  # noqa: BLE001 - jax 0.10.2's XLA:CPU has no compiler for a CPU topology
+        assert "No compiler factory for platform: cpu" in str(err), err
+    assert low.stage is None and "topology" in (low.stage_skipped or ""), low.stage_skipped
+    assert not xla_stage._registered
+    # The devices present are no topology's.
+    assert not compat.lowered_compile_only(hlo_passes.jit(lambda x: x + 1).lower(jnp.ones(4))._lowered)
