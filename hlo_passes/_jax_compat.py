@@ -28,7 +28,7 @@ import importlib
 import inspect
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -288,6 +288,8 @@ __all__ = [
     "register_module_transformation_during_discovery",
     "hlo_module_from_text",
     "hlo_proto_to_stablehlo",
+    "lowered_compile_only",
+    "lowered_with_frontend_attribute",
     "hlo_text_to_stablehlo",
     "ir",
     "make_ir_context",
@@ -445,6 +447,38 @@ def lowered_with_module(lowered: Any, module: ir.Module) -> Any:
     new = copy.copy(lowered)
     new._lowering = new_lowering
     return new
+
+
+def lowered_with_frontend_attribute(lowered: Any, key: str, value: Callable[[str], str]) -> Any:
+    """A copy of a ``jax.stages.Lowered`` (``lowered_with_module``) whose module is a copy of its
+    module with the module frontend attribute ``key = value(text)`` (``mhlo.frontend_attributes``;
+    ``text``: the module printed without locations), which XLA keeps on the ``HloModule`` it makes
+    of it (the module a registered transformation is handed) and jax's persistent cache hashes with
+    the module.  The module is copied by printing it with its locations and parsing that:
+    ``lowered``'s own module is left as it is (jax may share it with plain ``jax.jit``)."""
+    lowering = getattr(lowered, "_lowering", None)
+    source = getattr(lowering, "_hlo", None)
+    if source is None:
+        raise UnsupportedJaxError(f"hlo_passes cannot use {_installed()}: its Lowered has no module to copy")
+    module = parse_mlir(mlir_print(source, debug_info=True))
+    with module.context:
+        attrs = module.operation.attributes
+        old = ir.DictAttr(attrs["mhlo.frontend_attributes"]) if "mhlo.frontend_attributes" in attrs else None
+        entries = {} if old is None else {old[i].name: old[i].attr for i in range(len(old))}
+        entries[key] = ir.StringAttr.get(value(mlir_print(source)))
+        attrs["mhlo.frontend_attributes"] = ir.DictAttr.get(entries)
+    return lowered_with_module(lowered, module)
+
+
+def lowered_compile_only(lowered: Any) -> bool:
+    """Whether a ``jax.stages.Lowered`` compiles for a topology's compile-only devices
+    (``is_compile_only`` of the backend it compiles with); True where that cannot be read (the
+    caller then takes the careful side)."""
+    args = getattr(getattr(lowered, "_lowering", None), "compile_args", None)
+    backend = args.get("backend") if isinstance(args, dict) else None
+    if backend is None:
+        return True
+    return is_compile_only(backend)
 
 
 def register_module_transformation(callback: Any, name: str, platforms: Sequence[str] | None = None) -> None:

@@ -54,6 +54,7 @@ from .passes import Result, pipeline, resolve_passes, rule_meta
 from .passes.prescan import may_have_sites
 from .report import NearMiss, Site
 from .text import parse, parsed_for_one_call
+from . import xla_stage
 
 # A custom call of one of the CUDA kernels ``kernels.gpu`` registers (their targets end in _cuda).
 _CUDA_KERNEL_CALL = re.compile(r'"hlo_passes_\w+_cuda"')
@@ -167,18 +168,26 @@ class RewrittenLowered:
         self._key: Hashable | None = None
         # XLA's optimized text of the original program, where ``check_claims`` compiled it (None: not).
         self.compiled_original_text: str | None = None
+        # The optimized-HLO stage of its compile (``xla_stage``): what it did (None: it did not run,
+        # ``stage_skipped`` says why where it was asked), and the sites and near misses it found
+        # where the lowered text has none at their place (those it has are replaced in ``result``).
+        self.stage: xla_stage.StageOutcome | None = None
+        self.stage_skipped: str | None = None
+        self.stage_sites: list[Site] = []
+        self.stage_misses: list[NearMiss] = []
 
     def summary_lines(self) -> list[str]:
         """What happened to this lowering, one line each: the verdict, then every site,
         near miss and grouped matmul (what ``explain`` returns and the log shows)."""
         done = sum(1 for s in self.report if s.rewritten)
         held = len(self.report) - done
+        staged = self.stage is not None and self.stage.rewritten
         # The summary counts what the details below say: a site detected and not rewritten is
         # never counted as rewritten.
         also = f", {held} detected, not rewritten" if held else ""
         if self.error is not None:
             verdict = f"fell back to jax's own program ({_why(self.error)})"
-        elif self.rewritten and done:
+        elif (self.rewritten or staged) and done:
             verdict = f"rewritten: {done} site{'s' * (done != 1)}{also}"
         elif self.rewritten:
             verdict = "GMMs lowered, no site rewritten" + (f" ({held} detected, not rewritten)" if held else "")
@@ -189,7 +198,20 @@ class RewrittenLowered:
         else:
             verdict = "unchanged: no site"
         return jit_summary(self.name, verdict, [from_site(s) for s in self.report],
-                           [from_near_miss(m) for m in self.near_misses], _gmm_lines(self.gmm_lowerings))
+                           [from_near_miss(m) for m in self.near_misses],
+                           _gmm_lines(self.gmm_lowerings) + self._stage_lines())
+
+    def _stage_lines(self) -> list[str]:
+        """What the optimized-HLO stage could not do (its sites are among the others)."""
+        stage = self.stage
+        if stage is None:
+            return []
+        if stage.error is not None:
+            return [f"  optimized-HLO stage: XLA's module kept ({stage.error})"]
+        if not stage.reached:
+            return ["  optimized-HLO stage: XLA did not hand it the module (an executable from jax's persistent "
+                    "compilation cache: what the stage did there is not recorded)"]
+        return []
 
     def __str__(self) -> str:
         return "\n".join(self.summary_lines())
@@ -202,23 +224,55 @@ class RewrittenLowered:
         same source place) saves no collective, and becomes that near miss instead of a site (the
         rewrite stays in the program: the same collectives run either way); one the compiled
         program reduces apart stands, checked.  The near misses made, in the order of the sites."""
-        if self.result is None:
-            return []
-        pending = claims_to_hold(self.result.module, self.result.sites)
-        if not pending:
+        pending = self.pending_claims()
+        if not pending or self.result is None:
             return []
         text = compiled_original_text if compiled_original_text is not None else self.original.compile().as_text()
         self.compiled_original_text = text  # what the claims were held against (a test compares with it)
         return hold_against(text, pending, self.result.sites, self.result.near_misses, pending[0].details.priced_for,
                             what="lowered text", name=f"<compiled {self.name}>")
 
+    def pending_claims(self) -> list[Site]:
+        """The sites whose "A -> B" is the lowered text's (``lint.claims_to_hold``); a site of the
+        optimized-HLO stage is not one: its counts are the compiled module's."""
+        if self.result is None:
+            return []
+        staged = {id(s) for s in self.stage.sites} if self.stage is not None else set()
+        return [s for s in claims_to_hold(self.result.module, self.result.sites) if id(s) not in staged]
+
     @property
     def report(self) -> list[Site]:
-        return list(self.result.sites) if self.result is not None else []
+        return (list(self.result.sites) if self.result is not None else []) + self.stage_sites
 
     @property
     def near_misses(self) -> list[Any]:
-        return list(self.result.near_misses) if self.result is not None else []
+        return (list(self.result.near_misses) if self.result is not None else []) + self.stage_misses
+
+    def join_stage(self, outcome: xla_stage.StageOutcome) -> None:
+        """One record per site: each site the optimized-HLO stage rewrote replaces the lowered text's
+        record of the same rule at the same source place not rewritten there (the stage's fix is
+        what the program runs, its counts the compiled module's), or joins the report (a site the
+        lowered text's rewrite could not reach: e.g. a rematerialized copy's gathers, which the
+        lowered text reads through the forward's); its near misses join where the lowered text
+        says nothing of that rule at that place."""
+        self.stage = outcome
+        if outcome.error is not None or not outcome.rewritten:
+            return
+        sites = self.result.sites if self.result is not None else []
+        places = {p for s in sites for p in _places(s)}
+        places |= {(m.rule, m.location.source) for m in self.near_misses}
+        for new in (s for s in outcome.sites if s.rewritten):
+            at = next((n for n, s in enumerate(sites) if _places(s) & _places(new) and not s.rewritten), None)
+            if at is not None:
+                sites[at] = new
+            else:
+                self.stage_sites.append(new)
+            places |= _places(new)
+        for miss in outcome.near_misses:
+            place = (miss.rule, miss.location.source)
+            if place not in places:
+                self.stage_misses.append(miss)
+                places.add(place)
 
     @property
     def rewritten(self) -> bool:
@@ -248,6 +302,12 @@ class RewrittenLowered:
         if name.startswith("_"):
             raise AttributeError(name)
         return getattr(self._lowered, name)
+
+
+def _places(site: Site) -> set[tuple[str, str | None]]:
+    """Where a site is, as (rule, source): its location's and its record's (the user's frame, which
+    the lowered text and the optimized module may name apart for one site)."""
+    return {(site.rule, site.location.source), (site.rule, record_of(site).source)}
 
 
 def _kept_by_jax(gmms: list[GmmLowering], kept: GmmLowering) -> list[GmmLowering]:
@@ -503,7 +563,7 @@ class Jitted:
         if job is not None:
             low = self._agreed(job, key, low)
         try:
-            compiled, err = low._lowered.compile(*options, **kw_options), None
+            compiled, err = self._compile_staged(low, options, kw_options), None
         except Exception as error:
             if not low.rewritten:
                 raise  # jax's own program does not compile: jax.jit would raise too
@@ -520,14 +580,76 @@ class Jitted:
         if err is not None:
             low = RewrittenLowered(low.original, low.original, low.result, err, name=self._name)
             compiled = low.original.compile(*options, **kw_options)
-        elif low.result is not None and claims_to_hold(low.result.module, low.result.sites):
+        elif low.pending_claims():
             try:
-                # Nothing rewritten: the program just compiled is XLA's original, held against as it is
-                # (no other compile); rewritten: the original is compiled to hold the claims against.
-                low.check_claims(None if low.rewritten else compiled.as_text())
+                # XLA's program of the original: the module the optimized-HLO stage was handed where no
+                # claim left is of a site rewritten before it (its reductions are the original's there:
+                # no other compile); else nothing rewritten: the program just compiled, held against as
+                # it is; else (a gradient site rewritten in the lowered text, whose halves the compiled
+                # rewrite no longer has) the original is compiled to hold the claims against.
+                handed = low.stage.handed if low.stage is not None else None
+                if handed is not None and not any(s.rewritten for s in low.pending_claims()):
+                    low.check_claims(handed)
+                else:
+                    changed = low.rewritten or (low.stage is not None and low.stage.rewritten)
+                    low.check_claims(None if changed else compiled.as_text())
             except Exception as error:  # noqa: BLE001 - the check reports; it never fails a compile
                 log.debug("hlo_passes.jit: the claims were not checked against XLA's program (%s)", _why(error))
         return low, compiled
+
+    def _compile_staged(self, low: RewrittenLowered, options: tuple, kw_options: dict) -> Any:
+        """``low``'s program compiled with the optimized-HLO stage (``xla_stage``: the rules of the
+        pass inside XLA on the module XLA makes of it, this compile's only) where it runs; what it did
+        joins ``low``'s records, a fallback of it warned as the jit's others are."""
+        stage = self._stage(low)
+        if stage is None:
+            return low._lowered.compile(*options, **kw_options)
+        marked, token = stage
+        request = xla_stage.Stage(token, str(compat.lowering_platform(low.original)),
+                                  acting_passes(self._passes, "xla"))
+        try:
+            with xla_stage.compiling(request):
+                compiled = marked.compile(*options, **kw_options)
+        except Exception as error:
+            if not request.outcome.rewritten:
+                raise  # the program without the stage fails alike (the caller's fallback)
+            # XLA rejected the stage's module: the program as the lowered text's rewrite makes it.
+            self._fallback(f"XLA rejected the optimized-HLO stage's module ({_why(error)})", stacklevel=6,
+                           then="compiled without the stage")
+            low.stage_skipped = f"XLA rejected its module ({_why(error)})"
+            return low._lowered.compile(*options, **kw_options)
+        outcome = request.outcome
+        if outcome.error is not None:
+            self._fallback(f"the optimized-HLO stage could not rewrite {outcome.module or 'the module'} "
+                           f"({outcome.error})", stacklevel=6, then="XLA's module of the program runs")
+        low.join_stage(outcome)
+        return compiled
+
+    def _stage(self, low: RewrittenLowered) -> tuple[Any, str] | None:
+        """(the program to compile, marked for the stage, and its token), or None where the stage
+        does not run (``low.stage_skipped`` says why)."""
+        if low.error is not None:
+            low.stage_skipped = ("the lowered text's rewrite fell back: jax's own program is compiled as "
+                                 "jax.jit compiles it")
+            return None
+        if self._kernel != "xla" and any(g.lowered for g in low.gmm_lowerings):
+            # A kernel of the caller's choice: its GMMs are custom calls the rules inside XLA do not read.
+            low.stage_skipped = f"kernel={self._kernel!r}: the lowered text's GMM kernels run"
+            return None
+        platform = compat.lowering_platform(low.original)
+        try:
+            compile_only = compat.lowered_compile_only(low._lowered)
+        except compat.UnsupportedJaxError:
+            compile_only = True
+        why = xla_stage.why_not(platform, compile_only=compile_only,
+                                multi_process=_multihost.current_job() is not None)
+        if why is None:
+            try:
+                return xla_stage.marked(low._lowered, acting_passes(self._passes, "xla"))
+            except Exception as err:  # noqa: BLE001 - a jax without the means: compiled without the stage
+                why = f"its module could not be marked ({_why(err)})"
+        low.stage_skipped = why
+        return None
 
     def _agreed(self, job: _multihost.Job, key: str, low: RewrittenLowered) -> RewrittenLowered:
         """``low`` if every process would compile the same, else jax's own program (in all of them)."""

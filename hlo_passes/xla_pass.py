@@ -40,18 +40,22 @@ from . import _jax_compat as compat
 from . import _multihost
 from ._version import __version__
 from .cost_model import DEFAULT_PLATFORM, platform_for
-from .pass_interface import PassContext
 from .diagnostics import from_site, hook_warning
-from .gmm.target import GmmTarget, gmm_target
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
 from .lint import Finding, compiled_program, lint_module
-from .passes import (available_passes, default_passes, load_plugin, loaded_plugins, resolve_passes,
+from .passes import (default_passes, load_plugin, loaded_plugins, resolve_passes,
                      rule_meta)
-from .passes.compiled import ragged_dots_lowered_by_xla, rewrite_compiled_text
-from .passes.prescan import markers_for, may_have_sites
+from .passes.compiled import ragged_dots_lowered_by_xla
+from .passes.prescan import markers_for
 from .report import NearMiss, Site, shown_source
 from .text import parsed_for_one_call
+from . import xla_stage
+# The optimized module's reading, shared with hlo_passes.jit's own stage (``xla_stage``).
+from .xla_stage import dots_round_by_shape as _dots_round_by_shape
+from .xla_stage import read_module, rewrite_module_text
+from .xla_stage import with_parameter_shardings as with_parameter_shardings  # (its old home)
+from .xla_stage import xla_own as _xla_own
 
 __all__ = [
     "ENV",
@@ -274,66 +278,16 @@ def _transform(serialized: bytes, priced: str | None) -> bytes | None:
     # Most compiled modules (device_put, small helpers) cannot hold a site: no parse for them, and
     # for most not even the print to text.  The scans read only the module, so every process of a
     # job skips the same modules.
-    if not _proto_may_have_sites(serialized, _state.passes):
+    read = read_module(serialized, _state.passes)
+    if read is None:
         with _lock:
             _state.skipped += 1
         return None
-    hlo = compat.hlo_module_from_proto(serialized)
-    text = hlo.to_string()
-    if not may_have_sites(text, _state.passes):
-        with _lock:
-            _state.skipped += 1
-        return None
-    try:
-        recorded = compat.parameter_shardings(hlo)
-    except compat.UnsupportedJaxError:  # a jaxlib without them: the text as XLA prints it
-        recorded = []
-    text = with_parameter_shardings(text, recorded)
+    name, text = read
     if mode == "rewrite":
-        return _rewrite(hlo.name, text, priced)
-    _lint(hlo.name, text, mode, priced)
+        return _rewrite(name, text, priced)
+    _lint(name, text, mode, priced)
     return None
-
-
-def _xla_own(priced: str | None) -> GmmTarget:
-    """Inside XLA every ragged-dot is XLA's own (no kernel lowering runs here), on the callback's
-    backend: a rule resting on what the GMM kernel writes past its groups refuses (gmm.target)."""
-    return gmm_target(priced, "xla")
-
-
-def _dots_round_by_shape(priced: str | None) -> bool:
-    """What ``install`` found of the backend's dots (``_jax_compat.dots_round_by_shape``, asked there:
-    the callback must not compile); False where it was not asked (the plugin, installed before any
-    backend exists): the module's own markings (a GMM's ``__ynn_fusion``) then decide."""
-    return priced is not None and bool(compat.known_dots_round_by_shape(priced))
-
-
-_ENTRY_PARAMETER = re.compile(r"^(\s*%?[\w.\-]+ = .*? parameter\((\d+)\))(.*)$")
-
-
-def with_parameter_shardings(text: str, shardings: Sequence[str]) -> str:
-    """``text`` with each entry parameter that states no sharding given the one the partitioner
-    recorded for it (``shardings``, by parameter number).  jax >= 0.12's XLA prints none on an
-    optimized module's parameters, where jax 0.10/0.11's printed them; without them no rule can
-    tell a replicated weight from a split one (issue 43: a replicated weight's reduction read as
-    one worth fusing).  Text whose parameters state theirs, or a module never partitioned (no
-    recorded shardings), is returned as it is."""
-    if not shardings:
-        return text
-    lines = text.split("\n")
-    entry = next((n for n, line in enumerate(lines) if line.startswith("ENTRY ")), None)
-    if entry is None:
-        return text
-    for n in range(entry + 1, len(lines)):
-        if lines[n].startswith("}"):
-            break
-        found = _ENTRY_PARAMETER.match(lines[n])
-        if found is None or "sharding=" in found.group(3):
-            continue
-        number = int(found.group(2))
-        if number < len(shardings):
-            lines[n] = f"{found.group(1)}, sharding={shardings[number]}{found.group(3)}"
-    return "\n".join(lines)
 
 
 def _note_kernels_of_xla(serialized: bytes) -> None:
@@ -360,29 +314,6 @@ def _note_kernels_of_xla(serialized: bytes) -> None:
     log.info("hlo_passes: %s", note)
 
 
-def _marker_core(marker: str) -> bytes:
-    """The longest run of name characters of a pre-scan marker (``"add("`` → ``add``)."""
-    return max(re.findall(r"[\w.\-]+", marker) or [""], key=len).encode()
-
-
-def _proto_may_have_sites(serialized: bytes, passes: Sequence[str] | None) -> bool:
-    """``may_have_sites`` on the serialized proto, before printing it: False only when no rule of
-    ``passes`` can have a site.  Every marker spells an opcode, a custom-call target or a name,
-    which the proto holds as the same UTF-8 string; a marker's text syntax (a parenthesis) is not
-    in the proto, so its longest run of name characters is what is looked for (looser: a false
-    "maybe" costs the print and the text scan that follow)."""
-    looked: set[bytes] = set()  # the rules share their markers: each searched for once
-    for name in (list(available_passes()) if passes is None else passes):
-        markers = markers_for(name)
-        if markers is None:
-            return True
-        for core in {_marker_core(m) for m in markers} - looked:
-            if core in serialized:
-                return True
-            looked.add(core)
-    return False
-
-
 def _without_metadata(text: str) -> str:
     # Stack frames carry absolute paths, which may differ per host: not part of what is compiled.
     return re.sub(r", metadata=\{[^{}]*\}", "", text)
@@ -397,12 +328,8 @@ def _rewrite(name: str, text: str, priced: str | None) -> bytes | None:
     error: str | None = None
     hints: list[str] = []  # an opt-in pass that would act where the default set did nothing
     try:
-        context = PassContext.for_platform(priced, pictures=False, gmm_target=_xla_own(priced),
-                                           dots_round_by_shape=_dots_round_by_shape(priced))
-        new_text, sites, near = rewrite_compiled_text(text, name, _state.passes, hints, context=context)
+        new, new_text, sites, near = rewrite_module_text(name, text, priced, _state.passes, hints)
         outcome.found, outcome.near_misses = len(sites), near
-        if new_text is not None:
-            new = compat.hlo_text_to_proto(new_text)
     except Exception as err:  # noqa: BLE001 - the module falls back, below, after the processes agree
         error, new_text = _reason(err), None
     job = _multihost.current_job()
@@ -846,3 +773,6 @@ def _say_what_it_did() -> None:
         log.propagate = False
     atexit.register(lambda: log.info("%s", str(installed_report()).splitlines()[0]) if _state.mode else None)
 
+
+# hlo_passes.jit's own optimized-HLO stage asks whether the pass is installed (it then steps aside).
+xla_stage.set_installed_probe(installed)

@@ -26,7 +26,7 @@ from jax.sharding import PartitionSpec as P
 
 import hlo_passes
 from hlo_passes import _jax_compat as compat
-from hlo_passes import xla_pass
+from hlo_passes import xla_pass, xla_stage
 from hlo_passes.passes import compiled, unregister
 from programs import REPO_ROOT
 
@@ -117,7 +117,7 @@ def test_unchanged_module_is_none_and_modules_without_sites_are_not_parsed(rules
     def must_not_parse(*a, **k):
         raise AssertionError("a module without collectives was parsed")
 
-    monkeypatch.setattr(xla_pass, "rewrite_compiled_text", must_not_parse)
+    monkeypatch.setattr(xla_stage, "rewrite_compiled_text", must_not_parse)
     skipped = hlo_passes.installed_report().skipped
     assert xla_pass._on_compile(proto) is None
     assert hlo_passes.installed_report().skipped == skipped + 1
