@@ -45,6 +45,10 @@ CHECKS: dict[str, str] = {
     "xla-combined": "in optimized HLO, XLA's combiner has not already put the halves' collectives (MOE004: the two "
                     "weights' gradients' reductions) into one op (a tuple-shaped all-reduce or reduce-scatter): "
                     "where it has, fusing them saves no collective",
+    "xla-computed-once": "a site of a text before optimization is one the compiled program runs: where XLA runs "
+                         "its collectives once already, as another site's at the same source place (a "
+                         "rematerialized copy that its common-subexpression elimination merged with the "
+                         "original), fusing them saves nothing XLA runs",
     "same-collectives": "every half takes the same path: the same ops and collectives (replica groups, "
                         "channel kind, use_global_device_ids, dimension) and the same shard_map crossings",
     "same-computation": "the halves' ops are in one computation",

@@ -1,4 +1,4 @@
-"""A gradient site's "collectives A -> B" held against the compiled program (issue 47).
+"""A site's "collectives A -> B" held against the compiled program (issue 47): gradients, gathers.
 
 On a text before optimization (a lowering, a dump before optimizations) a gradient's halves are
 reduced one collective each, and MOE002 / MOE004 claim "2 -> 1".  XLA's combiners
@@ -13,6 +13,13 @@ and every claim that could not be held (another platform, no jax, too few device
 the text), says its collectives are as written (``lint.mark_as_written``).  One function for every
 entry point, so that they show one record (``diagnostics.record_of``).
 
+A gather site (MOE001, MOE003) is held the same way, counted per source place: a rematerialized
+layer (``jax.checkpoint``) gathers its weight's halves again in the text, at the forward's place,
+and XLA's common-subexpression elimination may run that copy's gathers once, as the forward's (jax
+0.10's XLA:CPU does).  Where the compiled program shows fewer sites at a place than the text, the
+text's later ones (the recomputed copies) become near misses ``xla-computed-once``: fusing them saves
+nothing XLA runs, and the claim shrinks to the collectives the compiled program runs fewer.
+
 Nothing is imported from jax until a text is to be compiled: the text tools import this module.
 """
 from __future__ import annotations
@@ -26,11 +33,14 @@ from .lint import claims_to_hold, compiled_program, lint_module, mark_as_written
 from .report import NearMiss, Site
 from .text import parsed_for_one_call
 
-__all__ = ["COMBINED", "hold_claims", "hold_against"]
+__all__ = ["COMBINED", "COMPUTED_ONCE", "hold_claims", "hold_against"]
 
 # The check a gradient rule names halves XLA's combiner already reduces in one op by
 # (``rewrites.split.hidden_reductions.combined_refusal``).
 COMBINED = "xla-combined"
+# The check a site of the text names where the compiled program runs its collectives once already,
+# as another site's at the same place (a recomputed copy XLA's CSE merged with the original).
+COMPUTED_ONCE = "xla-computed-once"
 # Said where the text names no platform: its program may be anything's.
 _NO_PLATFORM = "the text does not say it runs on cpu (--platform cpu lets it be compiled here)"
 
@@ -52,10 +62,14 @@ def hold_claims(module: Module, sites: list[Site], misses: list[NearMiss], platf
 def hold_against(compiled_text: str, pending: Sequence[Site], sites: list[Site], misses: list[NearMiss],
                  platform: str | None, *, what: str = "text", name: str = "<compiled>") -> list[NearMiss]:
     """Hold the claims of ``pending`` (sites of ``sites``) against ``compiled_text`` (XLA's optimized
-    module of the same program): a site whose reductions it runs in one op already is taken out of
-    ``sites`` and its near miss ``xla-combined`` added to ``misses``; one it shows apart stands, checked;
-    one it shows neither way is marked as written.  ``what``: what the claim was read off (``text``,
-    ``lowered text``).  The near misses made, in the order of ``pending``."""
+    module of the same program), per rule and source place: a site whose reductions it runs in one op
+    already is taken out of ``sites`` and its near miss ``xla-combined`` added to ``misses``; where it
+    shows sites apart, as many of the text's as it shows stand, checked, and the text's others (copies
+    XLA runs once, ``COMPUTED_ONCE``) become near misses alike.  A site it shows neither way at its
+    place stands where it shows one of the same rule and collectives at a place no site of the text
+    has (XLA moved the op the site is placed at: a dequantization's gathers of the quantized halves),
+    else is marked as written.  ``what``: what the claim was read off (``text``, ``lowered text``).
+    The near misses made, in the order of ``pending``."""
     if not pending:
         return []
     rules = sorted({s.rule for s in pending})
@@ -63,28 +77,47 @@ def hold_against(compiled_text: str, pending: Sequence[Site], sites: list[Site],
         found = lint_module(module, passes=rules, select=[rule_id(r) for r in rules], explain=True,
                             platform=platform, claims=compiled_program)
     combined: dict[tuple[str | None, str | None], list[str]] = {}
-    apart: set[tuple[str | None, str | None]] = set()
+    apart: dict[tuple[str | None, str | None], list[tuple[int, int]]] = {}
     for f in found:
         key = (f.pass_name, f.record.source if f.record is not None else f.source)
         if f.is_note and f.details.get("check") == COMBINED:
             combined.setdefault(key, []).append(str(f.details["reason"]))
-        elif not f.is_note and not f.is_error:
-            apart.add(key)
+        elif not f.is_note and not f.is_error and f.record is not None:
+            apart.setdefault(key, []).append(f.record.collectives)
+    keys = [(site.rule, record_of(site).source) for site in pending]
+    # The compiled program's sites at places no site of the text has, per rule: their collectives.
+    elsewhere: dict[str | None, list[tuple[int, int]]] = {}
+    for key, counts in apart.items():
+        if key not in keys:
+            elsewhere.setdefault(key[0], []).extend(counts)
     made = []
-    for site in pending:
-        key = (site.rule, record_of(site).source)
+    held: dict[tuple[str | None, str | None], int] = {}
+    for site, key in zip(pending, keys):
         if key in combined and key not in apart:
-            sites.remove(site)
-            miss = NearMiss(site.rule, COMBINED, f"collectives {site.before.count} -> {site.after.count} in the "
-                            f"{what}, not in the compiled program: {combined[key][0]} (fusing them changes nothing "
-                            "XLA runs)", site.location)
-            misses.append(miss)
-            made.append(miss)
+            reason = f"{combined[key][0]} (fusing them changes nothing XLA runs)"
         elif key in apart and key not in combined:
-            site.details.collectives_as_written = None  # held: the compiled program reduces them apart
+            held[key] = held.get(key, 0) + 1
+            if held[key] <= len(apart[key]):
+                site.details.collectives_as_written = None  # held: the compiled program runs them apart
+                continue
+            n = len(apart[key])
+            reason = (f"it runs {n} such site{'s' * (n != 1)} at this place, the {what} has {held[key]}: XLA runs "
+                      "this one's collectives once already, as another's (a recomputed copy, merged by its "
+                      "common-subexpression elimination), and fusing them changes nothing XLA runs")
+        elif key not in combined and (site.before.count, site.after.count) in elsewhere.get(site.rule, []):
+            elsewhere[site.rule].remove((site.before.count, site.after.count))
+            site.details.collectives_as_written = None  # held: the compiled program runs them apart, elsewhere
+            continue
         else:
-            mark_as_written([site], "the compiled program shows its reductions neither apart nor in one op at "
+            mark_as_written([site], "the compiled program shows its collectives neither apart nor in one op at "
                                     f"{key[1] or 'its place'}")
+            continue
+        sites.remove(site)
+        check = COMBINED if key in combined else COMPUTED_ONCE
+        miss = NearMiss(site.rule, check, f"collectives {site.before.count} -> {site.after.count} in the {what}, "
+                        f"not in the compiled program: {reason}", site.location)
+        misses.append(miss)
+        made.append(miss)
     return made
 
 

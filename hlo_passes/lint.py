@@ -154,9 +154,10 @@ def is_compiled(module: Module) -> bool:
 
 
 def claims_to_hold(module: Module, sites: Iterable[Site]) -> list[Site]:
-    """The sites of ``module`` whose "collectives A -> B" XLA's combiners may make untrue in the
-    compiled program: sites of a rule whose reductions they may merge (``RuleMeta.combinable``) that
-    fuse collectives, on a text before optimization (a compiled module's counts are what runs)."""
+    """The sites of ``module`` whose "collectives A -> B" XLA may make untrue in the compiled program:
+    sites of a rule whose collectives it may run otherwise (``RuleMeta.combinable``: a gradient's
+    reductions combined, a rematerialized gather run once) that fuse collectives, on a text before
+    optimization (a compiled module's counts are what runs)."""
     if is_compiled(module):
         return []
     return [s for s in sites if getattr(rule_meta(s.rule), "combinable", False) and s.before.count > s.after.count]

@@ -115,10 +115,11 @@ class RuleMeta:
     # default, ``hlo_passes.jit``'s ``kernel="xla"``), said to a user who names it there; empty: it
     # acts with any kernel.
     needs_kernel: str = ""
-    # Whether what its sites fuse XLA's combiners may already have merged in the compiled program
-    # (reductions of a gradient): ``hlo_passes.jit`` holds its claims against XLA's compiled original,
-    # where the rule names such halves (check ``xla-combined``; MOE002 and MOE004 share it:
-    # ``rewrites.split.hidden_reductions.combined_refusal``).
+    # Whether what its sites fuse XLA may already run otherwise in the compiled program: its combiners
+    # merge a gradient's reductions (the rule names such halves, check ``xla-combined``; MOE002 and
+    # MOE004 share it: ``rewrites.split.hidden_reductions.combined_refusal``), its CSE runs a
+    # rematerialized gather once (MOE001, MOE003).  Every entry point holds such a rule's claims
+    # against XLA's compiled program (``hlo_passes.claims``).
     combinable: bool = False
     details: type[SiteDetails] = SiteDetails
     wording: Wording = PLAIN_WORDING

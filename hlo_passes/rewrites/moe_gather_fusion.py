@@ -35,6 +35,9 @@ class MoeGatherFusion(SplitFusion):
         message=HALVES_MESSAGE,
         details=SplitDetails,
         wording=FUSION_WORDING,
+        # XLA's CSE may run a rematerialized copy's gathers once, as the forward's: the claims are held
+        # against the compiled program (``hlo_passes.claims``).
+        combinable=True,
     )
     name = meta.pass_name
     description = meta.description

@@ -44,6 +44,9 @@ class MoePairGatherFusion(SplitFusion):
         opt_in=True,
         details=SplitDetails,
         wording=FUSION_WORDING,
+        # XLA's CSE may run a rematerialized copy's gathers once, as the forward's: the claims are held
+        # against the compiled program (``hlo_passes.claims``).
+        combinable=True,
     )
     name = meta.pass_name
     description = meta.description

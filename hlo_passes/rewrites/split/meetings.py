@@ -320,9 +320,11 @@ class SplitCollectives(Meeting):
         self.tops = [c.top for c in chains]  # in the order of the halves' slices
         self.anchor = self.tops[0]
         # The halves of a gradient are put back together in the fusion that reads them; a
-        # weight's halves, seen here, are not joined (a concatenate is a FusedConcat): two GMMs.
+        # weight's halves, seen here, are not joined (a concatenate is a FusedConcat): two GMMs,
+        # which the rewrite keeps (each reads its slice of the one gather, ``replace``), so that no
+        # GMM launch is saved (``Meeting.gmm_launches`` False; a gradient's GMMs merged by its
+        # source, ``GmmSource``, still save theirs).
         self.joins = form == "split_reduction"
-        self.gmm_launches = not self.joins
 
     def check(self, chains: list[Chain], split_dims: list[int]) -> int | None:
         return split_dims[-1]  # what read a half reads its slice of the fused value, along there
