@@ -175,6 +175,8 @@ class RewrittenLowered:
         self.stage_skipped: str | None = None
         self.stage_sites: list[Site] = []
         self.stage_misses: list[NearMiss] = []
+        # Set by the compile where the claims need XLA's compiled original (``defer_claims``).
+        self._claims_deferred = False
 
     def summary_lines(self) -> list[str]:
         """What happened to this lowering, one line each: the verdict, then every site,
@@ -240,12 +242,28 @@ class RewrittenLowered:
         staged = {id(s) for s in self.stage.sites} if self.stage is not None else set()
         return [s for s in claims_to_hold(self.result.module, self.result.sites) if id(s) not in staged]
 
+    def defer_claims(self) -> None:
+        """Hold the claims against XLA's compiled original when they are first read (``report``,
+        ``near_misses``), compiling it then."""
+        self._claims_deferred = True
+
+    def _held(self) -> None:
+        if not self._claims_deferred:
+            return
+        self._claims_deferred = False
+        try:
+            self.check_claims()
+        except Exception as error:  # noqa: BLE001 - the check reports; it never fails a read
+            log.debug("hlo_passes.jit: the claims were not checked against XLA's program (%s)", _why(error))
+
     @property
     def report(self) -> list[Site]:
+        self._held()
         return (list(self.result.sites) if self.result is not None else []) + self.stage_sites
 
     @property
     def near_misses(self) -> list[Any]:
+        self._held()
         return (list(self.result.near_misses) if self.result is not None else []) + self.stage_misses
 
     def join_stage(self, outcome: xla_stage.StageOutcome) -> None:
@@ -516,6 +534,8 @@ class Jitted:
         if low.error is not None:  # it fell back
             self._fallback(f"a pass failed ({_why(low.error)})", stacklevel=5)
         level = logging.INFO if _multihost.reports_here() else logging.DEBUG
+        if not log.isEnabledFor(level):
+            return  # (building the lines would hold the claims: a compile of the original)
         for line in low.summary_lines():
             log.log(level, "%s%s", _multihost.report_tag(), line.strip())
 
@@ -590,9 +610,13 @@ class Jitted:
                 handed = low.stage.handed if low.stage is not None else None
                 if handed is not None and not any(s.rewritten for s in low.pending_claims()):
                     low.check_claims(handed)
+                elif low.rewritten or (low.stage is not None and low.stage.rewritten):
+                    # The original is compiled when the claims are first shown (``report``,
+                    # ``explain()``, the INFO log), not by every compile: a program nobody asks
+                    # about is compiled once, as jax.jit compiles it.
+                    low.defer_claims()
                 else:
-                    changed = low.rewritten or (low.stage is not None and low.stage.rewritten)
-                    low.check_claims(None if changed else compiled.as_text())
+                    low.check_claims(compiled.as_text())
             except Exception as error:  # noqa: BLE001 - the check reports; it never fails a compile
                 log.debug("hlo_passes.jit: the claims were not checked against XLA's program (%s)", _why(error))
         return low, compiled

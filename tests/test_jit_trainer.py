@@ -234,10 +234,10 @@ def test_jax_jit_patched_before_the_trainer_is_imported(tmp_path: Path) -> None:
         assert (run["step"], run["helper"]) == ("Jitted", "Jitted")
         assert run["report"] == ["moe-gather-fusion", "moe-gradient-fusion"], run["report"]
         assert run["gathers"] < plain["gathers"]
-        # Twice jax.jit's: the rewritten step, and once more the original, against which the jit holds
-        # its MOE002 claim (issue 47: XLA's combiner may already reduce both halves in one op).  A cost
-        # this drop-in should not have (issue 47, open): pinned so that a change is seen.
-        assert run["compiles"] == 2 * plain["compiles"], (run["compiles"], plain["compiles"])
+        # As many as jax.jit's while it trains: the original, against which the jit holds its claims
+        # (issue 47: XLA may already run both halves in one op), is compiled only when the report is
+        # first read ("report" below, counted before it), never by the step's compile.
+        assert run["compiles"] == plain["compiles"], (run["compiles"], plain["compiles"])
         # The same training: f32 programs, equal at f32 rounding after 3 adam steps.
         np.testing.assert_allclose(run["losses"], plain["losses"], rtol=1e-5)
         np.testing.assert_allclose(np.asarray(run["w"]), np.asarray(plain["w"]), rtol=1e-5, atol=1e-6)
