@@ -70,3 +70,19 @@ def test_a_sum_of_squares_left_alone_rides_in_the_next_op_as_claimed() -> None:
     assert len(_all_reduces(result.module)) == before - (site.before.count - site.after.count) == 2
     again = run_passes(result.module, ["MOE004"], strict=True)
     assert not any(s.rewritten for s in again.sites)  # the combined op is read as one op from then on
+
+
+def test_a_rewrite_whose_emptied_op_has_nowhere_to_ride_is_reported_not_made() -> None:
+    """The same step with no later all-reduce (the next gradient's reduction made a plain tuple):
+    dW0's sum of squares would keep its op, the program would run 2 all-reduces as before, and the
+    site's "2 -> 1" would be false: reported, not made (``held-alone``), the module untouched."""
+    text = APART_NORM.read_text()
+    line = next(ln for ln in text.splitlines() if ln.lstrip().startswith("%all-reduce.next ="))
+    text = text.replace(line, "  %all-reduce.next = (f32[], f32[8]{0}) tuple(%sumsq.up, %dnext)")
+    module = hlo_passes.parse(text)
+    before = module.to_text()
+    result = run_passes(module, ["MOE004"], strict=True)
+    (site,) = result.sites
+    assert not site.rewritten
+    assert site.details.not_rewritten.startswith("held-alone: "), site.details.not_rewritten
+    assert result.module.to_text() == before

@@ -223,9 +223,10 @@ def _marked(module: Module, held: Held) -> tuple[dict[tuple[str, int], list[Inst
     return members, strays
 
 
-def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
+def hold_again(rw: Rewriter, module: Module, held: Held) -> list[str]:
     """Hold the members of each group (and what a rewrite cloned from them) as it was held;
-    strip the mark from every other op that carried it along."""
+    strip the mark from every other op that carried it along.  The names of the held ops a
+    rewrite emptied whose rest found no op to ride in (``_ride_along``): each still runs."""
     members, strays = _marked(module, held)
     for instr, meta in strays:
         stripped = {k: v for k, v in meta.items() if k != MARK}
@@ -250,8 +251,12 @@ def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
             emptied.append(made)
     for comp in comps.values():
         in_dependency_order(rw, comp)
+    stranded = []
     for made in emptied:
-        _ride_along(rw, made)
+        name = made.name
+        if not _ride_along(rw, made):
+            stranded.append(name)
+    return stranded
 
 
 def held_group(instr: Instruction) -> str | None:
@@ -372,7 +377,7 @@ def regroup(rw: Rewriter, members: list[Instruction], rule: str) -> None:
         rw.set_attribute(member, "metadata", {**(_metadata(member) or {}), MARK: key, JOINED: rule})
 
 
-def _ride_along(rw: Rewriter, made: Instruction) -> None:
+def _ride_along(rw: Rewriter, made: Instruction) -> bool:
     """The combined op ``made``, held again without a member the rewrite took away (moved into the
     site's one op, or replaced by the fused chain made from the other half's): what XLA's combiner
     put beside that member rides in the next op of its kind and attributes that is not computed
@@ -386,16 +391,17 @@ def _ride_along(rw: Rewriter, made: Instruction) -> None:
     dW1 leaves that op and the sum of squares would keep an op of its own: the compiled program
     would run as many all-reduces as before, and the site's "2 -> 1" would not be what runs.
     Each operand is reduced as before (one op of several operands reduces each on its own over
-    the same devices), so the numbers are the same.  Nothing is done where no such op exists."""
+    the same devices), so the numbers are the same.  Nothing is done where no such op exists
+    (False)."""
     comp = made.computation
     if comp is None:
-        return
+        return False
     order = comp.instructions
     below = _computed_from(made, comp)
     start = order.index(made) + 1
     other = next((i for i in order[start:] if id(i) not in below and _rides_with(made, i)), None)
     if other is None:
-        return
+        return False
     marked = made.marked(COMBINED_BY) or other.marked(COMBINED_BY)
     parts = [(op_, list(_results(op_.shape))) for op_ in (made, other)]
     operands = made.operand_values + other.operand_values
@@ -421,6 +427,7 @@ def _ride_along(rw: Rewriter, made: Instruction) -> None:
     for op_ in (made, other):
         rw.erase(op_)
     in_dependency_order(rw, comp)
+    return True
 
 
 def _rides_with(made: Instruction, other: Instruction) -> bool:
@@ -492,6 +499,19 @@ def _through_held(run: RunFn, module: Module, kinds: frozenset[str], rewriter: R
                     site.details.not_rewritten = tangled
             return tried
         touched = _touched(trial.module, trial_held)
+        stranded = hold_again(trial.prepare, trial.module, trial_held)
+        if stranded:
+            # A held op the rewrite took a reduction out of keeps running for what XLA put beside
+            # it: the compiled program would run no fewer ops than before, and a site's "A -> B"
+            # would not be what runs.  Not made, said why (the module is not touched).
+            why = (f"held-alone: {', '.join(stranded)} would keep running for what XLA's combiner put beside "
+                   "the reduction the rewrite takes out of it (no later op of its kind to ride in): the compiled "
+                   "program would run as many collectives as before")
+            for site in tried.sites:
+                if site.rewritten:
+                    site.rewritten = False
+                    site.details.not_rewritten = why
+            return tried
     # Only the held ops the rewrite changed are taken apart in the module (the others stay as
     # they are, names and all).
     held = unhold(rewriter, module, kinds, only=touched)
