@@ -526,7 +526,7 @@ def combinable(c: Candidate, collectives: frozenset[str]) -> bool:
         return False
     # Two weights' gradients that go apart (MOE004's ``Apart``): in optimized HLO too, which says
     # so by XLA's combined ops (a step's reductions taken apart from them) or its fusions.
-    apart = meeting.ends_apart and (all(held_group(op) is not None for ops in steps for op in ops)
+    apart = meeting.ends_apart and (any(held_group(op) is not None for ops in steps for op in ops)
                                     or _optimized(meeting.anchor))
     if not (meeting.compiled and meeting.joins or apart):
         return False
@@ -535,11 +535,11 @@ def combinable(c: Candidate, collectives: frozenset[str]) -> bool:
     for ops in steps:
         comp = ops[0].computation
         held = [held_group(op) is not None for op in ops]
-        # A step's reductions all plain (one new combined op), or all taken apart from XLA's
-        # combined ops (MOE004's apart gradients: moved into the first one's op, ``held.regroup``).
+        # A step's reductions all plain (one new combined op), or some taken apart from XLA's
+        # combined ops (MOE004's apart gradients: moved into the first such op, ``held.regroup``).
         if ops[0].opcode not in _COMBINABLE or any(
                 op.computation is not comp or len(op.operands) != 1 or op.shape.is_tuple for op in ops) \
-                or (any(held) and not (all(held) and apart)):
+                or (any(held) and not apart):
             return False
     # No half's reduction is computed from another's (one combined op would read its own result):
     # every op of a chain has one reader, the next step (``single_use``, checked before, else
@@ -554,7 +554,7 @@ def combine_reductions(rw: Rewriter, chains: list[Chain], collectives: frozenset
     for k, op in enumerate(chains[0].ops):
         if isinstance(op, Instruction) and op.opcode in collectives:
             members = [chain.ops[k] for chain in chains]
-            if held_group(op) is not None:
+            if any(held_group(m) is not None for m in members):
                 regroup(rw, members, rule)  # held again as one op of XLA's (``held.hold_again``)
             else:
                 combine(rw, members, rule)

@@ -366,13 +366,14 @@ def combine(rw: Rewriter, members: list[Instruction], rule: str) -> Instruction:
 
 
 def regroup(rw: Rewriter, members: list[Instruction], rule: str) -> None:
-    """Members taken apart from held ops (``unhold``), one of each half's reduction, go into the
-    first member's group: held again (``hold_again``), that group's one op reduces them all, beside
-    what XLA's combiner had put there, each operand as its member did (the same devices, the same
-    reduction, element by element) — the combined form of ``combine`` for collectives XLA had
-    already combined with others.  The op is marked as made by ``rule`` (``COMBINED_BY``)."""
-    key = held_group(members[0])
-    assert key is not None and all(held_group(m) is not None for m in members), "members of held ops"
+    """One reduction of each half, at least one taken apart from a held op (``unhold``), go into the
+    first such member's group (a plain one, of the same attributes, too): held again
+    (``hold_again``), that group's one op reduces them all, beside what XLA's combiner had put
+    there, each operand as its member did (the same devices, the same reduction, element by
+    element) — the combined form of ``combine`` for collectives XLA had already combined with
+    others.  The op is marked as made by ``rule`` (``COMBINED_BY``)."""
+    key = next((k for k in map(held_group, members) if k is not None), None)
+    assert key is not None, "a member of a held op"
     for member in members:
         rw.set_attribute(member, "metadata", {**(_metadata(member) or {}), MARK: key, JOINED: rule})
 
