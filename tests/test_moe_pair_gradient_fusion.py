@@ -576,3 +576,51 @@ def test_pair_gradients_in_xla_dumps(pair_grad_dumps, program: str, stage: str) 
     assert pairs
     for g, w in pairs:
         np.testing.assert_allclose(np.asarray(g, np.float32), np.asarray(w, np.float32), **_tolerance(spec.cfg))
+
+
+def _reductions(compiled_text: str) -> int:
+    """The reduction collectives a compiled program launches (a combined op once)."""
+    counts = runtime.count_ops(compiled_text)
+    return counts["all-reduce"] + counts["reduce-scatter"]
+
+
+@pytest.mark.parametrize("mesh", ["mesh1", "mesh2"])
+def test_installed_kept_gmms_reductions_combined_as_claimed(mesh: str) -> None:
+    """Issues 46/47: the two weights' gradients of an apart layer, each reduce-scattered over the FSDP
+    axes in a shard_map (one stage per mesh axis), run inside XLA (``install(mode="rewrite")``) where
+    XLA:CPU's dots round by their shape: the GMMs are kept as written and each stage's two
+    reductions become one combined reduce-scatter of both results — no join, no copy (bytes 0) — so
+    the step computes jax.jit's values bit for bit, and the compiled program launches as many
+    reductions fewer as the site claims ("A -> B")."""
+    spec = PairSpec(form="explicit", mesh=mesh)
+    step, params, opt_state, x, gs = _norm_reporting_step(spec)
+    plain = jax.jit(step)
+    original = _reductions(plain.lower(params, opt_state, x, gs).compile().as_text())
+    want = [params, opt_state]
+    wanted = []
+    for _ in range(2):
+        *want, loss, norm = plain(*want, x, gs)
+        wanted.append((loss, norm))
+    jax.clear_caches()  # the step compiled again, with the pass installed
+    hlo_passes.install("rewrite", platforms="cpu", passes=[RULE])
+    try:
+        fused = jax.jit(step)
+        compiled = fused.lower(params, opt_state, x, gs).compile().as_text()
+        got = [params, opt_state]
+        for loss0, norm0 in wanted:
+            *got, loss, norm = fused(*got, x, gs)
+            np.testing.assert_array_equal(np.asarray(loss), np.asarray(loss0))
+            np.testing.assert_array_equal(np.asarray(norm), np.asarray(norm0))
+        report = hlo_passes.installed_report()
+    finally:
+        hlo_passes.uninstall()
+        jax.clear_caches()
+    assert report.modules and not report.fallbacks, str(report)
+    sites = report.modules[0].sites
+    assert [s.form for s in sites] == ["two_gmm_apart"], str(report)
+    (site,) = sites
+    assert "combined reduce-scatter of both results" in (site.details.gmms_kept or ""), site.details.gmms_kept
+    assert site.bytes_saved == 0 and site.copies_added == 0
+    assert _reductions(compiled) == original - (site.before.count - site.after.count), (original, compiled)
+    for name in ("wi_0", "wi_1", "wo"):
+        np.testing.assert_array_equal(np.asarray(got[0][name]), np.asarray(want[0][name]))

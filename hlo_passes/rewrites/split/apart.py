@@ -47,7 +47,10 @@ _NOT_FOLLOWED_UP = frozenset({"opt-barrier", "sdy.sharding_constraint"})
 
 
 class Apart(Meeting):
-    """The halves' ends, each with its own users: the fused chain's result, sliced."""
+    """The halves' ends, each with its own users: the fused chain's result, sliced (or, GMMs kept
+    in optimized HLO, each end's reduction one operand of a combined one: ``engine.combinable``)."""
+
+    ends_apart = True
 
     def __init__(self, chains: list[Any]) -> None:
         self.chains = chains

@@ -50,7 +50,7 @@ from .dequant import SideOperand, check_sides, side_costs
 from .crossings import Boundary, Crossing, result_shape
 from .fusions import FusedCopy
 from .gmms import difference, fused_dots, is_gmm_op
-from .held import combine, held_group, through_held
+from .held import combine, held_group, regroup, through_held
 from .meetings import Concatenates, Finder, GmmPairs, SplitCollectiveFinder, blocks_in_order, \
     interleaved_piece, slice_for_tops
 from .opening import closed_fusion, keep_for_others, open_fusions
@@ -519,18 +519,27 @@ def combinable(c: Candidate, collectives: frozenset[str]) -> bool:
     ``SplitCollectives``), each step a plain reduction (not already held in a combined or async
     op), of the halves' results side by side (not scattered in blocks), in one computation."""
     plan, source, meeting = c.plan, c.source, c.meeting
-    if plan is None or source is None or not source.gmm_launches or not meeting.compiled or not meeting.joins:
-        return False
-    if plan.scattered or plan.block or plan.blocks > 1 or c.blocked is not None or c.sides:
+    if plan is None or source is None or not source.gmm_launches:
         return False
     steps = _reduction_steps(c, collectives)
     if not steps:
         return False
+    # Two weights' gradients that go apart (MOE004's ``Apart``): in optimized HLO too, which says
+    # so by XLA's combined ops (a step's reductions taken apart from them) or its fusions.
+    apart = meeting.ends_apart and (any(held_group(op) is not None for ops in steps for op in ops)
+                                    or _optimized(meeting.anchor))
+    if not (meeting.compiled and meeting.joins or apart):
+        return False
+    if plan.scattered or plan.block or plan.blocks > 1 or c.blocked is not None or c.sides:
+        return False
     for ops in steps:
         comp = ops[0].computation
+        held = [held_group(op) is not None for op in ops]
+        # A step's reductions all plain (one new combined op), or some taken apart from XLA's
+        # combined ops (MOE004's apart gradients: moved into the first such op, ``held.regroup``).
         if ops[0].opcode not in _COMBINABLE or any(
-                op.computation is not comp or len(op.operands) != 1 or op.shape.is_tuple
-                or held_group(op) is not None for op in ops):
+                op.computation is not comp or len(op.operands) != 1 or op.shape.is_tuple for op in ops) \
+                or (any(held) and not apart):
             return False
     # No half's reduction is computed from another's (one combined op would read its own result):
     # every op of a chain has one reader, the next step (``single_use``, checked before, else
@@ -544,7 +553,19 @@ def combine_reductions(rw: Rewriter, chains: list[Chain], collectives: frozenset
     the copies between and the meeting stay as they are (``combinable``)."""
     for k, op in enumerate(chains[0].ops):
         if isinstance(op, Instruction) and op.opcode in collectives:
-            combine(rw, [chain.ops[k] for chain in chains], rule)
+            members = [chain.ops[k] for chain in chains]
+            if any(held_group(m) is not None for m in members):
+                regroup(rw, members, rule)  # held again as one op of XLA's (``held.hold_again``)
+            else:
+                combine(rw, members, rule)
+
+
+def _optimized(anchor: Instruction) -> bool:
+    """Whether ``anchor``'s computation is optimized HLO, which XLA compiles as it is (a reduction
+    of several operands is its own form there): it holds fusions, which only XLA's pipeline makes."""
+    comp = anchor.computation
+    return comp is not None and comp.module is not None and comp.module.dialect == "hlo" and any(
+        i.opcode == "fusion" for i in comp.instructions)
 
 
 def _stale(c: Candidate) -> bool:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...ir import Computation, Instruction, Module, Shape
+from ...ir.analysis import behaviour, same_value
 from ...ir.op_table import Trait, op, with_trait
 from ...ir.rewriter import Rewriter
 from ...pass_interface import Changes, PassContext
@@ -37,6 +38,8 @@ from .chains import in_dependency_order
 # The metadata key a taken-apart collective carries: the group it came from.  Metadata is what
 # a clone and an op made ``like=`` another carry along, and what no rule compares.
 MARK = "hlo_passes_held"
+# The metadata key of a member a rule moved into another group (``regroup``): the rule's name.
+JOINED = "hlo_passes_joined"
 _SUFFIX = "-start"
 
 
@@ -220,9 +223,10 @@ def _marked(module: Module, held: Held) -> tuple[dict[tuple[str, int], list[Inst
     return members, strays
 
 
-def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
+def hold_again(rw: Rewriter, module: Module, held: Held) -> list[str]:
     """Hold the members of each group (and what a rewrite cloned from them) as it was held;
-    strip the mark from every other op that carried it along."""
+    strip the mark from every other op that carried it along.  The names of the held ops a
+    rewrite emptied whose rest found no op to ride in (``_ride_along``): each still runs."""
     members, strays = _marked(module, held)
     for instr, meta in strays:
         stripped = {k: v for k, v in meta.items() if k != MARK}
@@ -231,13 +235,28 @@ def hold_again(rw: Rewriter, module: Module, held: Held) -> None:
         else:
             rw.remove_attribute(instr, "metadata")
     comps: dict[int, Computation] = {}
+    emptied: list[Instruction] = []
     for (key, comp_id), group_members in members.items():
         comp = group_members[0].computation
         assert comp is not None
         comps[comp_id] = comp
-        _hold(rw, held.groups[key], comp, group_members)
+        group = held.groups[key]
+        # Emptied: a member the rewrite took away, nothing it made (a fused collective cloned from
+        # a member, a member moved in) held here in its place.
+        originals = {id(m) for m in group.members}
+        was_emptied = group.done is None and len(group.members) > len(group_members) and all(
+            id(m) in originals and JOINED not in (_metadata(m) or {}) for m in group_members)
+        made = _hold(rw, group, comp, group_members)
+        if was_emptied:
+            emptied.append(made)
     for comp in comps.values():
         in_dependency_order(rw, comp)
+    stranded = []
+    for made in emptied:
+        name = made.name
+        if not _ride_along(rw, made):
+            stranded.append(name)
+    return stranded
 
 
 def held_group(instr: Instruction) -> str | None:
@@ -253,7 +272,8 @@ def _metadata(instr: Instruction) -> dict[Any, Any] | None:
     return meta if isinstance(meta, dict) else None
 
 
-def _hold(rw: Rewriter, group: Group, comp: Computation, members: list[Instruction]) -> None:
+def _hold(rw: Rewriter, group: Group, comp: Computation, members: list[Instruction]) -> Instruction:
+    """Hold ``members`` as ``group`` held its own; the op made (the start of a pair)."""
     place = {id(i): n for n, i in enumerate(comp.instructions)}
     members.sort(key=lambda m: place[id(m)])
     tupled = len(members) > 1
@@ -262,6 +282,11 @@ def _hold(rw: Rewriter, group: Group, comp: Computation, members: list[Instructi
     result = Shape.tuple_of(results) if tupled else results[0]
     start_shape = _start_shape(group, [v.shape for v in operands], result, tupled)
     start = rw.clone(group.start, operands, start_shape, computation=comp, before=members[-1])
+    joined = next((str(meta[JOINED]) for meta in map(_metadata, members) if meta and JOINED in meta), None)
+    if joined is not None:
+        # A rule moved a member here from another group (``regroup``): the op holds the site it
+        # fused, read as one op from now on (``COMBINED_BY``).
+        rw.mark(start, COMBINED_BY, joined)
     reader = start
     if group.done is not None:
         # The updates right after the start (each passes the async context, of the start's
@@ -283,6 +308,7 @@ def _hold(rw: Rewriter, group: Group, comp: Computation, members: list[Instructi
                                       name_hint="get-tuple-element", like=group.start)
         rw.replace_all_uses(member, value)
         rw.erase(member)
+    return start
 
 
 def _start_shape(group: Group, operands: list[Shape], result: Shape, tupled: bool) -> Shape:
@@ -339,6 +365,108 @@ def combine(rw: Rewriter, members: list[Instruction], rule: str) -> Instruction:
     return made
 
 
+def regroup(rw: Rewriter, members: list[Instruction], rule: str) -> None:
+    """One reduction of each half, at least one taken apart from a held op (``unhold``), go into the
+    first such member's group (a plain one, of the same attributes, too): held again
+    (``hold_again``), that group's one op reduces them all, beside what XLA's combiner had put
+    there, each operand as its member did (the same devices, the same reduction, element by
+    element) — the combined form of ``combine`` for collectives XLA had already combined with
+    others.  The op is marked as made by ``rule`` (``COMBINED_BY``)."""
+    key = next((k for k in map(held_group, members) if k is not None), None)
+    assert key is not None, "a member of a held op"
+    for member in members:
+        rw.set_attribute(member, "metadata", {**(_metadata(member) or {}), MARK: key, JOINED: rule})
+
+
+def _ride_along(rw: Rewriter, made: Instruction) -> bool:
+    """The combined op ``made``, held again without a member the rewrite took away (moved into the
+    site's one op, or replaced by the fused chain made from the other half's): what XLA's combiner
+    put beside that member rides in the next op of its kind and attributes that is not computed
+    from it — where the combiner, which runs before the pass, would have put it had the halves
+    been one reduction when it ran.
+
+    XLA's combiner combines, in program order, ops none of which reads another's result; a
+    training step that reports its gradients' global norm computes each weight's sum of squares
+    from the reduced gradient, so the combiner puts gate's sum of squares beside up's gradient
+    (MaxText's apart step: ``(f32[], f32[8,128,256]) all-reduce(norm of wi_0, dW1)``).  Fused,
+    dW1 leaves that op and the sum of squares would keep an op of its own: the compiled program
+    would run as many all-reduces as before, and the site's "2 -> 1" would not be what runs.
+    Each operand is reduced as before (one op of several operands reduces each on its own over
+    the same devices), so the numbers are the same.  Nothing is done where no such op exists
+    (False)."""
+    comp = made.computation
+    if comp is None:
+        return False
+    order = comp.instructions
+    below = _computed_from(made, comp)
+    start = order.index(made) + 1
+    other = next((i for i in order[start:] if id(i) not in below and _rides_with(made, i)), None)
+    if other is None:
+        return False
+    marked = made.marked(COMBINED_BY) or other.marked(COMBINED_BY)
+    parts = [(op_, list(_results(op_.shape))) for op_ in (made, other)]
+    operands = made.operand_values + other.operand_values
+    merged = rw.clone(other, operands, Shape.tuple_of([r for _, rs in parts for r in rs]), computation=comp,
+                      before=other)
+    if marked is not None:
+        rw.mark(merged, COMBINED_BY, marked)
+    offset, after = 0, merged
+    for op_, results in parts:
+        if op_.shape.is_tuple:
+            for gte in list(op_.users):
+                moved = rw.create("get-tuple-element", gte.shape, [merged],
+                                  {"index": offset + gte.attributes["index"]}, after=after,
+                                  name_hint="get-tuple-element", like=gte)
+                rw.replace_all_uses(gte, moved)
+                rw.erase(gte)
+                after = moved
+        else:
+            after = rw.create("get-tuple-element", op_.shape, [merged], {"index": offset}, after=after,
+                              name_hint="get-tuple-element", like=op_)
+            rw.replace_all_uses(op_, after)
+        offset += len(results)
+    for op_ in (made, other):
+        rw.erase(op_)
+    in_dependency_order(rw, comp)
+    return True
+
+
+def _rides_with(made: Instruction, other: Instruction) -> bool:
+    """Whether ``other`` can take ``made``'s operands: a plain (not asynchronous) op of the same
+    kind, attributes (but its channel) and reduction, every operand of one element type."""
+    if other is made or other.opcode != made.opcode or other.computation is None:
+        return False
+    for op_ in (made, other):
+        if op_ is other.computation.root or op_.shape.is_tuple and any(
+                u.opcode != "get-tuple-element" for u in op_.users):
+            return False  # a tuple passed on whole (a while's state) is kept as it is
+    if behaviour(other).attributes != behaviour(made).attributes \
+            or ("channel_id" in other.attributes) != ("channel_id" in made.attributes):
+        return False
+    calls_a, calls_b = made.called_computations, other.called_computations
+    if len(calls_a) != len(calls_b) or any(
+            a is not b and (a.root is None or b.root is None or len(a.instructions) != len(b.instructions)
+                            or [p.shape for p in a.parameters] != [p.shape for p in b.parameters]
+                            or not same_value(a.root, b.root, 12, params=True))
+            for a, b in zip(calls_a, calls_b)):
+        return False
+    types = {v.shape.element_type for i in (made, other) for v in i.operand_values}
+    return len(types) == 1
+
+
+def _computed_from(instr: Instruction, comp: Computation) -> set[int]:
+    """The ops of ``comp`` computed from ``instr`` (not itself)."""
+    seen: set[int] = set()
+    work = list(instr.users)
+    while work:
+        cur = work.pop()
+        if id(cur) in seen or cur.computation is not comp:
+            continue
+        seen.add(id(cur))
+        work.extend(cur.users)
+    return seen
+
+
 RunFn = Callable[[Module, Rewriter, PassContext], Changes]
 
 
@@ -372,6 +500,19 @@ def _through_held(run: RunFn, module: Module, kinds: frozenset[str], rewriter: R
                     site.details.not_rewritten = tangled
             return tried
         touched = _touched(trial.module, trial_held)
+        stranded = hold_again(trial.prepare, trial.module, trial_held)
+        if stranded:
+            # A held op the rewrite took a reduction out of keeps running for what XLA put beside
+            # it: the compiled program would run no fewer ops than before, and a site's "A -> B"
+            # would not be what runs.  Not made, said why (the module is not touched).
+            why = (f"held-alone: {', '.join(stranded)} would keep running for what XLA's combiner put beside "
+                   "the reduction the rewrite takes out of it (no later op of its kind to ride in): the compiled "
+                   "program would run as many collectives as before")
+            for site in tried.sites:
+                if site.rewritten:
+                    site.rewritten = False
+                    site.details.not_rewritten = why
+            return tried
     # Only the held ops the rewrite changed are taken apart in the module (the others stay as
     # they are, names and all).
     held = unhold(rewriter, module, kinds, only=touched)
@@ -409,6 +550,12 @@ def _touched(module: Module, held: Held) -> frozenset[str]:
     """The names of the held ops whose members a rewrite of ``module`` removed, or joined."""
     members = {id(m) for g in held.groups.values() for m in g.members}
     touched = {g.key for g in held.groups.values() if any(m.computation is None for m in g.members)}
+    # A member a rule moved into another group (``regroup``): both groups.
+    for g in held.groups.values():
+        for m in g.members:
+            now = held_group(m) if m.computation is not None else None
+            if now is not None and now != g.key:
+                touched |= {g.key, now}
     for instr in module.instructions():
         meta = _metadata(instr)
         if meta is not None and MARK in meta and id(instr) not in members:

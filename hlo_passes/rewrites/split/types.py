@@ -145,6 +145,8 @@ class Meeting:
     dims: tuple[Any, ...] | None = None  # every dimension the joining op names (text may name several)
     compiled: bool = False  # inside optimized HLO: reported, not rewritten
     gmms: list[Instruction] | None = None
+    # The halves never meet again: each end keeps its own users (MOE004's two weights' gradients).
+    ends_apart: bool = False
 
     @property
     def shape(self) -> Shape:
