@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -141,6 +142,14 @@ def test_rewrite_reaches_the_hand_fused_counts(name, stage):
     assert dict(count_collectives(_rewritten(name, stage))) == want
     # The program XLA compiled from the hand-fused program (and from hlo_passes.jit's) has them too.
     assert PROGRAMS[_twin(name)]["collectives"] == PROGRAMS[name.replace("moe_concat_", "moe_jit_")]["collectives"]
+
+
+def _less_gmm_launches(price: str) -> str:
+    """``saves 53 us ... (copies +41 us, collective launches +10 us, GMM launches +2 us)`` without
+    its GMM launch term: ``saves 51 us ... (copies +41 us, collective launches +10 us)``."""
+    m = re.fullmatch(r"saves (\d+) us (.*) \((.*), GMM launches \+(\d+) us\)", price)
+    assert m is not None, price
+    return f"saves {int(m[1]) - int(m[4])} us {m[2]} ({m[3]})"
 
 
 def _price(name: str, stage: str) -> dict:
@@ -345,7 +354,13 @@ def test_weight_form_twins_have_no_finding(name, stage):
 @pytest.mark.parametrize("name,stage", [pytest.param(n, s, id=f"{n}-{s}") for n, ss in FORM_SITES.items() for s in ss])
 def test_weight_forms_found_at_one_price_and_rewritten(name, stage):
     assert [rule for rule, *_ in _findings(name, stage)] == ["MOE001"]
-    assert _price(name, stage) == _price(name, "before_optimizations")
+    have, want = _price(name, stage), _price(name, "before_optimizations")
+    if [s.form for s in hlo_passes.run_passes(hlo_passes.parse(_text(name, stage))).sites] == ["split_gather"]:
+        # XLA:TPU's optimized module: the rewrite gathers W once and keeps the two GMMs, each reading
+        # its half (``split_gather``), where the lowered text's merges them: the same site and figures
+        # but the GMM launch the lowered text's fix also saves (issue 47: it was claimed here too).
+        want = {rule: (saved, {**d, "price": _less_gmm_launches(d["price"])}) for rule, (saved, d) in want.items()}
+    assert have == want
     twin = name.replace("_split_", "_fused_").replace("_concat_", "_")
     assert count_collectives(_rewritten(name, stage)) == PROGRAMS[twin]["texts"][stage]["collectives"]
 
