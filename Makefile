@@ -75,9 +75,12 @@ test-py312-jax011: env-py312-jax011
 # The tests marked slow (long, and about neither the Python nor the jax version) run once: the
 # jax-free ones in the Python 3.11 run without jax, the others in the Python 3.12 stage;
 # `make test-long` runs everything.
+# (Both runs, whatever the first gives: a jax-free failure must not hide the jax-facing results.)
 test-py311-run:
-	$(Q)HLO_PASSES_TESTS_WITHOUT_JAX=1 $(PYTHON) -m pytest -q -m jax_free $(PYTEST_ARGS)
-	$(Q)$(PYTHON) -m pytest -q -m "not jax_free and not slow" $(PYTEST_ARGS)
+	$(Q)status=0; \
+	HLO_PASSES_TESTS_WITHOUT_JAX=1 $(PYTHON) -m pytest -q -m jax_free $(PYTEST_ARGS) || status=1; \
+	$(PYTHON) -m pytest -q -m "not jax_free and not slow" $(PYTEST_ARGS) || status=1; \
+	exit $$status
 
 test-py312-run:
 	$(Q)$(PY312) -m pytest -q -m "not jax_free" $(PYTEST_ARGS)
