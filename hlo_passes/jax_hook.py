@@ -644,7 +644,7 @@ class Jitted:
             return low._lowered.compile(*options, **kw_options)
         outcome = request.outcome
         if outcome.error is not None:
-            self._fallback(f"the optimized-HLO stage could not rewrite {outcome.module or 'the module'} "
+            self._fallback(f"the optimized-HLO stage could not rewrite {outcome.module_name or 'the module'} "
                            f"({outcome.error})", stacklevel=6, then="XLA's module of the program runs")
         low.join_stage(outcome)
         return compiled

@@ -213,7 +213,7 @@ class StageOutcome:
     """What the stage did with the module of one compile."""
 
     reached: bool = False  # XLA handed the module over (False: e.g. an executable from jax's cache)
-    module: str = ""
+    module_name: str = ""  # the name XLA gave the module
     handed: str | None = None  # XLA's optimized text, before the stage (shardings stated); None: skipped
     rewritten: bool = False  # XLA was handed the rewritten module
     sites: list[Site] = field(default_factory=list)
@@ -238,7 +238,7 @@ class Stage:
             read = read_module(serialized, self.passes)
             if read is None:
                 return None
-            out.module, out.handed = read
+            out.module_name, out.handed = read
             new, _, sites, near = rewrite_module_text(read[0], read[1], self.platform, self.passes, out.hints)
             out.sites, out.near_misses = sites, near
             out.rewritten = new is not None
