@@ -628,9 +628,7 @@ class Jitted:
         stage = self._stage(low)
         if stage is None:
             return low._lowered.compile(*options, **kw_options)
-        marked, token = stage
-        request = xla_stage.Stage(token, str(compat.lowering_platform(low.original)),
-                                  acting_passes(self._passes, "xla"))
+        marked, request = stage
         try:
             with xla_stage.compiling(request):
                 compiled = marked.compile(*options, **kw_options)
@@ -649,8 +647,8 @@ class Jitted:
         low.join_stage(outcome)
         return compiled
 
-    def _stage(self, low: RewrittenLowered) -> tuple[Any, str] | None:
-        """(the program to compile, marked for the stage, and its token), or None where the stage
+    def _stage(self, low: RewrittenLowered) -> tuple[Any, xla_stage.Stage] | None:
+        """(the program to compile, marked for the stage, and the stage), or None where the stage
         does not run (``low.stage_skipped`` says why)."""
         if low.error is not None:
             low.stage_skipped = ("the lowered text's rewrite fell back: jax's own program is compiled as "
@@ -668,8 +666,10 @@ class Jitted:
         why = xla_stage.why_not(platform, compile_only=compile_only,
                                 multi_process=_multihost.current_job() is not None)
         if why is None:
+            passes = acting_passes(self._passes, "xla")
             try:
-                return xla_stage.marked(low._lowered, acting_passes(self._passes, "xla"))
+                marked, token = xla_stage.marked(low._lowered, passes)
+                return marked, xla_stage.Stage(token, str(platform), passes)
             except Exception as err:  # noqa: BLE001 - a jax without the means: compiled without the stage
                 why = f"its module could not be marked ({_why(err)})"
         low.stage_skipped = why

@@ -250,6 +250,7 @@ class Stage:
 
 
 _lock = threading.Lock()
+_ATTRIBUTE_BYTES = STAGE_ATTRIBUTE.encode()  # in the proto of every module a stage marked
 _pending: dict[bytes, list[Stage]] = {}  # marker -> the stages compiling a module that carries it
 _registered: dict[str, int] = {}  # platform -> compiles with a stage under way
 
@@ -257,7 +258,7 @@ _registered: dict[str, int] = {}  # platform -> compiles with a stage under way
 def _on_compile(serialized: bytes) -> bytes | None:
     # XLA calls this from inside every compile on the platform while a stage is pending: None keeps
     # its module.  Only a module that carries a pending marker is ours.
-    if b"hlo_passes_stage" not in serialized:
+    if _ATTRIBUTE_BYTES not in serialized:
         return None
     with _lock:
         stage = next((s for marker, stages in _pending.items() if stages and marker in serialized

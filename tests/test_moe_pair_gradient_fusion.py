@@ -315,6 +315,16 @@ def test_scanned_implicit_training_step_gathers_refused_and_said_why() -> None:
     assert miss.check == "extra-users" and "is used outside" in miss.reason
 
 
+def _steps(step, params, opt_state, x, gs, n: int) -> tuple[list, list[tuple]]:
+    """``n`` steps of a norm-reporting step from ``(params, opt_state)``: the final state and each
+    step's (loss, norm)."""
+    state, outputs = [params, opt_state], []
+    for _ in range(n):
+        *state, loss, norm = step(*state, x, gs)
+        outputs.append((loss, norm))
+    return state, outputs
+
+
 def _norm_reporting_step(spec: PairSpec):
     """The training step of ``spec`` that also returns the gradients' global norm (MaxText's
     ``grad_norm`` metric): each weight's sum of squares is reduced over the mesh, and XLA:CPU's
@@ -353,19 +363,12 @@ def test_installed_gradients_with_a_combined_norm_reduction_rewritten_once(form:
     site claimed."""
     spec = PairSpec(form=form, mesh="mesh2")
     step, params, opt_state, x, gs = _norm_reporting_step(spec)
-    want = [params, opt_state]
-    plain = jax.jit(step)
-    wanted = []
-    for _ in range(3):
-        *want, loss, norm = plain(*want, x, gs)
-        wanted.append((loss, norm))
+    want, wanted = _steps(jax.jit(step), params, opt_state, x, gs, 3)
     jax.clear_caches()  # the step compiled again, with the pass installed
     hlo_passes.install("rewrite", platforms="cpu", passes=[RULE])
     try:
-        fused = jax.jit(step)
-        got = [params, opt_state]
-        for loss0, norm0 in wanted:
-            *got, loss, norm = fused(*got, x, gs)
+        got, outputs = _steps(jax.jit(step), params, opt_state, x, gs, 3)
+        for (loss, norm), (loss0, norm0) in zip(outputs, wanted):
             np.testing.assert_allclose(np.float32(loss), np.float32(loss0), **_tolerance(spec.cfg))
             np.testing.assert_allclose(np.float32(norm), np.float32(norm0), **_tolerance(spec.cfg))
         report = hlo_passes.installed_report()
@@ -596,19 +599,14 @@ def test_installed_kept_gmms_reductions_combined_as_claimed(mesh: str) -> None:
     step, params, opt_state, x, gs = _norm_reporting_step(spec)
     plain = jax.jit(step)
     original = _reductions(plain.lower(params, opt_state, x, gs).compile().as_text())
-    want = [params, opt_state]
-    wanted = []
-    for _ in range(2):
-        *want, loss, norm = plain(*want, x, gs)
-        wanted.append((loss, norm))
+    want, wanted = _steps(plain, params, opt_state, x, gs, 2)
     jax.clear_caches()  # the step compiled again, with the pass installed
     hlo_passes.install("rewrite", platforms="cpu", passes=[RULE])
     try:
         fused = jax.jit(step)
         compiled = fused.lower(params, opt_state, x, gs).compile().as_text()
-        got = [params, opt_state]
-        for loss0, norm0 in wanted:
-            *got, loss, norm = fused(*got, x, gs)
+        got, outputs = _steps(fused, params, opt_state, x, gs, 2)
+        for (loss, norm), (loss0, norm0) in zip(outputs, wanted):
             np.testing.assert_array_equal(np.asarray(loss), np.asarray(loss0))
             np.testing.assert_array_equal(np.asarray(norm), np.asarray(norm0))
         report = hlo_passes.installed_report()

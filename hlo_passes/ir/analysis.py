@@ -72,10 +72,14 @@ def behaviour(instr: Instruction) -> Behaviour:
 
 def same_op(a: Instruction, b: Instruction) -> bool:
     """Same op with the same semantic attributes and equivalent called computations."""
-    if behaviour(a) != behaviour(b) or len(a.called_computations) != len(b.called_computations):
-        return False
-    return all(ca is cb or _same_computation(ca, cb, 12)
-               for ca, cb in zip(a.called_computations, b.called_computations))
+    return behaviour(a) == behaviour(b) and same_calls(a, b)
+
+
+def same_calls(a: Instruction, b: Instruction) -> bool:
+    """Whether two ops call equivalent computations, pairwise (a reduction's ``to_apply``: the same
+    sum whichever copy of it each op names)."""
+    return len(a.called_computations) == len(b.called_computations) and all(
+        ca is cb or _same_computation(ca, cb, 12) for ca, cb in zip(a.called_computations, b.called_computations))
 
 
 def _freeze(value: Any) -> Any:

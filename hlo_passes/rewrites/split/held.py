@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...ir import Computation, Instruction, Module, Shape
-from ...ir.analysis import behaviour, same_value
+from ...ir.analysis import behaviour, same_calls
 from ...ir.op_table import Trait, op, with_trait
 from ...ir.rewriter import Rewriter
 from ...pass_interface import Changes, PassContext
@@ -443,12 +443,7 @@ def _rides_with(made: Instruction, other: Instruction) -> bool:
     if behaviour(other).attributes != behaviour(made).attributes \
             or ("channel_id" in other.attributes) != ("channel_id" in made.attributes):
         return False
-    calls_a, calls_b = made.called_computations, other.called_computations
-    if len(calls_a) != len(calls_b) or any(
-            a is not b and (a.root is None or b.root is None or len(a.instructions) != len(b.instructions)
-                            or [p.shape for p in a.parameters] != [p.shape for p in b.parameters]
-                            or not same_value(a.root, b.root, 12, params=True))
-            for a, b in zip(calls_a, calls_b)):
+    if not same_calls(made, other):
         return False
     types = {v.shape.element_type for i in (made, other) for v in i.operand_values}
     return len(types) == 1
