@@ -111,6 +111,12 @@ class RuleMeta:
     message: str = PLAIN_MESSAGE
     # Run only when named (``passes=[...]``, ``--passes``); the lint reports it always.
     opt_in: bool = False
+    # An opt-in rule that runs by default on an optimized module (the pass inside XLA, hlo_passes.jit's
+    # optimized-HLO stage, hlo-rewrite on an optimized dump): there its rewrite keeps the GMMs and
+    # joins only what XLA moves (the shards before one gather, the reductions in one combined op), so
+    # the peak memory that keeps it opt-in before optimization (the fused weight and the fused GMM's
+    # output live at once) is not paid there (docs/rules.md, "Defaults").
+    compiled_default: bool = False
     # Why the rule cannot act where the grouped matmuls stay XLA's own ragged-dot (the drop-in's
     # default, ``hlo_passes.jit``'s ``kernel="xla"``), said to a user who names it there; empty: it
     # acts with any kernel.

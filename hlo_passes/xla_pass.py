@@ -192,7 +192,7 @@ def _cache_key_part() -> str:
     (a plugin rule changes what is compiled).  Nothing in the lint modes: they change no program."""
     if _state.mode != "rewrite":
         return ""
-    names = ",".join(sorted(default_passes()) if _state.passes is None else _state.passes)
+    names = ",".join(sorted(default_passes(compiled=True)) if _state.passes is None else _state.passes)
     return f"|hlo_passes={__version__};mode=rewrite;passes={names};plugins={','.join(loaded_plugins())}"
 
 
@@ -294,7 +294,7 @@ def _note_kernels_of_xla(serialized: bytes) -> None:
     """Once per process: the ragged-dots the active rules would look at reached the pass already
     lowered by XLA:TPU to its own kernels (the pass sees nothing of them, and would say nothing)."""
     ragged = [getattr(rule_meta(name), "code", name)
-              for name in (_state.passes if _state.passes is not None else default_passes())
+              for name in (_state.passes if _state.passes is not None else default_passes(compiled=True))
               if "ragged-dot" in (markers_for(name) or ())]
     if not ragged or any(key == ("note", "tpu kernels") for key in _state.reported):
         return

@@ -184,7 +184,7 @@ def stage_token(program: str, passes: Sequence[str] | None) -> str:
     """What the module to compile carries (``STAGE_ATTRIBUTE``): this release, the passes (and the
     plugins loaded: a plugin rule changes what is compiled) and a fingerprint of ``program``.
     Deterministic, so that jax's persistent cache finds the executable again in the next process."""
-    names = ",".join(sorted(default_passes()) if passes is None else passes)
+    names = ",".join(sorted(default_passes(compiled=True)) if passes is None else passes)
     digest = hashlib.sha256(program.encode()).hexdigest()[:24]
     return f"hlo_passes={__version__};passes={names};plugins={','.join(loaded_plugins())};program={digest}"
 

@@ -19,6 +19,7 @@ import pytest
 import hlo_passes
 from hlo_passes._version import __version__
 from hlo_passes.passes import run_passes
+from fixture_harness import FIXTURES, cases_of
 from test_cli import HLO, MLIR, _script, _snapshot, run
 from test_cli_inputs import _as_unprivileged
 
@@ -238,9 +239,30 @@ def test_help_states_the_default_passes_and_the_opt_in_ones() -> None:
     help_text = _help("hlo-rewrite")
     assert ("by rule code or pass name (default: MOE001 moe-gather-fusion, MOE002 moe-gradient-fusion; "
             "opt-in, run only when named: MOE003 moe-pair-gather-fusion, MOE004 moe-pair-gradient-fusion, "
-            "MOE005 moe-ffn-fusion, MOE006 gmm-redundant-mask)"
+            "MOE005 moe-ffn-fusion, MOE006 gmm-redundant-mask; on an optimized dump (is_scheduled=true), as "
+            "inside XLA, also MOE003 and MOE004)"
             in help_text), help_text
     assert "every rewrite pass" not in help_text
+
+
+def test_an_optimized_dump_gets_the_default_set_of_the_pass_inside_xla(tmp_path: Path) -> None:
+    """The two weights' rules run by default on an optimized dump (as the pass inside XLA runs them:
+    their forms there keep the GMMs) and only when named on a text before optimization."""
+    (case, *_) = cases_of(FIXTURES / "moe-pair-gather-fusion" / "compiled_rounds.hlo")
+    text = case.module_text.replace("HloModule pair_rounds", "HloModule pair_rounds, is_scheduled=true", 1)
+    dump, report = tmp_path / "module_0001.jit_step.cpu_after_optimizations.txt", tmp_path / "report.json"
+    dump.write_text(text)
+    proc = run("hlo-rewrite", dump, "--dry-run", "--report", report)
+    assert proc.returncode == 0 and "opt-in" not in proc.stderr, proc.stderr
+    got = json.loads(report.read_text())
+    assert "moe-pair-gather-fusion" in got["passes"] and "moe-pair-gradient-fusion" in got["passes"]
+    assert [(s["rule_id"], s["rewritten"]) for s in got["sites"]] == [("MOE003", True)] * 2
+    # The same module before optimization (no is_scheduled): MOE003 is opt-in there, and named.
+    before = tmp_path / "pair.hlo"
+    before.write_text(case.module_text)
+    proc = run("hlo-rewrite", before, "--dry-run", "--report", report)
+    assert proc.returncode == 0 and json.loads(report.read_text())["sites"] == [], proc.stderr
+    assert "MOE003 moe-pair-gather-fusion (opt-in) would rewrite" in proc.stderr, proc.stderr
 
 
 def test_report_lists_the_passes_that_ran(tmp_path: Path, pair: Path) -> None:

@@ -28,6 +28,8 @@ from jax.sharding import PartitionSpec as P
 from hlo_passes import runtime
 from hlo_passes.lint import lint_text
 from hlo_passes.passes.compiled import rewrite_compiled_text
+from hlo_passes.report import shown_source
+from hlo_passes.xla_pass import _site_line
 from test_compiled_rewrite import _equal, _unfused_by_the_rules, rewriting
 
 E, D, F, T, LAYERS = 8, 64, 32, 64, 2
@@ -97,22 +99,24 @@ def test_unrolled_layers_paired_by_tokens_rewritten_inside_xla() -> None:
     _equal(compiled(*args), want)
 
 
-def test_the_opt_in_line_places_a_site_where_its_record_does() -> None:
-    """With the default passes the pass inside XLA leaves the pair to the opt-in line; that line
-    names the first site at the place every entry point shows for it (``Site.shown_at``: the GMM
-    the halves meet at, ``body``'s ``ragged_dot``), not at the gather XLA's module shows it at
-    (``drop``'s sharding constraint): on MaxText's step it named the constraint's wrapper, a
-    library frame, where ``hlo-lint`` names ``moe.py``'s GMM."""
+def test_the_default_passes_rewrite_the_pair_inside_xla_placed_where_its_record_is() -> None:
+    """With the default passes the pass inside XLA rewrites the pair (MOE003 runs by default on an
+    optimized module: ``RuleMeta.compiled_default``), and each logged site names the place every
+    entry point shows for it (``Site.shown_at``: the GMM the halves meet at, ``body``'s
+    ``ragged_dot``), not the gather XLA's module shows it at (``drop``'s sharding constraint): on
+    MaxText's step that was the constraint's wrapper, a library frame, where ``hlo-lint`` names
+    ``moe.py``'s GMM."""
     fn, args = _build()
     text = fn.lower(*args).compile().as_text()
     hints: list[str] = []
-    new, _, _ = rewrite_compiled_text(text, "jit_step", None, hints)
-    assert new is None and len(hints) == 1
+    new, sites, _ = rewrite_compiled_text(text, "jit_step", None, hints)
+    rewritten = [s for s in sites if s.rewritten]
+    assert new is not None and hints == [] and [s.rule for s in rewritten] == ["moe-pair-gather-fusion"] * 4
     records = [f.record for f in lint_text(text, select=["MOE003"]) if not f.is_note and f.record is not None]
     assert records and all(r.source.startswith(__file__ + ":") for r in records)
-    first_at = hints[0].split("(first at ", 1)[1].split(")", 1)[0]
-    assert first_at == records[0].source
-    assert int(first_at.rsplit(":", 1)[1]) == _line_of("gate = jax.lax.ragged_dot(")
+    logged = {_site_line("jit_step", s).rsplit(" at ", 1)[1] for s in rewritten}
+    assert logged == {shown_source(records[0].source)}
+    assert int(records[0].source.rsplit(":", 1)[1]) == _line_of("gate = jax.lax.ragged_dot(")
 
 
 def _line_of(code: str) -> int:

@@ -14,8 +14,9 @@ For each variant of ``../shared/trainers/maxtext/common.py`` (default: all six),
 and prints per variant and mode the losses, the compiled training step's collectives (its
 ``*jit_train_step.cpu_after_optimizations.txt``) and what hlo_passes said (sites rewritten,
 fallbacks, the lines naming an opt-in setting).  ``--require``: exit 1 unless, in every variant
-run, the rewrite's losses equal the unset run's (2e-3 relative), it had no fallback, and (where
-the hand fix ran) its all-gathers and gradient reductions equal the hand fix's.
+run, the rewrite's losses equal the unset run's (2e-3 relative), it rewrote a site and had no
+fallback, and (where the hand fix ran) its all-gathers and gradient reductions at most the hand fix's
+(the hand fix mends the MoE weight; the pass may fuse a pair the model leaves apart, too).
 
 The venv: ``make_venv.sh`` (``--venv``, default ``~/.cache/hlo-passes-maxtext`` as check.sh).
 """
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", default=None)
     ap.add_argument("--modes", default="off,rewrite,fixed")
     ap.add_argument("--markdown", action="store_true", help="also print the table as markdown")
-    ap.add_argument("--require", action="store_true", help="exit 1 unless the rewrite reaches the hand fix")
+    ap.add_argument("--require", action="store_true", help="exit 1 unless the rewrite reaches the hand fix (or goes below it)")
     args = ap.parse_args(argv)
     python = os.path.join(args.venv, "bin", "python")
     if not os.path.exists(python):
@@ -122,10 +123,14 @@ def main(argv: list[str] | None = None) -> int:
                     problems.append(f"losses {lo} vs {lr}")
             if fallbacks:
                 problems.append(f"{fallbacks} fallback(s)")
+            if not rewritten:
+                problems.append("no site rewritten")  # every variant has its sites (apart ones too, issue 46)
             if fix is not None and rw["counts"] is not None and fix["counts"] is not None:
-                if (rw["counts"]["all-gather"], reductions(rw["counts"])) != \
-                        (fix["counts"]["all-gather"], reductions(fix["counts"])):
-                    problems.append("all-gathers / reductions not the hand fix's")
+                # At most the hand fix's: the hand fix mends the MoE weight only, and the pass may also
+                # fuse a pair the model code leaves apart (MOE004 on the dense layer's gate and up).
+                if rw["counts"]["all-gather"] > fix["counts"]["all-gather"] or \
+                        reductions(rw["counts"]) > reductions(fix["counts"]):
+                    problems.append("all-gathers / reductions above the hand fix's")
             row["verdict"] = "; ".join(problems) or "ok"
             if problems:
                 failed.append(variant)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ci_trainers.sh [VARIANT...] — MaxText 0.2.5's own training loop in CI (issue 46): each variant
-# (default prefused_fsdp8) with HLO_PASSES unset, with HLO_PASSES=rewrite and with the hand fix in
-# MaxText's model code (tools/check_trainers.py --require): the rewrite's losses equal the unset
-# run's, no fallback, and its compiled step's all-gathers and gradient reductions the hand fix's.
+# (default prefused_fsdp8, and unfused_fsdp8: MaxText's default layout of two weights) with
+# HLO_PASSES unset, with HLO_PASSES=rewrite and (prefused) with the hand fix in MaxText's model code
+# (tools/check_trainers.py --require): the rewrite's losses equal the unset run's, a site rewritten,
+# no fallback, and its compiled step's all-gathers and gradient reductions at most the hand fix's.
 #
 # The venv (Python 3.12, MaxText 0.2.5 and what its train entry imports, pinned by the shared
 # requirements.lock; this checkout installed editable) is made by ../shared/trainers/maxtext's
@@ -27,5 +28,7 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.stamp" 2>/dev/null)" != "$sta
   echo "$stamp" > "$venv/.stamp"
   echo "ci_trainers.sh: venv made in $((SECONDS - start)) s"
 fi
-HLO_PASSES_TRAINERS="$S" "$venv/bin/python" tools/check_trainers.py "${@:-prefused_fsdp8}" --venv "$venv" --require
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(prefused_fsdp8 unfused_fsdp8)
+HLO_PASSES_TRAINERS="$S" "$venv/bin/python" tools/check_trainers.py "${variants[@]}" --venv "$venv" --require
 echo "ci_trainers.sh: passed in $((SECONDS - start)) s"

@@ -66,7 +66,7 @@ from ..diagnostics import (
     rule_id,
 )
 from ..graph import write_site_graphs
-from ..lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, lint_files
+from ..lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, is_compiled, lint_files
 from ..gmm.target import dots_round_by_shape_here
 from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel, target_for
 from ..passes import (
@@ -187,8 +187,11 @@ def _passes_help() -> str:
     """``--passes``'s help: what runs when none is named, and what runs only when named."""
     def named(names: list[str]) -> str:
         return ", ".join(f"{rule_id(n)} {n}" for n in names) or "none"
+    compiled = [n for n in default_passes(compiled=True) if n in opt_in_passes()]
+    also = (f"; on an optimized dump (is_scheduled=true), as inside XLA, also "
+            f"{' and '.join(rule_id(n) for n in compiled)}" if compiled else "")
     return (f"passes to run, in order, by rule code or pass name (default: {named(default_passes())}; "
-            f"opt-in, run only when named: {named(opt_in_passes())})")
+            f"opt-in, run only when named: {named(opt_in_passes())}{also})")
 
 
 def _split_list(values: Sequence[str] | None) -> list[str] | None:
@@ -533,13 +536,17 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
     platform = args.platform or _dump_platform(job.path)
     context = PassContext.for_platform(platform, gmm_target=target_for(args.kernel, args.platform),
                                        dots_round_by_shape=dots_round_by_shape_here(platform))
+    # The default set of an optimized dump is the pass inside XLA's (RuleMeta.compiled_default).
+    compiled = is_compiled(module)
+    chosen = passes if passes is not None else default_passes(compiled=compiled)
     # The module is not reused: no copy.
-    result = pipeline(passes, rewrite=True, strict=args.strict, context=context).run(module, copy=False)
+    result = pipeline(chosen, rewrite=True, strict=args.strict, context=context).run(module, copy=False)
     # A gradient site's "collectives A -> B" held against the input's compiled program (a CPU text:
     # compiled here, once), as every entry point holds it: XLA's combiner may have made one of the
     # halves' reductions already (the rewrite stays; the report says so).
     hold_claims(module, result.sites, result.near_misses, platform)
-    hint = _opt_in_hint(result.module, context) if passes is None and not result.sites and not args.quiet else None
+    hint = (_opt_in_hint(result.module, context, compiled) if passes is None and not result.sites and not args.quiet
+            else None)
     lowerings = lower_gmms(result.module, args.kernel, args.platform)
     new_text = result.module.to_text()
     diff = None
@@ -551,7 +558,7 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
     report = None
     if args.report:
         report = _report(result, input_name=job.name, dialect=module.dialect,
-                         passes=passes if passes is not None else default_passes(),
+                         passes=chosen,
                          lowerings=lowerings, kernel=resolve_kernel(args.kernel, args.platform))
     if job.target and not args.dry_run:
         if job.make_folders:
@@ -575,11 +582,12 @@ def _dump_platform(path: str | None) -> str | None:
     return dump_platforms([path, *names]).get(path)
 
 
-def _opt_in_hint(module: Any, context: PassContext) -> str | None:
-    """When the default passes found nothing: which opt-in passes would rewrite this module.
+def _opt_in_hint(module: Any, context: PassContext, compiled: bool) -> str | None:
+    """When the default passes found nothing: which opt-in passes would rewrite this module
+    (``compiled``: an optimized one, whose default set is larger).
     They are run, rewriting a copy, so that the hint counts what ``--passes`` would rewrite: not a
     site they would only detect (one whose fix does not pay by the cost model, issue 44)."""
-    opt_in = opt_in_passes()
+    opt_in = opt_in_passes(compiled=compiled)
     if not opt_in:
         return None
     found: dict[str, int] = {}
@@ -589,7 +597,8 @@ def _opt_in_hint(module: Any, context: PassContext) -> str | None:
     if not found:
         return None
     would = ", ".join(f"{rule_id(n)} {n} (opt-in) would rewrite {k} site{'s' * (k != 1)}" for n, k in found.items())
-    return f"{would}: run with --passes {','.join(rule_id(n) for n in [*default_passes(), *found])}"
+    codes = ",".join(rule_id(n) for n in [*default_passes(compiled=compiled), *found])
+    return f"{would}: run with --passes {codes}"
 
 
 def _make_folders(directory: str, made: list[str]) -> None:

@@ -28,11 +28,11 @@ def rule_id(pass_name: str) -> str:
 
 
 def opt_in_sites(module: Module, context: PassContext | None = None) -> dict[str, list[Site]]:
-    """The sites the opt-in passes would rewrite in ``module`` (where their fix pays on the
-    platform of ``context``), by pass name: what a run of the default set leaves to a setting
-    that names them."""
+    """The sites the opt-in passes would rewrite in the optimized module ``module`` (where their fix
+    pays on the platform of ``context``), by pass name: what a run of the default set leaves to a
+    setting that names them."""
     found: dict[str, list[Site]] = {}
-    for site in pipeline(opt_in_passes(), rewrite=False, context=context).run(module).sites:
+    for site in pipeline(opt_in_passes(compiled=True), rewrite=False, context=context).run(module).sites:
         if site.pays:
             found.setdefault(site.rule, []).append(site)
     return found
@@ -45,7 +45,7 @@ def opt_in_hint(found: dict[str, list[Site]], name: str) -> str | None:
     would = ", ".join(f"{rule_id(n)} {n} (opt-in) would rewrite {len(s)} site{'s' * (len(s) != 1)}"
                       + (f" (first at {s[0].shown_at.source})" if s[0].shown_at.source else "")
                       for n, s in found.items())
-    codes = ",".join(rule_id(n) for n in [*default_passes(), *found])
+    codes = ",".join(rule_id(n) for n in [*default_passes(compiled=True), *found])
     return (f"hlo_passes: in {name}, {would}: set HLO_PASSES_PASSES={codes} "
             f"(or install(passes=[...]) with them) to run it")
 
@@ -58,7 +58,7 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
     Returns ``(new_text, sites, near_misses)``: ``new_text`` is None when nothing
     changed (the hook must then hand XLA nothing back), else the whole module as
     HLO text for XLA's parser.  ``passes``: pass names or rule codes, None the
-    default set.  Raises what parsing raises, and what a rule raises (strict: a
+    default set of an optimized module (``default_passes(compiled=True)``).  Raises what parsing raises, and what a rule raises (strict: a
     rule's bug is the module's fallback, not a near miss beside others' rewrites);
     the caller turns that into a fallback.
 
@@ -73,7 +73,8 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
     context = replace(context or PassContext(), pictures=False)
     with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module:
         # copy=False: the module was parsed for this call only.
-        result = run_passes(module, passes, rewrite=True, copy=False, strict=True, context=context)
+        result = run_passes(module, default_passes(compiled=True) if passes is None else passes,
+                            rewrite=True, copy=False, strict=True, context=context)
         if hints is not None and passes is None and not result.changed:
             hint = opt_in_hint(opt_in_sites(result.module, context), name)
             if hint is not None:

@@ -111,15 +111,23 @@ for _rule in builtin_rules():
     register(_rule)
 
 
-def default_passes() -> list[str]:
+def _runs_by_default(rule: Rule, compiled: bool) -> bool:
+    meta = metadata_of(rule)
+    if meta is None or not meta.opt_in:
+        return True
+    return compiled and meta.compiled_default
+
+
+def default_passes(*, compiled: bool = False) -> list[str]:
     """What runs when no pass is named: every registered pass but the opt-in ones
-    (``RuleMeta.opt_in``: run only when named)."""
-    return [n for n, r in available_passes().items() if not getattr(metadata_of(r), "opt_in", False)]
+    (``RuleMeta.opt_in``: run only when named).  ``compiled``: on an optimized module (XLA's
+    own, inside its pipeline or dumped), where the opt-in rules marked ``compiled_default`` run too."""
+    return [n for n, r in available_passes().items() if _runs_by_default(r, compiled)]
 
 
-def opt_in_passes() -> list[str]:
-    """The registered passes that run only when named."""
-    defaults = set(default_passes())
+def opt_in_passes(*, compiled: bool = False) -> list[str]:
+    """The registered passes that run only when named (on an optimized module: ``compiled``)."""
+    defaults = set(default_passes(compiled=compiled))
     return [n for n in available_passes() if n not in defaults]
 
 

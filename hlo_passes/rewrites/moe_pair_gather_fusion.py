@@ -37,11 +37,12 @@ class MoePairGatherFusion(SplitFusion):
              "matmul (or concatenated after the gather). Concatenate the two shards along F first, "
              "gather once, run one grouped matmul and split its output; `hlo-rewrite --passes "
              "moe-pair-gather-fusion` does this without changing the parameters.",
-        description="one all-gather and one GMM for gate and up stored as two weights (MOE003, opt-in)",
+        description="one all-gather and one GMM for gate and up stored as two weights (MOE003, opt-in; default inside XLA)",
         markers=(*collective_markers("all-gather"), *SHARDING_MARKERS),
         verb="gathered",
         message=PAIR_MESSAGE,
         opt_in=True,
+        compiled_default=True,  # in optimized HLO: one gather of the joined shards, the GMMs kept (rule.py says why)
         details=SplitDetails,
         wording=FUSION_WORDING,
         # XLA's CSE may run a rematerialized copy's gathers once, as the forward's: the claims are held
