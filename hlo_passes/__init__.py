@@ -15,7 +15,8 @@ Rewriting and linting (no jax):
 
 * ``run_passes(module, passes=None, *, rewrite=True, copy=True, strict=False, check_invariants=None, platform=None, context=None)``
   -> ``Result`` (``.module``, ``.sites``, ``.near_misses``); ``passes`` are pass names or rule codes
-  (``"MOE003"``), None the default set (the opt-in MOE003 and MOE004 run only when named);
+  (``"MOE003"``), None the default set (the opt-in MOE003 and MOE004 run only when named, but by default on an
+  optimized module, ``is_scheduled=true``, as inside XLA);
   ``platform``: what each fix is priced for (default a TPU, assumed); ``context``: a ``PassContext``
   (platform, pictures, the GMM kernel the ragged-dots run on) instead
 * ``lint(module_or_path, *, select=None, ignore=None, passes=None, platform=None)`` -> ``list[Finding]``;

@@ -150,7 +150,7 @@ NOT_COMPILED = "the lint compiles nothing (hlo-lint and hlo-rewrite compile a CP
 def is_compiled(module: Module) -> bool:
     """Whether ``module`` is a program XLA compiled (optimized HLO: ``is_scheduled=true``), whose
     collectives are what runs."""
-    return module.dialect == "hlo" and str(module.attributes.get("is_scheduled", "")) == "true"
+    return module.scheduled
 
 
 def claims_to_hold(module: Module, sites: Iterable[Site]) -> list[Site]:

@@ -17,7 +17,8 @@ import dataclasses
 import pytest
 
 from fixture_harness import FIXTURES, cases_of
-from hlo_passes.passes import default_passes, opt_in_passes, register, registry
+import hlo_passes
+from hlo_passes.passes import default_passes, opt_in_passes, register, registry, run_passes
 from hlo_passes.passes.compiled import rewrite_compiled_text
 from hlo_passes.rewrites.moe_pair_gather_fusion import MoePairGatherFusion
 
@@ -43,6 +44,18 @@ def test_two_weights_rewritten_by_the_default_passes() -> None:
     new, sites, _ = rewrite_compiled_text(_first_case(PAIR), "jit_step", None, hints)
     assert new is not None and hints == []
     assert [(s.rule, s.rewritten) for s in sites] == [("moe-pair-gather-fusion", True)] * 2
+
+
+def test_run_passes_runs_the_default_set_of_what_the_module_is() -> None:
+    """``run_passes(module)`` on an optimized module (``is_scheduled=true``) runs the pass inside XLA's
+    default set, as ``hlo-rewrite`` on the dump does; on the same module before optimization, the
+    opt-in rules stay out."""
+    text = _first_case(PAIR)
+    scheduled = hlo_passes.parse(text.replace("HloModule pair_rounds", "HloModule pair_rounds, is_scheduled=true", 1))
+    assert scheduled.scheduled
+    assert [s.rule for s in run_passes(scheduled).sites if s.rewritten] == ["moe-pair-gather-fusion"] * 2
+    before = hlo_passes.parse(text)
+    assert not before.scheduled and run_passes(before).sites == []
 
 
 class _OptInPair(MoePairGatherFusion):

@@ -66,7 +66,7 @@ from ..diagnostics import (
     rule_id,
 )
 from ..graph import write_site_graphs
-from ..lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, is_compiled, lint_files
+from ..lint import FORMATS, STDIN, STDIN_NAME, check_codes, collect_paths, format_findings, lint_files
 from ..gmm.target import dots_round_by_shape_here
 from ..lowering import KERNELS, PLATFORMS, KernelUnavailableError, lower_gmms, resolve_kernel, target_for
 from ..passes import (
@@ -537,7 +537,7 @@ def _rewrite(args: argparse.Namespace, job: _Job, module: Any, text: str, passes
     context = PassContext.for_platform(platform, gmm_target=target_for(args.kernel, args.platform),
                                        dots_round_by_shape=dots_round_by_shape_here(platform))
     # The default set of an optimized dump is the pass inside XLA's (RuleMeta.compiled_default).
-    compiled = is_compiled(module)
+    compiled = module.scheduled
     chosen = passes if passes is not None else default_passes(compiled=compiled)
     # The module is not reused: no copy.
     result = pipeline(chosen, rewrite=True, strict=args.strict, context=context).run(module, copy=False)

@@ -771,6 +771,12 @@ class Module:
         return f"<Module {self.name} ({self.dialect}): {len(self.computations)} computations, {n} instructions>"
 
     @property
+    def scheduled(self) -> bool:
+        """Whether this is a program XLA compiled (optimized HLO: its header's ``is_scheduled=true``):
+        its collectives are what runs, and the rules' default set is the pass inside XLA's."""
+        return self.dialect == "hlo" and str(self.attributes.get("is_scheduled", "")) == "true"
+
+    @property
     def declared_devices(self) -> tuple[int, int]:
         """(replicas, partitions) the module says it runs on: HLO's header ``replica_count`` and
         ``num_partitions``, StableHLO's ``mhlo.num_replicas`` and ``mhlo.num_partitions`` (``8 : i32``);

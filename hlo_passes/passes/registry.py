@@ -193,6 +193,11 @@ def run_passes(module: Module, passes: Sequence[str] | None = None, *, rewrite: 
     ``check_invariants`` (default: ``$HLO_PASSES_CHECK_INVARIANTS`` is ``1``) runs the
     verifier after every round that rewrote, as XLA's invariant checker does, and raises
     ``InvariantError`` naming the pass when it finds a problem the input did not have.
+
+    ``passes`` None: the default set of what ``module`` is (an optimized module's is the pass
+    inside XLA's, ``default_passes(compiled=True)``), as ``hlo-rewrite`` runs it.
     """
+    if passes is None:
+        passes = default_passes(compiled=module.scheduled)
     return pipeline(passes, rewrite=rewrite, strict=strict, check_invariants=check_invariants, platform=platform,
                     context=context).run(module, copy=copy)
