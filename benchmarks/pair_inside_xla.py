@@ -18,31 +18,27 @@ Writes ``DIR/pair_inside_xla.md`` and ``DIR/pair_inside_xla.json``.
 """
 from __future__ import annotations
 
-import os
+import argparse
+import dataclasses
+import json
 import sys
-
-_flags = os.environ.get("XLA_FLAGS", "")
-if "xla_force_host_platform_device_count" not in _flags:
-    os.environ["XLA_FLAGS"] = (_flags + " --xla_force_host_platform_device_count=8").strip()
-
-import argparse  # noqa: E402
-import dataclasses  # noqa: E402
-import json  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+# First: program_effect sets the 8 host devices before jax is imported.
+from benchmarks.program_effect import DEFAULT_OUT, FULL_SHAPES, Shape, machine_info  # noqa: E402, I001
+
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
 
 import hlo_passes  # noqa: E402
-from examples import moe_pair  # noqa: E402
 from benchmarks import _program_measures as measures  # noqa: E402
-from benchmarks.program_effect import DEFAULT_OUT, FULL_SHAPES, Shape, machine_info  # noqa: E402
+from examples import moe_pair  # noqa: E402
 
 FORMS = ("explicit", "implicit", "concat_inside")
 MESHES = ("mesh1", "mesh2")
