@@ -58,8 +58,9 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
     Returns ``(new_text, sites, near_misses)``: ``new_text`` is None when nothing
     changed (the hook must then hand XLA nothing back), else the whole module as
     HLO text for XLA's parser.  ``passes``: pass names or rule codes, None the
-    default set of an optimized module (``default_passes(compiled=True)``).  Raises what parsing raises, and what a rule raises (strict: a
-    rule's bug is the module's fallback, not a near miss beside others' rewrites);
+    default set of an optimized module (``default_passes(compiled=True)``: XLA hands the pass its
+    module before scheduling, so ``Module.scheduled`` cannot tell).  Raises what parsing raises, and
+    what a rule raises (strict: a rule's bug is the module's fallback, not a near miss beside others' rewrites);
     the caller turns that into a fallback.
 
     ``hints``: with the default set (``passes`` None) and nothing rewritten, the line that names

@@ -37,7 +37,8 @@ class MoePairGatherFusion(SplitFusion):
              "matmul (or concatenated after the gather). Concatenate the two shards along F first, "
              "gather once, run one grouped matmul and split its output; `hlo-rewrite --passes "
              "moe-pair-gather-fusion` does this without changing the parameters.",
-        description="one all-gather and one GMM for gate and up stored as two weights (MOE003, opt-in; default inside XLA)",
+        description="one all-gather and one GMM for gate and up stored as two weights "
+                    "(MOE003, opt-in; default inside XLA)",
         markers=(*collective_markers("all-gather"), *SHARDING_MARKERS),
         verb="gathered",
         message=PAIR_MESSAGE,

@@ -37,7 +37,8 @@ class MoePairGradientFusion(HiddenReductionChecks):
              "weight-gradient GMMs with the same lhs (or split from one) and reduced one by one. "
              "Compute them with one GMM on the concatenated activation gradients, reduce the whole "
              "gradient once and slice dW0 and dW1 out of the reduced array.",
-        description="one reduction of the gate and up weights' gradients instead of one per weight (MOE004, opt-in; default inside XLA)",
+        description="one reduction of the gate and up weights' gradients instead of one per weight "
+                    "(MOE004, opt-in; default inside XLA)",
         markers=(*collective_markers("all-reduce", "reduce-scatter"), *SHARDING_MARKERS),
         verb="reduced",
         message="{summary}: {halves} weight gradients{of_layer} are {verb} separately ({before} collectives, "
