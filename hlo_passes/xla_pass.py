@@ -44,9 +44,9 @@ from .diagnostics import from_site, hook_warning
 from .errors import AgreementTimeoutError, ParseError
 from .jax_hook import LintSkippedWarning, MoELintWarning
 from .lint import Finding, compiled_program, lint_module
-from .passes import (default_passes, load_plugin, loaded_plugins, resolve_passes,
+from .passes import (load_plugin, loaded_plugins, resolve_passes,
                      rule_meta)
-from .passes.compiled import ragged_dots_lowered_by_xla
+from .passes.compiled import passes_inside_xla, passes_key, ragged_dots_lowered_by_xla
 from .passes.prescan import markers_for
 from .report import NearMiss, Site, shown_source
 from .text import parsed_for_one_call
@@ -192,8 +192,7 @@ def _cache_key_part() -> str:
     (a plugin rule changes what is compiled).  Nothing in the lint modes: they change no program."""
     if _state.mode != "rewrite":
         return ""
-    names = ",".join(sorted(default_passes(compiled=True)) if _state.passes is None else _state.passes)
-    return f"|hlo_passes={__version__};mode=rewrite;passes={names};plugins={','.join(loaded_plugins())}"
+    return f"|hlo_passes={__version__};mode=rewrite;passes={passes_key(_state.passes)};plugins={','.join(loaded_plugins())}"
 
 
 # ---------------------------------------------------------------------------
@@ -294,7 +293,7 @@ def _note_kernels_of_xla(serialized: bytes) -> None:
     """Once per process: the ragged-dots the active rules would look at reached the pass already
     lowered by XLA:TPU to its own kernels (the pass sees nothing of them, and would say nothing)."""
     ragged = [getattr(rule_meta(name), "code", name)
-              for name in (_state.passes if _state.passes is not None else default_passes(compiled=True))
+              for name in passes_inside_xla(_state.passes)
               if "ragged-dot" in (markers_for(name) or ())]
     if not ragged or any(key == ("note", "tpu kernels") for key in _state.reported):
         return

@@ -41,8 +41,8 @@ from . import _jax_compat as compat
 from ._version import __version__
 from .gmm.target import GmmTarget, gmm_target
 from .pass_interface import PassContext
-from .passes import available_passes, default_passes, loaded_plugins
-from .passes.compiled import rewrite_compiled_text
+from .passes import available_passes, loaded_plugins
+from .passes.compiled import passes_key, rewrite_compiled_text
 from .passes.prescan import markers_for, may_have_sites
 from .report import NearMiss, Site
 
@@ -184,9 +184,8 @@ def stage_token(program: str, passes: Sequence[str] | None) -> str:
     """What the module to compile carries (``STAGE_ATTRIBUTE``): this release, the passes (and the
     plugins loaded: a plugin rule changes what is compiled) and a fingerprint of ``program``.
     Deterministic, so that jax's persistent cache finds the executable again in the next process."""
-    names = ",".join(sorted(default_passes(compiled=True)) if passes is None else passes)
     digest = hashlib.sha256(program.encode()).hexdigest()[:24]
-    return f"hlo_passes={__version__};passes={names};plugins={','.join(loaded_plugins())};program={digest}"
+    return f"hlo_passes={__version__};passes={passes_key(passes)};plugins={','.join(loaded_plugins())};program={digest}"
 
 
 def why_not(platform: str | None, *, compile_only: bool, multi_process: bool) -> str | None:

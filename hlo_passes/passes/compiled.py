@@ -27,6 +27,19 @@ def rule_id(pass_name: str) -> str:
     return meta.code if meta is not None else pass_name
 
 
+def passes_inside_xla(passes: Sequence[str] | None) -> list[str]:
+    """The passes run on an optimized module: those named, else its default set
+    (``default_passes(compiled=True)``; XLA hands the pass its module before scheduling, so
+    ``Module.scheduled`` cannot tell which set is meant)."""
+    return default_passes(compiled=True) if passes is None else list(passes)
+
+
+def passes_key(passes: Sequence[str] | None) -> str:
+    """The passes inside XLA as a compile's cache key names them (the default set sorted: one key
+    whatever order the registry holds it in)."""
+    return ",".join(sorted(passes_inside_xla(None)) if passes is None else passes)
+
+
 def opt_in_sites(module: Module, context: PassContext | None = None) -> dict[str, list[Site]]:
     """The sites the opt-in passes would rewrite in the optimized module ``module`` (where their fix
     pays on the platform of ``context``), by pass name: what a run of the default set leaves to a
@@ -58,8 +71,7 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
     Returns ``(new_text, sites, near_misses)``: ``new_text`` is None when nothing
     changed (the hook must then hand XLA nothing back), else the whole module as
     HLO text for XLA's parser.  ``passes``: pass names or rule codes, None the
-    default set of an optimized module (``default_passes(compiled=True)``: XLA hands the pass its
-    module before scheduling, so ``Module.scheduled`` cannot tell).  Raises what parsing raises, and
+    default set of an optimized module (``passes_inside_xla``).  Raises what parsing raises, and
     what a rule raises (strict: a rule's bug is the module's fallback, not a near miss beside others' rewrites);
     the caller turns that into a fallback.
 
@@ -74,8 +86,8 @@ def rewrite_compiled_text(text: str, name: str, passes: Sequence[str] | None = N
     context = replace(context or PassContext(), pictures=False)
     with parsed_for_one_call(text, "hlo", f"<compiled {name}>") as module:
         # copy=False: the module was parsed for this call only.
-        result = run_passes(module, default_passes(compiled=True) if passes is None else passes,
-                            rewrite=True, copy=False, strict=True, context=context)
+        result = run_passes(module, passes_inside_xla(passes), rewrite=True, copy=False, strict=True,
+                            context=context)
         if hints is not None and passes is None and not result.changed:
             hint = opt_in_hint(opt_in_sites(result.module, context), name)
             if hint is not None:
