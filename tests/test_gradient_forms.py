@@ -217,10 +217,11 @@ def test_already_fused_weight_left_alone(dumps, ffn: str) -> None:
 
 
 def test_prefused_training_step_through_hlo_passes_jit() -> None:
-    """``hlo_passes.jit`` rewrites the step's StableHLO (MOE002 and MOE001's forward site) and its
-    compile's optimized-HLO stage the recomputation's gathers (which the lowered text reads through
-    the forward's): two optax steps give the parameters ``jax.jit`` gives, with two all-gathers fewer
-    compiled (the step's all-reduces are one tuple all-reduce either way)."""
+    """``hlo_passes.jit`` rewrites the step's StableHLO: MOE002, and MOE001's two gather sites (the
+    forward's, and the recomputation's, whose halves both the recomputed forward's shard_map and the
+    backward's take: each takes the whole weight, ``test_shared_shard_maps``): two optax steps give
+    the parameters ``jax.jit`` gives, with two all-gathers fewer compiled (the step's all-reduces are
+    one tuple all-reduce either way)."""
     want_losses, want_params = moe_trainer.train("prefused", "one", steps=2)
     step, state = moe_trainer.build("prefused", "one", jit=hlo_passes.jit)
     said = step.explain(*state)

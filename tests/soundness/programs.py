@@ -65,6 +65,11 @@ FIELDS: dict[str, tuple[Any, ...]] = {
     "model": (16, 32),  # D
     "groups": (2, 4),  # experts E, or heads H
     "mask": ("none", "lhs", "result", "both"),
+    # Partitioner-inserted gathers of an FFN's weights: in the layer (``plain``), or at the entry of a
+    # ``jax.shard_map`` the FFN runs in, which takes them whole (MaxText's and the test trainer's
+    # form: under ``jax.checkpoint`` the recomputed forward's and the backward's shard_maps both take
+    # the halves).  Last, so that a seed's other choices are the ones it drew before it was added.
+    "ffn": ("plain", "shard_map"),
 }
 
 
@@ -86,6 +91,7 @@ class Spec:
     mask: str
     tokens: str
     seed: int
+    ffn: str = "plain"  # (a result line written before the field was added spells none)
 
     @property
     def devices(self) -> int:
@@ -107,7 +113,9 @@ def normalize(spec: Spec, max_devices: int = 8) -> Spec:
     return replace(spec, mesh=mesh, mask=spec.mask if moe else "none",
                    hint=spec.hint if spec.gather == "partitioner" else "none",
                    tokens=spec.tokens if spec.gather == "partitioner" and math.prod(mesh) > 1 else "replicated",
-                   axes_use=spec.axes_use if len(mesh) == 2 else "joint")
+                   axes_use=spec.axes_use if len(mesh) == 2 else "joint",
+                   ffn=spec.ffn if spec.gather == "partitioner" and math.prod(mesh) > 1
+                   and not spec.family.startswith("attention") else "plain")
 
 
 def spec_from_line(text: str) -> Spec:
@@ -232,16 +240,22 @@ def _pieces(spec: Spec, w: Weight, value: Any, scale: Any, gather: Any) -> list[
     return out
 
 
-def _layer(spec: Spec, h: Any, gs: Any, params: dict[str, Any], scales: dict[str, Any], gather: Any) -> Any:
+def _layer(spec: Spec, h: Any, gs: Any, params: dict[str, Any], scales: dict[str, Any], gather: Any,
+           ffn_in: Any = None) -> Any:
+    """One layer; ``ffn_in`` (``ffn=shard_map``): what runs the FFN in a shard_map taking its
+    inputs whole (None: the FFN runs in the layer)."""
     ws = {w.name: w for w in weights_of(spec)}
     got = {n: _pieces(spec, ws[n], params[n], scales.get(n), gather) for n in params}
     if spec.family == "block":
-        return _moe(spec, _attention(spec, h, got), gs, got)
+        h = _attention(spec, h, got)
     if spec.moe:
-        return _moe(spec, h, gs, got)
-    if spec.family.startswith("mlp"):
-        return _mlp(spec, h, got)
-    return _attention(spec, h, got)
+        ffn = partial(_moe, spec)
+    elif spec.family.startswith("mlp"):
+        ffn = lambda h, gs, got: _mlp(spec, h, got)  # noqa: E731 - the FFN's one signature
+    else:
+        return _attention(spec, h, got)
+    mine = {n: got[n] for n in got if n not in ("wq", "wk", "wv", "wo", "w_kv")}
+    return (ffn_in(ffn) if ffn_in is not None else ffn)(h, gs, mine)
 
 
 def _swap(spec: Spec) -> Any:
@@ -291,14 +305,15 @@ def _attention(spec: Spec, h: Any, got: dict[str, list[Any]]) -> Any:
     return h + jnp.einsum("thk,dhk->td" if spec.layout == "b" else "thk,hkd->td", o, got["wo"][0])
 
 
-def _run_layers(spec: Spec, h: Any, gs: Any, params: dict[str, Any], scales: dict[str, Any], gather: Any) -> Any:
+def _run_layers(spec: Spec, h: Any, gs: Any, params: dict[str, Any], scales: dict[str, Any], gather: Any,
+                ffn_in: Any = None) -> Any:
     import jax
 
     if spec.scan == "none":
-        return _layer(spec, h, gs, params, scales, gather)
+        return _layer(spec, h, gs, params, scales, gather, ffn_in)
 
     def body(h: Any, layer: tuple[dict[str, Any], dict[str, Any]]) -> tuple[Any, None]:
-        return _layer(spec, h, gs, layer[0], layer[1], gather), None
+        return _layer(spec, h, gs, layer[0], layer[1], gather, ffn_in), None
 
     if spec.scan == "scan_remat":
         body = jax.checkpoint(body)
@@ -367,8 +382,12 @@ def build(spec: Spec) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
                                  in_specs=(P(), P(), wspecs, sspecs), out_specs=P(), check_vma=False)
             return body(x, gs, params, scales)
     else:
+        def ffn_in(ffn: Any) -> Any:
+            return jax.shard_map(ffn, mesh=mesh, in_specs=P(), out_specs=P(), check_vma=False)
+
         def forward(x: Any, gs: Any, params: dict[str, Any], scales: dict[str, Any]) -> Any:
-            return _run_layers(spec, x, gs, params, scales, constrained)
+            return _run_layers(spec, x, gs, params, scales, constrained,
+                               ffn_in if spec.ffn == "shard_map" else None)
 
     if spec.step == "forward":
         step = forward

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from ...checks import Refusal
 from ...ir import Computation, Instruction, Shape, Sharding, Value
-from ...ir.rewriter import Rewriter
+from ...ir.rewriter import Operand, Rewriter, as_value
 from ...ir.analysis import is_sharding_call, resized
 from ...dialects.shardy import per_value, per_value_text
 from ...dialects.shardy import same as same_sharding
@@ -65,7 +65,7 @@ class Boundary:
         raise NotImplementedError
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Operand, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         """Send ``value`` (all of the array) through the first step: (the value on the far
         side, its result, instructions left without a use)."""
@@ -128,6 +128,9 @@ class Crossing(Boundary):
     # The value outside is where a chain starts and stays (two weights, ``pairs``): its
     # other users keep reading it, so they are no reason to refuse.
     outside_kept: bool = False
+    # Other shard_maps the halves enter alike (``shared_callers``), found by ``check``: the whole
+    # array enters them too, each reading its halves as slices of it (``merge``).
+    shared: tuple[Instruction, ...] = ()
 
     kind: ClassVar[str] = "crossing"
     found_at: ClassVar[str] = "parameter"
@@ -168,9 +171,11 @@ class Crossing(Boundary):
     check = staticmethod(lambda steps, split_dim, blocks=1: check_crossings(steps, split_dim, blocks))
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Operand, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].outside]
+        for other in steps[0].shared:
+            loose.extend(enter_whole(rw, other, steps, value, split_dim, total))
         return merge_crossings(rw, steps, value, split_dim, total), 0, loose
 
     def drop(self, rw: Rewriter) -> list[Instruction]:
@@ -253,11 +258,83 @@ def check_crossings(crossings: list[Crossing], split_dim: int, blocks: int = 1) 
             raise Refusal("split-dim-sharded", f"{c.caller.ref} shards the split dimension {split_dim} of "
                           f"{c.ref} ({outside} outside, {c.param.shape} inside)", c.param)
         users = c.outside.users
-        if (len(users) != 1 and not c.outside_kept) or (c.gte is not None and len(c.gte.users) != 1):
+        if (c.gte is not None and len(c.gte.users) != 1) or (
+                len(users) != 1 and not c.outside_kept and not shared_callers(crossings)):
             raise Refusal("extra-users", f"{c.outside.ref} is used outside {c.caller.ref} too", c.outside)
+    shared = shared_callers(crossings) if len(first.outside.users) != 1 and not first.outside_kept else ()
+    for c in crossings:
+        c.shared = shared
 
 
-def merge_crossings(rw: Rewriter, crossings: list[Crossing], value: Instruction, split_dim: int, total: int) -> Instruction:
+def shared_callers(crossings: list[Crossing]) -> tuple[Instruction, ...]:
+    """The other shard_maps each half enters as it enters the site's (empty where there are none,
+    or one reads them otherwise): the rematerialized layer's recomputed forward and the backward's
+    transpose (``jax.checkpoint``) both take the forward's halves, each as an operand of its own
+    ``sdy.manual_computation``.  The partitioner gathers a half for each, and XLA's CSE runs the
+    equal gathers once: the site's collectives.  Fused, each of them takes the whole array instead
+    (``enter_whole``), which the CSE gathers once.  Each must be one of the site's computation, take
+    each half once, with the site's sharding and local shape: it gathers exactly what the site
+    gathers.  Only the halves the chains start with (a slice: nothing else between it and the
+    boundary, ``_check_single_use`` holds the rest) may be read so, which the fused whole dominates."""
+    first = crossings[0]
+    if first.caller.opcode != "sdy.manual_computation" or first.entry is not None:
+        return ()
+    others: dict[int, Instruction] = {}
+    for c in crossings:
+        readers = [u for u in c.outside.users if u is not c.caller]
+        if c.caller.operands.count(c.outside) != 1 or not readers:
+            return ()
+        for reader in readers:
+            others.setdefault(id(reader), reader)
+    for other in others.values():
+        if other.opcode != "sdy.manual_computation" or other.computation is not first.caller.computation:
+            return ()
+        for c in crossings:
+            if other.operands.count(c.outside) != 1:
+                return ()
+            mine = _entering(other, c.outside)
+            if not same_sharding(mine.in_sharding(), c.in_sharding()) or mine.param.shape != c.param.shape:
+                return ()
+    return tuple(others.values())
+
+
+def _entering(caller: Instruction, outside: Instruction) -> Crossing:
+    """How ``outside`` (one operand of ``caller``, a manual computation) enters it."""
+    index = caller.operands.index(outside)
+    body = next(c for c in caller.called_computations if c.parent is caller)
+    param = body.parameters[index]
+    return Crossing(caller, index, param)
+
+
+def enter_whole(rw: Rewriter, caller: Instruction, crossings: list[Crossing], value: Operand, split_dim: int,
+                total: int) -> list[Instruction]:
+    """Feed ``value`` (the whole array) into ``caller`` (one of ``shared_callers``) in place of the
+    halves, each read inside as its slice of it; returns what was cut loose."""
+    entering = [_entering(caller, c.outside) for c in crossings]
+    first = entering[0]
+    body = first.param.computation
+    assert body is not None
+    start = next(i for i in body.instructions if i.opcode != "parameter")
+    halves = [e.param.shape for e in entering]
+    readers = {id(e.param): list(e.param.users) for e in entering}
+    rw.set_operand(caller, first.index, value)
+    rw.set_shape(first.param, resized(first.param.shape, split_dim, total))
+    offset = 0
+    for e, shape in zip(entering, halves):
+        width = shape.dims[split_dim]
+        piece = rw.slice_along(first.param, split_dim, offset, width, shape, before=start)
+        offset += width
+        for reader in readers[id(e.param)]:
+            for n, operand in enumerate(list(reader.operands)):
+                if operand is e.param:
+                    rw.set_operand(reader, n, Value(piece, 0))
+    loose: list[Instruction] = []
+    for e in sorted(entering[1:], key=lambda e: -e.index):
+        loose.extend(drop_crossing(rw, e))
+    return loose
+
+
+def merge_crossings(rw: Rewriter, crossings: list[Crossing], value: Operand, split_dim: int, total: int) -> Instruction:
     """Feed ``value`` (all of W) through the first crossing; returns its body parameter.
 
     The other halves' operands and parameters are dropped by
@@ -370,7 +447,7 @@ class Exit(Boundary):
     check = staticmethod(lambda steps, split_dim: check_exits(steps, split_dim))
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Operand, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].inside]
         caller, result = merge_exits(rw, steps, value, split_dim, total)
@@ -464,7 +541,7 @@ def check_exits(exits: list[Exit], split_dim: int) -> None:
             raise Refusal("extra-users", f"{e.inside.ref} is used inside {e.caller.ref} too", e.inside)
 
 
-def merge_exits(rw: Rewriter, exits: list[Exit], value: Instruction, split_dim: int, total: int) -> tuple[Instruction, int]:
+def merge_exits(rw: Rewriter, exits: list[Exit], value: Operand, split_dim: int, total: int) -> tuple[Instruction, int]:
     """Return ``value`` (all of the array) through the first exit; returns (caller, its result)."""
     first = exits[0]
     rw.set_operand(first.terminator, first.result, value)
@@ -527,7 +604,7 @@ class HloExit(Boundary):
     check = staticmethod(lambda steps, split_dim: check_hlo_exits(steps, split_dim))
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Operand, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         loose = [steps[0].inside]
         outside = merge_hlo_exits(rw, steps, value, split_dim, total)
@@ -640,14 +717,15 @@ def _set_element(rw: Rewriter, instr: Instruction, index: int, shape: Shape) -> 
     rw.set_shape(instr, Shape.tuple_of(shapes))
 
 
-def merge_hlo_exits(rw: Rewriter, exits: list[HloExit], value: Instruction, split_dim: int, total: int) -> Instruction:
+def merge_hlo_exits(rw: Rewriter, exits: list[HloExit], value: Operand, split_dim: int, total: int) -> Instruction:
     """Return ``value`` through the first exit; returns the outside value now holding all of it."""
     first = exits[0]
     root = first.root
+    shape = as_value(value).shape
     rw.set_operand(root, first.element, value)
-    _set_element(rw, root, first.element, value.shape)
-    _set_element(rw, first.call, first.element, value.shape)
-    rw.set_shape(first.inner_gte, value.shape)
+    _set_element(rw, root, first.element, shape)
+    _set_element(rw, first.call, first.element, shape)
+    rw.set_shape(first.inner_gte, shape)
     if first.exit_call is not None:
         outside = resized(first.outer_gte.shape, split_dim, total)
         _set_element(rw, first.exit_call, first.result, outside)

@@ -256,8 +256,14 @@ class SplitFusion(PatternRule[Candidate]):
         # that are gone; the site is read again where it meets.
         if _stale(candidate):
             anchor = self.anchor(candidate)
-            candidate = next((f for f in self._found_again(rw.module, anchor) if self.anchor(f) is anchor),
-                             candidate)
+            again = next((f for f in self._found_again(rw.module, anchor) if self.anchor(f) is anchor), None)
+            if again is None and any(isinstance(step, Crossing) and step.param.computation is None
+                                     for chain in candidate.chains for step in chain.ops):
+                # Its halves now enter as slices of the whole array, which an earlier site's rewrite
+                # fed into this shard_map too (``crossings.shared_callers``): gathered once with it.
+                raise Refusal("no-collective", f"the halves {anchor.ref} reads are gathered with an earlier "
+                              "site's: they are slices of the whole array it fused, gathered once", anchor)
+            candidate = again or candidate
         return super()._run(rw, candidate, context)
 
     # ---- checks (in this order; each refusal names its check id) ------------
@@ -795,7 +801,9 @@ def _fused_chain(rw: Rewriter, chains: list[Chain], split_dims: list[int], value
             continue
         if isinstance(op, Boundary):
             steps = [c.ops[k] for c in chains]
-            value, result, cut = op.merge(rw, steps, value, split_dims[k], size)
+            # The value with its result: the array may be one result of several (the weight out of
+            # a ``jax.checkpoint``'s optimization barrier), which the boundary's operand must name.
+            value, result, cut = op.merge(rw, steps, Value(value, result) if result else value, split_dims[k], size)
             loose.extend(cut)
             dropped.extend(steps[1:])
             continue

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from ...checks import Refusal
 from ...ir import ELEMENT_BITS, Computation, Instruction, Module, Shape, Value
 from ...ir.op_table import COLLECTIVES, Trait, op
-from ...ir.rewriter import Rewriter
+from ...ir.rewriter import Operand, Rewriter
 from ...ir.analysis import behaviour
 from .crossings import Boundary
 from .chains import bitcast_keeps_order
@@ -307,7 +307,7 @@ class FusedCopy(Boundary):
                               step.fusion, provenance=step.copy)
 
     @staticmethod
-    def merge(rw: Rewriter, steps: list[Any], value: Instruction, split_dim: int,
+    def merge(rw: Rewriter, steps: list[Any], value: Operand, split_dim: int,
               total: int) -> tuple[Instruction, int, list[Instruction]]:
         raise _NOT_REWRITTEN
 
