@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 
-from .diagnostics import record_of, rule_id
+from .diagnostics import Diagnostic, record_of, rule_id
 from .ir import Module, is_partitioned
 from .lint import claims_to_hold, compiled_program, lint_module, mark_as_written
-from .report import NearMiss, Site
+from .report import NearMiss, Site, Written
 from .text import parsed_for_one_call
 
 __all__ = ["COMBINED", "COMPUTED_ONCE", "hold_claims", "hold_against"]
@@ -77,19 +78,19 @@ def hold_against(compiled_text: str, pending: Sequence[Site], sites: list[Site],
         found = lint_module(module, passes=rules, select=[rule_id(r) for r in rules], explain=True,
                             platform=platform, claims=compiled_program)
     combined: dict[tuple[str | None, str | None], list[str]] = {}
-    apart: dict[tuple[str | None, str | None], list[tuple[int, int]]] = {}
+    apart: dict[tuple[str | None, str | None], list[Diagnostic]] = {}
     for f in found:
         key = (f.pass_name, f.record.source if f.record is not None else f.source)
         if f.is_note and f.details.get("check") == COMBINED:
             combined.setdefault(key, []).append(str(f.details["reason"]))
         elif not f.is_note and not f.is_error and f.record is not None:
-            apart.setdefault(key, []).append(f.record.collectives)
+            apart.setdefault(key, []).append(f)
     keys = [(site.rule, record_of(site).source) for site in pending]
-    # The compiled program's sites at places no site of the text has, per rule: their collectives.
-    elsewhere: dict[str | None, list[tuple[int, int]]] = {}
-    for key, counts in apart.items():
+    # The compiled program's sites at places no site of the text has, per rule.
+    elsewhere: dict[str | None, list[Diagnostic]] = {}
+    for key, shown in apart.items():
         if key not in keys:
-            elsewhere.setdefault(key[0], []).extend(counts)
+            elsewhere.setdefault(key[0], []).extend(shown)
     made = []
     held: dict[tuple[str | None, str | None], int] = {}
     for site, key in zip(pending, keys):
@@ -98,15 +99,15 @@ def hold_against(compiled_text: str, pending: Sequence[Site], sites: list[Site],
         elif key in apart and key not in combined:
             held[key] = held.get(key, 0) + 1
             if held[key] <= len(apart[key]):
-                site.details.collectives_as_written = None  # held: the compiled program runs them apart
+                _held_as_compiled(site, apart[key][held[key] - 1])
                 continue
             n = len(apart[key])
             reason = (f"it runs {n} such site{'s' * (n != 1)} at this place, the {what} has {held[key]}: XLA runs "
                       "this one's collectives once already, as another's (a recomputed copy, merged by its "
                       "common-subexpression elimination), and fusing them changes nothing XLA runs")
-        elif key not in combined and (site.before.count, site.after.count) in elsewhere.get(site.rule, []):
-            elsewhere[site.rule].remove((site.before.count, site.after.count))
-            site.details.collectives_as_written = None  # held: the compiled program runs them apart, elsewhere
+        elif key not in combined and (there := _same_claim(site, elsewhere.get(site.rule, []))) is not None:
+            elsewhere[site.rule].remove(there)
+            _held_as_compiled(site, there)  # the compiled program runs them apart, elsewhere
             continue
         else:
             mark_as_written([site], "the compiled program shows its collectives neither apart nor in one op at "
@@ -119,6 +120,36 @@ def hold_against(compiled_text: str, pending: Sequence[Site], sites: list[Site],
         misses.append(miss)
         made.append(miss)
     return made
+
+
+def _same_claim(site: Site, shown: list[Diagnostic]) -> Diagnostic | None:
+    """The first of the compiled program's sites ``shown`` whose collectives are ``site``'s."""
+    return next((f for f in shown if f.record is not None
+                 and f.record.collectives == (site.before.count, site.after.count)), None)
+
+
+def _held_as_compiled(site: Site, compiled: Diagnostic) -> None:
+    """``site`` of the text, held against ``compiled`` (the compiled program's record of it): its
+    collectives are what runs, and its measure is the compiled program's, so that every entry point
+    shows one record (issue 47).  The text's copies are not what a device copies: a text before
+    partitioning slices the weight's global view (the compiled program, each device's shard), and
+    XLA fuses the slices and joins a text copies (a dequantized half's concatenation) into the ops
+    that read them.  So the bytes, the price and the verdict are the compiled site's, and its form
+    and source place where XLA moved the op the site is placed at (a dequantization's gathers of
+    the quantized halves).  Not where the compiled program's fix is one the text cannot write (the
+    kept GMMs' reductions as one combined op of optimized HLO, ``combined``): there the text's own
+    fix, and its price, stand."""
+    site.details.collectives_as_written = None
+    record = compiled.record
+    if record is None or compiled.details.get("combined"):
+        return
+    site.bytes_saved = record.bytes_saved
+    site.details.price = compiled.details.get("price", site.details.price)
+    site.details.pays = record.pays
+    shown = record_of(site)
+    if (shown.form, shown.source) != (record.form, record.source):
+        at = site.shown_at
+        site.written = Written(record.form, replace(at, source=record.source, function=compiled.source_function))
 
 
 def _compile_here(module: Module, platform: str | None) -> tuple[str | None, str]:

@@ -270,9 +270,8 @@ class RewrittenLowered:
         """One record per site: each site the optimized-HLO stage rewrote replaces the lowered text's
         record of the same rule at the same source place not rewritten there (the stage's fix is
         what the program runs, its counts the compiled module's), or joins the report (a site the
-        lowered text's rewrite could not reach: e.g. a rematerialized copy's gathers, which the
-        lowered text reads through the forward's); its near misses join where the lowered text
-        says nothing of that rule at that place."""
+        lowered text's rewrite could not reach, its halves refused there); its near misses join
+        where the lowered text says nothing of that rule at that place."""
         self.stage = outcome
         if outcome.error is not None or not outcome.rewritten:
             return

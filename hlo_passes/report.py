@@ -586,7 +586,10 @@ class Site:
     def to_json(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if k not in ("picture", "written")}
         d["details"] = self.details.to_json()
-        d["location"] = self.location.to_json()
+        # The site as every entry point shows it (``written``: as the program has it).
+        if self.written is not None:
+            d["form"] = self.written.form
+        d["location"] = self.shown_at.to_json()
         d["pieces"] = [p.to_json() for p in self.pieces]
         return d
 

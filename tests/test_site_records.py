@@ -132,34 +132,7 @@ FOUR_WAY = [_four_way("-".join(p), functools.partial(_moe_program, *p))
 # reduce_scatter takes one operand): no copy, bytes 0, and it pays.  Those install records are held to
 # exactly that (the site's other fields equal to the jit's), below.
 COMBINED = "combined reduce-scatter"
-def _at(name: str, line: int) -> str:
-    return str(REPO_ROOT / "examples" / name) + f":{line}"
-
-
-def _gap_record(rule: str, form: str, collectives: tuple[int, int], bytes_saved: int, source: str) -> SiteRecord:
-    return SiteRecord(rule, form, collectives, bytes_saved, "cpu", True, source)
-
-
-# Where the pass inside XLA records otherwise than the other three (issue 47, open), pinned per entry
-# point so that a change either way is seen (the other entry points are compared as usual):
-# * the test trainer: the optimized module gathers each layer's weight twice (the forward, and the
-#   backward's rematerialized copy), after XLA:CPU converted it to bf16, so the pass records two
-#   MOE001 sites of 4,096 bytes where the lowered text has two of 32,768 (MOE002's claim is held
-#   against the compiled program alike in all four: xla-combined);
-# * examples/moe_quantized.py's MaxText form: the optimized module's MOE001 site is at the
-#   dequantization (line 160), its halves gathered quantized (128 bytes saved; form concat on jax
-#   0.10 and 0.11, two_gmm on 0.12), where the lowered text's is at the GMMs (line 169) with the dequantized
-#   halves' 4,224 bytes.
-# Pinned for the jax versions they were seen on (0.10, 0.11, 0.12); on another, compared as usual.
 JAX = tuple(int(x) for x in jax.__version__.split(".")[:2])
-_TRAINER_INSIDE = [_gap_record("MOE001", "two_gmm", (2, 1), 4096, _at("moe_trainer.py", 66))] * 2
-_QUANTIZED_FORM = {(0, 10): "concat", (0, 11): "concat", (0, 12): "two_gmm"}
-INSTALL_GAP: dict[str, dict[str, list[SiteRecord]]] = {
-    "trainer-prefused": {"install-log": _TRAINER_INSIDE, "install-rewrite": _TRAINER_INSIDE},
-    **({"quantized-maxtext": {way: [_gap_record("MOE001", _QUANTIZED_FORM[JAX], (2, 1), 128,
-                                                _at("moe_quantized.py", 160))]
-                              for way in ("install-log", "install-rewrite")}} if JAX in _QUANTIZED_FORM else {}),
-}
 
 
 def _record(d) -> tuple:
@@ -394,10 +367,6 @@ def test_the_four_entry_points_show_one_record_per_site(four_ways: dict) -> None
                    for r in four_ways[way]), four_ways
     for way in ("lint", "rewrite", "install-log", "install-rewrite"):
         records = [r for r in four_ways[way] if r.pays]
-        pinned = INSTALL_GAP.get(four_ways["id"], {}).get(way)
-        if pinned is not None:
-            assert sorted(records, key=repr) == sorted(pinned, key=repr), (way, records)
-            continue
         if four_ways["combined"] and way.startswith("install"):
             # The kept GMMs' reductions combined inside XLA: no copy (bytes 0), paying; every other
             # field the lowered text's record of the site, paying there or not.

@@ -49,10 +49,13 @@ class SplitDetails(SiteDetails):
     # The halves' GMMs kept as written, and why (``engine.gmms_kept``): only the collectives are
     # fused.  None: the GMMs, if any, run as one.
     gmms_kept: str | None = None
+    # True where those GMMs' reductions are fused as one combined op of optimized HLO (no join,
+    # no copy): a fix the text before optimization cannot write, priced as it is (``claims``).
+    combined: bool | None = None
 
     def own_fields(self) -> dict[str, Any]:
         own = super().own_fields()
-        for said_where_it_applies in ("blocked", "layer", "gmms_kept"):
+        for said_where_it_applies in ("blocked", "layer", "gmms_kept", "combined"):
             if own.get(said_where_it_applies) is None:
                 own.pop(said_where_it_applies, None)
         return own

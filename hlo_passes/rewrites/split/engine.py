@@ -371,7 +371,7 @@ class SplitFusion(PatternRule[Candidate]):
                     not isinstance(op, Boundary) and op.opcode in self.collectives for op in chains[0].ops)
                 else "implicit",
                 blocked=c.blocked.described() if c.blocked is not None else None,
-                gmms_kept=plan.gmms_kept),
+                gmms_kept=plan.gmms_kept, combined=True if plan.combined else None),
         )
         return site
 
