@@ -58,10 +58,16 @@ def test_every_text_rewrites_the_forward(rewritten: dict[str, object]) -> None:
             assert sites == [("split_gather", 6, 2)] * 2 and not misses, (stage, sites, misses)
         elif stage == "after_spmd_partitioning":
             assert sites == [("two_gmm", 6, 2)] and misses == ["extra-users"] * 2, (stage, sites, misses)
+        elif stage in ("stablehlo", "before_optimizations"):
+            # The recomputation's halves enter its shard_map and the backward's alike: both take
+            # the whole weight (``crossings.shared_callers``), a second site.
+            assert [form for form, _, _ in sites] == ["two_gmm"] * 2 and not misses, (stage, sites, misses)
         else:
             # The partitioner's collectives, counted from the shardings.  The recomputation reads
-            # the forward's slices (extra-users) or, where jax gave it its own, is a second site
-            # (then the backward's transposed GMMs are refused: same-lhs), as for D on two axes.
+            # the forward's slices (extra-users: after Shardy's import each operand enters through
+            # its own SPMDFullToShardShape call, not followed to the backward's) or, where jax gave
+            # it its own, is a second site (then the backward's transposed GMMs are refused:
+            # same-lhs), as for D on two axes.
             assert all(form == "two_gmm" and before > after >= 1 for form, before, after in sites), (stage, sites)
             assert misses in (["extra-users"] * 2, ["same-lhs"]) and len(sites) + len(misses) == 3, (stage, misses)
         # Where the halves are cut (the plain StableHLO print carries no locations).

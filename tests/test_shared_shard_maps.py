@@ -24,6 +24,7 @@ from jax.sharding import PartitionSpec as P
 
 import hlo_passes
 from hlo_passes import runtime
+from hlo_passes.ir import Instruction
 from hlo_passes.passes import run_passes
 
 RULE = "moe-gather-fusion"
@@ -72,7 +73,7 @@ def _program(second: str):
     w = (rng.standard_normal((E, D, 2 * F)) / np.sqrt(D)).astype(np.float32)
     args = (jax.device_put(x, NamedSharding(mesh, P())), jax.device_put(GROUPS, NamedSharding(mesh, P())),
             jax.device_put(w, NamedSharding(mesh, P(None, "fsdp", None))))
-    return jax.jit(step).lower(*args).as_text(), (x, GROUPS, w)
+    return jax.jit(step).lower(*args), (x, GROUPS, w)
 
 
 def _run(text: str, inputs) -> tuple[list[np.ndarray], int]:
@@ -80,17 +81,26 @@ def _run(text: str, inputs) -> tuple[list[np.ndarray], int]:
     return [np.asarray(o) for o in exe.run(*inputs)], runtime.count_ops(exe.compiled_text)["all-gather"]
 
 
-def test_halves_entering_two_shard_maps_alike_are_gathered_once() -> None:
-    text, inputs = _program("alike")
+def _ways_in(module: hlo_passes.Module) -> list[Instruction]:
+    """What takes values into each shard_map: StableHLO's manual computations, HLO's
+    ``GlobalToLocalShape`` calls (jax's HLO before XLA's import)."""
+    return [i for i in module.instructions() if i.opcode == "sdy.manual_computation" or (
+        i.opcode == "custom-call" and i.attributes.get("custom_call_target") == "xla.sdy.GlobalToLocalShape")]
+
+
+@pytest.mark.parametrize("dialect", ["stablehlo", "hlo"])
+def test_halves_entering_two_shard_maps_alike_are_gathered_once(dialect: str) -> None:
+    lowered, inputs = _program("alike")
+    text = lowered.as_text(dialect=dialect)
     result = run_passes(hlo_passes.parse(text), [RULE])
     (site,) = result.sites
     assert site.rewritten and (site.before.count, site.after.count) == (2, 1), str(site)
     new_text = result.module.to_text()
     # Both shard_maps take the whole weight: one operand each where there were two halves.
-    callers = [i for i in result.module.instructions() if i.opcode == "sdy.manual_computation"]
-    assert [len(c.operands) for c in callers] == [3, 3], [c.ref for c in callers]
+    ways = _ways_in(result.module)
+    assert [len(c.operands) for c in ways] == [3, 3], [c.ref for c in ways]
     assert not [i for i in result.module.instructions()
-                if i.opcode == "slice" and i.computation is callers[0].computation]
+                if i.opcode == "slice" and i.computation is ways[0].computation]
     want, gathers = _run(text, inputs)
     got, fused = _run(new_text, inputs)
     for g, w in zip(got, want):
@@ -99,9 +109,10 @@ def test_halves_entering_two_shard_maps_alike_are_gathered_once() -> None:
     assert run_passes(hlo_passes.parse(new_text), [RULE]).sites == []
 
 
+@pytest.mark.parametrize("dialect", ["stablehlo", "hlo"])
 @pytest.mark.parametrize("second", ["resharded", "one_half"])
-def test_halves_entering_another_shard_map_otherwise_are_refused(second: str) -> None:
-    text, _ = _program(second)
+def test_halves_entering_another_shard_map_otherwise_are_refused(second: str, dialect: str) -> None:
+    text = _program(second)[0].as_text(dialect=dialect)
     result = run_passes(hlo_passes.parse(text), [RULE])
     assert result.sites == [] and result.module.to_text() == text
     (miss,) = [m for m in result.near_misses if m.check == "extra-users"]

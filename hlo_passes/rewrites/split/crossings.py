@@ -270,66 +270,85 @@ def shared_callers(crossings: list[Crossing]) -> tuple[Instruction, ...]:
     """The other shard_maps each half enters as it enters the site's (empty where there are none,
     or one reads them otherwise): the rematerialized layer's recomputed forward and the backward's
     transpose (``jax.checkpoint``) both take the forward's halves, each as an operand of its own
-    ``sdy.manual_computation``.  The partitioner gathers a half for each, and XLA's CSE runs the
-    equal gathers once: the site's collectives.  Fused, each of them takes the whole array instead
-    (``enter_whole``), which the CSE gathers once.  Each must be one of the site's computation, take
-    each half once, with the site's sharding and local shape: it gathers exactly what the site
-    gathers.  Only the halves the chains start with (a slice: nothing else between it and the
-    boundary, ``_check_single_use`` holds the rest) may be read so, which the fused whole dominates."""
+    ``sdy.manual_computation`` (in HLO from jax, its own ``GlobalToLocalShape`` call).  The
+    partitioner gathers a half for each, and XLA's CSE runs the equal gathers once: the site's
+    collectives.  Fused, each of them takes the whole array instead (``enter_whole``), which the CSE
+    gathers once.  Each must be one of the site's computation, take each half once, with the site's
+    sharding and local shape: it gathers exactly what the site gathers.  Only the halves the chains
+    start with (a slice: nothing else between it and the boundary, ``_check_single_use`` holds the
+    rest) may be read so, which the fused whole dominates.  Returned: what reads the halves there
+    (the manual computation, or the ``GlobalToLocalShape`` call)."""
     first = crossings[0]
-    if first.caller.opcode != "sdy.manual_computation" or first.entry is not None:
-        return ()
+    way_in = first.entry if first.entry is not None else first.caller
+    if not first.reshards:
+        return ()  # a plain call: no gather at its entry
     others: dict[int, Instruction] = {}
     for c in crossings:
-        readers = [u for u in c.outside.users if u is not c.caller]
-        if c.caller.operands.count(c.outside) != 1 or not readers:
+        readers = [u for u in c.outside.users if u is not way_in]
+        if way_in.operands.count(c.outside) != 1 or not readers:
             return ()
         for reader in readers:
             others.setdefault(id(reader), reader)
     for other in others.values():
-        if other.opcode != "sdy.manual_computation" or other.computation is not first.caller.computation:
+        if other.computation is not way_in.computation or other.opcode != way_in.opcode:
             return ()
         for c in crossings:
-            if other.operands.count(c.outside) != 1:
-                return ()
             mine = _entering(other, c.outside)
-            if not same_sharding(mine.in_sharding(), c.in_sharding()) or mine.param.shape != c.param.shape:
+            if mine is None or not same_sharding(mine.in_sharding(), c.in_sharding()) \
+                    or mine.param.shape != c.param.shape:
                 return ()
     return tuple(others.values())
 
 
-def _entering(caller: Instruction, outside: Instruction) -> Crossing:
-    """How ``outside`` (one operand of ``caller``, a manual computation) enters it."""
-    index = caller.operands.index(outside)
-    body = next(c for c in caller.called_computations if c.parent is caller)
-    param = body.parameters[index]
-    return Crossing(caller, index, param)
+def _entering(reader: Instruction, outside: Instruction) -> Crossing | None:
+    """How ``outside`` enters the shard_map ``reader`` is the way into (a manual computation, or an
+    HLO ``GlobalToLocalShape`` call), if it is one operand of it and is followed to one parameter."""
+    if reader.operands.count(outside) != 1:
+        return None
+    index = reader.operands.index(outside)
+    if reader.opcode == "sdy.manual_computation":
+        body = next((c for c in reader.called_computations if c.parent is reader), None)
+        return Crossing(reader, index, body.parameters[index]) if body is not None else None
+    if reader.opcode != "custom-call" or reader.attributes.get("custom_call_target") != ENTRY_TARGET:
+        return None
+    gtes = [u for u in reader.users if u.opcode == "get-tuple-element" and u.attributes.get("index") == index]
+    if len(gtes) != 1 or len(gtes[0].users) != 1:
+        return None
+    (gte,), call = gtes, gtes[0].users[0]
+    if call.opcode != "call" or call.operands.count(gte) != 1 or len(call.called_computations) != 1:
+        return None
+    number = call.operands.index(gte)
+    return Crossing(call, number, call.called_computations[0].parameters[number], reader, index, gte)
 
 
-def enter_whole(rw: Rewriter, caller: Instruction, crossings: list[Crossing], value: Operand, split_dim: int,
+def enter_whole(rw: Rewriter, reader: Instruction, crossings: list[Crossing], value: Operand, split_dim: int,
                 total: int) -> list[Instruction]:
-    """Feed ``value`` (the whole array) into ``caller`` (one of ``shared_callers``) in place of the
-    halves, each read inside as its slice of it; returns what was cut loose."""
-    entering = [_entering(caller, c.outside) for c in crossings]
-    first = entering[0]
-    body = first.param.computation
+    """Feed ``value`` (the whole array) into the shard_map ``reader`` is the way into (one of
+    ``shared_callers``) in place of the halves, each read inside as its slice of it; returns what
+    was cut loose."""
+    entering = [_entering(reader, c.outside) for c in crossings]
+    assert all(e is not None for e in entering), "checked by shared_callers"
+    ways = [e for e in entering if e is not None]
+    body = ways[0].param.computation
     assert body is not None
-    start = next(i for i in body.instructions if i.opcode != "parameter")
-    halves = [e.param.shape for e in entering]
-    readers = {id(e.param): list(e.param.users) for e in entering}
-    rw.set_operand(caller, first.index, value)
-    rw.set_shape(first.param, resized(first.param.shape, split_dim, total))
+    # The whole array enters as the parameter the body lists first (HLO lists each where it is
+    # first read), and the halves' slices of it go right after it: before every reader of a half.
+    order = body.instructions
+    kept = min(ways, key=lambda e: order.index(e.param))
+    halves = [e.param.shape for e in ways]
+    readers = {id(e.param): list(e.param.users) for e in ways}
+    merge_crossings(rw, [kept, *(e for e in ways if e is not kept)], value, split_dim, total)
     offset = 0
-    for e, shape in zip(entering, halves):
+    for e, shape in zip(ways, halves):
         width = shape.dims[split_dim]
-        piece = rw.slice_along(first.param, split_dim, offset, width, shape, before=start)
+        piece = rw.slice_along(kept.param, split_dim, offset, width, shape, after=kept.param)
         offset += width
-        for reader in readers[id(e.param)]:
-            for n, operand in enumerate(list(reader.operands)):
+        for user in readers[id(e.param)]:
+            for n, operand in enumerate(list(user.operands)):
                 if operand is e.param:
-                    rw.set_operand(reader, n, Value(piece, 0))
+                    rw.set_operand(user, n, Value(piece, 0))
     loose: list[Instruction] = []
-    for e in sorted(entering[1:], key=lambda e: -e.index):
+    for e in sorted((e for e in ways if e is not kept), key=lambda e: e.drop_order()):
         loose.extend(drop_crossing(rw, e))
     return loose
 
