@@ -58,6 +58,21 @@ def test_moe004_square_bitcast_keeps_its_values() -> None:
         assert out.max_diff <= 8 * 2.0**-23 * out.scale, out.line()
 
 
+# Seed 2055 of the long run (2026-12-07): two MoE weights gathered explicitly in a scanned,
+# rematerialized training step.  hlo_passes.jit (every rule) priced MOE003's fused gather off the
+# first operand's whole shape, where the gather reads one result of the checkpoint's optimization
+# barrier (a tuple): IndexError in ``cost.site``, and the jit fell back to jax's program.
+BARRIER_RESULT = ("family=moe_pair mesh=4 axes_use=joint shard=1 gather=explicit hint=none dtype=float32 "
+                  "step=train scan=scan_remat layout=c width=32 model=32 groups=2 mask=none tokens=replicated "
+                  "seed=2055 ffn=plain")
+
+
+def test_a_gather_of_one_result_of_a_barrier_is_priced_and_rewritten() -> None:
+    (out,) = run_one(spec_from_line(BARRIER_RESULT), ("jit",))
+    assert out.error is None and out.fallback is None, out.line()
+    assert out.ok and out.changed and out.max_diff == 0, out.line()
+
+
 @settings(max_examples=5, derandomize=True, deadline=None, database=None)
 @given(specs())
 def test_generated_programs_keep_their_values(spec: Spec) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from ...ir import Instruction
+from ...ir import Instruction, Shape
 from ...ir.analysis import is_sharding_call, resized
 from ...report import CollectiveCost, bytes_received, collective_bytes
 from .crossings import Boundary, result_shape
@@ -193,11 +193,17 @@ class CollectiveModel:
             if not isinstance(op, Boundary) and op.opcode in self.collectives:
                 size = sum(c.ops[k].shape.dims[split_dims[k]] for c in chains)
                 full = resized(op.shape, split_dims[k], size)
-                in_full = resized(op.operands[0].shape, split_dims[k],
-                                  sum(c.ops[k].operands[0].shape.dims[split_dims[k]] for c in chains))
+                in_full = resized(_operand_shape(op), split_dims[k],
+                                  sum(_operand_shape(c.ops[k]).dims[split_dims[k]] for c in chains))
                 after.bytes_moved += bytes_received(op.opcode, computed_bytes(op, full),
                                                     computed_bytes(op, in_full))
             else:
                 # Bytes scale with the array: the whole one moves what its halves moved.
                 after.bytes_moved += sum(found[k].bytes_moved for found in per_chain if k in found)
         return before, after
+
+
+def _operand_shape(op: Instruction) -> Shape:
+    """The shape of ``op``'s first operand, the result it reads of a multi-result value (a
+    collective may read one result of a ``jax.checkpoint``'s optimization barrier)."""
+    return result_shape(op.operands[0], op.operand_results[0] if op.operand_results else 0)
