@@ -60,8 +60,11 @@ def test_every_text_rewrites_the_forward(rewritten: dict[str, object]) -> None:
             assert sites == [("two_gmm", 6, 2)] and misses == ["extra-users"] * 2, (stage, sites, misses)
         elif stage in ("stablehlo", "before_optimizations"):
             # The recomputation's halves enter its shard_map and the backward's alike: both take
-            # the whole weight (``crossings.shared_callers``), a second site.
-            assert [form for form, _, _ in sites] == ["two_gmm"] * 2 and not misses, (stage, sites, misses)
+            # the whole weight (``crossings.shared_callers``), a second site; or, where jax gave the
+            # recomputation slices of its own (jax 0.12's HLO), a second site and the backward's
+            # transposed GMMs refused (same-lhs).
+            assert [form for form, _, _ in sites] == ["two_gmm"] * 2 and misses in ([], ["same-lhs"]), \
+                (stage, sites, misses)
         else:
             # The partitioner's collectives, counted from the shardings.  The recomputation reads
             # the forward's slices (extra-users: after Shardy's import each operand enters through
