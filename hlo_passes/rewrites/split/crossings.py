@@ -246,6 +246,7 @@ def check_crossings(crossings: list[Crossing], split_dim: int, blocks: int = 1) 
     for two weights joined shard by shard, is split into exactly those ``blocks``: each device
     gets its shard of both)."""
     first = crossings[0]
+    shared: tuple[Instruction, ...] | None = None  # looked for once, where a half has other readers
     for c in crossings:
         if c.caller is not first.caller or c.entry is not first.entry:
             raise Refusal("same-collectives", f"{c.ref} enters {c.caller.ref}, not {first.caller.ref}", c.param)
@@ -257,13 +258,13 @@ def check_crossings(crossings: list[Crossing], split_dim: int, blocks: int = 1) 
                 != dim_size(c.param.shape, split_dim, c.param) * (blocks if c.reshards else 1)):
             raise Refusal("split-dim-sharded", f"{c.caller.ref} shards the split dimension {split_dim} of "
                           f"{c.ref} ({outside} outside, {c.param.shape} inside)", c.param)
-        users = c.outside.users
+        if len(c.outside.users) != 1 and not c.outside_kept and shared is None:
+            shared = shared_callers(crossings)
         if (c.gte is not None and len(c.gte.users) != 1) or (
-                len(users) != 1 and not c.outside_kept and not shared_callers(crossings)):
+                len(c.outside.users) != 1 and not c.outside_kept and not shared):
             raise Refusal("extra-users", f"{c.outside.ref} is used outside {c.caller.ref} too", c.outside)
-    shared = shared_callers(crossings) if len(first.outside.users) != 1 and not first.outside_kept else ()
     for c in crossings:
-        c.shared = shared
+        c.shared = shared or ()
 
 
 def shared_callers(crossings: list[Crossing]) -> tuple[Instruction, ...]:
@@ -308,7 +309,9 @@ def _entering(reader: Instruction, outside: Instruction) -> Crossing | None:
     index = reader.operands.index(outside)
     if reader.opcode == "sdy.manual_computation":
         body = next((c for c in reader.called_computations if c.parent is reader), None)
-        return Crossing(reader, index, body.parameters[index]) if body is not None else None
+        if body is None or index >= len(body.parameters):
+            return None
+        return Crossing(reader, index, body.parameters[index])
     if reader.opcode != "custom-call" or reader.attributes.get("custom_call_target") != ENTRY_TARGET:
         return None
     gtes = [u for u in reader.users if u.opcode == "get-tuple-element" and u.attributes.get("index") == index]
